@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "statetui",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
+    ],
+    targets: [
+        .target(name: "StateMachineKit"),
+        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

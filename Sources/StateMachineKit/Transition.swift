@@ -1,0 +1,83 @@
+/// The decision a transition function makes for one event in one state.
+///
+/// The transition function `(State, Event) -> Transition<State, Event>` is the specification of a
+/// machine: pure, total, and checked for exhaustiveness by the compiler.
+public enum Transition<State, Event> {
+    /// Ends the current visit and starts a new one in `State` (also for `.to(current)`: re-entry).
+    /// An optional timeout arms a timer for the new visit only.
+    case to(State, timeout: StateTimeout<Event>? = nil)
+    /// Keeps the visit and replaces the state's value (gen_statem's `keep_state` with new data).
+    case update(State)
+    /// Accepts the event and changes nothing.
+    case stay
+    /// The event means nothing here; it is dropped.
+    case ignore
+    /// The event should be impossible here; the machine stays and reports the reason at error level.
+    case invalid(String)
+}
+
+extension Transition: Sendable where State: Sendable, Event: Sendable {}
+extension Transition: Equatable where State: Equatable, Event: Equatable {}
+
+extension Transition {
+    /// The verdict word of this decision: `to`, `update`, `stay`, `ignore` or `invalid`.
+    public var verdict: Verdict {
+        switch self {
+        case .to: .to
+        case .update: .update
+        case .stay: .stay
+        case .ignore: .ignore
+        case .invalid: .invalid
+        }
+    }
+
+    /// The state the machine holds after this decision, given the state it held before.
+    public func target(from current: State) -> State {
+        switch self {
+        case .to(let next, _), .update(let next): next
+        case .stay, .ignore, .invalid: current
+        }
+    }
+
+    /// Whether the machine accepted the event (anything but `.ignore` and `.invalid`).
+    public var isAccepted: Bool {
+        switch self {
+        case .to, .update, .stay: true
+        case .ignore, .invalid: false
+        }
+    }
+}
+
+/// The five words every tool uses for the result of a transition.
+public enum Verdict: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A new visit began.
+    case to
+    /// The same visit holds a new value.
+    case update
+    /// Nothing changed; the event was accepted.
+    case stay
+    /// The event meant nothing in that state.
+    case ignore
+    /// The event should have been impossible in that state.
+    case invalid
+
+    /// The word as printed by `replay`, `graph`, the dashboard and the history.
+    public var word: String { rawValue }
+}
+
+/// "If still in this visit after `after`, deliver `send`" — gen_statem's state timeout.
+public struct StateTimeout<Event> {
+    /// How long the visit may last before the event is delivered.
+    public var after: Duration
+    /// The event delivered when the timer fires within its visit.
+    public var event: Event
+
+    /// Arms `send` to be delivered `after` the visit begins, unless the visit ends first.
+    public init(after: Duration, send: Event) {
+        self.after = after
+        self.event = send
+    }
+}
+
+extension StateTimeout: Sendable where Event: Sendable {}
+extension StateTimeout: Equatable where Event: Equatable {}
