@@ -7,7 +7,7 @@
 /// states in discovery order, edges in (state, event) order, so renderings can be checked in and diffed.
 ///
 /// Storage is compact so that million-state machines explore quickly: states are indexed once in a
-/// dictionary, and each (state, event) cell keeps only a target index and a verdict.
+/// hash table of packed slots, and each (state, event) cell keeps only a target index and a verdict.
 public struct StateGraph<State: Hashable, Event> {
     /// One accepted transition that changed the state or began a new visit.
     public struct Edge {
@@ -71,8 +71,8 @@ public struct StateGraph<State: Hashable, Event> {
     /// True when `maximumStates` stopped the search: the graph is partial, which is never an error.
     public let isTruncated: Bool
 
-    /// Index of every explored state in `states`.
-    @usableFromInline let index: [State: Int32]
+    /// Index of every explored state's position in `states`.
+    @usableFromInline let index: StateTable
     /// One cell per (state, event), row-major: the target's index in `states`, `noTarget` when the
     /// verdict moved nowhere, or `beyondLimit` when the target was not admitted (truncation).
     @usableFromInline let targets: [Int32]
@@ -87,7 +87,7 @@ public struct StateGraph<State: Hashable, Event> {
     @usableFromInline
     init(
         states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool,
-        index: [State: Int32], targets: [Int32], verdicts: [Verdict]
+        index: StateTable, targets: [Int32], verdicts: [Verdict]
     ) {
         self.states = states
         self.events = events
@@ -111,9 +111,8 @@ public struct StateGraph<State: Hashable, Event> {
     ) -> StateGraph {
         precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
         let limit = Swift.min(maximumStates, Int(Int32.max))
-        var index: [State: Int32] = [:]
-        index.reserveCapacity(Swift.min(limit, 4096))
-        index[initial] = 0
+        var index = StateTable(minimumCapacity: Swift.min(limit, 4096))
+        index.store(position: 0, fragment: StateTable.fragment(initial), slot: index.emptySlot(for: StateTable.fragment(initial)))
         var states: [State] = [initial]
         states.reserveCapacity(Swift.min(limit, 4096))
         var targets: [Int32] = []
@@ -150,13 +149,15 @@ public struct StateGraph<State: Hashable, Event> {
                     continue
                 }
                 let target: Int32
-                if states.count < limit {
-                    // One hash per transition: the defaulted subscript inserts the fresh index when absent.
-                    let fresh = Int32(truncatingIfNeeded: states.count)
-                    target = Self.read(&index[next, default: fresh])
-                    if target == fresh { states.append(next) }
-                } else if let known = index[next] {
-                    target = known
+                let fragment = StateTable.fragment(next)
+                if !index.hasRoom(for: 1) && states.count < limit { index.grow() }
+                let found = index.probe(next, fragment: fragment, in: states)
+                if found >= 0 {
+                    target = Int32(truncatingIfNeeded: found)
+                } else if states.count < limit {
+                    target = Int32(truncatingIfNeeded: states.count)
+                    index.store(position: states.count, fragment: fragment, slot: -found - 1)
+                    states.append(next)
                 } else {
                     target = beyondLimit
                     isTruncated = true
@@ -170,10 +171,6 @@ public struct StateGraph<State: Hashable, Event> {
             states: states, events: events, invalid: invalid, isTruncated: isTruncated,
             index: index, targets: targets, verdicts: verdicts)
     }
-
-    /// Returns the value behind an `inout` access; lets `index[key, default:]` insert and read in one probe.
-    @inlinable
-    static func read(_ value: inout Int32) -> Int32 { value }
 
     /// Every accepted transition that made an edge, in (state, event) order.
     ///
@@ -215,7 +212,7 @@ public struct StateGraph<State: Hashable, Event> {
     public func unreachable(of declared: some Sequence<State>) -> [State] {
         var reported = Set<State>()
         var result: [State] = []
-        for state in declared where index[state] == nil && reported.insert(state).inserted {
+        for state in declared where index.position(of: state, in: states) == nil && reported.insert(state).inserted {
             result.append(state)
         }
         return result
@@ -273,19 +270,17 @@ public struct StateGraph<State: Hashable, Event> {
 
     /// The position of `state` in ``states``, or nil when it was not reached.
     public func position(of state: State) -> Int? {
-        index[state].map(Int.init)
+        index.position(of: state, in: states)
     }
 
     /// An estimate of the bytes this graph retains, from the capacities of its storage.
     ///
-    /// Counts the state array, the per-cell targets and verdicts, and the state index (its slots,
-    /// which hold a key and a value each, plus one bit of occupancy per slot). Boxed payloads inside a
-    /// state (strings, arrays) are not counted.
+    /// Counts the state array, the per-cell targets and verdicts, the state index and the invalid
+    /// pairs. Boxed payloads inside a state (strings, arrays) are not counted.
     public var approximateMemoryBytes: Int {
         let stateBytes = states.capacity * MemoryLayout<State>.stride
         let cellBytes = targets.capacity * MemoryLayout<Int32>.stride + verdicts.capacity * MemoryLayout<Verdict>.stride
-        let slotStride = MemoryLayout<State>.stride + MemoryLayout<Int32>.stride
-        let indexBytes = index.capacity * 4 / 3 * slotStride + index.capacity / 8
+        let indexBytes = index.bytes
         let invalidBytes = invalid.capacity * MemoryLayout<InvalidPair>.stride
         return stateBytes + cellBytes + indexBytes + invalidBytes
     }
