@@ -45,16 +45,10 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
             "let events: [\(Event.self)] = [",
         ]
         for (event, state) in zip(events, states) {
-            lines.append("    \(Self.swiftCase(String(describing: event))),  // → \(Self.singleLine(String(describing: state)))")
+            lines.append("    \(swiftCase(String(describing: event))),  // → \(Self.singleLine(String(describing: state)))")
         }
         lines.append("]")
         return lines.joined(separator: "\n")
-    }
-
-    /// Canonical text is a case without its leading dot (`progress(percent: 20)`); Swift needs the dot.
-    static func swiftCase(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return text }
-        return "." + text
     }
 
     /// Keeps a description on its comment line: line breaks print as `\n`.

@@ -41,43 +41,76 @@ struct ModelSearch<State, Event> {
     }
 
     /// Removes chunks of halving size, then single events, until no single removal still fails.
-    ///
-    /// The result is 1-minimal: removing any one event from it makes the sequence pass. A candidate
-    /// that fails earlier than its end is cut at its failure, so the result always ends where it fails.
     func shrinkByRemoval(_ failing: [Event], trace: ModelTrace<State>) -> (events: [Event], trace: ModelTrace<State>, steps: Int) {
-        var current = failing
-        var currentTrace = trace
-        var steps = 0
-        func tryRemoving(_ range: Range<Int>) -> Bool {
-            var candidate = current
-            candidate.removeSubrange(range)
-            let candidateTrace = run(candidate)
-            guard candidateTrace.failure != nil else { return false }
-            current = Array(candidate.prefix(candidateTrace.states.count))
-            currentTrace = candidateTrace
-            steps += 1
-            return true
+        var shrinker = RemovalShrinker(failing: failing, trace: trace)
+        while let candidate = shrinker.nextCandidate() {
+            shrinker.record(candidate, run(candidate))
         }
-        var chunk = current.count / 2
-        while chunk > 1 {
-            var start = 0
-            while start < current.count {
-                if !tryRemoving(start..<min(start + chunk, current.count)) { start += chunk }
-            }
-            chunk /= 2
-        }
-        var removedInPass = true
-        while removedInPass {
-            removedInPass = false
-            var position = 0
-            while position < current.count {
-                if tryRemoving(position..<(position + 1)) {
-                    removedInPass = true
-                } else {
-                    position += 1
+        return (shrinker.current, shrinker.trace, shrinker.steps)
+    }
+}
+
+/// Shrinks a failing sequence by removing chunks of halving size, then single events, until no single
+/// removal still fails: the result is 1-minimal.
+///
+/// It proposes candidates and is told how each ran, so the same steps drive a pure model and a live
+/// machine that must be awaited. A candidate that fails earlier than its end is cut at its failure,
+/// so the current sequence always ends where it fails.
+struct RemovalShrinker<State, Event> {
+    /// The shortest failing sequence so far.
+    private(set) var current: [Event]
+    /// How `current` ran.
+    private(set) var trace: ModelTrace<State>
+    /// How many candidates replaced `current`.
+    private(set) var steps = 0
+    /// How many events the next candidate removes.
+    private var chunk: Int
+    /// Where the next removal starts.
+    private var position = 0
+    /// Whether chunks are down to single events, the phase that repeats until a pass removes nothing.
+    private var removingSingles: Bool
+    /// Whether the current pass over single events removed one.
+    private var removedInPass = false
+
+    /// Starts from a failing sequence and the trace of its run.
+    init(failing: [Event], trace: ModelTrace<State>) {
+        current = failing
+        self.trace = trace
+        chunk = failing.count / 2
+        removingSingles = chunk <= 1
+        if removingSingles { chunk = 1 }
+    }
+
+    /// The next sequence to try, or nil when shrinking is done.
+    mutating func nextCandidate() -> [Event]? {
+        while position >= current.count {
+            if !removingSingles {
+                chunk /= 2
+                if chunk <= 1 {
+                    removingSingles = true
+                    chunk = 1
                 }
+            } else if removedInPass {
+                removedInPass = false
+            } else {
+                return nil
             }
+            position = 0
         }
-        return (current, currentTrace, steps)
+        var candidate = current
+        candidate.removeSubrange(position..<min(position + chunk, current.count))
+        return candidate
+    }
+
+    /// Records how the last candidate ran: a failure replaces `current`, a pass moves on.
+    mutating func record(_ candidate: [Event], _ candidateTrace: ModelTrace<State>) {
+        guard candidateTrace.failure != nil else {
+            position += chunk
+            return
+        }
+        current = Array(candidate.prefix(candidateTrace.states.count))
+        trace = candidateTrace
+        steps += 1
+        if removingSingles { removedInPass = true }
     }
 }
