@@ -33,7 +33,9 @@ struct MacroExpansion {
     init(_ source: String) {
         let file = Parser.parse(source: source)
         let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Tests", fullFilePath: "Tests.swift")])
-        let expanded = file.expand(macros: ["StateMachine": StateMachineMacro.self], in: context, indentationWidth: .spaces(4))
+        let expanded = file.expand(
+            macros: ["StateMachine": StateMachineMacro.self], contextGenerator: { _ in context }, indentationWidth: .spaces(4)
+        )
         expandedSource = expanded.description
         let converter = SourceLocationConverter(fileName: "Tests.swift", tree: file)
         // Macros see a detached copy of the declaration; `context.location(of:)` maps a node back to the file.
