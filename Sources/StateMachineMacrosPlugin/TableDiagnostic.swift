@@ -10,6 +10,7 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
     case notAnArray(String)
     case badUnlisted
     case unrecognisedRow
+    case targetNotACase
     case duplicatePair(state: String, event: String)
     case unreachableState(String, initial: String)
     case deadEnd(String)
@@ -34,6 +35,8 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
         case .unrecognisedRow:
             "a row must read '.on(.state, .event, [when: guard,] to: .target [, after: duration, send: .event])', "
                 + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\"))' or '.on(.state, .event) { state, event in … }'"
+        case .targetNotACase:
+            "the graph checks need to know where this row can go: write the target as a case, like '.to(.paused(request: r, percent: p))'"
         case .duplicatePair(let state, let event):
             "(\(state), \(event)) is given twice; the row after an unguarded one can never apply"
         case .unreachableState(let state, let initial):
@@ -55,6 +58,7 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
         case .notAnArray: "notAnArray"
         case .badUnlisted: "badUnlisted"
         case .unrecognisedRow: "unrecognisedRow"
+        case .targetNotACase: "targetNotACase"
         case .duplicatePair: "duplicatePair"
         case .unreachableState: "unreachableState"
         case .deadEnd: "deadEnd"

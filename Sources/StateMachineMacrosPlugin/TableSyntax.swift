@@ -166,7 +166,12 @@ enum MachineReader {
         if let target = labelled["to"] {
             action = .move(target: target, targetCase: caseReference(target), after: labelled["after"], send: labelled["send"])
         } else if let closure = call.trailingClosure ?? labelled[""]?.as(ClosureExprSyntax.self) {
-            action = .decide(closure, targets: TargetCollector.targets(in: closure))
+            let collector = TargetCollector(viewMode: .sourceAccurate)
+            collector.walk(closure)
+            if let unknown = collector.unresolved.first {
+                throw ReadingError(node: Syntax(unknown), message: .targetNotACase)
+            }
+            action = .decide(closure, targets: collector.targets)
         } else if let verdict = labelled[""] {
             action = .verdict(verdict)
         } else {
@@ -188,22 +193,21 @@ enum MachineReader {
 }
 
 /// Finds the states a deciding closure can move to: the first argument of every `.to(…)` and `.update(…)`.
+/// A target it cannot name (`.to(next)`) is collected apart: the graph checks need every target.
 final class TargetCollector: SyntaxVisitor {
-    private var targets: [CaseReference] = []
-
-    static func targets(in closure: ClosureExprSyntax) -> [CaseReference] {
-        let collector = TargetCollector(viewMode: .sourceAccurate)
-        collector.walk(closure)
-        return collector.targets
-    }
+    private(set) var targets: [CaseReference] = []
+    private(set) var unresolved: [ExprSyntax] = []
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
            ["to", "update"].contains(member.declName.baseName.text),
            member.base == nil || member.base?.trimmedDescription.hasPrefix("Transition") == true,
-           let first = node.arguments.first, first.label == nil,
-           let target = MachineReader.caseReference(first.expression) {
-            targets.append(target)
+           let first = node.arguments.first, first.label == nil {
+            if let target = MachineReader.caseReference(first.expression) {
+                targets.append(target)
+            } else {
+                unresolved.append(first.expression)
+            }
         }
         return .visitChildren
     }

@@ -142,6 +142,10 @@ import Testing
                 + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\"))' or '.on(.state, .event) { state, event in … }'"
         ),
         (
+            "@StateMachine\nenum Lamp {\n    enum State { case off }\n    enum Event { case flip }\n    static let table = Table(initial: .off, rows: [\n        .on(.off, .flip) { state, _ in .to(state) },\n    ])\n}",
+            "6:44: error: the graph checks need to know where this row can go: write the target as a case, like '.to(.paused(request: r, percent: p))'"
+        ),
+        (
             "@StateMachine\nenum Lamp {\n    enum State { case off }\n    enum Event { case flip }\n    static let table = Table(initial: .off, unlisted: .drop, rows: [])\n}",
             "5:55: error: 'unlisted:' must be '.ignore' or '.invalid'"
         ),
