@@ -9,9 +9,16 @@ struct MachineGenerator {
     let access: String
 
     var members: [DeclSyntax] {
-        [
-            caseEnum(named: "StateCase", of: "State", cases: machine.states, summary: "The state cases, without their payloads."),
-            caseEnum(named: "EventCase", of: "Event", cases: machine.events, summary: "The event cases, without their payloads."),
+        var members: [DeclSyntax] = []
+        if machine.states.generatesCaseEnum {
+            members.append(caseEnum(named: "StateCase", cases: machine.states.cases, summary: "The state cases, without their payloads."))
+        }
+        if machine.events.generatesCaseEnum {
+            members.append(caseEnum(named: "EventCase", cases: machine.events.cases, summary: "The event cases, without their payloads."))
+        }
+        return members + [
+            caseFunction(named: "stateCase", of: "State", returning: "StateCase", cases: machine.states.cases),
+            caseFunction(named: "eventCase", of: "Event", returning: "EventCase", cases: machine.events.cases),
             """
             /// A row of this machine's table.
             \(raw: access)typealias Row = TransitionRow<State, Event, StateCase, EventCase>
@@ -25,18 +32,20 @@ struct MachineGenerator {
         ]
     }
 
-    private func caseEnum(named name: String, of type: String, cases: [DeclaredCase], summary: String) -> DeclSyntax {
-        var lines = ["/// \(summary)", "\(access)enum \(name): String, Hashable, Sendable, CaseIterable {"]
-        lines += cases.map { "    case \($0.name)" }
-        lines += ["", "    /// The case of `value`.", "    \(access)init(_ value: \(type)) {"]
-        if cases.isEmpty {
-            lines += ["        switch value {", "        }"]
-        } else {
-            lines += ["        switch value {"]
-            lines += cases.map { "        case .\($0.name): self = .\($0.name)" }
-            lines += ["        }"]
-        }
-        lines += ["    }", "}"]
+    private func caseEnum(named name: String, cases: [DeclaredCase], summary: String) -> DeclSyntax {
+        let lines = ["/// \(summary)", "\(access)enum \(name): String, Hashable, Sendable, CaseIterable {"]
+            + cases.map { "    case \($0.name)" } + ["}"]
+        return DeclSyntax(stringLiteral: lines.joined(separator: "\n"))
+    }
+
+    /// An exhaustive switch from a value to its case name; for a `State` declared elsewhere it is also the
+    /// proof that the hand-written case list matches the enum.
+    private func caseFunction(named name: String, of type: String, returning result: String, cases: [DeclaredCase]) -> DeclSyntax {
+        let lines = [
+            "/// The case of `value`, without its payload.",
+            "\(access)static func \(name)(_ value: \(type)) -> \(result) {",
+            "    switch value {",
+        ] + cases.map { "    case .\($0.name): .\($0.name)" } + ["    }", "}"]
         return DeclSyntax(stringLiteral: lines.joined(separator: "\n"))
     }
 
@@ -65,7 +74,7 @@ struct MachineGenerator {
                 lines.append("        return .invalid(\"no guard admitted \\(event) in \\(state)\")")
             }
         }
-        if analysis.pairs.count < machine.states.count * machine.events.count {
+        if analysis.pairs.count < machine.states.cases.count * machine.events.cases.count {
             lines.append("    default:")
             lines.append(machine.table.unlistedIgnored
                 ? "        return .ignore"

@@ -28,7 +28,7 @@ struct TableAnalysis {
         }
         let reachable = reachableStates(from: table.initial.name)
         let finals = Set(table.finals.map(\.name))
-        for state in machine.states {
+        for state in machine.states.cases {
             if !mentioned.contains(state.name) {
                 diagnostics.append(Diagnostic(node: state.node.name, message: TableDiagnostic.unmentionedState(state.name)))
                 continue

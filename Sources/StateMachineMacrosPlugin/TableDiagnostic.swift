@@ -19,7 +19,8 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
     var message: String {
         switch self {
         case .missingEnum(let name):
-            "@StateMachine needs a nested 'enum \(name)' in the annotated type, so its cases can be checked"
+            "@StateMachine needs a nested 'enum \(name)', or 'typealias \(name) = …' with a nested 'enum \(name)Case' "
+                + "listing its cases, so the table can be checked against them"
         case .missingTable:
             "@StateMachine needs a member 'static let table = Table(initial: …, rows: [ … ])'"
         case .tableNotACall:

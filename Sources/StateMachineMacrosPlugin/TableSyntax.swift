@@ -52,10 +52,17 @@ struct TableSyntax {
     let rows: [RowSyntax]
 }
 
+/// The cases of `State` or `Event`, and whether the macro writes their case-name enum itself.
+struct CaseList {
+    let cases: [DeclaredCase]
+    /// False when the type is declared elsewhere and the user listed its cases in a nested `…Case` enum.
+    let generatesCaseEnum: Bool
+}
+
 /// Everything the macro reads from the annotated type.
 struct MachineSyntax {
-    let states: [DeclaredCase]
-    let events: [DeclaredCase]
+    let states: CaseList
+    let events: CaseList
     let table: TableSyntax
 }
 
@@ -80,11 +87,22 @@ enum MachineReader {
         return MachineSyntax(states: states, events: events, table: try table(call))
     }
 
-    private static func enumCases(named name: String, in members: [DeclSyntax], attribute: AttributeSyntax) throws(ReadingError) -> [DeclaredCase] {
-        guard let declaration = members.lazy.compactMap({ $0.as(EnumDeclSyntax.self) }).first(where: { $0.name.text == name }) else {
-            throw ReadingError(node: Syntax(attribute), message: .missingEnum(name))
+    /// The cases of the nested `enum State`, or, for a `State` declared elsewhere, of the nested
+    /// `enum StateCase` the user wrote (the generated `stateCase(_:)` switch makes the compiler hold the two
+    /// lists equal).
+    private static func enumCases(named name: String, in members: [DeclSyntax], attribute: AttributeSyntax) throws(ReadingError) -> CaseList {
+        let enums = members.compactMap { $0.as(EnumDeclSyntax.self) }
+        if let declaration = enums.first(where: { $0.name.text == name }) {
+            return CaseList(cases: cases(of: declaration), generatesCaseEnum: true)
         }
-        return declaration.memberBlock.members.flatMap { member -> [DeclaredCase] in
+        if let declaration = enums.first(where: { $0.name.text == name + "Case" }) {
+            return CaseList(cases: cases(of: declaration), generatesCaseEnum: false)
+        }
+        throw ReadingError(node: Syntax(attribute), message: .missingEnum(name))
+    }
+
+    private static func cases(of declaration: EnumDeclSyntax) -> [DeclaredCase] {
+        declaration.memberBlock.members.flatMap { member -> [DeclaredCase] in
             guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { return [] }
             return caseDecl.elements.map { DeclaredCase(name: $0.name.text, node: $0) }
         }

@@ -90,6 +90,38 @@ import Testing
         ])
     }
 
+    @Test func aStateDeclaredElsewhereIsCheckedAgainstItsHandWrittenCaseList() {
+        let source = """
+            @StateMachine
+            enum LampTable {
+                typealias State = Lamp
+                typealias Event = Switch
+                enum StateCase: Hashable, Sendable { case off, on, blown }
+                enum EventCase: Hashable, Sendable { case flip }
+
+                static let table = Table(initial: .off, rows: [
+                    .on(.off, .flip, to: .on),
+                    .on(.on, .flip, to: .off),
+                ])
+            }
+            """
+        let expansion = MacroExpansion(source)
+        #expect(expansion.reports.map(\.description) == ["5:56: error: state 'blown' is never mentioned by the table"])
+        #expect(!expansion.expandedSource.contains("enum StateCase: String"))
+        #expect(expansion.expandedSource.contains("""
+                static func stateCase(_ value: State) -> StateCase {
+                    switch value {
+                    case .off:
+                        .off
+                    case .on:
+                        .on
+                    case .blown:
+                        .blown
+                    }
+                }
+            """))
+    }
+
     @Test func everyProblemIsReportedInOnePass() {
         let source = """
             @StateMachine
@@ -126,7 +158,8 @@ import Testing
     @Test(arguments: [
         (
             "@StateMachine\nenum Lamp {\n    enum Event { case flip }\n    static let table = Table(initial: .off, rows: [])\n}",
-            "1:1: error: @StateMachine needs a nested 'enum State' in the annotated type, so its cases can be checked"
+            "1:1: error: @StateMachine needs a nested 'enum State', or 'typealias State = …' with a nested 'enum StateCase' "
+                + "listing its cases, so the table can be checked against them"
         ),
         (
             "@StateMachine\nenum Lamp {\n    enum State { case off }\n    enum Event { case flip }\n}",

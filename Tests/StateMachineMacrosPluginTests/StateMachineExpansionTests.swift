@@ -68,18 +68,6 @@ import Testing
                 case closed
                 case opening
                 case open
-
-                /// The case of `value`.
-                public init(_ value: State) {
-                    switch value {
-                    case .closed:
-                        self = .closed
-                    case .opening:
-                        self = .opening
-                    case .open:
-                        self = .open
-                    }
-                }
             }
 
             /// The event cases, without their payloads.
@@ -87,17 +75,29 @@ import Testing
                 case push
                 case step
                 case shut
+            }
 
-                /// The case of `value`.
-                public init(_ value: Event) {
-                    switch value {
-                    case .push:
-                        self = .push
-                    case .step:
-                        self = .step
-                    case .shut:
-                        self = .shut
-                    }
+            /// The case of `value`, without its payload.
+            public static func stateCase(_ value: State) -> StateCase {
+                switch value {
+                case .closed:
+                    .closed
+                case .opening:
+                    .opening
+                case .open:
+                    .open
+                }
+            }
+
+            /// The case of `value`, without its payload.
+            public static func eventCase(_ value: Event) -> EventCase {
+                switch value {
+                case .push:
+                    .push
+                case .step:
+                    .step
+                case .shut:
+                    .shut
                 }
             }
 

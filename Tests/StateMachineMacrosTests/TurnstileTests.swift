@@ -29,7 +29,7 @@ import Testing
         }
         let generated = pairs.map { Turnstile.transition($0.0, $0.1) }
         let interpreted = pairs.map {
-            Turnstile.table.interpret($0.0, $0.1, stateCase: Turnstile.StateCase.init, eventCase: Turnstile.EventCase.init)
+            Turnstile.table.interpret($0.0, $0.1, stateCase: Turnstile.stateCase, eventCase: Turnstile.eventCase)
         }
         #expect(generated == interpreted)
     }
@@ -60,6 +60,7 @@ import Testing
 
     @Test func caseNamesCoverTheEnums() {
         #expect(Turnstile.StateCase.allCases == [.locked, .unlocked, .broken])
-        #expect(Turnstile.EventCase(.relock) == .relock)
+        #expect(Turnstile.eventCase(.relock) == .relock)
+        #expect(Turnstile.stateCase(.broken) == .broken)
     }
 }
