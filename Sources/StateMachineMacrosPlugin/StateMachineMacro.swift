@@ -5,6 +5,8 @@ import SwiftSyntaxMacros
 /// `@StateMachine`: reads the nested `State` and `Event` enums and `static let table = Table(…)`, checks
 /// the graph, and adds the transition function, the diagram and the case-name enums.
 public struct StateMachineMacro: MemberMacro {
+    /// Reads and checks the table, reports every problem at its node, and returns the generated members
+    /// (none when the declaration cannot be read at all).
     public static func expansion(
         of node: AttributeSyntax,
         providingMembersOf declaration: some DeclGroupSyntax,

@@ -1,70 +1,4 @@
-import SwiftDiagnostics
 import SwiftSyntax
-
-/// A case of the `State` or `Event` enum as declared: its name and where it is written.
-struct DeclaredCase {
-    let name: String
-    let node: EnumCaseElementSyntax
-}
-
-/// A case name as the table writes it (`.running`, `.running(request: 1, percent: 0)`), with its node.
-struct CaseReference {
-    let name: String
-    let node: ExprSyntax
-}
-
-/// What a row does when it applies.
-enum RowAction {
-    /// `to: target` with an optional `after:`/`send:` state timeout.
-    case move(target: ExprSyntax, targetCase: CaseReference?, after: ExprSyntax?, send: ExprSyntax?)
-    /// `.stay`, `.ignore` or `.invalid("why")`.
-    case verdict(ExprSyntax)
-    /// A closure deciding from the payloads; `targets` are the cases its `.to(…)`/`.update(…)` name.
-    case decide(ClosureExprSyntax, targets: [CaseReference])
-}
-
-/// One row of the table, read from its syntax.
-struct RowSyntax {
-    let element: ArrayElementSyntax
-    let state: CaseReference
-    let event: CaseReference
-    let admits: ExprSyntax?
-    let action: RowAction
-
-    /// The state cases this row can lead to (only transitions that may change the state).
-    var targets: [CaseReference] {
-        switch action {
-        case .move(_, let target, _, _): target.map { [$0] } ?? []
-        case .verdict: []
-        case .decide(_, let targets): targets
-        }
-    }
-}
-
-/// The `static let table = Table(…)` member, read from its syntax.
-struct TableSyntax {
-    let call: FunctionCallExprSyntax
-    let initial: CaseReference
-    let initialArgument: LabeledExprSyntax
-    let finalArray: ArrayExprSyntax?
-    let finals: [CaseReference]
-    let unlistedIgnored: Bool
-    let rows: [RowSyntax]
-}
-
-/// The cases of `State` or `Event`, and whether the macro writes their case-name enum itself.
-struct CaseList {
-    let cases: [DeclaredCase]
-    /// False when the type is declared elsewhere and the user listed its cases in a nested `…Case` enum.
-    let generatesCaseEnum: Bool
-}
-
-/// Everything the macro reads from the annotated type.
-struct MachineSyntax {
-    let states: CaseList
-    let events: CaseList
-    let table: TableSyntax
-}
 
 /// A reading failure: the message and the node it points at.
 struct ReadingError: Error {
@@ -72,6 +6,7 @@ struct ReadingError: Error {
     let message: TableDiagnostic
 }
 
+/// Reads a `@StateMachine` declaration's syntax into a ``MachineSyntax``, or fails at the first thing it cannot read.
 enum MachineReader {
     /// Reads the nested `State` and `Event` enums and the table from the annotated declaration.
     static func read(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax) throws(ReadingError) -> MachineSyntax {
@@ -207,26 +142,5 @@ enum MachineReader {
             return CaseReference(name: member.declName.baseName.text, node: expression)
         }
         return nil
-    }
-}
-
-/// Finds the states a deciding closure can move to: the first argument of every `.to(…)` and `.update(…)`.
-/// A target it cannot name (`.to(next)`) is collected apart: the graph checks need every target.
-final class TargetCollector: SyntaxVisitor {
-    private(set) var targets: [CaseReference] = []
-    private(set) var unresolved: [ExprSyntax] = []
-
-    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
-           ["to", "update"].contains(member.declName.baseName.text),
-           member.base == nil || member.base?.trimmedDescription.hasPrefix("Transition") == true,
-           let first = node.arguments.first, first.label == nil {
-            if let target = MachineReader.caseReference(first.expression) {
-                targets.append(target)
-            } else {
-                unresolved.append(first.expression)
-            }
-        }
-        return .visitChildren
     }
 }
