@@ -6,10 +6,22 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        .systemLibrary(
+            name: "CNCurses",
+            path: "Sources/CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "TerminalUI", dependencies: ["CNCurses"]),
+        .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]
 )
