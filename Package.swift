@@ -15,12 +15,15 @@ let package = Package(
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
-            pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(name: "TerminalUI", dependencies: ["CNCurses"]),
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"],
+            exclude: ["__Snapshots__"]
+        ),
         .executableTarget(name: "Benchmarks", dependencies: ["TerminalUI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -43,12 +43,14 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     }
 
     /// Runs the app on `terminal` on the calling thread until ``isFinished`` holds; returns the final state.
+    @discardableResult
     public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
         Store(app: self).run(on: terminal, trace: trace, pacer: pacer)
     }
 
     /// Runs the app on `terminal` on a thread of its own (the run loop blocks while it waits for keys, which
     /// must not happen on a Swift concurrency thread); returns the final state.
+    @discardableResult
     public func run<T: Terminal & Sendable>(
         detachedOn terminal: T, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
     ) async -> State {

@@ -49,6 +49,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     /// The loop: until the app is finished, reduce what arrived, draw if something changed and the pacer
     /// allows, then wait for a key, an action or the pacer's delay. Returns the final state; subscriptions
     /// and effects still running are cancelled.
+    @discardableResult
     public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
         queue.attach(terminal.wakeup)
         for (slot, subscription) in app.subscriptions.enumerated() {
