@@ -60,14 +60,10 @@ public struct Box: Hashable, Sendable, Widget {
         guard !area.isEmpty else { return }
         let right = area.maxX - 1
         let bottom = area.maxY - 1
-        for x in area.x...right {
-            canvas.write(border.horizontal, at: Point(x: x, y: area.y), style: style, clip: area)
-            canvas.write(border.horizontal, at: Point(x: x, y: bottom), style: style, clip: area)
-        }
-        for y in area.y...bottom {
-            canvas.write(border.vertical, at: Point(x: area.x, y: y), style: style, clip: area)
-            canvas.write(border.vertical, at: Point(x: right, y: y), style: style, clip: area)
-        }
+        canvas.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), with: border.horizontal, style: style)
+        canvas.fill(Rect(x: area.x, y: bottom, width: area.width, height: 1), with: border.horizontal, style: style)
+        canvas.fill(Rect(x: area.x, y: area.y, width: 1, height: area.height), with: border.vertical, style: style)
+        canvas.fill(Rect(x: right, y: area.y, width: 1, height: area.height), with: border.vertical, style: style)
         canvas.write(border.topLeft, at: Point(x: area.x, y: area.y), style: style, clip: area)
         canvas.write(border.topRight, at: Point(x: right, y: area.y), style: style, clip: area)
         canvas.write(border.bottomLeft, at: Point(x: area.x, y: bottom), style: style, clip: area)

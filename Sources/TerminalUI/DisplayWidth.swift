@@ -6,7 +6,71 @@ public enum DisplayWidth {
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x7F { return value >= 0x20 ? 1 : 0 }
-        if value < 0xA0 { return 0 }  // DEL and the C1 controls
+        if value < tableLimit { return Int(table[Int(value)]) }
+        return computed(scalar)
+    }
+
+    /// The columns one grapheme (a user-perceived character) takes: its base's width, widened to 2 when an
+    /// emoji presentation selector (U+FE0F) asks for it or when it is a flag (a pair of regional indicators).
+    public static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        let base = of(first)
+        if base == 2 || base == 0 || character.utf8.count == 1 { return base }
+        var count = 0
+        for scalar in scalars {
+            count += 1
+            if scalar.value == 0xFE0F && first.properties.isEmoji { return 2 }
+        }
+        if count >= 2 && isRegionalIndicator(first) { return 2 }
+        return base
+    }
+
+    /// The columns a whole string takes.
+    public static func of(_ text: String) -> Int {
+        var asciiColumns = 0
+        for byte in text.utf8 {
+            if byte >= 0x80 {
+                // Not ASCII: measure grapheme by grapheme.
+                return text.reduce(0) { $0 + of($1) }
+            }
+            if byte >= 0x20 && byte < 0x7F { asciiColumns += 1 }
+        }
+        return asciiColumns
+    }
+
+    /// The columns a substring takes.
+    public static func of(_ text: Substring) -> Int {
+        of(String(text))
+    }
+
+    /// Whether every scalar of `text` is a grapheme on its own (no marks, joiners, selectors, controls,
+    /// flags or skin-tone modifiers), so it can be laid out scalar by scalar without grapheme breaking.
+    static func isScalarSimple(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars {
+            if of(scalar) == 0 || isRegionalIndicator(scalar) || (0x1F3FB...0x1F3FF).contains(scalar.value) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {
+        (0x1F1E6...0x1F1FF).contains(scalar.value)
+    }
+
+    /// Scalars below this are looked up in a table built once (box drawing, blocks, braille, Latin, Greek,
+    /// Cyrillic, arrows: everything a dashboard draws most).
+    private static let tableLimit: UInt32 = 0x3000
+
+    private static let table: [UInt8] = (0..<tableLimit).map { value in
+        guard let scalar = Unicode.Scalar(value) else { return 1 }
+        return UInt8(computed(scalar))
+    }
+
+    private static func computed(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
         if isWide(value) { return 2 }
         if value >= 0x1160 && value <= 0x11FF || value >= 0xD7B0 && value <= 0xD7FF {
             return 0  // Hangul medial vowels and final consonants join the syllable before them
@@ -18,36 +82,6 @@ public enum DisplayWidth {
             break
         }
         return scalar.properties.isEmojiPresentation ? 2 : 1
-    }
-
-    /// The columns one grapheme (a user-perceived character) takes: its base's width, widened to 2 when an
-    /// emoji presentation selector (U+FE0F) asks for it or when it is a flag (a pair of regional indicators).
-    public static func of(_ character: Character) -> Int {
-        let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if first.value >= 0x20 && first.value < 0x7F && character.utf8.count == 1 { return 1 }
-        let base = of(first)
-        if base == 2 || base == 0 { return base }
-        var count = 0
-        for scalar in scalars {
-            count += 1
-            if scalar.value == 0xFE0F && first.properties.isEmoji { return 2 }
-        }
-        if count >= 2 && (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }
-        return base
-    }
-
-    /// The columns a whole string takes.
-    public static func of(_ text: some StringProtocol) -> Int {
-        var asciiColumns = 0
-        for byte in text.utf8 {
-            if byte >= 0x80 {
-                // Not ASCII: measure grapheme by grapheme.
-                return text.reduce(0) { $0 + of($1) }
-            }
-            if byte >= 0x20 && byte < 0x7F { asciiColumns += 1 }
-        }
-        return asciiColumns
     }
 
     private static let wideRanges: [ClosedRange<UInt32>] = [

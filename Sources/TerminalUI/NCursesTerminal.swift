@@ -167,8 +167,8 @@ public final class NCursesTerminal: Terminal {
         while true {
             let status = cn_get_wch(window, &value)
             if status == ERR { return nil }
-            if let key = KeyDecoder.decode(status: status, value: value) {
-                if key == .resize { previous = nil }
+            // KEY_RESIZE from curses only echoes a resize our SIGWINCH handler already reported.
+            if let key = KeyDecoder.decode(status: status, value: value), key != .resize {
                 return key
             }
         }
@@ -216,7 +216,7 @@ public final class NCursesTerminal: Terminal {
 
     /// The palette index curses can show: bright colours fall back to their base on 8-colour terminals.
     private func paletteColor(_ color: Color) -> Int {
-        let index = color.paletteIndex
+        let index = Int(color.paletteIndex)
         let available = Int(cn_colors())
         if index < available { return index }
         if index < 16 { return index % 8 }

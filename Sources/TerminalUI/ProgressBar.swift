@@ -38,7 +38,12 @@ public struct ProgressBar: Hashable, Sendable, Widget {
     public func render(in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
-        canvas.clear(row, style: trackStyle)
-        canvas.write(ProgressBar.filledText(fraction: fraction, width: area.width), at: row.origin, style: style, clip: row)
+        let eighthCount = ProgressBar.filledEighths(fraction: fraction, width: row.width)
+        let full = eighthCount / 8
+        canvas.fill(Rect(x: row.x, y: row.y, width: full, height: 1), with: "█", style: style)
+        canvas.clear(Rect(x: row.x + full, y: row.y, width: row.width - full, height: 1), style: trackStyle)
+        if eighthCount % 8 > 0 {
+            canvas.write(String(ProgressBar.eighths[eighthCount % 8 - 1]), at: Point(x: row.x + full, y: row.y), style: style, clip: row)
+        }
     }
 }

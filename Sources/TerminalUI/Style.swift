@@ -1,64 +1,56 @@
 /// A terminal colour: the terminal's default, one of the 16 ANSI colours, or an index of a 256-colour palette.
-public enum Color: Hashable, Sendable {
-    /// Whatever the terminal uses when nothing is set (keeps transparent backgrounds transparent).
-    case `default`
-    /// ANSI 0.
-    case black
-    /// ANSI 1.
-    case red
-    /// ANSI 2.
-    case green
-    /// ANSI 3.
-    case yellow
-    /// ANSI 4.
-    case blue
-    /// ANSI 5.
-    case magenta
-    /// ANSI 6.
-    case cyan
-    /// ANSI 7.
-    case white
-    /// ANSI 8.
-    case brightBlack
-    /// ANSI 9.
-    case brightRed
-    /// ANSI 10.
-    case brightGreen
-    /// ANSI 11.
-    case brightYellow
-    /// ANSI 12.
-    case brightBlue
-    /// ANSI 13.
-    case brightMagenta
-    /// ANSI 14.
-    case brightCyan
-    /// ANSI 15.
-    case brightWhite
-    /// An entry of the 256-colour palette.
-    case indexed(UInt8)
+/// Stored as the palette number (-1 for the default) so cells stay small and compare fast.
+public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// The curses palette number, -1 for the terminal's default.
+    public let paletteIndex: Int16
 
-    /// The palette number curses uses for this colour, -1 for the default.
-    public var paletteIndex: Int {
-        switch self {
-        case .default: -1
-        case .black: 0
-        case .red: 1
-        case .green: 2
-        case .yellow: 3
-        case .blue: 4
-        case .magenta: 5
-        case .cyan: 6
-        case .white: 7
-        case .brightBlack: 8
-        case .brightRed: 9
-        case .brightGreen: 10
-        case .brightYellow: 11
-        case .brightBlue: 12
-        case .brightMagenta: 13
-        case .brightCyan: 14
-        case .brightWhite: 15
-        case .indexed(let index): Int(index)
-        }
+    private init(paletteIndex: Int16) {
+        self.paletteIndex = paletteIndex
+    }
+
+    /// Whatever the terminal uses when nothing is set (keeps transparent backgrounds transparent).
+    public static let `default` = Color(paletteIndex: -1)
+    /// ANSI 0.
+    public static let black = Color(paletteIndex: 0)
+    /// ANSI 1.
+    public static let red = Color(paletteIndex: 1)
+    /// ANSI 2.
+    public static let green = Color(paletteIndex: 2)
+    /// ANSI 3.
+    public static let yellow = Color(paletteIndex: 3)
+    /// ANSI 4.
+    public static let blue = Color(paletteIndex: 4)
+    /// ANSI 5.
+    public static let magenta = Color(paletteIndex: 5)
+    /// ANSI 6.
+    public static let cyan = Color(paletteIndex: 6)
+    /// ANSI 7.
+    public static let white = Color(paletteIndex: 7)
+    /// ANSI 8.
+    public static let brightBlack = Color(paletteIndex: 8)
+    /// ANSI 9.
+    public static let brightRed = Color(paletteIndex: 9)
+    /// ANSI 10.
+    public static let brightGreen = Color(paletteIndex: 10)
+    /// ANSI 11.
+    public static let brightYellow = Color(paletteIndex: 11)
+    /// ANSI 12.
+    public static let brightBlue = Color(paletteIndex: 12)
+    /// ANSI 13.
+    public static let brightMagenta = Color(paletteIndex: 13)
+    /// ANSI 14.
+    public static let brightCyan = Color(paletteIndex: 14)
+    /// ANSI 15.
+    public static let brightWhite = Color(paletteIndex: 15)
+
+    /// An entry of the 256-colour palette (0–15 are the ANSI colours above).
+    public static func indexed(_ index: UInt8) -> Color {
+        Color(paletteIndex: Int16(index))
+    }
+
+    /// `default` or `color(N)`.
+    public var description: String {
+        paletteIndex < 0 ? "default" : "color(\(paletteIndex))"
     }
 }
 
