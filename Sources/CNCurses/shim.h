@@ -123,17 +123,44 @@ static void cn_on_winch(int sig) {
     errno = saved;
 }
 
-/* Restores the terminal, then dies of the same signal with its default action (so the exit status
-   says which signal it was: 143 for SIGTERM, 129 for SIGHUP). SA_RESETHAND already put SIG_DFL back. */
+static const int cn_fatal_signals[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+#define CN_FATAL_SIGNAL_COUNT (sizeof cn_fatal_signals / sizeof cn_fatal_signals[0])
+/* What each signal did before curses started (the default action, or the Swift runtime's crash
+   backtracer), saved by cn_save_signal_dispositions before newterm installs curses' own handlers. */
+/* (Function-local statics: Swift's C importer emits functions used from Swift, not aggregate globals.) */
+static inline struct sigaction *cn_previous_actions(void) {
+    static struct sigaction saved[CN_FATAL_SIGNAL_COUNT];
+    return saved;
+}
+static inline struct sigaction *cn_previous_winch(void) {
+    static struct sigaction saved;
+    return &saved;
+}
+
+/* Restores the terminal, puts the signal's previous action back and raises it again, so the process ends
+   exactly as it would have (exit status 143 for SIGTERM, 129 for SIGHUP, a crash report for a crash),
+   but with the terminal usable. */
 static void cn_on_fatal(int sig) {
     if (cn_curses_active) {
         cn_curses_active = 0;
         endwin();
     }
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        if (cn_fatal_signals[i] == sig) {
+            sigaction(sig, &cn_previous_actions()[i], NULL);
+            break;
+        }
+    }
     raise(sig);
 }
 
-static const int cn_fatal_signals[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+/* Remembers every disposition the handlers below replace; call it before newterm. */
+static inline void cn_save_signal_dispositions(void) {
+    sigaction(SIGWINCH, NULL, cn_previous_winch());
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaction(cn_fatal_signals[i], NULL, &cn_previous_actions()[i]);
+    }
+}
 
 /* Installs the resize and restore handlers; `wake_fd` is the write end of the run loop's pipe. */
 static inline void cn_install_signal_handlers(int wake_fd) {
@@ -150,19 +177,19 @@ static inline void cn_install_signal_handlers(int wake_fd) {
     memset(&fatal, 0, sizeof fatal);
     fatal.sa_handler = cn_on_fatal;
     sigemptyset(&fatal.sa_mask);
-    fatal.sa_flags = SA_RESETHAND | SA_NODEFER;
-    for (size_t i = 0; i < sizeof cn_fatal_signals / sizeof cn_fatal_signals[0]; i++) {
+    fatal.sa_flags = SA_NODEFER;
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
         sigaction(cn_fatal_signals[i], &fatal, NULL);
     }
 }
 
-/* Puts every handler back to the default once the terminal is restored. */
+/* Puts every handler back as it was before curses started, once the terminal is restored. */
 static inline void cn_remove_signal_handlers(void) {
     cn_curses_active = 0;
     cn_wake_fd = -1;
-    signal(SIGWINCH, SIG_DFL);
-    for (size_t i = 0; i < sizeof cn_fatal_signals / sizeof cn_fatal_signals[0]; i++) {
-        signal(cn_fatal_signals[i], SIG_DFL);
+    sigaction(SIGWINCH, cn_previous_winch(), NULL);
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaction(cn_fatal_signals[i], &cn_previous_actions()[i], NULL);
     }
 }
 

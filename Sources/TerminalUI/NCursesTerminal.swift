@@ -70,6 +70,7 @@ public final class NCursesTerminal: Terminal {
             ownsInputFile = true
         }
         inputFile = input
+        cn_save_signal_dispositions()
         guard let screen = type.withCString({ cn_newterm($0, cn_stdout(), input) }) else {
             if ownsInputFile { fclose(input) }
             throw TerminalError.unknownTerminalType(type)
