@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The store's inbox: actions from effects and subscriptions, from any thread, in order. A subscription
 /// that only cares about the newest value keeps one slot, replaced while it waits, so a flood of changes
 /// costs one action per frame and flat memory. Only the first action after a drain wakes the run loop.
@@ -11,7 +9,7 @@ final class ActionQueue<Action: Sendable>: Sendable {
         var wakePending = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
 
     /// Appends an action.
     func append(_ action: Action) {

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Timings of one frame, as the `--trace FILE` log writes them.
 public struct FrameTiming: Hashable, Sendable {
@@ -47,7 +46,7 @@ public struct FrameTiming: Hashable, Sendable {
 
 /// The `--trace FILE` hook: appends one ``FrameTiming/line`` per frame to a file.
 public final class FrameTrace: Sendable {
-    private let file: Mutex<UnsafeMutablePointer<FILE>?>
+    private let file: Locked<UnsafeMutablePointer<FILE>?>
     /// The file written to.
     public let path: String
 
@@ -58,7 +57,7 @@ public final class FrameTrace: Sendable {
         }
         setvbuf(handle, nil, _IOLBF, 0)
         self.path = path
-        file = Mutex(handle)
+        file = Locked(handle)
     }
 
     deinit {

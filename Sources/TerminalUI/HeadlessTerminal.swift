@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One scripted input of a ``HeadlessTerminal``.
 public enum HeadlessInput: Hashable, Sendable {
     /// A key press.
@@ -20,13 +18,13 @@ public final class HeadlessTerminal: Terminal, Sendable {
         var restored = false
     }
 
-    private let screen: Mutex<Screen>
+    private let screen: Locked<Screen>
     /// Wakes a blocked read; scripting a key also wakes it.
     public let wakeup = Wakeup()
 
     /// A terminal of `size` that will deliver `script` in order.
     public init(size: Size, script: [HeadlessInput] = []) {
-        screen = Mutex(Screen(size: size, script: script))
+        screen = Locked(Screen(size: size, script: script))
     }
 
     /// The current size.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A long-lived source of actions: an async sequence (a machine's `states()`, a timer) whose values are
 /// mapped to actions for as long as the store runs. By default only the newest value waiting to be reduced
 /// is kept, so a producer faster than the screen never piles up work.
@@ -44,7 +42,7 @@ final class TaskBag: Sendable {
         var isCancelled = false
     }
 
-    private let tasks = Mutex(Tasks())
+    private let tasks = Locked(Tasks())
 
     /// Starts `operation` in a task that is forgotten once it finishes.
     func spawn(_ operation: @escaping @Sendable () async -> Void) {
