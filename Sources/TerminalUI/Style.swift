@@ -119,13 +119,10 @@ public struct Style: Hashable, Sendable {
         return copy
     }
 
-    /// The style as shown without colour (`NO_COLOR`): colours dropped, attributes kept, and a coloured
-    /// background turned into reverse video so a highlighted area stays distinguishable.
+    /// The style as shown without colour (`NO_COLOR`): colours dropped, attributes (bold, reverse, dim,
+    /// underline) kept. Highlights that must survive are therefore drawn with `.reverse`, never with a
+    /// background colour alone (a coloured track turned into reverse video would look filled).
     public var monochrome: Style {
-        var attributes = self.attributes
-        if background != .default {
-            attributes.formSymmetricDifference(.reverse)
-        }
-        return Style(foreground: .default, background: .default, attributes: attributes)
+        Style(attributes: attributes)
     }
 }

@@ -225,12 +225,12 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
 @Suite struct StyleTests {
     @Test(arguments: [
         (Style(foreground: .red, attributes: .bold), Style(attributes: .bold)),
-        (Style(foreground: .green, background: .blue), Style(attributes: .reverse)),
-        (Style(background: .blue, attributes: .reverse), Style()),
+        (Style(foreground: .green, background: .blue), Style()),
+        (Style(background: .blue, attributes: .reverse), Style(attributes: .reverse)),
         (Style(attributes: [.underline, .dim]), Style(attributes: [.underline, .dim])),
         (Style.plain, Style.plain),
     ])
-    func monochromeKeepsAttributesAndMarksBackgrounds(style: Style, expected: Style) {
+    func monochromeDropsColoursAndKeepsAttributes(style: Style, expected: Style) {
         #expect(style.monochrome == expected)
     }
 }
