@@ -115,6 +115,27 @@ private func counterApp(
         #expect(queue.drain() == [])
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func subscriptionsStillRunningAreCancelledWhenTheAppFinishes() async {
+        let (never, _) = AsyncStream<Int>.makeStream()
+        let (ended, endedContinuation) = AsyncStream<Void>.makeStream()
+        // A sequence that never yields, and says when its iteration ends.
+        let watched = AsyncStream<Int> { continuation in
+            let task = Task {
+                for await value in never { continuation.yield(value) }
+                endedContinuation.yield()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        let app = counterApp(subscriptions: [Subscription(watched) { CounterAction.received($0) }])
+        let terminal = HeadlessTerminal(size: Size(width: 10, height: 1), script: [.key(.character("q"))])
+        let final = await app.run(detachedOn: terminal)
+        #expect(final == Counter(quit: true))
+        var iterator = ended.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
+
     @Test func manyQueuedActionsMakeOneFrame() {
         let store = Store(app: counterApp())
         for _ in 0..<1000 { store.send(.increment) }
