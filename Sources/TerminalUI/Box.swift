@@ -71,7 +71,8 @@ public struct Box: Hashable, Sendable, Widget {
         if let title, !title.isEmpty, area.width >= 5 {
             // Two cells of border on each side, a space either side of the title.
             let room = area.width - 4
-            let shown = Line.truncate(" " + title + " ", to: room)
+            // Below three cells the padding spaces would leave no room for the title itself.
+            let shown = room < 3 ? Line.truncate(title, to: room) : Line.truncate(" " + title + " ", to: room)
             canvas.write(shown, at: Point(x: area.x + 2, y: area.y), style: titleStyle, clip: area)
         }
     }

@@ -14,3 +14,11 @@ public enum Alignment: Hashable, Sendable {
     /// Flush right.
     case right
 }
+
+/// Drawing widgets from the canvas's side.
+extension Canvas {
+    /// Draws `widget` into `area`: `canvas.render(Box(title: "Transfers"), in: area)`.
+    public mutating func render(_ widget: some Widget, in area: Rect) {
+        widget.render(in: area, on: &self)
+    }
+}

@@ -60,6 +60,12 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
         ])
     }
 
+    @Test func canvasRendersWidgetsInAnArea() {
+        var canvas = Canvas(size: Size(width: 6, height: 3))
+        canvas.render(Box(title: "x"), in: Rect(x: 1, y: 0, width: 5, height: 3))
+        #expect(canvas.lines == [" ┌─x─┐", " │   │", " └───┘"])
+    }
+
     @Test func boxWithoutTitleAndInnerArea() {
         #expect(rendered(Box(border: .rounded), width: 4, height: 3) == ["╭──╮", "│  │", "╰──╯"])
         #expect(Box().inner(Rect(x: 2, y: 1, width: 10, height: 5)) == Rect(x: 3, y: 2, width: 8, height: 3))
