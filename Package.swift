@@ -57,12 +57,14 @@ let package = Package(
         .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
         .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
         .library(name: "StateMachineMacros", targets: ["StateMachineMacros"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
         .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting"]),
+            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI"]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
@@ -79,6 +81,18 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
+        .systemLibrary(
+            name: "CNCurses",
+            path: "Sources/CNCurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "TerminalUI", dependencies: ["CNCurses"]),
+        .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"],
+            exclude: ["__Snapshots__"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,2 +1,3 @@
 // Runs every benchmark group in release builds: `make bench`.
 runGraphBenchmarks()
+await runTerminalBenchmarks()

@@ -1,0 +1,219 @@
+/*
+ * shim.h — the C surface of ncursesw that Swift 6 can use safely.
+ *
+ * Swift cannot import function-like macros (COLOR_PAIR, A_* built with NCURSES_BITS, getmaxyx) and,
+ * under strict concurrency, must not touch C globals (stdscr, LINES, COLS, ESCDELAY) directly.
+ * Every such thing is wrapped here in a `static inline` function. The signal handlers live here too
+ * because a handler must only do async-signal-safe work, which is easiest to see in C.
+ */
+#ifndef CNCURSES_SHIM_H
+#define CNCURSES_SHIM_H
+
+/* Wide-character curses (cchar_t, get_wch, setcchar) is only declared with these set. */
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <errno.h>
+#include <langinfo.h>
+#include <pthread.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+/* ---- globals, read through functions ---- */
+
+static inline WINDOW *cn_stdscr(void) { return stdscr; }
+static inline WINDOW *cn_curscr(void) { return curscr; }
+static inline int cn_lines(void) { return LINES; }
+static inline int cn_cols(void) { return COLS; }
+static inline int cn_colors(void) { return COLORS; }
+static inline int cn_color_pairs(void) { return COLOR_PAIRS; }
+static inline int cn_set_escdelay(int ms) { return set_escdelay(ms); }
+static inline FILE *cn_stdout(void) { return stdout; }
+static inline FILE *cn_stdin(void) { return stdin; }
+
+static inline void cn_getmaxyx(WINDOW *win, int *rows, int *cols) {
+    int y = 0, x = 0;
+    getmaxyx(win, y, x);
+    *rows = y;
+    *cols = x;
+}
+
+/* ---- attributes and colour pairs (macros built from NCURSES_BITS) ---- */
+
+static inline attr_t cn_a_normal(void) { return A_NORMAL; }
+static inline attr_t cn_a_bold(void) { return A_BOLD; }
+static inline attr_t cn_a_dim(void) { return A_DIM; }
+static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
+static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cn_color_pair(int pair) { return (attr_t)COLOR_PAIR(pair); }
+
+/* ---- key codes (KEY_F(n) is a function-like macro) ---- */
+
+static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cn_key_f(int n) { return KEY_F(n); }
+
+/* ---- screens ---- */
+
+static inline SCREEN *cn_newterm(const char *type, FILE *out, FILE *in) { return newterm(type, out, in); }
+static inline SCREEN *cn_set_term(SCREEN *screen) { return set_term(screen); }
+static inline void cn_delscreen(SCREEN *screen) { delscreen(screen); }
+
+/* True when the C library's character type is UTF-8, which ncursesw needs to emit wide characters. */
+static inline int cn_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+/* The kernel's idea of the window size of `fd`; returns 0 on success. */
+static inline int cn_terminal_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+/* ---- wide-character output and input ---- */
+
+/* Writes one grapheme (a NUL-terminated wchar_t run: base + combining marks) at (y, x). */
+static inline int cn_put_cell(WINDOW *win, int y, int x, const wchar_t *grapheme, attr_t attrs, int pair) {
+    cchar_t cell;
+    if (setcchar(&cell, grapheme, attrs, (NCURSES_PAIRS_T)pair, NULL) == ERR) return ERR;
+    return mvwadd_wch(win, y, x, &cell);
+}
+
+/* Reads one input unit: returns OK (a character in *value), KEY_CODE_YES (a key code) or ERR. */
+static inline int cn_get_wch(WINDOW *win, unsigned int *value) {
+    wint_t wch = 0;
+    int status = wget_wch(win, &wch);
+    *value = (unsigned int)wch;
+    return status;
+}
+
+/* ---- signals: resize wake-up and terminal restore on the way out ---- */
+
+/* Set by the SIGWINCH handler, taken by the run loop. */
+static volatile sig_atomic_t cn_resize_flag = 0;
+/* Write end of the run loop's wake pipe, so a resize interrupts a blocked wait on any thread. */
+static volatile sig_atomic_t cn_wake_fd = -1;
+/* Whether the fatal handlers should call endwin (cleared once the terminal is restored). */
+static volatile sig_atomic_t cn_curses_active = 0;
+
+static void cn_on_winch(int sig) {
+    (void)sig;
+    int saved = errno;
+    cn_resize_flag = 1;
+    int fd = cn_wake_fd;
+    if (fd >= 0) {
+        char byte = 1;
+        ssize_t ignored = write(fd, &byte, 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+static const int cn_fatal_signals[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+#define CN_FATAL_SIGNAL_COUNT (sizeof cn_fatal_signals / sizeof cn_fatal_signals[0])
+/* What each signal did before curses started (the default action, or the Swift runtime's crash
+   backtracer), saved by cn_save_signal_dispositions before newterm installs curses' own handlers. */
+/* (Function-local statics: Swift's C importer emits functions used from Swift, not aggregate globals.) */
+static inline struct sigaction *cn_previous_actions(void) {
+    static struct sigaction saved[CN_FATAL_SIGNAL_COUNT];
+    return saved;
+}
+static inline struct sigaction *cn_previous_winch(void) {
+    static struct sigaction saved;
+    return &saved;
+}
+
+/* Restores the terminal, puts the signal's previous action back and raises it again, so the process ends
+   exactly as it would have (exit status 143 for SIGTERM, 129 for SIGHUP, a crash report for a crash),
+   but with the terminal usable. */
+static void cn_on_fatal(int sig) {
+    if (cn_curses_active) {
+        cn_curses_active = 0;
+        endwin();
+    }
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        if (cn_fatal_signals[i] == sig) {
+            sigaction(sig, &cn_previous_actions()[i], NULL);
+            break;
+        }
+    }
+    raise(sig);
+}
+
+/* Remembers every disposition the handlers below replace; call it before newterm. */
+static inline void cn_save_signal_dispositions(void) {
+    sigaction(SIGWINCH, NULL, cn_previous_winch());
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaction(cn_fatal_signals[i], NULL, &cn_previous_actions()[i]);
+    }
+}
+
+/* Installs the resize and restore handlers; `wake_fd` is the write end of the run loop's pipe. */
+static inline void cn_install_signal_handlers(int wake_fd) {
+    cn_wake_fd = wake_fd;
+    cn_curses_active = 1;
+    struct sigaction winch;
+    memset(&winch, 0, sizeof winch);
+    winch.sa_handler = cn_on_winch;
+    sigemptyset(&winch.sa_mask);
+    winch.sa_flags = SA_RESTART;
+    sigaction(SIGWINCH, &winch, NULL);
+
+    struct sigaction fatal;
+    memset(&fatal, 0, sizeof fatal);
+    fatal.sa_handler = cn_on_fatal;
+    sigemptyset(&fatal.sa_mask);
+    fatal.sa_flags = SA_NODEFER;
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaction(cn_fatal_signals[i], &fatal, NULL);
+    }
+}
+
+/* Puts every handler back as it was before curses started, once the terminal is restored. */
+static inline void cn_remove_signal_handlers(void) {
+    cn_curses_active = 0;
+    cn_wake_fd = -1;
+    sigaction(SIGWINCH, cn_previous_winch(), NULL);
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaction(cn_fatal_signals[i], &cn_previous_actions()[i], NULL);
+    }
+}
+
+/* Takes (and clears) the pending-resize flag. */
+static inline int cn_take_resize(void) {
+    int pending = cn_resize_flag;
+    cn_resize_flag = 0;
+    return pending;
+}
+
+/* Stops the process like a shell's Ctrl-Z would, returning once it is continued (SIGCONT).
+   The disposition is forced to default for the stop, whatever ncurses installed, then put back. */
+static inline void cn_stop_self(void) {
+    struct sigaction dfl, previous;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &previous);
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    raise(SIGTSTP);
+    sigaction(SIGTSTP, &previous, NULL);
+}
+
+#endif /* CNCURSES_SHIM_H */

@@ -1,0 +1,63 @@
+/// The store's inbox: actions from effects and subscriptions, from any thread, in order. A subscription
+/// that only cares about the newest value keeps one slot, replaced while it waits, so a flood of changes
+/// costs one action per frame and flat memory. Only the first action after a drain wakes the run loop.
+final class ActionQueue<Action: Sendable>: Sendable {
+    private struct Inbox {
+        var entries: [Action] = []
+        var slotPositions: [Int: Int] = [:]
+        var wakeup: Wakeup?
+        var wakePending = false
+    }
+
+    private let inbox = Locked(Inbox())
+
+    /// Appends an action.
+    func append(_ action: Action) {
+        let wakeup = inbox.withLock { inbox -> Wakeup? in
+            inbox.entries.append(action)
+            return Self.claimWake(&inbox)
+        }
+        wakeup?.wake()
+    }
+
+    /// Stores `action` as the newest of `slot`, replacing an older one still waiting.
+    func replaceLatest(slot: Int, with action: Action) {
+        let wakeup = inbox.withLock { inbox -> Wakeup? in
+            if let position = inbox.slotPositions[slot] {
+                inbox.entries[position] = action
+                return nil
+            }
+            inbox.slotPositions[slot] = inbox.entries.count
+            inbox.entries.append(action)
+            return Self.claimWake(&inbox)
+        }
+        wakeup?.wake()
+    }
+
+    /// Takes every waiting action, oldest first.
+    func drain() -> [Action] {
+        inbox.withLock { inbox in
+            let taken = inbox.entries
+            inbox.entries.removeAll(keepingCapacity: true)
+            inbox.slotPositions.removeAll(keepingCapacity: true)
+            inbox.wakePending = false
+            return taken
+        }
+    }
+
+    /// Connects the run loop's wake-up (nil disconnects it); wakes it at once when actions are waiting.
+    func attach(_ wakeup: Wakeup?) {
+        let waiting = inbox.withLock { inbox -> Bool in
+            inbox.wakeup = wakeup
+            inbox.wakePending = false
+            return !inbox.entries.isEmpty
+        }
+        if waiting { wakeup?.wake() }
+    }
+
+    private static func claimWake(_ inbox: inout Inbox) -> Wakeup? {
+        guard !inbox.wakePending, let wakeup = inbox.wakeup else { return nil }
+        inbox.wakePending = true
+        return wakeup
+    }
+}

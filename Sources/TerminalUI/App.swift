@@ -1,0 +1,65 @@
+import Foundation
+
+/// A terminal application as pure pieces plus one effect runner: Model (state), Update (`reduce`), View
+/// (`view`) and key bindings (`keymap`). Everything but `runEffect` and the subscriptions is pure; the
+/// ``Store`` runs the loop.
+public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendable>: Sendable {
+    /// The state at start.
+    public var initialState: State
+    /// The only place state changes: applies an action, returns the work to do as values.
+    public var reduce: @Sendable (inout State, Action) -> [Effect]
+    /// The screen for a state at a size. Pure: no clock, no I/O.
+    public var view: @Sendable (State, Size) -> Canvas
+    /// The action a key means in a state (nil: the key does nothing there). ``Key/resize`` comes here too.
+    public var keymap: @Sendable (Key, State) -> Action?
+    /// Whether the app is done (the run loop returns the state then).
+    public var isFinished: @Sendable (State) -> Bool
+    /// Performs one effect, sending any resulting actions back. Runs in its own task.
+    public var runEffect: @Sendable (Effect, Send<Action>) async -> Void
+    /// Sources of actions that live as long as the run loop.
+    public var subscriptions: [Subscription<Action>]
+    /// The key that suspends to the shell (Ctrl-Z by default; nil: none).
+    public var suspendKey: Key?
+
+    /// Creates an app.
+    public init(
+        initialState: State,
+        reduce: @escaping @Sendable (inout State, Action) -> [Effect],
+        view: @escaping @Sendable (State, Size) -> Canvas,
+        keymap: @escaping @Sendable (Key, State) -> Action?,
+        isFinished: @escaping @Sendable (State) -> Bool,
+        runEffect: @escaping @Sendable (Effect, Send<Action>) async -> Void = { _, _ in },
+        subscriptions: [Subscription<Action>] = [],
+        suspendKey: Key? = .controlZ
+    ) {
+        self.initialState = initialState
+        self.reduce = reduce
+        self.view = view
+        self.keymap = keymap
+        self.isFinished = isFinished
+        self.runEffect = runEffect
+        self.subscriptions = subscriptions
+        self.suspendKey = suspendKey
+    }
+
+    /// Runs the app on `terminal` on the calling thread until ``isFinished`` holds; returns the final state.
+    @discardableResult
+    public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
+        Store(app: self).run(on: terminal, trace: trace, pacer: pacer)
+    }
+
+    /// Runs the app on `terminal` on a thread of its own (the run loop blocks while it waits for keys, which
+    /// must not happen on a Swift concurrency thread); returns the final state.
+    @discardableResult
+    public func run<T: Terminal & Sendable>(
+        detachedOn terminal: T, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
+    ) async -> State {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(returning: self.run(on: terminal, trace: trace, pacer: pacer))
+            }
+            thread.name = "TerminalUI run loop"
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// One line of styled text: spans side by side, aligned in its area, cut with an ellipsis when too wide.
+public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
+    /// The spans, left to right.
+    public var spans: [Span]
+    /// Where the line sits when its area is wider.
+    public var alignment: Alignment
+
+    /// Creates a line of spans.
+    public init(_ spans: [Span], alignment: Alignment = .left) {
+        self.spans = spans
+        self.alignment = alignment
+    }
+
+    /// A line of one span.
+    public init(_ text: String, style: Style = .plain, alignment: Alignment = .left) {
+        self.init([Span(text, style: style)], alignment: alignment)
+    }
+
+    /// A plain line from a literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// Columns the whole line takes.
+    public var width: Int { spans.reduce(0) { $0 + $1.width } }
+
+    /// The plain text of the line.
+    public var plainText: String { spans.map(\.text).joined() }
+
+    /// The line cut to at most `width` columns, ending in `…` when something was cut.
+    public func truncated(to width: Int) -> Line {
+        guard self.width > width else { return self }
+        guard width > 0 else { return Line([], alignment: alignment) }
+        var remaining = width - 1
+        var kept: [Span] = []
+        for span in spans {
+            if span.width <= remaining {
+                kept.append(span)
+                remaining -= span.width
+                continue
+            }
+            let cut = Line.truncate(span.text, to: remaining, ellipsis: "")
+            if !cut.isEmpty { kept.append(Span(cut, style: span.style)) }
+            break
+        }
+        let ellipsisStyle = kept.last?.style ?? spans.first?.style ?? .plain
+        kept.append(Span("…", style: ellipsisStyle))
+        return Line(kept, alignment: alignment)
+    }
+
+    /// Draws the line on the first row of `area`, truncated with an ellipsis and aligned.
+    public func render(in area: Rect, on canvas: inout Canvas) {
+        guard !area.isEmpty else { return }
+        let line = truncated(to: area.width)
+        let slack = area.width - line.width
+        var x = area.x
+        switch alignment {
+        case .left: break
+        case .center: x += slack / 2
+        case .right: x += slack
+        }
+        for span in line.spans {
+            x = canvas.write(span.text, at: Point(x: x, y: area.y), style: span.style, clip: area)
+        }
+    }
+
+    /// `text` cut to at most `width` columns, with `ellipsis` (counted in the width) when something was cut.
+    /// Width-aware: a wide character that would not fit whole is left out.
+    public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        let ellipsisWidth = DisplayWidth.of(ellipsis)
+        guard width >= ellipsisWidth else { return "" }
+        var remaining = width - ellipsisWidth
+        var result = ""
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if characterWidth > remaining { break }
+            result.append(character)
+            remaining -= characterWidth
+        }
+        return result + ellipsis
+    }
+}

@@ -1,0 +1,234 @@
+import CNCurses
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a real terminal could not be opened; the message names the cause in one line.
+public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Standard output is a file or pipe.
+    case notATerminal
+    /// `TERM` is unset or empty.
+    case terminalTypeNotSet
+    /// curses has no description of `TERM`'s value (or it cannot address the cursor).
+    case unknownTerminalType(String)
+    /// Standard input is not a terminal and `/dev/tty` could not be opened for keys.
+    case noKeyboard(String)
+
+    /// The one-line message.
+    public var description: String {
+        switch self {
+        case .notATerminal: "standard output is not a terminal"
+        case .terminalTypeNotSet: "TERM is not set; cannot drive the terminal"
+        case .unknownTerminalType(let type): "unknown terminal type '\(type)' (TERM)"
+        case .noKeyboard(let reason): "cannot read keys: standard input is not a terminal and /dev/tty \(reason)"
+        }
+    }
+}
+
+/// The real terminal through ncursesw: alternate screen, hidden cursor, raw keys (Ctrl-C and Ctrl-Z arrive
+/// as keys), a 25 ms Esc delay, colours unless `NO_COLOR` is set, and only changed cells written per frame.
+/// The terminal is restored by ``restore()``, on deinit, and by signal handlers for SIGTERM, SIGHUP, SIGINT,
+/// SIGQUIT and the fatal signals, which restore and then die of the same signal.
+public final class NCursesTerminal: Terminal {
+    private struct PairKey: Hashable {
+        var foreground: Int
+        var background: Int
+    }
+
+    /// Wakes a blocked ``readKey(timeout:)``; also written by the SIGWINCH handler.
+    public let wakeup = Wakeup()
+    /// Whether colours are in use (false under `NO_COLOR` or on a monochrome terminal).
+    public let usesColor: Bool
+
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let inputFile: UnsafeMutablePointer<FILE>
+    private let ownsInputFile: Bool
+    private var previous: Canvas?
+    private var pairs: [PairKey: Int32] = [:]
+    private var isRestored = false
+    private var characters: [wchar_t] = []
+
+    /// Opens the terminal on standard output. Throws ``TerminalError`` (never exits) when standard output is
+    /// not a terminal or `TERM` is unset or unknown.
+    /// - Parameter environment: where `TERM` and `NO_COLOR` are read from.
+    public init(environment: [String: String]) throws {
+        guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        guard let type = environment["TERM"], !type.isEmpty else { throw TerminalError.terminalTypeNotSet }
+        NCursesTerminal.chooseUTF8Locale()
+        let input: UnsafeMutablePointer<FILE>
+        if isatty(STDIN_FILENO) == 1 {
+            input = cn_stdin()
+            ownsInputFile = false
+        } else {
+            guard let tty = fopen("/dev/tty", "r") else {
+                throw TerminalError.noKeyboard("could not be opened (errno \(errno))")
+            }
+            input = tty
+            ownsInputFile = true
+        }
+        inputFile = input
+        cn_save_signal_dispositions()
+        guard let screen = type.withCString({ cn_newterm($0, cn_stdout(), input) }) else {
+            if ownsInputFile { fclose(input) }
+            throw TerminalError.unknownTerminalType(type)
+        }
+        self.screen = screen
+        _ = cn_set_term(screen)
+        window = cn_stdscr()
+        raw()
+        noecho()
+        nonl()
+        _ = keypad(window, true)
+        _ = intrflush(window, false)
+        _ = leaveok(window, true)
+        wtimeout(window, 0)
+        _ = cn_set_escdelay(25)
+        _ = curs_set(0)
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        if !noColor && has_colors() {
+            _ = start_color()
+            _ = use_default_colors()
+            usesColor = true
+        } else {
+            usesColor = false
+        }
+        cn_install_signal_handlers(wakeup.writeDescriptor)
+    }
+
+    deinit {
+        restore()
+    }
+
+    /// The screen size curses knows.
+    public var size: Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        cn_getmaxyx(window, &rows, &columns)
+        return Size(width: Int(columns), height: Int(rows))
+    }
+
+    /// Writes the cells that changed since the last frame, then flushes once.
+    @discardableResult
+    public func draw(_ canvas: Canvas) -> DrawReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let screenSize = size
+        var changes: [(Int, Int, Cell)] = []
+        let changed = canvas.forEachChange(from: previous) { x, y, cell in
+            if x < screenSize.width && y < screenSize.height { changes.append((x, y, cell)) }
+        }
+        let diffed = clock.now
+        for (x, y, cell) in changes {
+            put(cell, x: x, y: y)
+        }
+        _ = wnoutrefresh(window)
+        _ = doupdate()
+        previous = canvas
+        return DrawReport(changedCells: changed, diff: diffed - start, flush: clock.now - diffed)
+    }
+
+    /// The next key, waiting up to `timeout` for input, a resize or a wake-up.
+    public func readKey(timeout: Duration?) -> Key? {
+        if cn_take_resize() != 0 { return applyResize() }
+        if let key = nextKey() { return key }
+        wakeup.wait(orReadable: fileno(inputFile), timeout: timeout)
+        if cn_take_resize() != 0 { return applyResize() }
+        return nextKey()
+    }
+
+    /// Leaves curses mode and stops the process; returns once the shell continues it.
+    public func suspend() {
+        _ = endwin()
+        cn_stop_self()
+    }
+
+    /// Re-enters curses mode at the (possibly new) size; the next draw repaints every cell.
+    public func resume() {
+        _ = applyResize()
+        _ = clearok(cn_curscr(), true)
+        previous = nil
+    }
+
+    /// Ends curses mode, puts the signal handlers back and frees the screen. Idempotent.
+    public func restore() {
+        guard !isRestored else { return }
+        isRestored = true
+        cn_remove_signal_handlers()
+        _ = curs_set(1)
+        _ = endwin()
+        cn_delscreen(screen)
+        if ownsInputFile { fclose(inputFile) }
+    }
+
+    private func nextKey() -> Key? {
+        var value: UInt32 = 0
+        while true {
+            let status = cn_get_wch(window, &value)
+            if status == ERR { return nil }
+            // KEY_RESIZE from curses only echoes a resize our SIGWINCH handler already reported.
+            if let key = KeyDecoder.decode(status: status, value: value), key != .resize {
+                return key
+            }
+        }
+    }
+
+    private func applyResize() -> Key {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        if cn_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 {
+            _ = resizeterm(rows, columns)
+        }
+        _ = clearok(cn_curscr(), true)
+        previous = nil
+        return .resize
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        let style = usesColor ? cell.style : cell.style.monochrome
+        var attributes = cn_a_normal()
+        if style.attributes.contains(.bold) { attributes |= cn_a_bold() }
+        if style.attributes.contains(.reverse) { attributes |= cn_a_reverse() }
+        if style.attributes.contains(.dim) { attributes |= cn_a_dim() }
+        if style.attributes.contains(.underline) { attributes |= cn_a_underline() }
+        let pair = usesColor ? colorPair(style) : 0
+        characters.removeAll(keepingCapacity: true)
+        for scalar in cell.grapheme.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
+        if characters.isEmpty { characters.append(0x20) }
+        characters.append(0)
+        _ = characters.withUnsafeBufferPointer { buffer in
+            cn_put_cell(window, Int32(y), Int32(x), buffer.baseAddress, attributes, pair)
+        }
+    }
+
+    /// The curses pair for a style's colours, allocated the first time it is needed.
+    private func colorPair(_ style: Style) -> Int32 {
+        let key = PairKey(foreground: paletteColor(style.foreground), background: paletteColor(style.background))
+        if key.foreground == -1 && key.background == -1 { return 0 }
+        if let pair = pairs[key] { return pair }
+        let next = Int32(pairs.count + 1)
+        guard next < cn_color_pairs(), next <= Int32(Int16.max) else { return 0 }
+        _ = init_pair(Int16(next), Int16(key.foreground), Int16(key.background))
+        pairs[key] = next
+        return next
+    }
+
+    /// The palette index curses can show: bright colours fall back to their base on 8-colour terminals.
+    private func paletteColor(_ color: Color) -> Int {
+        let index = Int(color.paletteIndex)
+        let available = Int(cn_colors())
+        if index < available { return index }
+        if index < 16 { return index % 8 }
+        return -1
+    }
+
+    /// ncursesw only emits wide characters under a UTF-8 locale: take the user's, else C.UTF-8.
+    private static func chooseUTF8Locale() {
+        _ = setlocale(LC_ALL, "")
+        if cn_locale_is_utf8() == 0 {
+            _ = setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// A run of text in one style: the piece lines are made of.
+public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The text (one line; control characters take no cell).
+    public var text: String
+    /// Its style.
+    public var style: Style
+
+    /// Creates a span.
+    public init(_ text: String, style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    /// A plain span from a literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// Columns the text takes.
+    public var width: Int { DisplayWidth.of(text) }
+}

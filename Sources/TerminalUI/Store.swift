@@ -1,0 +1,114 @@
+/// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back,
+/// runs subscriptions, and draws a frame only when the state (or the terminal size) changed, at most as often
+/// as the pacer allows. Between events the loop sleeps in the terminal's wait; nothing spins.
+///
+/// A store belongs to the thread that runs it; effects and subscriptions reach it only through ``send``.
+public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: Sendable> {
+    /// The app being run.
+    public let app: App<State, Action, Effect>
+    /// The current state.
+    public private(set) var state: State
+    /// Queues actions from any thread.
+    public let send: Send<Action>
+    /// How many frames have been drawn.
+    public private(set) var frameCount = 0
+
+    private let queue: ActionQueue<Action>
+    private let tasks = TaskBag()
+
+    /// A store at the app's initial state.
+    public init(app: App<State, Action, Effect>) {
+        self.app = app
+        state = app.initialState
+        queue = ActionQueue()
+        send = Send(queue: queue)
+    }
+
+    deinit {
+        tasks.cancelAll()
+    }
+
+    /// Reduces `action` now and starts its effects. Returns the effects (for tests and tracing).
+    @discardableResult
+    public func dispatch(_ action: Action) -> [Effect] {
+        let effects = app.reduce(&state, action)
+        start(effects)
+        return effects
+    }
+
+    /// Reduces every action waiting in the queue, oldest first. Returns whether the state changed.
+    @discardableResult
+    public func processQueued() -> Bool {
+        let actions = queue.drain()
+        guard !actions.isEmpty else { return false }
+        let before = state
+        for action in actions { dispatch(action) }
+        return state != before
+    }
+
+    /// The loop: until the app is finished, reduce what arrived, draw if something changed and the pacer
+    /// allows, then wait for a key, an action or the pacer's delay. Returns the final state; subscriptions
+    /// and effects still running are cancelled.
+    @discardableResult
+    public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
+        queue.attach(terminal.wakeup)
+        for (slot, subscription) in app.subscriptions.enumerated() {
+            let queue = self.queue
+            tasks.spawn { await subscription.run(queue: queue, slot: slot) }
+        }
+        defer {
+            tasks.cancelAll()
+            queue.attach(nil)
+        }
+        let clock = ContinuousClock()
+        var lastFrame: ContinuousClock.Instant?
+        var needsFrame = true
+        var drawnSize = terminal.size
+        while true {
+            if processQueued() { needsFrame = true }
+            if app.isFinished(state) { return state }
+            let size = terminal.size
+            if size != drawnSize { needsFrame = true }
+            var timeout: Duration?
+            if needsFrame {
+                let wait = pacer.delay(sinceLastFrame: lastFrame.map { clock.now - $0 })
+                if wait <= .zero {
+                    let start = clock.now
+                    let canvas = app.view(state, size)
+                    let built = clock.now
+                    let report = terminal.draw(canvas)
+                    frameCount += 1
+                    lastFrame = start
+                    drawnSize = size
+                    needsFrame = false
+                    trace?.record(FrameTiming(
+                        frame: frameCount, size: size, build: built - start,
+                        diff: report.diff, flush: report.flush, changedCells: report.changedCells))
+                } else {
+                    timeout = wait
+                }
+            }
+            guard let key = terminal.readKey(timeout: timeout) else { continue }
+            if let suspendKey = app.suspendKey, key == suspendKey {
+                terminal.suspend()
+                terminal.resume()
+                needsFrame = true
+                continue
+            }
+            if key == .resize { needsFrame = true }
+            guard let action = app.keymap(key, state) else { continue }
+            let before = state
+            dispatch(action)
+            if state != before { needsFrame = true }
+        }
+    }
+
+    private func start(_ effects: [Effect]) {
+        guard !effects.isEmpty else { return }
+        let runEffect = app.runEffect
+        let send = self.send
+        for effect in effects {
+            tasks.spawn { await runEffect(effect, send) }
+        }
+    }
+}

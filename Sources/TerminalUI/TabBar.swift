@@ -1,0 +1,36 @@
+/// A row of numbered tabs, ` 1 Transfers  2 Upload `, the selected one in reverse video.
+public struct TabBar: Hashable, Sendable, Widget {
+    /// The tab titles, in order.
+    public var titles: [String]
+    /// The selected tab's index.
+    public var selected: Int
+    /// Unselected tabs' style.
+    public var style: Style
+    /// The selected tab's style.
+    public var selectedStyle: Style
+
+    /// Creates a tab bar.
+    public init(titles: [String], selected: Int, style: Style = .plain, selectedStyle: Style = Style(attributes: [.reverse, .bold])) {
+        self.titles = titles
+        self.selected = selected
+        self.style = style
+        self.selectedStyle = selectedStyle
+    }
+
+    /// The label of tab `index`: ` N Title ` with N counted from 1.
+    public static func label(_ title: String, index: Int) -> String {
+        " \(index + 1) \(title) "
+    }
+
+    /// Draws the tabs left to right on the first row of `area`, one space apart, clipped at the edge.
+    public func render(in area: Rect, on canvas: inout Canvas) {
+        guard !area.isEmpty else { return }
+        let row = area.row(0)
+        var x = row.x
+        for (index, title) in titles.enumerated() {
+            if index > 0 { x += 1 }
+            x = canvas.write(TabBar.label(title, index: index), at: Point(x: x, y: row.y), style: index == selected ? selectedStyle : style, clip: row)
+            if x >= row.maxX { break }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+import TerminalUI
+
+@Suite struct CanvasTests {
+    @Test func newCanvasIsBlank() {
+        let canvas = Canvas(size: Size(width: 3, height: 2))
+        #expect(canvas.lines == ["", ""])
+        #expect(canvas.paddedLines == ["   ", "   "])
+        #expect(canvas.cells == Array(repeating: Cell.blank(), count: 6))
+    }
+
+    @Test func writingPastTheRightEdgeClips() {
+        var canvas = Canvas(size: Size(width: 5, height: 1))
+        let end = canvas.write("abcdefgh", at: Point(x: 2, y: 0))
+        #expect(canvas.lines == ["  abc"])
+        #expect(end == 5)
+    }
+
+    @Test func writingLeftOfTheCanvasClips() {
+        var canvas = Canvas(size: Size(width: 5, height: 1))
+        canvas.write("abcdef", at: Point(x: -3, y: 0))
+        #expect(canvas.lines == ["def"])
+    }
+
+    @Test func writingOnRowsOutsideTheCanvasDoesNothing() {
+        var canvas = Canvas(size: Size(width: 4, height: 2))
+        canvas.write("above", at: Point(x: 0, y: -1))
+        canvas.write("below", at: Point(x: 0, y: 2))
+        #expect(canvas == Canvas(size: Size(width: 4, height: 2)))
+    }
+
+    @Test func writingRespectsTheClipRectangle() {
+        var canvas = Canvas(size: Size(width: 8, height: 2))
+        canvas.write("0123456789", at: Point(x: 0, y: 1), clip: Rect(x: 2, y: 1, width: 3, height: 1))
+        canvas.write("outside", at: Point(x: 0, y: 0), clip: Rect(x: 2, y: 1, width: 3, height: 1))
+        #expect(canvas.lines == ["", "  234"])
+    }
+
+    @Test func wideCharactersTakeTwoCells() {
+        var canvas = Canvas(size: Size(width: 6, height: 1))
+        let end = canvas.write("日本x", at: Point(x: 0, y: 0))
+        #expect(end == 5)
+        #expect(canvas.lines == ["日本x"])
+        #expect(canvas.cells == [
+            Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0),
+            Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0),
+            Cell(grapheme: "x", width: 1), .blank(),
+        ])
+    }
+
+    @Test func wideCharacterSplitAtTheRightEdgeBecomesASpace() {
+        var canvas = Canvas(size: Size(width: 3, height: 1))
+        canvas.write("a日本", at: Point(x: 0, y: 0))
+        #expect(canvas.cells == [Cell(grapheme: "a", width: 1), Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0)])
+        var narrow = Canvas(size: Size(width: 2, height: 1))
+        narrow.write("a日", at: Point(x: 0, y: 0))
+        #expect(narrow.cells == [Cell(grapheme: "a", width: 1), .blank()])
+    }
+
+    @Test func wideCharacterSplitAtTheLeftClipShowsASpace() {
+        var canvas = Canvas(size: Size(width: 4, height: 1))
+        canvas.write("日b", at: Point(x: -1, y: 0))
+        #expect(canvas.cells == [.blank(), Cell(grapheme: "b", width: 1), .blank(), .blank()])
+    }
+
+    @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        var canvas = Canvas(size: Size(width: 4, height: 1))
+        canvas.write("日本", at: Point(x: 0, y: 0))
+        canvas.write("x", at: Point(x: 1, y: 0))
+        #expect(canvas.cells == [.blank(), Cell(grapheme: "x", width: 1), Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0)])
+        canvas.write("y", at: Point(x: 2, y: 0))
+        #expect(canvas.lines == [" xy"])
+    }
+
+    @Test func wideCharacterOverTheLeftHalfOfAnotherBlanksItsRightHalf() {
+        var canvas = Canvas(size: Size(width: 4, height: 1))
+        canvas.write("日", at: Point(x: 1, y: 0))
+        canvas.write("本", at: Point(x: 0, y: 0))
+        #expect(canvas.cells == [Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0), Cell(grapheme: " ", width: 1), .blank()])
+    }
+
+    @Test func combiningMarksStayWithTheirBase() {
+        var canvas = Canvas(size: Size(width: 4, height: 1))
+        canvas.write("e\u{301}a\u{308}!", at: Point(x: 0, y: 0))
+        #expect(canvas.cells == [
+            Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1), Cell(grapheme: "!", width: 1), .blank(),
+        ])
+    }
+
+    @Test func zeroWidthCharactersTakeNoCell() {
+        var canvas = Canvas(size: Size(width: 4, height: 1))
+        let end = canvas.write("a\u{200B}b\tc", at: Point(x: 0, y: 0))
+        #expect(canvas.lines == ["abc"])
+        #expect(end == 3)
+    }
+
+    @Test func styleIsStoredPerCell() {
+        var canvas = Canvas(size: Size(width: 3, height: 1))
+        canvas.write("ab", at: Point(x: 0, y: 0), style: .bold)
+        canvas.addAttributes(.reverse, in: Rect(x: 1, y: 0, width: 5, height: 1))
+        #expect(canvas.cells.map(\.style) == [.bold, Style(attributes: [.bold, .reverse]), .reverse])
+    }
+
+    @Test func clearBlanksOnlyTheRectangle() {
+        var canvas = Canvas(size: Size(width: 4, height: 3))
+        for row in 0..<3 { canvas.write("xxxx", at: Point(x: 0, y: row)) }
+        canvas.clear(Rect(x: 1, y: 1, width: 10, height: 1))
+        #expect(canvas.lines == ["xxxx", "x", "xxxx"])
+    }
+
+    @Test func changesListOnlyDifferingCells() {
+        var old = Canvas(size: Size(width: 4, height: 2))
+        old.write("abcd", at: Point(x: 0, y: 0))
+        var new = old
+        new.write("X", at: Point(x: 2, y: 0))
+        new.write("日", at: Point(x: 0, y: 1))
+        var seen: [String] = []
+        let count = new.forEachChange(from: old) { x, y, cell in seen.append("\(x),\(y)=\(cell.grapheme)") }
+        #expect(seen == ["2,0=X", "0,1=日"])
+        #expect(count == 3)
+        var all = 0
+        #expect(new.forEachChange(from: nil) { _, _, _ in all += 1 } == 8)
+        #expect(all == 7)
+    }
+
+    @Test(arguments: [
+        ("a", 1), ("日", 2), ("é", 1), ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\t", 0),
+        ("😀", 2), ("❤️", 2), ("🇫🇷", 2), ("Ｗ", 2), ("한", 2), ("─", 1), ("▉", 1),
+    ] as [(Character, Int)])
+    func displayWidthOfGraphemes(character: Character, width: Int) {
+        #expect(DisplayWidth.of(character) == width)
+    }
+
+    @Test func displayWidthOfStrings() {
+        #expect([DisplayWidth.of("abc"), DisplayWidth.of("日本語"), DisplayWidth.of("a\u{301}b"), DisplayWidth.of("")] == [3, 6, 2, 0])
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+@testable import TerminalUI
+
+/// A small app for the store's tests: a counter whose increments are echoed back by an effect.
+private struct Counter: Equatable, Sendable {
+    var count = 0
+    var echoed: Set<Int> = []
+    var received: [Int] = []
+    var resized = 0
+    var quit = false
+}
+
+private enum CounterAction: Sendable, Equatable {
+    case increment
+    case echoed(Int)
+    case received(Int)
+    case noChange
+    case resized
+    case quit
+}
+
+private enum CounterEffect: Sendable, Equatable {
+    case echo(Int)
+}
+
+private func counterApp(
+    until finished: @escaping @Sendable (Counter) -> Bool = { $0.quit },
+    subscriptions: [Subscription<CounterAction>] = []
+) -> App<Counter, CounterAction, CounterEffect> {
+    App(
+        initialState: Counter(),
+        reduce: { state, action in
+            switch action {
+            case .increment:
+                state.count += 1
+                return [.echo(state.count)]
+            case .echoed(let value):
+                state.echoed.insert(value)
+                return []
+            case .received(let value):
+                state.received.append(value)
+                return []
+            case .noChange:
+                return []
+            case .resized:
+                state.resized += 1
+                return []
+            case .quit:
+                state.quit = true
+                return []
+            }
+        },
+        view: { state, size in
+            var canvas = Canvas(size: size)
+            canvas.write("count \(state.count)", at: Point(x: 0, y: 0))
+            return canvas
+        },
+        keymap: { key, _ in
+            switch key {
+            case .character("+"): .increment
+            case .character("x"): .noChange
+            case .character("q"): .quit
+            case .resize: .resized
+            default: nil
+            }
+        },
+        isFinished: finished,
+        runEffect: { effect, send in
+            switch effect {
+            case .echo(let value): send(.echoed(value))
+            }
+        },
+        subscriptions: subscriptions
+    )
+}
+
+@Suite struct StoreTests {
+    @Test func dispatchReducesAndReturnsEffects() {
+        let store = Store(app: counterApp())
+        #expect(store.dispatch(.increment) == [.echo(1)])
+        #expect(store.dispatch(.noChange) == [])
+        #expect(store.state == Counter(count: 1))
+    }
+
+    @Test func effectsFeedActionsBack() async {
+        let terminal = HeadlessTerminal(size: Size(width: 20, height: 2), script: [.key(.character("+")), .key(.character("+")), .key(.character("+"))])
+        let app = counterApp(until: { $0.echoed.count == 3 })
+        let final = await app.run(detachedOn: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final == Counter(count: 3, echoed: [1, 2, 3]))
+    }
+
+    @Test func subscriptionValuesBecomeActionsInOrder() async {
+        let values = AsyncStream<Int> { continuation in
+            for value in [1, 2, 3] { continuation.yield(value) }
+            continuation.finish()
+        }
+        let subscription = Subscription(values, newestOnly: false) { CounterAction.received($0 * 10) }
+        let app = counterApp(until: { $0.received.count == 3 }, subscriptions: [subscription])
+        let final = await app.run(detachedOn: HeadlessTerminal(size: Size(width: 10, height: 1)))
+        #expect(final == Counter(received: [10, 20, 30]))
+    }
+
+    @Test func newestOnlySlotKeepsOnlyTheLatestWaitingAction() {
+        let queue = ActionQueue<CounterAction>()
+        queue.append(.increment)
+        queue.replaceLatest(slot: 0, with: .received(1))
+        queue.replaceLatest(slot: 1, with: .received(100))
+        queue.append(.noChange)
+        queue.replaceLatest(slot: 0, with: .received(2))
+        queue.replaceLatest(slot: 0, with: .received(3))
+        #expect(queue.drain() == [.increment, .received(3), .received(100), .noChange])
+        queue.replaceLatest(slot: 0, with: .received(4))
+        #expect(queue.drain() == [.received(4)])
+        #expect(queue.drain() == [])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func subscriptionsStillRunningAreCancelledWhenTheAppFinishes() async {
+        let (never, _) = AsyncStream<Int>.makeStream()
+        let (ended, endedContinuation) = AsyncStream<Void>.makeStream()
+        // A sequence that never yields, and says when its iteration ends.
+        let watched = AsyncStream<Int> { continuation in
+            let task = Task {
+                for await value in never { continuation.yield(value) }
+                endedContinuation.yield()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        let app = counterApp(subscriptions: [Subscription(watched) { CounterAction.received($0) }])
+        let terminal = HeadlessTerminal(size: Size(width: 10, height: 1), script: [.key(.character("q"))])
+        let final = await app.run(detachedOn: terminal)
+        #expect(final == Counter(quit: true))
+        var iterator = ended.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
+
+    @Test func manyQueuedActionsMakeOneFrame() {
+        let store = Store(app: counterApp())
+        for _ in 0..<1000 { store.send(.increment) }
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: [.key(.character("q"))])
+        let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final.count == 1000)
+        #expect(store.frameCount == 1)
+        #expect(terminal.text == "count 1000\n")
+    }
+
+    @Test func noFrameWhenNothingChanged() {
+        let store = Store(app: counterApp())
+        let script: [HeadlessInput] = [.key(.character("x")), .key(.character("n")), .key(.character("x")), .key(.character("q"))]
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: script)
+        store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(store.frameCount == 1)
+        #expect(terminal.frameCount == 1)
+    }
+
+    @Test func everyChangeIsDrawnWhenThePacerAllows() {
+        let store = Store(app: counterApp())
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: [.key(.character("+")), .key(.character("+")), .key(.character("q"))])
+        store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(store.frameCount == 3)
+        #expect(terminal.text == "count 2\n")
+    }
+
+    @Test func changesWithinThePacerIntervalAreCoalesced() {
+        let store = Store(app: counterApp())
+        let script: [HeadlessInput] = Array(repeating: .key(.character("+")), count: 50) + [.key(.character("q"))]
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: script)
+        let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .seconds(3600)))
+        #expect(final.count == 50)
+        #expect(store.frameCount == 1)
+    }
+
+    @Test func resizeRedrawsAtTheNewSizeAndReachesTheKeymap() {
+        let store = Store(app: counterApp())
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: [.resize(Size(width: 5, height: 2)), .key(.character("q"))])
+        let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final.resized == 1)
+        #expect(store.frameCount == 2)
+        #expect(terminal.canvas.lines == ["count", ""])
+    }
+
+    @Test func controlZSuspendsAndRepaintsEverything() {
+        let store = Store(app: counterApp())
+        let terminal = HeadlessTerminal(size: Size(width: 8, height: 1), script: [.key(.controlZ), .key(.character("q"))])
+        store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(terminal.suspensionCount == 1)
+        #expect(store.frameCount == 2)
+        #expect(terminal.text == "count 0\n")
+    }
+
+    @Test func traceWritesOneLinePerFrame() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let trace = try FrameTrace(path: path)
+        let store = Store(app: counterApp())
+        let terminal = HeadlessTerminal(size: Size(width: 12, height: 2), script: [.key(.character("+")), .key(.character("q"))])
+        store.run(on: terminal, trace: trace, pacer: FramePacer(minimumInterval: .zero))
+        trace.close()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let shapes = lines.map { $0.replacing(/=\d+(?= |$)/, with: "=N") }
+        #expect(shapes == [
+            "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
+            "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
+        ])
+        #expect(lines.map { $0.hasSuffix("changed=24") || $0.hasSuffix("changed=1") } == [true, true])
+    }
+
+    @Test func traceLineFormat() {
+        let timing = FrameTiming(frame: 3, size: Size(width: 80, height: 24), build: .microseconds(41), diff: .microseconds(12), flush: .microseconds(95), changedCells: 17)
+        #expect(timing.line == "frame=3 size=80x24 build_us=41 diff_us=12 flush_us=95 total_us=148 changed=17")
+    }
+
+    @Test func traceFileThatCannotBeOpenedNamesTheCause() {
+        #expect(throws: FrameTraceError(path: "/nonexistent-dir/t.log", reason: "No such file or directory")) {
+            try FrameTrace(path: "/nonexistent-dir/t.log")
+        }
+    }
+
+    @Test(arguments: [
+        (nil, Duration.zero), (Duration.milliseconds(5), Duration.seconds(1) / 60 - .milliseconds(5)), (Duration.milliseconds(20), .zero),
+    ] as [(Duration?, Duration)])
+    func pacerDelaysUntilTheIntervalPassed(elapsed: Duration?, expected: Duration) {
+        #expect(FramePacer().delay(sinceLastFrame: elapsed) == expected)
+    }
+}
