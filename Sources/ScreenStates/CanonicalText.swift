@@ -101,12 +101,9 @@ extension CanonicalValue {
         return try stringsValue(role)
     }
 
-    /// The error for a value whose case name is not one of `forms`.
-    public static func unknownCase(
-        _ value: CanonicalValue, of typeName: String, forms: [String]
-    ) -> CanonicalTextError {
-        CanonicalTextError(
-            column: 0,
-            "\(value) is not a \(typeName); expected one of: \(forms.joined(separator: ", "))")
+    /// The error for a value whose case name is none of the type's; callers that show it to a
+    /// user add the accepted forms (``CanonicalText/canonicalForms``).
+    public static func unknownCase(_ value: CanonicalValue, of typeName: String) -> CanonicalTextError {
+        CanonicalTextError(column: 0, "\(value) is not a \(typeName)")
     }
 }

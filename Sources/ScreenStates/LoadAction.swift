@@ -35,7 +35,7 @@ extension LoadAction: CanonicalText {
             let arguments = try value.arguments(of: forms[2], labels: [nil])
             self = .failed(try arguments[0].stringValue("message"))
         default:
-            throw CanonicalValue.unknownCase(value, of: "load action", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "load action")
         }
     }
 }

@@ -89,7 +89,7 @@ extension LoadState: CanonicalText {
                 try arguments[0].stringValue("message"),
                 previous: try arguments[1].optionalStringsValue("previous"))
         default:
-            throw CanonicalValue.unknownCase(value, of: "load state", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "load state")
         }
     }
 }

@@ -46,7 +46,7 @@ extension TransferEffect: CanonicalText {
             let arguments = try value.arguments(of: forms[2], labels: ["request"])
             self = .cancel(request: try arguments[0].intValue("request"))
         default:
-            throw CanonicalValue.unknownCase(value, of: "transfer effect", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "transfer effect")
         }
     }
 }

@@ -84,7 +84,7 @@ extension TransferEvent: CanonicalText {
             _ = try value.arguments(of: forms[7], labels: [])
             self = .retry
         default:
-            throw CanonicalValue.unknownCase(value, of: "transfer event", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "transfer event")
         }
     }
 }

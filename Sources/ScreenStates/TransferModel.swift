@@ -44,71 +44,90 @@ public struct TransferModel: Hashable, Sendable {
     public static func transition(
         _ model: TransferModel, _ event: TransferEvent
     ) -> Transition<TransferModel, TransferEvent> {
-        plan(model, event).transition
+        decide(model, event)
     }
 
     /// The decision for `event` in `model` together with the effects to run after committing it.
+    ///
+    /// The effects are ``effects(from:to:)`` of the transition taken, so a driver that only sees
+    /// recorded transitions (the engine's history, before and after) derives the same work.
     public static func plan(_ model: TransferModel, _ event: TransferEvent) -> TransferPlan {
+        let decision = decide(model, event)
+        return TransferPlan(decision, effects: effects(from: model, to: decision.target(from: model)))
+    }
+
+    /// The work a change from `before` to `after` asks of the effect driver: a request that
+    /// becomes running begins (fresh, resumed or retried, from its percent); a running request
+    /// that becomes paused is suspended; a request cancelled back to idle is abandoned. Settling
+    /// (completed, failed) needs nothing: the work has ended by itself.
+    public static func effects(from before: TransferModel, to after: TransferModel) -> [TransferEffect] {
+        switch (before.phase, after.phase) {
+        case (.running(let old, _), .running(let new, _)) where old == new:
+            return []
+        case (_, .running(let request, let percent)):
+            return [.begin(request: request, percent: percent)]
+        case (.running(let old, _), .paused(let new, _)) where old == new:
+            return [.suspend(request: new)]
+        case (.running(let request, _), .idle), (.paused(let request, _), .idle):
+            return [.cancel(request: request)]
+        case (_, .idle), (_, .paused), (_, .completed), (_, .failed):
+            return []
+        }
+    }
+
+    private static func decide(
+        _ model: TransferModel, _ event: TransferEvent
+    ) -> Transition<TransferModel, TransferEvent> {
         if let request = event.request, request < 1 || request > model.lastRequest {
-            return TransferPlan(.invalid(
-                "\(event) names request \(request), which was never started (the newest is \(model.lastRequest))"))
+            return .invalid(
+                "\(event) names request \(request), which was never started (the newest is \(model.lastRequest))")
         }
         switch event {
         case .start:
-            guard model.phase.activeRequest == nil else { return TransferPlan(.ignore) }
+            guard model.phase.activeRequest == nil else { return .ignore }
             return model.begin(from: 0)
         case .retry:
-            guard case .failed = model.phase else { return TransferPlan(.ignore) }
+            guard case .failed = model.phase else { return .ignore }
             return model.begin(from: model.retainedPercent ?? 0)
         case .progress(let request, let percent):
             switch model.phase {
             case .running(let current, let old) where current == request:
-                if percent > 100 {
-                    return TransferPlan(.invalid("progress of request \(request) to \(percent) is above 100"))
-                }
-                if percent < old {
-                    return TransferPlan(.invalid("progress of request \(request) went back from \(old) to \(percent)"))
-                }
-                if percent == old { return TransferPlan(.stay) }
-                return TransferPlan(.update(model.with(.running(request: request, percent: percent))))
+                if percent > 100 { return .invalid("progress of request \(request) to \(percent) is above 100") }
+                if percent < old { return .invalid("progress of request \(request) went back from \(old) to \(percent)") }
+                if percent == old { return .stay }
+                return .update(model.with(.running(request: request, percent: percent)))
             case .idle, .running, .paused, .completed, .failed:
                 // Another request's progress is stale; the current one's while paused is a late
                 // report racing with the pause (seed 000: "progress while paused is ignored").
-                return TransferPlan(.ignore)
+                return .ignore
             }
         case .pause:
-            guard case .running(let request, let percent) = model.phase else { return TransferPlan(.ignore) }
-            return TransferPlan(
-                .to(model.with(.paused(request: request, percent: percent))), effects: [.suspend(request: request)])
+            guard case .running(let request, let percent) = model.phase else { return .ignore }
+            return .to(model.with(.paused(request: request, percent: percent)))
         case .resume:
-            guard case .paused(let request, let percent) = model.phase else { return TransferPlan(.ignore) }
-            return TransferPlan(
-                .to(model.with(.running(request: request, percent: percent))),
-                effects: [.begin(request: request, percent: percent)])
+            guard case .paused(let request, let percent) = model.phase else { return .ignore }
+            return .to(model.with(.running(request: request, percent: percent)))
         case .succeeded(let request, let file):
-            guard model.phase.activeRequest == request else { return TransferPlan(.ignore) }
-            guard !file.isEmpty else {
-                return TransferPlan(.invalid("completion of request \(request) has no file"))
-            }
+            guard model.phase.activeRequest == request else { return .ignore }
+            guard !file.isEmpty else { return .invalid("completion of request \(request) has no file") }
             // Accepted while paused too: the work finished before the pause took effect.
-            return TransferPlan(.to(model.with(.completed(file: file))))
+            return .to(model.with(.completed(file: file)))
         case .failed(let request, let message):
-            guard model.phase.activeRequest == request else { return TransferPlan(.ignore) }
+            guard model.phase.activeRequest == request else { return .ignore }
             var next = model.with(.failed(message: message))
             next.retainedPercent = model.phase.percent
-            return TransferPlan(.to(next))
+            return .to(next)
         case .cancel:
-            guard let request = model.phase.activeRequest else { return TransferPlan(.ignore) }
-            return TransferPlan(.to(model.with(.idle)), effects: [.cancel(request: request)])
+            guard model.phase.activeRequest != nil else { return .ignore }
+            return .to(model.with(.idle))
         }
     }
 
     /// A new request continuing from `percent`, with a never-used id.
-    private func begin(from percent: Int) -> TransferPlan {
-        guard lastRequest < Int.max else { return TransferPlan(.invalid("request ids are exhausted")) }
+    private func begin(from percent: Int) -> Transition<TransferModel, TransferEvent> {
+        guard lastRequest < Int.max else { return .invalid("request ids are exhausted") }
         let request = lastRequest + 1
-        let next = TransferModel(phase: .running(request: request, percent: percent), lastRequest: request)
-        return TransferPlan(.to(next), effects: [.begin(request: request, percent: percent)])
+        return .to(TransferModel(phase: .running(request: request, percent: percent), lastRequest: request))
     }
 
     /// The same model in another phase; anything retained for a retry is dropped.
@@ -153,7 +172,7 @@ extension TransferModel: CanonicalText {
     /// Rebuilds a model from canonical text's syntax tree.
     public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
         guard value.caseName == "TransferModel" else {
-            throw CanonicalValue.unknownCase(value, of: "transfer model", forms: Self.canonicalForms)
+            throw CanonicalValue.unknownCase(value, of: "transfer model")
         }
         let form = Self.canonicalForms[0]
         let arguments: [CanonicalValue]

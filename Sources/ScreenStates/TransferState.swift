@@ -74,7 +74,7 @@ extension TransferState: CanonicalText {
             let arguments = try value.arguments(of: forms[4], labels: ["message"])
             self = .failed(message: try arguments[0].stringValue("message"))
         default:
-            throw CanonicalValue.unknownCase(value, of: "transfer state", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "transfer state")
         }
     }
 }

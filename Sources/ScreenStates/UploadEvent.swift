@@ -67,7 +67,7 @@ extension UploadEvent: CanonicalText {
             _ = try value.arguments(of: forms[7], labels: [])
             self = .cancel
         default:
-            throw CanonicalValue.unknownCase(value, of: "upload event", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "upload event")
         }
     }
 }

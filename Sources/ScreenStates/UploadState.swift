@@ -172,7 +172,7 @@ extension UploadState: CanonicalText {
             let arguments = try value.arguments(of: forms[4], labels: ["message"])
             self = .failed(message: try arguments[0].stringValue("message"))
         default:
-            throw CanonicalValue.unknownCase(value, of: "upload state", forms: forms)
+            throw CanonicalValue.unknownCase(value, of: "upload state")
         }
     }
 }

@@ -134,12 +134,10 @@ import Testing
         #expect(throws: expected) { try TransferState(parsing: text) }
     }
 
-    @Test func unknownCasesListTheAcceptedForms() {
-        #expect(throws: CanonicalTextError(
-            column: 0,
-            "strat is not a transfer event; expected one of: start, progress(request: Int, percent: Int), pause, "
-                + "resume, succeeded(request: Int, file: String), failed(request: Int, message: String), cancel, retry")
-        ) { try TransferEvent(parsing: "strat") }
+    @Test func unknownCasesNameTheType() {
+        #expect(throws: CanonicalTextError(column: 0, "strat is not a transfer event")) {
+            try TransferEvent(parsing: "strat")
+        }
     }
 
     @Test(arguments: [
@@ -154,8 +152,9 @@ import Testing
     }
 
     @Test func aQuotedNameIsNotACase() {
-        #expect(throws: CanonicalTextError(column: 0, "\"idle\" is not a transfer state; expected one of: "
-            + TransferState.canonicalForms.joined(separator: ", "))) { try TransferState(parsing: "\"idle\"") }
+        #expect(throws: CanonicalTextError(column: 0, "\"idle\" is not a transfer state")) {
+            try TransferState(parsing: "\"idle\"")
+        }
     }
 
     @Test func loadShapesAreChecked() {
