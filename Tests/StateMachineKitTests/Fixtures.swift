@@ -1,0 +1,160 @@
+import StateMachineKit
+import Synchronization
+
+/// The classic turnstile: a coin unlocks, a push locks.
+enum Turnstile: Hashable, Sendable, CustomStringConvertible {
+    case locked, unlocked, broken
+
+    var description: String {
+        switch self {
+        case .locked: "locked"
+        case .unlocked: "unlocked"
+        case .broken: "broken"
+        }
+    }
+}
+
+enum TurnstileEvent: Hashable, Sendable, CustomStringConvertible {
+    case coin, push, kick, repair, reenter
+
+    var description: String {
+        switch self {
+        case .coin: "coin"
+        case .push: "push"
+        case .kick: "kick"
+        case .repair: "repair"
+        case .reenter: "reenter"
+        }
+    }
+}
+
+@Sendable func turnstile(_ state: Turnstile, _ event: TurnstileEvent) -> Transition<Turnstile, TurnstileEvent> {
+    switch (state, event) {
+    case (.locked, .coin): .to(.unlocked)
+    case (.locked, .push): .stay
+    case (.unlocked, .coin): .ignore
+    case (.unlocked, .push): .to(.locked)
+    case (.broken, .coin), (.broken, .push): .ignore
+    case (.locked, .kick), (.unlocked, .kick): .to(.broken)
+    case (.broken, .kick): .invalid("already broken")
+    case (.broken, .repair): .to(.locked)
+    case (.locked, .repair), (.unlocked, .repair): .invalid("nothing to repair")
+    case (let state, .reenter): .to(state)
+    }
+}
+
+/// A data-carrying machine: a download whose running and paused states carry progress.
+enum Download: Hashable, Sendable, CustomStringConvertible {
+    case idle
+    case running(percent: Int)
+    case paused(percent: Int)
+    case waiting(attempt: Int)
+    case done
+
+    var isRunning: Bool {
+        switch self {
+        case .running: true
+        case .idle, .paused, .waiting, .done: false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .idle: "idle"
+        case .running(let percent): "running(percent: \(percent))"
+        case .paused(let percent): "paused(percent: \(percent))"
+        case .waiting(let attempt): "waiting(attempt: \(attempt))"
+        case .done: "done"
+        }
+    }
+}
+
+enum DownloadEvent: Hashable, Sendable, CustomStringConvertible {
+    case start, progress(Int), pause, resume, fail, retry, finish, restart
+
+    var description: String {
+        switch self {
+        case .start: "start"
+        case .progress(let percent): "progress(\(percent))"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .fail: "fail"
+        case .retry: "retry"
+        case .finish: "finish"
+        case .restart: "restart"
+        }
+    }
+}
+
+/// Pausing is an `.update` (same visit), so `whileIn(where: isRunning)` must stop and restart within
+/// one visit; failing waits five seconds, then retries by itself.
+@Sendable func download(_ state: Download, _ event: DownloadEvent) -> Transition<Download, DownloadEvent> {
+    switch (state, event) {
+    case (.idle, .start): .to(.running(percent: 0))
+    case (.running, .progress(let percent)): .update(.running(percent: percent))
+    case (.paused, .progress): .ignore
+    case (.running(let percent), .pause): .update(.paused(percent: percent))
+    case (.paused(let percent), .resume): .update(.running(percent: percent))
+    case (.running, .fail): .to(.waiting(attempt: 1), timeout: StateTimeout(after: .seconds(5), send: .retry))
+    case (.waiting(let attempt), .fail): .update(.waiting(attempt: attempt + 1))
+    case (.waiting, .retry): .to(.running(percent: 0))
+    case (.running, .finish): .to(.done)
+    case (let state, .restart): .to(state)
+    case (.idle, _), (.done, _): .invalid("no download in progress")
+    case (.running, _), (.paused, _), (.waiting, _): .ignore
+    }
+}
+
+/// Collects reports from any thread.
+final class ReportLog: Sendable {
+    private let reports = Mutex<[Report]>([])
+
+    var all: [Report] { reports.withLock { $0 } }
+
+    func named(_ name: String) -> [Report] { all.filter { $0.name == name } }
+
+    var reporter: Reporter { Reporter { report in self.reports.withLock { $0.append(report) } } }
+}
+
+/// A slot filled after the fact, for closures that must reach an object created after them.
+final class Late<Value: Sendable>: Sendable {
+    private let slot = Mutex<Value?>(nil)
+
+    var value: Value? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
+}
+
+/// Suspends until the current task is cancelled; no clock involved.
+func untilCancelled() async {
+    let (never, keepOpen) = AsyncStream<Never>.makeStream()
+    for await _ in never {}
+    withExtendedLifetime(keepOpen) {}
+}
+
+/// A channel a test awaits: work and reporters post, the test reads in order.
+final class Signals<Value: Sendable>: Sendable {
+    let stream: AsyncStream<Value>
+    private let continuation: AsyncStream<Value>.Continuation
+
+    init() { (stream, continuation) = AsyncStream<Value>.makeStream() }
+
+    func post(_ value: Value) { continuation.yield(value) }
+
+    /// The next `count` values posted.
+    func next(_ count: Int = 1) async -> [Value] {
+        var values: [Value] = []
+        var iterator = stream.makeAsyncIterator()
+        while values.count < count, let value = await iterator.next() { values.append(value) }
+        return values
+    }
+}
+
+/// Waits for the machine to reach a state matching `predicate`, by observing it (no polling, no sleeps).
+func reach<State: Hashable & Sendable, Event: Sendable>(
+    _ machine: StateMachine<State, Event>, _ predicate: (State) -> Bool
+) async -> State? {
+    for await state in machine.states() where predicate(state) { return state }
+    return nil
+}

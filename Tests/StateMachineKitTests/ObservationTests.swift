@@ -1,0 +1,108 @@
+@testable import StateMachineKit
+import Testing
+
+@Suite struct ObservationTests {
+    typealias Machine = StateMachine<Download, DownloadEvent>
+
+    @Test func aReaderSeesTheCurrentStateAtOnce() async {
+        let machine = Machine(initial: .running(percent: 7), label: "dl", transition: download)
+        var reader = machine.states().makeAsyncIterator()
+        #expect(await reader.next() == .running(percent: 7))
+    }
+
+    @Test func aSlowReaderSeesOnlyTheNewestStateNotABacklog() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        var reader = machine.states().makeAsyncIterator()
+        #expect(await reader.next() == .idle)
+        machine.send(.start)
+        for percent in 1...100 { machine.send(.progress(percent)) }
+        #expect(await reader.next() == .running(percent: 100))
+        machine.send(.finish)
+        #expect(await reader.next() == .done)
+    }
+
+    @Test func aWaitingReaderWakesOnTheNextChange() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let seen = Signals<Download>()
+        let reader = Task {
+            for await state in machine.states() {
+                seen.post(state)
+                if state == .done { return }
+            }
+        }
+        #expect(await seen.next() == [.idle])
+        machine.send(.start)
+        #expect(await seen.next() == [.running(percent: 0)])
+        machine.send(.finish)
+        #expect(await seen.next() == [.done])
+        await reader.value
+    }
+
+    @Test func staysAndInvalidEventsDoNotWakeReaders() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        var reader = machine.states().makeAsyncIterator()
+        #expect(await reader.next() == .idle)
+        machine.send(.finish)
+        #expect(machine.core.withLock { $0.readers.map(\.pending) } == [nil])
+        machine.send(.start)
+        #expect(await reader.next() == .running(percent: 0))
+    }
+
+    @Test func everyReaderSeesTheNewestStateAndEveryStreamFinishesOnStop() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let readers = (0..<20).map { _ in
+            let stream = machine.states()
+            return Task {
+                var seen: [Download] = []
+                for await state in stream { seen.append(state) }
+                return seen
+            }
+        }
+        machine.send(.start)
+        machine.send(.progress(50))
+        machine.send(.finish)
+        machine.stop()
+        for reader in readers {
+            let seen = await reader.value
+            // What a reader saw in between depends on when it ran; it always ends at the newest state.
+            #expect(seen.last == .done)
+            #expect(seen.count <= 4)
+        }
+    }
+
+    @Test func aStreamMadeAfterStopYieldsTheFinalStateAndFinishes() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        machine.send(.start)
+        machine.stop()
+        var seen: [Download] = []
+        for await state in machine.states() { seen.append(state) }
+        #expect(seen == [.running(percent: 0)])
+    }
+
+    @Test func cancellingTheReadingTaskFinishesItsStream() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let started = Signals<Download>()
+        let reader = Task {
+            var count = 0
+            for await state in machine.states() {
+                count += 1
+                started.post(state)
+            }
+            return count
+        }
+        #expect(await started.next() == [.idle])
+        reader.cancel()
+        #expect(await reader.value == 1)
+        #expect(machine.core.withLock { $0.readers.isEmpty })
+    }
+
+    @Test func droppingAStreamForgetsItsReader() {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        do {
+            let stream = machine.states()
+            #expect(machine.core.withLock { $0.readers.count } == 1)
+            withExtendedLifetime(stream) {}
+        }
+        #expect(machine.core.withLock { $0.readers.count } == 0)
+    }
+}

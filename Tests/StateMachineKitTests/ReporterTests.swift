@@ -1,0 +1,104 @@
+import Foundation
+import StateMachineKit
+import Testing
+
+@Suite struct ReporterTests {
+    typealias Machine = StateMachine<Turnstile, TurnstileEvent>
+
+    @Test func aReporterMaySendAndReadStateWithoutDeadlock() {
+        let machineSlot = Late<Machine>()
+        let seen = Late<[String]>()
+        let reporter = Reporter(minimumLevel: .error) { report in
+            guard let machine = machineSlot.value else { return }
+            // Reading and sending from inside the report: the machine's lock is not held here.
+            seen.value = (seen.value ?? []) + ["\(report.name) in \(machine.state)"]
+            machine.send(.repair)
+        }
+        let machine = Machine(initial: .broken, label: "gate", reporter: reporter, transition: turnstile)
+        machineSlot.value = machine
+        #expect(machine.send(.kick) == .invalid("already broken"))
+        #expect(machine.state == .locked)
+        #expect(seen.value == ["statemachine.invalid in broken"])
+        #expect(machine.history.map(\.event) == [.kick, .repair])
+    }
+
+    @Test(arguments: 0..<300)
+    func reentrantReportersStayCorrectUnderConcurrentSenders(repetition: Int) async {
+        let machineSlot = Late<Machine>()
+        let reporter = Reporter(minimumLevel: .error) { _ in
+            if let machine = machineSlot.value, machine.state == .broken { machine.send(.repair) }
+        }
+        let machine = Machine(initial: .locked, label: "gate", historyLimit: 1000, reporter: reporter, transition: turnstile)
+        machineSlot.value = machine
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<8 {
+                group.addTask {
+                    for step in 0..<25 {
+                        machine.send([.kick, .kick, .coin, .push][(sender + step) % 4])
+                    }
+                }
+            }
+        }
+        let history = machine.history
+        // Applied one at a time: every record starts where the previous one ended, none is missing.
+        #expect(history.map(\.sequence) == Array(1...history.count))
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.after == $1.before })
+        #expect(history.count >= 200)
+        #expect(history.last?.after == machine.state)
+    }
+
+    @Test func minimumLevelFiltersBeforeTheSink() {
+        let log = ReportLog()
+        let quiet = Reporter(minimumLevel: .error) { log.reporter.report($0) }
+        let machine = Machine(initial: .unlocked, label: "gate", reporter: quiet, transition: turnstile)
+        machine.send(.coin)
+        machine.send(.push)
+        machine.send(.repair)
+        #expect(log.all.map(\.name) == ["statemachine.invalid"])
+        #expect(Report.Level.allCases.filter(quiet.accepts) == [.error, .critical])
+    }
+
+    @Test func everyAcceptedEventIsTracedAsATransition() {
+        let log = ReportLog()
+        let machine = Machine(initial: .locked, label: "gate", reporter: log.reporter, transition: turnstile)
+        machine.send(.coin)
+        #expect(log.all == [
+            Report(
+                label: "gate", level: .trace, name: "statemachine.transition", message: "locked + coin -> unlocked (moved)",
+                metadata: ["state": "locked", "event": "coin", "visit": "1", "after": "unlocked"]),
+        ])
+    }
+
+    @Test func readableLinesNameLevelLabelNameMessageAndSortedMetadata() {
+        let report = Report(
+            label: "gate", level: .error, name: "statemachine.invalid", message: "kick is invalid in broken",
+            metadata: ["visit": "3", "event": "kick"])
+        #expect(report.line == "error gate statemachine.invalid: kick is invalid in broken [event=kick visit=3]")
+        #expect(Report(label: "a", level: .info, name: "n", message: "m").line == "info a n: m")
+    }
+
+    @Test func jsonLinesWritesOneObjectPerReport() throws {
+        let pipe = Pipe()
+        let reporter = Reporter.jsonLines(to: pipe.fileHandleForWriting, minimumLevel: .notice)
+        let machine = Machine(initial: .broken, label: "gate", reporter: reporter, transition: turnstile)
+        machine.send(.coin)
+        machine.send(.kick)
+        let stale = machine.sender()
+        machine.send(.repair)
+        stale.send(.coin)
+        try pipe.fileHandleForWriting.close()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text == """
+            {"label":"gate","level":"error","message":"kick is invalid in broken: already broken","metadata":{"event":"kick","reason":"already broken","state":"broken","visit":"1"},"name":"statemachine.invalid"}
+            {"label":"gate","level":"notice","message":"dropped coin sent for visit 1; the machine is in visit 2","metadata":{"event":"coin","reason":"visit 1 ended","sender_visit":"1","state":"locked","visit":"2"},"name":"statemachine.stale_event"}
+
+            """)
+        let decoded = try text.split(separator: "\n").map { try JSONDecoder().decode(Report.self, from: Data($0.utf8)) }
+        #expect(decoded.map(\.name) == ["statemachine.invalid", "statemachine.stale_event"])
+    }
+
+    @Test func levelsAreOrderedLikeSwiftLog() {
+        #expect(Report.Level.allCases.map(\.rawValue) == ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        #expect(Report.Level.allCases == Report.Level.allCases.sorted())
+    }
+}

@@ -1,0 +1,118 @@
+@testable import StateMachineKit
+import Testing
+
+@Suite struct StateTimeoutTests {
+    typealias Machine = StateMachine<Download, DownloadEvent>
+    typealias Record = Machine.Record
+
+    static func machine(_ clock: TestClock, reporter: Reporter? = nil) -> Machine {
+        Machine(initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), reporter: reporter, transition: download)
+    }
+
+    @Test func aTimeoutFiresWithinItsVisit() async {
+        let clock = TestClock()
+        let log = ReportLog()
+        let machine = Self.machine(clock, reporter: log.reporter)
+        machine.send(.fail)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(4))
+        #expect(clock.pendingSleeps == 1)
+        #expect(machine.state == .waiting(attempt: 1))
+        clock.advance(by: .seconds(1))
+        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
+        #expect(machine.history == [
+            Record(sequence: 1, visit: 1, before: .running(percent: 10), event: .fail, outcome: .moved, after: .waiting(attempt: 1)),
+            Record(sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved, after: .running(percent: 0)),
+        ])
+        #expect(log.named("statemachine.timeout") == [
+            Report(
+                label: "dl", level: .debug, name: "statemachine.timeout",
+                message: "state timeout fired in waiting(attempt: 1): retry",
+                metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"]),
+        ])
+    }
+
+    @Test func aTimeoutFiresEvenIfTheClockMovedBeforeItsTaskFirstRan() async {
+        let clock = TestClock()
+        let machine = Self.machine(clock)
+        machine.send(.fail)
+        // No waiting for the sleeper: the deadline was fixed when the timeout was armed.
+        clock.advance(by: .seconds(5))
+        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
+    }
+
+    @Test func leavingCancelsTheTimeout() async {
+        let clock = TestClock()
+        let machine = Self.machine(clock)
+        machine.send(.fail)
+        await clock.sleepers(atLeast: 1)
+        machine.send(.restart)
+        #expect(clock.pendingSleeps == 0)
+        clock.advance(by: .seconds(60))
+        #expect(machine.state == .waiting(attempt: 1))
+        #expect(machine.history.map(\.event) == [.fail, .restart])
+        #expect(machine.core.withLock { $0.timeout == nil })
+    }
+
+    @Test func reEntryReArmsTheTimeoutFromTheNewVisit() async {
+        let clock = TestClock()
+        let machine = Machine(initial: .running(percent: 0), label: "dl", clock: AnyClock(clock)) { state, event in
+            switch event {
+            case .restart: .to(state, timeout: StateTimeout(after: .seconds(5), send: .finish))
+            default: download(state, event)
+            }
+        }
+        machine.send(.restart)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(3))
+        machine.send(.restart)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(3))
+        #expect(clock.pendingSleeps == 1)
+        #expect(machine.state == .running(percent: 0))
+        clock.advance(by: .seconds(2))
+        #expect(await reach(machine) { $0 == .done } == .done)
+        #expect(machine.history.map(\.event) == [.restart, .restart, .finish])
+    }
+
+    @Test func updateAndStayKeepTheTimeout() async {
+        let clock = TestClock()
+        let machine = Self.machine(clock)
+        machine.send(.fail)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(2))
+        #expect(machine.send(.fail) == .updated)
+        #expect(machine.send(.pause) == .ignored)
+        clock.advance(by: .seconds(3))
+        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
+        #expect(machine.history.map(\.event) == [.fail, .fail, .pause, .retry])
+    }
+
+    @Test func aTimerThatFiresAfterItsVisitEndedNeverDelivers() {
+        let log = ReportLog()
+        let machine = Self.machine(TestClock(), reporter: log.reporter)
+        machine.send(.fail)
+        machine.send(.retry)
+        // The timer of visit 2 lost the race with the end of its visit.
+        #expect(machine.deliver(.retry, origin: .timeout(visit: 2)) == .stale)
+        #expect(machine.state == .running(percent: 0))
+        #expect(machine.history.map(\.event) == [.fail, .retry])
+        #expect(log.named("statemachine.timeout") == [
+            Report(
+                label: "dl", level: .debug, name: "statemachine.timeout",
+                message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
+                metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"]),
+        ])
+    }
+
+    @Test func stopCancelsTheTimeout() async {
+        let clock = TestClock()
+        let machine = Self.machine(clock)
+        machine.send(.fail)
+        await clock.sleepers(atLeast: 1)
+        machine.stop()
+        #expect(clock.pendingSleeps == 0)
+        clock.advance(by: .seconds(10))
+        #expect(machine.state == .waiting(attempt: 1))
+    }
+}

@@ -1,0 +1,108 @@
+@testable import StateMachineKit
+import Testing
+
+@Suite struct WhileInTests {
+    typealias Machine = StateMachine<Download, DownloadEvent>
+
+    /// Work that announces its start, waits to be cancelled, then announces the cause it read.
+    static func probe(_ signals: Signals<String>) -> @Sendable (Machine.Sender) async -> Void {
+        { sender in
+            signals.post("started visit \(sender.visit)")
+            await untilCancelled()
+            signals.post("cancelled visit \(sender.visit): \(sender.cancellationCause.map(\.rawValue) ?? "none")")
+        }
+    }
+
+    @Test func workStartsOnEntryAndIsCancelledWithStateExitedWhenTheVisitEnds() async {
+        let log = ReportLog()
+        let signals = Signals<String>()
+        let machine = Machine(initial: .idle, label: "dl", reporter: log.reporter, transition: download)
+        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
+        machine.send(.start)
+        #expect(await signals.next() == ["started visit 2"])
+        machine.send(.finish)
+        #expect(await signals.next() == ["cancelled visit 2: stateExited"])
+        #expect(log.named("statemachine.cancelled") == [
+            Report(
+                label: "dl", level: .debug, name: "statemachine.cancelled",
+                message: "cancelled transfer of visit 2: stateExited",
+                metadata: ["work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 0)"]),
+        ])
+    }
+
+    @Test func workStartsAtOnceWhenRegisteredInAMatchingState() async {
+        let signals = Signals<String>()
+        let machine = Machine(initial: .running(percent: 5), label: "dl", transition: download)
+        machine.whileIn(.running(percent: 5), label: "exact", Self.probe(signals))
+        #expect(await signals.next() == ["started visit 1"])
+        machine.stop()
+        #expect(await signals.next() == ["cancelled visit 1: machineStopped"])
+    }
+
+    @Test func workRestartsOnEveryEntryIncludingReEntry() async {
+        let signals = Signals<String>()
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
+        machine.send(.start)
+        #expect(await signals.next() == ["started visit 2"])
+        machine.send(.restart)
+        // Both happen; their order across two tasks is not fixed.
+        #expect(Set(await signals.next(2)) == ["cancelled visit 2: stateExited", "started visit 3"])
+        machine.send(.fail)
+        #expect(await signals.next() == ["cancelled visit 3: stateExited"])
+        machine.send(.retry)
+        #expect(await signals.next() == ["started visit 5"])
+        machine.stop()
+        #expect(await signals.next() == ["cancelled visit 5: machineStopped"])
+    }
+
+    @Test func acrossUpdatesWorkRunsWhileThePredicateHoldsAndStopsTheMomentItDoesNot() async {
+        let log = ReportLog()
+        let signals = Signals<String>()
+        let machine = Machine(initial: .idle, label: "dl", reporter: log.reporter, transition: download)
+        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
+        machine.send(.start)
+        #expect(await signals.next() == ["started visit 2"])
+        machine.send(.progress(30))
+        machine.send(.progress(60))
+        #expect(log.named("statemachine.cancelled") == [])
+        machine.send(.pause)
+        #expect(log.named("statemachine.cancelled").map(\.metadata) == [
+            ["work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 60)"],
+        ])
+        #expect(await signals.next() == ["cancelled visit 2: stateExited"])
+        machine.send(.resume)
+        #expect(await signals.next() == ["started visit 2"])
+        #expect(machine.visit == 2)
+        machine.stop()
+        #expect(await signals.next() == ["cancelled visit 2: machineStopped"])
+    }
+
+    @Test func exactStateWorkIsCancelledByAnUpdateToAnotherValue() async {
+        let signals = Signals<String>()
+        let machine = Machine(initial: .running(percent: 0), label: "dl", transition: download)
+        machine.whileIn(.running(percent: 0), label: "at zero", Self.probe(signals))
+        #expect(await signals.next() == ["started visit 1"])
+        machine.send(.progress(1))
+        #expect(await signals.next() == ["cancelled visit 1: stateExited"])
+    }
+
+    @Test func workSendsThroughItsSender() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let outcomes = Signals<Outcome>()
+        machine.whileIn(where: \.isRunning, label: "transfer") { sender in
+            outcomes.post(sender.send(.progress(50)))
+            outcomes.post(sender.send(.finish))
+        }
+        machine.send(.start)
+        #expect(await outcomes.next(2) == [.updated, .moved])
+        #expect(machine.state == .done)
+    }
+
+    @Test func whileInAfterStopNeverStarts() {
+        let machine = Machine(initial: .running(percent: 0), label: "dl", transition: download)
+        machine.stop()
+        machine.whileIn(where: \.isRunning, label: "late") { _ in }
+        #expect(machine.core.withLock { $0.registrations.count + $0.active.count } == 0)
+    }
+}
