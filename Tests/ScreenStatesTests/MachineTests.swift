@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Synchronization
 import Testing
 
 @Suite struct MachineTests {
@@ -87,5 +88,38 @@ import Testing
             "to loading(previous: [\"a\", \"b\"])",
             "stay loading(previous: [\"a\", \"b\"])",
         ])
+    }
+
+    /// A current request breaking a rule is reported at error level with its reason and state.
+    @Test func invalidProgressIsReportedWithItsReason() {
+        let reports = Mutex<[Report]>([])
+        let transfer = TransferMachine(reporter: Reporter { report in reports.withLock { $0.append(report) } })
+        transfer.send(.start)
+        transfer.send(.progress(request: 1, percent: 40))
+        transfer.send(.progress(request: 1, percent: 10))
+        let invalid = reports.withLock { $0.filter { $0.name == "statemachine.invalid" } }
+        #expect(invalid.map(\.level) == [.error])
+        #expect(invalid.map(\.label) == ["transfer"])
+        #expect(invalid.first?.message.contains("progress of request 1 went back from 40 to 10") == true)
+    }
+
+    /// Concurrent starts and cancels from many tasks: every running phase has a request id never
+    /// used before, in increasing order.
+    @Test func concurrentStartsNeverReuseAnId() async {
+        let transfer = TransferMachine(historyLimit: 1_000)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    transfer.send(.start)
+                    transfer.send(.cancel)
+                }
+            }
+        }
+        let started = transfer.engine.history.compactMap { record -> Int? in
+            guard case .start = record.event, record.outcome == .moved else { return nil }
+            return record.after.phase.activeRequest
+        }
+        #expect(started == Array(1...started.count))
+        #expect(transfer.model.lastRequest == started.count)
     }
 }
