@@ -9,7 +9,7 @@ public enum ReplayCommand {
         abstract: "Apply events, one per line, through a model's machine and print each verdict and state.",
         arguments: [
             .init("model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
-            .init("file", help: "Read events from this file instead of standard input.", isOptional: true),
+            .init("file", help: "Read events from this file; without it, or with -, from standard input.", isOptional: true),
         ],
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
