@@ -1,19 +1,88 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+/// The toolchain's `lib/swift/host` directory, which holds the SwiftSyntax modules and libraries the
+/// compiler itself uses. No outside package can be fetched here, so the `@StateMachine` macro is built
+/// against these. Found from the toolchain that evaluates this manifest, never from a fixed path:
+/// first from the `PackageDescription` library this manifest is running on (`/proc/self/maps`), then
+/// from `swiftc` on `PATH`.
+func toolchainHostLibraries() -> String? {
+    let fileManager = FileManager.default
+    func hostDirectory(libSwift: URL) -> String? {
+        let host = libSwift.appendingPathComponent("host")
+        let marker = host.appendingPathComponent("SwiftSyntax.swiftmodule").path
+        return fileManager.fileExists(atPath: marker) ? host.path : nil
+    }
+    // <toolchain>/usr/lib/swift/pm/ManifestAPI/libPackageDescription.so → <toolchain>/usr/lib/swift/host
+    if let maps = FileHandle(forReadingAtPath: "/proc/self/maps") {
+        let text = String(decoding: maps.readDataToEndOfFile(), as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            guard let path = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first,
+                  path.hasSuffix("/libPackageDescription.so") else { continue }
+            let libSwift = URL(fileURLWithPath: String(path)).resolvingSymlinksInPath()
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            if let host = hostDirectory(libSwift: libSwift) { return host }
+        }
+    }
+    // <toolchain>/usr/bin/swiftc → <toolchain>/usr/lib/swift/host
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    for directory in path.split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard fileManager.isExecutableFile(atPath: swiftc.path) else { continue }
+        let libSwift = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib").appendingPathComponent("swift")
+        if let host = hostDirectory(libSwift: libSwift) { return host }
+    }
+    return nil
+}
+
+/// Compiler and linker flags that make the toolchain's SwiftSyntax importable and loadable. When no
+/// host directory exists, a define makes the plugin fail with an `#error` that names the cause.
+let hostLibraries = toolchainHostLibraries()
+let syntaxSwiftSettings: [SwiftSetting] = hostLibraries.map { [.unsafeFlags(["-I", $0])] }
+    ?? [.define("STATEMACHINE_MACROS_NO_HOST_SYNTAX")]
+let syntaxLinkerSettings: [LinkerSetting] = (hostLibraries.map {
+    [LinkerSetting.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
+} ?? []) + [
+    "SwiftSyntax", "SwiftDiagnostics", "SwiftParser", "SwiftBasicFormat", "SwiftSyntaxBuilder",
+    "SwiftSyntaxMacros", "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
+].map { .linkedLibrary($0) }
 
 let package = Package(
     name: "statetui",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
+        .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
+        .library(name: "StateMachineMacros", targets: ["StateMachineMacros"]),
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
+        .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting"]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        .testTarget(
+            name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
+        .macro(
+            name: "StateMachineMacrosPlugin",
+            swiftSettings: syntaxSwiftSettings,
+            linkerSettings: syntaxLinkerSettings
+        ),
+        .target(name: "StateMachineMacros", dependencies: ["StateMachineKit", "StateMachineMacrosPlugin"]),
+        .testTarget(
+            name: "StateMachineMacrosPluginTests",
+            dependencies: ["StateMachineMacrosPlugin"],
+            swiftSettings: syntaxSwiftSettings,
+            linkerSettings: syntaxLinkerSettings
+        ),
+        .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
-        .testTarget(name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit"]),
+        .testTarget(name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
         .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit"]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.

@@ -1,0 +1,186 @@
+import Foundation
+import StateMachineKit
+import StateMachineTesting
+
+/// A cell of a grid of two counters that wrap around: the synthetic machine for exploration speed.
+struct GridCell: Hashable, Sendable {
+    var row: Int32
+    var column: Int32
+}
+
+/// The four moves on the grid.
+enum GridMove: Hashable, Sendable, CaseIterable {
+    case up, down, left, right
+}
+
+/// A transfer-like machine for model-checking speed: idle, running with a request and percent,
+/// paused, completed, failed; stale and duplicate events are part of the alphabet.
+enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
+    case idle(nextRequest: Int)
+    case running(request: Int, percent: Int)
+    case paused(request: Int, percent: Int)
+    case completed(request: Int)
+    case failed(request: Int)
+
+    var description: String {
+        switch self {
+        case .idle(let next): "idle(nextRequest: \(next))"
+        case .running(let request, let percent): "running(request: \(request), percent: \(percent))"
+        case .paused(let request, let percent): "paused(request: \(request), percent: \(percent))"
+        case .completed(let request): "completed(request: \(request))"
+        case .failed(let request): "failed(request: \(request))"
+        }
+    }
+
+    /// The request a running, paused or settled transfer belongs to, if any.
+    var request: Int? {
+        switch self {
+        case .idle: nil
+        case .running(let request, _), .paused(let request, _), .completed(let request), .failed(let request): request
+        }
+    }
+}
+
+/// Events of the transfer-like machine; progress and outcomes carry the request they belong to.
+enum BenchTransferEvent: Hashable, Sendable {
+    case start, pause, resume, cancel, reset
+    case progress(request: Int, percent: Int)
+    case succeeded(request: Int)
+    case failed(request: Int)
+}
+
+/// The transfer-like transition: rejects stale requests and decreasing progress.
+func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent> {
+    switch (state, event) {
+    case (.idle(let next), .start): return .to(.running(request: next, percent: 0))
+    case (.running(let request, let percent), .pause): return .to(.paused(request: request, percent: percent))
+    case (.paused(let request, let percent), .resume): return .to(.running(request: request + 1, percent: percent))
+    case (.running(let request, let percent), .progress(let current, let next)):
+        guard current == request else { return .ignore }
+        return next >= percent && next <= 100 ? .update(.running(request: request, percent: next)) : .invalid("progress went backwards")
+    case (.running(let request, _), .succeeded(let current)):
+        return current == request ? .to(.completed(request: request)) : .ignore
+    case (.running(let request, _), .failed(let current)):
+        return current == request ? .to(.failed(request: request)) : .ignore
+    case (.running(let request, _), .cancel), (.paused(let request, _), .cancel):
+        return .to(.idle(nextRequest: request + 1))
+    case (.completed(let request), .reset), (.failed(let request), .reset):
+        return .to(.idle(nextRequest: request + 1))
+    case (.idle, _), (.running, _), (.paused, _), (.completed, _), (.failed, _):
+        return .ignore
+    }
+}
+
+/// Peak resident set size of this process in bytes (Linux `VmHWM`), or nil where unavailable.
+func peakResidentBytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let fields = line.split(separator: " ")
+        if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
+    }
+    return nil
+}
+
+/// Seconds taken by `body`, measured on the continuous clock.
+func seconds(_ body: () -> Void) -> Double {
+    let elapsed = ContinuousClock().measure(body)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// CPU seconds this thread spent in `body`: unlike wall time, not inflated while other processes
+/// hold the machine's cores.
+func threadSeconds(_ body: () -> Void) -> Double {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+    let start = now()
+    body()
+    return now() - start
+}
+
+/// Exploration rate on a ≥1M-state grid, memory per state, and checkModel sequences per second.
+func runGraphBenchmarks() {
+    let side: Int32 = 1024
+    let moves = GridMove.allCases
+    func move(_ cell: GridCell, _ move: GridMove) -> Transition<GridCell, GridMove> {
+        switch move {
+        case .up: .to(GridCell(row: cell.row == 0 ? side - 1 : cell.row - 1, column: cell.column))
+        case .down: .to(GridCell(row: cell.row == side - 1 ? 0 : cell.row + 1, column: cell.column))
+        case .left: .to(GridCell(row: cell.row, column: cell.column == 0 ? side - 1 : cell.column - 1))
+        case .right: .to(GridCell(row: cell.row, column: cell.column == side - 1 ? 0 : cell.column + 1))
+        }
+    }
+    let residentBefore = peakResidentBytes()
+    var graph: StateGraph<GridCell, GridMove>?
+    var best = Double.infinity
+    var bestCPU = Double.infinity
+    for _ in 0..<5 {
+        graph = nil
+        var wall = 0.0
+        let cpu = threadSeconds {
+            wall = seconds {
+                graph = StateGraph.explore(from: GridCell(row: 0, column: 0), events: moves, maximumStates: 2_000_000, transition: move)
+            }
+        }
+        best = min(best, wall)
+        bestCPU = min(bestCPU, cpu)
+    }
+    guard let graph else { fatalError("Internal inconsistency: the exploration loop ran no iteration") }
+    let stateCount = graph.states.count
+    precondition(stateCount == Int(side) * Int(side) && !graph.isTruncated, "grid exploration found \(stateCount) states")
+    let statesPerSecond = Double(stateCount) / best
+    let statesPerCPUSecond = Double(stateCount) / bestCPU
+    let bytesPerState = Double(graph.approximateMemoryBytes) / Double(stateCount)
+    let residentPerState = residentBefore.zipped(peakResidentBytes()).map { Double($0.1 - $0.0) / Double(stateCount) }
+
+    let transferEvents: [BenchTransferEvent] = [
+        .start, .pause, .resume, .cancel, .reset,
+        .progress(request: 0, percent: 10), .progress(request: 0, percent: 50), .progress(request: 1, percent: 100),
+        .succeeded(request: 0), .succeeded(request: 1), .failed(request: 0), .failed(request: 1),
+    ]
+    let sequences = 2_000
+    var counterexample: Counterexample<BenchTransfer, BenchTransferEvent>?
+    let checkTime = seconds {
+        counterexample = checkModel(
+            from: .idle(nextRequest: 0), events: transferEvents, transition: benchTransfer,
+            invariant: { state in
+                if case .running(_, let percent) = state { return (0...100).contains(percent) }
+                return true
+            },
+            sequences: sequences, maximumLength: 40, seed: 1)
+    }
+    precondition(counterexample == nil, "the bench transfer model failed: \(String(describing: counterexample))")
+    let sequencesPerSecond = Double(sequences) / checkTime
+
+    print("Graph benchmarks (release, single thread)")
+    print("  explore grid \(side)×\(side), 4 events   \(stateCount) states in \(String(format: "%.3f", best)) s  → \(String(format: "%.2f", statesPerSecond / 1e6)) M states/s (best of 5, wall)")
+    print("  same, thread CPU time              \(String(format: "%.3f", bestCPU)) s  → \(String(format: "%.2f", statesPerCPUSecond / 1e6)) M states/s")
+    print("  retained memory per state          \(String(format: "%.1f", bytesPerState)) bytes (graph storage)")
+    if let residentPerState {
+        print("  peak resident growth per state     \(String(format: "%.1f", residentPerState)) bytes (includes growth copies)")
+    }
+    print("  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s")
+    let json: [String: Any] = [
+        "group": "graph",
+        "explore_states": stateCount,
+        "explore_seconds": best,
+        "explore_states_per_second": statesPerSecond,
+        "explore_states_per_cpu_second": statesPerCPUSecond,
+        "bytes_per_state": bytesPerState,
+        "peak_resident_bytes_per_state": residentPerState ?? -1,
+        "check_model_sequences_per_second": sequencesPerSecond,
+    ]
+    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), let line = String(data: data, encoding: .utf8) {
+        print(line)
+    }
+}
+
+extension Optional {
+    /// Pairs two optionals: both values, or nil when either is missing.
+    fileprivate func zipped<Other>(_ other: Other?) -> (Wrapped, Other)? {
+        guard let self, let other else { return nil }
+        return (self, other)
+    }
+}

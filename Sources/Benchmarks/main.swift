@@ -1,0 +1,2 @@
+// Runs every benchmark group in release builds: `make bench`.
+runGraphBenchmarks()

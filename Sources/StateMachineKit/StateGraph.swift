@@ -1,0 +1,295 @@
+/// Every state a transition function can reach from an initial state, and every decision it makes there.
+///
+/// `explore` runs the transition function over every event in every reachable state, breadth-first.
+/// The result answers the questions a test asks of a whole machine — which pairs are invalid, which
+/// declared states can never be reached, where the machine gets stuck, how to get somewhere — and
+/// renders as a Mermaid diagram, a Graphviz graph or a transition table. Output is deterministic:
+/// states in discovery order, edges in (state, event) order, so renderings can be checked in and diffed.
+///
+/// Storage is compact so that million-state machines explore quickly: states are indexed once in a
+/// hash table of packed slots, and each (state, event) cell keeps only a target index and a verdict.
+public struct StateGraph<State: Hashable, Event> {
+    /// One accepted transition that changed the state or began a new visit.
+    public struct Edge {
+        /// How the machine moved along an edge.
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// `.to`: a new visit began (also `.to(current)`, which is a self-edge).
+            case to
+            /// `.update`: the same visit holds a new value.
+            case update
+
+            /// The verdict word of this kind of move.
+            public var verdict: Verdict {
+                switch self {
+                case .to: .to
+                case .update: .update
+                }
+            }
+        }
+
+        /// The state the event arrived in.
+        public var from: State
+        /// The event.
+        public var event: Event
+        /// The state after the transition.
+        public var to: State
+        /// Whether the transition began a new visit or updated the current one.
+        public var kind: Kind
+
+        /// Creates an edge from `from` to `to` on `event`.
+        public init(from: State, event: Event, to: State, kind: Kind) {
+            self.from = from
+            self.event = event
+            self.to = to
+            self.kind = kind
+        }
+    }
+
+    /// A (state, event) pair the transition function declared impossible, with its reason.
+    public struct InvalidPair {
+        /// The state the event arrived in.
+        public var state: State
+        /// The event that should have been impossible.
+        public var event: Event
+        /// The reason given by `.invalid(reason)`.
+        public var reason: String
+
+        /// Creates an invalid pair.
+        public init(state: State, event: Event, reason: String) {
+            self.state = state
+            self.event = event
+            self.reason = reason
+        }
+    }
+
+    /// Every reachable state in discovery (breadth-first) order, the initial state first.
+    public let states: [State]
+    /// The events that were tried in every state, in the order given to `explore`.
+    public let events: [Event]
+    /// Every pair the transition function answered with `.invalid`, in (state, event) order.
+    public let invalid: [InvalidPair]
+    /// True when `maximumStates` stopped the search: the graph is partial, which is never an error.
+    public let isTruncated: Bool
+
+    /// Index of every explored state's position in `states`.
+    @usableFromInline let index: StateTable
+    /// One cell per (state, event), row-major: the target's index in `states`, `noTarget` when the
+    /// verdict moved nowhere, or `beyondLimit` when the target was not admitted (truncation).
+    @usableFromInline let targets: [Int32]
+    /// One cell per (state, event), row-major: what the transition function decided.
+    @usableFromInline let verdicts: [Verdict]
+
+    /// Cell value for a verdict that names no target state (`stay`, `ignore`, `invalid`).
+    @usableFromInline static var noTarget: Int32 { -1 }
+    /// Cell value for a target that was not admitted because the state limit was reached.
+    @usableFromInline static var beyondLimit: Int32 { -2 }
+
+    @usableFromInline
+    init(
+        states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool,
+        index: StateTable, targets: [Int32], verdicts: [Verdict]
+    ) {
+        self.states = states
+        self.events = events
+        self.invalid = invalid
+        self.isTruncated = isTruncated
+        self.index = index
+        self.targets = targets
+        self.verdicts = verdicts
+    }
+
+    /// Explores every state reachable from `initial` by sending each of `events` in every state.
+    ///
+    /// `.to` and `.update` make edges (`.to(current)` is a self-edge), `.stay` and `.ignore` make none,
+    /// and `.invalid` makes an ``InvalidPair``. When `maximumStates` states have been found, further new
+    /// states are not admitted and ``isTruncated`` is true; the states already admitted are still
+    /// explored completely.
+    @inlinable
+    public static func explore(
+        from initial: State, events: [Event], maximumStates: Int = 10_000,
+        transition: (State, Event) -> Transition<State, Event>
+    ) -> StateGraph {
+        precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
+        let limit = Swift.min(maximumStates, Int(Int32.max))
+        var index = StateTable(minimumCapacity: Swift.min(limit, 4096))
+        index.store(position: 0, fragment: StateTable.fragment(initial), slot: index.emptySlot(for: StateTable.fragment(initial)))
+        var states: [State] = [initial]
+        states.reserveCapacity(Swift.min(limit, 4096))
+        var targets: [Int32] = []
+        var verdicts: [Verdict] = []
+        targets.reserveCapacity(Swift.min(limit, 4096) &* events.count)
+        verdicts.reserveCapacity(Swift.min(limit, 4096) &* events.count)
+        var invalid: [InvalidPair] = []
+        var isTruncated = false
+        var cursor = 0
+        while cursor < states.count {
+            let state = states[cursor]
+            for event in events {
+                let next: State
+                let verdict: Verdict
+                switch transition(state, event) {
+                case .to(let target, _):
+                    next = target
+                    verdict = .to
+                case .update(let target):
+                    next = target
+                    verdict = .update
+                case .stay:
+                    targets.append(noTarget)
+                    verdicts.append(.stay)
+                    continue
+                case .ignore:
+                    targets.append(noTarget)
+                    verdicts.append(.ignore)
+                    continue
+                case .invalid(let reason):
+                    invalid.append(InvalidPair(state: state, event: event, reason: reason))
+                    targets.append(noTarget)
+                    verdicts.append(.invalid)
+                    continue
+                }
+                let target: Int32
+                let fragment = StateTable.fragment(next)
+                if !index.hasRoom(for: 1) && states.count < limit { index.grow() }
+                let found = index.probe(next, fragment: fragment, in: states)
+                if found >= 0 {
+                    target = Int32(truncatingIfNeeded: found)
+                } else if states.count < limit {
+                    target = Int32(truncatingIfNeeded: states.count)
+                    index.store(position: states.count, fragment: fragment, slot: -found - 1)
+                    states.append(next)
+                } else {
+                    target = beyondLimit
+                    isTruncated = true
+                }
+                targets.append(target)
+                verdicts.append(verdict)
+            }
+            cursor &+= 1
+        }
+        return StateGraph(
+            states: states, events: events, invalid: invalid, isTruncated: isTruncated,
+            index: index, targets: targets, verdicts: verdicts)
+    }
+
+    /// Every accepted transition that made an edge, in (state, event) order.
+    ///
+    /// Built from the compact storage on each access, in time proportional to the number of cells.
+    public var edges: [Edge] {
+        var result: [Edge] = []
+        forEachEdge { from, event, to, kind in
+            result.append(Edge(from: states[from], event: events[event], to: states[to], kind: kind))
+        }
+        return result
+    }
+
+    /// The number of edges, without building them.
+    public var edgeCount: Int {
+        var count = 0
+        forEachEdge { _, _, _, _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with (from index, event index, to index, kind) for each edge in (state, event) order.
+    func forEachEdge(_ body: (Int, Int, Int, Edge.Kind) -> Void) {
+        let width = events.count
+        for cell in targets.indices where targets[cell] >= 0 {
+            let kind: Edge.Kind
+            switch verdicts[cell] {
+            case .to: kind = .to
+            case .update: kind = .update
+            case .stay, .ignore, .invalid:
+                preconditionFailure("Internal inconsistency: cell \(cell) has a target but verdict \(verdicts[cell].word)")
+            }
+            body(cell / width, cell % width, Int(targets[cell]), kind)
+        }
+    }
+
+    /// The members of `declared` that were not reached, in the order given (each reported once).
+    ///
+    /// Pass `YourState.allCases` to find states the machine declares but can never enter. On a
+    /// truncated graph a state may be reachable yet unexplored, so the answer is an upper bound.
+    public func unreachable(of declared: some Sequence<State>) -> [State] {
+        var reported = Set<State>()
+        var result: [State] = []
+        for state in declared where index.position(of: state, in: states) == nil && reported.insert(state).inserted {
+            result.append(state)
+        }
+        return result
+    }
+
+    /// Reachable states from which no edge leads to another state, in discovery order.
+    ///
+    /// A state whose transitions only stay, ignore, are invalid or re-enter itself is a dead end.
+    /// On a truncated graph, a transition to a state beyond the limit counts as leading elsewhere.
+    public var deadEnds: [State] {
+        let width = events.count
+        var result: [State] = []
+        for position in states.indices {
+            let row = targets[(position * width)..<((position + 1) * width)]
+            let leaves = row.contains { $0 == Self.beyondLimit || ($0 >= 0 && Int($0) != position) }
+            if !leaves { result.append(states[position]) }
+        }
+        return result
+    }
+
+    /// The shortest sequence of events from the initial state to the first state satisfying `target`.
+    ///
+    /// Returns `[]` when the initial state satisfies it and `nil` when no explored state does. Among
+    /// equally short paths the one found first by the breadth-first search is returned, so the
+    /// answer is deterministic.
+    public func shortestPath(to target: (State) -> Bool) -> [Event]? {
+        guard let goal = states.firstIndex(where: target) else { return nil }
+        // Indices were assigned in discovery order, so the first (state, event) cell naming a state,
+        // scanned in order, is the edge the search discovered it through: the breadth-first parent.
+        let width = events.count
+        var parentCell = [Int32](repeating: -1, count: goal + 1)
+        var cell = 0
+        while cell < targets.count, parentCell[goal] < 0, goal > 0 {
+            let next = Int(targets[cell])
+            if next > 0, next <= goal, parentCell[next] < 0 {
+                parentCell[next] = Int32(cell)
+            }
+            cell += 1
+        }
+        var path: [Event] = []
+        var position = goal
+        while position != 0 {
+            let through = Int(parentCell[position])
+            precondition(through >= 0, "Internal inconsistency: state \(position) has no breadth-first parent")
+            path.append(events[through % width])
+            position = through / width
+        }
+        return path.reversed()
+    }
+
+    /// What the transition function decided for the state at `stateIndex` and the event at `eventIndex`.
+    public func verdict(stateIndex: Int, eventIndex: Int) -> Verdict {
+        verdicts[stateIndex * events.count + eventIndex]
+    }
+
+    /// The position of `state` in ``states``, or nil when it was not reached.
+    public func position(of state: State) -> Int? {
+        index.position(of: state, in: states)
+    }
+
+    /// An estimate of the bytes this graph retains, from the capacities of its storage.
+    ///
+    /// Counts the state array, the per-cell targets and verdicts, the state index and the invalid
+    /// pairs. Boxed payloads inside a state (strings, arrays) are not counted.
+    public var approximateMemoryBytes: Int {
+        let stateBytes = states.capacity * MemoryLayout<State>.stride
+        let cellBytes = targets.capacity * MemoryLayout<Int32>.stride + verdicts.capacity * MemoryLayout<Verdict>.stride
+        let indexBytes = index.bytes
+        let invalidBytes = invalid.capacity * MemoryLayout<InvalidPair>.stride
+        return stateBytes + cellBytes + indexBytes + invalidBytes
+    }
+}
+
+extension StateGraph: Sendable where State: Sendable, Event: Sendable {}
+extension StateGraph.Edge: Sendable where State: Sendable, Event: Sendable {}
+extension StateGraph.Edge: Equatable where Event: Equatable {}
+extension StateGraph.Edge: Hashable where Event: Hashable {}
+extension StateGraph.InvalidPair: Sendable where State: Sendable, Event: Sendable {}
+extension StateGraph.InvalidPair: Equatable where Event: Equatable {}
+extension StateGraph.InvalidPair: Hashable where Event: Hashable {}

@@ -1,0 +1,112 @@
+import Foundation
+import StateMachineKit
+
+/// Model-checks a live ``StateMachine`` — its `whileIn` work and state timeouts included — by running
+/// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.
+///
+/// After every step the machine is given time to settle (see `settle`), then every record it added
+/// to its history — events from work and timeouts as well as the step's own — is checked: the
+/// invariant holds in its `after` state, and a rejected event (`ignored`, `invalid`) left the state as
+/// it was. The current state is checked too, so the rules hold even with a short history.
+///
+/// Failing sequences are shrunk by removing chunks, then single steps, until no removal still fails
+/// (1-minimal); a live machine has no graph to search. Seeds work as in ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:)``.
+///
+/// - Parameters:
+///   - make: a fresh machine, with its work registered, and the test clock it runs on; called once
+///     per run (the machine is stopped at the end of the run).
+///   - settle: awaited after every step and once before the first. The default yields until the
+///     machine's history, visit and the clock's sleepers have not changed for a while; pass one that
+///     awaits what your machine does (for example `clock.sleepers(atLeast:)`) for exact determinism.
+public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
+    make: () -> (StateMachine<State, Event>, TestClock),
+    events: [LiveStep<Event>], invariant: (State) -> Bool, sequences: Int = 100, maximumLength: Int = 20,
+    seed: UInt64? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in await settleByYielding(machine, clock) }
+) async -> Counterexample<State, LiveStep<Event>>? {
+    let runSeed = ModelSeed.resolve(explicit: seed, environment: environment)
+    precondition(sequences >= 0, "checkLiveModel: sequences must not be negative, got \(sequences)")
+    precondition(maximumLength >= 0, "checkLiveModel: maximumLength must not be negative, got \(maximumLength)")
+    precondition(!events.isEmpty || maximumLength == 0, "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
+
+    func run(_ steps: [LiveStep<Event>]) async -> (initial: State, trace: ModelTrace<State>) {
+        let (machine, clock) = make()
+        defer { machine.stop() }
+        await settle(machine, clock)
+        let initial = machine.state
+        var checked = machine.history.last?.sequence ?? 0
+        guard invariant(initial) else {
+            return (initial, ModelTrace(states: [], failure: "the invariant does not hold in the initial state"))
+        }
+        var states: [State] = []
+        for (position, step) in steps.enumerated() {
+            switch step {
+            case .send(let event): machine.send(event)
+            case .advance(let duration): clock.advance(by: duration)
+            }
+            await settle(machine, clock)
+            let state = machine.state
+            states.append(state)
+            let place = "step \(position + 1) (\(step))"
+            for record in machine.history where record.sequence > checked {
+                checked = record.sequence
+                switch record.outcome {
+                case .ignored, .invalid:
+                    if record.after != record.before {
+                        return (initial, ModelTrace(states: states, failure: "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"))
+                    }
+                case .moved, .updated, .stayed, .stopped, .stale:
+                    break
+                }
+                if !invariant(record.after) {
+                    return (initial, ModelTrace(states: states, failure: "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"))
+                }
+            }
+            if !invariant(state) {
+                return (initial, ModelTrace(states: states, failure: "the invariant does not hold after \(place)"))
+            }
+        }
+        return (initial, ModelTrace(states: states, failure: nil))
+    }
+
+    var generator = SplitMix64(seed: runSeed)
+    var sequence: [LiveStep<Event>] = []
+    for _ in 0..<sequences {
+        sequence = (0..<maximumLength).map { _ in events[generator.next(below: events.count)] }
+        let (initial, trace) = await run(sequence)
+        guard trace.failure != nil else { continue }
+        let failing = Array(sequence.prefix(trace.states.count))
+        var shrinker = RemovalShrinker(failing: failing, trace: trace)
+        while let candidate = shrinker.nextCandidate() {
+            shrinker.record(candidate, await run(candidate).trace)
+        }
+        return Counterexample(
+            initial: initial, events: shrinker.current, states: shrinker.trace.states,
+            failure: shrinker.trace.failure ?? "", seed: runSeed, originalLength: failing.count,
+            shrinkSteps: shrinker.steps)
+    }
+    return nil
+}
+
+/// Yields until the machine's newest history record, its visit and the clock's pending sleeps have
+/// stayed the same for `quietYields` yields in a row: the default settling of ``checkLiveModel(make:events:invariant:sequences:maximumLength:seed:environment:settle:)``.
+///
+/// Work that has not started yet is invisible to this check, so on a loaded machine it can return
+/// early; a settle that awaits the machine's known effects is exact.
+public func settleByYielding<State: Hashable & Sendable, Event: Sendable>(
+    _ machine: StateMachine<State, Event>, _ clock: TestClock, quietYields: Int = 16
+) async {
+    func snapshot() -> (Int?, Int, Int) { (machine.history.last?.sequence, machine.visit, clock.pendingSleeps) }
+    var last = snapshot()
+    var quiet = 0
+    while quiet < quietYields {
+        await Task.yield()
+        let now = snapshot()
+        if now == last {
+            quiet += 1
+        } else {
+            quiet = 0
+            last = now
+        }
+    }
+}
