@@ -140,4 +140,48 @@ import Testing
 
             """)
     }
+
+    @Test(arguments: ScreenModel.allCases)
+    func graphPrintsTheExploredGraphInEachFormat(model: ScreenModel) {
+        for (arguments, format) in [([String](), GraphFormat.mermaid), (["--format", "dot"], .dot),
+                                    (["--format=table"], .table), (["--format", "mermaid"], .mermaid)] {
+            let memory = MemoryIO()
+            #expect(memory.run(["graph", model.rawValue] + arguments) == 0)
+            #expect(memory.output == model.graph(format))
+            #expect(memory.error == "")
+        }
+    }
+
+    @Test func graphOfTheLoadScreenAsATable() {
+        let memory = MemoryIO()
+        #expect(memory.run(["graph", "load", "--format", "table"]) == 0)
+        #expect(memory.output == """
+            | state                                   | refreshTapped                 | succeeded(["a", "b"]) | failed("offline")                       |
+            | --------------------------------------- | ----------------------------- | --------------------- | --------------------------------------- |
+            | idle                                    | loading(previous: nil)        | ·                     | ·                                       |
+            | loading(previous: nil)                  | =                             | loaded(["a", "b"])    | failed("offline", previous: nil)        |
+            | loaded(["a", "b"])                      | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+            | failed("offline", previous: nil)        | loading(previous: nil)        | ·                     | ·                                       |
+            | loading(previous: ["a", "b"])           | =                             | loaded(["a", "b"])    | failed("offline", previous: ["a", "b"]) |
+            | failed("offline", previous: ["a", "b"]) | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+
+            """)
+    }
+
+    @Test func graphHelpDocumentsTheSampleEvents() {
+        let memory = MemoryIO()
+        #expect(memory.run(["help", "graph"]) == 0)
+        for model in ScreenModel.allCases {
+            #expect(memory.output.contains("  \(model.rawValue): " + model.sampleInputs.joined(separator: ", ")))
+        }
+    }
+
+    @Test func graphRejectsAnUnknownFormat() {
+        let memory = MemoryIO()
+        #expect(memory.run(["graph", "upload", "--format", "svg"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error.hasPrefix(
+            "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table\n"
+                + "USAGE:\n  statetui graph <model> [--format <format>]\n"))
+    }
 }

@@ -126,4 +126,11 @@ import Testing
         #expect(unknown.status == 2 && unknown.output.isEmpty)
         #expect(unknown.error.hasPrefix("statetui: unknown option '--fast'\nUSAGE:\n  statetui replay <model> [<file>]\n"))
     }
+
+    @Test func graphThroughTheBinaryMatchesTheCheckedInDiagram() throws {
+        let run = try Self.run(["graph", "upload"])
+        let diagram = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/diagrams/upload.mmd")
+        #expect(run == Run(status: 0, output: try String(contentsOf: diagram, encoding: .utf8), error: ""))
+    }
 }

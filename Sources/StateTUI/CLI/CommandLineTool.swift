@@ -2,7 +2,7 @@
 /// and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:)`` and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
-    public static let commands: [CommandSpec] = [ReplayCommand.spec]
+    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec]
 
     /// The top-level usage lines.
     public static var usage: String {
@@ -72,6 +72,7 @@ public enum CommandLineTool {
             }
             switch spec.name {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
+            case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
             default: preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }
         }
