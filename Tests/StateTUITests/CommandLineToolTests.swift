@@ -168,9 +168,10 @@ import Testing
             """)
     }
 
-    @Test func graphHelpDocumentsTheSampleEvents() {
+    @Test(arguments: [["help", "graph"], ["graph", "--help"], ["--help"]])
+    func helpDocumentsTheGraphSampleEvents(arguments: [String]) {
         let memory = MemoryIO()
-        #expect(memory.run(["help", "graph"]) == 0)
+        #expect(memory.run(arguments) == 0)
         for model in ScreenModel.allCases {
             #expect(memory.output.contains("  \(model.rawValue): " + model.sampleInputs.joined(separator: ", ")))
         }

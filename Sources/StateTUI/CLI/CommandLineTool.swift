@@ -1,3 +1,5 @@
+import ScreenStates
+
 /// The `statetui` command line: `--help`, `--version`, `help COMMAND` and the subcommands, parsed
 /// and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:)`` and exits with its result.
 public enum CommandLineTool {
@@ -20,6 +22,9 @@ public enum CommandLineTool {
         lines.append(CommandSpec.row("help", "Show help for a command."))
         lines += ["", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
                   CommandSpec.row("--version", "Show the version."), "",
+                  "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):"]
+        lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
+        lines += ["",
                   "Exit status: 0 ok, 1 failure, 2 usage or environment error.",
                   "See 'statetui help <command>' for a command's arguments."]
         return lines.joined(separator: "\n") + "\n"
