@@ -120,7 +120,9 @@ struct CanonicalParser {
         }
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
         if isDouble {
-            guard let value = Double(text) else { throw error("\(text) is not a number", at: start) }
+            guard let value = Double(text), value.isFinite else {
+                throw error("\(text) is not a finite number", at: start)
+            }
             return .double(value)
         }
         guard let value = Int(text) else {

@@ -129,6 +129,8 @@ import Testing
          CanonicalTextError(column: 18, "99999999999999999999 does not fit in an integer")),
         ("loaded([\"a\" \"b\"])", CanonicalTextError(column: 13, "expected \",\" or \"]\" in the array but found \"\\\"\"")),
         ("running(request: 1, percent: @)", CanonicalTextError(column: 30, "expected a value but found \"@\"")),
+        ("running(request: 1e400, percent: 1)", CanonicalTextError(column: 18, "1e400 is not a finite number")),
+        ("running(request: -, percent: 1)", CanonicalTextError(column: 19, "expected digits after \"-\"")),
     ])
     func syntaxErrorsNameTheColumnAndTheCause(text: String, expected: CanonicalTextError) {
         #expect(throws: expected) { try TransferState(parsing: text) }
