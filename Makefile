@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: build release test test-tsan bench
+.PHONY: build release test test-tsan bench diagrams
 
 build:
 	$(SWIFT) build
@@ -17,3 +17,13 @@ test:
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+# Regenerates the checked-in Mermaid diagrams of the three models; DiagramTests fail when they differ.
+DIAGRAMS := transfer upload load
+diagrams:
+	$(SWIFT) build --product statetui
+	mkdir -p Resources/diagrams
+	for model in $(DIAGRAMS); do \
+	  "$$($(SWIFT) build --show-bin-path)/statetui" graph $$model --format mermaid > Resources/diagrams/$$model.mmd.tmp \
+	    && mv Resources/diagrams/$$model.mmd.tmp Resources/diagrams/$$model.mmd || exit 1; \
+	done

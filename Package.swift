@@ -59,6 +59,8 @@ let package = Package(
         .library(name: "StateMachineMacros", targets: ["StateMachineMacros"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
+        .library(name: "ScreenStates", targets: ["ScreenStates"]),
+        .executable(name: "statetui", targets: ["statetui"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
@@ -93,6 +95,12 @@ let package = Package(
             dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"],
             exclude: ["__Snapshots__"]
         ),
+        .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
+        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit"]),
+        .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
+        // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
+        .testTarget(name: "StateTUITests", dependencies: ["StateTUI", "ScreenStates", "statetui"]),
     ],
     swiftLanguageModes: [.v6]
 )

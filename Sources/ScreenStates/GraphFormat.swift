@@ -1,0 +1,9 @@
+/// How `statetui graph` prints an explored graph.
+public enum GraphFormat: String, CaseIterable, Hashable, Sendable {
+    /// A Mermaid `stateDiagram-v2` (the checked-in `Resources/diagrams/*.mmd`).
+    case mermaid
+    /// A Graphviz digraph.
+    case dot
+    /// A state × event grid: next state, `·` ignored, `=` stay, `!` invalid.
+    case table
+}

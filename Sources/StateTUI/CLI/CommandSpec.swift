@@ -1,0 +1,107 @@
+/// The declaration of one subcommand, in the shape of swift-argument-parser's
+/// `CommandConfiguration` plus its `@Argument`s and `@Option`s: enough to parse a command line and
+/// to write its help, so the two cannot disagree.
+public struct CommandSpec: Sendable {
+    /// A positional argument (`@Argument`).
+    public struct Argument: Sendable {
+        /// The name shown in usage, e.g. `model` (printed `<model>`).
+        public var name: String
+        /// One line of help.
+        public var help: String
+        /// Whether it may be left out (printed `[<file>]`).
+        public var isOptional: Bool
+        /// The values it accepts, or nil for any value.
+        public var allowedValues: [String]?
+
+        /// A positional argument.
+        public init(_ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil) {
+            self.name = name
+            self.help = help
+            self.isOptional = isOptional
+            self.allowedValues = allowedValues
+        }
+    }
+
+    /// An option with a value, `--name value` or `--name=value` (`@Option`).
+    public struct Option: Sendable {
+        /// The long name without dashes, e.g. `format`.
+        public var name: String
+        /// The name of its value in usage, e.g. `format` (printed `<format>`).
+        public var valueName: String
+        /// One line of help.
+        public var help: String
+        /// The values it accepts, or nil for any value.
+        public var allowedValues: [String]?
+        /// The value used when the option is absent.
+        public var defaultValue: String
+
+        /// An option with a value and a default.
+        public init(_ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String) {
+            self.name = name
+            self.valueName = valueName
+            self.help = help
+            self.allowedValues = allowedValues
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The subcommand's name, e.g. `replay`.
+    public var name: String
+    /// One line saying what it does.
+    public var abstract: String
+    /// Its positional arguments, in order.
+    public var arguments: [Argument]
+    /// Its options.
+    public var options: [Option]
+    /// Longer help printed after the arguments and options.
+    public var discussion: String
+
+    /// A subcommand declaration.
+    public init(name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], discussion: String = "") {
+        self.name = name
+        self.abstract = abstract
+        self.arguments = arguments
+        self.options = options
+        self.discussion = discussion
+    }
+
+    /// `statetui graph <model> [--format <format>]`.
+    public var usage: String {
+        var parts = ["statetui", name]
+        for argument in arguments {
+            parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+        }
+        for option in options { parts.append("[--\(option.name) <\(option.valueName)>]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The full help text for `statetui help NAME` and `statetui NAME --help`.
+    public var help: String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)"]
+        if !arguments.isEmpty {
+            lines += ["", "ARGUMENTS:"]
+            for argument in arguments {
+                lines.append(Self.row("<\(argument.name)>", argument.help + Self.choices(argument.allowedValues)))
+            }
+        }
+        lines += ["", "OPTIONS:"]
+        for option in options {
+            lines.append(Self.row(
+                "--\(option.name) <\(option.valueName)>",
+                option.help + Self.choices(option.allowedValues) + " (default: \(option.defaultValue))"))
+        }
+        lines.append(Self.row("-h, --help", "Show help information."))
+        if !discussion.isEmpty { lines += ["", discussion] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func row(_ name: String, _ help: String) -> String {
+        let padded = name.count < 24 ? name + String(repeating: " ", count: 24 - name.count) : name + " "
+        return "  " + padded + help
+    }
+
+    private static func choices(_ values: [String]?) -> String {
+        guard let values else { return "" }
+        return " (\(values.joined(separator: "|")))"
+    }
+}

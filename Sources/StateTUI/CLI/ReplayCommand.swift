@@ -1,0 +1,82 @@
+import ScreenStates
+
+/// `statetui replay transfer|upload|load [FILE]`: applies one event per line through the model's
+/// machine and prints the verdict and the state after each.
+public enum ReplayCommand {
+    /// The declaration behind parsing and help.
+    public static let spec = CommandSpec(
+        name: "replay",
+        abstract: "Apply events, one per line, through a model's machine and print each verdict and state.",
+        arguments: [
+            .init("model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
+            .init("file", help: "Read events from this file; without it, or with -, from standard input.", isOptional: true),
+        ],
+        discussion: """
+            Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
+            lines starting with # are skipped. For every event it prints the verdict (to, update, stay, ignore,
+            invalid), one space, and the state after it:
+              update running(request: 1, percent: 20)
+            A line that is not an event stops the run with 'statetui: line N: …' on standard error, naming the
+            accepted forms, and exit status 2; the lines before it are already printed.
+
+            ACCEPTED FORMS:
+            \(ScreenModel.allCases.map { "  \($0.rawValue): " + $0.inputForms.joined(separator: ", ") }
+                .joined(separator: "\n"))
+            """)
+
+    /// Runs a replay of `model` over `lines` (line terminators already removed), writing results
+    /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse.
+    public static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
+        let replayer = model.makeReplayer()
+        var number = 0
+        while let raw = lines() {
+            number += 1
+            let line = trimmed(raw)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            do {
+                io.writeOutput("\(try replayer.apply(line))\n")
+            } catch {
+                io.writeError(
+                    "statetui: line \(number): \(error); a \(model.inputName) is one of: "
+                        + model.inputForms.joined(separator: ", ") + "\n")
+                return 2
+            }
+        }
+        return 0
+    }
+
+    /// Runs the parsed command: from the named file, or from standard input.
+    static func run(_ command: ParsedCommand, io: CommandIO) -> Int32 {
+        guard let model = command.arguments["model"].flatMap(ScreenModel.init(rawValue:)) else {
+            preconditionFailure("Internal inconsistency: replay's spec admitted \(command)")
+        }
+        guard let path = command.arguments["file"], path != "-" else {
+            return run(model: model, lines: io.readInputLine, io: io)
+        }
+        switch io.readFile(path) {
+        case .failure(let failure):
+            io.writeError("statetui: \(path): \(failure.message)\n")
+            return 2
+        case .success(let text):
+            var remaining = splitLines(text)[...]
+            return run(model: model, lines: { remaining.popFirst() }, io: io)
+        }
+    }
+
+    /// Splits on line feeds (a trailing one ends the last line rather than starting an empty
+    /// one); a carriage return before a line feed belongs to the terminator.
+    static func splitLines(_ text: String) -> [String] {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The line without surrounding spaces, tabs or a carriage return.
+    static func trimmed(_ line: String) -> String {
+        let scalars = line.unicodeScalars
+        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

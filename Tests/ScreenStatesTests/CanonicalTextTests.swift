@@ -1,0 +1,177 @@
+import ScreenStates
+import Testing
+
+@Suite struct CanonicalTextTests {
+    /// The forms issue 4 lists, printed exactly.
+    @Test(arguments: [
+        (TransferState.idle.description, "idle"),
+        (TransferState.running(request: 1, percent: 20).description, "running(request: 1, percent: 20)"),
+        (TransferState.completed(file: "file-1").description, "completed(file: \"file-1\")"),
+        (TransferState.failed(message: "offline").description, "failed(message: \"offline\")"),
+        (UploadState.uploading(progress: 0.35).description, "uploading(progress: 0.35)"),
+        (LoadState.loading(previous: nil).description, "loading(previous: nil)"),
+        (LoadState.loading(previous: ["a", "b"]).description, "loading(previous: [\"a\", \"b\"])"),
+        (LoadState.loaded(["a", "b"]).description, "loaded([\"a\", \"b\"])"),
+        (LoadState.failed("offline", previous: ["a", "b"]).description, "failed(\"offline\", previous: [\"a\", \"b\"])"),
+        (String(describing: TransferEvent.progress(request: 1, percent: 20)), "progress(request: 1, percent: 20)"),
+        (String(describing: UploadEvent.progress(1)), "progress(1.0)"),
+        (String(describing: LoadAction.succeeded([])), "succeeded([])"),
+        (String(describing: TransferEffect.begin(request: 2, percent: 0)), "begin(request: 2, percent: 0)"),
+        (String(describing: TransferModel(phase: .failed(message: "x"), lastRequest: 2, retainedPercent: 40)),
+         "TransferModel(phase: failed(message: \"x\"), lastRequest: 2, retainedPercent: 40)"),
+    ])
+    func printsTheCanonicalForm(printed: String, expected: String) {
+        #expect(printed == expected)
+    }
+
+    static let nastyStrings = [
+        "", " ", "\"", "\\", "\\\"", "a\nb", "\r\n", "\t", "\0", "tab\there", "quote \"inside\" it",
+        "é", "e\u{301}", "\u{301}", "日本語", "🇫🇷👩‍👩‍👧", "\u{2028}", "\u{7F}", "\u{1B}[31m", "\u{FEFF}",
+        "nil", "idle", "running(request: 1, percent: 20)", "a, b", "[\"x\"]", ")(", "#comment", "\\u{41}",
+    ]
+
+    static let transferStates: [TransferState] = [
+        .idle, .running(request: 1, percent: 0), .running(request: Int.max, percent: 100),
+        .paused(request: 3, percent: 40), .paused(request: -1, percent: -5),
+    ] + nastyStrings.flatMap { [TransferState.completed(file: $0), .failed(message: $0)] }
+
+    static let transferEvents: [TransferEvent] = [
+        .start, .progress(request: 1, percent: 20), .progress(request: Int.min, percent: 0), .pause, .resume,
+        .cancel, .retry,
+    ] + nastyStrings.flatMap { [TransferEvent.succeeded(request: 1, file: $0), .failed(request: 2, message: $0)] }
+
+    static let uploadStates: [UploadState] = [
+        .idle, .uploading(progress: 0), .uploading(progress: 0.35), .uploading(progress: 1),
+        .paused(progress: 0.1 + 0.2), .paused(progress: 1e-300), .paused(progress: -0.5), .completed,
+    ] + nastyStrings.map { UploadState.failed(message: $0) }
+
+    static let uploadEvents: [UploadEvent] = [
+        .start, .progress(0.35), .progress(0), .progress(.leastNonzeroMagnitude), .progress(123_456.789), .pause, .resume,
+        .complete, .retry, .cancel,
+    ] + nastyStrings.map { UploadEvent.fail(message: $0) }
+
+    static let loadStates: [LoadState] = [
+        .idle, .loading(previous: nil), .loading(previous: []), .loaded([]), .failed("", previous: nil),
+        .loading(previous: nastyStrings), .loaded(nastyStrings), .failed("offline", previous: ["a", "b"]),
+    ] + nastyStrings.map { LoadState.failed($0, previous: [$0]) }
+
+    static let loadActions: [LoadAction] = [.refreshTapped, .succeeded([]), .succeeded(nastyStrings)]
+        + nastyStrings.map { LoadAction.failed($0) }
+
+    static let transferModels: [TransferModel] = [
+        .initial, TransferModel(phase: .running(request: 3, percent: 40), lastRequest: 3),
+        TransferModel(phase: .failed(message: "off\"line"), lastRequest: 2, retainedPercent: 55),
+    ]
+
+    @Test(arguments: transferStates) func transferStateRoundTrips(state: TransferState) throws {
+        #expect(try TransferState(parsing: state.description) == state)
+    }
+
+    @Test(arguments: transferEvents) func transferEventRoundTrips(event: TransferEvent) throws {
+        #expect(try TransferEvent(parsing: event.description) == event)
+    }
+
+    @Test(arguments: uploadStates) func uploadStateRoundTrips(state: UploadState) throws {
+        #expect(try UploadState(parsing: state.description) == state)
+    }
+
+    @Test(arguments: uploadEvents) func uploadEventRoundTrips(event: UploadEvent) throws {
+        #expect(try UploadEvent(parsing: event.description) == event)
+    }
+
+    @Test(arguments: loadStates) func loadStateRoundTrips(state: LoadState) throws {
+        #expect(try LoadState(parsing: state.description) == state)
+    }
+
+    @Test(arguments: loadActions) func loadActionRoundTrips(action: LoadAction) throws {
+        #expect(try LoadAction(parsing: action.description) == action)
+    }
+
+    @Test(arguments: transferModels) func transferModelRoundTrips(model: TransferModel) throws {
+        #expect(try TransferModel(parsing: model.description) == model)
+    }
+
+    @Test(arguments: [TransferEffect.begin(request: 1, percent: 0), .suspend(request: 2), .cancel(request: 3)])
+    func transferEffectRoundTrips(effect: TransferEffect) throws {
+        #expect(try TransferEffect(parsing: effect.description) == effect)
+    }
+
+    @Test func printedStringsStayOnOneLine() {
+        for text in Self.nastyStrings {
+            let printed = CanonicalValue.quoted(text)
+            #expect(!printed.unicodeScalars.contains { $0.properties.generalCategory == .control })
+            #expect(!printed.contains("\u{2028}"))
+        }
+    }
+
+    @Test(arguments: [
+        ("running( request:1 ,percent :20 )", TransferState.running(request: 1, percent: 20)),
+        ("  idle  ", .idle),
+        ("completed(file: \"a\\u{42}\\'\")", .completed(file: "aB'")),
+    ])
+    func whitespaceAndSwiftEscapesAreAccepted(text: String, expected: TransferState) throws {
+        #expect(try TransferState(parsing: text) == expected)
+    }
+
+    @Test func uploadProgressAcceptsAnIntegerLiteral() throws {
+        #expect(try UploadEvent(parsing: "progress(1)") == .progress(1))
+        #expect(try UploadState(parsing: "uploading(progress: 2e-1)") == .uploading(progress: 0.2))
+    }
+
+    @Test(arguments: [
+        ("", CanonicalTextError(column: 1, "expected a value but the text is empty")),
+        ("running(request: 1, percent: 20", CanonicalTextError(column: 32, "expected \")\" but found the end of the text")),
+        ("idle x", CanonicalTextError(column: 6, "unexpected \"x\" after the value")),
+        ("completed(file: \"a)", CanonicalTextError(column: 20, "the string is not closed with \"")),
+        ("completed(file: \"\\q\")", CanonicalTextError(column: 18, "unknown escape \\q in a string")),
+        ("completed(file: \"\\u{D800}\")", CanonicalTextError(column: 21, "\\u{D800} is not a Unicode scalar")),
+        ("running(request: 99999999999999999999, percent: 1)",
+         CanonicalTextError(column: 18, "99999999999999999999 does not fit in an integer")),
+        ("loaded([\"a\" \"b\"])", CanonicalTextError(column: 13, "expected \",\" or \"]\" in the array but found \"\\\"\"")),
+        ("running(request: 1, percent: @)", CanonicalTextError(column: 30, "expected a value but found \"@\"")),
+        ("running(request: 1e400, percent: 1)", CanonicalTextError(column: 18, "1e400 is not a finite number")),
+        ("running(request: -, percent: 1)", CanonicalTextError(column: 19, "expected digits after \"-\"")),
+    ])
+    func syntaxErrorsNameTheColumnAndTheCause(text: String, expected: CanonicalTextError) {
+        #expect(throws: expected) { try TransferState(parsing: text) }
+    }
+
+    @Test func unknownCasesNameTheType() {
+        #expect(throws: CanonicalTextError(column: 0, "strat is not a transfer event")) {
+            try TransferEvent(parsing: "strat")
+        }
+    }
+
+    @Test(arguments: [
+        ("running(request: 1)", "running(request: 1) does not match running(request: Int, percent: Int)"),
+        ("running(1, 2)", "running(1, 2) does not match running(request: Int, percent: Int)"),
+        ("running(request: \"1\", percent: 2)", "request must be an integer, not \"1\""),
+        ("completed(file: nil)", "file must be a quoted string, not nil"),
+        ("idle()", "write idle without parentheses"),
+    ])
+    func wrongShapesNameWhatDoesNotFit(text: String, message: String) {
+        #expect(throws: CanonicalTextError(column: 0, message)) { try TransferState(parsing: text) }
+    }
+
+    @Test func aQuotedNameIsNotACase() {
+        #expect(throws: CanonicalTextError(column: 0, "\"idle\" is not a transfer state")) {
+            try TransferState(parsing: "\"idle\"")
+        }
+    }
+
+    @Test func loadShapesAreChecked() {
+        #expect(throws: CanonicalTextError(column: 0, "each element of items must be a quoted string, not 1")) {
+            try LoadState(parsing: "loaded([\"a\", 1])")
+        }
+        #expect(throws: CanonicalTextError(column: 0, "previous must be an array of strings, not \"a\"")) {
+            try LoadState(parsing: "loading(previous: \"a\")")
+        }
+    }
+
+    @Test func parsedSyntaxTreeIsTheWholeValue() throws {
+        #expect(try CanonicalValue.parse("failed(\"x\", previous: [\"a\", nil, -3, 0.5])") == .call("failed", [
+            .unlabelled(.string("x")),
+            .labelled("previous", .array([.string("a"), .nil, .int(-3), .double(0.5)])),
+        ]))
+    }
+}

@@ -1,0 +1,188 @@
+import ScreenStates
+import StateTUI
+import Testing
+
+@Suite struct CommandLineToolTests {
+    static let seedLines = [
+        "start", "progress(request: 1, percent: 20)", "pause", "progress(request: 1, percent: 30)",
+        "succeeded(request: 1, file: \"file-1\")", "succeeded(request: 1, file: \"duplicate\")", "start", "cancel",
+        "failed(request: 2, message: \"Late cancellation outcome\")", "start", "progress(request: 2, percent: 90)",
+        "progress(request: 3, percent: 40)", "progress(request: 3, percent: 10)",
+    ]
+
+    @Test func replayTransferPrintsVerdictAndStatePerEvent() {
+        let memory = MemoryIO(input: Self.seedLines)
+        #expect(memory.run(["replay", "transfer"]) == 0)
+        #expect(memory.output == """
+            to running(request: 1, percent: 0)
+            update running(request: 1, percent: 20)
+            to paused(request: 1, percent: 20)
+            ignore paused(request: 1, percent: 20)
+            to completed(file: "file-1")
+            ignore completed(file: "file-1")
+            to running(request: 2, percent: 0)
+            to idle
+            ignore idle
+            to running(request: 3, percent: 0)
+            ignore running(request: 3, percent: 0)
+            update running(request: 3, percent: 40)
+            invalid running(request: 3, percent: 40)
+
+            """)
+        #expect(memory.error == "")
+    }
+
+    @Test func replayReadsAFileSkippingBlankLinesAndComments() {
+        let memory = MemoryIO(files: ["events.txt": .success(
+            "# seed 002\r\nrefreshTapped\r\n\n   \nsucceeded([\"a\", \"b\"])\n  # indented comment\n\trefreshTapped  \nrefreshTapped\nfailed(\"offline\")\nsucceeded([\"late\"])")])
+        #expect(memory.run(["replay", "load", "events.txt"]) == 0)
+        #expect(memory.output == """
+            to loading(previous: nil)
+            to loaded(["a", "b"])
+            to loading(previous: ["a", "b"])
+            stay loading(previous: ["a", "b"])
+            to failed("offline", previous: ["a", "b"])
+            ignore failed("offline", previous: ["a", "b"])
+
+            """)
+    }
+
+    @Test func replayUploadShowsInvalidReasonsOnlyAsVerdicts() {
+        let memory = MemoryIO(input: ["start", "progress(0.35)", "pause", "resume", "resume", "complete"])
+        #expect(memory.run(["replay", "upload", "-"]) == 0)
+        #expect(memory.output == """
+            to uploading(progress: 0.0)
+            update uploading(progress: 0.35)
+            to paused(progress: 0.35)
+            to uploading(progress: 0.35)
+            invalid uploading(progress: 0.35)
+            to completed
+
+            """)
+    }
+
+    @Test func anUnparsableLineStopsTheRunAfterPrintingEarlierLines() {
+        let memory = MemoryIO(input: ["start", "", "# a comment", "progress(request: 1, percent: 20", "pause"])
+        #expect(memory.run(["replay", "transfer"]) == 2)
+        #expect(memory.output == "to running(request: 1, percent: 0)\n")
+        #expect(memory.error == "statetui: line 4: column 33: expected \")\" but found the end of the text; "
+            + "a transfer event is one of: start, progress(request: Int, percent: Int), pause, resume, "
+            + "succeeded(request: Int, file: String), failed(request: Int, message: String), cancel, retry\n")
+    }
+
+    @Test func anUnknownActionNamesTheAcceptedForms() {
+        let memory = MemoryIO(input: ["refresh"])
+        #expect(memory.run(["replay", "load"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error == "statetui: line 1: refresh is not a load action; "
+            + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n")
+    }
+
+    @Test(arguments: [
+        (CommandIO.ReadError("no such file"), "statetui: missing.txt: no such file\n"),
+        (CommandIO.ReadError("is not UTF-8 text"), "statetui: missing.txt: is not UTF-8 text\n"),
+    ])
+    func anUnreadableFileIsAnEnvironmentError(failure: CommandIO.ReadError, message: String) {
+        let memory = MemoryIO(files: ["missing.txt": .failure(failure)])
+        #expect(memory.run(["replay", "upload", "missing.txt"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error == message)
+    }
+
+    @Test func versionPrintsThePackageVersion() {
+        let memory = MemoryIO()
+        #expect(memory.run(["--version"]) == 0)
+        #expect(memory.output == "statetui \(Version.current)\n")
+        #expect(Version.current == "0.1.0")
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func helpPrintsTheOverview(arguments: [String]) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 0)
+        #expect(memory.output == CommandLineTool.help)
+        #expect(memory.output.contains("  replay                  Apply events, one per line"))
+        #expect(memory.error == "")
+    }
+
+    @Test(arguments: CommandLineTool.commands.map(\.name))
+    func helpCommandAndDashDashHelpPrintTheCommandsHelp(name: String) throws {
+        let spec = try #require(CommandLineTool.commands.first { $0.name == name })
+        for arguments in [["help", name], [name, "--help"], [name, "-h"]] {
+            let memory = MemoryIO()
+            #expect(memory.run(arguments) == 0)
+            #expect(memory.output == spec.help)
+        }
+    }
+
+    @Test(arguments: [
+        ([String](), "statetui: missing command\n"),
+        (["frob"], "statetui: unknown command 'frob'\n"),
+        (["--frob"], "statetui: unknown option '--frob'\n"),
+        (["help", "frob"], "statetui: unknown command 'frob'\n"),
+        (["--version", "x"], "statetui: unexpected argument 'x'\n"),
+    ])
+    func unknownCommandsAndOptionsPrintUsageAndExit2(arguments: [String], firstLine: String) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error == firstLine + "USAGE:\n" + CommandLineTool.usage + "\nSee 'statetui --help'.\n")
+    }
+
+    @Test func aSubcommandsUsageErrorShowsItsOwnUsage() {
+        let memory = MemoryIO()
+        #expect(memory.run(["replay", "ferry"]) == 2)
+        #expect(memory.error == """
+            statetui: 'ferry' is not a valid value for <model>; expected one of: transfer, upload, load
+            USAGE:
+              statetui replay <model> [<file>]
+            See 'statetui help replay'.
+
+            """)
+    }
+
+    @Test(arguments: ScreenModel.allCases)
+    func graphPrintsTheExploredGraphInEachFormat(model: ScreenModel) {
+        for (arguments, format) in [([String](), GraphFormat.mermaid), (["--format", "dot"], .dot),
+                                    (["--format=table"], .table), (["--format", "mermaid"], .mermaid)] {
+            let memory = MemoryIO()
+            #expect(memory.run(["graph", model.rawValue] + arguments) == 0)
+            #expect(memory.output == model.graph(format))
+            #expect(memory.error == "")
+        }
+    }
+
+    @Test func graphOfTheLoadScreenAsATable() {
+        let memory = MemoryIO()
+        #expect(memory.run(["graph", "load", "--format", "table"]) == 0)
+        #expect(memory.output == """
+            | state                                   | refreshTapped                 | succeeded(["a", "b"]) | failed("offline")                       |
+            | --------------------------------------- | ----------------------------- | --------------------- | --------------------------------------- |
+            | idle                                    | loading(previous: nil)        | ·                     | ·                                       |
+            | loading(previous: nil)                  | =                             | loaded(["a", "b"])    | failed("offline", previous: nil)        |
+            | loaded(["a", "b"])                      | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+            | failed("offline", previous: nil)        | loading(previous: nil)        | ·                     | ·                                       |
+            | loading(previous: ["a", "b"])           | =                             | loaded(["a", "b"])    | failed("offline", previous: ["a", "b"]) |
+            | failed("offline", previous: ["a", "b"]) | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+
+            """)
+    }
+
+    @Test(arguments: [["help", "graph"], ["graph", "--help"], ["--help"]])
+    func helpDocumentsTheGraphSampleEvents(arguments: [String]) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 0)
+        for model in ScreenModel.allCases {
+            #expect(memory.output.contains("  \(model.rawValue): " + model.sampleInputs.joined(separator: ", ")))
+        }
+    }
+
+    @Test func graphRejectsAnUnknownFormat() {
+        let memory = MemoryIO()
+        #expect(memory.run(["graph", "upload", "--format", "svg"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error.hasPrefix(
+            "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table\n"
+                + "USAGE:\n  statetui graph <model> [--format <format>]\n"))
+    }
+}

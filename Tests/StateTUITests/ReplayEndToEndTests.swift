@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Runs the built `statetui` binary as a user would: real arguments, files, pipes and exit status.
+@Suite struct ReplayEndToEndTests {
+    struct Run: Equatable {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// The binary built next to this test bundle (the test target depends on the executable, so
+    /// `swift test` builds it in the same folder, whichever scratch path is used).
+    static func binary() throws -> URL {
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("statetui")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        throw BinaryNotFound(searched: candidates.map(\.path))
+    }
+
+    struct BinaryNotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String { "no statetui binary in \(searched)" }
+    }
+
+    /// Runs `statetui ARGUMENTS` with `input` on standard input; outputs go to files, so a large
+    /// output can never fill a pipe and block.
+    static func run(_ arguments: [String], input: String = "") throws -> Run {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("in")
+        let outputFile = folder.appendingPathComponent("out")
+        let errorFile = folder.appendingPathComponent("err")
+        try Data(input.utf8).write(to: inputFile)
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            output: try String(contentsOf: outputFile, encoding: .utf8),
+            error: try String(contentsOf: errorFile, encoding: .utf8))
+    }
+
+    static func temporaryFile(_ contents: Data) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-e2e-\(UUID().uuidString).txt")
+        try contents.write(to: file)
+        return file
+    }
+
+    @Test func replayFromStandardInput() throws {
+        let run = try Self.run(["replay", "transfer"], input: """
+            # seed 000, first steps
+            start
+            progress(request: 1, percent: 20)
+
+            pause
+            progress(request: 1, percent: 30)
+            succeeded(request: 1, file: "file-1")
+            succeeded(request: 1, file: "")
+            """)
+        #expect(run == Run(status: 0, output: """
+            to running(request: 1, percent: 0)
+            update running(request: 1, percent: 20)
+            to paused(request: 1, percent: 20)
+            ignore paused(request: 1, percent: 20)
+            to completed(file: "file-1")
+            ignore completed(file: "file-1")
+
+            """, error: ""))
+    }
+
+    @Test func replayFromAFileWithCRLFAndEscapes() throws {
+        let file = try Self.temporaryFile(Data("start\r\nfail(message: \"disk \\\"full\\\"\\n\")\r\nretry\r\n".utf8))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try Self.run(["replay", "upload", file.path])
+        #expect(run == Run(status: 0, output: """
+            to uploading(progress: 0.0)
+            to failed(message: "disk \\"full\\"\\n")
+            to uploading(progress: 0.0)
+
+            """, error: ""))
+    }
+
+    @Test func aBadLineStopsWithStatus2AfterEarlierLines() throws {
+        let run = try Self.run(["replay", "load"], input: "refreshTapped\nsucceeded([\"a\", \"b\"])\nsucceeded(\"a\")\nrefreshTapped\n")
+        #expect(run == Run(
+            status: 2,
+            output: "to loading(previous: nil)\nto loaded([\"a\", \"b\"])\n",
+            error: "statetui: line 3: items must be an array of strings, not \"a\"; "
+                + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n"))
+    }
+
+    @Test func aMissingFileIsAnEnvironmentError() throws {
+        let run = try Self.run(["replay", "transfer", "no-such-file.txt"])
+        #expect(run == Run(status: 2, output: "", error: "statetui: no-such-file.txt: no such file\n"))
+    }
+
+    @Test func aFileThatIsNotUTF8IsNamed() throws {
+        let file = try Self.temporaryFile(Data([0x73, 0x74, 0xFF, 0x0A]))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try Self.run(["replay", "transfer", file.path])
+        #expect(run == Run(status: 2, output: "", error: "statetui: \(file.path): is not UTF-8 text\n"))
+    }
+
+    @Test func versionHelpAndUsageErrors() throws {
+        #expect(try Self.run(["--version"]) == Run(status: 0, output: "statetui 0.1.0\n", error: ""))
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: ") && help.error.isEmpty)
+        let unknown = try Self.run(["replay", "transfer", "--fast"])
+        #expect(unknown.status == 2 && unknown.output.isEmpty)
+        #expect(unknown.error.hasPrefix("statetui: unknown option '--fast'\nUSAGE:\n  statetui replay <model> [<file>]\n"))
+    }
+
+    @Test func graphThroughTheBinaryMatchesTheCheckedInDiagram() throws {
+        let run = try Self.run(["graph", "upload"])
+        let diagram = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Resources/diagrams/upload.mmd")
+        #expect(run == Run(status: 0, output: try String(contentsOf: diagram, encoding: .utf8), error: ""))
+    }
+}
