@@ -17,3 +17,8 @@ test:
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+# Release build of the benchmark executable, then one run: a table and a JSON line per group.
+bench:
+	$(SWIFT) build -c release --product Benchmarks
+	./.build/release/Benchmarks

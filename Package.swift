@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         .target(name: "StateMachineKit"),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["StateMachineKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

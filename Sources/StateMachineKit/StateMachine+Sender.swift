@@ -38,6 +38,7 @@ extension StateMachine {
 }
 
 /// The shared record of one run of `whileIn` work: who it is and why it was cancelled.
+@usableFromInline
 final class WorkActivity: Sendable {
     let label: String
     let visit: Int
@@ -51,6 +52,7 @@ final class WorkActivity: Sendable {
     var cause: CancellationCause? { storedCause.withLock { $0 } }
 
     /// Records the cause before the task is cancelled, so the work reads it as soon as it sees cancellation.
+    @usableFromInline
     func markCancelled(_ cause: CancellationCause) {
         storedCause.withLock { if $0 == nil { $0 = cause } }
     }

@@ -17,9 +17,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public let historyLimit: Int
     /// The clock state timeouts run on.
     public let clock: AnyClock
-    let reporter: Reporter?
-    let transition: TransitionFunction
-    let core: Mutex<Core>
+    @usableFromInline let reporter: Reporter?
+    @usableFromInline let transition: TransitionFunction
+    @usableFromInline let core: Mutex<Core>
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -45,8 +45,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     deinit {
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
-        let aftermath = core.withLock { $0.stop() }
-        aftermath.perform()
+        core.withLock { $0.stop() }?.perform()
     }
 
     /// The current state.
@@ -67,7 +66,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
-    @discardableResult
+    @inlinable @discardableResult
     public func send(_ event: Event) -> Outcome {
         deliver(event, origin: .anyone)
     }
@@ -99,7 +98,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Stops the machine: later events return `.stopped`, work is cancelled with cause
     /// `machineStopped`, the armed timeout is cancelled and every `states()` stream finishes.
     public func stop() {
-        let aftermath = core.withLock { $0.stop() }
+        guard let aftermath = core.withLock({ $0.stop() }) else { return }
         aftermath.perform()
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }
@@ -107,6 +106,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     // MARK: - Delivery
 
     /// Where an event came from, which decides whether the machine may refuse it before deciding.
+    @usableFromInline
     enum Origin: Sendable {
         /// `send`: always applied while running.
         case anyone
@@ -117,17 +117,22 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Applies one event under the lock, then performs the effects outside it.
+    @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
-        let aftermath = core.withLock { core in
-            core.apply(event, origin: origin, transition: transition, machine: self)
+        let reporting = reporter != nil
+        let (outcome, aftermath) = core.withLock { core in
+            core.apply(event, origin: origin, transition: transition, machine: self, reporting: reporting)
         }
-        aftermath.perform()
-        if let reporter { report(aftermath, event: event, origin: origin, to: reporter) }
-        return aftermath.outcome
+        if let aftermath {
+            aftermath.perform()
+            if let reporter { report(aftermath, outcome: outcome, event: event, origin: origin, to: reporter) }
+        }
+        return outcome
     }
 
     /// Starts one run of registered work for `visit`. Called under the lock so the run is recorded
     /// before any other event can end the visit.
+    @usableFromInline
     func start(_ registration: WorkRegistration, visit: Int) -> ActiveWork {
         let activity = WorkActivity(label: registration.label, visit: visit)
         let sender = Sender(machine: self, visit: visit, activity: activity)
@@ -138,6 +143,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Arms a state timeout for `visit`. The deadline is fixed now, under the lock, so the timer does
     /// not depend on when its task first runs.
+    @usableFromInline
     func arm(_ timeout: StateTimeout<Event>, visit: Int) -> ArmedTimeout {
         let deadline = clock.now.advanced(by: timeout.after)
         return arm(event: timeout.event, deadline: deadline, visit: visit)
@@ -159,7 +165,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     // MARK: - Reports
 
-    private func report(_ aftermath: Aftermath, event: Event, origin: Origin, to reporter: Reporter) {
+    @usableFromInline
+    func report(_ aftermath: Aftermath, outcome: Outcome, event: Event, origin: Origin, to reporter: Reporter) {
         if let record = aftermath.record {
             let level: Report.Level
             let name: String
@@ -202,7 +209,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                     message: "state timeout fired in \(record.before): \(event)",
                     metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
             }
-        } else if case .timeout(let visit) = origin, aftermath.outcome == .stale, reporter.accepts(.debug) {
+        } else if case .timeout(let visit) = origin, outcome == .stale, reporter.accepts(.debug) {
             reporter.report(Report(
                 label: label, level: .debug, name: Report.Name.timeout,
                 message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",

@@ -1,0 +1,4 @@
+// The benchmark executable: each group measures in one run and prints a table and one JSON line.
+// Build and run with `make bench` (release).
+
+await runEngineBenchmarks()
