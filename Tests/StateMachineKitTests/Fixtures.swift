@@ -44,7 +44,7 @@ enum TurnstileEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A data-carrying machine: a download whose running and paused states carry progress.
-enum Download: Hashable, Sendable, CustomStringConvertible {
+enum Download: Hashable, Sendable, Codable, CustomStringConvertible {
     case idle
     case running(percent: Int)
     case paused(percent: Int)
@@ -69,7 +69,7 @@ enum Download: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-enum DownloadEvent: Hashable, Sendable, CustomStringConvertible {
+enum DownloadEvent: Hashable, Sendable, Codable, CustomStringConvertible {
     case start, progress(Int), pause, resume, fail, retry, finish, restart
 
     var description: String {
