@@ -1,5 +1,3 @@
-import Synchronization
-
 extension StateMachine {
     /// Delivers events on behalf of one visit; once that visit has ended, its events are dropped.
     ///
@@ -42,7 +40,7 @@ extension StateMachine {
 final class WorkActivity: Sendable {
     let label: String
     let visit: Int
-    private let storedCause = Mutex<CancellationCause?>(nil)
+    private let storedCause = Locked<CancellationCause?>(nil)
 
     init(label: String, visit: Int) {
         self.label = label

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A thread-safe state machine whose transition function is its specification.
 ///
 /// Events from any thread or task are applied one at a time under a lock by the pure transition
@@ -19,7 +17,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public let clock: AnyClock
     @usableFromInline let reporter: Reporter?
     @usableFromInline let transition: TransitionFunction
-    @usableFromInline let core: Mutex<Core>
+    @usableFromInline let core: Locked<Core>
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -40,7 +38,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.clock = clock ?? .continuous
         self.reporter = reporter
         self.transition = transition
-        self.core = Mutex(Core(state: initial, visit: 1, historyLimit: historyLimit))
+        self.core = Locked(Core(state: initial, visit: 1, historyLimit: historyLimit))
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import StateMachineKit
-import Synchronization
 
 /// The classic turnstile: a coin unlocks, a push locks.
 enum Turnstile: Hashable, Sendable, CustomStringConvertible {
@@ -107,7 +106,7 @@ enum DownloadEvent: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// Collects reports from any thread.
 final class ReportLog: Sendable {
-    private let reports = Mutex<[Report]>([])
+    private let reports = Locked<[Report]>([])
 
     var all: [Report] { reports.withLock { $0 } }
 
@@ -118,7 +117,7 @@ final class ReportLog: Sendable {
 
 /// A slot filled after the fact, for closures that must reach an object created after them.
 final class Late<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
+    private let slot = Locked<Value?>(nil)
 
     var value: Value? {
         get { slot.withLock { $0 } }
