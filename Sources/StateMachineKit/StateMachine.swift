@@ -163,7 +163,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     // MARK: - Reports
 
-    @usableFromInline
+    /// Inlinable so that a client's specialised machine prints its own types without dynamic casts.
+    @inlinable
     func report(_ aftermath: Aftermath, outcome: Outcome, event: Event, origin: Origin, to reporter: Reporter) {
         if let record = aftermath.record {
             let level: Report.Level
@@ -216,7 +217,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }
 
-    private func report(cancelled: [ActiveWork], state: State?) {
+    @usableFromInline
+    func report(cancelled: [ActiveWork], state: State?) {
         guard let reporter, reporter.accepts(.debug), !cancelled.isEmpty else { return }
         for work in cancelled {
             let cause = work.activity.cause ?? .stateExited
