@@ -27,3 +27,7 @@ diagrams:
 	  "$$($(SWIFT) build --show-bin-path)/statetui" graph $$model --format mermaid > Resources/diagrams/$$model.mmd.tmp \
 	    && mv Resources/diagrams/$$model.mmd.tmp Resources/diagrams/$$model.mmd || exit 1; \
 	done
+# Release build of the benchmark executable, then one run: a table and a JSON line per group.
+bench:
+	$(SWIFT) build -c release --product Benchmarks
+	./.build/release/Benchmarks

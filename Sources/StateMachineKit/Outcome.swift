@@ -32,6 +32,7 @@ public enum Outcome: Equatable, Hashable, Sendable, Codable {
     }
 
     /// Builds the outcome that a transition decision produces.
+    @inlinable
     init<State, Event>(_ transition: Transition<State, Event>) {
         switch transition {
         case .to: self = .moved

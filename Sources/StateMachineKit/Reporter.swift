@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where a machine's reports go: a `@Sendable (Report) -> Void`, called outside the machine's lock.
 ///
@@ -60,9 +59,9 @@ public struct Reporter: Sendable {
 
 /// Serialises writes to one file handle.
 private final class LineWriter: Sendable {
-    private let handle: Mutex<FileHandle>
+    private let handle: Locked<FileHandle>
 
-    init(handle: FileHandle) { self.handle = Mutex(handle) }
+    init(handle: FileHandle) { self.handle = Locked(handle) }
 
     func write(_ line: String) {
         handle.withLock { $0.write(Data(line.utf8)) }

@@ -1,53 +1,63 @@
 extension StateMachine {
     /// One `whileIn` registration: which states it runs in and what it runs.
+    @usableFromInline
     struct WorkRegistration: Sendable {
-        let id: Int
-        let label: String
-        let predicate: @Sendable (State) -> Bool
-        let work: @Sendable (Sender) async -> Void
+        @usableFromInline let id: Int
+        @usableFromInline let label: String
+        @usableFromInline let predicate: @Sendable (State) -> Bool
+        @usableFromInline let work: @Sendable (Sender) async -> Void
     }
 
     /// One running piece of `whileIn` work, owned by the visit that started it.
+    @usableFromInline
     struct ActiveWork: Sendable {
-        let registrationID: Int
-        let activity: WorkActivity
-        let task: Task<Void, Never>
+        @usableFromInline let registrationID: Int
+        @usableFromInline let activity: WorkActivity
+        @usableFromInline let task: Task<Void, Never>
     }
 
     /// The state timeout armed for the current visit.
+    @usableFromInline
     struct ArmedTimeout: Sendable {
-        let visit: Int
-        let deadline: AnyClock.Instant
-        let event: Event
-        let task: Task<Void, Never>
+        @usableFromInline let visit: Int
+        @usableFromInline let deadline: AnyClock.Instant
+        @usableFromInline let event: Event
+        @usableFromInline let task: Task<Void, Never>
     }
 
-    /// One `states()` reader: the newest state it has not seen yet, and the reader itself when it is waiting.
+    /// One `states()` reader: which change it saw last, and the reader itself when it is waiting.
+    ///
+    /// A reader holds no copy of the state: it reads the machine's state when it takes one, so it
+    /// always gets the newest, and an event costs readers nothing unless one of them is waiting.
+    @usableFromInline
     struct ReaderSlot: Sendable {
-        let id: Int
-        var pending: State?
-        var waiter: CheckedContinuation<Void, Never>?
-        var cancelled = false
+        @usableFromInline let id: Int
+        /// The value of ``Core/changes`` when this reader last took the state.
+        @usableFromInline var seen: Int
+        @usableFromInline var waiter: CheckedContinuation<Void, Never>?
+        @usableFromInline var cancelled = false
     }
 
-    /// What to do once the lock is released: the decision's effects, in one value.
-    struct Aftermath: Sendable {
-        var outcome: Outcome
+    /// What to do once the lock is released. Allocated only when there is something to do (work to
+    /// cancel, a timer to cancel, a reader to wake, a report to make), so a plain event allocates nothing
+    /// beyond its history record.
+    @usableFromInline
+    final class Aftermath: @unchecked Sendable {
+        // Unchecked: built by one thread under the lock, then only read after it is released.
         /// The recorded event, for reports.
-        var record: Record?
+        @usableFromInline var record: Record?
         /// The state cancelled work ran in, for reports.
-        var state: State?
-        var cancelled: [ActiveWork] = []
-        var timer: Task<Void, Never>?
-        var wake: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var state: State?
+        @usableFromInline var cancelled: [ActiveWork] = []
+        @usableFromInline var timer: Task<Void, Never>?
+        @usableFromInline var wake: [CheckedContinuation<Void, Never>] = []
 
-        init(outcome: Outcome, record: Record? = nil) {
-            self.outcome = outcome
-            self.record = record
-        }
+        @usableFromInline
+        init() {}
 
         /// Cancels work and timers and wakes readers. Must run outside the lock: cancellation handlers
         /// run synchronously and may call back into the machine.
+        @usableFromInline
         func perform() {
             for work in cancelled { work.task.cancel() }
             timer?.cancel()
@@ -56,113 +66,145 @@ extension StateMachine {
     }
 
     /// Everything the lock protects. Its methods decide; the caller performs the effects they return.
+    @usableFromInline
     struct Core: Sendable {
-        var state: State
-        var visit: Int
-        var sequence = 0
-        var history: HistoryRing<Record>
-        var stopped = false
-        var timeout: ArmedTimeout?
-        var registrations: [WorkRegistration] = []
-        var active: [ActiveWork] = []
-        var readers: [ReaderSlot] = []
-        private var nextID = 0
+        @usableFromInline var state: State
+        @usableFromInline var visit: Int
+        @usableFromInline var sequence = 0
+        @usableFromInline var history: HistoryRing<Record>
+        @usableFromInline var stopped = false
+        @usableFromInline var timeout: ArmedTimeout?
+        @usableFromInline var registrations: [WorkRegistration] = []
+        @usableFromInline var active: [ActiveWork] = []
+        @usableFromInline var readers: [ReaderSlot] = []
+        /// Counts `.to` and `.update` decisions: what readers compare to know whether they are behind.
+        @usableFromInline var changes = 0
+        /// How many readers are parked waiting for a change.
+        @usableFromInline var parkedReaders = 0
+        @usableFromInline var nextID = 0
 
+        @usableFromInline
         init(state: State, visit: Int, historyLimit: Int) {
             self.state = state
             self.visit = visit
             self.history = HistoryRing(capacity: historyLimit)
         }
 
+        @usableFromInline
         mutating func makeID() -> Int {
             nextID += 1
             return nextID
         }
 
-        /// Appends a record of `event` and returns it.
-        mutating func record(_ event: Event, before: State, outcome: Outcome) -> Record {
-            sequence += 1
-            let record = Record(sequence: sequence, visit: visit, before: before, event: event, outcome: outcome, after: state)
-            history.append(record)
-            return record
-        }
-
-        /// Refuses or applies one event.
+        /// Refuses or applies one event. Returns the outcome and, when there is anything to do after
+        /// the lock is released (or `reporting` asks for the record), the aftermath.
+        @inlinable
         mutating func apply(
-            _ event: Event, origin: Origin, transition: TransitionFunction, machine: StateMachine
-        ) -> Aftermath {
-            if stopped { return Aftermath(outcome: .stopped) }
+            _ event: Event, origin: Origin, transition: TransitionFunction, machine: StateMachine, reporting: Bool
+        ) -> (Outcome, Aftermath?) {
+            if stopped { return (.stopped, nil) }
             switch origin {
             case .anyone:
                 break
             case .sender(let senderVisit):
                 if senderVisit != visit {
-                    return Aftermath(outcome: .stale, record: record(event, before: state, outcome: .stale))
+                    return (.stale, record(event, visit: visit, before: state, outcome: .stale, reporting: reporting))
                 }
             case .timeout(let timerVisit):
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
-                if timerVisit != visit { return Aftermath(outcome: .stale) }
+                if timerVisit != visit { return (.stale, reporting ? Aftermath() : nil) }
                 timeout = nil
             }
             let before = state
             let decision = transition(before, event)
-            var aftermath = Aftermath(outcome: Outcome(decision))
-            switch decision {
+            let outcome = Outcome(decision)
+            var aftermath: Aftermath?
+            switch consume decision {
             case .to(let next, let stateTimeout):
                 let leftVisit = visit
                 state = next
-                if !active.isEmpty {
-                    aftermath.state = before
-                    aftermath.cancelled = endWork(cause: .stateExited)
-                }
-                aftermath.timer = timeout?.task
-                // Record in the visit the event arrived in, then begin the next one.
-                aftermath.record = recordIn(visit: leftVisit, event, before: before, outcome: .moved)
                 visit += 1
-                timeout = stateTimeout.map { machine.arm($0, visit: visit) }
-                startMatchingWork(machine: machine)
-                aftermath.wake = publish()
-                return aftermath
+                if !active.isEmpty || timeout != nil || stateTimeout != nil || !registrations.isEmpty {
+                    aftermath = enter(stateTimeout, leaving: before, machine: machine)
+                }
+                publish(into: &aftermath)
+                return (outcome, record(
+                    event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath))
             case .update(let next):
                 state = next
-                if !registrations.isEmpty {
-                    aftermath.state = before
-                    aftermath.cancelled = updateWork(machine: machine)
-                }
-                aftermath.wake = publish()
+                if !registrations.isEmpty { aftermath = update(leaving: before, machine: machine) }
+                publish(into: &aftermath)
             case .stay, .ignore, .invalid:
                 break
             }
-            aftermath.record = record(event, before: before, outcome: aftermath.outcome)
-            return aftermath
+            return (outcome, record(event, visit: visit, before: before, outcome: outcome, reporting: reporting, into: aftermath))
         }
 
-        private mutating func recordIn(visit recordVisit: Int, _ event: Event, before: State, outcome: Outcome) -> Record {
+        /// Appends a record of `event` to the history; hands it to the aftermath when reports need it.
+        @inlinable
+        mutating func record(
+            _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome, reporting: Bool,
+            into aftermath: Aftermath? = nil
+        ) -> Aftermath? {
             sequence += 1
+            guard history.capacity > 0 || reporting else { return aftermath }
+            guard reporting else {
+                if history.isFull {
+                    // The steady state of a long-running machine: reuse the oldest slot field by field.
+                    let sequence = sequence
+                    let after = state
+                    history.overwriteOldest { oldest in
+                        oldest.sequence = sequence
+                        oldest.visit = recordVisit
+                        oldest.before = before
+                        oldest.event = event
+                        oldest.outcome = outcome
+                        oldest.after = after
+                    }
+                } else {
+                    history.append(Record(
+                        sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
+                        after: state))
+                }
+                return aftermath
+            }
             let record = Record(
                 sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)
             history.append(record)
-            return record
+            let result = aftermath ?? Aftermath()
+            result.record = record
+            return result
+        }
+
+        /// The rarer half of a `.to`: ends the old visit's work and timer, starts the new visit's.
+        @usableFromInline
+        mutating func enter(_ stateTimeout: StateTimeout<Event>?, leaving before: State, machine: StateMachine) -> Aftermath {
+            let aftermath = Aftermath()
+            if !active.isEmpty {
+                aftermath.state = before
+                aftermath.cancelled = endWork(cause: .stateExited)
+            }
+            aftermath.timer = timeout?.task
+            timeout = stateTimeout.map { machine.arm($0, visit: visit) }
+            for registration in registrations where registration.predicate(state) {
+                active.append(machine.start(registration, visit: visit))
+            }
+            return aftermath
         }
 
         /// Ends every running piece of work with `cause`; the caller cancels the tasks.
-        private mutating func endWork(cause: CancellationCause) -> [ActiveWork] {
+        @usableFromInline
+        mutating func endWork(cause: CancellationCause) -> [ActiveWork] {
             let ended = active
             active.removeAll()
             for work in ended { work.activity.markCancelled(cause) }
             return ended
         }
 
-        /// Starts every registration whose predicate holds for the new visit.
-        private mutating func startMatchingWork(machine: StateMachine) {
-            for registration in registrations where registration.predicate(state) {
-                active.append(machine.start(registration, visit: visit))
-            }
-        }
-
         /// Across an `.update`: stops work whose predicate no longer holds and starts work whose
         /// predicate now holds.
-        private mutating func updateWork(machine: StateMachine) -> [ActiveWork] {
+        @usableFromInline
+        mutating func update(leaving before: State, machine: StateMachine) -> Aftermath? {
             var ended: [ActiveWork] = []
             var kept: [ActiveWork] = []
             for work in active {
@@ -179,39 +221,47 @@ extension StateMachine {
                 kept.append(machine.start(registration, visit: visit))
             }
             active = kept
-            return ended
+            guard !ended.isEmpty else { return nil }
+            let aftermath = Aftermath()
+            aftermath.state = before
+            aftermath.cancelled = ended
+            return aftermath
         }
 
-        /// Hands the new state to every reader, replacing whatever it has not read yet (newest only),
-        /// and returns the waiting readers to wake.
-        private mutating func publish() -> [CheckedContinuation<Void, Never>] {
-            var wake: [CheckedContinuation<Void, Never>] = []
+        /// Marks a change for readers and collects the parked ones to wake. Readers that are not
+        /// waiting find out when they next ask, so a burst of events coalesces into one wake-up.
+        @inlinable
+        mutating func publish(into aftermath: inout Aftermath?) {
+            changes &+= 1
+            if parkedReaders > 0 { wakeParkedReaders(into: &aftermath) }
+        }
+
+        @usableFromInline
+        mutating func wakeParkedReaders(into aftermath: inout Aftermath?) {
+            let wake = aftermath ?? Aftermath()
             for index in readers.indices {
-                readers[index].pending = state
                 if let waiter = readers[index].waiter {
                     readers[index].waiter = nil
-                    wake.append(waiter)
+                    wake.wake.append(waiter)
                 }
             }
-            return wake
+            parkedReaders = 0
+            aftermath = wake
         }
 
         /// Stops the machine and returns what to cancel and whom to wake.
-        mutating func stop() -> Aftermath {
-            var aftermath = Aftermath(outcome: .stopped)
-            guard !stopped else { return aftermath }
+        @usableFromInline
+        mutating func stop() -> Aftermath? {
+            guard !stopped else { return nil }
             stopped = true
+            let aftermath = Aftermath()
             aftermath.state = state
             aftermath.cancelled = endWork(cause: .machineStopped)
             aftermath.timer = timeout?.task
             timeout = nil
             registrations.removeAll()
-            for index in readers.indices {
-                if let waiter = readers[index].waiter {
-                    readers[index].waiter = nil
-                    aftermath.wake.append(waiter)
-                }
-            }
+            var wake: Aftermath? = aftermath
+            wakeParkedReaders(into: &wake)
             return aftermath
         }
     }

@@ -15,6 +15,7 @@ extension StateMachine {
         public var after: State
 
         /// Creates a record.
+        @inlinable
         public init(sequence: Int, visit: Int, before: State, event: Event, outcome: Outcome, after: State) {
             self.sequence = sequence
             self.visit = visit

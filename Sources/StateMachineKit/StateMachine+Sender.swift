@@ -1,5 +1,3 @@
-import Synchronization
-
 extension StateMachine {
     /// Delivers events on behalf of one visit; once that visit has ended, its events are dropped.
     ///
@@ -38,10 +36,11 @@ extension StateMachine {
 }
 
 /// The shared record of one run of `whileIn` work: who it is and why it was cancelled.
+@usableFromInline
 final class WorkActivity: Sendable {
     let label: String
     let visit: Int
-    private let storedCause = Mutex<CancellationCause?>(nil)
+    private let storedCause = Locked<CancellationCause?>(nil)
 
     init(label: String, visit: Int) {
         self.label = label
@@ -51,6 +50,7 @@ final class WorkActivity: Sendable {
     var cause: CancellationCause? { storedCause.withLock { $0 } }
 
     /// Records the cause before the task is cancelled, so the work reads it as soon as it sees cancellation.
+    @usableFromInline
     func markCancelled(_ cause: CancellationCause) {
         storedCause.withLock { if $0 == nil { $0 = cause } }
     }

@@ -6,7 +6,8 @@ extension StateMachine {
     public func states() -> AsyncStream<State> {
         let id = core.withLock { core in
             let id = core.makeID()
-            core.readers.append(ReaderSlot(id: id, pending: core.state))
+            // Seen "one change ago": the first take yields the current state at once.
+            core.readers.append(ReaderSlot(id: id, seen: core.changes &- 1))
             return id
         }
         let reader = StateReader(machine: self, id: id)
@@ -43,19 +44,21 @@ extension StateMachine {
     func removeReader(_ id: Int) {
         let waiter = core.withLock { core -> CheckedContinuation<Void, Never>? in
             guard let index = core.readers.firstIndex(where: { $0.id == id }) else { return nil }
-            return core.readers.remove(at: index).waiter
+            let waiter = core.readers.remove(at: index).waiter
+            if waiter != nil { core.parkedReaders -= 1 }
+            return waiter
         }
         waiter?.resume()
     }
 }
 
 extension StateMachine.Core {
-    /// Takes the reader's unseen state, or reports that its stream is over.
+    /// Takes the current state if the reader has not seen it, or reports that its stream is over.
     mutating func take(reader id: Int) -> StateMachine.ReaderStep {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return .finished }
-        if let pending = readers[index].pending {
-            readers[index].pending = nil
-            return .state(pending)
+        if readers[index].seen != changes {
+            readers[index].seen = changes
+            return .state(state)
         }
         if stopped || readers[index].cancelled {
             readers.remove(at: index)
@@ -67,10 +70,11 @@ extension StateMachine.Core {
     /// Stores the waiting reader; `false` when there is already something to take, so it must not wait.
     mutating func park(reader id: Int, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return false }
-        if readers[index].pending != nil || stopped || readers[index].cancelled || Task.isCancelled {
+        if readers[index].seen != changes || stopped || readers[index].cancelled || Task.isCancelled {
             return false
         }
         readers[index].waiter = continuation
+        parkedReaders += 1
         return true
     }
 
@@ -78,8 +82,10 @@ extension StateMachine.Core {
     mutating func cancel(reader id: Int) -> CheckedContinuation<Void, Never>? {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return nil }
         readers[index].cancelled = true
-        defer { readers[index].waiter = nil }
-        return readers[index].waiter
+        guard let waiter = readers[index].waiter else { return nil }
+        readers[index].waiter = nil
+        parkedReaders -= 1
+        return waiter
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A thread-safe state machine whose transition function is its specification.
 ///
 /// Events from any thread or task are applied one at a time under a lock by the pure transition
@@ -17,9 +15,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public let historyLimit: Int
     /// The clock state timeouts run on.
     public let clock: AnyClock
-    let reporter: Reporter?
-    let transition: TransitionFunction
-    let core: Mutex<Core>
+    @usableFromInline let reporter: Reporter?
+    @usableFromInline let transition: TransitionFunction
+    @usableFromInline let core: Locked<Core>
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -40,13 +38,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.clock = clock ?? .continuous
         self.reporter = reporter
         self.transition = transition
-        self.core = Mutex(Core(state: initial, visit: 1, historyLimit: historyLimit))
+        self.core = Locked(Core(state: initial, visit: 1, historyLimit: historyLimit))
     }
 
     deinit {
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
-        let aftermath = core.withLock { $0.stop() }
-        aftermath.perform()
+        core.withLock { $0.stop() }?.perform()
     }
 
     /// The current state.
@@ -67,7 +64,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
-    @discardableResult
+    @inlinable @discardableResult
     public func send(_ event: Event) -> Outcome {
         deliver(event, origin: .anyone)
     }
@@ -99,7 +96,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Stops the machine: later events return `.stopped`, work is cancelled with cause
     /// `machineStopped`, the armed timeout is cancelled and every `states()` stream finishes.
     public func stop() {
-        let aftermath = core.withLock { $0.stop() }
+        guard let aftermath = core.withLock({ $0.stop() }) else { return }
         aftermath.perform()
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }
@@ -107,6 +104,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     // MARK: - Delivery
 
     /// Where an event came from, which decides whether the machine may refuse it before deciding.
+    @usableFromInline
     enum Origin: Sendable {
         /// `send`: always applied while running.
         case anyone
@@ -117,17 +115,22 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Applies one event under the lock, then performs the effects outside it.
+    @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
-        let aftermath = core.withLock { core in
-            core.apply(event, origin: origin, transition: transition, machine: self)
+        let reporting = reporter != nil
+        let (outcome, aftermath) = core.withLock { core in
+            core.apply(event, origin: origin, transition: transition, machine: self, reporting: reporting)
         }
-        aftermath.perform()
-        if let reporter { report(aftermath, event: event, origin: origin, to: reporter) }
-        return aftermath.outcome
+        if let aftermath {
+            aftermath.perform()
+            if let reporter { report(aftermath, outcome: outcome, event: event, origin: origin, to: reporter) }
+        }
+        return outcome
     }
 
     /// Starts one run of registered work for `visit`. Called under the lock so the run is recorded
     /// before any other event can end the visit.
+    @usableFromInline
     func start(_ registration: WorkRegistration, visit: Int) -> ActiveWork {
         let activity = WorkActivity(label: registration.label, visit: visit)
         let sender = Sender(machine: self, visit: visit, activity: activity)
@@ -138,6 +141,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Arms a state timeout for `visit`. The deadline is fixed now, under the lock, so the timer does
     /// not depend on when its task first runs.
+    @usableFromInline
     func arm(_ timeout: StateTimeout<Event>, visit: Int) -> ArmedTimeout {
         let deadline = clock.now.advanced(by: timeout.after)
         return arm(event: timeout.event, deadline: deadline, visit: visit)
@@ -159,7 +163,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     // MARK: - Reports
 
-    private func report(_ aftermath: Aftermath, event: Event, origin: Origin, to reporter: Reporter) {
+    /// Inlinable so that a client's specialised machine prints its own types without dynamic casts.
+    @inlinable
+    func report(_ aftermath: Aftermath, outcome: Outcome, event: Event, origin: Origin, to reporter: Reporter) {
         if let record = aftermath.record {
             let level: Report.Level
             let name: String
@@ -202,7 +208,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                     message: "state timeout fired in \(record.before): \(event)",
                     metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
             }
-        } else if case .timeout(let visit) = origin, aftermath.outcome == .stale, reporter.accepts(.debug) {
+        } else if case .timeout(let visit) = origin, outcome == .stale, reporter.accepts(.debug) {
             reporter.report(Report(
                 label: label, level: .debug, name: Report.Name.timeout,
                 message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
@@ -211,7 +217,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }
 
-    private func report(cancelled: [ActiveWork], state: State?) {
+    @usableFromInline
+    func report(cancelled: [ActiveWork], state: State?) {
         guard let reporter, reporter.accepts(.debug), !cancelled.isEmpty else { return }
         for work in cancelled {
             let cause = work.activity.cause ?? .stateExited

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock that moves only when told to, for deterministic tests of state timeouts.
 ///
 /// `sleep(until:)` suspends until ``advance(by:)`` moves the clock to or past the deadline; nothing
@@ -43,7 +41,7 @@ public final class TestClock: Clock, Sendable {
         }
     }
 
-    private let timeline = Mutex(Timeline())
+    private let timeline = Locked(Timeline())
 
     /// A clock at offset zero with nobody sleeping.
     public init() {}

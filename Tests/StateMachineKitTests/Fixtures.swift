@@ -1,5 +1,4 @@
 import StateMachineKit
-import Synchronization
 
 /// The classic turnstile: a coin unlocks, a push locks.
 enum Turnstile: Hashable, Sendable, CustomStringConvertible {
@@ -44,7 +43,7 @@ enum TurnstileEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A data-carrying machine: a download whose running and paused states carry progress.
-enum Download: Hashable, Sendable, CustomStringConvertible {
+enum Download: Hashable, Sendable, Codable, CustomStringConvertible {
     case idle
     case running(percent: Int)
     case paused(percent: Int)
@@ -69,7 +68,7 @@ enum Download: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-enum DownloadEvent: Hashable, Sendable, CustomStringConvertible {
+enum DownloadEvent: Hashable, Sendable, Codable, CustomStringConvertible {
     case start, progress(Int), pause, resume, fail, retry, finish, restart
 
     var description: String {
@@ -107,7 +106,7 @@ enum DownloadEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// Collects reports from any thread.
 final class ReportLog: Sendable {
-    private let reports = Mutex<[Report]>([])
+    private let reports = Locked<[Report]>([])
 
     var all: [Report] { reports.withLock { $0 } }
 
@@ -118,7 +117,7 @@ final class ReportLog: Sendable {
 
 /// A slot filled after the fact, for closures that must reach an object created after them.
 final class Late<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
+    private let slot = Locked<Value?>(nil)
 
     var value: Value? {
         get { slot.withLock { $0 } }

@@ -43,7 +43,7 @@ import Testing
         var reader = machine.states().makeAsyncIterator()
         #expect(await reader.next() == .idle)
         machine.send(.finish)
-        #expect(machine.core.withLock { $0.readers.map(\.pending) } == [nil])
+        #expect(machine.core.withLock { core in core.readers.map { $0.seen == core.changes } } == [true])
         machine.send(.start)
         #expect(await reader.next() == .running(percent: 0))
     }

@@ -1,0 +1,354 @@
+import Foundation
+import StateMachineKit
+import Synchronization
+
+// MARK: - Machines under test
+
+/// The turnstile: every event is a `.to`, so every event ends a visit and starts the next.
+enum BenchTurnstile: Hashable, Sendable, CustomStringConvertible {
+    case locked, unlocked
+
+    var description: String {
+        switch self {
+        case .locked: "locked"
+        case .unlocked: "unlocked"
+        }
+    }
+}
+
+enum BenchCoinOrPush: Hashable, Sendable, CustomStringConvertible {
+    case coin, push
+
+    var description: String {
+        switch self {
+        case .coin: "coin"
+        case .push: "push"
+        }
+    }
+}
+
+@inline(__always)
+func benchTurnstile(_ state: BenchTurnstile, _ event: BenchCoinOrPush) -> Transition<BenchTurnstile, BenchCoinOrPush> {
+    switch (state, event) {
+    case (.locked, .coin): .to(.unlocked)
+    case (.locked, .push): .stay
+    case (.unlocked, .coin): .ignore
+    case (.unlocked, .push): .to(.locked)
+    }
+}
+
+/// A data-carrying machine: a request whose progress is an `.update` of a state with associated values.
+enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
+    case idle(completed: Int)
+    case running(request: Int, percent: Int, bytes: Int)
+    case done(request: Int, bytes: Int)
+
+    var description: String {
+        switch self {
+        case .idle(let completed): "idle(completed: \(completed))"
+        case .running(let request, let percent, let bytes): "running(request: \(request), percent: \(percent), bytes: \(bytes))"
+        case .done(let request, let bytes): "done(request: \(request), bytes: \(bytes))"
+        }
+    }
+}
+
+enum BenchTransferEvent: Hashable, Sendable, CustomStringConvertible {
+    case start(request: Int)
+    case progress(percent: Int, bytes: Int)
+    case finish
+    case reset
+
+    var description: String {
+        switch self {
+        case .start(let request): "start(request: \(request))"
+        case .progress(let percent, let bytes): "progress(percent: \(percent), bytes: \(bytes))"
+        case .finish: "finish"
+        case .reset: "reset"
+        }
+    }
+}
+
+@inline(__always)
+func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent> {
+    switch (state, event) {
+    case (.idle, .start(let request)): .to(.running(request: request, percent: 0, bytes: 0))
+    case (.running(let request, _, let bytes), .progress(let percent, let more)):
+        .update(.running(request: request, percent: percent, bytes: bytes + more))
+    case (.running(let request, _, let bytes), .finish): .to(.done(request: request, bytes: bytes))
+    case (.done(let request, _), .reset): .to(.idle(completed: request))
+    case (.idle, _), (.running, _), (.done, _): .invalid("unexpected")
+    }
+}
+
+/// The i-th event of each workload: turnstile alternates coin and push; a transfer is
+/// start, 98 progress events, finish, reset.
+@inline(__always)
+func turnstileEvent(_ index: Int) -> BenchCoinOrPush { index & 1 == 0 ? .coin : .push }
+
+@inline(__always)
+func transferEvent(_ index: Int) -> BenchTransferEvent {
+    let phase = index % 100
+    switch phase {
+    case 0: return .start(request: index / 100)
+    case 98: return .finish
+    case 99: return .reset
+    default: return .progress(percent: phase, bytes: 4096)
+    }
+}
+
+/// The state after `transition`, decided by a switch written here so that nothing generic is called.
+@inline(__always)
+func apply<State, Event>(_ transition: Transition<State, Event>, to state: State) -> State {
+    switch transition {
+    case .to(let next, _), .update(let next): next
+    case .stay, .ignore, .invalid: state
+    }
+}
+
+/// (a) for the turnstile: no engine, just the switch under a lock.
+@inline(never)
+func bareTurnstile(_ count: Int) {
+    let mutex = Mutex(BenchTurnstile.locked)
+    for index in 0..<count {
+        let event = turnstileEvent(index)
+        mutex.withLock { $0 = apply(benchTurnstile($0, event), to: $0) }
+    }
+    blackHole(mutex.withLock { $0 })
+}
+
+/// (a) for the transfer machine.
+@inline(never)
+func bareTransfer(_ count: Int) {
+    let mutex = Mutex(BenchTransfer.idle(completed: 0))
+    for index in 0..<count {
+        let event = transferEvent(index)
+        mutex.withLock { $0 = apply(benchTransfer($0, event), to: $0) }
+    }
+    blackHole(mutex.withLock { $0 })
+}
+
+/// What a Swift developer would write instead of the engine: an actor with a switch.
+actor ActorMachine<State: Sendable, Event: Sendable> {
+    private var state: State
+    private var visit = 1
+    private let transition: (State, Event) -> Transition<State, Event>
+
+    init(initial: State, transition: @escaping @Sendable (State, Event) -> Transition<State, Event>) {
+        self.state = initial
+        self.transition = transition
+    }
+
+    func send(_ event: Event) -> Outcome {
+        let decision = transition(state, event)
+        switch decision {
+        case .to(let next, _):
+            state = next
+            visit += 1
+        case .update(let next):
+            state = next
+        case .stay, .ignore, .invalid:
+            break
+        }
+        return Outcome.forBenchmark(decision)
+    }
+}
+
+extension Outcome {
+    static func forBenchmark<State, Event>(_ decision: Transition<State, Event>) -> Outcome {
+        switch decision {
+        case .to: .moved
+        case .update: .updated
+        case .stay: .stayed
+        case .ignore: .ignored
+        case .invalid(let reason): .invalid(reason)
+        }
+    }
+}
+
+// MARK: - Measurement
+
+/// Resident set size in kilobytes, from /proc/self/statm (second field, in pages).
+func residentKilobytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
+    return pages * sysconf(Int32(_SC_PAGESIZE)) / 1024
+}
+
+/// Wall-clock seconds that `body` takes.
+func seconds(_ body: () async -> Void) async -> Double {
+    let start = ContinuousClock.now
+    await body()
+    let elapsed = start.duration(to: .now)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+/// Keeps a value alive and opaque to the optimiser.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// One workload measured in all six ways.
+struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
+    let name: String
+    let initial: State
+    let transition: @Sendable (State, Event) -> Transition<State, Event>
+    let event: @Sendable (Int) -> Event
+    /// The floor (a): the same switch under a `Mutex`, written out for this machine's concrete types.
+    let bare: (Int) -> Void
+
+    /// Events per second for each selected case, the median over `rounds`. Every round runs every case
+    /// once, so a burst of load from elsewhere on the machine hits all cases alike.
+    func measure(events: Int, rounds: Int, cases: Set<String>) async -> [String: Double] {
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<rounds {
+            for key in ["a", "b", "c", "d", "e", "f"] where cases.contains(key) {
+                // Building a report per event is slow by nature; a tenth of the events keeps the run short.
+                let count = key == "d" ? max(1, events / 10) : events
+                let elapsed = await seconds { await run(key, events: count) }
+                samples[key, default: []].append(Double(count) / elapsed)
+            }
+        }
+        return samples.mapValues(median)
+    }
+
+    /// One run of case `key` over `count` events.
+    func run(_ key: String, events count: Int) async {
+        switch key {
+        case "a":
+            bare(count)
+        case "b":
+            let machine = StateMachine(initial: initial, label: name, transition: transition)
+            for index in 0..<count { machine.send(event(index)) }
+            blackHole(machine.state)
+        case "c":
+            let machine = StateMachine(initial: initial, label: name, transition: transition)
+            let reader = Task {
+                var seen = 0
+                for await _ in machine.states() { seen += 1 }
+                return seen
+            }
+            for index in 0..<count { machine.send(event(index)) }
+            machine.stop()
+            blackHole(await reader.value)
+        case "d":
+            let reports = Atomic<Int>(0)
+            let machine = StateMachine(
+                initial: initial, label: name, reporter: Reporter { _ in reports.add(1, ordering: .relaxed) },
+                transition: transition)
+            for index in 0..<count { machine.send(event(index)) }
+            blackHole(reports.load(ordering: .relaxed))
+        case "e":
+            let machine = ActorMachine(initial: initial, transition: transition)
+            for index in 0..<count { blackHole(await machine.send(event(index))) }
+        case "f":
+            let machine = StateMachine(initial: initial, label: name, transition: transition)
+            let event = event
+            let senders = 1000
+            await withTaskGroup(of: Void.self) { group in
+                for sender in 0..<senders {
+                    group.addTask {
+                        var index = sender
+                        while index < count {
+                            machine.send(event(index))
+                            index += senders
+                        }
+                    }
+                }
+            }
+            blackHole(machine.state)
+        default:
+            preconditionFailure("no benchmark case \(key)")
+        }
+    }
+
+    /// RSS before and after `events` events through one machine with history and a draining reader.
+    func memory(events: Int) async -> (before: Int, after: Int) {
+        let machine = StateMachine(initial: initial, label: name, transition: transition)
+        let reader = Task { for await _ in machine.states() {} }
+        for index in 0..<100_000 { machine.send(event(index)) }
+        let before = residentKilobytes()
+        for index in 0..<events { machine.send(event(index)) }
+        let after = residentKilobytes()
+        machine.stop()
+        await reader.value
+        return (before, after)
+    }
+}
+
+let engineCases: [(key: String, title: String)] = [
+    ("a", "(a) bare switch under a Mutex"),
+    ("b", "(b) engine, history on, no readers"),
+    ("c", "(c) engine + one states() reader draining"),
+    ("d", "(d) engine + reporter (every report)"),
+    ("e", "(e) actor-based machine"),
+    ("f", "(f) engine, 1000 concurrent senders"),
+]
+
+/// Measures (a)–(f) on the turnstile and the transfer machine, checks memory over 10 million events,
+/// and prints one table and one JSON line.
+func runEngineBenchmarks() async {
+    let environment = ProcessInfo.processInfo.environment
+    let events = Int(environment["BENCH_EVENTS"] ?? "") ?? 1_000_000
+    let memoryEvents = Int(environment["BENCH_MEMORY_EVENTS"] ?? "") ?? 10_000_000
+    let turnstile = EngineWorkload<BenchTurnstile, BenchCoinOrPush>(
+        name: "turnstile", initial: .locked, transition: { benchTurnstile($0, $1) }, event: { turnstileEvent($0) },
+        bare: bareTurnstile)
+    let transfer = EngineWorkload<BenchTransfer, BenchTransferEvent>(
+        name: "transfer", initial: .idle(completed: 0), transition: { benchTransfer($0, $1) },
+        event: { transferEvent($0) },
+        bare: bareTransfer)
+
+    let cases = Set((environment["BENCH_CASES"] ?? "abcdef").map(String.init))
+    let rounds = Int(environment["BENCH_ROUNDS"] ?? "") ?? 7
+    let turnstileRates = await turnstile.measure(events: events, rounds: rounds, cases: cases)
+    let transferRates = await transfer.measure(events: events, rounds: rounds, cases: cases)
+    let turnstileMemory = await turnstile.memory(events: memoryEvents)
+    let transferMemory = await transfer.memory(events: memoryEvents)
+
+    func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
+    func ratio(_ rate: Double, _ floor: Double) -> String { String(format: "%5.2f", rate / floor) }
+
+    print("Engine benchmarks: \(events) events per run ((d): a tenth), median of \(rounds) interleaved rounds, events per second")
+    print("case                                        turnstile     ×(a)      transfer     ×(a)")
+    for (key, title) in engineCases {
+        let left = turnstileRates[key] ?? 0
+        let right = transferRates[key] ?? 0
+        print(
+            title.padding(toLength: 42, withPad: " ", startingAt: 0) + "  " + format(left) + "   "
+                + ratio(left, turnstileRates["a"] ?? 1) + "   " + format(right) + "   "
+                + ratio(right, transferRates["a"] ?? 1))
+    }
+    print("memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
+        + "transfer \(transferMemory.before) -> \(transferMemory.after)")
+    let targets = [
+        "b_over_a_turnstile": (turnstileRates["b"] ?? 0) / (turnstileRates["a"] ?? 1),
+        "c_over_a_turnstile": (turnstileRates["c"] ?? 0) / (turnstileRates["a"] ?? 1),
+        "b_over_a_transfer": (transferRates["b"] ?? 0) / (transferRates["a"] ?? 1),
+        "c_over_a_transfer": (transferRates["c"] ?? 0) / (transferRates["a"] ?? 1),
+    ]
+    let json: [String: Any] = [
+        "group": "engine",
+        "events": events,
+        "unit": "events_per_second",
+        "turnstile": turnstileRates.mapValues { $0.rounded() },
+        "transfer": transferRates.mapValues { $0.rounded() },
+        "ratios": targets.mapValues { ($0 * 1000).rounded() / 1000 },
+        "memory": [
+            "events": memoryEvents,
+            "turnstile_rss_kb": [turnstileMemory.before, turnstileMemory.after],
+            "transfer_rss_kb": [transferMemory.before, transferMemory.after],
+        ],
+    ]
+    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
+        let line = String(data: data, encoding: .utf8)
+    {
+        print(line)
+    }
+}

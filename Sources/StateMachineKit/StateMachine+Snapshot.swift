@@ -1,0 +1,79 @@
+extension StateMachine {
+    /// Where a machine is, enough to carry on in another process: state, visit, history and the
+    /// armed state timeout with the time it had left. `Codable` when `State` and `Event` are.
+    public struct Snapshot: Sendable {
+        /// The current state.
+        public var state: State
+        /// The current visit.
+        public var visit: Int
+        /// The sequence number of the newest record, so numbering carries on after a restore.
+        public var sequence: Int
+        /// The newest records, oldest first.
+        public var history: [Record]
+        /// The armed state timeout, if any.
+        public var timeout: PendingTimeout?
+
+        /// Creates a snapshot.
+        public init(state: State, visit: Int, sequence: Int, history: [Record], timeout: PendingTimeout?) {
+            self.state = state
+            self.visit = visit
+            self.sequence = sequence
+            self.history = history
+            self.timeout = timeout
+        }
+    }
+
+    /// A state timeout that was armed when a snapshot was taken.
+    public struct PendingTimeout: Sendable {
+        /// How long the visit still had before the event would be delivered.
+        public var remaining: Duration
+        /// The event the timeout delivers.
+        public var event: Event
+
+        /// Creates a pending timeout.
+        public init(remaining: Duration, event: Event) {
+            self.remaining = remaining
+            self.event = event
+        }
+    }
+
+    /// The machine's state, visit, history and armed timeout, taken atomically.
+    public func snapshot() -> Snapshot {
+        let now = clock.now
+        return core.withLock { core in
+            Snapshot(
+                state: core.state, visit: core.visit, sequence: core.sequence, history: core.history.elements,
+                timeout: core.timeout.map { armed in
+                    PendingTimeout(remaining: max(.zero, now.duration(to: armed.deadline)), event: armed.event)
+                })
+        }
+    }
+
+    /// Recreates a machine where `snapshot` left it: same state, visit, history and sequence numbers;
+    /// a timeout that was armed is armed again on `clock` with the time it had left.
+    ///
+    /// `whileIn` work is not part of a snapshot: register it again on the restored machine, and it
+    /// starts at once if the restored state matches.
+    public convenience init(
+        restoring snapshot: Snapshot, label: String, historyLimit: Int = 64, clock: AnyClock? = nil,
+        reporter: Reporter? = nil, transition: @escaping TransitionFunction
+    ) {
+        self.init(
+            initial: snapshot.state, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
+            transition: transition)
+        let deadline = snapshot.timeout.map { self.clock.now.advanced(by: $0.remaining) }
+        core.withLock { core in
+            core.visit = snapshot.visit
+            core.sequence = snapshot.sequence
+            for record in snapshot.history.suffix(historyLimit) { core.history.append(record) }
+            if let pending = snapshot.timeout, let deadline {
+                core.timeout = arm(event: pending.event, deadline: deadline, visit: snapshot.visit)
+            }
+        }
+    }
+}
+
+extension StateMachine.Snapshot: Codable where State: Codable, Event: Codable {}
+extension StateMachine.Snapshot: Equatable where Event: Equatable {}
+extension StateMachine.PendingTimeout: Codable where Event: Codable {}
+extension StateMachine.PendingTimeout: Equatable where Event: Equatable {}
