@@ -15,7 +15,7 @@ enum GridMove: Hashable, Sendable, CaseIterable {
 
 /// A transfer-like machine for model-checking speed: idle, running with a request and percent,
 /// paused, completed, failed; stale and duplicate events are part of the alphabet.
-enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
+enum CheckedTransfer: Hashable, Sendable, CustomStringConvertible {
     case idle(nextRequest: Int)
     case running(request: Int, percent: Int)
     case paused(request: Int, percent: Int)
@@ -42,7 +42,7 @@ enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Events of the transfer-like machine; progress and outcomes carry the request they belong to.
-enum BenchTransferEvent: Hashable, Sendable {
+enum CheckedTransferEvent: Hashable, Sendable {
     case start, pause, resume, cancel, reset
     case progress(request: Int, percent: Int)
     case succeeded(request: Int)
@@ -50,7 +50,7 @@ enum BenchTransferEvent: Hashable, Sendable {
 }
 
 /// The transfer-like transition: rejects stale requests and decreasing progress.
-func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent> {
+func checkedTransfer(_ state: CheckedTransfer, _ event: CheckedTransferEvent) -> Transition<CheckedTransfer, CheckedTransferEvent> {
     switch (state, event) {
     case (.idle(let next), .start): return .to(.running(request: next, percent: 0))
     case (.running(let request, let percent), .pause): return .to(.paused(request: request, percent: percent))
@@ -135,16 +135,16 @@ func runGraphBenchmarks() {
     let bytesPerState = Double(graph.approximateMemoryBytes) / Double(stateCount)
     let residentPerState = residentBefore.zipped(peakResidentBytes()).map { Double($0.1 - $0.0) / Double(stateCount) }
 
-    let transferEvents: [BenchTransferEvent] = [
+    let transferEvents: [CheckedTransferEvent] = [
         .start, .pause, .resume, .cancel, .reset,
         .progress(request: 0, percent: 10), .progress(request: 0, percent: 50), .progress(request: 1, percent: 100),
         .succeeded(request: 0), .succeeded(request: 1), .failed(request: 0), .failed(request: 1),
     ]
     let sequences = 2_000
-    var counterexample: Counterexample<BenchTransfer, BenchTransferEvent>?
+    var counterexample: Counterexample<CheckedTransfer, CheckedTransferEvent>?
     let checkTime = seconds {
         counterexample = checkModel(
-            from: .idle(nextRequest: 0), events: transferEvents, transition: benchTransfer,
+            from: .idle(nextRequest: 0), events: transferEvents, transition: checkedTransfer,
             invariant: { state in
                 if case .running(_, let percent) = state { return (0...100).contains(percent) }
                 return true
