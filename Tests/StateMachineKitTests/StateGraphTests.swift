@@ -1,19 +1,19 @@
 import StateMachineKit
 import Testing
 
-/// A door with a reachable dead end (`jammed`), a declared state no event reaches (`welded`),
+/// A vault with a reachable dead end (`jammed`), a declared state no event reaches (`welded`),
 /// invalid pairs, a re-entering self-edge and an update.
-private enum Door: Hashable, CaseIterable {
+private enum Vault: Hashable, CaseIterable {
     case closed, opened, locked, jammed, welded
 }
 
-private enum DoorEvent: Hashable {
+private enum VaultEvent: Hashable {
     case open, close, lock, unlock, kick
 }
 
-private let doorEvents: [DoorEvent] = [.open, .close, .lock, .unlock, .kick]
+private let vaultEvents: [VaultEvent] = [.open, .close, .lock, .unlock, .kick]
 
-private func door(_ state: Door, _ event: DoorEvent) -> Transition<Door, DoorEvent> {
+private func vault(_ state: Vault, _ event: VaultEvent) -> Transition<Vault, VaultEvent> {
     switch (state, event) {
     case (.closed, .open): .to(.opened)
     case (.closed, .close): .stay
@@ -22,10 +22,10 @@ private func door(_ state: Door, _ event: DoorEvent) -> Transition<Door, DoorEve
     case (.closed, .kick): .to(.closed)
     case (.opened, .open): .stay
     case (.opened, .close): .to(.closed)
-    case (.opened, .lock): .invalid("cannot lock an open door")
+    case (.opened, .lock): .invalid("cannot lock an open vault")
     case (.opened, .unlock): .ignore
     case (.opened, .kick): .update(.opened)
-    case (.locked, .open): .invalid("the door is locked")
+    case (.locked, .open): .invalid("the vault is locked")
     case (.locked, .close), (.locked, .lock): .stay
     case (.locked, .unlock): .to(.closed)
     case (.locked, .kick): .to(.jammed)
@@ -41,7 +41,7 @@ private struct Label: Hashable, CustomStringConvertible {
 }
 
 @Suite struct StateGraphTests {
-    private let graph = StateGraph.explore(from: Door.closed, events: doorEvents, transition: door)
+    private let graph = StateGraph.explore(from: Vault.closed, events: vaultEvents, transition: vault)
 
     @Test func statesAreInBreadthFirstDiscoveryOrder() {
         #expect(graph.states == [.closed, .opened, .locked, .jammed])
@@ -49,7 +49,7 @@ private struct Label: Hashable, CustomStringConvertible {
     }
 
     @Test func toAndUpdateMakeEdgesStayIgnoreAndInvalidDoNot() {
-        typealias Edge = StateGraph<Door, DoorEvent>.Edge
+        typealias Edge = StateGraph<Vault, VaultEvent>.Edge
         let expected: [Edge] = [
             Edge(from: .closed, event: .open, to: .opened, kind: .to),
             Edge(from: .closed, event: .lock, to: .locked, kind: .to),
@@ -65,16 +65,16 @@ private struct Label: Hashable, CustomStringConvertible {
     }
 
     @Test func invalidAnswersBecomeInvalidPairsWithTheirReasons() {
-        typealias Pair = StateGraph<Door, DoorEvent>.InvalidPair
+        typealias Pair = StateGraph<Vault, VaultEvent>.InvalidPair
         #expect(graph.invalid == [
-            Pair(state: .opened, event: .lock, reason: "cannot lock an open door"),
-            Pair(state: .locked, event: .open, reason: "the door is locked"),
+            Pair(state: .opened, event: .lock, reason: "cannot lock an open vault"),
+            Pair(state: .locked, event: .open, reason: "the vault is locked"),
         ])
     }
 
     @Test func declaredStatesNoEventReachesAreUnreachable() {
-        #expect(graph.unreachable(of: Door.allCases) == [.welded])
-        #expect(graph.unreachable(of: [Door.welded, .closed, .welded]) == [.welded])
+        #expect(graph.unreachable(of: Vault.allCases) == [.welded])
+        #expect(graph.unreachable(of: [Vault.welded, .closed, .welded]) == [.welded])
     }
 
     @Test func statesThatOnlyLoopOnThemselvesAreDeadEnds() {
@@ -156,7 +156,7 @@ private struct Label: Hashable, CustomStringConvertible {
     }
 
     @Test func renderingsAreTheSameOnEveryExploration() {
-        let again = StateGraph.explore(from: Door.closed, events: doorEvents, transition: door)
+        let again = StateGraph.explore(from: Vault.closed, events: vaultEvents, transition: vault)
         #expect([again.mermaid, again.dot, again.transitionTable] == [graph.mermaid, graph.dot, graph.transitionTable])
     }
 
