@@ -109,23 +109,17 @@ static void compress_hardware(uint32_t state[8], const uint8_t *blocks, size_t b
 }
 #endif
 
-static int force_portable = 0;
-
 int csha256_uses_hardware(void) {
 #ifdef CSHA256_X86
-    return !force_portable && __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
+    return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
 #else
     return 0;
 #endif
 }
 
-void csha256_force_portable(int portable) {
-    force_portable = portable;
-}
-
-static void compress(uint32_t state[8], const uint8_t *blocks, size_t block_count) {
+static void compress(const csha256_context *context, uint32_t state[8], const uint8_t *blocks, size_t block_count) {
 #ifdef CSHA256_X86
-    if (csha256_uses_hardware()) {
+    if (!context->portable && csha256_uses_hardware()) {
         compress_hardware(state, blocks, block_count);
         return;
     }
@@ -140,6 +134,12 @@ void csha256_init(csha256_context *context) {
     memcpy(context->state, initial, sizeof initial);
     context->length = 0;
     context->pending_count = 0;
+    context->portable = 0;
+}
+
+void csha256_init_portable(csha256_context *context) {
+    csha256_init(context);
+    context->portable = 1;
 }
 
 void csha256_update(csha256_context *context, const void *bytes, size_t count) {
@@ -155,12 +155,12 @@ void csha256_update(csha256_context *context, const void *bytes, size_t count) {
         if (context->pending_count < 64) {
             return;
         }
-        compress(context->state, context->pending, 1);
+        compress(context, context->state, context->pending, 1);
         context->pending_count = 0;
     }
     size_t whole_blocks = count / 64;
     if (whole_blocks > 0) {
-        compress(context->state, input, whole_blocks);
+        compress(context, context->state, input, whole_blocks);
         input += whole_blocks * 64;
         count -= whole_blocks * 64;
     }

@@ -12,6 +12,14 @@ public struct SHA256: Sendable {
         csha256_init(&context)
     }
 
+    /// Starts hashing an empty message with the portable compression function even where the SHA
+    /// extensions exist (to test and measure the fallback).
+    public static func portable() -> SHA256 {
+        var hasher = SHA256()
+        csha256_init_portable(&hasher.context)
+        return hasher
+    }
+
     /// True when the hardware compression function is in use on this machine.
     public static var usesHardware: Bool { csha256_uses_hardware() != 0 }
 

@@ -153,6 +153,19 @@ public struct StagedFile: ~Copyable {
         }
     }
 
+    /// Appends `bytes` to the partial.
+    public mutating func write(contentsOf bytes: [UInt8]) throws(TransferError) {
+        let result: Result<Void, TransferError> = bytes.withUnsafeBytes { raw in
+            do throws(TransferError) {
+                try write(raw)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
     /// Lends a buffer of `chunkSize` bytes to `fill` (e.g. a read from the source), then appends the
     /// bytes it reports; the buffer is hashed in the background without a copy. Returns the count.
     public mutating func write(

@@ -18,10 +18,15 @@ typedef struct csha256_context {
     uint8_t pending[64];
     /// How many bytes of `pending` are in use.
     uint32_t pending_count;
+    /// Nonzero to use the portable compression function even where the hardware one exists.
+    uint32_t portable;
 } csha256_context;
 
-/// Starts a new computation.
+/// Starts a new computation (hardware compression when available).
 void csha256_init(csha256_context *context);
+
+/// Starts a new computation that always uses the portable compression function (tests, benchmarks).
+void csha256_init_portable(csha256_context *context);
 
 /// Hashes `count` more bytes of the message.
 void csha256_update(csha256_context *context, const void *bytes, size_t count);
@@ -31,9 +36,6 @@ void csha256_final(csha256_context *context, uint8_t digest[32]);
 
 /// 1 when the x86 SHA extensions are used for the compression function, 0 for the portable code.
 int csha256_uses_hardware(void);
-
-/// Forces the portable compression function (1) or restores automatic selection (0); for tests and benchmarks.
-void csha256_force_portable(int portable);
 
 #ifdef __cplusplus
 }
