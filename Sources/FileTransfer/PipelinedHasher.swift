@@ -6,12 +6,19 @@ import Dispatch
 /// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
 /// buffer is handed out again only after the queue has hashed it (the queue is FIFO, so ring order holds).
 final class PipelinedHasher: @unchecked Sendable {
-    // Mutable state: `hasher` is touched only on `queue`; `next` only by the single producer.
+    // `running.hasher` is touched only on `queue`; `next` only by the single producer. The queued
+    // blocks capture `running` and `free`, never `self`, so the last release (and `deinit`, which
+    // drains the queue before freeing the buffers) never happens on the queue itself.
     private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
     private let free: DispatchSemaphore
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var next = 0
-    private var hasher: SHA256
+    private let running: Running
+
+    private final class Running: @unchecked Sendable {
+        var hasher: SHA256
+        init(_ hasher: SHA256) { self.hasher = hasher }
+    }
 
     /// The size of each ring buffer.
     let chunkSize: Int
@@ -23,7 +30,7 @@ final class PipelinedHasher: @unchecked Sendable {
         self.buffers = (0..<depth).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
         }
-        self.hasher = hasher
+        self.running = Running(hasher)
     }
 
     deinit {
@@ -53,8 +60,10 @@ final class PipelinedHasher: @unchecked Sendable {
         next = (next + 1) % buffers.count
         // The ring hands this buffer out again only after the queue signals, so the queue owns it now.
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        queue.async { [self] in
-            hasher.update(filled)
+        let running = self.running
+        let free = self.free
+        queue.async {
+            running.hasher.update(filled)
             free.signal()
         }
         return count
@@ -62,6 +71,6 @@ final class PipelinedHasher: @unchecked Sendable {
 
     /// The hash state after every chunk handed in so far (waits for the queue to drain).
     var state: SHA256 {
-        queue.sync { hasher }
+        queue.sync { running.hasher }
     }
 }
