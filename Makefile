@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: build release test test-tsan bench
+.PHONY: build release test test-tsan bench test-compile-fail
 
 build:
 	$(SWIFT) build
@@ -13,6 +13,11 @@ release:
 
 test:
 	$(SWIFT) test
+	$(MAKE) test-compile-fail
+
+# Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
+test-compile-fail:
+	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
 
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:
