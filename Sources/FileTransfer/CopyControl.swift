@@ -35,6 +35,8 @@ final class CopyControl: @unchecked Sendable {
 
     var isCancelled: Bool { locked { cancelRequested } }
 
+    var isPauseRequested: Bool { locked { pauseRequested } }
+
     func pause() {
         locked { pauseRequested = true }
     }

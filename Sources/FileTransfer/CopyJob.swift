@@ -169,17 +169,28 @@ public final class CopyJob: Sendable {
         var offset = staged.offset
         var lastCheckpoint = offset
         progress(CopyProgress(bytesWritten: offset, totalBytes: size))
+        let checkpointer = try Checkpointer(
+            path: request.partialPath, name: request.name, durable: offset, journal: journal, fileSystem: fileSystem)
         do throws(TransferError) {
             while offset < size {
+                if let failure = checkpointer.firstFailure {
+                    throw failure
+                }
+                if control.isPauseRequested {
+                    // Paused means quiet: no background fsync still running either.
+                    checkpointer.drain()
+                }
                 switch control.next(run: run, offset: offset) {
                 case .proceed:
                     break
                 case .cancel:
+                    _ = checkpointer.abandon()
                     staged.discard()
                     try? journal?.append(.cancelled(name: request.name))
                     resumePoint.withLock { $0 = nil }
                     return .cancelled
                 case .interrupt:
+                    _ = try checkpointer.finish()
                     try staged.sync()
                     try journal?.append(.checkpoint(name: request.name, offset: offset))
                     _ = staged.close()
@@ -203,11 +214,11 @@ public final class CopyJob: Sendable {
                 offset += Int64(count)
                 progress(CopyProgress(bytesWritten: offset, totalBytes: size))
                 if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
-                    try staged.sync()
-                    try journal?.append(.checkpoint(name: request.name, offset: offset))
+                    checkpointer.checkpoint(at: offset)
                     lastCheckpoint = offset
                 }
             }
+            _ = try checkpointer.finish()
             let after: FileStatus
             do {
                 after = try fileSystem.status(source)
@@ -220,6 +231,7 @@ public final class CopyJob: Sendable {
                     detail: "size or modification time differs from when the copy started")
             }
         } catch {
+            let durable = checkpointer.abandon()
             switch error {
             case .sourceChanged, .validationFailed:
                 // The partial mixes two versions of the source: never keep or resume it.
@@ -227,8 +239,8 @@ public final class CopyJob: Sendable {
                 resumePoint.withLock { $0 = nil }
             case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io:
                 // Keep the partial; its durable prefix is resumed on retry.
-                let durable = staged.close()
-                resumePoint.withLock { $0 = ResumePoint(offset: durable, sourceStatus: sourceStatus) }
+                let synced = max(staged.close(), durable)
+                resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus) }
             }
             throw error
         }

@@ -35,11 +35,6 @@ public struct FileSystem: Sendable {
     public var remove: @Sendable (_ path: String) throws(Errno) -> Void
     /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
     public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
-    /// Starts writing a just-written range to storage without waiting (best effort, errors ignored).
-    ///
-    /// Without it the kernel holds a whole large copy in dirty pages until the commit's fsync, which
-    /// then waits for all of it; started early, the disk works while the copy goes on.
-    public var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
 
     /// Builds a file system from its functions.
     public init(
@@ -54,8 +49,7 @@ public struct FileSystem: Sendable {
         statusOfPath: @escaping @Sendable (String) throws(Errno) -> FileStatus,
         rename: @escaping @Sendable (String, String) throws(Errno) -> Void,
         remove: @escaping @Sendable (String) throws(Errno) -> Void,
-        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void,
-        startWriteback: @escaping @Sendable (Int32, Int64, Int64) -> Void = { _, _, _ in }
+        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void
     ) {
         self.open = open
         self.close = close
@@ -69,7 +63,6 @@ public struct FileSystem: Sendable {
         self.rename = rename
         self.remove = remove
         self.access = access
-        self.startWriteback = startWriteback
     }
 
     /// The real POSIX calls, retried on EINTR.
@@ -111,11 +104,6 @@ public struct FileSystem: Sendable {
         },
         access: { path, mode throws(Errno) in
             _ = try retryingInterrupts { Glibc.access(path, mode) }
-        },
-        startWriteback: { descriptor, offset, count in
-            // On Linux, DONTNEED on dirty pages starts their writeback (WB_SYNC_NONE) and returns; the
-            // pages are dropped once clean, which also keeps a big copy from crowding the page cache.
-            _ = posix_fadvise(descriptor, off_t(offset), off_t(count), POSIX_FADV_DONTNEED)
         })
 }
 

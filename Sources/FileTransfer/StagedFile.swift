@@ -183,7 +183,6 @@ public struct StagedFile: ~Copyable {
             } catch {
                 throw TransferError.writing(path, operation: "write", error)
             }
-            fileSystem.startWriteback(descriptor, position, Int64(count))
             return count
         }
         offset += Int64(count)
