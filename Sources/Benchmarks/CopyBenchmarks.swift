@@ -36,14 +36,17 @@ func runCopyBenchmarks() {
     var copies: [Int: (total: [Double], data: [Double])] = [:]
     var cpTimes: [Double] = []
     var cpSyncTimes: [Double] = []
-    let chunkSizes = [256 << 10, 1 << 20, 4 << 20]
+    // COPY_BENCH_CHUNKS="64,256,1024" (KiB) overrides the sweep; the default chunk size is always in it.
+    let requested = (ProcessInfo.processInfo.environment["COPY_BENCH_CHUNKS"] ?? "256,1024,4096")
+        .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 << 10 }
+    let chunkSizes = Array(Set(requested + [CopyOptions.defaultChunkSize])).sorted()
     for _ in 0..<runs {
         // Interleaved, so a burst of load from elsewhere hits every contender alike.
         cpTimes.append(timeProcess("/bin/cp", [source, destination + "/cp.bin"]))
         try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
         cpSyncTimes.append(timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
         try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
-        for chunk in chunkSizes {
+        for chunk in chunkSizes.shuffled() {
             let (total, data) = timeOurCopy(source: source, destination: destination, chunkSize: chunk)
             copies[chunk, default: ([], [])].total.append(total)
             copies[chunk, default: ([], [])].data.append(data)

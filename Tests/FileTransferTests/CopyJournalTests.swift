@@ -278,3 +278,38 @@ import Testing
         #expect(contents(of: fixture.finalPath) == [7, 7, 7])
     }
 }
+
+@Suite struct SharedJournalTests {
+    @Test func concurrentCopiesShareOneJournal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let sources = (0..<4).map { pattern(count: 20_000 + $0 * 3000, seed: UInt64($0 + 10)) }
+        for (index, content) in sources.enumerated() {
+            try write(content, to: directory.file("file\(index).bin"))
+        }
+        let journal = try CopyJournal(directory: destination)
+        let options = CopyOptions(chunkSize: 4096, checkpointInterval: 8192)
+        let outcomes = try await withThrowingTaskGroup(of: CopyOutcome.self) { group in
+            for index in sources.indices {
+                let request = CopyRequest(id: "\(index)", source: directory.file("file\(index).bin"),
+                                          destinationDirectory: destination)
+                group.addTask { try await CopyJob(request: request, journal: journal, options: options).run() }
+            }
+            return try await group.reduce(into: [CopyOutcome]()) { $0.append($1) }
+        }
+        let expected = sources.enumerated().map { index, content in
+            CopyOutcome.completed(CommittedFile(path: destination + "/file\(index).bin", size: Int64(content.count),
+                                                digest: SHA256.hash(content)))
+        }
+        #expect(Set(outcomes) == Set(expected))
+        let reopened = try CopyJournal(directory: destination)
+        #expect(reopened.problems == [])
+        #expect(reopened.entries.mapValues(\.status) == Dictionary(uniqueKeysWithValues: sources.enumerated().map {
+            ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
+        }))
+        for (index, content) in sources.enumerated() {
+            #expect(contents(of: destination + "/file\(index).bin") == content)
+        }
+    }
+}
