@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +17,7 @@ import Darwin
 final class Checkpointer: Sendable {
     // The descriptor is used only on `queue` and closed by `finish` or `abandon` after the queue drained.
     private let queue = DispatchQueue(label: "statetui.file-transfer.checkpoint")
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let descriptor: Int32
     private let fileSystem: FileSystem
     private let journal: CopyJournal?
@@ -33,7 +33,7 @@ final class Checkpointer: Sendable {
         }
         self.path = path
         self.name = name
-        self.state = Mutex(State(durable: durable, failure: nil, closed: false))
+        self.state = Locked(State(durable: durable, failure: nil, closed: false))
         self.journal = journal
         self.fileSystem = fileSystem
     }

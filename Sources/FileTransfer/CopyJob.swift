@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// One file transfer's effect owner: copies the source into a staged partial in chunks, obeys pause,
 /// resume and cancel between chunks, and commits the file only after it verifies.
@@ -28,7 +27,7 @@ public final class CopyJob: Sendable {
 
     private let control = CopyControl()
     /// Where an interrupted or failed run left a durable partial, for a journal-less resume.
-    private let resumePoint = Mutex<ResumePoint?>(nil)
+    private let resumePoint = Locked<ResumePoint?>(nil)
 
     private struct ResumePoint {
         var offset: Int64

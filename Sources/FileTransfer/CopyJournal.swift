@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// The append-only journal of the copies into one directory, `.statetui-journal`.
 ///
@@ -23,7 +22,7 @@ public final class CopyJournal: Sendable {
     public let problems: [JournalProblem]
 
     private let fileSystem: FileSystem
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var descriptor: Int32
@@ -59,7 +58,7 @@ public final class CopyJournal: Sendable {
             if !existed {
                 try fileSystem.syncDirectory(directory)
             }
-            self.state = Mutex(State(descriptor: descriptor, entries: replay.entries))
+            self.state = Locked(State(descriptor: descriptor, entries: replay.entries))
         } catch {
             fileSystem.close(descriptor)
             throw TransferError.writing(path, operation: "prepare journal", error)

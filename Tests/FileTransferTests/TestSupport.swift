@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+
 @testable import FileTransfer
 
 /// A fresh directory under /tmp, removed by `remove()`.
@@ -69,8 +69,8 @@ final class CallLog: Sendable {
         case marker(String)
     }
 
-    private let entries = Mutex<[Entry]>([])
-    private let paths = Mutex<[Int32: String]>([:])
+    private let entries = Locked<[Entry]>([])
+    private let paths = Locked<[Int32: String]>([:])
 
     var all: [Entry] { entries.withLock { $0 } }
 
@@ -122,7 +122,7 @@ final class CallLog: Sendable {
 
 /// Collects progress reports.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[CopyProgress]>([])
+    private let reports = Locked<[CopyProgress]>([])
 
     var all: [CopyProgress] { reports.withLock { $0 } }
 
