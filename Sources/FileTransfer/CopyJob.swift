@@ -124,6 +124,9 @@ public final class CopyJob: Sendable {
         let request = self.request
         try Destination.validate(request.destinationDirectory, fileSystem: fileSystem)
         if control.isCancelled {
+            // Cancelled after this run began but before the loop: cancel() left the cleanup to us.
+            try? fileSystem.remove(request.partialPath)
+            try? journal?.append(.cancelled(name: request.name))
             return .cancelled
         }
 
