@@ -19,6 +19,8 @@ final class CopyControl: @unchecked Sendable {
     private let condition = NSCondition()
     private var pauseRequested = false
     private var cancelRequested = false
+    /// A cancel arrived while a run was active: that run, not `cancel()`, removes the partial.
+    private var cleanupOwedByRun = false
     private var activeRun: Int?
     private var interruptedRun: Int?
     private var runCount = 0
@@ -37,6 +39,15 @@ final class CopyControl: @unchecked Sendable {
 
     var isPauseRequested: Bool { locked { pauseRequested } }
 
+    /// True once, for the run that must remove the partial after a cancel; later runs of a cancelled
+    /// job then leave the disk alone (a new job for the same file may be using it).
+    func takeCancelCleanup() -> Bool {
+        locked {
+            defer { cleanupOwedByRun = false }
+            return cleanupOwedByRun
+        }
+    }
+
     func pause() {
         locked { pauseRequested = true }
     }
@@ -53,6 +64,9 @@ final class CopyControl: @unchecked Sendable {
         locked {
             cancelRequested = true
             condition.broadcast()
+            if activeRun != nil {
+                cleanupOwedByRun = true
+            }
             return activeRun == nil && phase != .ended
         }
     }

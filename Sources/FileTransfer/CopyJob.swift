@@ -125,8 +125,10 @@ public final class CopyJob: Sendable {
         try Destination.validate(request.destinationDirectory, fileSystem: fileSystem)
         if control.isCancelled {
             // Cancelled after this run began but before the loop: cancel() left the cleanup to us.
-            try? fileSystem.remove(request.partialPath)
-            try? journal?.append(.cancelled(name: request.name))
+            if control.takeCancelCleanup() {
+                try? fileSystem.remove(request.partialPath)
+                try? journal?.append(.cancelled(name: request.name))
+            }
             return .cancelled
         }
 
@@ -186,6 +188,7 @@ public final class CopyJob: Sendable {
                 case .proceed:
                     break
                 case .cancel:
+                    _ = control.takeCancelCleanup()
                     _ = checkpointer.abandon()
                     staged.discard()
                     try? journal?.append(.cancelled(name: request.name))

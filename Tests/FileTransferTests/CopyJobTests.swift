@@ -191,7 +191,10 @@ import Testing
         #expect(exists(fixture.partialPath))
         job.cancel()
         #expect(!exists(fixture.partialPath))
+        // A cancelled job stays cancelled and leaves the disk alone: a new job may own the partial now.
+        try write([1, 2], to: fixture.partialPath)
         #expect(try await job.run() == .cancelled)
+        #expect(contents(of: fixture.partialPath) == [1, 2])
     }
 
     @Test func aMissingSourceFailsWithTheOSReason() async throws {
