@@ -170,6 +170,10 @@ private final class ProgressSink: Sendable {
     var finishedData: ContinuousClock.Instant? { dataDone.withLock { $0 } }
 }
 
+/// COPY_BENCH_CHECKPOINT_MIB overrides the checkpoint interval (to measure what durability costs).
+private let checkpointInterval: Int64 = Int64(ProcessInfo.processInfo.environment["COPY_BENCH_CHECKPOINT_MIB"] ?? "")
+    .map { Int64($0) << 20 } ?? CopyOptions.defaultCheckpointInterval
+
 /// Runs one full copy with journal and progress; returns (committed seconds, data-phase seconds).
 private func timeOurCopy(source: String, destination: String, chunkSize: Int) -> (Double, Double) {
     let sink = ProgressSink()
@@ -179,7 +183,7 @@ private func timeOurCopy(source: String, destination: String, chunkSize: Int) ->
         let journal = try CopyJournal(directory: destination)
         let job = CopyJob(
             request: CopyRequest(id: "bench", source: source, destinationDirectory: destination, overwrite: true),
-            journal: journal, options: CopyOptions(chunkSize: chunkSize))
+            journal: journal, options: CopyOptions(chunkSize: chunkSize, checkpointInterval: checkpointInterval))
         return try await job.run { sink.report($0) }
     }
     let end = ContinuousClock.now
