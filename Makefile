@@ -3,7 +3,7 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: build release test test-tsan bench diagrams
+.PHONY: build release test test-tsan bench diagrams test-compile-fail
 
 build:
 	$(SWIFT) build
@@ -13,6 +13,11 @@ release:
 
 test:
 	$(SWIFT) test
+	$(MAKE) test-compile-fail
+
+# Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
+test-compile-fail:
+	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
 
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:
@@ -27,6 +32,7 @@ diagrams:
 	  "$$($(SWIFT) build --show-bin-path)/statetui" graph $$model --format mermaid > Resources/diagrams/$$model.mmd.tmp \
 	    && mv Resources/diagrams/$$model.mmd.tmp Resources/diagrams/$$model.mmd || exit 1; \
 	done
+
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:
 	$(SWIFT) build -c release --product Benchmarks

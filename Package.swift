@@ -61,12 +61,13 @@ let package = Package(
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
+        .library(name: "FileTransfer", targets: ["FileTransfer"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
         .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI"]),
+            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer"]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
@@ -101,6 +102,9 @@ let package = Package(
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(name: "StateTUITests", dependencies: ["StateTUI", "ScreenStates", "statetui"]),
+        .target(name: "CSHA256"),
+        .target(name: "FileTransfer", dependencies: ["CSHA256"]),
+        .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer", "CSHA256"]),
     ],
     swiftLanguageModes: [.v6]
 )

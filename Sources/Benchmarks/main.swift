@@ -4,3 +4,4 @@
 await runEngineBenchmarks()
 runGraphBenchmarks()
 await runTerminalBenchmarks()
+runCopyBenchmarks()

@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file-system calls the copier and the journal make, as replaceable functions.
+///
+/// `FileSystem.posix` performs the real calls; tests replace single functions (a `write` that fails with
+/// ENOSPC after N bytes, a `read` that records offsets) without touching the others.
+public struct FileSystem: Sendable {
+    /// Opens a file (`open(2)`); returns the descriptor.
+    public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
+    /// Closes a descriptor; errors are ignored because nothing useful can follow them.
+    public var close: @Sendable (_ descriptor: Int32) -> Void
+    /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
+    public var read: @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
+        throws(Errno) -> Int
+    /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short.
+    public var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
+        throws(Errno) -> Int
+    /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
+    public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// Makes a file's data durable (`fsync(2)`).
+    public var sync: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
+    /// Cuts or extends a file to a size (`ftruncate(2)`).
+    public var truncate: @Sendable (_ descriptor: Int32, _ size: Int64) throws(Errno) -> Void
+    /// Describes an open file (`fstat(2)`).
+    public var status: @Sendable (_ descriptor: Int32) throws(Errno) -> FileStatus
+    /// Describes a path (`stat(2)`), following symbolic links.
+    public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
+    /// Renames atomically within one file system (`rename(2)`).
+    public var rename: @Sendable (_ from: String, _ to: String) throws(Errno) -> Void
+    /// Removes a file (`unlink(2)`).
+    public var remove: @Sendable (_ path: String) throws(Errno) -> Void
+    /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
+    public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
+
+    /// Builds a file system from its functions.
+    public init(
+        open: @escaping @Sendable (String, Int32, UInt32) throws(Errno) -> Int32,
+        close: @escaping @Sendable (Int32) -> Void,
+        read: @escaping @Sendable (Int32, UnsafeMutableRawBufferPointer, Int64) throws(Errno) -> Int,
+        write: @escaping @Sendable (Int32, UnsafeRawBufferPointer, Int64) throws(Errno) -> Int,
+        append: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int,
+        sync: @escaping @Sendable (Int32) throws(Errno) -> Void,
+        truncate: @escaping @Sendable (Int32, Int64) throws(Errno) -> Void,
+        status: @escaping @Sendable (Int32) throws(Errno) -> FileStatus,
+        statusOfPath: @escaping @Sendable (String) throws(Errno) -> FileStatus,
+        rename: @escaping @Sendable (String, String) throws(Errno) -> Void,
+        remove: @escaping @Sendable (String) throws(Errno) -> Void,
+        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void
+    ) {
+        self.open = open
+        self.close = close
+        self.read = read
+        self.write = write
+        self.append = append
+        self.sync = sync
+        self.truncate = truncate
+        self.status = status
+        self.statusOfPath = statusOfPath
+        self.rename = rename
+        self.remove = remove
+        self.access = access
+    }
+
+    /// The real POSIX calls, retried on EINTR.
+    public static let posix = FileSystem(
+        open: { path, flags, mode throws(Errno) in
+            try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
+        },
+        close: { descriptor in _ = Glibc.close(descriptor) },
+        read: { descriptor, buffer, offset throws(Errno) in
+            try retryingInterrupts { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+        },
+        write: { descriptor, bytes, offset throws(Errno) in
+            try retryingInterrupts { pwrite(descriptor, bytes.baseAddress, bytes.count, off_t(offset)) }
+        },
+        append: { descriptor, bytes throws(Errno) in
+            try retryingInterrupts { Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+        },
+        sync: { descriptor throws(Errno) in
+            _ = try retryingInterrupts { fsync(descriptor) }
+        },
+        truncate: { descriptor, size throws(Errno) in
+            _ = try retryingInterrupts { ftruncate(descriptor, off_t(size)) }
+        },
+        status: { descriptor throws(Errno) in
+            var raw = stat()
+            _ = try retryingInterrupts { fstat(descriptor, &raw) }
+            return FileStatus(raw)
+        },
+        statusOfPath: { path throws(Errno) in
+            var raw = stat()
+            _ = try retryingInterrupts { stat(path, &raw) }
+            return FileStatus(raw)
+        },
+        rename: { from, to throws(Errno) in
+            _ = try retryingInterrupts { Glibc.rename(from, to) }
+        },
+        remove: { path throws(Errno) in
+            _ = try retryingInterrupts { unlink(path) }
+        },
+        access: { path, mode throws(Errno) in
+            _ = try retryingInterrupts { Glibc.access(path, mode) }
+        })
+}
+
+extension FileSystem {
+    /// Writes all of `bytes` at `offset`, continuing after short writes.
+    func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
+            let count = try write(descriptor, rest, offset + Int64(done))
+            // A zero-byte write of a non-empty buffer would loop forever; the kernel means "no room".
+            guard count > 0 else { throw Errno.noSpace }
+            done += count
+        }
+    }
+
+    /// Appends all of `bytes`, continuing after short writes.
+    func appendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var done = 0
+        while done < bytes.count {
+            let count = try append(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            guard count > 0 else { throw Errno.noSpace }
+            done += count
+        }
+    }
+
+    /// Appends all of `bytes`, continuing after short writes.
+    func appendAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
+        let result: Result<Void, Errno> = bytes.withUnsafeBytes { raw in
+            Result { () throws(Errno) in try appendAll(descriptor, raw) }
+        }
+        try result.get()
+    }
+
+    /// Reads up to `count` bytes at `offset` into a new array (shorter at the end of the file).
+    func read(_ descriptor: Int32, count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let result: Result<Int, Errno> = bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try readFully(descriptor, into: raw, at: offset) }
+        }
+        bytes.removeSubrange(try result.get()...)
+        return bytes
+    }
+
+    /// Reads until `buffer` is full or the file ends; returns the byte count.
+    func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(Errno) -> Int
+    {
+        var done = 0
+        while done < buffer.count {
+            let count = try read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+                                 offset + Int64(done))
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// The status of a path, or nil when nothing exists there.
+    func existingStatus(of path: String) throws(Errno) -> FileStatus? {
+        do {
+            return try statusOfPath(path)
+        } catch .noSuchFile {
+            return nil
+        }
+    }
+
+    /// Makes a directory entry change (a rename, a new file) durable by syncing the directory itself.
+    func syncDirectory(_ path: String) throws(Errno) {
+        let descriptor = try open(path, O_RDONLY | O_DIRECTORY, 0)
+        defer { close(descriptor) }
+        try sync(descriptor)
+    }
+}
+
+/// Runs a system call until it does not fail with EINTR; throws its errno for any other failure.
+@inline(__always)
+func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+    while true {
+        let result = call()
+        if result >= 0 { return result }
+        let error = Errno.current
+        if error.rawValue != EINTR { throw error }
+    }
+}

@@ -1,0 +1,76 @@
+import Dispatch
+
+/// Hashes chunks on a serial queue while the caller goes on with I/O, through a small ring of buffers.
+///
+/// SHA-256 of one stream cannot be split across cores, but it can overlap with reading and writing:
+/// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
+/// buffer is handed out again only after the queue has hashed it (the queue is FIFO, so ring order holds).
+final class PipelinedHasher: @unchecked Sendable {
+    // `running.hasher` is touched only on `queue`; `next` only by the single producer. The queued
+    // blocks capture `running` and `free`, never `self`, so the last release (and `deinit`, which
+    // drains the queue before freeing the buffers) never happens on the queue itself.
+    private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
+    private let free: DispatchSemaphore
+    private let buffers: [UnsafeMutableRawBufferPointer]
+    private var next = 0
+    private let running: Running
+
+    private final class Running: @unchecked Sendable {
+        var hasher: SHA256
+        init(_ hasher: SHA256) { self.hasher = hasher }
+    }
+
+    /// The size of each ring buffer.
+    let chunkSize: Int
+
+    init(chunkSize: Int, depth: Int = 3, hasher: SHA256 = SHA256()) {
+        precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
+        self.chunkSize = chunkSize
+        self.free = DispatchSemaphore(value: depth)
+        self.buffers = (0..<depth).map { _ in
+            UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
+        }
+        self.running = Running(hasher)
+    }
+
+    deinit {
+        queue.sync {}
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// Lends the next free buffer to `fill`, which returns how many bytes it put there; those bytes are
+    /// then hashed in the background. On a throw or a zero count nothing is hashed and the buffer returns.
+    func fill<Failure: Error>(
+        _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) -> Int {
+        free.wait()
+        let buffer = buffers[next]
+        let count: Int
+        do {
+            count = try fill(buffer)
+        } catch {
+            free.signal()
+            throw error
+        }
+        guard count > 0 else {
+            free.signal()
+            return 0
+        }
+        precondition(count <= buffer.count, "filled \(count) bytes into a \(buffer.count)-byte buffer")
+        next = (next + 1) % buffers.count
+        // The ring hands this buffer out again only after the queue signals, so the queue owns it now.
+        nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        let running = self.running
+        let free = self.free
+        queue.async {
+            running.hasher.update(filled)
+            free.signal()
+        }
+        return count
+    }
+
+    /// The hash state after every chunk handed in so far (waits for the queue to drain).
+    var state: SHA256 {
+        queue.sync { running.hasher }
+    }
+}

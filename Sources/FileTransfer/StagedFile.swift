@@ -1,0 +1,261 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The hidden partial file beside a destination, from creation to commit or discard (a typestate).
+///
+/// The file lives as `.NAME.statetui-partial` in the destination directory, so a partial never appears
+/// under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
+/// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
+/// compile. Every byte written is hashed (on a second thread, overlapping the I/O), so the digest always
+/// describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
+///
+/// Dropping a `StagedFile` without ending it closes the descriptor and keeps the partial, as a crash
+/// would; the journal's checkpoint says how much of it is durable.
+public struct StagedFile: ~Copyable {
+    /// The directory that holds both the partial and the final file.
+    public let directory: String
+    /// The final file name inside `directory`.
+    public let name: String
+    /// Bytes in the partial so far.
+    public private(set) var offset: Int64
+    /// Bytes known to be on stable storage (the offset at the last `sync`).
+    public private(set) var durableOffset: Int64
+
+    private var descriptor: Int32
+    private let fileSystem: FileSystem
+    private let hasher: PipelinedHasher
+
+    /// The partial's file name for a final name: hidden, and never equal to a final name we write.
+    public static func partialName(for name: String) -> String {
+        ".\(name).statetui-partial"
+    }
+
+    /// The path of the partial file.
+    public var partialPath: String { directory + "/" + Self.partialName(for: name) }
+
+    /// The path the file gets when committed.
+    public var finalPath: String { directory + "/" + name }
+
+    /// Creates an empty partial for `name` in `directory`, replacing any previous partial.
+    public init(
+        creating name: String, in directory: String, chunkSize: Int = CopyOptions.defaultChunkSize,
+        fileSystem: FileSystem = .posix
+    ) throws(TransferError) {
+        self.directory = directory
+        self.name = name
+        self.fileSystem = fileSystem
+        self.offset = 0
+        self.durableOffset = 0
+        self.hasher = PipelinedHasher(chunkSize: chunkSize)
+        let path = directory + "/" + Self.partialName(for: name)
+        do {
+            self.descriptor = try fileSystem.open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        } catch {
+            throw TransferError.writing(path, operation: "create", error)
+        }
+    }
+
+    /// Reopens the partial for `name`, cuts it to its first `offset` bytes (the last durable checkpoint)
+    /// and hashes that prefix again, so writing continues exactly where the durable data ends.
+    public init(
+        resuming name: String, in directory: String, keeping offset: Int64,
+        chunkSize: Int = CopyOptions.defaultChunkSize, fileSystem: FileSystem = .posix
+    ) throws(TransferError) {
+        let path = directory + "/" + Self.partialName(for: name)
+        let hasher = PipelinedHasher(chunkSize: chunkSize)
+        let descriptor: Int32
+        do {
+            descriptor = try fileSystem.open(path, O_RDWR, 0)
+        } catch {
+            throw TransferError.io(operation: "reopen", path: path, reason: error)
+        }
+        do {
+            try Self.keepPrefix(offset, of: descriptor, path: path, hashingInto: hasher, fileSystem: fileSystem)
+        } catch {
+            fileSystem.close(descriptor)
+            throw error
+        }
+        self.directory = directory
+        self.name = name
+        self.fileSystem = fileSystem
+        self.hasher = hasher
+        self.descriptor = descriptor
+        self.offset = offset
+        self.durableOffset = offset
+    }
+
+    /// Cuts the partial to `offset` bytes and feeds those bytes to the hasher.
+    private static func keepPrefix(
+        _ offset: Int64, of descriptor: Int32, path: String, hashingInto hasher: PipelinedHasher,
+        fileSystem: FileSystem
+    ) throws(TransferError) {
+        let existing: Int64
+        do {
+            existing = try fileSystem.status(descriptor).size
+        } catch {
+            throw TransferError.io(operation: "inspect", path: path, reason: error)
+        }
+        guard existing >= offset else {
+            throw TransferError.validationFailed(
+                path: path, detail: "holds \(existing) bytes, fewer than the checkpoint's \(offset)")
+        }
+        do {
+            try fileSystem.truncate(descriptor, offset)
+        } catch {
+            throw TransferError.io(operation: "truncate", path: path, reason: error)
+        }
+        var position: Int64 = 0
+        while position < offset {
+            let wanted = Int(min(Int64(hasher.chunkSize), offset - position))
+            let count = try hasher.fill { buffer throws(TransferError) in
+                do throws(Errno) {
+                    return try fileSystem.readFully(
+                        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: position)
+                } catch {
+                    throw TransferError.io(operation: "read", path: path, reason: error)
+                }
+            }
+            guard count == wanted else {
+                throw TransferError.validationFailed(path: path, detail: "ended at \(position + Int64(count))")
+            }
+            position += Int64(count)
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            fileSystem.close(descriptor)
+        }
+    }
+
+    /// The buffer size `write(filling:)` lends out.
+    public var chunkSize: Int { hasher.chunkSize }
+
+    /// The SHA-256 of the partial's content so far.
+    public var digest: SHA256Digest { hasher.state.finalize() }
+
+    /// The running hash state of the partial's content so far.
+    public var hashState: SHA256 { hasher.state }
+
+    /// Appends `bytes` to the partial.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
+        var done = 0
+        while done < bytes.count {
+            let piece = min(chunkSize, bytes.count - done)
+            _ = try write { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[done..<done + piece]))
+                return piece
+            }
+            done += piece
+        }
+    }
+
+    /// Appends `bytes` to the partial.
+    public mutating func write(contentsOf bytes: [UInt8]) throws(TransferError) {
+        let result: Result<Void, TransferError> = bytes.withUnsafeBytes { raw in
+            do throws(TransferError) {
+                try write(raw)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Lends a buffer of `chunkSize` bytes to `fill` (e.g. a read from the source), then appends the
+    /// bytes it reports; the buffer is hashed in the background without a copy. Returns the count.
+    public mutating func write(
+        filling fill: (UnsafeMutableRawBufferPointer) throws(TransferError) -> Int
+    ) throws(TransferError) -> Int {
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        let position = offset
+        let path = partialPath
+        let count = try hasher.fill { buffer throws(TransferError) in
+            let count = try fill(buffer)
+            guard count > 0 else { return 0 }
+            do throws(Errno) {
+                try fileSystem.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: position)
+            } catch {
+                throw TransferError.writing(path, operation: "write", error)
+            }
+            return count
+        }
+        offset += Int64(count)
+        return count
+    }
+
+    /// Makes everything written so far durable (fsync); afterwards `durableOffset == offset`.
+    public mutating func sync() throws(TransferError) {
+        do {
+            try fileSystem.sync(descriptor)
+        } catch {
+            throw TransferError.writing(partialPath, operation: "sync", error)
+        }
+        durableOffset = offset
+    }
+
+    /// Completes the file: syncs it, checks its size and SHA-256 against the source's, runs
+    /// `beforeRename` (the journal's commit record), renames it atomically onto the final name and syncs
+    /// the directory.
+    ///
+    /// A size or digest mismatch removes the partial (its bytes are not the source's) and throws
+    /// `validationFailed`; a failing system call keeps the partial for a retry and throws its reason.
+    public consuming func commit(
+        expectedSize: Int64, expectedDigest: SHA256Digest,
+        beforeRename: () throws(TransferError) -> Void = {}
+    ) throws(TransferError) -> CommittedFile {
+        let partialPath = self.partialPath
+        let finalPath = self.finalPath
+        try sync()
+        let size: Int64
+        do {
+            size = try fileSystem.status(descriptor).size
+        } catch {
+            throw TransferError.io(operation: "inspect", path: partialPath, reason: error)
+        }
+        let digest = self.digest
+        fileSystem.close(descriptor)
+        descriptor = -1
+        guard size == expectedSize, offset == expectedSize else {
+            try? fileSystem.remove(partialPath)
+            throw TransferError.validationFailed(
+                path: partialPath, detail: "holds \(size) bytes, the source has \(expectedSize)")
+        }
+        guard digest == expectedDigest else {
+            try? fileSystem.remove(partialPath)
+            throw TransferError.validationFailed(
+                path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
+        }
+        try beforeRename()
+        do {
+            try fileSystem.rename(partialPath, finalPath)
+        } catch {
+            throw TransferError.io(operation: "rename onto \(finalPath)", path: partialPath, reason: error)
+        }
+        do {
+            try fileSystem.syncDirectory(directory)
+        } catch {
+            throw TransferError.writing(directory, operation: "sync directory", error)
+        }
+        return CommittedFile(path: finalPath, size: size, digest: digest)
+    }
+
+    /// Abandons the file: closes it and removes the partial.
+    public consuming func discard() {
+        fileSystem.close(descriptor)
+        descriptor = -1
+        try? fileSystem.remove(partialPath)
+    }
+
+    /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.
+    public consuming func close() -> Int64 {
+        fileSystem.close(descriptor)
+        descriptor = -1
+        return durableOffset
+    }
+}

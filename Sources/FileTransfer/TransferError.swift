@@ -1,0 +1,45 @@
+/// Why a copy failed, with the OS reason where there is one.
+///
+/// Each case is a cause a user can act on; `description` names the file and the reason, e.g.
+/// `cannot read /data/a.bin: No such file or directory`.
+public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The source is missing, unreadable or not a regular file.
+    case sourceUnreadable(path: String, reason: Errno)
+    /// The destination is not an existing, writable directory; refused before anything starts.
+    case destinationNotWritableDirectory(path: String, reason: String)
+    /// A file already exists under the final name and was not written by this journal.
+    case destinationExists(path: String)
+    /// The destination has no room left (ENOSPC, EFBIG from `ulimit -f`, EDQUOT); the partial is kept.
+    case outOfSpace(path: String, reason: Errno)
+    /// The source changed while it was copied (size, modification time or content); nothing was committed.
+    case sourceChanged(path: String, detail: String)
+    /// The staged file does not match what was read from the source; nothing was committed.
+    case validationFailed(path: String, detail: String)
+    /// Any other failed system call, with the operation and the OS reason.
+    case io(operation: String, path: String, reason: Errno)
+
+    /// One line naming the file and the cause.
+    public var description: String {
+        switch self {
+        case .sourceUnreadable(let path, let reason):
+            "cannot read \(path): \(reason)"
+        case .destinationNotWritableDirectory(let path, let reason):
+            "destination \(path) is not a writable directory: \(reason)"
+        case .destinationExists(let path):
+            "\(path) already exists and was not written by this copy (use overwrite to replace it)"
+        case .outOfSpace(let path, let reason):
+            "no room to write \(path): \(reason)"
+        case .sourceChanged(let path, let detail):
+            "source \(path) changed during the copy: \(detail)"
+        case .validationFailed(let path, let detail):
+            "\(path) failed validation: \(detail)"
+        case .io(let operation, let path, let reason):
+            "cannot \(operation) \(path): \(reason)"
+        }
+    }
+
+    /// Maps a failed write-side call to `outOfSpace` when the reason is a full disk or a size limit.
+    static func writing(_ path: String, operation: String, _ reason: Errno) -> TransferError {
+        reason.isOutOfSpace ? .outOfSpace(path: path, reason: reason) : .io(operation: operation, path: path, reason: reason)
+    }
+}

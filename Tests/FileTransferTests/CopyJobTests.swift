@@ -1,0 +1,359 @@
+import Foundation
+import Testing
+@testable import FileTransfer
+
+/// The copy loop: progress, pause, resume, cancel, interruption and the fault cases.
+@Suite struct CopyJobTests {
+    static let chunk = 4096
+
+    /// A source file of `chunks` chunks plus a tail, a destination directory, and a job over them.
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let source: String
+        let destination: String
+        let content: [UInt8]
+        let log = CallLog()
+
+        init(count: Int = 10 * CopyJobTests.chunk + 123, seed: UInt64 = 7) throws {
+            directory = try TemporaryDirectory()
+            source = directory.file("source.bin")
+            destination = try directory.directory("out")
+            content = pattern(count: count, seed: seed)
+            try write(content, to: source)
+        }
+
+        var finalPath: String { destination + "/source.bin" }
+        var partialPath: String { destination + "/.source.bin.statetui-partial" }
+
+        func request(overwrite: Bool = false) -> CopyRequest {
+            CopyRequest(id: "1", source: source, destinationDirectory: destination, overwrite: overwrite)
+        }
+
+        func options(
+            checkpointEvery chunks: Int = 3,
+            failWrite: (@Sendable (String, Int64, Int) -> Errno?)? = nil
+        ) -> CopyOptions {
+            CopyOptions(
+                chunkSize: CopyJobTests.chunk, checkpointInterval: Int64(chunks * CopyJobTests.chunk),
+                fileSystem: log.fileSystem(failWrite: failWrite))
+        }
+
+        func job(journal: CopyJournal? = nil, overwrite: Bool = false, options: CopyOptions? = nil) -> CopyJob {
+            CopyJob(request: request(overwrite: overwrite), journal: journal, options: options ?? self.options())
+        }
+
+        /// The source reads the copy loop made (offset, count), excluding prefix verification.
+        func sourceReads() -> [CallLog.Entry] {
+            log.reads(of: source)
+        }
+
+        var committed: CommittedFile {
+            CommittedFile(path: finalPath, size: Int64(content.count), digest: SHA256.hash(content))
+        }
+    }
+
+    /// The read offsets of a straight copy from `start` to the end of `content`.
+    static func chunkReads(of fixture: Fixture, from start: Int) -> [CallLog.Entry] {
+        stride(from: start, to: fixture.content.count, by: chunk).map {
+            .read(path: fixture.source, offset: Int64($0), count: min(chunk, fixture.content.count - $0))
+        }
+    }
+
+    @Test func copiesVerifiesAndCommitsWithProgressFromBytesWritten() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let progress = ProgressLog()
+        let outcome = try await fixture.job().run { progress.append($0) }
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        #expect(!exists(fixture.partialPath))
+        let total = Int64(fixture.content.count)
+        let expected = [CopyProgress(bytesWritten: 0, totalBytes: total)]
+            + stride(from: Self.chunk, to: fixture.content.count, by: Self.chunk).map {
+                CopyProgress(bytesWritten: Int64($0), totalBytes: total)
+            } + [CopyProgress(bytesWritten: total, totalBytes: total)]
+        #expect(progress.all == expected)
+    }
+
+    @Test func copiesAnEmptyFile() async throws {
+        let fixture = try Fixture(count: 0)
+        defer { fixture.directory.remove() }
+        let outcome = try await fixture.job().run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == [])
+    }
+
+    @Test func pauseWritesNothingAndResumeContinuesAtTheOffset() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let pauseAt = Int64(4 * Self.chunk)
+        let running = Task {
+            try await job.run { progress in
+                // Deterministic hook: the copy thread itself asks for the pause at a known offset.
+                if progress.bytesWritten == pauseAt { job.pause() }
+            }
+        }
+        let parked = await job.untilPaused()
+        #expect(parked == pauseAt)
+        #expect(job.phase == .paused(offset: pauseAt))
+        fixture.log.mark("paused")
+        let sizeWhenPaused = size(of: fixture.partialPath)
+        for _ in 0..<100 { await Task.yield() }
+        let sizeLater = size(of: fixture.partialPath)
+        fixture.log.mark("resuming")
+        job.resume()
+        let outcome = try await running.value
+
+        #expect([sizeWhenPaused, sizeLater] == [pauseAt, pauseAt])
+        #expect(fixture.log.writes(between: "paused", and: "resuming") == [])
+        // Every source byte was read exactly once, in order: resume did not start over.
+        #expect(fixture.sourceReads() == Self.chunkReads(of: fixture, from: 0))
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
+    @Test func pauseBeforeTheRunParksAtTheStart() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        job.pause()
+        let running = Task { try await job.run() }
+        #expect(await job.untilPaused() == 0)
+        #expect(fixture.sourceReads() == [])
+        job.resume()
+        #expect(try await running.value == .completed(fixture.committed))
+    }
+
+    @Test func cancelWhilePausedRemovesThePartial() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let running = Task {
+            try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } }
+        }
+        #expect(await job.untilPaused() == Int64(2 * Self.chunk))
+        #expect(exists(fixture.partialPath))
+        job.cancel()
+        #expect(try await running.value == .cancelled)
+        #expect(job.phase == .ended)
+        #expect(!exists(fixture.partialPath))
+        #expect(!exists(fixture.finalPath))
+    }
+
+    @Test func cancelWhileRunningRemovesThePartial() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let outcome = try await job.run { if $0.bytesWritten == Int64(3 * Self.chunk) { job.cancel() } }
+        #expect(outcome == .cancelled)
+        #expect(!exists(fixture.partialPath))
+        #expect(!exists(fixture.finalPath))
+    }
+
+    @Test func taskCancellationInterruptsKeepsThePartialAndTheNextRunContinues() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let stopAt = Int64(5 * Self.chunk)
+        let running = Task {
+            try await job.run { if $0.bytesWritten == stopAt { job.pause() } }
+        }
+        #expect(await job.untilPaused() == stopAt)
+        running.cancel()
+        #expect(try await running.value == .interrupted(offset: stopAt))
+        #expect(job.phase == .idle)
+        #expect(size(of: fixture.partialPath) == stopAt)
+
+        job.resume()
+        fixture.log.mark("second run")
+        let outcome = try await job.run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        // The second run read the kept prefix once to check it, then only the rest.
+        let secondRun = fixture.log.all.drop { $0 != .marker("second run") }.filter {
+            if case .read(fixture.source, _, _) = $0 { true } else { false }
+        }
+        let prefixCheck = stride(from: 0, to: Int(stopAt), by: Self.chunk).map {
+            CallLog.Entry.read(path: fixture.source, offset: Int64($0), count: Self.chunk)
+        }
+        #expect(Array(secondRun) == prefixCheck + Self.chunkReads(of: fixture, from: Int(stopAt)))
+    }
+
+    @Test func cancelAfterAnInterruptedRunRemovesThePartial() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let running = Task { try await job.run { if $0.bytesWritten == Int64(Self.chunk) { job.pause() } } }
+        _ = await job.untilPaused()
+        running.cancel()
+        #expect(try await running.value == .interrupted(offset: Int64(Self.chunk)))
+        #expect(exists(fixture.partialPath))
+        job.cancel()
+        #expect(!exists(fixture.partialPath))
+        // A cancelled job stays cancelled and leaves the disk alone: a new job may own the partial now.
+        try write([1, 2], to: fixture.partialPath)
+        #expect(try await job.run() == .cancelled)
+        #expect(contents(of: fixture.partialPath) == [1, 2])
+    }
+
+    @Test func aMissingSourceFailsWithTheOSReason() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let request = CopyRequest(id: "1", source: fixture.directory.file("missing.bin"),
+                                  destinationDirectory: fixture.destination)
+        await #expect(throws: TransferError.sourceUnreadable(path: fixture.directory.file("missing.bin"),
+                                                             reason: .noSuchFile)) {
+            try await CopyJob(request: request).run()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
+    }
+
+    @Test func aDirectoryAsSourceIsRefused() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let request = CopyRequest(id: "1", source: fixture.destination, destinationDirectory: fixture.directory.path,
+                                  name: "copy")
+        await #expect(throws: TransferError.sourceUnreadable(path: fixture.destination, reason: .isDirectory)) {
+            try await CopyJob(request: request).run()
+        }
+    }
+
+    @Test func aDestinationThatIsNotADirectoryIsRefusedBeforeAnythingStarts() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let request = CopyRequest(id: "1", source: fixture.source, destinationDirectory: fixture.source)
+        let log = CallLog()
+        await #expect(throws: TransferError.destinationNotWritableDirectory(
+            path: fixture.source, reason: "Not a directory")
+        ) {
+            try await CopyJob(request: request, options: CopyOptions(fileSystem: log.fileSystem())).run()
+        }
+        #expect(log.all == [])
+        #expect(throws: TransferError.destinationNotWritableDirectory(
+            path: fixture.directory.file("nowhere"), reason: "No such file or directory")
+        ) {
+            try Destination.validate(fixture.directory.file("nowhere"))
+        }
+    }
+
+    @Test func anExistingDestinationIsNeverOverwrittenWithoutOverwrite() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        try write([1, 2, 3], to: fixture.finalPath)
+        let journal = try CopyJournal(directory: fixture.destination)
+        await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) {
+            try await fixture.job(journal: journal).run()
+        }
+        #expect(contents(of: fixture.finalPath) == [1, 2, 3])
+        #expect(!exists(fixture.partialPath))
+
+        let outcome = try await fixture.job(journal: journal, overwrite: true).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
+    @Test func aSourceThatGrowsDuringTheCopyFailsValidation() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let running = Task { try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } } }
+        _ = await job.untilPaused()
+        let handle = try #require(FileHandle(forWritingAtPath: fixture.source))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([1, 2, 3]))
+        try handle.close()
+        job.resume()
+        await #expect(throws: TransferError.sourceChanged(
+            path: fixture.source, detail: "size or modification time differs from when the copy started")
+        ) {
+            try await running.value
+        }
+        #expect(!exists(fixture.finalPath))
+        #expect(!exists(fixture.partialPath))
+    }
+
+    @Test func aSourceRewrittenInPlaceFailsValidation() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        try setModificationTime(of: fixture.source, seconds: 1_000_000)
+        let job = fixture.job()
+        let running = Task { try await job.run { if $0.bytesWritten == Int64(6 * Self.chunk) { job.pause() } } }
+        _ = await job.untilPaused()
+        // Same size, different bytes in the part already copied; the new modification time gives it away.
+        try write(pattern(count: fixture.content.count, seed: 99), to: fixture.source)
+        try setModificationTime(of: fixture.source, seconds: 2_000_000)
+        job.resume()
+        await #expect(throws: TransferError.sourceChanged(
+            path: fixture.source, detail: "size or modification time differs from when the copy started")
+        ) {
+            try await running.value
+        }
+        #expect(!exists(fixture.finalPath))
+        #expect(!exists(fixture.partialPath))
+    }
+
+    @Test func aSourceThatShrinksDuringTheCopyFailsValidation() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let running = Task { try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } } }
+        _ = await job.untilPaused()
+        try write(Array(fixture.content[..<(3 * Self.chunk + 10)]), to: fixture.source)
+        job.resume()
+        await #expect(throws: TransferError.sourceChanged(
+            path: fixture.source, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
+        ) {
+            try await running.value
+        }
+        #expect(!exists(fixture.finalPath))
+        #expect(!exists(fixture.partialPath))
+    }
+
+    @Test(arguments: [Errno.noSpace, .fileTooLarge])
+    func runningOutOfSpaceKeepsThePartialForRetry(reason: Errno) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        let failAt = Int64(7 * Self.chunk)
+        let fullDisk = fixture.options(checkpointEvery: 3) { path, offset, _ in
+            path.hasSuffix(".statetui-partial") && offset >= failAt ? reason : nil
+        }
+        await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: reason)) {
+            try await fixture.job(journal: journal, options: fullDisk).run()
+        }
+        #expect(size(of: fixture.partialPath) == failAt)
+        #expect(journal.entry(named: "source.bin")?.status == .failed(
+            reason: "no room to write \(fixture.partialPath): \(reason)"))
+        #expect(journal.entry(named: "source.bin")?.durableOffset == Int64(6 * Self.chunk))
+
+        // Retry with room: it continues from the last durable checkpoint (6 chunks).
+        fixture.log.mark("retry")
+        let outcome = try await fixture.job(journal: journal).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        let retryWrites = fixture.log.all.drop { $0 != .marker("retry") }.compactMap {
+            if case .write(fixture.partialPath, let offset, _) = $0 { offset } else { nil }
+        }
+        #expect(retryWrites.first == Int64(6 * Self.chunk))
+    }
+
+    /// A real `ulimit -f`: RLIMIT_FSIZE is process-wide, so the limit sits far above anything the other
+    /// (concurrently running) tests write, and is restored afterwards.
+    @Test func aFileSizeLimitFailsTheTransferWithEFBIGInsteadOfKillingTheProcess() async throws {
+        let fixture = try Fixture(count: 80 * Self.chunk)
+        defer { fixture.directory.remove() }
+        let limit = 50 * Self.chunk
+        var original = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_FSIZE.rawValue), &original) == 0)
+        var lowered = original
+        lowered.rlim_cur = rlim_t(limit)
+        #expect(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &lowered) == 0)
+        defer { _ = setrlimit(Int32(RLIMIT_FSIZE.rawValue), &original) }
+        await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: .fileTooLarge)) {
+            try await fixture.job().run()
+        }
+        #expect(size(of: fixture.partialPath) == Int64(limit))
+        #expect(!exists(fixture.finalPath))
+    }
+}

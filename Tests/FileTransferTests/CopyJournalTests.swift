@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+@testable import FileTransfer
+
+/// The journal: its line format, replay, damaged lines, and reconciliation after a crash.
+@Suite struct CopyJournalTests {
+    static let chunk = CopyJobTests.chunk
+    static let status = FileStatus(size: 100, modifiedNanoseconds: 5, isDirectory: false, isRegularFile: true)
+    static let digest = SHA256.hash(Array("x".utf8))
+
+    static func intent(_ name: String = "a") -> JournalRecord {
+        .intent(name: name, request: "r1", source: "/src/\(name)", sourceStatus: status, replaces: nil)
+    }
+
+    static func content(of records: [JournalRecord]) -> [UInt8] {
+        records.flatMap { CopyJournal.line(for: $0) }
+    }
+
+    // MARK: Replay
+
+    @Test func replayFoldsRecordsIntoOneEntryPerName() {
+        let replay = CopyJournal.replay(Self.content(of: [
+            Self.intent("a"), Self.intent("b"), .checkpoint(name: "a", offset: 64), .checkpoint(name: "b", offset: 32),
+            .committing(name: "b", size: 100, digest: Self.digest), .completed(name: "b", size: 100, digest: Self.digest),
+            .checkpoint(name: "a", offset: 96), .failed(name: "a", reason: "no room"),
+        ]))
+        #expect(replay.problems == [])
+        #expect(replay.entries == [
+            "a": JournalEntry(request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 96,
+                              status: .failed(reason: "no room"), ownedDigest: nil),
+            "b": JournalEntry(request: "r1", source: "/src/b", sourceStatus: Self.status, durableOffset: 100,
+                              status: .completed(size: 100, digest: Self.digest), ownedDigest: Self.digest),
+        ])
+    }
+
+    @Test func aNewIntentStartsOverButRemembersTheFileItOwns() {
+        let replay = CopyJournal.replay(Self.content(of: [
+            Self.intent(), .completed(name: "a", size: 100, digest: Self.digest), .checkpoint(name: "a", offset: 7),
+            Self.intent(), .cancelled(name: "a"),
+        ]))
+        #expect(replay.entries["a"] == JournalEntry(
+            request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 0, status: .cancelled,
+            ownedDigest: Self.digest))
+    }
+
+    @Test func recordsWithoutAnIntentAreIgnored() {
+        let replay = CopyJournal.replay(Self.content(of: [.checkpoint(name: "a", offset: 7)]))
+        #expect(replay.entries == [:])
+        #expect(replay.problems == [])
+    }
+
+    @Test func aLineIsChecksumThenJSON() {
+        let line = String(decoding: CopyJournal.line(for: .checkpoint(name: "a", offset: 7)), as: UTF8.self)
+        let json = #"{"checkpoint":{"name":"a","offset":7}}"#
+        #expect(line == String(SHA256.hash(Array(json.utf8)).hex.prefix(16)) + " " + json + "\n")
+    }
+
+    @Test func corruptAndTruncatedLinesAreReportedAndMarkTheirTransferDamaged() {
+        var content = Self.content(of: [Self.intent("a"), .checkpoint(name: "a", offset: 64), Self.intent("b")])
+        // Flip one digit of a's checkpoint offset: the checksum no longer matches.
+        let line2 = String(decoding: CopyJournal.line(for: .checkpoint(name: "a", offset: 64)), as: UTF8.self)
+        let start = CopyJournal.line(for: Self.intent("a")).count
+        let digitIndex = start + Array(line2.utf8).firstIndex(of: UInt8(ascii: "6"))!
+        content[digitIndex] = UInt8(ascii: "9")
+        content += Array("garbage without a name\n".utf8)
+        content += CopyJournal.line(for: .checkpoint(name: "b", offset: 32)).dropLast(9)
+
+        let replay = CopyJournal.replay(content)
+        #expect(replay.problems == [
+            JournalProblem(line: 2, reason: "checksum mismatch", name: "a"),
+            JournalProblem(line: 4, reason: "not a checksummed record", name: nil),
+            JournalProblem(line: 5, reason: "truncated line (no newline at its end)", name: "b"),
+        ])
+        #expect(replay.entries.mapValues(\.status) == ["a": .damaged, "b": .damaged])
+        #expect(replay.problems.map(\.description) == [
+            "journal line 2: checksum mismatch (affects \"a\", which restarts)",
+            "journal line 4: not a checksummed record",
+            "journal line 5: truncated line (no newline at its end) (affects \"b\", which restarts)",
+        ])
+    }
+
+    @Test func openingATornJournalStartsTheNextRecordOnItsOwnLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file(CopyJournal.fileName)
+        try write(Self.content(of: [Self.intent()]) + Array("0123456789abcdef {\"checkp".utf8), to: path)
+        let journal = try CopyJournal(directory: directory.path)
+        #expect(journal.problems == [JournalProblem(line: 2, reason: "truncated line (no newline at its end)", name: nil)])
+        try journal.append(Self.intent("b"))
+        let reopened = try CopyJournal(directory: directory.path)
+        #expect(reopened.problems == [JournalProblem(line: 2, reason: "checksum mismatch", name: nil)])
+        #expect(reopened.entries.keys.sorted() == ["a", "b"])
+    }
+
+    // MARK: Reconciliation after a crash
+
+    /// What was on disk when the process died.
+    enum CrashPoint: String, CaseIterable, CustomTestStringConvertible {
+        case intentWithoutPartial, partialWithoutCheckpoint, checkpointAndUndurableTail,
+             committedButNotRenamed, renamedButNotRecorded, completed
+
+        var testDescription: String { rawValue }
+    }
+
+    struct Expectation: Equatable {
+        var outcomeIsAlreadyComplete: Bool
+        /// Offset of the first source read of the copy loop (nil: no copying).
+        var copyStartsAt: Int64?
+        /// Bytes of the source re-read to check a kept prefix.
+        var prefixChecked: Int64
+    }
+
+    @Test(arguments: CrashPoint.allCases)
+    func reconcilingAfterACrashFinishesWithoutCopyingTwice(crash: CrashPoint) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let size = Int64(fixture.content.count)
+        let digest = SHA256.hash(fixture.content)
+        let status = try FileSystem.posix.statusOfPath(fixture.source)
+        let intent = JournalRecord.intent(name: "source.bin", request: "1", source: fixture.source,
+                                          sourceStatus: status, replaces: nil)
+        let chunk = Int64(Self.chunk)
+        let records: [JournalRecord]
+        let partial: [UInt8]?
+        var final: [UInt8]? = nil
+        let expected: Expectation
+        switch crash {
+        case .intentWithoutPartial:
+            records = [intent]
+            partial = nil
+            expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: 0, prefixChecked: 0)
+        case .partialWithoutCheckpoint:
+            records = [intent]
+            partial = Array(fixture.content[..<Int(2 * chunk + 100)])
+            expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: 0, prefixChecked: 0)
+        case .checkpointAndUndurableTail:
+            records = [intent, .checkpoint(name: "source.bin", offset: 3 * chunk)]
+            partial = Array(fixture.content[..<Int(5 * chunk)]) + [0xde, 0xad]
+            expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: 3 * chunk, prefixChecked: 3 * chunk)
+        case .committedButNotRenamed:
+            records = [intent, .checkpoint(name: "source.bin", offset: 3 * chunk),
+                       .committing(name: "source.bin", size: size, digest: digest)]
+            partial = fixture.content
+            expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: nil, prefixChecked: size)
+        case .renamedButNotRecorded:
+            records = [intent, .committing(name: "source.bin", size: size, digest: digest)]
+            partial = nil
+            final = fixture.content
+            expected = Expectation(outcomeIsAlreadyComplete: true, copyStartsAt: nil, prefixChecked: 0)
+        case .completed:
+            records = [intent, .committing(name: "source.bin", size: size, digest: digest),
+                       .completed(name: "source.bin", size: size, digest: digest)]
+            partial = nil
+            final = fixture.content
+            expected = Expectation(outcomeIsAlreadyComplete: true, copyStartsAt: nil, prefixChecked: 0)
+        }
+        try write(Self.content(of: records), to: fixture.destination + "/" + CopyJournal.fileName)
+        if let partial { try write(partial, to: fixture.partialPath) }
+        if let final { try write(final, to: fixture.finalPath) }
+
+        let journal = try CopyJournal(directory: fixture.destination)
+        #expect(journal.problems == [])
+        let outcome = try await fixture.job(journal: journal).run()
+
+        let reads = fixture.sourceReads().compactMap { entry -> Int64? in
+            if case .read(_, let offset, _) = entry { offset } else { nil }
+        }
+        let prefixReads = Int64(reads.prefix { $0 < expected.prefixChecked }.count)
+        #expect(prefixReads * chunk >= expected.prefixChecked)
+        let copyReads = reads.dropFirst(Int(prefixReads))
+        let observed = Expectation(
+            outcomeIsAlreadyComplete: outcome == .alreadyComplete(fixture.committed),
+            copyStartsAt: copyReads.first, prefixChecked: min(prefixReads * chunk, expected.prefixChecked))
+        #expect(observed == expected)
+        #expect([CopyOutcome.completed(fixture.committed), .alreadyComplete(fixture.committed)].contains(outcome))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        #expect(!exists(fixture.partialPath))
+        #expect(journal.entry(named: "source.bin")?.status == .completed(size: size, digest: digest))
+    }
+
+    /// Drives a real copy, freezes it mid-way (parked after a pause), and copies the destination
+    /// directory as a crash would leave it; a new run against that copy must pick up at the checkpoint.
+    @Test(arguments: [1, 4, 5, 9])
+    func aCopyStoppedAbruptlyResumesAtItsLastDurableCheckpoint(stopAfterChunks: Int) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        let job = fixture.job(journal: journal, options: fixture.options(checkpointEvery: 2))
+        let stopAt = Int64(stopAfterChunks * Self.chunk)
+        let running = Task { try await job.run { if $0.bytesWritten == stopAt { job.pause() } } }
+        #expect(await job.untilPaused() == stopAt)
+
+        let crashed = try fixture.directory.directory("crashed")
+        for name in [CopyJournal.fileName, ".source.bin.statetui-partial"] {
+            try FileManager.default.copyItem(atPath: fixture.destination + "/" + name, toPath: crashed + "/" + name)
+        }
+        job.cancel()
+        #expect(try await running.value == .cancelled)
+
+        let recovered = try CopyJournal(directory: crashed)
+        let checkpoint = Int64(stopAfterChunks / 2 * 2 * Self.chunk)
+        #expect(recovered.entry(named: "source.bin")?.durableOffset == checkpoint)
+        let log = CallLog()
+        let request = CopyRequest(id: "1", source: fixture.source, destinationDirectory: crashed)
+        let outcome = try await CopyJob(
+            request: request, journal: recovered,
+            options: CopyOptions(chunkSize: Self.chunk, fileSystem: log.fileSystem())
+        ).run()
+        #expect(outcome == .completed(CommittedFile(
+            path: crashed + "/source.bin", size: Int64(fixture.content.count), digest: SHA256.hash(fixture.content))))
+        #expect(contents(of: crashed + "/source.bin") == fixture.content)
+        #expect(!exists(crashed + "/.source.bin.statetui-partial"))
+        let firstWrite = log.all.first { if case .write = $0 { true } else { false } }
+        #expect(firstWrite == .write(path: crashed + "/.source.bin.statetui-partial", offset: checkpoint,
+                                     count: Self.chunk))
+    }
+
+    @Test func aDamagedJournalLineRestartsItsTransferCleanly() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let status = try FileSystem.posix.statusOfPath(fixture.source)
+        let intent = JournalRecord.intent(name: "source.bin", request: "1", source: fixture.source,
+                                          sourceStatus: status, replaces: nil)
+        var checkpoint = CopyJournal.line(for: .checkpoint(name: "source.bin", offset: Int64(3 * Self.chunk)))
+        checkpoint[0] = checkpoint[0] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        try write(CopyJournal.line(for: intent) + checkpoint, to: fixture.destination + "/" + CopyJournal.fileName)
+        // The partial holds garbage: resuming it would corrupt the copy.
+        try write([UInt8](repeating: 0xee, count: 5 * Self.chunk), to: fixture.partialPath)
+
+        let journal = try CopyJournal(directory: fixture.destination)
+        #expect(journal.problems == [JournalProblem(line: 2, reason: "checksum mismatch", name: "source.bin")])
+        let outcome = try await fixture.job(journal: journal).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(fixture.sourceReads() == CopyJobTests.chunkReads(of: fixture, from: 0))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
+    @Test func aPartialWhoseSourceChangedSinceTheCheckpointRestarts() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let status = try FileSystem.posix.statusOfPath(fixture.source)
+        let journal = try CopyJournal(directory: fixture.destination)
+        try journal.append(.intent(name: "source.bin", request: "1", source: fixture.source, sourceStatus: status,
+                                   replaces: nil))
+        try journal.append(.checkpoint(name: "source.bin", offset: Int64(2 * Self.chunk)))
+        // Same size and time as journaled, but the partial's bytes are not the source's prefix.
+        try write(pattern(count: 2 * Self.chunk, seed: 42), to: fixture.partialPath)
+        let outcome = try await fixture.job(journal: journal).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
+    @Test func aFileThisJournalWroteIsReplacedWhenTheSourceChanges() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        #expect(try await fixture.job(journal: journal).run() == .completed(fixture.committed))
+        #expect(try await fixture.job(journal: journal).run() == .alreadyComplete(fixture.committed))
+
+        let newer = pattern(count: 3 * Self.chunk, seed: 3)
+        try write(newer, to: fixture.source)
+        try setModificationTime(of: fixture.source, seconds: 3_000_000)
+        let outcome = try await fixture.job(journal: journal).run()
+        #expect(outcome == .completed(CommittedFile(path: fixture.finalPath, size: Int64(newer.count),
+                                                    digest: SHA256.hash(newer))))
+        #expect(contents(of: fixture.finalPath) == newer)
+    }
+
+    @Test func aFileChangedBySomeoneElseAfterTheCopyIsNotOverwritten() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        #expect(try await fixture.job(journal: journal).run() == .completed(fixture.committed))
+        try write([7, 7, 7], to: fixture.finalPath)
+        await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) {
+            try await fixture.job(journal: journal).run()
+        }
+        #expect(contents(of: fixture.finalPath) == [7, 7, 7])
+    }
+}
+
+@Suite struct SharedJournalTests {
+    @Test func concurrentCopiesShareOneJournal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let sources = (0..<4).map { pattern(count: 20_000 + $0 * 3000, seed: UInt64($0 + 10)) }
+        for (index, content) in sources.enumerated() {
+            try write(content, to: directory.file("file\(index).bin"))
+        }
+        let journal = try CopyJournal(directory: destination)
+        let options = CopyOptions(chunkSize: 4096, checkpointInterval: 8192)
+        let outcomes = try await withThrowingTaskGroup(of: CopyOutcome.self) { group in
+            for index in sources.indices {
+                let request = CopyRequest(id: "\(index)", source: directory.file("file\(index).bin"),
+                                          destinationDirectory: destination)
+                group.addTask { try await CopyJob(request: request, journal: journal, options: options).run() }
+            }
+            return try await group.reduce(into: [CopyOutcome]()) { $0.append($1) }
+        }
+        let expected = sources.enumerated().map { index, content in
+            CopyOutcome.completed(CommittedFile(path: destination + "/file\(index).bin", size: Int64(content.count),
+                                                digest: SHA256.hash(content)))
+        }
+        #expect(Set(outcomes) == Set(expected))
+        let reopened = try CopyJournal(directory: destination)
+        #expect(reopened.problems == [])
+        #expect(reopened.entries.mapValues(\.status) == Dictionary(uniqueKeysWithValues: sources.enumerated().map {
+            ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
+        }))
+        for (index, content) in sources.enumerated() {
+            #expect(contents(of: destination + "/file\(index).bin") == content)
+        }
+    }
+}

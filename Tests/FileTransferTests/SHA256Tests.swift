@@ -1,0 +1,72 @@
+import Testing
+@testable import FileTransfer
+
+@Suite struct SHA256Tests {
+    /// FIPS 180-4 / NIST example vectors.
+    static let vectors: [(message: [UInt8], digest: String)] = [
+        ([], "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        (Array("abc".utf8), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8),
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        (Array(("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+                + "ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu").utf8),
+         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+        ([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000),
+         "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+    ]
+
+    @Test(arguments: 0..<vectors.count)
+    func knownVectorsHash(index: Int) {
+        let (message, digest) = Self.vectors[index]
+        var hardware = SHA256()
+        hardware.update(message)
+        var portable = SHA256.portable()
+        portable.update(message)
+        #expect([hardware.finalize().hex, portable.finalize().hex] == [digest, digest])
+    }
+
+    @Test func millionAsFedOneByteAtATime() {
+        var hasher = SHA256()
+        let one: [UInt8] = [UInt8(ascii: "a")]
+        for _ in 0..<1_000_000 { hasher.update(one) }
+        #expect(hasher.finalize().hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(hasher.byteCount == 1_000_000)
+    }
+
+    @Test(arguments: [1, 3, 55, 56, 63, 64, 65, 127, 1000])
+    func streamingInPiecesEqualsOneShot(pieceSize: Int) {
+        let message = pattern(count: 5000, seed: UInt64(pieceSize))
+        var streamed = SHA256()
+        var portable = SHA256.portable()
+        var start = 0
+        while start < message.count {
+            let piece = message[start..<min(start + pieceSize, message.count)]
+            streamed.update(piece)
+            portable.update(piece)
+            start += pieceSize
+        }
+        let oneShot = SHA256.hash(message)
+        #expect([streamed.finalize(), portable.finalize()] == [oneShot, oneShot])
+    }
+
+    @Test func finalizeLeavesTheComputationRunning() {
+        var hasher = SHA256()
+        hasher.update(Array("ab".utf8))
+        _ = hasher.finalize()
+        hasher.update(Array("c".utf8))
+        #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
+    }
+
+    @Test func digestHexRoundTripsAndRejectsNonsense() throws {
+        let digest = SHA256.hash(Array("abc".utf8))
+        #expect(SHA256Digest(hex: digest.hex) == digest)
+        #expect(SHA256Digest(hex: digest.hex.uppercased()) == digest)
+        #expect(SHA256Digest(hex: "abc") == nil)
+        #expect(SHA256Digest(hex: String(repeating: "g", count: 64)) == nil)
+    }
+
+    @Test func hardwarePathIsUsedWhenTheCPUHasIt() throws {
+        let hasSHA = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.contains(" sha_ni") ?? false
+        #expect(SHA256.usesHardware == hasSHA)
+    }
+}

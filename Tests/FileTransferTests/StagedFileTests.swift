@@ -1,0 +1,107 @@
+import Testing
+@testable import FileTransfer
+
+@Suite struct StagedFileTests {
+    @Test func commitRenamesTheVerifiedPartialOntoTheFinalName() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let content = pattern(count: 10_000)
+        var staged = try StagedFile(creating: "a.bin", in: directory.path, chunkSize: 4096)
+        try staged.write(contentsOf: content)
+        #expect(staged.offset == 10_000)
+        #expect(exists(directory.file(".a.bin.statetui-partial")))
+        #expect(!exists(directory.file("a.bin")))
+        let file = try staged.commit(expectedSize: 10_000, expectedDigest: SHA256.hash(content))
+        #expect(file == CommittedFile(path: directory.file("a.bin"), size: 10_000, digest: SHA256.hash(content)))
+        #expect(contents(of: directory.file("a.bin")) == content)
+        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+    }
+
+    @Test func aDigestMismatchFailsValidationAndLeavesNoFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var staged = try StagedFile(creating: "a.bin", in: directory.path)
+        try staged.write(contentsOf: [1, 2, 3])
+        let wrong = SHA256.hash([1, 2, 4] as [UInt8])
+        // A consumed ~Copyable value cannot be captured by #expect's closure, hence do/catch.
+        var caught: TransferError?
+        do {
+            _ = try staged.commit(expectedSize: 3, expectedDigest: wrong)
+        } catch {
+            caught = error
+        }
+        #expect(caught == .validationFailed(
+            path: directory.file(".a.bin.statetui-partial"),
+            detail: "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(wrong)"))
+        #expect(!exists(directory.file("a.bin")))
+        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+    }
+
+    @Test func aSizeMismatchFailsValidation() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var staged = try StagedFile(creating: "a.bin", in: directory.path)
+        try staged.write(contentsOf: [1, 2, 3])
+        var caught: TransferError?
+        do {
+            _ = try staged.commit(expectedSize: 4, expectedDigest: SHA256.hash([1, 2, 3] as [UInt8]))
+        } catch {
+            caught = error
+        }
+        #expect(caught == .validationFailed(
+            path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, the source has 4"))
+        #expect(!exists(directory.file("a.bin")))
+    }
+
+    @Test func discardRemovesThePartial() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var staged = try StagedFile(creating: "a.bin", in: directory.path)
+        try staged.write(contentsOf: [1, 2, 3])
+        staged.discard()
+        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+        #expect(!exists(directory.file("a.bin")))
+    }
+
+    @Test func resumingCutsToTheCheckpointAndRehashesThePrefix() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let content = pattern(count: 9000)
+        var first = try StagedFile(creating: "a.bin", in: directory.path, chunkSize: 1024)
+        try first.write(contentsOf: Array(content[..<5000]))
+        try first.sync()
+        // Bytes after the checkpoint that were never made durable: the resume must drop them.
+        try first.write(contentsOf: [9, 9, 9])
+        #expect(first.close() == 5000)
+        #expect(size(of: directory.file(".a.bin.statetui-partial")) == 5003)
+
+        var resumed = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 5000, chunkSize: 1024)
+        #expect(resumed.offset == 5000)
+        #expect(resumed.digest == SHA256.hash(content[..<5000]))
+        try resumed.write(contentsOf: Array(content[5000...]))
+        let file = try resumed.commit(expectedSize: 9000, expectedDigest: SHA256.hash(content))
+        #expect(file.digest == SHA256.hash(content))
+        #expect(contents(of: directory.file("a.bin")) == content)
+    }
+
+    @Test func resumingBeyondThePartialFailsValidation() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var first = try StagedFile(creating: "a.bin", in: directory.path)
+        try first.write(contentsOf: [1, 2, 3])
+        _ = first.close()
+        #expect(throws: TransferError.validationFailed(
+            path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, fewer than the checkpoint's 10")
+        ) {
+            _ = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 10)
+        }
+    }
+
+    @Test func creatingInAMissingDirectoryNamesTheReason() throws {
+        #expect(throws: TransferError.io(
+            operation: "create", path: "/nonexistent-statetui/.a.statetui-partial", reason: .noSuchFile)
+        ) {
+            _ = try StagedFile(creating: "a", in: "/nonexistent-statetui")
+        }
+    }
+}
