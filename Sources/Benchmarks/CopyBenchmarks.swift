@@ -278,11 +278,6 @@ private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
-}
-
 private func format(_ value: Double, _ digits: Int) -> String {
     String(format: "%.\(digits)f", value)
 }
