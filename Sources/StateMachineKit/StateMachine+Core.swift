@@ -82,7 +82,8 @@ extension StateMachine {
         /// Appends a record of `event` and returns it.
         mutating func record(_ event: Event, before: State, outcome: Outcome) -> Record {
             sequence += 1
-            let record = Record(sequence: sequence, visit: visit, before: before, event: event, outcome: outcome, after: state)
+            let record = Record(
+                sequence: sequence, visit: visit, before: before, event: event, outcome: outcome, after: state)
             history.append(record)
             return record
         }
@@ -137,7 +138,9 @@ extension StateMachine {
             return aftermath
         }
 
-        private mutating func recordIn(visit recordVisit: Int, _ event: Event, before: State, outcome: Outcome) -> Record {
+        private mutating func recordIn(visit recordVisit: Int, _ event: Event, before: State, outcome: Outcome)
+            -> Record
+        {
             sequence += 1
             let record = Record(
                 sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)

@@ -197,16 +197,18 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                 reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
             }
             if case .timeout = origin, reporter.accepts(.debug) {
-                reporter.report(Report(
-                    label: label, level: .debug, name: Report.Name.timeout,
-                    message: "state timeout fired in \(record.before): \(event)",
-                    metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
+                reporter.report(
+                    Report(
+                        label: label, level: .debug, name: Report.Name.timeout,
+                        message: "state timeout fired in \(record.before): \(event)",
+                        metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
             }
         } else if case .timeout(let visit) = origin, aftermath.outcome == .stale, reporter.accepts(.debug) {
-            reporter.report(Report(
-                label: label, level: .debug, name: Report.Name.timeout,
-                message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
-                metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
+            reporter.report(
+                Report(
+                    label: label, level: .debug, name: Report.Name.timeout,
+                    message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
+                    metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
         }
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }
@@ -217,10 +219,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             let cause = work.activity.cause ?? .stateExited
             var metadata = ["work": work.activity.label, "visit": "\(work.activity.visit)", "cause": cause.rawValue]
             if let state { metadata["state"] = "\(state)" }
-            reporter.report(Report(
-                label: label, level: .debug, name: Report.Name.cancelled,
-                message: "cancelled \(work.activity.label) of visit \(work.activity.visit): \(cause.rawValue)",
-                metadata: metadata))
+            reporter.report(
+                Report(
+                    label: label, level: .debug, name: Report.Name.cancelled,
+                    message: "cancelled \(work.activity.label) of visit \(work.activity.visit): \(cause.rawValue)",
+                    metadata: metadata))
         }
     }
 }

@@ -22,12 +22,16 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
     make: () -> (StateMachine<State, Event>, TestClock),
     events: [LiveStep<Event>], invariant: (State) -> Bool, sequences: Int = 100, maximumLength: Int = 20,
     seed: UInt64? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in await settleByYielding(machine, clock) }
+    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in
+        await settleByYielding(machine, clock)
+    }
 ) async -> Counterexample<State, LiveStep<Event>>? {
     let runSeed = ModelSeed.resolve(explicit: seed, environment: environment)
     precondition(sequences >= 0, "checkLiveModel: sequences must not be negative, got \(sequences)")
     precondition(maximumLength >= 0, "checkLiveModel: maximumLength must not be negative, got \(maximumLength)")
-    precondition(!events.isEmpty || maximumLength == 0, "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
+    precondition(
+        !events.isEmpty || maximumLength == 0,
+        "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
 
     func run(_ steps: [LiveStep<Event>]) async -> (initial: State, trace: ModelTrace<State>) {
         let (machine, clock) = make()
@@ -53,13 +57,27 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
                 switch record.outcome {
                 case .ignored, .invalid:
                     if record.after != record.before {
-                        return (initial, ModelTrace(states: states, failure: "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"))
+                        return (
+                            initial,
+                            ModelTrace(
+                                states: states,
+                                failure:
+                                    "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
+                            )
+                        )
                     }
                 case .moved, .updated, .stayed, .stopped, .stale:
                     break
                 }
                 if !invariant(record.after) {
-                    return (initial, ModelTrace(states: states, failure: "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"))
+                    return (
+                        initial,
+                        ModelTrace(
+                            states: states,
+                            failure:
+                                "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"
+                        )
+                    )
                 }
             }
             if !invariant(state) {

@@ -36,7 +36,8 @@ public func checkModel<State: Hashable, Event>(
             let search = ModelSearch<State, Event>(events: events) { sequence in
                 runPure(from: initial, sequence, transition: transition, invariant: invariant)
             }
-            guard let found = search.findFailure(sequences: sequences, maximumLength: maximumLength, seed: runSeed) else {
+            guard let found = search.findFailure(sequences: sequences, maximumLength: maximumLength, seed: runSeed)
+            else {
                 return nil
             }
             let graph = StateGraph.explore(
@@ -78,7 +79,8 @@ func runPure<State: Hashable, Event>(
             return ModelTrace(states: states, failure: "rejected event \(position + 1) (\(event)) changed the state")
         }
         if !invariant(next) {
-            return ModelTrace(states: states, failure: "the invariant does not hold after event \(position + 1) (\(event))")
+            return ModelTrace(
+                states: states, failure: "the invariant does not hold after event \(position + 1) (\(event))")
         }
         state = next
     }

@@ -70,7 +70,9 @@ enum Download: Hashable, Sendable, CustomStringConvertible {
 }
 
 enum DownloadEvent: Hashable, Sendable, CustomStringConvertible {
-    case start, progress(Int), pause, resume, fail, retry, finish, restart
+    case start
+    case progress(Int)
+    case pause, resume, fail, retry, finish, restart
 
     var description: String {
         switch self {
