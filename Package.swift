@@ -83,6 +83,7 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
+        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Creates a machine in `initial`, visit 1.
     ///
     /// - Parameters:
+    ///   - initial: the state of visit 1.
     ///   - label: names the machine in reports.
     ///   - historyLimit: how many of the newest records ``history`` keeps (0 keeps none).
     ///   - clock: the clock for state timeouts; a `ContinuousClock` when `nil`.

@@ -1,7 +1,7 @@
 import Foundation
 import StateMachineKit
 
-/// Model-checks a live ``StateMachine`` — its `whileIn` work and state timeouts included — by running
+/// Model-checks a live `StateMachine` — its `whileIn` work and state timeouts included — by running
 /// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.
 ///
 /// After every step the machine is given time to settle (see `settle`), then every record it added
@@ -15,6 +15,12 @@ import StateMachineKit
 /// - Parameters:
 ///   - make: a fresh machine, with its work registered, and the test clock it runs on; called once
 ///     per run (the machine is stopped at the end of the run).
+///   - events: the steps random sequences are drawn from.
+///   - invariant: the rule every state the machine passes through must keep.
+///   - sequences: how many random sequences to run.
+///   - maximumLength: how many steps each sequence has.
+///   - seed: the seed of the run; `STATE_MACHINE_SEED` overrides it, and a random one is used without either.
+///   - environment: where `STATE_MACHINE_SEED` is read from.
 ///   - settle: awaited after every step and once before the first. The default yields until the
 ///     machine's history, visit and the clock's sleepers have not changed for a while; pass one that
 ///     awaits what your machine does (for example `clock.sleepers(atLeast:)`) for exact determinism.

@@ -10,7 +10,7 @@ import StateMachineKit
 /// printed in CI replays locally), or with a random seed; the seed used is in the counterexample.
 ///
 /// A failure is shrunk. When the states reachable from `initial` number at most `maximumStates`, the
-/// result is the globally shortest failing sequence, found breadth-first through the ``StateGraph``.
+/// result is the globally shortest failing sequence, found breadth-first through the `StateGraph`.
 /// Otherwise chunks and then single events are removed until no removal still fails (1-minimal).
 public func checkModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
