@@ -3,9 +3,10 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
 # The toolchain's own tools, found next to `swift` on PATH (no xcrun): docc and swift-format ship with it.
-TOOLCHAIN_BIN := $(patsubst %/,%,$(dir $(shell command -v $(SWIFT) 2>/dev/null)))
-DOCC ?= $(TOOLCHAIN_BIN)/docc
-SWIFT_FORMAT ?= $(TOOLCHAIN_BIN)/swift-format
+# Symlinks are resolved so a `swift` linked into /usr/bin still finds its toolchain; PATH is the fallback.
+TOOLCHAIN_BIN := $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")" 2>/dev/null)
+DOCC ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/docc) docc)
+SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-format)
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
@@ -41,6 +42,7 @@ lint:
 # DocC archives for the libraries, as static sites in $(DOCS_SITE)/<Module>, from the symbol graphs SwiftPM
 # dumps (no documentation plugin package is available here). Any docc warning fails the build.
 docs:
+	@mkdir -p .build
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
 		> .build/dump-symbol-graph.log 2>&1 || { cat .build/dump-symbol-graph.log >&2; exit 1; }
 	@graphs="$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph"; \
