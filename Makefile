@@ -2,6 +2,14 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
+# The toolchain's own tools, found next to `swift` on PATH (no xcrun): docc and swift-format ship with it.
+# Symlinks are resolved so a `swift` linked into /usr/bin still finds its toolchain; PATH is the fallback.
+TOOLCHAIN_BIN := $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")" 2>/dev/null)
+DOCC ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/docc) docc)
+SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-format)
+FORMAT_PATHS := Sources Tests Package.swift
+DOCS_SITE ?= docs-site
+DOC_MODULES := StateMachineKit StateMachineTesting
 
 .PHONY: build release test test-tsan bench diagrams test-compile-fail
 

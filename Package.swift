@@ -20,7 +20,8 @@ func toolchainHostLibraries() -> String? {
         let text = String(decoding: maps.readDataToEndOfFile(), as: UTF8.self)
         for line in text.split(separator: "\n") {
             guard let path = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first,
-                  path.hasSuffix("/libPackageDescription.so") else { continue }
+                path.hasSuffix("/libPackageDescription.so")
+            else { continue }
             let libSwift = URL(fileURLWithPath: String(path)).resolvingSymlinksInPath()
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             if let host = hostDirectory(libSwift: libSwift) { return host }
@@ -41,14 +42,17 @@ func toolchainHostLibraries() -> String? {
 /// Compiler and linker flags that make the toolchain's SwiftSyntax importable and loadable. When no
 /// host directory exists, a define makes the plugin fail with an `#error` that names the cause.
 let hostLibraries = toolchainHostLibraries()
-let syntaxSwiftSettings: [SwiftSetting] = hostLibraries.map { [.unsafeFlags(["-I", $0])] }
+let syntaxSwiftSettings: [SwiftSetting] =
+    hostLibraries.map { [.unsafeFlags(["-I", $0])] }
     ?? [.define("STATEMACHINE_MACROS_NO_HOST_SYNTAX")]
-let syntaxLinkerSettings: [LinkerSetting] = (hostLibraries.map {
-    [LinkerSetting.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
-} ?? []) + [
-    "SwiftSyntax", "SwiftDiagnostics", "SwiftParser", "SwiftBasicFormat", "SwiftSyntaxBuilder",
-    "SwiftSyntaxMacros", "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
-].map { .linkedLibrary($0) }
+let syntaxLinkerSettings: [LinkerSetting] =
+    (hostLibraries.map {
+        [LinkerSetting.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])]
+    } ?? [])
+    + [
+        "SwiftSyntax", "SwiftDiagnostics", "SwiftParser", "SwiftBasicFormat", "SwiftSyntaxBuilder",
+        "SwiftSyntaxMacros", "SwiftSyntaxMacroExpansion", "SwiftCompilerPluginMessageHandling",
+    ].map { .linkedLibrary($0) }
 
 let package = Package(
     name: "statetui",

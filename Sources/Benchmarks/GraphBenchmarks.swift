@@ -57,7 +57,8 @@ func checkedTransfer(_ state: CheckedTransfer, _ event: CheckedTransferEvent) ->
     case (.paused(let request, let percent), .resume): return .to(.running(request: request + 1, percent: percent))
     case (.running(let request, let percent), .progress(let current, let next)):
         guard current == request else { return .ignore }
-        return next >= percent && next <= 100 ? .update(.running(request: request, percent: next)) : .invalid("progress went backwards")
+        return next >= percent && next <= 100
+            ? .update(.running(request: request, percent: next)) : .invalid("progress went backwards")
     case (.running(let request, _), .succeeded(let current)):
         return current == request ? .to(.completed(request: request)) : .ignore
     case (.running(let request, _), .failed(let current)):
@@ -121,7 +122,8 @@ func runGraphBenchmarks() {
         var wall = 0.0
         let cpu = threadSeconds {
             wall = seconds {
-                graph = StateGraph.explore(from: GridCell(row: 0, column: 0), events: moves, maximumStates: 2_000_000, transition: move)
+                graph = StateGraph.explore(
+                    from: GridCell(row: 0, column: 0), events: moves, maximumStates: 2_000_000, transition: move)
             }
         }
         best = min(best, wall)
@@ -129,7 +131,8 @@ func runGraphBenchmarks() {
     }
     guard let graph else { fatalError("Internal inconsistency: the exploration loop ran no iteration") }
     let stateCount = graph.states.count
-    precondition(stateCount == Int(side) * Int(side) && !graph.isTruncated, "grid exploration found \(stateCount) states")
+    precondition(
+        stateCount == Int(side) * Int(side) && !graph.isTruncated, "grid exploration found \(stateCount) states")
     let statesPerSecond = Double(stateCount) / best
     let statesPerCPUSecond = Double(stateCount) / bestCPU
     let bytesPerState = Double(graph.approximateMemoryBytes) / Double(stateCount)
@@ -155,13 +158,21 @@ func runGraphBenchmarks() {
     let sequencesPerSecond = Double(sequences) / checkTime
 
     print("Graph benchmarks (release, single thread)")
-    print("  explore grid \(side)×\(side), 4 events   \(stateCount) states in \(String(format: "%.3f", best)) s  → \(String(format: "%.2f", statesPerSecond / 1e6)) M states/s (best of 5, wall)")
-    print("  same, thread CPU time              \(String(format: "%.3f", bestCPU)) s  → \(String(format: "%.2f", statesPerCPUSecond / 1e6)) M states/s")
+    print(
+        "  explore grid \(side)×\(side), 4 events   \(stateCount) states in \(String(format: "%.3f", best)) s  → \(String(format: "%.2f", statesPerSecond / 1e6)) M states/s (best of 5, wall)"
+    )
+    print(
+        "  same, thread CPU time              \(String(format: "%.3f", bestCPU)) s  → \(String(format: "%.2f", statesPerCPUSecond / 1e6)) M states/s"
+    )
     print("  retained memory per state          \(String(format: "%.1f", bytesPerState)) bytes (graph storage)")
     if let residentPerState {
-        print("  peak resident growth per state     \(String(format: "%.1f", residentPerState)) bytes (includes growth copies)")
+        print(
+            "  peak resident growth per state     \(String(format: "%.1f", residentPerState)) bytes (includes growth copies)"
+        )
     }
-    print("  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s")
+    print(
+        "  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s"
+    )
     let json: [String: Any] = [
         "group": "graph",
         "explore_states": stateCount,
@@ -172,7 +183,9 @@ func runGraphBenchmarks() {
         "peak_resident_bytes_per_state": residentPerState ?? -1,
         "check_model_sequences_per_second": sequencesPerSecond,
     ]
-    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), let line = String(data: data, encoding: .utf8) {
+    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
+        let line = String(data: data, encoding: .utf8)
+    {
         print(line)
     }
 }

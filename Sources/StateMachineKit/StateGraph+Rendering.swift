@@ -90,7 +90,8 @@ extension StateGraph {
             return "| " + padded.joined(separator: " | ") + " |"
         }
         var lines = [line(rows[0])]
-        lines.append("| " + columnWidths.map { String(repeating: "-", count: Swift.max($0, 1)) }.joined(separator: " | ") + " |")
+        lines.append(
+            "| " + columnWidths.map { String(repeating: "-", count: Swift.max($0, 1)) }.joined(separator: " | ") + " |")
         lines.append(contentsOf: rows.dropFirst().map(line))
         if isTruncated {
             lines.append("")

@@ -112,7 +112,9 @@ public struct StateGraph<State: Hashable, Event> {
         precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
         let limit = Swift.min(maximumStates, Int(Int32.max))
         var index = StateTable(minimumCapacity: Swift.min(limit, 4096))
-        index.store(position: 0, fragment: StateTable.fragment(initial), slot: index.emptySlot(for: StateTable.fragment(initial)))
+        index.store(
+            position: 0, fragment: StateTable.fragment(initial),
+            slot: index.emptySlot(for: StateTable.fragment(initial)))
         var states: [State] = [initial]
         states.reserveCapacity(Swift.min(limit, 4096))
         var targets: [Int32] = []
@@ -199,7 +201,8 @@ public struct StateGraph<State: Hashable, Event> {
             case .to: kind = .to
             case .update: kind = .update
             case .stay, .ignore, .invalid:
-                preconditionFailure("Internal inconsistency: cell \(cell) has a target but verdict \(verdicts[cell].word)")
+                preconditionFailure(
+                    "Internal inconsistency: cell \(cell) has a target but verdict \(verdicts[cell].word)")
             }
             body(cell / width, cell % width, Int(targets[cell]), kind)
         }

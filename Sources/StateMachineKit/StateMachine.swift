@@ -22,6 +22,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Creates a machine in `initial`, visit 1.
     ///
     /// - Parameters:
+    ///   - initial: the state of visit 1.
     ///   - label: names the machine in reports.
     ///   - historyLimit: how many of the newest records ``history`` keeps (0 keeps none).
     ///   - clock: the clock for state timeouts; a `ContinuousClock` when `nil`.
@@ -203,10 +204,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                 reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
             }
             if case .timeout = origin, reporter.accepts(.debug) {
-                reporter.report(Report(
-                    label: label, level: .debug, name: Report.Name.timeout,
-                    message: "state timeout fired in \(record.before): \(event)",
-                    metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
+                reporter.report(
+                    Report(
+                        label: label, level: .debug, name: Report.Name.timeout,
+                        message: "state timeout fired in \(record.before): \(event)",
+                        metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
             }
         } else if case .timeout(let visit) = origin, outcome == .stale, reporter.accepts(.debug) {
             reporter.report(Report(
@@ -224,10 +226,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             let cause = work.activity.cause ?? .stateExited
             var metadata = ["work": work.activity.label, "visit": "\(work.activity.visit)", "cause": cause.rawValue]
             if let state { metadata["state"] = "\(state)" }
-            reporter.report(Report(
-                label: label, level: .debug, name: Report.Name.cancelled,
-                message: "cancelled \(work.activity.label) of visit \(work.activity.visit): \(cause.rawValue)",
-                metadata: metadata))
+            reporter.report(
+                Report(
+                    label: label, level: .debug, name: Report.Name.cancelled,
+                    message: "cancelled \(work.activity.label) of visit \(work.activity.visit): \(cause.rawValue)",
+                    metadata: metadata))
         }
     }
 }

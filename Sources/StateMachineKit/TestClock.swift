@@ -64,7 +64,10 @@ public final class TestClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Start { case cancelled, due, sleeping([CheckedContinuation<Void, Never>]) }
+                enum Start {
+                    case cancelled, due
+                    case sleeping([CheckedContinuation<Void, Never>])
+                }
                 let start = timeline.withLock { timeline -> Start in
                     // Cancellation is flagged before the handler runs, so checking it under the lock
                     // closes the gap between the handler and this registration.

@@ -5,7 +5,9 @@ import StateMachineKit
 ///
 /// The macro reads rows as syntax and generates the `switch` from them; the values exist so the table
 /// type-checks and can also be interpreted at run time (`TransitionTable.interpret(_:_:)`).
-public struct TransitionRow<State: Sendable, Event: Sendable, StateCase: Hashable & Sendable, EventCase: Hashable & Sendable>: Sendable {
+public struct TransitionRow<
+    State: Sendable, Event: Sendable, StateCase: Hashable & Sendable, EventCase: Hashable & Sendable
+>: Sendable {
     /// The state case this row applies to (any payload).
     public let state: StateCase
     /// The event case this row applies to (any payload).
@@ -27,9 +29,11 @@ public struct TransitionRow<State: Sendable, Event: Sendable, StateCase: Hashabl
         _ state: StateCase, _ event: EventCase, when admits: (@Sendable (State, Event) -> Bool)? = nil,
         to target: State, after: Duration, send: Event
     ) -> Self {
-        Self(state: state, event: event, admits: admits, decide: { _, _ in
-            .to(target, timeout: StateTimeout(after: after, send: send))
-        })
+        Self(
+            state: state, event: event, admits: admits,
+            decide: { _, _ in
+                .to(target, timeout: StateTimeout(after: after, send: send))
+            })
     }
 
     /// Stays, ignores or rejects the event as invalid.

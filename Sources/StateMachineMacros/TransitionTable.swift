@@ -2,7 +2,9 @@ import StateMachineKit
 
 /// A `@StateMachine` table: the initial state, the states that may end the machine, what happens to pairs
 /// the table does not list, and the rows.
-public struct TransitionTable<State: Sendable, Event: Sendable, StateCase: Hashable & Sendable, EventCase: Hashable & Sendable>: Sendable {
+public struct TransitionTable<
+    State: Sendable, Event: Sendable, StateCase: Hashable & Sendable, EventCase: Hashable & Sendable
+>: Sendable {
     /// The state a machine built from this table starts in.
     public let initial: State
     /// The state cases allowed to have no way out.

@@ -11,10 +11,16 @@ struct MachineGenerator {
     var members: [DeclSyntax] {
         var members: [DeclSyntax] = []
         if machine.states.generatesCaseEnum {
-            members.append(caseEnum(named: "StateCase", cases: machine.states.cases, summary: "The state cases, without their payloads."))
+            members.append(
+                caseEnum(
+                    named: "StateCase", cases: machine.states.cases, summary: "The state cases, without their payloads."
+                ))
         }
         if machine.events.generatesCaseEnum {
-            members.append(caseEnum(named: "EventCase", cases: machine.events.cases, summary: "The event cases, without their payloads."))
+            members.append(
+                caseEnum(
+                    named: "EventCase", cases: machine.events.cases, summary: "The event cases, without their payloads."
+                ))
         }
         return members + [
             caseFunction(named: "stateCase", of: "State", returning: "StateCase", cases: machine.states.cases),
@@ -33,19 +39,23 @@ struct MachineGenerator {
     }
 
     private func caseEnum(named name: String, cases: [DeclaredCase], summary: String) -> DeclSyntax {
-        let lines = ["/// \(summary)", "\(access)enum \(name): String, Hashable, Sendable, CaseIterable {"]
+        let lines =
+            ["/// \(summary)", "\(access)enum \(name): String, Hashable, Sendable, CaseIterable {"]
             + cases.map { "    case \($0.name)" } + ["}"]
         return DeclSyntax(stringLiteral: lines.joined(separator: "\n"))
     }
 
     /// An exhaustive switch from a value to its case name; for a `State` declared elsewhere it is also the
     /// proof that the hand-written case list matches the enum.
-    private func caseFunction(named name: String, of type: String, returning result: String, cases: [DeclaredCase]) -> DeclSyntax {
-        let lines = [
-            "/// The case of `value`, without its payload.",
-            "\(access)static func \(name)(_ value: \(type)) -> \(result) {",
-            "    switch value {",
-        ] + cases.map { "    case .\($0.name): .\($0.name)" } + ["    }", "}"]
+    private func caseFunction(named name: String, of type: String, returning result: String, cases: [DeclaredCase])
+        -> DeclSyntax
+    {
+        let lines =
+            [
+                "/// The case of `value`, without its payload.",
+                "\(access)static func \(name)(_ value: \(type)) -> \(result) {",
+                "    switch value {",
+            ] + cases.map { "    case .\($0.name): .\($0.name)" } + ["    }", "}"]
         return DeclSyntax(stringLiteral: lines.joined(separator: "\n"))
     }
 
@@ -61,9 +71,14 @@ struct MachineGenerator {
                 let number = machine.table.rows.firstIndex { $0.element.id == row.element.id } ?? 0
                 var decision = decisionLines(row, number: number)
                 if let admits = row.admits {
-                    lines.append("        let admits\(number): (State, Event) -> Bool = \(indented(admits.trimmedDescription, by: 8))")
+                    lines.append(
+                        "        let admits\(number): (State, Event) -> Bool = \(indented(admits.trimmedDescription, by: 8))"
+                    )
                     lines.append("        if admits\(number)(state, event) {")
-                    decision = decision.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+                    decision = decision.map {
+                        $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(
+                            separator: "\n")
+                    }
                     lines += decision
                     lines.append("        }")
                 } else {
@@ -76,9 +91,10 @@ struct MachineGenerator {
         }
         if analysis.pairs.count < machine.states.cases.count * machine.events.cases.count {
             lines.append("    default:")
-            lines.append(machine.table.unlistedIgnored
-                ? "        return .ignore"
-                : "        return .invalid(\"no row for \\(event) in \\(state)\")")
+            lines.append(
+                machine.table.unlistedIgnored
+                    ? "        return .ignore"
+                    : "        return .invalid(\"no row for \\(event) in \\(state)\")")
         }
         lines += ["    }", "}"]
         return lines.joined(separator: "\n")
@@ -89,7 +105,9 @@ struct MachineGenerator {
         case .move(let target, _, let after, let send):
             let targetText = indented(target.trimmedDescription, by: 8)
             if let after, let send {
-                return ["        return .to(\(targetText), timeout: StateMachineKit.StateTimeout(after: \(after.trimmedDescription), send: \(send.trimmedDescription)))"]
+                return [
+                    "        return .to(\(targetText), timeout: StateMachineKit.StateTimeout(after: \(after.trimmedDescription), send: \(send.trimmedDescription)))"
+                ]
             }
             return ["        return .to(\(targetText))"]
         case .verdict(let verdict):
@@ -109,7 +127,8 @@ struct MachineGenerator {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count > 1 else { return text }
         let rest = lines.dropFirst()
-        let margin = rest.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+        let margin =
+            rest.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
         let last = rest.last.map { $0.prefix(while: { $0 == " " }).count } ?? margin
         // A closing brace lines up with the start of the statement; the body sits four spaces in.
         let shift = width - min(margin, last)
@@ -125,9 +144,10 @@ struct MachineGenerator {
         var lines = ["stateDiagram-v2", "    [*] --> \(machine.table.initial.name)"]
         lines += analysis.edges.map { "    \($0.from) --> \($0.to): \($0.event)" }
         lines += machine.table.finals.map { "    \($0.name) --> [*]" }
-        return ([
-            "/// The table as a Mermaid state diagram (moves only; stay, ignore and invalid rows are left out).",
-            "\(access)static let mermaid: String = \"\"\"",
-        ] + lines.map { "    " + $0 } + ["    \"\"\""]).joined(separator: "\n")
+        return
+            ([
+                "/// The table as a Mermaid state diagram (moves only; stay, ignore and invalid rows are left out).",
+                "\(access)static let mermaid: String = \"\"\"",
+            ] + lines.map { "    " + $0 } + ["    \"\"\""]).joined(separator: "\n")
     }
 }

@@ -9,7 +9,9 @@ struct ReadingError: Error {
 /// Reads a `@StateMachine` declaration's syntax into a ``MachineSyntax``, or fails at the first thing it cannot read.
 enum MachineReader {
     /// Reads the nested `State` and `Event` enums and the table from the annotated declaration.
-    static func read(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax) throws(ReadingError) -> MachineSyntax {
+    static func read(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax) throws(ReadingError)
+        -> MachineSyntax
+    {
         let members = declaration.memberBlock.members.map(\.decl)
         let states = try enumCases(named: "State", in: members, attribute: attribute)
         let events = try enumCases(named: "Event", in: members, attribute: attribute)
@@ -25,7 +27,9 @@ enum MachineReader {
     /// The cases of the nested `enum State`, or, for a `State` declared elsewhere, of the nested
     /// `enum StateCase` the user wrote (the generated `stateCase(_:)` switch makes the compiler hold the two
     /// lists equal).
-    private static func enumCases(named name: String, in members: [DeclSyntax], attribute: AttributeSyntax) throws(ReadingError) -> CaseList {
+    private static func enumCases(named name: String, in members: [DeclSyntax], attribute: AttributeSyntax)
+        throws(ReadingError) -> CaseList
+    {
         let enums = members.compactMap { $0.as(EnumDeclSyntax.self) }
         if let declaration = enums.first(where: { $0.name.text == name }) {
             return CaseList(cases: cases(of: declaration), generatesCaseEnum: true)
@@ -46,7 +50,8 @@ enum MachineReader {
     private static func tableBinding(in members: [DeclSyntax]) -> PatternBindingSyntax? {
         for member in members {
             guard let variable = member.as(VariableDeclSyntax.self),
-                  variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) else { continue }
+                variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
+            else { continue }
             for binding in variable.bindings {
                 if binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "table" { return binding }
             }
@@ -55,7 +60,8 @@ enum MachineReader {
     }
 
     private static func table(_ call: FunctionCallExprSyntax) throws(ReadingError) -> TableSyntax {
-        let arguments = Dictionary(call.arguments.map { ($0.label?.text ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let arguments = Dictionary(
+            call.arguments.map { ($0.label?.text ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         guard let initialArgument = arguments["initial"] else {
             throw ReadingError(node: Syntax(call), message: .missingArgument("initial"))
         }
@@ -101,12 +107,14 @@ enum MachineReader {
 
     private static func row(_ element: ArrayElementSyntax) throws(ReadingError) -> RowSyntax {
         guard let call = element.expression.as(FunctionCallExprSyntax.self),
-              let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "on" else {
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "on"
+        else {
             throw ReadingError(node: Syntax(element.expression), message: .unrecognisedRow)
         }
         var arguments = Array(call.arguments)
         guard arguments.count >= 2, arguments[0].label == nil, arguments[1].label == nil,
-              let state = caseReference(arguments[0].expression), let event = caseReference(arguments[1].expression) else {
+            let state = caseReference(arguments[0].expression), let event = caseReference(arguments[1].expression)
+        else {
             throw ReadingError(node: Syntax(element.expression), message: .unrecognisedRow)
         }
         arguments.removeFirst(2)
@@ -114,10 +122,12 @@ enum MachineReader {
         if arguments.first?.label?.text == "when" {
             admits = arguments.removeFirst().expression
         }
-        let labelled = Dictionary(arguments.map { ($0.label?.text ?? "", $0.expression) }, uniquingKeysWith: { first, _ in first })
+        let labelled = Dictionary(
+            arguments.map { ($0.label?.text ?? "", $0.expression) }, uniquingKeysWith: { first, _ in first })
         let action: RowAction
         if let target = labelled["to"] {
-            action = .move(target: target, targetCase: caseReference(target), after: labelled["after"], send: labelled["send"])
+            action = .move(
+                target: target, targetCase: caseReference(target), after: labelled["after"], send: labelled["send"])
         } else if let closure = call.trailingClosure ?? labelled[""]?.as(ClosureExprSyntax.self) {
             let collector = TargetCollector(viewMode: .sourceAccurate)
             collector.walk(closure)
@@ -138,7 +148,9 @@ enum MachineReader {
         if let member = expression.as(MemberAccessExprSyntax.self) {
             return CaseReference(name: member.declName.baseName.text, node: expression)
         }
-        if let call = expression.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+        if let call = expression.as(FunctionCallExprSyntax.self),
+            let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+        {
             return CaseReference(name: member.declName.baseName.text, node: expression)
         }
         return nil

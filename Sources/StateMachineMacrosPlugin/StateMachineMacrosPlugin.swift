@@ -1,5 +1,7 @@
 #if STATEMACHINE_MACROS_NO_HOST_SYNTAX
-#error("StateMachineMacrosPlugin needs the toolchain's SwiftSyntax (lib/swift/host next to swiftc); Package.swift found none")
+#error(
+    "StateMachineMacrosPlugin needs the toolchain's SwiftSyntax (lib/swift/host next to swiftc); Package.swift found none"
+)
 #else
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros

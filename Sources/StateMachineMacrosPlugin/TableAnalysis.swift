@@ -30,21 +30,24 @@ struct TableAnalysis {
         let finals = Set(table.finals.map(\.name))
         for state in machine.states.cases {
             if !mentioned.contains(state.name) {
-                diagnostics.append(Diagnostic(node: state.node.name, message: TableDiagnostic.unmentionedState(state.name)))
+                diagnostics.append(
+                    Diagnostic(node: state.node.name, message: TableDiagnostic.unmentionedState(state.name)))
                 continue
             }
             if !reachable.contains(state.name) {
-                diagnostics.append(Diagnostic(
-                    node: state.node.name,
-                    message: TableDiagnostic.unreachableState(state.name, initial: table.initial.name)
-                ))
+                diagnostics.append(
+                    Diagnostic(
+                        node: state.node.name,
+                        message: TableDiagnostic.unreachableState(state.name, initial: table.initial.name)
+                    ))
             }
             let hasWayOut = edges.contains { $0.from == state.name && $0.to != state.name }
             if !hasWayOut && !finals.contains(state.name) {
-                diagnostics.append(Diagnostic(
-                    node: state.node.name, message: TableDiagnostic.deadEnd(state.name),
-                    fixIt: Self.markFinal(state.name, in: table)
-                ))
+                diagnostics.append(
+                    Diagnostic(
+                        node: state.node.name, message: TableDiagnostic.deadEnd(state.name),
+                        fixIt: Self.markFinal(state.name, in: table)
+                    ))
             }
         }
     }
@@ -55,15 +58,18 @@ struct TableAnalysis {
         for row in rows {
             let key = row.state.name + "\u{0}" + row.event.name
             if let first = closedBy[key] {
-                diagnostics.append(Diagnostic(
-                    node: row.element.expression,
-                    message: TableDiagnostic.duplicatePair(state: row.state.name, event: row.event.name),
-                    notes: [Note(
-                        node: Syntax(first.element.expression),
-                        message: TableNote.firstRow(state: row.state.name, event: row.event.name)
-                    )],
-                    fixIts: [Self.removeRow(row)]
-                ))
+                diagnostics.append(
+                    Diagnostic(
+                        node: row.element.expression,
+                        message: TableDiagnostic.duplicatePair(state: row.state.name, event: row.event.name),
+                        notes: [
+                            Note(
+                                node: Syntax(first.element.expression),
+                                message: TableNote.firstRow(state: row.state.name, event: row.event.name)
+                            )
+                        ],
+                        fixIts: [Self.removeRow(row)]
+                    ))
                 continue
             }
             if row.admits == nil { closedBy[key] = row }
@@ -93,9 +99,13 @@ struct TableAnalysis {
 
     /// Deletes the row with its line: its leading trivia (newline and indentation) and its trailing comma.
     private static func removeRow(_ row: RowSyntax) -> FixIt {
-        FixIt(message: TableFixIt.removeRow, changes: [
-            .replaceText(range: row.element.position..<row.element.endPositionBeforeTrailingTrivia, with: "", in: Syntax(row.element)),
-        ])
+        FixIt(
+            message: TableFixIt.removeRow,
+            changes: [
+                .replaceText(
+                    range: row.element.position..<row.element.endPositionBeforeTrailingTrivia, with: "",
+                    in: Syntax(row.element))
+            ])
     }
 
     /// Adds the state to `final:`, creating the argument after `initial:` when the table has none.
@@ -104,7 +114,9 @@ struct TableAnalysis {
         if let array = table.finalArray {
             let existing = array.elements.map(\.expression.trimmedDescription)
             let text = "[" + (existing + [".\(state)"]).joined(separator: ", ") + "]"
-            change = .replaceText(range: array.positionAfterSkippingLeadingTrivia..<array.endPositionBeforeTrailingTrivia, with: text, in: Syntax(array))
+            change = .replaceText(
+                range: array.positionAfterSkippingLeadingTrivia..<array.endPositionBeforeTrailingTrivia, with: text,
+                in: Syntax(array))
         } else {
             let end = table.initialArgument.expression.endPositionBeforeTrailingTrivia
             change = .replaceText(range: end..<end, with: ", final: [.\(state)]", in: Syntax(table.initialArgument))

@@ -50,21 +50,22 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
     }
 
     var diagnosticID: MessageID {
-        let id = switch self {
-        case .missingEnum: "missingEnum"
-        case .missingTable: "missingTable"
-        case .tableNotACall: "tableNotACall"
-        case .missingArgument: "missingArgument"
-        case .notACase: "notACase"
-        case .notAnArray: "notAnArray"
-        case .badUnlisted: "badUnlisted"
-        case .unrecognisedRow: "unrecognisedRow"
-        case .targetNotACase: "targetNotACase"
-        case .duplicatePair: "duplicatePair"
-        case .unreachableState: "unreachableState"
-        case .deadEnd: "deadEnd"
-        case .unmentionedState: "unmentionedState"
-        }
+        let id =
+            switch self {
+            case .missingEnum: "missingEnum"
+            case .missingTable: "missingTable"
+            case .tableNotACall: "tableNotACall"
+            case .missingArgument: "missingArgument"
+            case .notACase: "notACase"
+            case .notAnArray: "notAnArray"
+            case .badUnlisted: "badUnlisted"
+            case .unrecognisedRow: "unrecognisedRow"
+            case .targetNotACase: "targetNotACase"
+            case .duplicatePair: "duplicatePair"
+            case .unreachableState: "unreachableState"
+            case .deadEnd: "deadEnd"
+            case .unmentionedState: "unmentionedState"
+            }
         return MessageID(domain: "StateMachineMacros", id: id)
     }
 

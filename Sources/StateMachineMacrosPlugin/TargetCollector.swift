@@ -8,9 +8,10 @@ final class TargetCollector: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
-           ["to", "update"].contains(member.declName.baseName.text),
-           member.base == nil || member.base?.trimmedDescription.hasPrefix("Transition") == true,
-           let first = node.arguments.first, first.label == nil {
+            ["to", "update"].contains(member.declName.baseName.text),
+            member.base == nil || member.base?.trimmedDescription.hasPrefix("Transition") == true,
+            let first = node.arguments.first, first.label == nil
+        {
             if let target = MachineReader.caseReference(first.expression) {
                 targets.append(target)
             } else {

@@ -1,7 +1,7 @@
 import Foundation
 import StateMachineKit
 
-/// Model-checks a live ``StateMachine`` — its `whileIn` work and state timeouts included — by running
+/// Model-checks a live `StateMachine` — its `whileIn` work and state timeouts included — by running
 /// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.
 ///
 /// After every step the machine is given time to settle (see `settle`), then every record it added
@@ -15,6 +15,12 @@ import StateMachineKit
 /// - Parameters:
 ///   - make: a fresh machine, with its work registered, and the test clock it runs on; called once
 ///     per run (the machine is stopped at the end of the run).
+///   - events: the steps random sequences are drawn from.
+///   - invariant: the rule every state the machine passes through must keep.
+///   - sequences: how many random sequences to run.
+///   - maximumLength: how many steps each sequence has.
+///   - seed: the seed of the run; `STATE_MACHINE_SEED` overrides it, and a random one is used without either.
+///   - environment: where `STATE_MACHINE_SEED` is read from.
 ///   - settle: awaited after every step and once before the first. The default yields until the
 ///     machine's history, visit and the clock's sleepers have not changed for a while; pass one that
 ///     awaits what your machine does (for example `clock.sleepers(atLeast:)`) for exact determinism.
@@ -22,12 +28,16 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
     make: () -> (StateMachine<State, Event>, TestClock),
     events: [LiveStep<Event>], invariant: (State) -> Bool, sequences: Int = 100, maximumLength: Int = 20,
     seed: UInt64? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in await settleByYielding(machine, clock) }
+    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in
+        await settleByYielding(machine, clock)
+    }
 ) async -> Counterexample<State, LiveStep<Event>>? {
     let runSeed = ModelSeed.resolve(explicit: seed, environment: environment)
     precondition(sequences >= 0, "checkLiveModel: sequences must not be negative, got \(sequences)")
     precondition(maximumLength >= 0, "checkLiveModel: maximumLength must not be negative, got \(maximumLength)")
-    precondition(!events.isEmpty || maximumLength == 0, "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
+    precondition(
+        !events.isEmpty || maximumLength == 0,
+        "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
 
     func run(_ steps: [LiveStep<Event>]) async -> (initial: State, trace: ModelTrace<State>) {
         let (machine, clock) = make()
@@ -53,13 +63,27 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
                 switch record.outcome {
                 case .ignored, .invalid:
                     if record.after != record.before {
-                        return (initial, ModelTrace(states: states, failure: "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"))
+                        return (
+                            initial,
+                            ModelTrace(
+                                states: states,
+                                failure:
+                                    "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
+                            )
+                        )
                     }
                 case .moved, .updated, .stayed, .stopped, .stale:
                     break
                 }
                 if !invariant(record.after) {
-                    return (initial, ModelTrace(states: states, failure: "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"))
+                    return (
+                        initial,
+                        ModelTrace(
+                            states: states,
+                            failure:
+                                "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"
+                        )
+                    )
                 }
             }
             if !invariant(state) {

@@ -10,7 +10,7 @@ import StateMachineKit
 /// printed in CI replays locally), or with a random seed; the seed used is in the counterexample.
 ///
 /// A failure is shrunk. When the states reachable from `initial` number at most `maximumStates`, the
-/// result is the globally shortest failing sequence, found breadth-first through the ``StateGraph``.
+/// result is the globally shortest failing sequence, found breadth-first through the `StateGraph`.
 /// Otherwise chunks and then single events are removed until no removal still fails (1-minimal).
 public func checkModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
@@ -36,7 +36,8 @@ public func checkModel<State: Hashable, Event>(
             let search = ModelSearch<State, Event>(events: events) { sequence in
                 runPure(from: initial, sequence, transition: transition, invariant: invariant)
             }
-            guard let found = search.findFailure(sequences: sequences, maximumLength: maximumLength, seed: runSeed) else {
+            guard let found = search.findFailure(sequences: sequences, maximumLength: maximumLength, seed: runSeed)
+            else {
                 return nil
             }
             let graph = StateGraph.explore(
@@ -78,7 +79,8 @@ func runPure<State: Hashable, Event>(
             return ModelTrace(states: states, failure: "rejected event \(position + 1) (\(event)) changed the state")
         }
         if !invariant(next) {
-            return ModelTrace(states: states, failure: "the invariant does not hold after event \(position + 1) (\(event))")
+            return ModelTrace(
+                states: states, failure: "the invariant does not hold after event \(position + 1) (\(event))")
         }
         state = next
     }

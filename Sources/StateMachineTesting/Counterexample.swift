@@ -45,7 +45,8 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
             "let events: [\(Event.self)] = [",
         ]
         for (event, state) in zip(events, states) {
-            lines.append("    \(swiftCase(String(describing: event))),  // → \(Self.singleLine(String(describing: state)))")
+            lines.append(
+                "    \(swiftCase(String(describing: event))),  // → \(Self.singleLine(String(describing: state)))")
         }
         lines.append("]")
         return lines.joined(separator: "\n")

@@ -41,7 +41,9 @@ struct ModelSearch<State, Event> {
     }
 
     /// Removes chunks of halving size, then single events, until no single removal still fails.
-    func shrinkByRemoval(_ failing: [Event], trace: ModelTrace<State>) -> (events: [Event], trace: ModelTrace<State>, steps: Int) {
+    func shrinkByRemoval(_ failing: [Event], trace: ModelTrace<State>) -> (
+        events: [Event], trace: ModelTrace<State>, steps: Int
+    ) {
         var shrinker = RemovalShrinker(failing: failing, trace: trace)
         while let candidate = shrinker.nextCandidate() {
             shrinker.record(candidate, run(candidate))

@@ -12,7 +12,8 @@ public enum ModelSeed {
     public static func resolve(explicit: UInt64?, environment: [String: String]) -> UInt64 {
         if let text = environment[environmentVariable] {
             guard let value = parse(text) else {
-                fatalError("\(environmentVariable)=\"\(text)\" is not an unsigned 64-bit integer (decimal or 0x-hexadecimal)")
+                fatalError(
+                    "\(environmentVariable)=\"\(text)\" is not an unsigned 64-bit integer (decimal or 0x-hexadecimal)")
             }
             return value
         }

@@ -6,8 +6,14 @@ import Testing
         let clock = TestClock()
         let woke = Signals<Int>()
         let start = clock.now
-        let late = Task { try await clock.sleep(until: start.advanced(by: .seconds(3))); woke.post(3) }
-        let early = Task { try await clock.sleep(until: start.advanced(by: .seconds(1))); woke.post(1) }
+        let late = Task {
+            try await clock.sleep(until: start.advanced(by: .seconds(3)))
+            woke.post(3)
+        }
+        let early = Task {
+            try await clock.sleep(until: start.advanced(by: .seconds(1)))
+            woke.post(1)
+        }
         await clock.sleepers(atLeast: 2)
         clock.advance(by: .seconds(1))
         #expect(await woke.next() == [1])

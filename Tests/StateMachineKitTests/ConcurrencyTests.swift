@@ -51,7 +51,8 @@ import Testing
     }
 
     @Test func eventsFromOneSenderAreAppliedInTheOrderSent() async {
-        let machine = StateMachine<Tally, Numbered>(initial: Tally(), label: "tally", historyLimit: 0, transition: Self.count)
+        let machine = StateMachine<Tally, Numbered>(
+            initial: Tally(), label: "tally", historyLimit: 0, transition: Self.count)
         let invalid = await withTaskGroup(of: Int.self) { group in
             for sender in 0..<100 {
                 group.addTask {
@@ -65,7 +66,9 @@ import Testing
             return await group.reduce(0, +)
         }
         #expect(invalid == 0)
-        #expect(machine.state == Tally(total: 10_000, lastBySender: Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 100) })))
+        #expect(
+            machine.state
+                == Tally(total: 10_000, lastBySender: Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 100) })))
     }
 
     /// Events tagged with the visit their sender belonged to: the machine must apply exactly those

@@ -1,5 +1,6 @@
-@testable import StateMachineKit
 import Testing
+
+@testable import StateMachineKit
 
 @Suite struct ObservationTests {
     typealias Machine = StateMachine<Download, DownloadEvent>

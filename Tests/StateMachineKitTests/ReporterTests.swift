@@ -28,7 +28,8 @@ import Testing
         let reporter = Reporter(minimumLevel: .error) { _ in
             if let machine = machineSlot.value, machine.state == .broken { machine.send(.repair) }
         }
-        let machine = Machine(initial: .locked, label: "gate", historyLimit: 1000, reporter: reporter, transition: turnstile)
+        let machine = Machine(
+            initial: .locked, label: "gate", historyLimit: 1000, reporter: reporter, transition: turnstile)
         machineSlot.value = machine
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
@@ -62,11 +63,13 @@ import Testing
         let log = ReportLog()
         let machine = Machine(initial: .locked, label: "gate", reporter: log.reporter, transition: turnstile)
         machine.send(.coin)
-        #expect(log.all == [
-            Report(
-                label: "gate", level: .trace, name: "statemachine.transition", message: "locked + coin -> unlocked (moved)",
-                metadata: ["state": "locked", "event": "coin", "visit": "1", "after": "unlocked"]),
-        ])
+        #expect(
+            log.all == [
+                Report(
+                    label: "gate", level: .trace, name: "statemachine.transition",
+                    message: "locked + coin -> unlocked (moved)",
+                    metadata: ["state": "locked", "event": "coin", "visit": "1", "after": "unlocked"])
+            ])
     }
 
     @Test func readableLinesNameLevelLabelNameMessageAndSortedMetadata() {
@@ -88,17 +91,21 @@ import Testing
         stale.send(.coin)
         try pipe.fileHandleForWriting.close()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text == """
-            {"label":"gate","level":"error","message":"kick is invalid in broken: already broken","metadata":{"event":"kick","reason":"already broken","state":"broken","visit":"1"},"name":"statemachine.invalid"}
-            {"label":"gate","level":"notice","message":"dropped coin sent for visit 1; the machine is in visit 2","metadata":{"event":"coin","reason":"visit 1 ended","sender_visit":"1","state":"locked","visit":"2"},"name":"statemachine.stale_event"}
+        #expect(
+            text == """
+                {"label":"gate","level":"error","message":"kick is invalid in broken: already broken","metadata":{"event":"kick","reason":"already broken","state":"broken","visit":"1"},"name":"statemachine.invalid"}
+                {"label":"gate","level":"notice","message":"dropped coin sent for visit 1; the machine is in visit 2","metadata":{"event":"coin","reason":"visit 1 ended","sender_visit":"1","state":"locked","visit":"2"},"name":"statemachine.stale_event"}
 
-            """)
+                """)
         let decoded = try text.split(separator: "\n").map { try JSONDecoder().decode(Report.self, from: Data($0.utf8)) }
         #expect(decoded.map(\.name) == ["statemachine.invalid", "statemachine.stale_event"])
     }
 
     @Test func levelsAreOrderedLikeSwiftLog() {
-        #expect(Report.Level.allCases.map(\.rawValue) == ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        #expect(
+            Report.Level.allCases.map(\.rawValue) == [
+                "trace", "debug", "info", "notice", "warning", "error", "critical",
+            ])
         #expect(Report.Level.allCases == Report.Level.allCases.sorted())
     }
 }

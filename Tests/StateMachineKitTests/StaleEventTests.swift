@@ -16,17 +16,20 @@ import Testing
         #expect(!first.isCurrent)
         #expect(first.send(.push) == .stale)
         #expect(machine.state == .unlocked)
-        #expect(machine.history.last == Record(
-            sequence: 3, visit: 2, before: .unlocked, event: .push, outcome: .stale, after: .unlocked))
-        #expect(log.named("statemachine.stale_event") == [
-            Report(
-                label: "gate", level: .notice, name: "statemachine.stale_event",
-                message: "dropped push sent for visit 1; the machine is in visit 2",
-                metadata: [
-                    "state": "unlocked", "event": "push", "visit": "2", "sender_visit": "1",
-                    "reason": "visit 1 ended",
-                ]),
-        ])
+        #expect(
+            machine.history.last
+                == Record(
+                    sequence: 3, visit: 2, before: .unlocked, event: .push, outcome: .stale, after: .unlocked))
+        #expect(
+            log.named("statemachine.stale_event") == [
+                Report(
+                    label: "gate", level: .notice, name: "statemachine.stale_event",
+                    message: "dropped push sent for visit 1; the machine is in visit 2",
+                    metadata: [
+                        "state": "unlocked", "event": "push", "visit": "2", "sender_visit": "1",
+                        "reason": "visit 1 ended",
+                    ])
+            ])
     }
 
     @Test func reEnteringTheSameStateMakesEarlierSendersStale() {
@@ -40,7 +43,8 @@ import Testing
     }
 
     @Test func anUpdateOrStayKeepsTheSenderCurrent() {
-        let machine = StateMachine<Download, DownloadEvent>(initial: .running(percent: 0), label: "dl", transition: download)
+        let machine = StateMachine<Download, DownloadEvent>(
+            initial: .running(percent: 0), label: "dl", transition: download)
         let sender = machine.sender()
         #expect(sender.send(.progress(10)) == .updated)
         #expect(sender.send(.pause) == .updated)

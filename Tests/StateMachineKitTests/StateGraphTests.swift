@@ -100,59 +100,62 @@ private struct Label: Hashable, CustomStringConvertible {
     }
 
     @Test func mermaidIsAStateDiagramWithTheInitialStateMarked() {
-        #expect(graph.mermaid == """
-            stateDiagram-v2
-                [*] --> s0
-                s0 : closed
-                s1 : opened
-                s2 : locked
-                s3 : jammed
-                s0 --> s1 : open
-                s0 --> s2 : lock
-                s0 --> s0 : kick
-                s1 --> s0 : close
-                s1 --> s1 : kick (update)
-                s2 --> s0 : unlock
-                s2 --> s3 : kick
-                s3 --> s3 : kick
+        #expect(
+            graph.mermaid == """
+                stateDiagram-v2
+                    [*] --> s0
+                    s0 : closed
+                    s1 : opened
+                    s2 : locked
+                    s3 : jammed
+                    s0 --> s1 : open
+                    s0 --> s2 : lock
+                    s0 --> s0 : kick
+                    s1 --> s0 : close
+                    s1 --> s1 : kick (update)
+                    s2 --> s0 : unlock
+                    s2 --> s3 : kick
+                    s3 --> s3 : kick
 
-            """)
+                """)
     }
 
     @Test func dotIsAGraphvizDigraphWithDashedUpdates() {
-        #expect(graph.dot == """
-            digraph StateGraph {
-                rankdir=LR;
-                node [shape=box, style=rounded];
-                start [shape=point];
-                s0 [label="closed"];
-                s1 [label="opened"];
-                s2 [label="locked"];
-                s3 [label="jammed"];
-                start -> s0;
-                s0 -> s1 [label="open"];
-                s0 -> s2 [label="lock"];
-                s0 -> s0 [label="kick"];
-                s1 -> s0 [label="close"];
-                s1 -> s1 [label="kick", style=dashed];
-                s2 -> s0 [label="unlock"];
-                s2 -> s3 [label="kick"];
-                s3 -> s3 [label="kick"];
-            }
+        #expect(
+            graph.dot == """
+                digraph StateGraph {
+                    rankdir=LR;
+                    node [shape=box, style=rounded];
+                    start [shape=point];
+                    s0 [label="closed"];
+                    s1 [label="opened"];
+                    s2 [label="locked"];
+                    s3 [label="jammed"];
+                    start -> s0;
+                    s0 -> s1 [label="open"];
+                    s0 -> s2 [label="lock"];
+                    s0 -> s0 [label="kick"];
+                    s1 -> s0 [label="close"];
+                    s1 -> s1 [label="kick", style=dashed];
+                    s2 -> s0 [label="unlock"];
+                    s2 -> s3 [label="kick"];
+                    s3 -> s3 [label="kick"];
+                }
 
-            """)
+                """)
     }
 
     @Test func transitionTableMarksStayIgnoreAndInvalid() {
-        #expect(graph.transitionTable == """
-            | state  | open   | close  | lock   | unlock | kick   |
-            | ------ | ------ | ------ | ------ | ------ | ------ |
-            | closed | opened | =      | locked | ·      | closed |
-            | opened | =      | closed | !      | ·      | opened |
-            | locked | !      | =      | =      | closed | jammed |
-            | jammed | ·      | ·      | ·      | ·      | jammed |
+        #expect(
+            graph.transitionTable == """
+                | state  | open   | close  | lock   | unlock | kick   |
+                | ------ | ------ | ------ | ------ | ------ | ------ |
+                | closed | opened | =      | locked | ·      | closed |
+                | opened | =      | closed | !      | ·      | opened |
+                | locked | !      | =      | =      | closed | jammed |
+                | jammed | ·      | ·      | ·      | ·      | jammed |
 
-            """)
+                """)
     }
 
     @Test func renderingsAreTheSameOnEveryExploration() {
@@ -170,21 +173,22 @@ private struct Label: Hashable, CustomStringConvertible {
         // The last state leads beyond the limit, which is not a dead end.
         #expect(counter.deadEnds == [])
         #expect(counter.unreachable(of: [3, 5]) == [5])
-        #expect(counter.mermaid == """
-            stateDiagram-v2
-                [*] --> s0
-                s0 : 0
-                s1 : 1
-                s2 : 2
-                s3 : 3
-                s4 : 4
-                s0 --> s1 : up
-                s1 --> s2 : up
-                s2 --> s3 : up
-                s3 --> s4 : up
-                %% truncated at 5 states
+        #expect(
+            counter.mermaid == """
+                stateDiagram-v2
+                    [*] --> s0
+                    s0 : 0
+                    s1 : 1
+                    s2 : 2
+                    s3 : 3
+                    s4 : 4
+                    s0 --> s1 : up
+                    s1 --> s2 : up
+                    s2 --> s3 : up
+                    s3 --> s4 : up
+                    %% truncated at 5 states
 
-            """)
+                """)
         #expect(counter.transitionTable.hasSuffix("| 4     | ?  |\n\ntruncated at 5 states\n"))
     }
 
@@ -202,14 +206,15 @@ private struct Label: Hashable, CustomStringConvertible {
         let nastyGraph = StateGraph.explore(from: plain, events: [nasty]) { state, _ in
             state == plain ? .to(nasty) : .ignore
         }
-        #expect(nastyGraph.mermaid == """
-            stateDiagram-v2
-                [*] --> s0
-                s0 : running(request: 1, percent: 20)
-                s1 : say #quot;hi#quot;#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; a|b \\ x#10;end
-                s0 --> s1 : say #quot;hi#quot;#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; a|b \\ x#10;end
+        #expect(
+            nastyGraph.mermaid == """
+                stateDiagram-v2
+                    [*] --> s0
+                    s0 : running(request: 1, percent: 20)
+                    s1 : say #quot;hi#quot;#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; a|b \\ x#10;end
+                    s0 --> s1 : say #quot;hi#quot;#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; a|b \\ x#10;end
 
-            """)
+                """)
         #expect(nastyGraph.dot.contains(#"    s1 [label="say \"hi\"; #1 <b>&</b> a|b \\ x\\nend"];"#))
         #expect(nastyGraph.dot.contains(#"    s0 -> s1 [label="say \"hi\"; #1 <b>&</b> a|b \\ x\\nend"];"#))
         #expect(nastyGraph.transitionTable.contains(#"| say "hi"; #1 <b>&</b> a\|b \ x\nend |"#))

@@ -1,12 +1,15 @@
-@testable import StateMachineKit
 import Testing
+
+@testable import StateMachineKit
 
 @Suite struct StateTimeoutTests {
     typealias Machine = StateMachine<Download, DownloadEvent>
     typealias Record = Machine.Record
 
     static func machine(_ clock: TestClock, reporter: Reporter? = nil) -> Machine {
-        Machine(initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), reporter: reporter, transition: download)
+        Machine(
+            initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), reporter: reporter,
+            transition: download)
     }
 
     @Test func aTimeoutFiresWithinItsVisit() async {
@@ -20,16 +23,22 @@ import Testing
         #expect(machine.state == .waiting(attempt: 1))
         clock.advance(by: .seconds(1))
         #expect(await reach(machine, \.isRunning) == .running(percent: 0))
-        #expect(machine.history == [
-            Record(sequence: 1, visit: 1, before: .running(percent: 10), event: .fail, outcome: .moved, after: .waiting(attempt: 1)),
-            Record(sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved, after: .running(percent: 0)),
-        ])
-        #expect(log.named("statemachine.timeout") == [
-            Report(
-                label: "dl", level: .debug, name: "statemachine.timeout",
-                message: "state timeout fired in waiting(attempt: 1): retry",
-                metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"]),
-        ])
+        #expect(
+            machine.history == [
+                Record(
+                    sequence: 1, visit: 1, before: .running(percent: 10), event: .fail, outcome: .moved,
+                    after: .waiting(attempt: 1)),
+                Record(
+                    sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved,
+                    after: .running(percent: 0)),
+            ])
+        #expect(
+            log.named("statemachine.timeout") == [
+                Report(
+                    label: "dl", level: .debug, name: "statemachine.timeout",
+                    message: "state timeout fired in waiting(attempt: 1): retry",
+                    metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"])
+            ])
     }
 
     @Test func aTimeoutFiresEvenIfTheClockMovedBeforeItsTaskFirstRan() async {
@@ -97,12 +106,13 @@ import Testing
         #expect(machine.deliver(.retry, origin: .timeout(visit: 2)) == .stale)
         #expect(machine.state == .running(percent: 0))
         #expect(machine.history.map(\.event) == [.fail, .retry])
-        #expect(log.named("statemachine.timeout") == [
-            Report(
-                label: "dl", level: .debug, name: "statemachine.timeout",
-                message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
-                metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"]),
-        ])
+        #expect(
+            log.named("statemachine.timeout") == [
+                Report(
+                    label: "dl", level: .debug, name: "statemachine.timeout",
+                    message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
+                    metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"])
+            ])
     }
 
     @Test func stopCancelsTheTimeout() async {

@@ -16,14 +16,17 @@ import Testing
         let machine = Machine(initial: .locked, label: "gate", transition: turnstile)
         let outcomes = [TurnstileEvent.coin, .coin, .push, .push, .kick, .kick].map { machine.send($0) }
         #expect(outcomes == [.moved, .ignored, .moved, .stayed, .moved, .invalid("already broken")])
-        #expect(machine.history == [
-            Record(sequence: 1, visit: 1, before: .locked, event: .coin, outcome: .moved, after: .unlocked),
-            Record(sequence: 2, visit: 2, before: .unlocked, event: .coin, outcome: .ignored, after: .unlocked),
-            Record(sequence: 3, visit: 2, before: .unlocked, event: .push, outcome: .moved, after: .locked),
-            Record(sequence: 4, visit: 3, before: .locked, event: .push, outcome: .stayed, after: .locked),
-            Record(sequence: 5, visit: 3, before: .locked, event: .kick, outcome: .moved, after: .broken),
-            Record(sequence: 6, visit: 4, before: .broken, event: .kick, outcome: .invalid("already broken"), after: .broken),
-        ])
+        #expect(
+            machine.history == [
+                Record(sequence: 1, visit: 1, before: .locked, event: .coin, outcome: .moved, after: .unlocked),
+                Record(sequence: 2, visit: 2, before: .unlocked, event: .coin, outcome: .ignored, after: .unlocked),
+                Record(sequence: 3, visit: 2, before: .unlocked, event: .push, outcome: .moved, after: .locked),
+                Record(sequence: 4, visit: 3, before: .locked, event: .push, outcome: .stayed, after: .locked),
+                Record(sequence: 5, visit: 3, before: .locked, event: .kick, outcome: .moved, after: .broken),
+                Record(
+                    sequence: 6, visit: 4, before: .broken, event: .kick, outcome: .invalid("already broken"),
+                    after: .broken),
+            ])
         #expect(machine.state == .broken)
         #expect(machine.visit == 4)
     }
@@ -64,12 +67,13 @@ import Testing
         #expect(machine.send(.repair) == .invalid("nothing to repair"))
         #expect(machine.state == .locked)
         #expect(machine.visit == 1)
-        #expect(log.named("statemachine.invalid") == [
-            Report(
-                label: "gate", level: .error, name: "statemachine.invalid",
-                message: "repair is invalid in locked: nothing to repair",
-                metadata: ["state": "locked", "event": "repair", "visit": "1", "reason": "nothing to repair"]),
-        ])
+        #expect(
+            log.named("statemachine.invalid") == [
+                Report(
+                    label: "gate", level: .error, name: "statemachine.invalid",
+                    message: "repair is invalid in locked: nothing to repair",
+                    metadata: ["state": "locked", "event": "repair", "visit": "1", "reason": "nothing to repair"])
+            ])
     }
 
     @Test func ignoreDropsTheEventWithAtMostATraceReport() {
@@ -77,11 +81,12 @@ import Testing
         let machine = Machine(initial: .unlocked, label: "gate", reporter: log.reporter, transition: turnstile)
         #expect(machine.send(.coin) == .ignored)
         #expect(machine.state == .unlocked)
-        #expect(log.all == [
-            Report(
-                label: "gate", level: .trace, name: "statemachine.ignored", message: "coin ignored in unlocked",
-                metadata: ["state": "unlocked", "event": "coin", "visit": "1"]),
-        ])
+        #expect(
+            log.all == [
+                Report(
+                    label: "gate", level: .trace, name: "statemachine.ignored", message: "coin ignored in unlocked",
+                    metadata: ["state": "unlocked", "event": "coin", "visit": "1"])
+            ])
     }
 
     @Test(arguments: [0, 1, 3, 64])
@@ -93,8 +98,12 @@ import Testing
         }
         let sequences = machine.history.map(\.sequence)
         #expect(sequences == Array((101 - min(limit, 100))..<101))
-        #expect(machine.history.last == (limit == 0 ? nil : Record(
-            sequence: 100, visit: 100, before: .unlocked, event: .push, outcome: .moved, after: .locked)))
+        #expect(
+            machine.history.last
+                == (limit == 0
+                    ? nil
+                    : Record(
+                        sequence: 100, visit: 100, before: .unlocked, event: .push, outcome: .moved, after: .locked)))
     }
 
     @Test func afterStopEverySendReturnsStoppedAndNothingIsRecorded() {
@@ -120,7 +129,8 @@ import Testing
         let record = StateMachine<Download, DownloadEvent>.Record(
             sequence: 7, visit: 2, before: .running(percent: 10), event: .progress(20), outcome: .updated,
             after: .running(percent: 20))
-        #expect(record.description == "#7 visit 2: running(percent: 10) + progress(20) -> running(percent: 20) (updated)")
+        #expect(
+            record.description == "#7 visit 2: running(percent: 10) + progress(20) -> running(percent: 20) (updated)")
         #expect(Outcome.invalid("no \"coin\"").description == #"invalid("no \"coin\"")"#)
     }
 }

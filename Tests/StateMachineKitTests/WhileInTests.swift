@@ -1,5 +1,6 @@
-@testable import StateMachineKit
 import Testing
+
+@testable import StateMachineKit
 
 @Suite struct WhileInTests {
     typealias Machine = StateMachine<Download, DownloadEvent>
@@ -22,12 +23,15 @@ import Testing
         #expect(await signals.next() == ["started visit 2"])
         machine.send(.finish)
         #expect(await signals.next() == ["cancelled visit 2: stateExited"])
-        #expect(log.named("statemachine.cancelled") == [
-            Report(
-                label: "dl", level: .debug, name: "statemachine.cancelled",
-                message: "cancelled transfer of visit 2: stateExited",
-                metadata: ["work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 0)"]),
-        ])
+        #expect(
+            log.named("statemachine.cancelled") == [
+                Report(
+                    label: "dl", level: .debug, name: "statemachine.cancelled",
+                    message: "cancelled transfer of visit 2: stateExited",
+                    metadata: [
+                        "work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 0)",
+                    ])
+            ])
     }
 
     @Test func workStartsAtOnceWhenRegisteredInAMatchingState() async {
@@ -67,9 +71,10 @@ import Testing
         machine.send(.progress(60))
         #expect(log.named("statemachine.cancelled") == [])
         machine.send(.pause)
-        #expect(log.named("statemachine.cancelled").map(\.metadata) == [
-            ["work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 60)"],
-        ])
+        #expect(
+            log.named("statemachine.cancelled").map(\.metadata) == [
+                ["work": "transfer", "visit": "2", "cause": "stateExited", "state": "running(percent: 60)"]
+            ])
         #expect(await signals.next() == ["cancelled visit 2: stateExited"])
         machine.send(.resume)
         #expect(await signals.next() == ["started visit 2"])

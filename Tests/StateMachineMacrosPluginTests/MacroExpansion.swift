@@ -3,6 +3,7 @@ import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
+
 @testable import StateMachineMacrosPlugin
 
 /// What expanding `@StateMachine` in a source text produced: the whole expanded source, and every
@@ -22,7 +23,8 @@ struct MacroExpansion {
         var fixIts: [String] = []
 
         var description: String {
-            (["\(line):\(column): \(severity): \(message)"] + notes.map { "  note: \($0)" } + fixIts.map { "  fix-it: \($0)" })
+            (["\(line):\(column): \(severity): \(message)"] + notes.map { "  note: \($0)" }
+                + fixIts.map { "  fix-it: \($0)" })
                 .joined(separator: "\n")
         }
     }
@@ -32,17 +34,21 @@ struct MacroExpansion {
 
     init(_ source: String) {
         let file = Parser.parse(source: source)
-        let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Tests", fullFilePath: "Tests.swift")])
+        let context = BasicMacroExpansionContext(sourceFiles: [
+            file: .init(moduleName: "Tests", fullFilePath: "Tests.swift")
+        ])
         let expanded = file.expand(
-            macros: ["StateMachine": StateMachineMacro.self], contextGenerator: { _ in context }, indentationWidth: .spaces(4)
+            macros: ["StateMachine": StateMachineMacro.self], contextGenerator: { _ in context },
+            indentationWidth: .spaces(4)
         )
         expandedSource = expanded.description
         let converter = SourceLocationConverter(fileName: "Tests.swift", tree: file)
         // Macros see a detached copy of the declaration; `context.location(of:)` maps a node back to the file.
         func place(_ node: Syntax) -> (line: Int, column: Int, shift: Int) {
             guard let location = context.location(of: node, at: .afterLeadingTrivia, filePathMode: .fileID),
-                  let line = location.line.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue,
-                  let column = location.column.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue else {
+                let line = location.line.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue,
+                let column = location.column.as(IntegerLiteralExprSyntax.self)?.representedLiteralValue
+            else {
                 let plain = converter.location(for: node.positionAfterSkippingLeadingTrivia)
                 return (plain.line, plain.column, 0)
             }

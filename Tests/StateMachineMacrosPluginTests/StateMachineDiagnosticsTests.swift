@@ -19,28 +19,38 @@ import Testing
     }
 
     @Test func aPairGivenTwiceIsReportedAtTheSecondRowWithTheFirstAsANote() {
-        let source = Self.lamp("initial: .off, final: [.blown], ", """
+        let source = Self.lamp(
+            "initial: .off, final: [.blown], ",
+            """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
                 .on(.off, .flip, .ignore),
                 .on(.on, .surge, to: .blown),
             """)
-        #expect(MacroExpansion(source).reports == [
-            .init(
-                line: 9, column: 5, severity: "error",
-                message: "(off, flip) is given twice; the row after an unguarded one can never apply",
-                notes: ["7:5: (off, flip) is first given here"],
-                fixIts: ["remove the duplicate row\n" + Self.lamp("initial: .off, final: [.blown], ", """
-                        .on(.off, .flip, to: .on),
-                        .on(.on, .flip, to: .off),
-                        .on(.on, .surge, to: .blown),
-                    """)]
-            ),
-        ])
+        #expect(
+            MacroExpansion(source).reports == [
+                .init(
+                    line: 9, column: 5, severity: "error",
+                    message: "(off, flip) is given twice; the row after an unguarded one can never apply",
+                    notes: ["7:5: (off, flip) is first given here"],
+                    fixIts: [
+                        "remove the duplicate row\n"
+                            + Self.lamp(
+                                "initial: .off, final: [.blown], ",
+                                """
+                                    .on(.off, .flip, to: .on),
+                                    .on(.on, .flip, to: .off),
+                                    .on(.on, .surge, to: .blown),
+                                """)
+                    ]
+                )
+            ])
     }
 
     @Test func guardedRowsOfOnePairAreNotDuplicates() {
-        let source = Self.lamp("initial: .off, final: [.blown], ", """
+        let source = Self.lamp(
+            "initial: .off, final: [.blown], ",
+            """
                 .on(.off, .flip, when: { _, _ in true }, to: .on),
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
@@ -50,14 +60,19 @@ import Testing
     }
 
     @Test func aStateNeverReachedFromTheInitialOneIsReportedAtItsCase() {
-        let source = Self.lamp("initial: .off, ", """
+        let source = Self.lamp(
+            "initial: .off, ",
+            """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
                 .on(.blown, .fix, to: .off),
             """)
-        #expect(MacroExpansion(source).reports == [
-            .init(line: 3, column: 32, severity: "error", message: "state 'blown' is never reached from the initial state 'off'"),
-        ])
+        #expect(
+            MacroExpansion(source).reports == [
+                .init(
+                    line: 3, column: 32, severity: "error",
+                    message: "state 'blown' is never reached from the initial state 'off'")
+            ])
     }
 
     @Test(arguments: [
@@ -72,22 +87,27 @@ import Testing
                 .on(.on, .surge, to: .blown),
                 .on(.blown, .flip, .stay),
             """
-        #expect(MacroExpansion(Self.lamp(arguments, rows)).reports == [
-            .init(
-                line: 3, column: 32, severity: "error", message: "state 'blown' has no way out and is not marked final",
-                fixIts: ["mark 'blown' final\n" + Self.lamp(fixed, rows)]
-            ),
-        ])
+        #expect(
+            MacroExpansion(Self.lamp(arguments, rows)).reports == [
+                .init(
+                    line: 3, column: 32, severity: "error",
+                    message: "state 'blown' has no way out and is not marked final",
+                    fixIts: ["mark 'blown' final\n" + Self.lamp(fixed, rows)]
+                )
+            ])
     }
 
     @Test func aStateTheTableNeverMentionsIsReportedAtItsCaseOnlyOnce() {
-        let source = Self.lamp("initial: .off, ", """
+        let source = Self.lamp(
+            "initial: .off, ",
+            """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
             """)
-        #expect(MacroExpansion(source).reports == [
-            .init(line: 3, column: 32, severity: "error", message: "state 'blown' is never mentioned by the table"),
-        ])
+        #expect(
+            MacroExpansion(source).reports == [
+                .init(line: 3, column: 32, severity: "error", message: "state 'blown' is never mentioned by the table")
+            ])
     }
 
     @Test func aStateDeclaredElsewhereIsCheckedAgainstItsHandWrittenCaseList() {
@@ -108,18 +128,20 @@ import Testing
         let expansion = MacroExpansion(source)
         #expect(expansion.reports.map(\.description) == ["5:56: error: state 'blown' is never mentioned by the table"])
         #expect(!expansion.expandedSource.contains("enum StateCase: String"))
-        #expect(expansion.expandedSource.contains("""
-                static func stateCase(_ value: State) -> StateCase {
-                    switch value {
-                    case .off:
-                        .off
-                    case .on:
-                        .on
-                    case .blown:
-                        .blown
+        #expect(
+            expansion.expandedSource.contains(
+                """
+                    static func stateCase(_ value: State) -> StateCase {
+                        switch value {
+                        case .off:
+                            .off
+                        case .on:
+                            .on
+                        case .blown:
+                            .blown
+                        }
                     }
-                }
-            """))
+                """))
     }
 
     @Test func everyProblemIsReportedInOnePass() {
@@ -144,15 +166,17 @@ import Testing
                 ])
             }
             """
-        #expect(MacroExpansion(source).reports.map(\.description) == [
-            """
-            15:9: error: (running, finish) is given twice; the row after an unguarded one can never apply
-              note: 14:9: (running, finish) is first given here
-              fix-it: remove the duplicate row
-            """ + "\n" + source.replacingOccurrences(of: "\n        .on(.running, .finish, to: .queued),", with: ""),
-            "7:14: error: state 'orphan' is never mentioned by the table",
-            "8:14: error: state 'archived' is never reached from the initial state 'queued'",
-        ])
+        #expect(
+            MacroExpansion(source).reports.map(\.description) == [
+                """
+                15:9: error: (running, finish) is given twice; the row after an unguarded one can never apply
+                  note: 14:9: (running, finish) is first given here
+                  fix-it: remove the duplicate row
+                """ + "\n"
+                    + source.replacingOccurrences(of: "\n        .on(.running, .finish, to: .queued),", with: ""),
+                "7:14: error: state 'orphan' is never mentioned by the table",
+                "8:14: error: state 'archived' is never reached from the initial state 'queued'",
+            ])
     }
 
     @Test(arguments: [

@@ -32,10 +32,12 @@ import Testing
 
     @Test func compilerReportsEveryGraphProblemAtItsSourceLocation() throws {
         let products = try #require(
-            Self.buildProducts(), "the test binary is not inside a SwiftPM build folder holding StateMachineMacrosPlugin-tool"
+            Self.buildProducts(),
+            "the test binary is not inside a SwiftPM build folder holding StateMachineMacrosPlugin-tool"
         )
         let swiftc = try #require(Self.swiftc(), "no swiftc on PATH")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statemachine-macro-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "statemachine-macro-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Job.swift")
@@ -46,7 +48,8 @@ import Testing
         process.currentDirectoryURL = folder
         process.arguments = [
             "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path,
-            "-load-plugin-executable", products.appendingPathComponent("StateMachineMacrosPlugin-tool").path + "#StateMachineMacrosPlugin",
+            "-load-plugin-executable",
+            products.appendingPathComponent("StateMachineMacrosPlugin-tool").path + "#StateMachineMacrosPlugin",
             "Job.swift",
         ]
         let errors = Pipe()
@@ -58,12 +61,13 @@ import Testing
 
         #expect(process.terminationStatus == 1)
         let headlines = output.split(separator: "\n").filter { $0.hasPrefix("Job.swift:") }.map(String.init)
-        #expect(headlines == [
-            "Job.swift:18:9: error: (running, finish) is given twice; the row after an unguarded one can never apply (from macro 'StateMachine')",
-            "Job.swift:9:14: error: state 'orphan' is never mentioned by the table (from macro 'StateMachine')",
-            "Job.swift:10:14: error: state 'archived' is never reached from the initial state 'queued' (from macro 'StateMachine')",
-            "Job.swift:11:14: error: state 'stuck' has no way out and is not marked final (from macro 'StateMachine')",
-        ])
+        #expect(
+            headlines == [
+                "Job.swift:18:9: error: (running, finish) is given twice; the row after an unguarded one can never apply (from macro 'StateMachine')",
+                "Job.swift:9:14: error: state 'orphan' is never mentioned by the table (from macro 'StateMachine')",
+                "Job.swift:10:14: error: state 'archived' is never reached from the initial state 'queued' (from macro 'StateMachine')",
+                "Job.swift:11:14: error: state 'stuck' has no way out and is not marked final (from macro 'StateMachine')",
+            ])
     }
 
     /// The folder holding the test binary, the built modules and the plugin executable.
@@ -72,7 +76,9 @@ import Testing
         var folder = binary.deletingLastPathComponent()
         // On Linux the tests run from `<products>/<name>.xctest`; elsewhere from inside a bundle.
         while folder.path != "/" {
-            if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("StateMachineMacrosPlugin-tool").path) {
+            if FileManager.default.isExecutableFile(
+                atPath: folder.appendingPathComponent("StateMachineMacrosPlugin-tool").path)
+            {
                 return folder
             }
             folder.deleteLastPathComponent()

@@ -7,7 +7,10 @@ import Testing
     typealias Event = Turnstile.Event
 
     @Test(arguments: [
-        (State.locked, Event.coin, Transition<State, Event>.to(.unlocked, timeout: StateTimeout(after: .seconds(5), send: .relock))),
+        (
+            State.locked, Event.coin,
+            Transition<State, Event>.to(.unlocked, timeout: StateTimeout(after: .seconds(5), send: .relock))
+        ),
         (.locked, .push, .ignore),
         (.locked, .kick, .to(.broken)),
         (.locked, .repair, .ignore),
@@ -47,15 +50,16 @@ import Testing
     }
 
     @Test func mermaidDiagramListsTheMoves() {
-        #expect(Turnstile.mermaid == """
-            stateDiagram-v2
-                [*] --> locked
-                locked --> unlocked: coin
-                locked --> broken: kick
-                unlocked --> locked: push
-                unlocked --> locked: relock
-                broken --> locked: repair
-            """)
+        #expect(
+            Turnstile.mermaid == """
+                stateDiagram-v2
+                    [*] --> locked
+                    locked --> unlocked: coin
+                    locked --> broken: kick
+                    unlocked --> locked: push
+                    unlocked --> locked: relock
+                    broken --> locked: repair
+                """)
     }
 
     @Test func caseNamesCoverTheEnums() {

@@ -49,7 +49,8 @@ private enum JobEvent: Hashable, Sendable, CustomStringConvertible {
 @Sendable private func job(_ state: Job, _ event: JobEvent) -> Transition<Job, JobEvent> {
     switch (state, event) {
     case (.idle, .start): .to(.running(attempt: 1))
-    case (.running(let attempt), .fail): .to(.backoff(attempt: attempt), timeout: StateTimeout(after: .seconds(5), send: .retry))
+    case (.running(let attempt), .fail):
+        .to(.backoff(attempt: attempt), timeout: StateTimeout(after: .seconds(5), send: .retry))
     case (.backoff(let attempt), .retry): .to(.running(attempt: attempt + 1))
     case (.running, .cancel), (.backoff, .cancel): .to(.idle)
     case (.idle, .fail), (.idle, .retry), (.idle, .cancel), (.running, .start), (.running, .retry),
@@ -61,7 +62,8 @@ private enum JobEvent: Hashable, Sendable, CustomStringConvertible {
 /// A fresh machine whose running work fails after 3 s on the test clock.
 private func makeJob() -> (StateMachine<Job, JobEvent>, TestClock) {
     let clock = TestClock()
-    let machine = StateMachine(initial: Job.idle, label: "job", historyLimit: 256, clock: AnyClock(clock), transition: job)
+    let machine = StateMachine(
+        initial: Job.idle, label: "job", historyLimit: 256, clock: AnyClock(clock), transition: job)
     machine.whileIn(where: \.isRunning, label: "flaky network") { sender in
         do {
             try await clock.sleep(for: .seconds(3))
@@ -86,20 +88,34 @@ private let jobSteps: [LiveStep<JobEvent>] = [.send(.start), .send(.cancel), .se
 
 @Suite struct CheckLiveModelTests {
     @Test func workAndTimeoutsTogetherReachTheUncappedThirdAttemptInFiveSteps() async throws {
-        let found = try #require(await checkLiveModel(
-            make: makeJob, events: jobSteps, invariant: { $0.attempt <= 2 }, sequences: 200, seed: 4,
-            environment: [:], settle: settleJob))
+        let found = try #require(
+            await checkLiveModel(
+                make: makeJob, events: jobSteps, invariant: { $0.attempt <= 2 }, sequences: 200, seed: 4,
+                environment: [:], settle: settleJob))
         // start; work fails at 3 s, retry at 10 s; work fails at 13 s, retry at 20 s: attempt 3.
-        #expect(found.events == [.send(.start), .advance(.seconds(5)), .advance(.seconds(5)), .advance(.seconds(5)), .advance(.seconds(5))])
-        #expect(found.states == [.running(attempt: 1), .backoff(attempt: 1), .running(attempt: 2), .backoff(attempt: 2), .running(attempt: 3)])
-        #expect(found.failure == "the invariant does not hold in running(attempt: 3), reached by retry during step 5 (advance(.seconds(5)))")
+        #expect(
+            found.events == [
+                .send(.start), .advance(.seconds(5)), .advance(.seconds(5)), .advance(.seconds(5)),
+                .advance(.seconds(5)),
+            ])
+        #expect(
+            found.states == [
+                .running(attempt: 1), .backoff(attempt: 1), .running(attempt: 2), .backoff(attempt: 2),
+                .running(attempt: 3),
+            ])
+        #expect(
+            found.failure
+                == "the invariant does not hold in running(attempt: 3), reached by retry during step 5 (advance(.seconds(5)))"
+        )
         #expect(found.initial == .idle)
     }
 
     @Test func theSameSeedReplaysTheSameLiveCounterexample() async {
-        let run = { await checkLiveModel(
-            make: makeJob, events: jobSteps, invariant: { $0.attempt <= 2 }, sequences: 200, seed: 8,
-            environment: [:], settle: settleJob) }
+        let run = {
+            await checkLiveModel(
+                make: makeJob, events: jobSteps, invariant: { $0.attempt <= 2 }, sequences: 200, seed: 8,
+                environment: [:], settle: settleJob)
+        }
         let first = await run()
         let second = await run()
         #expect(first != nil)
@@ -114,7 +130,8 @@ private let jobSteps: [LiveStep<JobEvent>] = [.send(.start), .send(.cancel), .se
     }
 
     @Test func stepsPrintAsSwift() {
-        #expect(jobSteps.map(\.description) == ["send(.start)", "send(.cancel)", "send(.ping)", "advance(.seconds(5))"])
+        #expect(
+            jobSteps.map(\.description) == ["send(.start)", "send(.cancel)", "send(.ping)", "advance(.seconds(5))"])
         #expect(LiveStep<JobEvent>.advance(.milliseconds(1500)).description == "advance(.milliseconds(1500))")
         #expect(LiveStep<JobEvent>.advance(.nanoseconds(7)).description == "advance(.nanoseconds(7))")
     }

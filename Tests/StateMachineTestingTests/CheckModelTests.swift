@@ -33,7 +33,8 @@ private func lock(wrapNoiseAt wrap: Int?) -> (Lock, Press) -> Transition<Lock, P
         case .a: .to(Lock(progress: 1, noise: state.noise))
         case .b: .to(Lock(progress: state.progress == 1 ? 2 : 0, noise: state.noise))
         case .c: .to(Lock(progress: state.progress == 2 ? 3 : 0, noise: state.noise))
-        case .tick: .update(Lock(progress: state.progress, noise: wrap.map { (state.noise + 1) % $0 } ?? state.noise + 1))
+        case .tick:
+            .update(Lock(progress: state.progress, noise: wrap.map { (state.noise + 1) % $0 } ?? state.noise + 1))
         case .hum: .stay
         case .buzz: state.progress == 0 ? .ignore : .invalid("buzzing mid-combination")
         }
@@ -46,11 +47,13 @@ private let noEnvironment: [String: String] = [:]
 
 @Suite struct CheckModelTests {
     @Test func plantedBugIsShrunkToItsThreeEventsThroughTheFiniteGraph() throws {
-        let found = try #require(checkModel(
-            from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: 3), invariant: staysLocked,
-            seed: 7, environment: noEnvironment))
+        let found = try #require(
+            checkModel(
+                from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: 3), invariant: staysLocked,
+                seed: 7, environment: noEnvironment))
         #expect(found.events == [.a, .b, .c])
-        #expect(found.states == [Lock(progress: 1, noise: 0), Lock(progress: 2, noise: 0), Lock(progress: 3, noise: 0)])
+        #expect(
+            found.states == [Lock(progress: 1, noise: 0), Lock(progress: 2, noise: 0), Lock(progress: 3, noise: 0)])
         #expect(found.seed == 7)
         #expect(found.originalLength >= 3)
         #expect(found.failure == "the invariant does not hold after event 3 (c)")
@@ -58,9 +61,10 @@ private let noEnvironment: [String: String] = [:]
 
     @Test(arguments: [1, 2, 3, 99] as [UInt64])
     func plantedBugIsShrunkToItsThreeEventsByRemovalWhenTheSpaceIsInfinite(seed: UInt64) throws {
-        let found = try #require(checkModel(
-            from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: nil), invariant: staysLocked,
-            seed: seed, maximumStates: 500, environment: noEnvironment))
+        let found = try #require(
+            checkModel(
+                from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: nil), invariant: staysLocked,
+                seed: seed, maximumStates: 500, environment: noEnvironment))
         #expect(found.events == [.a, .b, .c])
         #expect(found.states.map(\.progress) == [1, 2, 3])
         #expect(found.shrinkSteps > 0 || found.originalLength == 3)
@@ -68,10 +72,11 @@ private let noEnvironment: [String: String] = [:]
 
     @Test func aFiniteSpaceGivesTheGloballyShortestNotJustAOneMinimalSequence() throws {
         // Reaching 3 by ones is 1-minimal (no single removal still fails) but not shortest: one + two is.
-        let found = try #require(checkModel(
-            from: 0, events: ["one", "two"],
-            transition: { (count: Int, step: String) in .to((count + (step == "one" ? 1 : 2)) % 10) },
-            invariant: { $0 != 3 }, seed: 5, environment: noEnvironment))
+        let found = try #require(
+            checkModel(
+                from: 0, events: ["one", "two"],
+                transition: { (count: Int, step: String) in .to((count + (step == "one" ? 1 : 2)) % 10) },
+                invariant: { $0 != 3 }, seed: 5, environment: noEnvironment))
         #expect(found.events == ["one", "two"])
         #expect(found.states == [1, 3])
     }
@@ -98,10 +103,11 @@ private let noEnvironment: [String: String] = [:]
         #expect(check(nil, ["STATE_MACHINE_SEED": "42"]) == check(42, noEnvironment))
     }
 
-    @Test(arguments: [
-        ("42", 42), ("0x2A", 42), ("0X2a", 42), (" 7\n", 7), ("18446744073709551615", UInt64.max),
-        ("", nil), ("-1", nil), ("seven", nil), ("0x", nil), ("18446744073709551616", nil),
-    ] as [(String, UInt64?)])
+    @Test(
+        arguments: [
+            ("42", 42), ("0x2A", 42), ("0X2a", 42), (" 7\n", 7), ("18446744073709551615", UInt64.max),
+            ("", nil), ("-1", nil), ("seven", nil), ("0x", nil), ("18446744073709551616", nil),
+        ] as [(String, UInt64?)])
     func seedTextIsDecimalOrHexadecimal(text: String, value: UInt64?) {
         #expect(ModelSeed.parse(text) == value)
     }
@@ -119,35 +125,39 @@ private let noEnvironment: [String: String] = [:]
     }
 
     @Test func aBrokenInitialStateFailsWithNoEvents() throws {
-        let found = try #require(checkModel(
-            from: Lock(progress: 3, noise: 0), events: Press.allCases, transition: lock(wrapNoiseAt: 3),
-            invariant: staysLocked, seed: 1, environment: noEnvironment))
+        let found = try #require(
+            checkModel(
+                from: Lock(progress: 3, noise: 0), events: Press.allCases, transition: lock(wrapNoiseAt: 3),
+                invariant: staysLocked, seed: 1, environment: noEnvironment))
         #expect(found.events == [])
         #expect(found.states == [])
         #expect(found.failure == "the invariant does not hold in the initial state")
     }
 
     @Test func theDescriptionIsPasteableSwiftWithTheStateAfterEachEvent() throws {
-        let found = try #require(checkModel(
-            from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: 3), invariant: staysLocked,
-            seed: 7, environment: noEnvironment))
-        #expect(found.description == """
-            // Counterexample: the invariant does not hold after event 3 (c)
-            // seed 7 (replay: STATE_MACHINE_SEED=7); 3 of \(found.originalLength) events after \(found.shrinkSteps) shrink steps
-            // initial state: lock(progress: 0, noise: 0)
-            let events: [Press] = [
-                .a,  // → lock(progress: 1, noise: 0)
-                .b,  // → lock(progress: 2, noise: 0)
-                .c,  // → lock(progress: 3, noise: 0)
-            ]
-            """)
+        let found = try #require(
+            checkModel(
+                from: closed, events: Press.allCases, transition: lock(wrapNoiseAt: 3), invariant: staysLocked,
+                seed: 7, environment: noEnvironment))
+        #expect(
+            found.description == """
+                // Counterexample: the invariant does not hold after event 3 (c)
+                // seed 7 (replay: STATE_MACHINE_SEED=7); 3 of \(found.originalLength) events after \(found.shrinkSteps) shrink steps
+                // initial state: lock(progress: 0, noise: 0)
+                let events: [Press] = [
+                    .a,  // → lock(progress: 1, noise: 0)
+                    .b,  // → lock(progress: 2, noise: 0)
+                    .c,  // → lock(progress: 3, noise: 0)
+                ]
+                """)
     }
 
     @Test func splitMix64MatchesTheReferenceSequence() {
         var generator = SplitMix64(seed: 0)
-        #expect([generator.next(), generator.next(), generator.next()] == [
-            0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
-        ])
+        #expect(
+            [generator.next(), generator.next(), generator.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ])
     }
 
     @Test func boundedDrawsStayBelowTheBoundAndCoverIt() {

@@ -1,5 +1,6 @@
-@testable import StateMachineTesting
 import Testing
+
+@testable import StateMachineTesting
 
 @Suite struct RemovalShrinkerTests {
     /// Drives the shrinker with a rule over whole sequences: fails when `fails` says so, at its last event.

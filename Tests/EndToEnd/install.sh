@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make install` and `make uninstall` into a temporary prefix: the release binary and the man page land
+# where they belong, the binary runs from there, a DESTDIR stages a package, and uninstall removes
+# exactly what install put there. Skipped only while the package has no statetui executable target.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MAKE=${MAKE:-make}
+
+if [ ! -d Sources/statetui ]; then
+    echo "install test: skipped: there is no statetui executable target (Sources/statetui) yet"
+    exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() {
+    echo "install test: $*" >&2
+    exit 1
+}
+
+prefix="$work/prefix"
+$MAKE --no-print-directory install PREFIX="$prefix" >"$work/install.log" 2>&1 ||
+    { cat "$work/install.log" >&2; fail "make install PREFIX=$prefix failed"; }
+[ -x "$prefix/bin/statetui" ] || fail "no executable $prefix/bin/statetui after make install"
+cmp -s Resources/statetui.1 "$prefix/share/man/man1/statetui.1" ||
+    fail "$prefix/share/man/man1/statetui.1 is not Resources/statetui.1"
+[ "$(find "$prefix" -type f | wc -l)" -eq 2 ] || fail "make install wrote more than the binary and the man page: $(find "$prefix" -type f)"
+
+# The installed binary runs from its new place, from another directory.
+version=$(cd "$work" && "$prefix/bin/statetui" --version) || fail "the installed statetui --version failed"
+[ -n "$version" ] || fail "the installed statetui --version printed nothing"
+
+# The installed man page renders without a single warning.
+if command -v groff >/dev/null 2>&1; then
+    warnings=$(groff -mandoc -ww -z "$prefix/share/man/man1/statetui.1" 2>&1)
+    [ -z "$warnings" ] || fail "groff warns about the installed man page: $warnings"
+fi
+
+$MAKE --no-print-directory uninstall PREFIX="$prefix" >"$work/uninstall.log" 2>&1 ||
+    { cat "$work/uninstall.log" >&2; fail "make uninstall PREFIX=$prefix failed"; }
+[ ! -e "$prefix/bin/statetui" ] || fail "make uninstall left $prefix/bin/statetui"
+[ ! -e "$prefix/share/man/man1/statetui.1" ] || fail "make uninstall left the man page"
+[ -z "$(find "$prefix" -type f)" ] || fail "make uninstall left files: $(find "$prefix" -type f)"
+
+# A package build stages under DESTDIR and keeps PREFIX out of the real file system.
+stage="$work/stage"
+$MAKE --no-print-directory install DESTDIR="$stage" PREFIX=/usr >"$work/stage.log" 2>&1 ||
+    { cat "$work/stage.log" >&2; fail "make install DESTDIR=$stage PREFIX=/usr failed"; }
+[ -x "$stage/usr/bin/statetui" ] || fail "DESTDIR install did not stage $stage/usr/bin/statetui"
+[ -f "$stage/usr/share/man/man1/statetui.1" ] || fail "DESTDIR install did not stage the man page"
+
+echo "install test: ok ($version)"
