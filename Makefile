@@ -11,7 +11,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release test test-tsan bench diagrams test-compile-fail
+.PHONY: build release test test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
@@ -22,6 +22,7 @@ release:
 test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
+	$(MAKE) test-install
 
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:
@@ -30,6 +31,58 @@ test-compile-fail:
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+# Installs the release binary and the man page into a temporary prefix and removes them again.
+test-install:
+	Tests/EndToEnd/install.sh
+
+# Rewrites every Swift file in place to the style in .swift-format.
+format:
+	$(SWIFT_FORMAT) format --in-place --parallel --recursive $(FORMAT_PATHS)
+
+# Fails on any finding, formatting or rule, so CI keeps the style that `make format` writes.
+lint:
+	$(SWIFT_FORMAT) lint --strict --parallel --recursive $(FORMAT_PATHS)
+
+# DocC archives for the libraries, as static sites in $(DOCS_SITE)/<Module>, from the symbol graphs SwiftPM
+# dumps (no documentation plugin package is available here). Any docc warning fails the build.
+docs:
+	@mkdir -p .build
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
+		> .build/dump-symbol-graph.log 2>&1 || { cat .build/dump-symbol-graph.log >&2; exit 1; }
+	@graphs="$$(dirname "$$($(SWIFT) build --show-bin-path)")/symbolgraph"; \
+	test -d "$$graphs" || { echo "make docs: no symbol graphs in $$graphs" >&2; exit 1; }; \
+	rm -rf $(DOCS_SITE) .build/docs-graphs; mkdir -p $(DOCS_SITE); \
+	for module in $(DOC_MODULES); do \
+		mkdir -p .build/docs-graphs/$$module; \
+		cp "$$graphs"/$$module.symbols.json "$$graphs"/$$module@*.symbols.json .build/docs-graphs/$$module/ 2>/dev/null; \
+		test -f .build/docs-graphs/$$module/$$module.symbols.json || { echo "make docs: no symbol graph for $$module" >&2; exit 1; }; \
+		echo "docc convert $$module"; \
+		$(DOCC) convert Sources/$$module/$$module.docc \
+			--additional-symbol-graph-dir .build/docs-graphs/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier statetui.$$module \
+			--transform-for-static-hosting --hosting-base-path $$module \
+			--output-path $(DOCS_SITE)/$$module --warnings-as-errors > .build/docc-$$module.log 2>&1; \
+		status=$$?; \
+		if [ $$status -ne 0 ] || grep -q -i -E 'warning:|error:' .build/docc-$$module.log; then \
+			cat .build/docc-$$module.log >&2; echo "make docs: docc reported problems for $$module" >&2; exit 1; \
+		fi; \
+	done; \
+	printf '%s\n' '<!doctype html><meta charset="utf-8"><title>statetui documentation</title>' \
+		'<ul><li><a href="StateMachineKit/documentation/statemachinekit/">StateMachineKit</a></li>' \
+		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li></ul>' \
+		> $(DOCS_SITE)/index.html; \
+	echo "documentation in $(DOCS_SITE)/ (serve that folder; each module lives under its own name)"
+
+# Installs the release `statetui` binary and its man page under $(PREFIX); DESTDIR stages a package.
+install:
+	$(SWIFT) build -c release --product statetui
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
+	install -m 644 Resources/statetui.1 "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/statetui" "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
 
 # Regenerates the checked-in Mermaid diagrams of the three models; DiagramTests fail when they differ.
 DIAGRAMS := transfer upload load

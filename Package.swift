@@ -88,6 +88,7 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
+        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
@@ -101,7 +102,8 @@ let package = Package(
             exclude: ["__Snapshots__"]
         ),
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
-        .testTarget(name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
+        .testTarget(
+            name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
         .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit"]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.

@@ -28,8 +28,9 @@ func runCopyBenchmarks() {
         print("copy benchmarks: cannot prepare \(source): \(error)")
         return
     }
-    print("Copy benchmarks: \(size >> 20) MiB, \(runs) runs each, SHA-NI \(SHA256.usesHardware ? "on" : "off"), "
-          + "load average \(loadAverage())")
+    print(
+        "Copy benchmarks: \(size >> 20) MiB, \(runs) runs each, SHA-NI \(SHA256.usesHardware ? "on" : "off"), "
+            + "load average \(loadAverage())")
 
     let hashing = measureHashing()
     var rows: [(String, [Double], [Double]?)] = []
@@ -44,7 +45,8 @@ func runCopyBenchmarks() {
         // Interleaved, so a burst of load from elsewhere hits every contender alike.
         cpTimes.append(timeProcess("/bin/cp", [source, destination + "/cp.bin"]))
         try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
-        cpSyncTimes.append(timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
+        cpSyncTimes.append(
+            timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
         try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
         for chunk in chunkSizes.shuffled() {
             let (total, data) = timeOurCopy(source: source, destination: destination, chunkSize: chunk)
@@ -56,8 +58,11 @@ func runCopyBenchmarks() {
     rows.append(("cp && sync FILE (durable)", cpSyncTimes, cpuByContender["/bin/sh"]))
     for chunk in chunkSizes {
         rows.append(("statetui copy, \(chunk >> 10) KiB chunks, data phase", copies[chunk]!.data, nil))
-        rows.append(("statetui copy, \(chunk >> 10) KiB chunks, committed", copies[chunk]!.total,
-                     cpuByContender["chunk \(chunk)"]))
+        rows.append(
+            (
+                "statetui copy, \(chunk >> 10) KiB chunks, committed", copies[chunk]!.total,
+                cpuByContender["chunk \(chunk)"]
+            ))
     }
 
     let megabytes = Double(size) / 1_000_000
@@ -65,8 +70,9 @@ func runCopyBenchmarks() {
     print(pad("contender", 48) + pad("median s", 10) + pad("MB/s", 8) + pad("CPU s", 7) + "runs")
     for (name, times, cpu) in rows {
         let middle = median(times)
-        print(pad(name, 48) + pad(format(middle, 3), 10) + pad(format(megabytes / middle, 0), 8)
-              + pad(cpu.map { format(median($0), 2) } ?? "", 7) + times.map { format($0, 2) }.joined(separator: " "))
+        print(
+            pad(name, 48) + pad(format(middle, 3), 10) + pad(format(megabytes / middle, 0), 8)
+                + pad(cpu.map { format(median($0), 2) } ?? "", 7) + times.map { format($0, 2) }.joined(separator: " "))
     }
     let chosen = CopyOptions.defaultChunkSize
     let ours = median(copies[chosen]!.total)
@@ -79,9 +85,10 @@ func runCopyBenchmarks() {
     print("ratio, committed copy vs cp:         \(format(cp / ours * 100, 1))%")
 
     let latencies = measurePauseLatency(source: source, destination: destination)
-    print("pause latency (pause() to last write), ms: median \(format(median(latencies.toLastWrite) * 1000, 2)), "
-          + "max \(format(latencies.toLastWrite.max()! * 1000, 2)); pause() to parked: median "
-          + "\(format(median(latencies.toParked) * 1000, 2)), max \(format(latencies.toParked.max()! * 1000, 2))")
+    print(
+        "pause latency (pause() to last write), ms: median \(format(median(latencies.toLastWrite) * 1000, 2)), "
+            + "max \(format(latencies.toLastWrite.max()! * 1000, 2)); pause() to parked: median "
+            + "\(format(median(latencies.toParked) * 1000, 2)), max \(format(latencies.toParked.max()! * 1000, 2))")
     print("SHA-256 in memory: SHA-NI \(format(hashing.hardware, 0)) MB/s, portable \(format(hashing.portable, 0)) MB/s")
 
     var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen)"
@@ -96,7 +103,8 @@ func runCopyBenchmarks() {
     json += ",\"copy_cpu_s\":\(format(median(cpuByContender["chunk \(chosen)"] ?? []), 3))"
     json += ",\"pause_latency_ms_median\":\(format(median(latencies.toLastWrite) * 1000, 3))"
     json += ",\"pause_latency_ms_max\":\(format(latencies.toLastWrite.max()! * 1000, 3))"
-    json += ",\"sha256_hw_mbps\":\(format(hashing.hardware, 0)),\"sha256_portable_mbps\":\(format(hashing.portable, 0))}"
+    json +=
+        ",\"sha256_hw_mbps\":\(format(hashing.hardware, 0)),\"sha256_portable_mbps\":\(format(hashing.portable, 0))}"
     print(json)
 }
 
@@ -171,7 +179,8 @@ private final class ProgressSink: Sendable {
 }
 
 /// COPY_BENCH_CHECKPOINT_MIB overrides the checkpoint interval (to measure what durability costs).
-private let checkpointInterval: Int64 = Int64(ProcessInfo.processInfo.environment["COPY_BENCH_CHECKPOINT_MIB"] ?? "")
+private let checkpointInterval: Int64 =
+    Int64(ProcessInfo.processInfo.environment["COPY_BENCH_CHECKPOINT_MIB"] ?? "")
     .map { Int64($0) << 20 } ?? CopyOptions.defaultCheckpointInterval
 
 /// Runs one full copy with journal and progress; returns (committed seconds, data-phase seconds).
@@ -203,7 +212,7 @@ private func measurePauseLatency(source: String, destination: String) -> (toLast
     final class Observations: Sendable {
         let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
         let started = Mutex(false)
-        }
+    }
     let observations = Observations()
     var fileSystem = FileSystem.posix
     let write = fileSystem.write
@@ -215,7 +224,8 @@ private func measurePauseLatency(source: String, destination: String) -> (toLast
     let job = CopyJob(
         request: CopyRequest(id: "pause", source: source, destinationDirectory: destination, overwrite: true),
         options: CopyOptions(fileSystem: fileSystem))
-    let result: Result<(toLastWrite: [Double], toParked: [Double]), TransferError> = blocking { () async throws(TransferError) -> (toLastWrite: [Double], toParked: [Double]) in
+    let result: Result<(toLastWrite: [Double], toParked: [Double]), TransferError> = blocking {
+        () async throws(TransferError) -> (toLastWrite: [Double], toParked: [Double]) in
         let running = Task { try await job.run { _ in observations.started.withLock { $0 = true } } }
         var toLastWrite: [Double] = []
         var toParked: [Double] = []

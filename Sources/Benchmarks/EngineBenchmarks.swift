@@ -46,7 +46,8 @@ enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .idle(let completed): "idle(completed: \(completed))"
-        case .running(let request, let percent, let bytes): "running(request: \(request), percent: \(percent), bytes: \(bytes))"
+        case .running(let request, let percent, let bytes):
+            "running(request: \(request), percent: \(percent), bytes: \(bytes))"
         case .done(let request, let bytes): "done(request: \(request), bytes: \(bytes))"
         }
     }
@@ -69,7 +70,8 @@ enum BenchTransferEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 @inline(__always)
-func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent> {
+func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent>
+{
     switch (state, event) {
     case (.idle, .start(let request)): .to(.running(request: request, percent: 0, bytes: 0))
     case (.running(let request, _, let bytes), .progress(let percent, let more)):
@@ -315,7 +317,9 @@ func runEngineBenchmarks() async {
     func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
     func ratio(_ rate: Double, _ floor: Double) -> String { String(format: "%5.2f", rate / floor) }
 
-    print("Engine benchmarks: \(events) events per run ((d): a tenth), median of \(rounds) interleaved rounds, events per second")
+    print(
+        "Engine benchmarks: \(events) events per run ((d): a tenth), median of \(rounds) interleaved rounds, events per second"
+    )
     print("case                                        turnstile     ×(a)      transfer     ×(a)")
     for (key, title) in engineCases {
         let left = turnstileRates[key] ?? 0
@@ -325,8 +329,9 @@ func runEngineBenchmarks() async {
                 + ratio(left, turnstileRates["a"] ?? 1) + "   " + format(right) + "   "
                 + ratio(right, transferRates["a"] ?? 1))
     }
-    print("memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
-        + "transfer \(transferMemory.before) -> \(transferMemory.after)")
+    print(
+        "memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
+            + "transfer \(transferMemory.before) -> \(transferMemory.after)")
     let targets = [
         "b_over_a_turnstile": (turnstileRates["b"] ?? 0) / (turnstileRates["a"] ?? 1),
         "c_over_a_turnstile": (turnstileRates["c"] ?? 0) / (turnstileRates["a"] ?? 1),

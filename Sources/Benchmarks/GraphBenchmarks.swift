@@ -50,7 +50,9 @@ enum CheckedTransferEvent: Hashable, Sendable {
 }
 
 /// The transfer-like transition: rejects stale requests and decreasing progress.
-func checkedTransfer(_ state: CheckedTransfer, _ event: CheckedTransferEvent) -> Transition<CheckedTransfer, CheckedTransferEvent> {
+func checkedTransfer(_ state: CheckedTransfer, _ event: CheckedTransferEvent) -> Transition<
+    CheckedTransfer, CheckedTransferEvent
+> {
     switch (state, event) {
     case (.idle(let next), .start): return .to(.running(request: next, percent: 0))
     case (.running(let request, let percent), .pause): return .to(.paused(request: request, percent: percent))

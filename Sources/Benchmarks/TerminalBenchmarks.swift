@@ -14,12 +14,17 @@ func runTerminalBenchmarks() async {
         ("render 200x60, thread CPU time", micro(renderCPU.median), micro(renderCPU.p90)),
         ("key to canvas (headless)", micro(latency.median), micro(latency.p90)),
         ("flood: values sent", "\(flood.values)", "\(flood.values / max(1, flood.seconds))/s"),
-        ("flood: frames drawn", "\(flood.frames)", String(format: "%.1f fps", Double(flood.frames) / Double(max(1, flood.seconds)))),
+        (
+            "flood: frames drawn", "\(flood.frames)",
+            String(format: "%.1f fps", Double(flood.frames) / Double(max(1, flood.seconds)))
+        ),
         ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
     ]
     print("terminal                             median / value   p90 / detail")
     for (name, first, second) in rows {
-        print(name.padding(toLength: 37, withPad: " ", startingAt: 0) + first.padding(toLength: 17, withPad: " ", startingAt: 0) + second)
+        print(
+            name.padding(toLength: 37, withPad: " ", startingAt: 0)
+                + first.padding(toLength: 17, withPad: " ", startingAt: 0) + second)
     }
     let json = """
         {"group":"terminal","render_200x60_median_us":\(render.median.micro),"render_200x60_p90_us":\(render.p90.micro),\
@@ -43,15 +48,15 @@ private struct Percentiles {
     }
 }
 
-private extension Duration {
-    var micro: Double {
+extension Duration {
+    fileprivate var micro: Double {
         let (seconds, attoseconds) = components
         return (Double(seconds) * 1e6 + Double(attoseconds) / 1e12).rounded(toPlaces: 1)
     }
 }
 
-private extension Double {
-    func rounded(toPlaces places: Int) -> Double {
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
         let scale = pow(10, Double(places))
         return (self * scale).rounded() / scale
     }
@@ -77,7 +82,10 @@ private func benchmarkView(tick: Int, size: Size) -> Canvas {
     let table = Table(
         columns: columns,
         rows: (0..<count).map { index in
-            [Line("transfer-\(index).bin"), Line(""), Line("running(request: \(index), percent: \((index + tick) % 100))"), Line("\(index)")]
+            [
+                Line("transfer-\(index).bin"), Line(""),
+                Line("running(request: \(index), percent: \((index + tick) % 100))"), Line("\(index)"),
+            ]
         },
         selected: tick % max(1, count)
     )
@@ -86,8 +94,11 @@ private func benchmarkView(tick: Int, size: Size) -> Canvas {
         let cells = table.columnAreas(in: inner.row(index + 1))
         ProgressBar(fraction: Double((index + tick) % 100) / 100).render(in: cells[1], on: &canvas)
     }
-    KeyHelpBar(items: [KeyHelp("↑/k", "up"), KeyHelp("↓/j", "down"), KeyHelp("s", "start"), KeyHelp("p", "pause"), KeyHelp("q", "quit")])
-        .render(in: rows[2], on: &canvas)
+    KeyHelpBar(items: [
+        KeyHelp("↑/k", "up"), KeyHelp("↓/j", "down"), KeyHelp("s", "start"), KeyHelp("p", "pause"),
+        KeyHelp("q", "quit"),
+    ])
+    .render(in: rows[2], on: &canvas)
     return canvas
 }
 
@@ -214,7 +225,8 @@ private func measureFlood(seconds: Int) async -> FloodResult {
         var done = false
     }
     enum Action: Sendable {
-        case value(Int), done
+        case value(Int)
+        case done
     }
     let sent = Atomic<Int>(0)
     let stream = AsyncStream<Int?>(bufferingPolicy: .bufferingNewest(1)) { continuation in
@@ -251,5 +263,7 @@ private func measureFlood(seconds: Int) async -> FloodResult {
     let terminal = HeadlessTerminal(size: Size(width: 200, height: 60))
     let start = residentKB()
     _ = await app.run(detachedOn: terminal)
-    return FloodResult(values: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start, residentEndKB: residentKB())
+    return FloodResult(
+        values: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start,
+        residentEndKB: residentKB())
 }

@@ -25,7 +25,9 @@ final class Checkpointer: Sendable {
     private let path: String
 
     /// Opens its own descriptor on the partial at `path`; `durable` is the offset already on storage.
-    init(path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem) throws(TransferError) {
+    init(path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem)
+        throws(TransferError)
+    {
         do {
             descriptor = try fileSystem.open(path, O_RDWR, 0)
         } catch {

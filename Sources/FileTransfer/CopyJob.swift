@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// One file transfer's effect owner: copies the source into a staged partial in chunks, obeys pause,
 /// resume and cancel between chunks, and commits the file only after it verifies.
@@ -166,7 +167,8 @@ public final class CopyJob: Sendable {
             // checkpoint, the partial is worthless and the transfer starts over.
             if try digestOfPrefix(source, length: offset) != staged.digest {
                 staged.discard()
-                staged = try startFresh(sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+                staged = try startFresh(
+                    sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
             }
         }
 
@@ -266,9 +268,10 @@ public final class CopyJob: Sendable {
 
     /// Journals the intention, then creates an empty partial.
     private func startFresh(sourceStatus: FileStatus, replaces: SHA256Digest?) throws(TransferError) -> StagedFile {
-        try journal?.append(.intent(
-            name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
-            replaces: replaces))
+        try journal?.append(
+            .intent(
+                name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
+                replaces: replaces))
         return try StagedFile(
             creating: request.name, in: request.destinationDirectory, chunkSize: options.chunkSize,
             fileSystem: options.fileSystem)
@@ -280,12 +283,14 @@ public final class CopyJob: Sendable {
         let destination = try existingStatus(request.destinationPath)
 
         if let point = resumePoint.withLock({ $0 }), point.sourceStatus.sameContent(as: sourceStatus),
-           let partial, partial.size >= point.offset, journal == nil {
+            let partial, partial.size >= point.offset, journal == nil
+        {
             return .resume(offset: point.offset)
         }
 
         let entry = journal?.entry(named: request.name)
-        let sameSource = entry.map { $0.source == request.source && $0.sourceStatus?.sameContent(as: sourceStatus) == true } ?? false
+        let sameSource =
+            entry.map { $0.source == request.source && $0.sourceStatus?.sameContent(as: sourceStatus) == true } ?? false
         if let entry, sameSource {
             switch entry.status {
             case .completed(let size, let digest):
@@ -297,7 +302,8 @@ public final class CopyJob: Sendable {
                     return .resume(offset: size)
                 }
                 if partial == nil, let destination, destination.size == size,
-                   try digestOfFile(request.destinationPath) == digest {
+                    try digestOfFile(request.destinationPath) == digest
+                {
                     // The rename happened but its completion record did not: record it now.
                     try journal?.append(.completed(name: request.name, size: size, digest: digest))
                     return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
@@ -319,7 +325,8 @@ public final class CopyJob: Sendable {
         }
         // Only a file this journal wrote (still holding what it wrote) may be replaced without overwrite.
         if let owned = entry?.ownedDigest, destination.isRegularFile,
-           try digestOfFile(request.destinationPath) == owned {
+            try digestOfFile(request.destinationPath) == owned
+        {
             return .fresh(replaces: owned)
         }
         throw .destinationExists(path: request.destinationPath)

@@ -12,7 +12,8 @@ public struct CopyRequest: Hashable, Sendable, Codable {
     public var overwrite: Bool
 
     /// Describes a copy; `name` defaults to the source's last path component.
-    public init(id: String, source: String, destinationDirectory: String, name: String? = nil, overwrite: Bool = false) {
+    public init(id: String, source: String, destinationDirectory: String, name: String? = nil, overwrite: Bool = false)
+    {
         self.id = id
         self.source = source
         self.destinationDirectory = destinationDirectory

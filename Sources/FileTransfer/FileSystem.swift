@@ -14,11 +14,13 @@ public struct FileSystem: Sendable {
     /// Closes a descriptor; errors are ignored because nothing useful can follow them.
     public var close: @Sendable (_ descriptor: Int32) -> Void
     /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
-    public var read: @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
-        throws(Errno) -> Int
+    public var read:
+        @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
+            throws(Errno) -> Int
     /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short.
-    public var write: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
-        throws(Errno) -> Int
+    public var write:
+        @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
+            throws(Errno) -> Int
     /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
     public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
     /// Makes a file's data durable (`fsync(2)`).
@@ -154,8 +156,9 @@ extension FileSystem {
     {
         var done = 0
         while done < buffer.count {
-            let count = try read(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
-                                 offset + Int64(done))
+            let count = try read(
+                descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
+                offset + Int64(done))
             if count == 0 { break }
             done += count
         }

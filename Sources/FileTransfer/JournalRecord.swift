@@ -18,7 +18,7 @@ public enum JournalRecord: Hashable, Sendable, Codable {
     public var name: String {
         switch self {
         case .intent(let name, _, _, _, _), .checkpoint(let name, _), .committing(let name, _, _),
-             .completed(let name, _, _), .failed(let name, _), .cancelled(let name):
+            .completed(let name, _, _), .failed(let name, _), .cancelled(let name):
             name
         }
     }

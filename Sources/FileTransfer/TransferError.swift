@@ -40,6 +40,7 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Maps a failed write-side call to `outOfSpace` when the reason is a full disk or a size limit.
     static func writing(_ path: String, operation: String, _ reason: Errno) -> TransferError {
-        reason.isOutOfSpace ? .outOfSpace(path: path, reason: reason) : .io(operation: operation, path: path, reason: reason)
+        reason.isOutOfSpace
+            ? .outOfSpace(path: path, reason: reason) : .io(operation: operation, path: path, reason: reason)
     }
 }

@@ -167,7 +167,8 @@ struct CanonicalParser {
             while let next = peek(), next.properties.isASCIIHexDigit { index += 1 }
             let digits = String(String.UnicodeScalarView(scalars[start..<index]))
             guard (1...8).contains(digits.count), let value = UInt32(digits, radix: 16),
-                  let result = Unicode.Scalar(value) else {
+                let result = Unicode.Scalar(value)
+            else {
                 throw error("\\u{\(digits)} is not a Unicode scalar", at: start)
             }
             try expect("}")

@@ -103,7 +103,7 @@ extension CanonicalValue: CustomStringConvertible {
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .unassigned,
-             .privateUse, .nonspacingMark, .spacingMark, .enclosingMark:
+            .privateUse, .nonspacingMark, .spacingMark, .enclosingMark:
             return true
         default:
             return false

@@ -86,10 +86,13 @@ public struct FlagsState: Hashable, Sendable {
 extension FlagsState: CustomStringConvertible {
     /// Swift-literal form: `FlagsState(isLoading: true, items: nil, error: "offline")`.
     public var description: String {
-        CanonicalValue.call("FlagsState", [
-            .labelled("isLoading", .name(isLoading ? "true" : "false")),
-            .labelled("items", .optionalStrings(items)),
-            .labelled("error", error.map { .string($0) } ?? .nil),
-        ]).description
+        CanonicalValue.call(
+            "FlagsState",
+            [
+                .labelled("isLoading", .name(isLoading ? "true" : "false")),
+                .labelled("items", .optionalStrings(items)),
+                .labelled("error", error.map { .string($0) } ?? .nil),
+            ]
+        ).description
     }
 }

@@ -23,7 +23,7 @@ public enum LoadState: Hashable, Sendable {
         case (.loading, .succeeded(let items)): return .loaded(items)
         case (.loading(let previous), .failed(let message)): return .failed(message, previous: previous)
         case (.idle, .succeeded), (.loaded, .succeeded), (.failed, .succeeded),
-             (.idle, .failed), (.loaded, .failed), (.failed, .failed):
+            (.idle, .failed), (.loaded, .failed), (.failed, .failed):
             return state
         }
     }
@@ -39,10 +39,10 @@ public enum LoadState: Hashable, Sendable {
         case (.loading, .refreshTapped):
             return .stay
         case (.idle, .refreshTapped), (.loaded, .refreshTapped), (.failed, .refreshTapped),
-             (.loading, .succeeded), (.loading, .failed):
+            (.loading, .succeeded), (.loading, .failed):
             return .to(reduce(state, action))
         case (.idle, .succeeded), (.loaded, .succeeded), (.failed, .succeeded),
-             (.idle, .failed), (.loaded, .failed), (.failed, .failed):
+            (.idle, .failed), (.loaded, .failed), (.failed, .failed):
             return .ignore
         }
     }

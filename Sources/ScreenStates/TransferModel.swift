@@ -93,7 +93,9 @@ public struct TransferModel: Hashable, Sendable {
             switch model.phase {
             case .running(let current, let old) where current == request:
                 if percent > 100 { return .invalid("progress of request \(request) to \(percent) is above 100") }
-                if percent < old { return .invalid("progress of request \(request) went back from \(old) to \(percent)") }
+                if percent < old {
+                    return .invalid("progress of request \(request) went back from \(old) to \(percent)")
+                }
                 if percent == old { return .stay }
                 return .update(model.with(.running(request: request, percent: percent)))
             case .idle, .running, .paused, .completed, .failed:
@@ -156,7 +158,7 @@ extension TransferModel: CanonicalText {
     /// The form a transfer model is written in; `retainedPercent` is left out when nil, as the
     /// memberwise initialiser's default allows in Swift.
     public static let canonicalForms = [
-        "TransferModel(phase: TransferState, lastRequest: Int, retainedPercent: Int)",
+        "TransferModel(phase: TransferState, lastRequest: Int, retainedPercent: Int)"
     ]
 
     /// The model as canonical text's syntax tree, e.g.

@@ -105,8 +105,8 @@ public enum UploadState: Hashable, Sendable {
         case (.uploading, .cancel), (.paused, .cancel):
             return .to(.idle)
         case (.paused, .progress), (.idle, .progress), (.completed, .progress), (.failed, .progress),
-             (.idle, .complete), (.completed, .complete), (.failed, .complete),
-             (.idle, .fail), (.completed, .fail), (.failed, .fail):
+            (.idle, .complete), (.completed, .complete), (.failed, .complete),
+            (.idle, .fail), (.completed, .fail), (.failed, .fail):
             return .ignore
         case (.uploading, .start), (.paused, .start):
             return .invalid("start while \(state.phaseName): an upload is already in progress")

@@ -128,8 +128,12 @@ extension StateMachine {
                     aftermath = enter(stateTimeout, leaving: before, machine: machine)
                 }
                 publish(into: &aftermath)
-                return (outcome, record(
-                    event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath))
+                return (
+                    outcome,
+                    record(
+                        event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath
+                    )
+                )
             case .update(let next):
                 state = next
                 if !registrations.isEmpty { aftermath = update(leaving: before, machine: machine) }
@@ -137,7 +141,10 @@ extension StateMachine {
             case .stay, .ignore, .invalid:
                 break
             }
-            return (outcome, record(event, visit: visit, before: before, outcome: outcome, reporting: reporting, into: aftermath))
+            return (
+                outcome,
+                record(event, visit: visit, before: before, outcome: outcome, reporting: reporting, into: aftermath)
+            )
         }
 
         /// Appends a record of `event` to the history; hands it to the aftermath when reports need it.
@@ -162,9 +169,10 @@ extension StateMachine {
                         oldest.after = after
                     }
                 } else {
-                    history.append(Record(
-                        sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
-                        after: state))
+                    history.append(
+                        Record(
+                            sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
+                            after: state))
                 }
                 return aftermath
             }
@@ -178,7 +186,9 @@ extension StateMachine {
 
         /// The rarer half of a `.to`: ends the old visit's work and timer, starts the new visit's.
         @usableFromInline
-        mutating func enter(_ stateTimeout: StateTimeout<Event>?, leaving before: State, machine: StateMachine) -> Aftermath {
+        mutating func enter(_ stateTimeout: StateTimeout<Event>?, leaving before: State, machine: StateMachine)
+            -> Aftermath
+        {
             let aftermath = Aftermath()
             if !active.isEmpty {
                 aftermath.state = before

@@ -211,10 +211,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                         metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
             }
         } else if case .timeout(let visit) = origin, outcome == .stale, reporter.accepts(.debug) {
-            reporter.report(Report(
-                label: label, level: .debug, name: Report.Name.timeout,
-                message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
-                metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
+            reporter.report(
+                Report(
+                    label: label, level: .debug, name: Report.Name.timeout,
+                    message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
+                    metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
         }
         report(cancelled: aftermath.cancelled, state: aftermath.state)
     }

@@ -14,7 +14,9 @@ public struct BorderSet: Hashable, Sendable {
     public var vertical: String
 
     /// Creates a border set.
-    public init(topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
+    public init(
+        topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String
+    ) {
         self.topLeft = topLeft
         self.topRight = topRight
         self.bottomLeft = bottomLeft
@@ -24,11 +26,14 @@ public struct BorderSet: Hashable, Sendable {
     }
 
     /// `┌─┐│└┘`.
-    public static let single = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
+    public static let single = BorderSet(
+        topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
     /// `╭─╮│╰╯`.
-    public static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
+    public static let rounded = BorderSet(
+        topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
     /// `╔═╗║╚╝`.
-    public static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
+    public static let double = BorderSet(
+        topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
 }
 
 /// A bordered box with an optional title in its top edge: `┌─ Title ───┐`.

@@ -111,7 +111,11 @@ public struct Canvas: Hashable, Sendable {
                 var x = point.x
                 for byte in text.utf8 {
                     if x >= area.maxX { return area.maxX }
-                    if x >= area.x { Canvas.put(Cell(content: Grapheme(ascii: byte), width: 1, style: style), x: x, y: y, in: buffer, width: width) }
+                    if x >= area.x {
+                        Canvas.put(
+                            Cell(content: Grapheme(ascii: byte), width: 1, style: style), x: x, y: y, in: buffer,
+                            width: width)
+                    }
                     x += 1
                 }
                 return x
@@ -123,7 +127,9 @@ public struct Canvas: Hashable, Sendable {
                 var x = point.x
                 for scalar in text.unicodeScalars {
                     let cell = Cell(content: Grapheme(scalar), width: UInt8(DisplayWidth.of(scalar)), style: style)
-                    guard Canvas.place(cell, x: &x, y: y, area: area, in: buffer, width: width) else { return area.maxX }
+                    guard Canvas.place(cell, x: &x, y: y, area: area, in: buffer, width: width) else {
+                        return area.maxX
+                    }
                 }
                 return x
             }
@@ -131,7 +137,8 @@ public struct Canvas: Hashable, Sendable {
         return cells.withUnsafeMutableBufferPointer { buffer in
             var x = point.x
             for character in text {
-                let cell = Cell(content: Grapheme(String(character)), width: UInt8(DisplayWidth.of(character)), style: style)
+                let cell = Cell(
+                    content: Grapheme(String(character)), width: UInt8(DisplayWidth.of(character)), style: style)
                 guard Canvas.place(cell, x: &x, y: y, area: area, in: buffer, width: width) else { return area.maxX }
             }
             return x
@@ -149,7 +156,11 @@ public struct Canvas: Hashable, Sendable {
         let area = rect.intersection(bounds)
         guard !area.isEmpty, let first = grapheme.first else { return }
         guard DisplayWidth.of(first) == 1 else {
-            for y in area.y..<area.maxY { write(String(repeating: grapheme, count: area.width), at: Point(x: area.x, y: y), style: style, clip: area) }
+            for y in area.y..<area.maxY {
+                write(
+                    String(repeating: grapheme, count: area.width), at: Point(x: area.x, y: y), style: style, clip: area
+                )
+            }
             return
         }
         let cell = Cell(content: Grapheme(String(first)), width: 1, style: style)
@@ -164,7 +175,9 @@ public struct Canvas: Hashable, Sendable {
     /// Places one cell (its `width` says how many columns) at `x` and advances `x`; false once the clip's
     /// right edge is reached.
     @inline(__always)
-    private static func place(_ cell: Cell, x: inout Int, y: Int, area: Rect, in buffer: UnsafeMutableBufferPointer<Cell>, width: Int) -> Bool {
+    private static func place(
+        _ cell: Cell, x: inout Int, y: Int, area: Rect, in buffer: UnsafeMutableBufferPointer<Cell>, width: Int
+    ) -> Bool {
         if cell.width == 0 { return true }
         if x >= area.maxX { return false }
         if cell.width == 2 {

@@ -34,7 +34,8 @@ public struct FrameTiming: Hashable, Sendable {
         let build = FrameTiming.microseconds(self.build)
         let diff = FrameTiming.microseconds(self.diff)
         let flush = FrameTiming.microseconds(self.flush)
-        return "frame=\(frame) size=\(size) build_us=\(build) diff_us=\(diff) flush_us=\(flush) total_us=\(build + diff + flush) changed=\(changedCells)"
+        return
+            "frame=\(frame) size=\(size) build_us=\(build) diff_us=\(diff) flush_us=\(flush) total_us=\(build + diff + flush) changed=\(changedCells)"
     }
 
     /// A duration in whole microseconds.

@@ -25,7 +25,8 @@ extension Rect {
     /// parts. Fixed and ratio parts are sized first; when they do not fit, the later ones shrink (to zero if
     /// need be). Fill parts share the rest by weight, the first ones taking any remainder cell.
     public func split(_ axis: Axis, _ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
-        let lengths = Layout.lengths(total: axis == .horizontal ? width : height, constraints: constraints, spacing: spacing)
+        let lengths = Layout.lengths(
+            total: axis == .horizontal ? width : height, constraints: constraints, spacing: spacing)
         var offset = axis == .horizontal ? x : y
         var parts: [Rect] = []
         parts.reserveCapacity(lengths.count)

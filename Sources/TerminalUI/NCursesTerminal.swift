@@ -1,4 +1,5 @@
 import CNCurses
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -43,7 +43,9 @@ public struct ProgressBar: Hashable, Sendable, Widget {
         canvas.fill(Rect(x: row.x, y: row.y, width: full, height: 1), with: "█", style: style)
         canvas.clear(Rect(x: row.x + full, y: row.y, width: row.width - full, height: 1), style: trackStyle)
         if eighthCount % 8 > 0 {
-            canvas.write(String(ProgressBar.eighths[eighthCount % 8 - 1]), at: Point(x: row.x + full, y: row.y), style: style, clip: row)
+            canvas.write(
+                String(ProgressBar.eighths[eighthCount % 8 - 1]), at: Point(x: row.x + full, y: row.y), style: style,
+                clip: row)
         }
     }
 }

@@ -32,7 +32,8 @@ public struct SelectableList: Hashable, Sendable, Widget {
     /// Draws the visible items, the selected one highlighted across the whole row.
     public func render(in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
-        let first = SelectableList.visibleOffset(selected: selected, count: items.count, height: area.height, offset: offset)
+        let first = SelectableList.visibleOffset(
+            selected: selected, count: items.count, height: area.height, offset: offset)
         for row in 0..<min(area.height, items.count - first) {
             let index = first + row
             let rowArea = area.row(row)

@@ -81,9 +81,10 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     lastFrame = start
                     drawnSize = size
                     needsFrame = false
-                    trace?.record(FrameTiming(
-                        frame: frameCount, size: size, build: built - start,
-                        diff: report.diff, flush: report.flush, changedCells: report.changedCells))
+                    trace?.record(
+                        FrameTiming(
+                            frame: frameCount, size: size, build: built - start,
+                            diff: report.diff, flush: report.flush, changedCells: report.changedCells))
                 } else {
                     timeout = wait
                 }

@@ -10,7 +10,10 @@ public struct TabBar: Hashable, Sendable, Widget {
     public var selectedStyle: Style
 
     /// Creates a tab bar.
-    public init(titles: [String], selected: Int, style: Style = .plain, selectedStyle: Style = Style(attributes: [.reverse, .bold])) {
+    public init(
+        titles: [String], selected: Int, style: Style = .plain,
+        selectedStyle: Style = Style(attributes: [.reverse, .bold])
+    ) {
         self.titles = titles
         self.selected = selected
         self.style = style
@@ -29,7 +32,9 @@ public struct TabBar: Hashable, Sendable, Widget {
         var x = row.x
         for (index, title) in titles.enumerated() {
             if index > 0 { x += 1 }
-            x = canvas.write(TabBar.label(title, index: index), at: Point(x: x, y: row.y), style: index == selected ? selectedStyle : style, clip: row)
+            x = canvas.write(
+                TabBar.label(title, index: index), at: Point(x: x, y: row.y),
+                style: index == selected ? selectedStyle : style, clip: row)
             if x >= row.maxX { break }
         }
     }

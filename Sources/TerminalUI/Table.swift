@@ -61,7 +61,8 @@ public struct Table: Hashable, Sendable, Widget {
         }
         let body = area.inset(top: 1)
         guard !body.isEmpty else { return }
-        let first = SelectableList.visibleOffset(selected: selected, count: rows.count, height: body.height, offset: offset)
+        let first = SelectableList.visibleOffset(
+            selected: selected, count: rows.count, height: body.height, offset: offset)
         // Every row has the same column layout: compute it once, move it down row by row.
         let template = columnAreas(in: body.row(0))
         for line in 0..<min(body.height, rows.count - first) {
@@ -71,7 +72,9 @@ public struct Table: Hashable, Sendable, Widget {
             for column in 0..<min(columns.count, cells.count, template.count) {
                 var aligned = cells[column]
                 aligned.alignment = columns[column].alignment
-                aligned.render(in: Rect(x: template[column].x, y: rowArea.y, width: template[column].width, height: 1), on: &canvas)
+                aligned.render(
+                    in: Rect(x: template[column].x, y: rowArea.y, width: template[column].width, height: 1), on: &canvas
+                )
             }
             if index == selected { canvas.addAttributes(highlight, in: rowArea) }
         }

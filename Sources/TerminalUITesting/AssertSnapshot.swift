@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TerminalUI
+import Testing
 
 /// Whether this run rewrites golden files instead of comparing: `SNAPSHOT_UPDATE=1`.
 public var isUpdatingSnapshots: Bool {
@@ -35,12 +35,17 @@ public func assertSnapshot(
             break
         case .recorded(let written):
             if !isUpdatingSnapshots && !existed {
-                Issue.record("No snapshot was recorded yet; wrote \(written). Check it and run again.", sourceLocation: sourceLocation)
+                Issue.record(
+                    "No snapshot was recorded yet; wrote \(written). Check it and run again.",
+                    sourceLocation: sourceLocation)
             }
         case .mismatch(let diff):
-            Issue.record("Snapshot \(name) differs (- recorded, + now; SNAPSHOT_UPDATE=1 rewrites it):\n\(diff)", sourceLocation: sourceLocation)
+            Issue.record(
+                "Snapshot \(name) differs (- recorded, + now; SNAPSHOT_UPDATE=1 rewrites it):\n\(diff)",
+                sourceLocation: sourceLocation)
         }
     } catch {
-        Issue.record("Snapshot \(name) could not be read or written at \(path): \(error)", sourceLocation: sourceLocation)
+        Issue.record(
+            "Snapshot \(name) could not be read or written at \(path): \(error)", sourceLocation: sourceLocation)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FileTransfer
 
 /// The copy loop: progress, pause, resume, cancel, interruption and the fault cases.
@@ -68,7 +69,8 @@ import Testing
         #expect(contents(of: fixture.finalPath) == fixture.content)
         #expect(!exists(fixture.partialPath))
         let total = Int64(fixture.content.count)
-        let expected = [CopyProgress(bytesWritten: 0, totalBytes: total)]
+        let expected =
+            [CopyProgress(bytesWritten: 0, totalBytes: total)]
             + stride(from: Self.chunk, to: fixture.content.count, by: Self.chunk).map {
                 CopyProgress(bytesWritten: Int64($0), totalBytes: total)
             } + [CopyProgress(bytesWritten: total, totalBytes: total)]
@@ -200,10 +202,14 @@ import Testing
     @Test func aMissingSourceFailsWithTheOSReason() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
-        let request = CopyRequest(id: "1", source: fixture.directory.file("missing.bin"),
-                                  destinationDirectory: fixture.destination)
-        await #expect(throws: TransferError.sourceUnreadable(path: fixture.directory.file("missing.bin"),
-                                                             reason: .noSuchFile)) {
+        let request = CopyRequest(
+            id: "1", source: fixture.directory.file("missing.bin"),
+            destinationDirectory: fixture.destination)
+        await #expect(
+            throws: TransferError.sourceUnreadable(
+                path: fixture.directory.file("missing.bin"),
+                reason: .noSuchFile)
+        ) {
             try await CopyJob(request: request).run()
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
@@ -212,8 +218,9 @@ import Testing
     @Test func aDirectoryAsSourceIsRefused() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
-        let request = CopyRequest(id: "1", source: fixture.destination, destinationDirectory: fixture.directory.path,
-                                  name: "copy")
+        let request = CopyRequest(
+            id: "1", source: fixture.destination, destinationDirectory: fixture.directory.path,
+            name: "copy")
         await #expect(throws: TransferError.sourceUnreadable(path: fixture.destination, reason: .isDirectory)) {
             try await CopyJob(request: request).run()
         }
@@ -224,14 +231,16 @@ import Testing
         defer { fixture.directory.remove() }
         let request = CopyRequest(id: "1", source: fixture.source, destinationDirectory: fixture.source)
         let log = CallLog()
-        await #expect(throws: TransferError.destinationNotWritableDirectory(
-            path: fixture.source, reason: "Not a directory")
+        await #expect(
+            throws: TransferError.destinationNotWritableDirectory(
+                path: fixture.source, reason: "Not a directory")
         ) {
             try await CopyJob(request: request, options: CopyOptions(fileSystem: log.fileSystem())).run()
         }
         #expect(log.all == [])
-        #expect(throws: TransferError.destinationNotWritableDirectory(
-            path: fixture.directory.file("nowhere"), reason: "No such file or directory")
+        #expect(
+            throws: TransferError.destinationNotWritableDirectory(
+                path: fixture.directory.file("nowhere"), reason: "No such file or directory")
         ) {
             try Destination.validate(fixture.directory.file("nowhere"))
         }
@@ -264,8 +273,9 @@ import Testing
         try handle.write(contentsOf: Data([1, 2, 3]))
         try handle.close()
         job.resume()
-        await #expect(throws: TransferError.sourceChanged(
-            path: fixture.source, detail: "size or modification time differs from when the copy started")
+        await #expect(
+            throws: TransferError.sourceChanged(
+                path: fixture.source, detail: "size or modification time differs from when the copy started")
         ) {
             try await running.value
         }
@@ -284,8 +294,9 @@ import Testing
         try write(pattern(count: fixture.content.count, seed: 99), to: fixture.source)
         try setModificationTime(of: fixture.source, seconds: 2_000_000)
         job.resume()
-        await #expect(throws: TransferError.sourceChanged(
-            path: fixture.source, detail: "size or modification time differs from when the copy started")
+        await #expect(
+            throws: TransferError.sourceChanged(
+                path: fixture.source, detail: "size or modification time differs from when the copy started")
         ) {
             try await running.value
         }
@@ -301,8 +312,9 @@ import Testing
         _ = await job.untilPaused()
         try write(Array(fixture.content[..<(3 * Self.chunk + 10)]), to: fixture.source)
         job.resume()
-        await #expect(throws: TransferError.sourceChanged(
-            path: fixture.source, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
+        await #expect(
+            throws: TransferError.sourceChanged(
+                path: fixture.source, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
         ) {
             try await running.value
         }
@@ -323,8 +335,10 @@ import Testing
             try await fixture.job(journal: journal, options: fullDisk).run()
         }
         #expect(size(of: fixture.partialPath) == failAt)
-        #expect(journal.entry(named: "source.bin")?.status == .failed(
-            reason: "no room to write \(fixture.partialPath): \(reason)"))
+        #expect(
+            journal.entry(named: "source.bin")?.status
+                == .failed(
+                    reason: "no room to write \(fixture.partialPath): \(reason)"))
         #expect(journal.entry(named: "source.bin")?.durableOffset == Int64(6 * Self.chunk))
 
         // Retry with room: it continues from the last durable checkpoint (6 chunks).

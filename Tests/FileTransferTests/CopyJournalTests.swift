@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FileTransfer
 
 /// The journal: its line format, replay, damaged lines, and reconciliation after a crash.
@@ -19,28 +20,37 @@ import Testing
     // MARK: Replay
 
     @Test func replayFoldsRecordsIntoOneEntryPerName() {
-        let replay = CopyJournal.replay(Self.content(of: [
-            Self.intent("a"), Self.intent("b"), .checkpoint(name: "a", offset: 64), .checkpoint(name: "b", offset: 32),
-            .committing(name: "b", size: 100, digest: Self.digest), .completed(name: "b", size: 100, digest: Self.digest),
-            .checkpoint(name: "a", offset: 96), .failed(name: "a", reason: "no room"),
-        ]))
+        let replay = CopyJournal.replay(
+            Self.content(of: [
+                Self.intent("a"), Self.intent("b"), .checkpoint(name: "a", offset: 64),
+                .checkpoint(name: "b", offset: 32),
+                .committing(name: "b", size: 100, digest: Self.digest),
+                .completed(name: "b", size: 100, digest: Self.digest),
+                .checkpoint(name: "a", offset: 96), .failed(name: "a", reason: "no room"),
+            ]))
         #expect(replay.problems == [])
-        #expect(replay.entries == [
-            "a": JournalEntry(request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 96,
-                              status: .failed(reason: "no room"), ownedDigest: nil),
-            "b": JournalEntry(request: "r1", source: "/src/b", sourceStatus: Self.status, durableOffset: 100,
-                              status: .completed(size: 100, digest: Self.digest), ownedDigest: Self.digest),
-        ])
+        #expect(
+            replay.entries == [
+                "a": JournalEntry(
+                    request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 96,
+                    status: .failed(reason: "no room"), ownedDigest: nil),
+                "b": JournalEntry(
+                    request: "r1", source: "/src/b", sourceStatus: Self.status, durableOffset: 100,
+                    status: .completed(size: 100, digest: Self.digest), ownedDigest: Self.digest),
+            ])
     }
 
     @Test func aNewIntentStartsOverButRemembersTheFileItOwns() {
-        let replay = CopyJournal.replay(Self.content(of: [
-            Self.intent(), .completed(name: "a", size: 100, digest: Self.digest), .checkpoint(name: "a", offset: 7),
-            Self.intent(), .cancelled(name: "a"),
-        ]))
-        #expect(replay.entries["a"] == JournalEntry(
-            request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 0, status: .cancelled,
-            ownedDigest: Self.digest))
+        let replay = CopyJournal.replay(
+            Self.content(of: [
+                Self.intent(), .completed(name: "a", size: 100, digest: Self.digest), .checkpoint(name: "a", offset: 7),
+                Self.intent(), .cancelled(name: "a"),
+            ]))
+        #expect(
+            replay.entries["a"]
+                == JournalEntry(
+                    request: "r1", source: "/src/a", sourceStatus: Self.status, durableOffset: 0, status: .cancelled,
+                    ownedDigest: Self.digest))
     }
 
     @Test func recordsWithoutAnIntentAreIgnored() {
@@ -66,17 +76,19 @@ import Testing
         content += CopyJournal.line(for: .checkpoint(name: "b", offset: 32)).dropLast(9)
 
         let replay = CopyJournal.replay(content)
-        #expect(replay.problems == [
-            JournalProblem(line: 2, reason: "checksum mismatch", name: "a"),
-            JournalProblem(line: 4, reason: "not a checksummed record", name: nil),
-            JournalProblem(line: 5, reason: "truncated line (no newline at its end)", name: "b"),
-        ])
+        #expect(
+            replay.problems == [
+                JournalProblem(line: 2, reason: "checksum mismatch", name: "a"),
+                JournalProblem(line: 4, reason: "not a checksummed record", name: nil),
+                JournalProblem(line: 5, reason: "truncated line (no newline at its end)", name: "b"),
+            ])
         #expect(replay.entries.mapValues(\.status) == ["a": .damaged, "b": .damaged])
-        #expect(replay.problems.map(\.description) == [
-            "journal line 2: checksum mismatch (affects \"a\", which restarts)",
-            "journal line 4: not a checksummed record",
-            "journal line 5: truncated line (no newline at its end) (affects \"b\", which restarts)",
-        ])
+        #expect(
+            replay.problems.map(\.description) == [
+                "journal line 2: checksum mismatch (affects \"a\", which restarts)",
+                "journal line 4: not a checksummed record",
+                "journal line 5: truncated line (no newline at its end) (affects \"b\", which restarts)",
+            ])
     }
 
     @Test func openingATornJournalStartsTheNextRecordOnItsOwnLine() throws {
@@ -85,7 +97,8 @@ import Testing
         let path = directory.file(CopyJournal.fileName)
         try write(Self.content(of: [Self.intent()]) + Array("0123456789abcdef {\"checkp".utf8), to: path)
         let journal = try CopyJournal(directory: directory.path)
-        #expect(journal.problems == [JournalProblem(line: 2, reason: "truncated line (no newline at its end)", name: nil)])
+        #expect(
+            journal.problems == [JournalProblem(line: 2, reason: "truncated line (no newline at its end)", name: nil)])
         try journal.append(Self.intent("b"))
         let reopened = try CopyJournal(directory: directory.path)
         #expect(reopened.problems == [JournalProblem(line: 2, reason: "checksum mismatch", name: nil)])
@@ -97,7 +110,7 @@ import Testing
     /// What was on disk when the process died.
     enum CrashPoint: String, CaseIterable, CustomTestStringConvertible {
         case intentWithoutPartial, partialWithoutCheckpoint, checkpointAndUndurableTail,
-             committedButNotRenamed, renamedButNotRecorded, completed
+            committedButNotRenamed, renamedButNotRecorded, completed
 
         var testDescription: String { rawValue }
     }
@@ -117,8 +130,9 @@ import Testing
         let size = Int64(fixture.content.count)
         let digest = SHA256.hash(fixture.content)
         let status = try FileSystem.posix.statusOfPath(fixture.source)
-        let intent = JournalRecord.intent(name: "source.bin", request: "1", source: fixture.source,
-                                          sourceStatus: status, replaces: nil)
+        let intent = JournalRecord.intent(
+            name: "source.bin", request: "1", source: fixture.source,
+            sourceStatus: status, replaces: nil)
         let chunk = Int64(Self.chunk)
         let records: [JournalRecord]
         let partial: [UInt8]?
@@ -138,8 +152,10 @@ import Testing
             partial = Array(fixture.content[..<Int(5 * chunk)]) + [0xde, 0xad]
             expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: 3 * chunk, prefixChecked: 3 * chunk)
         case .committedButNotRenamed:
-            records = [intent, .checkpoint(name: "source.bin", offset: 3 * chunk),
-                       .committing(name: "source.bin", size: size, digest: digest)]
+            records = [
+                intent, .checkpoint(name: "source.bin", offset: 3 * chunk),
+                .committing(name: "source.bin", size: size, digest: digest),
+            ]
             partial = fixture.content
             expected = Expectation(outcomeIsAlreadyComplete: false, copyStartsAt: nil, prefixChecked: size)
         case .renamedButNotRecorded:
@@ -148,8 +164,10 @@ import Testing
             final = fixture.content
             expected = Expectation(outcomeIsAlreadyComplete: true, copyStartsAt: nil, prefixChecked: 0)
         case .completed:
-            records = [intent, .committing(name: "source.bin", size: size, digest: digest),
-                       .completed(name: "source.bin", size: size, digest: digest)]
+            records = [
+                intent, .committing(name: "source.bin", size: size, digest: digest),
+                .completed(name: "source.bin", size: size, digest: digest),
+            ]
             partial = nil
             final = fixture.content
             expected = Expectation(outcomeIsAlreadyComplete: true, copyStartsAt: nil, prefixChecked: 0)
@@ -206,21 +224,29 @@ import Testing
             request: request, journal: recovered,
             options: CopyOptions(chunkSize: Self.chunk, fileSystem: log.fileSystem())
         ).run()
-        #expect(outcome == .completed(CommittedFile(
-            path: crashed + "/source.bin", size: Int64(fixture.content.count), digest: SHA256.hash(fixture.content))))
+        #expect(
+            outcome
+                == .completed(
+                    CommittedFile(
+                        path: crashed + "/source.bin", size: Int64(fixture.content.count),
+                        digest: SHA256.hash(fixture.content))))
         #expect(contents(of: crashed + "/source.bin") == fixture.content)
         #expect(!exists(crashed + "/.source.bin.statetui-partial"))
         let firstWrite = log.all.first { if case .write = $0 { true } else { false } }
-        #expect(firstWrite == .write(path: crashed + "/.source.bin.statetui-partial", offset: checkpoint,
-                                     count: Self.chunk))
+        #expect(
+            firstWrite
+                == .write(
+                    path: crashed + "/.source.bin.statetui-partial", offset: checkpoint,
+                    count: Self.chunk))
     }
 
     @Test func aDamagedJournalLineRestartsItsTransferCleanly() async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         let status = try FileSystem.posix.statusOfPath(fixture.source)
-        let intent = JournalRecord.intent(name: "source.bin", request: "1", source: fixture.source,
-                                          sourceStatus: status, replaces: nil)
+        let intent = JournalRecord.intent(
+            name: "source.bin", request: "1", source: fixture.source,
+            sourceStatus: status, replaces: nil)
         var checkpoint = CopyJournal.line(for: .checkpoint(name: "source.bin", offset: Int64(3 * Self.chunk)))
         checkpoint[0] = checkpoint[0] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
         try write(CopyJournal.line(for: intent) + checkpoint, to: fixture.destination + "/" + CopyJournal.fileName)
@@ -240,8 +266,10 @@ import Testing
         defer { fixture.directory.remove() }
         let status = try FileSystem.posix.statusOfPath(fixture.source)
         let journal = try CopyJournal(directory: fixture.destination)
-        try journal.append(.intent(name: "source.bin", request: "1", source: fixture.source, sourceStatus: status,
-                                   replaces: nil))
+        try journal.append(
+            .intent(
+                name: "source.bin", request: "1", source: fixture.source, sourceStatus: status,
+                replaces: nil))
         try journal.append(.checkpoint(name: "source.bin", offset: Int64(2 * Self.chunk)))
         // Same size and time as journaled, but the partial's bytes are not the source's prefix.
         try write(pattern(count: 2 * Self.chunk, seed: 42), to: fixture.partialPath)
@@ -261,8 +289,12 @@ import Testing
         try write(newer, to: fixture.source)
         try setModificationTime(of: fixture.source, seconds: 3_000_000)
         let outcome = try await fixture.job(journal: journal).run()
-        #expect(outcome == .completed(CommittedFile(path: fixture.finalPath, size: Int64(newer.count),
-                                                    digest: SHA256.hash(newer))))
+        #expect(
+            outcome
+                == .completed(
+                    CommittedFile(
+                        path: fixture.finalPath, size: Int64(newer.count),
+                        digest: SHA256.hash(newer))))
         #expect(contents(of: fixture.finalPath) == newer)
     }
 
@@ -292,22 +324,28 @@ import Testing
         let options = CopyOptions(chunkSize: 4096, checkpointInterval: 8192)
         let outcomes = try await withThrowingTaskGroup(of: CopyOutcome.self) { group in
             for index in sources.indices {
-                let request = CopyRequest(id: "\(index)", source: directory.file("file\(index).bin"),
-                                          destinationDirectory: destination)
+                let request = CopyRequest(
+                    id: "\(index)", source: directory.file("file\(index).bin"),
+                    destinationDirectory: destination)
                 group.addTask { try await CopyJob(request: request, journal: journal, options: options).run() }
             }
             return try await group.reduce(into: [CopyOutcome]()) { $0.append($1) }
         }
         let expected = sources.enumerated().map { index, content in
-            CopyOutcome.completed(CommittedFile(path: destination + "/file\(index).bin", size: Int64(content.count),
-                                                digest: SHA256.hash(content)))
+            CopyOutcome.completed(
+                CommittedFile(
+                    path: destination + "/file\(index).bin", size: Int64(content.count),
+                    digest: SHA256.hash(content)))
         }
         #expect(Set(outcomes) == Set(expected))
         let reopened = try CopyJournal(directory: destination)
         #expect(reopened.problems == [])
-        #expect(reopened.entries.mapValues(\.status) == Dictionary(uniqueKeysWithValues: sources.enumerated().map {
-            ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
-        }))
+        #expect(
+            reopened.entries.mapValues(\.status)
+                == Dictionary(
+                    uniqueKeysWithValues: sources.enumerated().map {
+                        ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
+                    }))
         for (index, content) in sources.enumerated() {
             #expect(contents(of: destination + "/file\(index).bin") == content)
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FileTransfer
 
 @Suite struct StagedFileTests {
@@ -30,9 +31,11 @@ import Testing
         } catch {
             caught = error
         }
-        #expect(caught == .validationFailed(
-            path: directory.file(".a.bin.statetui-partial"),
-            detail: "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(wrong)"))
+        #expect(
+            caught
+                == .validationFailed(
+                    path: directory.file(".a.bin.statetui-partial"),
+                    detail: "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(wrong)"))
         #expect(!exists(directory.file("a.bin")))
         #expect(!exists(directory.file(".a.bin.statetui-partial")))
     }
@@ -48,8 +51,10 @@ import Testing
         } catch {
             caught = error
         }
-        #expect(caught == .validationFailed(
-            path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, the source has 4"))
+        #expect(
+            caught
+                == .validationFailed(
+                    path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, the source has 4"))
         #expect(!exists(directory.file("a.bin")))
     }
 
@@ -90,16 +95,19 @@ import Testing
         var first = try StagedFile(creating: "a.bin", in: directory.path)
         try first.write(contentsOf: [1, 2, 3])
         _ = first.close()
-        #expect(throws: TransferError.validationFailed(
-            path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, fewer than the checkpoint's 10")
+        #expect(
+            throws: TransferError.validationFailed(
+                path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, fewer than the checkpoint's 10"
+            )
         ) {
             _ = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 10)
         }
     }
 
     @Test func creatingInAMissingDirectoryNamesTheReason() throws {
-        #expect(throws: TransferError.io(
-            operation: "create", path: "/nonexistent-statetui/.a.statetui-partial", reason: .noSuchFile)
+        #expect(
+            throws: TransferError.io(
+                operation: "create", path: "/nonexistent-statetui/.a.statetui-partial", reason: .noSuchFile)
         ) {
             _ = try StagedFile(creating: "a", in: "/nonexistent-statetui")
         }

@@ -12,13 +12,18 @@ import Testing
         (LoadState.loading(previous: nil).description, "loading(previous: nil)"),
         (LoadState.loading(previous: ["a", "b"]).description, "loading(previous: [\"a\", \"b\"])"),
         (LoadState.loaded(["a", "b"]).description, "loaded([\"a\", \"b\"])"),
-        (LoadState.failed("offline", previous: ["a", "b"]).description, "failed(\"offline\", previous: [\"a\", \"b\"])"),
+        (
+            LoadState.failed("offline", previous: ["a", "b"]).description,
+            "failed(\"offline\", previous: [\"a\", \"b\"])"
+        ),
         (String(describing: TransferEvent.progress(request: 1, percent: 20)), "progress(request: 1, percent: 20)"),
         (String(describing: UploadEvent.progress(1)), "progress(1.0)"),
         (String(describing: LoadAction.succeeded([])), "succeeded([])"),
         (String(describing: TransferEffect.begin(request: 2, percent: 0)), "begin(request: 2, percent: 0)"),
-        (String(describing: TransferModel(phase: .failed(message: "x"), lastRequest: 2, retainedPercent: 40)),
-         "TransferModel(phase: failed(message: \"x\"), lastRequest: 2, retainedPercent: 40)"),
+        (
+            String(describing: TransferModel(phase: .failed(message: "x"), lastRequest: 2, retainedPercent: 40)),
+            "TransferModel(phase: failed(message: \"x\"), lastRequest: 2, retainedPercent: 40)"
+        ),
     ])
     func printsTheCanonicalForm(printed: String, expected: String) {
         #expect(printed == expected)
@@ -30,32 +35,39 @@ import Testing
         "nil", "idle", "running(request: 1, percent: 20)", "a, b", "[\"x\"]", ")(", "#comment", "\\u{41}",
     ]
 
-    static let transferStates: [TransferState] = [
-        .idle, .running(request: 1, percent: 0), .running(request: Int.max, percent: 100),
-        .paused(request: 3, percent: 40), .paused(request: -1, percent: -5),
-    ] + nastyStrings.flatMap { [TransferState.completed(file: $0), .failed(message: $0)] }
+    static let transferStates: [TransferState] =
+        [
+            .idle, .running(request: 1, percent: 0), .running(request: Int.max, percent: 100),
+            .paused(request: 3, percent: 40), .paused(request: -1, percent: -5),
+        ] + nastyStrings.flatMap { [TransferState.completed(file: $0), .failed(message: $0)] }
 
-    static let transferEvents: [TransferEvent] = [
-        .start, .progress(request: 1, percent: 20), .progress(request: Int.min, percent: 0), .pause, .resume,
-        .cancel, .retry,
-    ] + nastyStrings.flatMap { [TransferEvent.succeeded(request: 1, file: $0), .failed(request: 2, message: $0)] }
+    static let transferEvents: [TransferEvent] =
+        [
+            .start, .progress(request: 1, percent: 20), .progress(request: Int.min, percent: 0), .pause, .resume,
+            .cancel, .retry,
+        ] + nastyStrings.flatMap { [TransferEvent.succeeded(request: 1, file: $0), .failed(request: 2, message: $0)] }
 
-    static let uploadStates: [UploadState] = [
-        .idle, .uploading(progress: 0), .uploading(progress: 0.35), .uploading(progress: 1),
-        .paused(progress: 0.1 + 0.2), .paused(progress: 1e-300), .paused(progress: -0.5), .completed,
-    ] + nastyStrings.map { UploadState.failed(message: $0) }
+    static let uploadStates: [UploadState] =
+        [
+            .idle, .uploading(progress: 0), .uploading(progress: 0.35), .uploading(progress: 1),
+            .paused(progress: 0.1 + 0.2), .paused(progress: 1e-300), .paused(progress: -0.5), .completed,
+        ] + nastyStrings.map { UploadState.failed(message: $0) }
 
-    static let uploadEvents: [UploadEvent] = [
-        .start, .progress(0.35), .progress(0), .progress(.leastNonzeroMagnitude), .progress(123_456.789), .pause, .resume,
-        .complete, .retry, .cancel,
-    ] + nastyStrings.map { UploadEvent.fail(message: $0) }
+    static let uploadEvents: [UploadEvent] =
+        [
+            .start, .progress(0.35), .progress(0), .progress(.leastNonzeroMagnitude), .progress(123_456.789), .pause,
+            .resume,
+            .complete, .retry, .cancel,
+        ] + nastyStrings.map { UploadEvent.fail(message: $0) }
 
-    static let loadStates: [LoadState] = [
-        .idle, .loading(previous: nil), .loading(previous: []), .loaded([]), .failed("", previous: nil),
-        .loading(previous: nastyStrings), .loaded(nastyStrings), .failed("offline", previous: ["a", "b"]),
-    ] + nastyStrings.map { LoadState.failed($0, previous: [$0]) }
+    static let loadStates: [LoadState] =
+        [
+            .idle, .loading(previous: nil), .loading(previous: []), .loaded([]), .failed("", previous: nil),
+            .loading(previous: nastyStrings), .loaded(nastyStrings), .failed("offline", previous: ["a", "b"]),
+        ] + nastyStrings.map { LoadState.failed($0, previous: [$0]) }
 
-    static let loadActions: [LoadAction] = [.refreshTapped, .succeeded([]), .succeeded(nastyStrings)]
+    static let loadActions: [LoadAction] =
+        [.refreshTapped, .succeeded([]), .succeeded(nastyStrings)]
         + nastyStrings.map { LoadAction.failed($0) }
 
     static let transferModels: [TransferModel] = [
@@ -120,14 +132,22 @@ import Testing
 
     @Test(arguments: [
         ("", CanonicalTextError(column: 1, "expected a value but the text is empty")),
-        ("running(request: 1, percent: 20", CanonicalTextError(column: 32, "expected \")\" but found the end of the text")),
+        (
+            "running(request: 1, percent: 20",
+            CanonicalTextError(column: 32, "expected \")\" but found the end of the text")
+        ),
         ("idle x", CanonicalTextError(column: 6, "unexpected \"x\" after the value")),
         ("completed(file: \"a)", CanonicalTextError(column: 20, "the string is not closed with \"")),
         ("completed(file: \"\\q\")", CanonicalTextError(column: 18, "unknown escape \\q in a string")),
         ("completed(file: \"\\u{D800}\")", CanonicalTextError(column: 21, "\\u{D800} is not a Unicode scalar")),
-        ("running(request: 99999999999999999999, percent: 1)",
-         CanonicalTextError(column: 18, "99999999999999999999 does not fit in an integer")),
-        ("loaded([\"a\" \"b\"])", CanonicalTextError(column: 13, "expected \",\" or \"]\" in the array but found \"\\\"\"")),
+        (
+            "running(request: 99999999999999999999, percent: 1)",
+            CanonicalTextError(column: 18, "99999999999999999999 does not fit in an integer")
+        ),
+        (
+            "loaded([\"a\" \"b\"])",
+            CanonicalTextError(column: 13, "expected \",\" or \"]\" in the array but found \"\\\"\"")
+        ),
         ("running(request: 1, percent: @)", CanonicalTextError(column: 30, "expected a value but found \"@\"")),
         ("running(request: 1e400, percent: 1)", CanonicalTextError(column: 18, "1e400 is not a finite number")),
         ("running(request: -, percent: 1)", CanonicalTextError(column: 19, "expected digits after \"-\"")),
@@ -169,9 +189,13 @@ import Testing
     }
 
     @Test func parsedSyntaxTreeIsTheWholeValue() throws {
-        #expect(try CanonicalValue.parse("failed(\"x\", previous: [\"a\", nil, -3, 0.5])") == .call("failed", [
-            .unlabelled(.string("x")),
-            .labelled("previous", .array([.string("a"), .nil, .int(-3), .double(0.5)])),
-        ]))
+        #expect(
+            try CanonicalValue.parse("failed(\"x\", previous: [\"a\", nil, -3, 0.5])")
+                == .call(
+                    "failed",
+                    [
+                        .unlabelled(.string("x")),
+                        .labelled("previous", .array([.string("a"), .nil, .int(-3), .double(0.5)])),
+                    ]))
     }
 }

@@ -13,8 +13,9 @@ import Testing
     func checkedInDiagramIsCurrent(model: ScreenModel) throws {
         let file = Self.diagrams.appendingPathComponent("\(model.rawValue).mmd")
         let checkedIn = try String(contentsOf: file, encoding: .utf8)
-        #expect(checkedIn == model.graph(.mermaid),
-                "\(file.path) differs from the \(model.rawValue) model's graph; run `make diagrams` and review the diff")
+        #expect(
+            checkedIn == model.graph(.mermaid),
+            "\(file.path) differs from the \(model.rawValue) model's graph; run `make diagrams` and review the diff")
     }
 
     @Test(arguments: ScreenModel.allCases)

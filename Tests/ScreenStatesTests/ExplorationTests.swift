@@ -11,41 +11,44 @@ import Testing
     /// request 1 fold onto request 2.
     @Test func transferExploration() {
         let graph = TransferModel.exploreSamples()
-        #expect(graph.states == [
-            Self.transfer(.idle, 0),
-            Self.transfer(.running(request: 1, percent: 0), 1),
-            Self.transfer(.running(request: 1, percent: 50), 1),
-            Self.transfer(.paused(request: 1, percent: 0), 1),
-            Self.transfer(.completed(file: "file-1"), 1),
-            Self.transfer(.failed(message: "offline"), 1, retained: 0),
-            Self.transfer(.idle, 1),
-            Self.transfer(.paused(request: 1, percent: 50), 1),
-            Self.transfer(.failed(message: "offline"), 1, retained: 50),
-            Self.transfer(.running(request: 2, percent: 0), 2),
-            Self.transfer(.running(request: 2, percent: 50), 2),
-            Self.transfer(.paused(request: 2, percent: 0), 2),
-            Self.transfer(.idle, 2),
-            Self.transfer(.paused(request: 2, percent: 50), 2),
-        ])
+        #expect(
+            graph.states == [
+                Self.transfer(.idle, 0),
+                Self.transfer(.running(request: 1, percent: 0), 1),
+                Self.transfer(.running(request: 1, percent: 50), 1),
+                Self.transfer(.paused(request: 1, percent: 0), 1),
+                Self.transfer(.completed(file: "file-1"), 1),
+                Self.transfer(.failed(message: "offline"), 1, retained: 0),
+                Self.transfer(.idle, 1),
+                Self.transfer(.paused(request: 1, percent: 50), 1),
+                Self.transfer(.failed(message: "offline"), 1, retained: 50),
+                Self.transfer(.running(request: 2, percent: 0), 2),
+                Self.transfer(.running(request: 2, percent: 50), 2),
+                Self.transfer(.paused(request: 2, percent: 0), 2),
+                Self.transfer(.idle, 2),
+                Self.transfer(.paused(request: 2, percent: 50), 2),
+            ])
         #expect(!graph.isTruncated)
         #expect(graph.deadEnds.isEmpty)
-        #expect(graph.invalid.map { "\($0.state.phase) \($0.event): \($0.reason)" } == [
-            "idle progress(request: 1, percent: 50): progress(request: 1, percent: 50) names request 1, which was never started (the newest is 0)",
-            "idle progress(request: 1, percent: 101): progress(request: 1, percent: 101) names request 1, which was never started (the newest is 0)",
-            "idle succeeded(request: 1, file: \"file-1\"): succeeded(request: 1, file: \"file-1\") names request 1, which was never started (the newest is 0)",
-            "idle succeeded(request: 1, file: \"\"): succeeded(request: 1, file: \"\") names request 1, which was never started (the newest is 0)",
-            "idle failed(request: 1, message: \"offline\"): failed(request: 1, message: \"offline\") names request 1, which was never started (the newest is 0)",
-            "running(request: 1, percent: 0) progress(request: 1, percent: 101): progress of request 1 to 101 is above 100",
-            "running(request: 1, percent: 0) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
-            "running(request: 1, percent: 50) progress(request: 1, percent: 101): progress of request 1 to 101 is above 100",
-            "running(request: 1, percent: 50) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
-            "paused(request: 1, percent: 0) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
-            "paused(request: 1, percent: 50) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
-        ])
+        #expect(
+            graph.invalid.map { "\($0.state.phase) \($0.event): \($0.reason)" } == [
+                "idle progress(request: 1, percent: 50): progress(request: 1, percent: 50) names request 1, which was never started (the newest is 0)",
+                "idle progress(request: 1, percent: 101): progress(request: 1, percent: 101) names request 1, which was never started (the newest is 0)",
+                "idle succeeded(request: 1, file: \"file-1\"): succeeded(request: 1, file: \"file-1\") names request 1, which was never started (the newest is 0)",
+                "idle succeeded(request: 1, file: \"\"): succeeded(request: 1, file: \"\") names request 1, which was never started (the newest is 0)",
+                "idle failed(request: 1, message: \"offline\"): failed(request: 1, message: \"offline\") names request 1, which was never started (the newest is 0)",
+                "running(request: 1, percent: 0) progress(request: 1, percent: 101): progress of request 1 to 101 is above 100",
+                "running(request: 1, percent: 0) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
+                "running(request: 1, percent: 50) progress(request: 1, percent: 101): progress of request 1 to 101 is above 100",
+                "running(request: 1, percent: 50) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
+                "paused(request: 1, percent: 0) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
+                "paused(request: 1, percent: 50) succeeded(request: 1, file: \"\"): completion of request 1 has no file",
+            ])
         // Progress is the only .update; everything else that moves is a new visit.
-        #expect(graph.edges.filter { $0.kind == .update }.map { "\($0.from.phase) -> \($0.to.phase)" } == [
-            "running(request: 1, percent: 0) -> running(request: 1, percent: 50)",
-        ])
+        #expect(
+            graph.edges.filter { $0.kind == .update }.map { "\($0.from.phase) -> \($0.to.phase)" } == [
+                "running(request: 1, percent: 0) -> running(request: 1, percent: 50)"
+            ])
         #expect(graph.edges.count == 33)
     }
 
@@ -63,35 +66,41 @@ import Testing
 
     @Test func uploadExploration() {
         let graph = UploadState.exploreSamples()
-        #expect(graph.states == [
-            .idle, .uploading(progress: 0), .uploading(progress: 0.5), .uploading(progress: 1), .paused(progress: 0),
-            .completed, .failed(message: "offline"), .paused(progress: 0.5), .paused(progress: 1),
-        ])
+        #expect(
+            graph.states == [
+                .idle, .uploading(progress: 0), .uploading(progress: 0.5), .uploading(progress: 1),
+                .paused(progress: 0),
+                .completed, .failed(message: "offline"), .paused(progress: 0.5), .paused(progress: 1),
+            ])
         #expect(!graph.isTruncated)
         #expect(graph.deadEnds.isEmpty)
         #expect(graph.unreachable(of: [UploadState.idle, .completed, .failed(message: "offline")]).isEmpty)
         let invalidCounts = Dictionary(grouping: graph.invalid, by: { "\($0.state)" }).mapValues(\.count)
-        #expect(invalidCounts == [
-            "idle": 4, "uploading(progress: 0.0)": 3, "uploading(progress: 0.5)": 3, "uploading(progress: 1.0)": 4,
-            "paused(progress: 0.0)": 3, "paused(progress: 0.5)": 3, "paused(progress: 1.0)": 3,
-            "completed": 4, "failed(message: \"offline\")": 4,
-        ])
-        #expect(graph.invalid.contains {
-            $0.state == .uploading(progress: 1) && $0.event == .progress(0.5)
-                && $0.reason == "progress went back from 1.0 to 0.5"
-        })
+        #expect(
+            invalidCounts == [
+                "idle": 4, "uploading(progress: 0.0)": 3, "uploading(progress: 0.5)": 3, "uploading(progress: 1.0)": 4,
+                "paused(progress: 0.0)": 3, "paused(progress: 0.5)": 3, "paused(progress: 1.0)": 3,
+                "completed": 4, "failed(message: \"offline\")": 4,
+            ])
+        #expect(
+            graph.invalid.contains {
+                $0.state == .uploading(progress: 1) && $0.event == .progress(0.5)
+                    && $0.reason == "progress went back from 1.0 to 0.5"
+            })
     }
 
     @Test func loadExploration() {
         let graph = LoadState.exploreSamples()
-        #expect(graph.states == [
-            .idle, .loading(previous: nil), .loaded(["a", "b"]), .failed("offline", previous: nil),
-            .loading(previous: ["a", "b"]), .failed("offline", previous: ["a", "b"]),
-        ])
+        #expect(
+            graph.states == [
+                .idle, .loading(previous: nil), .loaded(["a", "b"]), .failed("offline", previous: nil),
+                .loading(previous: ["a", "b"]), .failed("offline", previous: ["a", "b"]),
+            ])
         #expect(graph.invalid.isEmpty)
         #expect(graph.deadEnds.isEmpty)
         #expect(!graph.isTruncated)
-        #expect(graph.shortestPath { if case .failed(_, previous: _?) = $0 { true } else { false } }
-            == [.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline")])
+        #expect(
+            graph.shortestPath { if case .failed(_, previous: _?) = $0 { true } else { false } }
+                == [.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline")])
     }
 }

@@ -7,19 +7,22 @@ import Testing
     @Test func seedPrintedSequence() {
         var state = LoadState.idle
         var printed: [String] = []
-        for action in [LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"),
-                       .succeeded(["late"]), .refreshTapped] {
+        for action in [
+            LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"),
+            .succeeded(["late"]), .refreshTapped,
+        ] {
             state = reduce(state, action)
             printed.append(String(describing: state))
         }
-        #expect(printed == [
-            "loading(previous: nil)",
-            "loaded([\"a\", \"b\"])",
-            "loading(previous: [\"a\", \"b\"])",
-            "failed(\"offline\", previous: [\"a\", \"b\"])",
-            "failed(\"offline\", previous: [\"a\", \"b\"])",
-            "loading(previous: [\"a\", \"b\"])",
-        ])
+        #expect(
+            printed == [
+                "loading(previous: nil)",
+                "loaded([\"a\", \"b\"])",
+                "loading(previous: [\"a\", \"b\"])",
+                "failed(\"offline\", previous: [\"a\", \"b\"])",
+                "failed(\"offline\", previous: [\"a\", \"b\"])",
+                "loading(previous: [\"a\", \"b\"])",
+            ])
     }
 
     static let states: [LoadState] = [

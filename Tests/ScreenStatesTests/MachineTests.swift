@@ -35,10 +35,11 @@ import Testing
             .progress(request: 3, percent: 40), .progress(request: 3, percent: 10),
         ]
         let outcomes = events.map { transfer.apply($0) }
-        #expect(outcomes == [
-            .moved, .updated, .moved, .ignored, .moved, .ignored, .moved, .moved, .ignored, .moved, .ignored,
-            .updated, .invalid("progress of request 3 went back from 40 to 10"),
-        ])
+        #expect(
+            outcomes == [
+                .moved, .updated, .moved, .ignored, .moved, .ignored, .moved, .moved, .ignored, .moved, .ignored,
+                .updated, .invalid("progress of request 3 went back from 40 to 10"),
+            ])
         #expect(transfer.engine.history.map(\.visit) == [1, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7, 7, 7])
         #expect(transfer.engine.visit == 7)
         #expect(transfer.model == TransferModel(phase: .running(request: 3, percent: 40), lastRequest: 3))
@@ -48,16 +49,19 @@ import Testing
     @Test func effectsFromHistoryMatchThePlanner() {
         let transfer = TransferMachine()
         var planned: [TransferEffect] = []
-        for event: TransferEvent in [.start, .progress(request: 1, percent: 30), .pause, .resume,
-                                     .failed(request: 1, message: "offline"), .retry, .cancel, .start] {
+        for event: TransferEvent in [
+            .start, .progress(request: 1, percent: 30), .pause, .resume,
+            .failed(request: 1, message: "offline"), .retry, .cancel, .start,
+        ] {
             planned += TransferModel.plan(transfer.model, event).effects
             transfer.send(event)
         }
         let recorded = transfer.engine.history.flatMap { TransferModel.effects(from: $0.before, to: $0.after) }
-        #expect(planned == [
-            .begin(request: 1, percent: 0), .suspend(request: 1), .begin(request: 1, percent: 30),
-            .begin(request: 2, percent: 30), .cancel(request: 2), .begin(request: 3, percent: 0),
-        ])
+        #expect(
+            planned == [
+                .begin(request: 1, percent: 0), .suspend(request: 1), .begin(request: 1, percent: 30),
+                .begin(request: 2, percent: 30), .cancel(request: 2), .begin(request: 3, percent: 0),
+            ])
         #expect(recorded == planned)
     }
 
@@ -65,29 +69,33 @@ import Testing
         let upload = UploadMachine()
         let outcomes = [UploadEvent.start, .progress(0.35), .pause, .progress(0.5), .resume, .complete, .pause]
             .map { upload.apply($0) }
-        #expect(outcomes == [
-            .moved, .updated, .moved, .ignored, .moved, .moved,
-            .invalid("pause while completed: only an upload in progress can pause"),
-        ])
+        #expect(
+            outcomes == [
+                .moved, .updated, .moved, .ignored, .moved, .moved,
+                .invalid("pause while completed: only an upload in progress can pause"),
+            ])
         #expect(upload.state == .completed)
     }
 
     @Test func loadMachinePrintsTheSeedSequence() {
         let load = LoadMachine()
         var printed: [String] = []
-        for action in [LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"),
-                       .succeeded(["late"]), .refreshTapped, .refreshTapped] {
+        for action in [
+            LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"),
+            .succeeded(["late"]), .refreshTapped, .refreshTapped,
+        ] {
             printed.append("\(load.apply(action).verdict?.word ?? "-") \(load.state)")
         }
-        #expect(printed == [
-            "to loading(previous: nil)",
-            "to loaded([\"a\", \"b\"])",
-            "to loading(previous: [\"a\", \"b\"])",
-            "to failed(\"offline\", previous: [\"a\", \"b\"])",
-            "ignore failed(\"offline\", previous: [\"a\", \"b\"])",
-            "to loading(previous: [\"a\", \"b\"])",
-            "stay loading(previous: [\"a\", \"b\"])",
-        ])
+        #expect(
+            printed == [
+                "to loading(previous: nil)",
+                "to loaded([\"a\", \"b\"])",
+                "to loading(previous: [\"a\", \"b\"])",
+                "to failed(\"offline\", previous: [\"a\", \"b\"])",
+                "ignore failed(\"offline\", previous: [\"a\", \"b\"])",
+                "to loading(previous: [\"a\", \"b\"])",
+                "stay loading(previous: [\"a\", \"b\"])",
+            ])
     }
 
     /// A current request breaking a rule is reported at error level with its reason and state.

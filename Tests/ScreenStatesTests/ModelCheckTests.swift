@@ -10,7 +10,9 @@ struct ObservedTransfer: Hashable {
     var model: TransferModel
     var previousPercent: Int?
 
-    static func transition(_ observed: ObservedTransfer, _ event: TransferEvent) -> Transition<ObservedTransfer, TransferEvent> {
+    static func transition(_ observed: ObservedTransfer, _ event: TransferEvent) -> Transition<
+        ObservedTransfer, TransferEvent
+    > {
         func observe(_ next: TransferModel) -> ObservedTransfer {
             switch (observed.model.phase, next.phase) {
             case (.running(let before, let old), .running(let after, _)) where before == after:
@@ -59,18 +61,23 @@ struct ObservedTransfer: Hashable {
     /// The observer is not vacuous: a transition that lets progress go backwards is caught and
     /// shrunk to the shortest sequence showing it.
     @Test func aBackwardProgressBugIsFoundAndShrunk() throws {
-        let buggy: (ObservedTransfer, TransferEvent) -> Transition<ObservedTransfer, TransferEvent> = { observed, event in
+        let buggy: (ObservedTransfer, TransferEvent) -> Transition<ObservedTransfer, TransferEvent> = {
+            observed, event in
             if case .running(let request, _) = observed.model.phase, case .progress(request, let percent) = event,
-               (0...100).contains(percent) {
-                let next = TransferModel(phase: .running(request: request, percent: percent), lastRequest: observed.model.lastRequest)
+                (0...100).contains(percent)
+            {
+                let next = TransferModel(
+                    phase: .running(request: request, percent: percent), lastRequest: observed.model.lastRequest)
                 return .update(ObservedTransfer(model: next, previousPercent: observed.model.phase.percent))
             }
             return ObservedTransfer.transition(observed, event)
         }
         let result = checkModel(
             from: ObservedTransfer(model: .initial, previousPercent: nil),
-            events: [.start, .pause, .resume, .cancel, .progress(request: 1, percent: 30),
-                     .progress(request: 1, percent: 10), .succeeded(request: 1, file: "a")],
+            events: [
+                .start, .pause, .resume, .cancel, .progress(request: 1, percent: 30),
+                .progress(request: 1, percent: 10), .succeeded(request: 1, file: "a"),
+            ],
             transition: buggy, invariant: { $0.isValid }, seed: 1)
         let found = try #require(result)
         #expect(found.events == [.start, .progress(request: 1, percent: 30), .progress(request: 1, percent: 10)])
@@ -79,8 +86,10 @@ struct ObservedTransfer: Hashable {
     @Test func uploadProgressStaysWithinBounds() {
         expectModel(
             from: UploadState.idle,
-            events: [.start, .progress(0.25), .progress(0.75), .progress(1), .progress(1.5), .progress(-0.1), .pause,
-                     .resume, .complete, .fail(message: "offline"), .retry, .cancel],
+            events: [
+                .start, .progress(0.25), .progress(0.75), .progress(1), .progress(1.5), .progress(-0.1), .pause,
+                .resume, .complete, .fail(message: "offline"), .retry, .cancel,
+            ],
             transition: UploadState.transition,
             invariant: { state in
                 switch state {

@@ -52,34 +52,76 @@ final class PureTransfer {
     /// The whole transition table: every phase against every kind of event, with effects.
     static let table: [Row] = [
         // start: a fresh id from every settled phase, ignored with a request in flight.
-        (idle0, .start, TransferPlan(.to(model(.running(request: 1, percent: 0), last: 1)),
-                                     effects: [.begin(request: 1, percent: 0)])),
-        (idle2, .start, TransferPlan(.to(model(.running(request: 3, percent: 0), last: 3)),
-                                     effects: [.begin(request: 3, percent: 0)])),
-        (completed, .start, TransferPlan(.to(model(.running(request: 3, percent: 0), last: 3)),
-                                         effects: [.begin(request: 3, percent: 0)])),
-        (failed, .start, TransferPlan(.to(model(.running(request: 3, percent: 0), last: 3)),
-                                      effects: [.begin(request: 3, percent: 0)])),
+        (
+            idle0, .start,
+            TransferPlan(
+                .to(model(.running(request: 1, percent: 0), last: 1)),
+                effects: [.begin(request: 1, percent: 0)])
+        ),
+        (
+            idle2, .start,
+            TransferPlan(
+                .to(model(.running(request: 3, percent: 0), last: 3)),
+                effects: [.begin(request: 3, percent: 0)])
+        ),
+        (
+            completed, .start,
+            TransferPlan(
+                .to(model(.running(request: 3, percent: 0), last: 3)),
+                effects: [.begin(request: 3, percent: 0)])
+        ),
+        (
+            failed, .start,
+            TransferPlan(
+                .to(model(.running(request: 3, percent: 0), last: 3)),
+                effects: [.begin(request: 3, percent: 0)])
+        ),
         (running, .start, TransferPlan(.ignore)),
         (paused, .start, TransferPlan(.ignore)),
         // progress: update, stay, or the current request breaking a rule.
-        (running, .progress(request: 2, percent: 41), TransferPlan(.update(model(.running(request: 2, percent: 41), last: 2)))),
-        (running, .progress(request: 2, percent: 100), TransferPlan(.update(model(.running(request: 2, percent: 100), last: 2)))),
+        (
+            running, .progress(request: 2, percent: 41),
+            TransferPlan(.update(model(.running(request: 2, percent: 41), last: 2)))
+        ),
+        (
+            running, .progress(request: 2, percent: 100),
+            TransferPlan(.update(model(.running(request: 2, percent: 100), last: 2)))
+        ),
         (running, .progress(request: 2, percent: 40), TransferPlan(.stay)),
-        (running, .progress(request: 2, percent: 39), TransferPlan(.invalid("progress of request 2 went back from 40 to 39"))),
-        (running, .progress(request: 2, percent: -1), TransferPlan(.invalid("progress of request 2 went back from 40 to -1"))),
-        (running, .progress(request: 2, percent: 101), TransferPlan(.invalid("progress of request 2 to 101 is above 100"))),
+        (
+            running, .progress(request: 2, percent: 39),
+            TransferPlan(.invalid("progress of request 2 went back from 40 to 39"))
+        ),
+        (
+            running, .progress(request: 2, percent: -1),
+            TransferPlan(.invalid("progress of request 2 went back from 40 to -1"))
+        ),
+        (
+            running, .progress(request: 2, percent: 101),
+            TransferPlan(.invalid("progress of request 2 to 101 is above 100"))
+        ),
         (running, .progress(request: 1, percent: 90), TransferPlan(.ignore)),
-        (running, .progress(request: 3, percent: 90),
-         TransferPlan(.invalid("progress(request: 3, percent: 90) names request 3, which was never started (the newest is 2)"))),
-        (running, .progress(request: 0, percent: 90),
-         TransferPlan(.invalid("progress(request: 0, percent: 90) names request 0, which was never started (the newest is 2)"))),
+        (
+            running, .progress(request: 3, percent: 90),
+            TransferPlan(
+                .invalid("progress(request: 3, percent: 90) names request 3, which was never started (the newest is 2)")
+            )
+        ),
+        (
+            running, .progress(request: 0, percent: 90),
+            TransferPlan(
+                .invalid("progress(request: 0, percent: 90) names request 0, which was never started (the newest is 2)")
+            )
+        ),
         (paused, .progress(request: 2, percent: 50), TransferPlan(.ignore)),
         (idle2, .progress(request: 2, percent: 50), TransferPlan(.ignore)),
         (completed, .progress(request: 2, percent: 50), TransferPlan(.ignore)),
         (failed, .progress(request: 2, percent: 50), TransferPlan(.ignore)),
-        (idle0, .progress(request: 1, percent: 0),
-         TransferPlan(.invalid("progress(request: 1, percent: 0) names request 1, which was never started (the newest is 0)"))),
+        (
+            idle0, .progress(request: 1, percent: 0),
+            TransferPlan(
+                .invalid("progress(request: 1, percent: 0) names request 1, which was never started (the newest is 0)"))
+        ),
         // pause and resume keep the request id; the driver suspends and begins again.
         (running, .pause, TransferPlan(.to(paused), effects: [.suspend(request: 2)])),
         (paused, .pause, TransferPlan(.ignore)),
@@ -103,8 +145,10 @@ final class PureTransfer {
         (idle2, .succeeded(request: 2, file: "late"), TransferPlan(.ignore)),
         (running, .failed(request: 2, message: "m"), TransferPlan(.to(failed))),
         (paused, .failed(request: 2, message: "m"), TransferPlan(.to(failed))),
-        (model(.running(request: 2, percent: 0), last: 2), .failed(request: 2, message: ""),
-         TransferPlan(.to(model(.failed(message: ""), last: 2, retained: 0)))),
+        (
+            model(.running(request: 2, percent: 0), last: 2), .failed(request: 2, message: ""),
+            TransferPlan(.to(model(.failed(message: ""), last: 2, retained: 0)))
+        ),
         (running, .failed(request: 1, message: "old"), TransferPlan(.ignore)),
         (failed, .failed(request: 2, message: "duplicate"), TransferPlan(.ignore)),
         (completed, .failed(request: 2, message: "late"), TransferPlan(.ignore)),
@@ -116,10 +160,17 @@ final class PureTransfer {
         (completed, .cancel, TransferPlan(.ignore)),
         (failed, .cancel, TransferPlan(.ignore)),
         // retry: a new id continuing from the retained percent.
-        (failed, .retry, TransferPlan(.to(model(.running(request: 3, percent: 40), last: 3)),
-                                      effects: [.begin(request: 3, percent: 40)])),
-        (model(.failed(message: "m"), last: 2), .retry,
-         TransferPlan(.to(model(.running(request: 3, percent: 0), last: 3)), effects: [.begin(request: 3, percent: 0)])),
+        (
+            failed, .retry,
+            TransferPlan(
+                .to(model(.running(request: 3, percent: 40), last: 3)),
+                effects: [.begin(request: 3, percent: 40)])
+        ),
+        (
+            model(.failed(message: "m"), last: 2), .retry,
+            TransferPlan(
+                .to(model(.running(request: 3, percent: 0), last: 3)), effects: [.begin(request: 3, percent: 0)])
+        ),
         (running, .retry, TransferPlan(.ignore)),
         (paused, .retry, TransferPlan(.ignore)),
         (idle2, .retry, TransferPlan(.ignore)),
@@ -137,7 +188,8 @@ final class PureTransfer {
         transfer.send(.start)
         transfer.send(.progress(request: 1, percent: 60))
         transfer.send(.failed(request: 1, message: "offline"))
-        #expect(transfer.model == TransferModel(phase: .failed(message: "offline"), lastRequest: 1, retainedPercent: 60))
+        #expect(
+            transfer.model == TransferModel(phase: .failed(message: "offline"), lastRequest: 1, retainedPercent: 60))
         #expect(transfer.send(.retry))
         #expect(transfer.state == .running(request: 2, percent: 60))
         #expect(!transfer.send(.succeeded(request: 1, file: "stale")))

@@ -46,7 +46,8 @@ struct SplitMix64: RandomNumberGenerator {
                 #expect(next.isConsistent, "\(model) --\(event)--> \(next)")
                 if !decision.isAccepted { #expect(next == model) }
                 if case .running(let before, let old) = model.phase, case .running(let after, let new) = next.phase,
-                   before == after, case .update = decision {
+                    before == after, case .update = decision
+                {
                     #expect(new >= old, "\(model) --\(event)--> \(next)")
                 }
                 if let active = model.phase.activeRequest, next.phase.activeRequest != active { retired.insert(active) }

@@ -14,7 +14,9 @@ import Testing
         #expect(!state.canResume)
     }
 
-    static let all: [UploadState] = [.idle, .uploading(progress: 0.35), .paused(progress: 0.35), .completed, .failed(message: "offline")]
+    static let all: [UploadState] = [
+        .idle, .uploading(progress: 0.35), .paused(progress: 0.35), .completed, .failed(message: "offline"),
+    ]
 
     /// Seed 001's sample methods silently ignore impossible calls.
     @Test(arguments: all) func pauseAndResumeChangeOnlyTheirPhase(state: UploadState) {
@@ -26,38 +28,46 @@ import Testing
         #expect(resumed == (state == .paused(progress: 0.35) ? .uploading(progress: 0.35) : state))
     }
 
-    @Test(arguments: zip(all, [
-        // canResume, canPause, canRetry, canCancel
-        [false, false, false, false],
-        [false, true, false, true],
-        [true, false, false, true],
-        [false, false, false, false],
-        [false, false, true, false],
-    ]))
+    @Test(
+        arguments: zip(
+            all,
+            [
+                // canResume, canPause, canRetry, canCancel
+                [false, false, false, false],
+                [false, true, false, true],
+                [true, false, false, true],
+                [false, false, false, false],
+                [false, false, true, false],
+            ]))
     func viewsAskTheStateWhatApplies(state: UploadState, expected: [Bool]) {
         #expect([state.canResume, state.canPause, state.canRetry, state.canCancel] == expected)
     }
 
     @Test func pauseAfterCompletionThrowsNamingWhy() {
         var state = UploadState.completed
-        #expect(throws: UploadStateError(
-            state: .completed, event: .pause, reason: "pause while completed: only an upload in progress can pause")
+        #expect(
+            throws: UploadStateError(
+                state: .completed, event: .pause, reason: "pause while completed: only an upload in progress can pause")
         ) { try state.checkedPause() }
         #expect(state == .completed)
     }
 
     @Test func resumeWhileUploadingThrowsNamingWhy() {
         var state = UploadState.uploading(progress: 0.5)
-        #expect(throws: UploadStateError(
-            state: .uploading(progress: 0.5), event: .resume,
-            reason: "resume while uploading: only a paused upload can resume")
+        #expect(
+            throws: UploadStateError(
+                state: .uploading(progress: 0.5), event: .resume,
+                reason: "resume while uploading: only a paused upload can resume")
         ) { try state.checkedResume() }
         #expect(state == .uploading(progress: 0.5))
     }
 
     @Test func errorDescriptionReadsAsASentence() {
-        let error = UploadStateError(state: .completed, event: .pause, reason: "pause while completed: only an upload in progress can pause")
-        #expect(error.description == "cannot pause in completed: pause while completed: only an upload in progress can pause")
+        let error = UploadStateError(
+            state: .completed, event: .pause, reason: "pause while completed: only an upload in progress can pause")
+        #expect(
+            error.description
+                == "cannot pause in completed: pause while completed: only an upload in progress can pause")
     }
 
     @Test func checkedVariantsSucceedWhereAllowed() throws {
@@ -73,16 +83,20 @@ import Testing
     @Test func wholeLifecycle() throws {
         var state = UploadState.idle
         var seen: [UploadState] = []
-        for event: UploadEvent in [.start, .progress(0.4), .pause, .resume, .progress(0.9), .fail(message: "offline"),
-                                   .retry, .progress(0.5), .cancel, .start, .complete] {
+        for event: UploadEvent in [
+            .start, .progress(0.4), .pause, .resume, .progress(0.9), .fail(message: "offline"),
+            .retry, .progress(0.5), .cancel, .start, .complete,
+        ] {
             try state.apply(event)
             seen.append(state)
         }
-        #expect(seen == [
-            .uploading(progress: 0), .uploading(progress: 0.4), .paused(progress: 0.4), .uploading(progress: 0.4),
-            .uploading(progress: 0.9), .failed(message: "offline"), .uploading(progress: 0), .uploading(progress: 0.5),
-            .idle, .uploading(progress: 0), .completed,
-        ])
+        #expect(
+            seen == [
+                .uploading(progress: 0), .uploading(progress: 0.4), .paused(progress: 0.4), .uploading(progress: 0.4),
+                .uploading(progress: 0.9), .failed(message: "offline"), .uploading(progress: 0),
+                .uploading(progress: 0.5),
+                .idle, .uploading(progress: 0), .completed,
+            ])
     }
 
     static let up = UploadState.uploading(progress: 0.5)
@@ -129,7 +143,10 @@ import Testing
         (.completed, .complete, .ignore),
         (.completed, .fail(message: "m"), .ignore),
         (.completed, .retry, .invalid("retry while completed: only a failed upload can be retried")),
-        (.completed, .cancel, .invalid("cancel while completed: only an upload in progress or paused can be cancelled")),
+        (
+            .completed, .cancel,
+            .invalid("cancel while completed: only an upload in progress or paused can be cancelled")
+        ),
         (fa, .start, .invalid("start after a failure: retry the failed upload or cancel it first")),
         (fa, .progress(0.6), .ignore),
         (fa, .pause, .invalid("pause while failed: only an upload in progress can pause")),
@@ -140,22 +157,31 @@ import Testing
         (fa, .cancel, .invalid("cancel while failed: only an upload in progress or paused can be cancelled")),
     ]
 
-    @Test(arguments: table) func transitionTable(state: UploadState, event: UploadEvent, expected: Transition<UploadState, UploadEvent>) {
+    @Test(arguments: table) func transitionTable(
+        state: UploadState, event: UploadEvent, expected: Transition<UploadState, UploadEvent>
+    ) {
         #expect(UploadState.transition(state, event) == expected)
     }
 
     /// The throwing variant throws exactly for `.invalid` rows and otherwise lands on the target.
-    @Test(arguments: table) func applyAgreesWithTheTable(state: UploadState, event: UploadEvent, expected: Transition<UploadState, UploadEvent>) {
+    @Test(arguments: table) func applyAgreesWithTheTable(
+        state: UploadState, event: UploadEvent, expected: Transition<UploadState, UploadEvent>
+    ) {
         var applied = state
         do {
             try applied.apply(event)
             #expect(applied == expected.target(from: state))
         } catch {
             // Compared as text: `progress(.nan)` is never equal to itself.
-            #expect(error.description == UploadStateError(state: state, event: event, reason: {
-                if case .invalid(let reason) = expected { return reason }
-                return "not invalid"
-            }()).description)
+            #expect(
+                error.description
+                    == UploadStateError(
+                        state: state, event: event,
+                        reason: {
+                            if case .invalid(let reason) = expected { return reason }
+                            return "not invalid"
+                        }()
+                    ).description)
             #expect(applied == state)
         }
     }

@@ -69,7 +69,9 @@ enum Download: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 enum DownloadEvent: Hashable, Sendable, Codable, CustomStringConvertible {
-    case start, progress(Int), pause, resume, fail, retry, finish, restart
+    case start
+    case progress(Int)
+    case pause, resume, fail, retry, finish, restart
 
     var description: String {
         switch self {

@@ -31,11 +31,11 @@ func openAndWait(clock: TestClock) async -> CancellationCause? {
         try? await clock.sleep(for: .seconds(3600))
         if let reason = sender.cancellationCause { cause.yield(reason) }
     }
-    machine.send(.push)               // .moved: open, visit 2, closes itself after 30 s
-    clock.advance(by: .seconds(30))   // a TestClock moves only when told to
+    machine.send(.push)  // .moved: open, visit 2, closes itself after 30 s
+    clock.advance(by: .seconds(30))  // a TestClock moves only when told to
     for await state in machine.states() where state == .closed { break }
     machine.stop()
-    for await reason in causes { return reason }   // .stateExited
+    for await reason in causes { return reason }  // .stateExited
     return nil
 }
 // --- README example ends ---
@@ -57,8 +57,9 @@ func openAndWait(clock: TestClock) async -> CancellationCause? {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: here, encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Using the engine").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?
-            .components(separatedBy: "```").first)
+        let block = try #require(
+            section.components(separatedBy: "```swift\n").dropFirst().first?
+                .components(separatedBy: "```").first)
         #expect(block.hasPrefix("import StateMachineKit\n\n"))
         let example = String(block.dropFirst("import StateMachineKit\n\n".count))
         #expect(source.contains("// --- README example begins ---\n" + example + "// --- README example ends ---"))

@@ -13,23 +13,29 @@ import Testing
         machine.send(.progress(40))
         machine.send(.fail)
         clock.advance(by: .seconds(2))
-        #expect(machine.snapshot() == Machine.Snapshot(
-            state: .waiting(attempt: 1), visit: 3, sequence: 3,
-            history: [
-                Record(sequence: 1, visit: 1, before: .idle, event: .start, outcome: .moved, after: .running(percent: 0)),
-                Record(
-                    sequence: 2, visit: 2, before: .running(percent: 0), event: .progress(40), outcome: .updated,
-                    after: .running(percent: 40)),
-                Record(
-                    sequence: 3, visit: 2, before: .running(percent: 40), event: .fail, outcome: .moved,
-                    after: .waiting(attempt: 1)),
-            ],
-            timeout: Machine.PendingTimeout(remaining: .seconds(3), event: .retry)))
+        #expect(
+            machine.snapshot()
+                == Machine.Snapshot(
+                    state: .waiting(attempt: 1), visit: 3, sequence: 3,
+                    history: [
+                        Record(
+                            sequence: 1, visit: 1, before: .idle, event: .start, outcome: .moved,
+                            after: .running(percent: 0)),
+                        Record(
+                            sequence: 2, visit: 2, before: .running(percent: 0), event: .progress(40),
+                            outcome: .updated,
+                            after: .running(percent: 40)),
+                        Record(
+                            sequence: 3, visit: 2, before: .running(percent: 40), event: .fail, outcome: .moved,
+                            after: .waiting(attempt: 1)),
+                    ],
+                    timeout: Machine.PendingTimeout(remaining: .seconds(3), event: .retry)))
     }
 
     @Test func aRestoredMachineCarriesOnAndReArmsTheTimeoutWithTheTimeLeft() async throws {
         let clock = TestClock()
-        let original = Machine(initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), transition: download)
+        let original = Machine(
+            initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), transition: download)
         original.send(.fail)
         clock.advance(by: .seconds(4))
         let data = try JSONEncoder().encode(original.snapshot())
@@ -47,8 +53,11 @@ import Testing
         #expect(restored.state == .waiting(attempt: 1))
         laterClock.advance(by: .milliseconds(1))
         #expect(await reach(restored, \.isRunning) == .running(percent: 0))
-        #expect(restored.history.last == Record(
-            sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved, after: .running(percent: 0)))
+        #expect(
+            restored.history.last
+                == Record(
+                    sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved,
+                    after: .running(percent: 0)))
     }
 
     @Test func aRestoredSenderBelongsToTheRestoredVisit() {
@@ -65,7 +74,8 @@ import Testing
     @Test func aSnapshotWithoutTimeoutRestoresWithoutOne() {
         let clock = TestClock()
         let original = Machine(initial: .done, label: "dl", clock: AnyClock(clock), transition: download)
-        let restored = Machine(restoring: original.snapshot(), label: "dl", clock: AnyClock(clock), transition: download)
+        let restored = Machine(
+            restoring: original.snapshot(), label: "dl", clock: AnyClock(clock), transition: download)
         #expect(restored.snapshot() == Machine.Snapshot(state: .done, visit: 1, sequence: 0, history: [], timeout: nil))
         #expect(clock.pendingSleeps == 0)
     }

@@ -66,10 +66,11 @@ private struct Label: Hashable, CustomStringConvertible {
 
     @Test func invalidAnswersBecomeInvalidPairsWithTheirReasons() {
         typealias Pair = StateGraph<Vault, VaultEvent>.InvalidPair
-        #expect(graph.invalid == [
-            Pair(state: .opened, event: .lock, reason: "cannot lock an open vault"),
-            Pair(state: .locked, event: .open, reason: "the vault is locked"),
-        ])
+        #expect(
+            graph.invalid == [
+                Pair(state: .opened, event: .lock, reason: "cannot lock an open vault"),
+                Pair(state: .locked, event: .open, reason: "the vault is locked"),
+            ])
     }
 
     @Test func declaredStatesNoEventReachesAreUnreachable() {
@@ -160,7 +161,8 @@ private struct Label: Hashable, CustomStringConvertible {
 
     @Test func renderingsAreTheSameOnEveryExploration() {
         let again = StateGraph.explore(from: Vault.closed, events: vaultEvents, transition: vault)
-        #expect([again.mermaid, again.dot, again.transitionTable] == [graph.mermaid, graph.dot, graph.transitionTable])
+        #expect(
+            [again.mermaid, again.dot, again.transitionTable] == [graph.mermaid, graph.dot, graph.transitionTable])
     }
 
     @Test func anInfiniteMachineIsTruncatedAtTheStateLimit() {

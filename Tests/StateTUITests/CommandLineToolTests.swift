@@ -13,69 +13,77 @@ import Testing
     @Test func replayTransferPrintsVerdictAndStatePerEvent() {
         let memory = MemoryIO(input: Self.seedLines)
         #expect(memory.run(["replay", "transfer"]) == 0)
-        #expect(memory.output == """
-            to running(request: 1, percent: 0)
-            update running(request: 1, percent: 20)
-            to paused(request: 1, percent: 20)
-            ignore paused(request: 1, percent: 20)
-            to completed(file: "file-1")
-            ignore completed(file: "file-1")
-            to running(request: 2, percent: 0)
-            to idle
-            ignore idle
-            to running(request: 3, percent: 0)
-            ignore running(request: 3, percent: 0)
-            update running(request: 3, percent: 40)
-            invalid running(request: 3, percent: 40)
+        #expect(
+            memory.output == """
+                to running(request: 1, percent: 0)
+                update running(request: 1, percent: 20)
+                to paused(request: 1, percent: 20)
+                ignore paused(request: 1, percent: 20)
+                to completed(file: "file-1")
+                ignore completed(file: "file-1")
+                to running(request: 2, percent: 0)
+                to idle
+                ignore idle
+                to running(request: 3, percent: 0)
+                ignore running(request: 3, percent: 0)
+                update running(request: 3, percent: 40)
+                invalid running(request: 3, percent: 40)
 
-            """)
+                """)
         #expect(memory.error == "")
     }
 
     @Test func replayReadsAFileSkippingBlankLinesAndComments() {
-        let memory = MemoryIO(files: ["events.txt": .success(
-            "# seed 002\r\nrefreshTapped\r\n\n   \nsucceeded([\"a\", \"b\"])\n  # indented comment\n\trefreshTapped  \nrefreshTapped\nfailed(\"offline\")\nsucceeded([\"late\"])")])
+        let memory = MemoryIO(files: [
+            "events.txt": .success(
+                "# seed 002\r\nrefreshTapped\r\n\n   \nsucceeded([\"a\", \"b\"])\n  # indented comment\n\trefreshTapped  \nrefreshTapped\nfailed(\"offline\")\nsucceeded([\"late\"])"
+            )
+        ])
         #expect(memory.run(["replay", "load", "events.txt"]) == 0)
-        #expect(memory.output == """
-            to loading(previous: nil)
-            to loaded(["a", "b"])
-            to loading(previous: ["a", "b"])
-            stay loading(previous: ["a", "b"])
-            to failed("offline", previous: ["a", "b"])
-            ignore failed("offline", previous: ["a", "b"])
+        #expect(
+            memory.output == """
+                to loading(previous: nil)
+                to loaded(["a", "b"])
+                to loading(previous: ["a", "b"])
+                stay loading(previous: ["a", "b"])
+                to failed("offline", previous: ["a", "b"])
+                ignore failed("offline", previous: ["a", "b"])
 
-            """)
+                """)
     }
 
     @Test func replayUploadShowsInvalidReasonsOnlyAsVerdicts() {
         let memory = MemoryIO(input: ["start", "progress(0.35)", "pause", "resume", "resume", "complete"])
         #expect(memory.run(["replay", "upload", "-"]) == 0)
-        #expect(memory.output == """
-            to uploading(progress: 0.0)
-            update uploading(progress: 0.35)
-            to paused(progress: 0.35)
-            to uploading(progress: 0.35)
-            invalid uploading(progress: 0.35)
-            to completed
+        #expect(
+            memory.output == """
+                to uploading(progress: 0.0)
+                update uploading(progress: 0.35)
+                to paused(progress: 0.35)
+                to uploading(progress: 0.35)
+                invalid uploading(progress: 0.35)
+                to completed
 
-            """)
+                """)
     }
 
     @Test func anUnparsableLineStopsTheRunAfterPrintingEarlierLines() {
         let memory = MemoryIO(input: ["start", "", "# a comment", "progress(request: 1, percent: 20", "pause"])
         #expect(memory.run(["replay", "transfer"]) == 2)
         #expect(memory.output == "to running(request: 1, percent: 0)\n")
-        #expect(memory.error == "statetui: line 4: column 33: expected \")\" but found the end of the text; "
-            + "a transfer event is one of: start, progress(request: Int, percent: Int), pause, resume, "
-            + "succeeded(request: Int, file: String), failed(request: Int, message: String), cancel, retry\n")
+        #expect(
+            memory.error == "statetui: line 4: column 33: expected \")\" but found the end of the text; "
+                + "a transfer event is one of: start, progress(request: Int, percent: Int), pause, resume, "
+                + "succeeded(request: Int, file: String), failed(request: Int, message: String), cancel, retry\n")
     }
 
     @Test func anUnknownActionNamesTheAcceptedForms() {
         let memory = MemoryIO(input: ["refresh"])
         #expect(memory.run(["replay", "load"]) == 2)
         #expect(memory.output == "")
-        #expect(memory.error == "statetui: line 1: refresh is not a load action; "
-            + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n")
+        #expect(
+            memory.error == "statetui: line 1: refresh is not a load action; "
+                + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n")
     }
 
     @Test(arguments: [
@@ -132,19 +140,22 @@ import Testing
     @Test func aSubcommandsUsageErrorShowsItsOwnUsage() {
         let memory = MemoryIO()
         #expect(memory.run(["replay", "ferry"]) == 2)
-        #expect(memory.error == """
-            statetui: 'ferry' is not a valid value for <model>; expected one of: transfer, upload, load
-            USAGE:
-              statetui replay <model> [<file>]
-            See 'statetui help replay'.
+        #expect(
+            memory.error == """
+                statetui: 'ferry' is not a valid value for <model>; expected one of: transfer, upload, load
+                USAGE:
+                  statetui replay <model> [<file>]
+                See 'statetui help replay'.
 
-            """)
+                """)
     }
 
     @Test(arguments: ScreenModel.allCases)
     func graphPrintsTheExploredGraphInEachFormat(model: ScreenModel) {
-        for (arguments, format) in [([String](), GraphFormat.mermaid), (["--format", "dot"], .dot),
-                                    (["--format=table"], .table), (["--format", "mermaid"], .mermaid)] {
+        for (arguments, format) in [
+            ([String](), GraphFormat.mermaid), (["--format", "dot"], .dot),
+            (["--format=table"], .table), (["--format", "mermaid"], .mermaid),
+        ] {
             let memory = MemoryIO()
             #expect(memory.run(["graph", model.rawValue] + arguments) == 0)
             #expect(memory.output == model.graph(format))
@@ -155,17 +166,18 @@ import Testing
     @Test func graphOfTheLoadScreenAsATable() {
         let memory = MemoryIO()
         #expect(memory.run(["graph", "load", "--format", "table"]) == 0)
-        #expect(memory.output == """
-            | state                                   | refreshTapped                 | succeeded(["a", "b"]) | failed("offline")                       |
-            | --------------------------------------- | ----------------------------- | --------------------- | --------------------------------------- |
-            | idle                                    | loading(previous: nil)        | ·                     | ·                                       |
-            | loading(previous: nil)                  | =                             | loaded(["a", "b"])    | failed("offline", previous: nil)        |
-            | loaded(["a", "b"])                      | loading(previous: ["a", "b"]) | ·                     | ·                                       |
-            | failed("offline", previous: nil)        | loading(previous: nil)        | ·                     | ·                                       |
-            | loading(previous: ["a", "b"])           | =                             | loaded(["a", "b"])    | failed("offline", previous: ["a", "b"]) |
-            | failed("offline", previous: ["a", "b"]) | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+        #expect(
+            memory.output == """
+                | state                                   | refreshTapped                 | succeeded(["a", "b"]) | failed("offline")                       |
+                | --------------------------------------- | ----------------------------- | --------------------- | --------------------------------------- |
+                | idle                                    | loading(previous: nil)        | ·                     | ·                                       |
+                | loading(previous: nil)                  | =                             | loaded(["a", "b"])    | failed("offline", previous: nil)        |
+                | loaded(["a", "b"])                      | loading(previous: ["a", "b"]) | ·                     | ·                                       |
+                | failed("offline", previous: nil)        | loading(previous: nil)        | ·                     | ·                                       |
+                | loading(previous: ["a", "b"])           | =                             | loaded(["a", "b"])    | failed("offline", previous: ["a", "b"]) |
+                | failed("offline", previous: ["a", "b"]) | loading(previous: ["a", "b"]) | ·                     | ·                                       |
 
-            """)
+                """)
     }
 
     @Test(arguments: [["help", "graph"], ["graph", "--help"], ["--help"]])
@@ -181,8 +193,9 @@ import Testing
         let memory = MemoryIO()
         #expect(memory.run(["graph", "upload", "--format", "svg"]) == 2)
         #expect(memory.output == "")
-        #expect(memory.error.hasPrefix(
-            "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table\n"
-                + "USAGE:\n  statetui graph <model> [--format <format>]\n"))
+        #expect(
+            memory.error.hasPrefix(
+                "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table\n"
+                    + "USAGE:\n  statetui graph <model> [--format <format>]\n"))
     }
 }

@@ -4,19 +4,43 @@ import Testing
 @Suite struct CommandSpecTests {
     static let spec = CommandSpec(
         name: "graph", abstract: "Explore.",
-        arguments: [.init("model", help: "The model.", allowedValues: ["transfer", "load"]),
-                    .init("file", help: "A file.", isOptional: true)],
-        options: [.init("format", valueName: "format", help: "How.", allowedValues: ["mermaid", "dot"], defaultValue: "mermaid")])
+        arguments: [
+            .init("model", help: "The model.", allowedValues: ["transfer", "load"]),
+            .init("file", help: "A file.", isOptional: true),
+        ],
+        options: [
+            .init(
+                "format", valueName: "format", help: "How.", allowedValues: ["mermaid", "dot"], defaultValue: "mermaid")
+        ])
 
     @Test(arguments: [
         (["transfer"], ParsedCommand(name: "graph", arguments: ["model": "transfer"], options: ["format": "mermaid"])),
-        (["load", "x.txt"], ParsedCommand(name: "graph", arguments: ["model": "load", "file": "x.txt"], options: ["format": "mermaid"])),
-        (["transfer", "--format", "dot"], ParsedCommand(name: "graph", arguments: ["model": "transfer"], options: ["format": "dot"])),
-        (["--format=dot", "transfer"], ParsedCommand(name: "graph", arguments: ["model": "transfer"], options: ["format": "dot"])),
-        (["transfer", "--", "--odd-name"], ParsedCommand(name: "graph", arguments: ["model": "transfer", "file": "--odd-name"], options: ["format": "mermaid"])),
-        (["transfer", "-"], ParsedCommand(name: "graph", arguments: ["model": "transfer", "file": "-"], options: ["format": "mermaid"])),
+        (
+            ["load", "x.txt"],
+            ParsedCommand(name: "graph", arguments: ["model": "load", "file": "x.txt"], options: ["format": "mermaid"])
+        ),
+        (
+            ["transfer", "--format", "dot"],
+            ParsedCommand(name: "graph", arguments: ["model": "transfer"], options: ["format": "dot"])
+        ),
+        (
+            ["--format=dot", "transfer"],
+            ParsedCommand(name: "graph", arguments: ["model": "transfer"], options: ["format": "dot"])
+        ),
+        (
+            ["transfer", "--", "--odd-name"],
+            ParsedCommand(
+                name: "graph", arguments: ["model": "transfer", "file": "--odd-name"], options: ["format": "mermaid"])
+        ),
+        (
+            ["transfer", "-"],
+            ParsedCommand(name: "graph", arguments: ["model": "transfer", "file": "-"], options: ["format": "mermaid"])
+        ),
         (["--help"], ParsedCommand(name: "graph", wantsHelp: true)),
-        (["nonsense", "-h", "--format", "dot"], ParsedCommand(name: "graph", options: ["format": "dot"], wantsHelp: true)),
+        (
+            ["nonsense", "-h", "--format", "dot"],
+            ParsedCommand(name: "graph", options: ["format": "dot"], wantsHelp: true)
+        ),
     ])
     func parsesArgumentsAndOptions(words: [String], expected: ParsedCommand) throws {
         #expect(try Self.spec.parse(words) == expected)
@@ -38,19 +62,20 @@ import Testing
 
     @Test func usageAndHelpComeFromTheDeclaration() {
         #expect(Self.spec.usage == "statetui graph <model> [<file>] [--format <format>]")
-        #expect(Self.spec.help == """
-            OVERVIEW: Explore.
+        #expect(
+            Self.spec.help == """
+                OVERVIEW: Explore.
 
-            USAGE: statetui graph <model> [<file>] [--format <format>]
+                USAGE: statetui graph <model> [<file>] [--format <format>]
 
-            ARGUMENTS:
-              <model>                 The model. (transfer|load)
-              <file>                  A file.
+                ARGUMENTS:
+                  <model>                 The model. (transfer|load)
+                  <file>                  A file.
 
-            OPTIONS:
-              --format <format>       How. (mermaid|dot) (default: mermaid)
-              -h, --help              Show help information.
+                OPTIONS:
+                  --format <format>       How. (mermaid|dot) (default: mermaid)
+                  -h, --help              Show help information.
 
-            """)
+                """)
     }
 }

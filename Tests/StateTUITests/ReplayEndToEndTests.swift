@@ -58,52 +58,66 @@ import Testing
     }
 
     static func temporaryFile(_ contents: Data) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-e2e-\(UUID().uuidString).txt")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "statetui-e2e-\(UUID().uuidString).txt")
         try contents.write(to: file)
         return file
     }
 
     @Test func replayFromStandardInput() throws {
-        let run = try Self.run(["replay", "transfer"], input: """
-            # seed 000, first steps
-            start
-            progress(request: 1, percent: 20)
+        let run = try Self.run(
+            ["replay", "transfer"],
+            input: """
+                # seed 000, first steps
+                start
+                progress(request: 1, percent: 20)
 
-            pause
-            progress(request: 1, percent: 30)
-            succeeded(request: 1, file: "file-1")
-            succeeded(request: 1, file: "")
-            """)
-        #expect(run == Run(status: 0, output: """
-            to running(request: 1, percent: 0)
-            update running(request: 1, percent: 20)
-            to paused(request: 1, percent: 20)
-            ignore paused(request: 1, percent: 20)
-            to completed(file: "file-1")
-            ignore completed(file: "file-1")
+                pause
+                progress(request: 1, percent: 30)
+                succeeded(request: 1, file: "file-1")
+                succeeded(request: 1, file: "")
+                """)
+        #expect(
+            run
+                == Run(
+                    status: 0,
+                    output: """
+                        to running(request: 1, percent: 0)
+                        update running(request: 1, percent: 20)
+                        to paused(request: 1, percent: 20)
+                        ignore paused(request: 1, percent: 20)
+                        to completed(file: "file-1")
+                        ignore completed(file: "file-1")
 
-            """, error: ""))
+                        """, error: ""))
     }
 
     @Test func replayFromAFileWithCRLFAndEscapes() throws {
         let file = try Self.temporaryFile(Data("start\r\nfail(message: \"disk \\\"full\\\"\\n\")\r\nretry\r\n".utf8))
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try Self.run(["replay", "upload", file.path])
-        #expect(run == Run(status: 0, output: """
-            to uploading(progress: 0.0)
-            to failed(message: "disk \\"full\\"\\n")
-            to uploading(progress: 0.0)
+        #expect(
+            run
+                == Run(
+                    status: 0,
+                    output: """
+                        to uploading(progress: 0.0)
+                        to failed(message: "disk \\"full\\"\\n")
+                        to uploading(progress: 0.0)
 
-            """, error: ""))
+                        """, error: ""))
     }
 
     @Test func aBadLineStopsWithStatus2AfterEarlierLines() throws {
-        let run = try Self.run(["replay", "load"], input: "refreshTapped\nsucceeded([\"a\", \"b\"])\nsucceeded(\"a\")\nrefreshTapped\n")
-        #expect(run == Run(
-            status: 2,
-            output: "to loading(previous: nil)\nto loaded([\"a\", \"b\"])\n",
-            error: "statetui: line 3: items must be an array of strings, not \"a\"; "
-                + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n"))
+        let run = try Self.run(
+            ["replay", "load"], input: "refreshTapped\nsucceeded([\"a\", \"b\"])\nsucceeded(\"a\")\nrefreshTapped\n")
+        #expect(
+            run
+                == Run(
+                    status: 2,
+                    output: "to loading(previous: nil)\nto loaded([\"a\", \"b\"])\n",
+                    error: "statetui: line 3: items must be an array of strings, not \"a\"; "
+                        + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n"))
     }
 
     @Test func aMissingFileIsAnEnvironmentError() throws {
@@ -124,7 +138,8 @@ import Testing
         #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: ") && help.error.isEmpty)
         let unknown = try Self.run(["replay", "transfer", "--fast"])
         #expect(unknown.status == 2 && unknown.output.isEmpty)
-        #expect(unknown.error.hasPrefix("statetui: unknown option '--fast'\nUSAGE:\n  statetui replay <model> [<file>]\n"))
+        #expect(
+            unknown.error.hasPrefix("statetui: unknown option '--fast'\nUSAGE:\n  statetui replay <model> [<file>]\n"))
     }
 
     @Test func graphThroughTheBinaryMatchesTheCheckedInDiagram() throws {

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct CanvasTests {
     @Test func newCanvasIsBlank() {
@@ -41,17 +41,21 @@ import TerminalUI
         let end = canvas.write("日本x", at: Point(x: 0, y: 0))
         #expect(end == 5)
         #expect(canvas.lines == ["日本x"])
-        #expect(canvas.cells == [
-            Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0),
-            Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0),
-            Cell(grapheme: "x", width: 1), .blank(),
-        ])
+        #expect(
+            canvas.cells == [
+                Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0),
+                Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0),
+                Cell(grapheme: "x", width: 1), .blank(),
+            ])
     }
 
     @Test func wideCharacterSplitAtTheRightEdgeBecomesASpace() {
         var canvas = Canvas(size: Size(width: 3, height: 1))
         canvas.write("a日本", at: Point(x: 0, y: 0))
-        #expect(canvas.cells == [Cell(grapheme: "a", width: 1), Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0)])
+        #expect(
+            canvas.cells == [
+                Cell(grapheme: "a", width: 1), Cell(grapheme: "日", width: 2), Cell(grapheme: "", width: 0),
+            ])
         var narrow = Canvas(size: Size(width: 2, height: 1))
         narrow.write("a日", at: Point(x: 0, y: 0))
         #expect(narrow.cells == [Cell(grapheme: "a", width: 1), .blank()])
@@ -67,7 +71,10 @@ import TerminalUI
         var canvas = Canvas(size: Size(width: 4, height: 1))
         canvas.write("日本", at: Point(x: 0, y: 0))
         canvas.write("x", at: Point(x: 1, y: 0))
-        #expect(canvas.cells == [.blank(), Cell(grapheme: "x", width: 1), Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0)])
+        #expect(
+            canvas.cells == [
+                .blank(), Cell(grapheme: "x", width: 1), Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0),
+            ])
         canvas.write("y", at: Point(x: 2, y: 0))
         #expect(canvas.lines == [" xy"])
     }
@@ -76,15 +83,20 @@ import TerminalUI
         var canvas = Canvas(size: Size(width: 4, height: 1))
         canvas.write("日", at: Point(x: 1, y: 0))
         canvas.write("本", at: Point(x: 0, y: 0))
-        #expect(canvas.cells == [Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0), Cell(grapheme: " ", width: 1), .blank()])
+        #expect(
+            canvas.cells == [
+                Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0), Cell(grapheme: " ", width: 1), .blank(),
+            ])
     }
 
     @Test func combiningMarksStayWithTheirBase() {
         var canvas = Canvas(size: Size(width: 4, height: 1))
         canvas.write("e\u{301}a\u{308}!", at: Point(x: 0, y: 0))
-        #expect(canvas.cells == [
-            Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1), Cell(grapheme: "!", width: 1), .blank(),
-        ])
+        #expect(
+            canvas.cells == [
+                Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1),
+                Cell(grapheme: "!", width: 1), .blank(),
+            ])
     }
 
     @Test func zeroWidthCharactersTakeNoCell() {
@@ -123,15 +135,19 @@ import TerminalUI
         #expect(all == 7)
     }
 
-    @Test(arguments: [
-        ("a", 1), ("日", 2), ("é", 1), ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\t", 0),
-        ("😀", 2), ("❤️", 2), ("🇫🇷", 2), ("Ｗ", 2), ("한", 2), ("─", 1), ("▉", 1),
-    ] as [(Character, Int)])
+    @Test(
+        arguments: [
+            ("a", 1), ("日", 2), ("é", 1), ("e\u{301}", 1), ("\u{301}", 0), ("\u{200B}", 0), ("\t", 0),
+            ("😀", 2), ("❤️", 2), ("🇫🇷", 2), ("Ｗ", 2), ("한", 2), ("─", 1), ("▉", 1),
+        ] as [(Character, Int)])
     func displayWidthOfGraphemes(character: Character, width: Int) {
         #expect(DisplayWidth.of(character) == width)
     }
 
     @Test func displayWidthOfStrings() {
-        #expect([DisplayWidth.of("abc"), DisplayWidth.of("日本語"), DisplayWidth.of("a\u{301}b"), DisplayWidth.of("")] == [3, 6, 2, 0])
+        #expect(
+            [DisplayWidth.of("abc"), DisplayWidth.of("日本語"), DisplayWidth.of("a\u{301}b"), DisplayWidth.of("")] == [
+                3, 6, 2, 0,
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct HeadlessTerminalTests {
     @Test func drawKeepsTheFrameAndCountsChanges() {
@@ -16,7 +16,8 @@ import TerminalUI
     }
 
     @Test func scriptIsPlayedInOrderIncludingResizes() {
-        let terminal = HeadlessTerminal(size: Size(width: 10, height: 4), script: [.key(.character("a")), .resize(Size(width: 3, height: 2))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 10, height: 4), script: [.key(.character("a")), .resize(Size(width: 3, height: 2))])
         terminal.enqueue(keys: [.escape])
         #expect(terminal.readKey(timeout: .zero) == .character("a"))
         #expect(terminal.size == Size(width: 10, height: 4))

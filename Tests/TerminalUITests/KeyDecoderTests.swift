@@ -1,6 +1,6 @@
 import CNCurses
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct KeyDecoderTests {
     @Test(arguments: [

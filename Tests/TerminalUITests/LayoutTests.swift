@@ -1,22 +1,24 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite struct LayoutTests {
     @Test func fixedPartsThenFillTakesTheRest() {
         let area = Rect(x: 0, y: 0, width: 80, height: 24)
-        #expect(area.rows([.fixed(1), .fill, .fixed(1)]) == [
-            Rect(x: 0, y: 0, width: 80, height: 1),
-            Rect(x: 0, y: 1, width: 80, height: 22),
-            Rect(x: 0, y: 23, width: 80, height: 1),
-        ])
+        #expect(
+            area.rows([.fixed(1), .fill, .fixed(1)]) == [
+                Rect(x: 0, y: 0, width: 80, height: 1),
+                Rect(x: 0, y: 1, width: 80, height: 22),
+                Rect(x: 0, y: 23, width: 80, height: 1),
+            ])
     }
 
     @Test func columnsWithRatioAndSpacing() {
         let area = Rect(x: 2, y: 3, width: 21, height: 5)
-        #expect(area.columns([.ratio(1, 2), .fill], spacing: 1) == [
-            Rect(x: 2, y: 3, width: 10, height: 5),
-            Rect(x: 13, y: 3, width: 10, height: 5),
-        ])
+        #expect(
+            area.columns([.ratio(1, 2), .fill], spacing: 1) == [
+                Rect(x: 2, y: 3, width: 10, height: 5),
+                Rect(x: 13, y: 3, width: 10, height: 5),
+            ])
     }
 
     @Test(arguments: [

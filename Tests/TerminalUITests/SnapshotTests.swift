@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TerminalUI
 import TerminalUITesting
+import Testing
 
 @Suite struct SnapshotTests {
     private func temporaryPath() -> String {
@@ -10,7 +10,9 @@ import TerminalUITesting
 
     @Test func missingFileIsRecordedThenMatched() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
         #expect(try Snapshot.compare("a\nb\n", toFileAt: path, update: false) == .recorded(path: path))
         #expect(try Snapshot.compare("a\nb\n", toFileAt: path, update: false) == .matched)
         #expect(try Snapshot.compare("a\nc\n", toFileAt: path, update: false) == .mismatch(diff: "-2: b$\n+2: c$"))
@@ -19,7 +21,9 @@ import TerminalUITesting
     }
 
     @Test func lineDiffShowsOnlyDifferingLines() {
-        #expect(Snapshot.lineDiff(expected: "same\nold \nx", actual: "same\nnew\nx\nextra") == "-2: old $\n+2: new$\n+4: extra$")
+        #expect(
+            Snapshot.lineDiff(expected: "same\nold \nx", actual: "same\nnew\nx\nextra")
+                == "-2: old $\n+2: new$\n+4: extra$")
     }
 
     @Test func composedScreenMatchesItsGoldenFile() {
@@ -29,7 +33,10 @@ import TerminalUITesting
         let box = Box(title: "Transfers")
         box.render(in: rows[1], on: &canvas)
         let table = Table(
-            columns: [TableColumn("Name", width: .fixed(8)), TableColumn("Progress", width: .fixed(10)), TableColumn("State", width: .fill)],
+            columns: [
+                TableColumn("Name", width: .fixed(8)), TableColumn("Progress", width: .fixed(10)),
+                TableColumn("State", width: .fill),
+            ],
             rows: [["alpha", "", "running"], ["beta", "", "paused"], ["日本語の名前", "", "idle"]],
             selected: 1
         )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// A small app for the store's tests: a counter whose increments are echoed back by an effect.
@@ -84,7 +85,9 @@ private func counterApp(
     }
 
     @Test func effectsFeedActionsBack() async {
-        let terminal = HeadlessTerminal(size: Size(width: 20, height: 2), script: [.key(.character("+")), .key(.character("+")), .key(.character("+"))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 20, height: 2),
+            script: [.key(.character("+")), .key(.character("+")), .key(.character("+"))])
         let app = counterApp(until: { $0.echoed.count == 3 })
         let final = await app.run(detachedOn: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(final == Counter(count: 3, echoed: [1, 2, 3]))
@@ -148,7 +151,9 @@ private func counterApp(
 
     @Test func noFrameWhenNothingChanged() {
         let store = Store(app: counterApp())
-        let script: [HeadlessInput] = [.key(.character("x")), .key(.character("n")), .key(.character("x")), .key(.character("q"))]
+        let script: [HeadlessInput] = [
+            .key(.character("x")), .key(.character("n")), .key(.character("x")), .key(.character("q")),
+        ]
         let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: script)
         store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(store.frameCount == 1)
@@ -157,7 +162,9 @@ private func counterApp(
 
     @Test func everyChangeIsDrawnWhenThePacerAllows() {
         let store = Store(app: counterApp())
-        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: [.key(.character("+")), .key(.character("+")), .key(.character("q"))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 12, height: 1),
+            script: [.key(.character("+")), .key(.character("+")), .key(.character("q"))])
         store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(store.frameCount == 3)
         #expect(terminal.text == "count 2\n")
@@ -174,7 +181,8 @@ private func counterApp(
 
     @Test func resizeRedrawsAtTheNewSizeAndReachesTheKeymap() {
         let store = Store(app: counterApp())
-        let terminal = HeadlessTerminal(size: Size(width: 12, height: 1), script: [.resize(Size(width: 5, height: 2)), .key(.character("q"))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 12, height: 1), script: [.resize(Size(width: 5, height: 2)), .key(.character("q"))])
         let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(final.resized == 1)
         #expect(store.frameCount == 2)
@@ -183,7 +191,8 @@ private func counterApp(
 
     @Test func controlZSuspendsAndRepaintsEverything() {
         let store = Store(app: counterApp())
-        let terminal = HeadlessTerminal(size: Size(width: 8, height: 1), script: [.key(.controlZ), .key(.character("q"))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 8, height: 1), script: [.key(.controlZ), .key(.character("q"))])
         store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(terminal.suspensionCount == 1)
         #expect(store.frameCount == 2)
@@ -195,20 +204,24 @@ private func counterApp(
         defer { try? FileManager.default.removeItem(atPath: path) }
         let trace = try FrameTrace(path: path)
         let store = Store(app: counterApp())
-        let terminal = HeadlessTerminal(size: Size(width: 12, height: 2), script: [.key(.character("+")), .key(.character("q"))])
+        let terminal = HeadlessTerminal(
+            size: Size(width: 12, height: 2), script: [.key(.character("+")), .key(.character("q"))])
         store.run(on: terminal, trace: trace, pacer: FramePacer(minimumInterval: .zero))
         trace.close()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
         let shapes = lines.map { $0.replacing(/=\d+(?= |$)/, with: "=N") }
-        #expect(shapes == [
-            "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
-            "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
-        ])
+        #expect(
+            shapes == [
+                "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
+                "frame=N size=12x2 build_us=N diff_us=N flush_us=N total_us=N changed=N",
+            ])
         #expect(lines.map { $0.hasSuffix("changed=24") || $0.hasSuffix("changed=1") } == [true, true])
     }
 
     @Test func traceLineFormat() {
-        let timing = FrameTiming(frame: 3, size: Size(width: 80, height: 24), build: .microseconds(41), diff: .microseconds(12), flush: .microseconds(95), changedCells: 17)
+        let timing = FrameTiming(
+            frame: 3, size: Size(width: 80, height: 24), build: .microseconds(41), diff: .microseconds(12),
+            flush: .microseconds(95), changedCells: 17)
         #expect(timing.line == "frame=3 size=80x24 build_us=41 diff_us=12 flush_us=95 total_us=148 changed=17")
     }
 
@@ -218,9 +231,11 @@ private func counterApp(
         }
     }
 
-    @Test(arguments: [
-        (nil, Duration.zero), (Duration.milliseconds(5), Duration.seconds(1) / 60 - .milliseconds(5)), (Duration.milliseconds(20), .zero),
-    ] as [(Duration?, Duration)])
+    @Test(
+        arguments: [
+            (nil, Duration.zero), (Duration.milliseconds(5), Duration.seconds(1) / 60 - .milliseconds(5)),
+            (Duration.milliseconds(20), .zero),
+        ] as [(Duration?, Duration)])
     func pacerDelaysUntilTheIntervalPassed(elapsed: Duration?, expected: Duration) {
         #expect(FramePacer().delay(sinceLastFrame: elapsed) == expected)
     }

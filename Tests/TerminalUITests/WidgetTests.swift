@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 /// Draws `widget` on a blank canvas of `width`×`height` and returns the plain-text lines.
 func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
@@ -33,7 +33,8 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
 
     @Test func truncatedLineKeepsSpanStyles() {
         let line = Line([Span("ab", style: .bold), Span("cdef", style: .dim)])
-        #expect(line.truncated(to: 4) == Line([Span("ab", style: .bold), Span("c", style: .dim), Span("…", style: .dim)]))
+        #expect(
+            line.truncated(to: 4) == Line([Span("ab", style: .bold), Span("c", style: .dim), Span("…", style: .dim)]))
         #expect(line.truncated(to: 3) == Line([Span("ab", style: .bold), Span("…", style: .bold)]))
         #expect(line.truncated(to: 6) == line)
     }
@@ -46,18 +47,20 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
 
 @Suite struct BoxTests {
     @Test func boxWithTitle() {
-        #expect(rendered(Box(title: "Transfers"), width: 18, height: 3) == [
-            "┌─ Transfers ────┐",
-            "│                │",
-            "└────────────────┘",
-        ])
+        #expect(
+            rendered(Box(title: "Transfers"), width: 18, height: 3) == [
+                "┌─ Transfers ────┐",
+                "│                │",
+                "└────────────────┘",
+            ])
     }
 
     @Test func longTitleIsTruncatedInsideTheCorners() {
-        #expect(rendered(Box(title: "Transfers"), width: 10, height: 2) == [
-            "┌─ Tran…─┐",
-            "└────────┘",
-        ])
+        #expect(
+            rendered(Box(title: "Transfers"), width: 10, height: 2) == [
+                "┌─ Tran…─┐",
+                "└────────┘",
+            ])
     }
 
     @Test func canvasRendersWidgetsInAnArea() {
@@ -107,32 +110,36 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
 
     @Test func barFillsTheTrackWithStyles() {
         var canvas = Canvas(size: Size(width: 4, height: 1))
-        let bar = ProgressBar(fraction: 0.5, style: Style(foreground: .green), trackStyle: Style(background: .brightBlack))
+        let bar = ProgressBar(
+            fraction: 0.5, style: Style(foreground: .green), trackStyle: Style(background: .brightBlack))
         bar.render(in: canvas.bounds, on: &canvas)
-        #expect(canvas.cells == [
-            Cell(grapheme: "█", width: 1, style: Style(foreground: .green)),
-            Cell(grapheme: "█", width: 1, style: Style(foreground: .green)),
-            .blank(Style(background: .brightBlack)),
-            .blank(Style(background: .brightBlack)),
-        ])
+        #expect(
+            canvas.cells == [
+                Cell(grapheme: "█", width: 1, style: Style(foreground: .green)),
+                Cell(grapheme: "█", width: 1, style: Style(foreground: .green)),
+                .blank(Style(background: .brightBlack)),
+                .blank(Style(background: .brightBlack)),
+            ])
     }
 }
 
 @Suite struct ListTests {
-    @Test(arguments: [
-        // selected, count, height, offset → first visible
-        (0, 10, 3, 0, 0),
-        (2, 10, 3, 0, 0),
-        (3, 10, 3, 0, 1),
-        (9, 10, 3, 0, 7),
-        (4, 10, 3, 7, 4),
-        (5, 10, 3, 4, 4),
-        (0, 2, 5, 3, 0),
-        (0, 0, 5, 0, 0),
-        (1, 10, 0, 0, 0),
-    ] as [(Int, Int, Int, Int, Int)])
+    @Test(
+        arguments: [
+            // selected, count, height, offset → first visible
+            (0, 10, 3, 0, 0),
+            (2, 10, 3, 0, 0),
+            (3, 10, 3, 0, 1),
+            (9, 10, 3, 0, 7),
+            (4, 10, 3, 7, 4),
+            (5, 10, 3, 4, 4),
+            (0, 2, 5, 3, 0),
+            (0, 0, 5, 0, 0),
+            (1, 10, 0, 0, 0),
+        ] as [(Int, Int, Int, Int, Int)])
     func offsetKeepsSelectionVisible(selected: Int, count: Int, height: Int, offset: Int, expected: Int) {
-        #expect(SelectableList.visibleOffset(selected: selected, count: count, height: height, offset: offset) == expected)
+        #expect(
+            SelectableList.visibleOffset(selected: selected, count: count, height: height, offset: offset) == expected)
     }
 
     @Test func listScrollsAndHighlightsSelection() {
@@ -140,24 +147,31 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
         var canvas = Canvas(size: Size(width: 6, height: 2))
         SelectableList(items: items, selected: 3).render(in: canvas.bounds, on: &canvas)
         #expect(canvas.lines == ["two", "three"])
-        #expect(canvas.cells.map(\.style.attributes) == [[], [], [], [], [], [], .reverse, .reverse, .reverse, .reverse, .reverse, .reverse])
+        #expect(
+            canvas.cells.map(\.style.attributes) == [
+                [], [], [], [], [], [], .reverse, .reverse, .reverse, .reverse, .reverse, .reverse,
+            ])
     }
 }
 
 @Suite struct TableTests {
     @Test func tableHeaderRowsAndSelection() {
         let table = Table(
-            columns: [TableColumn("Name", width: .fixed(6)), TableColumn("State", width: .fill), TableColumn("#", width: .fixed(2), alignment: .right)],
+            columns: [
+                TableColumn("Name", width: .fixed(6)), TableColumn("State", width: .fill),
+                TableColumn("#", width: .fixed(2), alignment: .right),
+            ],
             rows: [["alpha", "running", "1"], ["a-very-long-name", "paused", "12"], ["gamma", "done", "3"]],
             selected: 2
         )
         var canvas = Canvas(size: Size(width: 20, height: 3))
         table.render(in: canvas.bounds, on: &canvas)
-        #expect(canvas.lines == [
-            "Name   State       #",
-            "a-ver… paused     12",
-            "gamma  done        3",
-        ])
+        #expect(
+            canvas.lines == [
+                "Name   State       #",
+                "a-ver… paused     12",
+                "gamma  done        3",
+            ])
         #expect(canvas[0, 0].style == .bold)
         #expect(canvas[19, 2].style == .reverse)
         #expect(canvas[19, 1].style == .plain)
@@ -165,9 +179,10 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
 
     @Test func columnAreasFollowTheConstraints() {
         let table = Table(columns: [TableColumn("a", width: .fixed(3)), TableColumn("b", width: .fill)], rows: [])
-        #expect(table.columnAreas(in: Rect(x: 1, y: 4, width: 10, height: 1)) == [
-            Rect(x: 1, y: 4, width: 3, height: 1), Rect(x: 5, y: 4, width: 6, height: 1),
-        ])
+        #expect(
+            table.columnAreas(in: Rect(x: 1, y: 4, width: 10, height: 1)) == [
+                Rect(x: 1, y: 4, width: 3, height: 1), Rect(x: 5, y: 4, width: 6, height: 1),
+            ])
     }
 }
 
@@ -201,13 +216,14 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
         let inner = Modal(title: "Help", size: Size(width: 8, height: 3)).render(in: canvas.bounds, on: &canvas)
         canvas.write("hi", at: inner.origin)
         #expect(inner == Rect(x: 3, y: 2, width: 6, height: 1))
-        #expect(canvas.lines == [
-            "############",
-            "##┌─ He…─┐##",
-            "##│hi    │##",
-            "##└──────┘##",
-            "############",
-        ])
+        #expect(
+            canvas.lines == [
+                "############",
+                "##┌─ He…─┐##",
+                "##│hi    │##",
+                "##└──────┘##",
+                "############",
+            ])
     }
 
     @Test func tabBarNumbersTabsAndHighlightsTheSelected() {

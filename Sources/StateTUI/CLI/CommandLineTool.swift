@@ -20,13 +20,17 @@ public enum CommandLineTool {
         ]
         lines += commands.map { CommandSpec.row($0.name, $0.abstract) }
         lines.append(CommandSpec.row("help", "Show help for a command."))
-        lines += ["", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
-                  CommandSpec.row("--version", "Show the version."), "",
-                  "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):"]
+        lines += [
+            "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
+            CommandSpec.row("--version", "Show the version."), "",
+            "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
+        ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
-        lines += ["",
-                  "Exit status: 0 ok, 1 failure, 2 usage or environment error.",
-                  "See 'statetui help <command>' for a command's arguments."]
+        lines += [
+            "",
+            "Exit status: 0 ok, 1 failure, 2 usage or environment error.",
+            "See 'statetui help <command>' for a command's arguments.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -68,7 +72,8 @@ public enum CommandLineTool {
             return 0
         default:
             guard let spec = commands.first(where: { $0.name == first }) else {
-                throw first.hasPrefix("-") ? UsageError("unknown option '\(first)'") : UsageError("unknown command '\(first)'")
+                throw first.hasPrefix("-")
+                    ? UsageError("unknown option '\(first)'") : UsageError("unknown command '\(first)'")
             }
             let parsed = try spec.parse(rest)
             if parsed.wantsHelp {

@@ -36,7 +36,9 @@ public struct CommandSpec: Sendable {
         public var defaultValue: String
 
         /// An option with a value and a default.
-        public init(_ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String) {
+        public init(
+            _ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String
+        ) {
             self.name = name
             self.valueName = valueName
             self.help = help
@@ -57,7 +59,9 @@ public struct CommandSpec: Sendable {
     public var discussion: String
 
     /// A subcommand declaration.
-    public init(name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], discussion: String = "") {
+    public init(
+        name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], discussion: String = ""
+    ) {
         self.name = name
         self.abstract = abstract
         self.arguments = arguments
@@ -86,9 +90,10 @@ public struct CommandSpec: Sendable {
         }
         lines += ["", "OPTIONS:"]
         for option in options {
-            lines.append(Self.row(
-                "--\(option.name) <\(option.valueName)>",
-                option.help + Self.choices(option.allowedValues) + " (default: \(option.defaultValue))"))
+            lines.append(
+                Self.row(
+                    "--\(option.name) <\(option.valueName)>",
+                    option.help + Self.choices(option.allowedValues) + " (default: \(option.defaultValue))"))
         }
         lines.append(Self.row("-h, --help", "Show help information."))
         if !discussion.isEmpty { lines += ["", discussion] }

@@ -8,11 +8,12 @@ public enum GraphCommand {
         name: "graph",
         abstract: "Explore a model with its sample events and print the reachable graph.",
         arguments: [
-            .init("model", help: "The model to explore.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
+            .init("model", help: "The model to explore.", allowedValues: ScreenModel.allCases.map(\.rawValue))
         ],
         options: [
-            .init("format", valueName: "format", help: "How to print the graph.",
-                  allowedValues: GraphFormat.allCases.map(\.rawValue), defaultValue: GraphFormat.mermaid.rawValue),
+            .init(
+                "format", valueName: "format", help: "How to print the graph.",
+                allowedValues: GraphFormat.allCases.map(\.rawValue), defaultValue: GraphFormat.mermaid.rawValue)
         ],
         discussion: """
             Every state reachable from the initial one is found by sending each sample event in every state.
@@ -28,7 +29,8 @@ public enum GraphCommand {
     /// Runs the parsed command.
     static func run(_ command: ParsedCommand, io: CommandIO) -> Int32 {
         guard let model = command.arguments["model"].flatMap(ScreenModel.init(rawValue:)),
-              let format = command.options["format"].flatMap(GraphFormat.init(rawValue:)) else {
+            let format = command.options["format"].flatMap(GraphFormat.init(rawValue:))
+        else {
             preconditionFailure("Internal inconsistency: graph's spec admitted \(command)")
         }
         io.writeOutput(model.graph(format))

@@ -11,7 +11,9 @@ public struct ParsedCommand: Hashable, Sendable {
     public var wantsHelp: Bool
 
     /// A parsed command line.
-    public init(name: String, arguments: [String: String] = [:], options: [String: String] = [:], wantsHelp: Bool = false) {
+    public init(
+        name: String, arguments: [String: String] = [:], options: [String: String] = [:], wantsHelp: Bool = false
+    ) {
         self.name = name
         self.arguments = arguments
         self.options = options

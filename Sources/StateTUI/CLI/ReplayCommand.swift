@@ -9,7 +9,9 @@ public enum ReplayCommand {
         abstract: "Apply events, one per line, through a model's machine and print each verdict and state.",
         arguments: [
             .init("model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
-            .init("file", help: "Read events from this file; without it, or with -, from standard input.", isOptional: true),
+            .init(
+                "file", help: "Read events from this file; without it, or with -, from standard input.",
+                isOptional: true),
         ],
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
@@ -76,7 +78,8 @@ public enum ReplayCommand {
         let scalars = line.unicodeScalars
         let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 }
