@@ -1,4 +1,5 @@
 #if canImport(Testing)
+import Foundation
 import StateMachineKit
 import Testing
 
@@ -17,6 +18,25 @@ public func expectModel<State: Hashable, Event>(
         maximumLength: maximumLength, seed: seed, maximumStates: maximumStates)
     if let found {
         Issue.record(Comment(rawValue: "Model check failed\n\(found)"), sourceLocation: sourceLocation)
+    }
+    return found
+}
+
+/// Runs ``checkLiveModel(make:events:invariant:sequences:maximumLength:seed:environment:settle:)`` and
+/// records a Swift Testing issue at the caller's location showing the counterexample when it fails.
+@discardableResult
+public func expectLiveModel<State: Hashable & Sendable, Event: Sendable>(
+    make: () -> (StateMachine<State, Event>, TestClock),
+    events: [LiveStep<Event>], invariant: (State) -> Bool, sequences: Int = 100, maximumLength: Int = 20,
+    seed: UInt64? = nil,
+    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in await settleByYielding(machine, clock) },
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> Counterexample<State, LiveStep<Event>>? {
+    let found = await checkLiveModel(
+        make: make, events: events, invariant: invariant, sequences: sequences, maximumLength: maximumLength,
+        seed: seed, environment: ProcessInfo.processInfo.environment, settle: settle)
+    if let found {
+        Issue.record(Comment(rawValue: "Live model check failed\n\(found)"), sourceLocation: sourceLocation)
     }
     return found
 }

@@ -129,6 +129,16 @@ private let jobSteps: [LiveStep<JobEvent>] = [.send(.start), .send(.cancel), .se
         #expect(found == nil)
     }
 
+    @Test func expectLiveModelRecordsAnIssueShowingTheSteps() async {
+        await withKnownIssue {
+            await expectLiveModel(
+                make: makeJob, events: jobSteps, invariant: { $0.attempt <= 2 }, sequences: 200, seed: 4,
+                settle: settleJob)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains(".advance(.seconds(5)),  // → running(attempt: 3)") }
+        }
+    }
+
     @Test func stepsPrintAsSwift() {
         #expect(
             jobSteps.map(\.description) == ["send(.start)", "send(.cancel)", "send(.ping)", "advance(.seconds(5))"])
