@@ -351,23 +351,4 @@ import Testing
         }
         #expect(retryWrites.first == Int64(6 * Self.chunk))
     }
-
-    /// A real `ulimit -f`: RLIMIT_FSIZE is process-wide, so the limit sits far above anything the other
-    /// (concurrently running) tests write, and is restored afterwards.
-    @Test func aFileSizeLimitFailsTheTransferWithEFBIGInsteadOfKillingTheProcess() async throws {
-        let fixture = try Fixture(count: 80 * Self.chunk)
-        defer { fixture.directory.remove() }
-        let limit = 50 * Self.chunk
-        var original = rlimit()
-        #expect(getrlimit(Int32(RLIMIT_FSIZE.rawValue), &original) == 0)
-        var lowered = original
-        lowered.rlim_cur = rlim_t(limit)
-        #expect(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &lowered) == 0)
-        defer { _ = setrlimit(Int32(RLIMIT_FSIZE.rawValue), &original) }
-        await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: .fileTooLarge)) {
-            try await fixture.job().run()
-        }
-        #expect(size(of: fixture.partialPath) == Int64(limit))
-        #expect(!exists(fixture.finalPath))
-    }
 }
