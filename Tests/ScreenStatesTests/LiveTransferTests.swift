@@ -42,7 +42,7 @@ private func makeLiveTransfer() -> (StateMachine<TransferModel, TransferEvent>, 
 
     /// Work paused mid-way never reports again for that visit; resuming starts new work from the
     /// paused percent under the same request id.
-    @Test(.timeLimit(.minutes(1))) func pausedWorkStopsAndResumedWorkContinues() async {
+    @Test(.timeLimit(.minutes(10))) func pausedWorkStopsAndResumedWorkContinues() async {
         let (machine, clock) = makeLiveTransfer()
         defer { machine.stop() }
         machine.send(.start)
