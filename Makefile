@@ -97,4 +97,4 @@ diagrams:
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:
 	$(SWIFT) build -c release --product Benchmarks
-	./.build/release/Benchmarks
+	./.build/release/Benchmarks $(GROUPS)
