@@ -72,6 +72,17 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
                             )
                         )
                     }
+                case .postponed, .overflowed:
+                    if record.after != record.before {
+                        return (
+                            initial,
+                            ModelTrace(
+                                states: states,
+                                failure:
+                                    "postponed event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
+                            )
+                        )
+                    }
                 case .moved, .updated, .stayed, .stopped, .stale:
                     break
                 }

@@ -16,7 +16,7 @@ public enum ReplayCommand {
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
             lines starting with # are skipped. For every event it prints the verdict (to, update, stay, ignore,
-            invalid), one space, and the state after it:
+            invalid, postpone), one space, and the state after it:
               update running(request: 1, percent: 20)
             A line that is not an event stops the run with 'statetui: line N: …' on standard error, naming the
             accepted forms, and exit status 2; the lines before it are already printed.
