@@ -42,14 +42,15 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Passing is postponed until open; closing while opening is postponed too; `tick` updates the
-/// opening without ending its visit.
+/// Passing is postponed until open (each person passes once); closing while opening is postponed too;
+/// `tick` updates the opening without ending its visit.
 @Sendable func gate(_ state: Gate, _ event: GateEvent) -> Transition<Gate, GateEvent> {
     switch (state, event) {
     case (.closed, .open): .to(.opening(percent: 0))
     case (.opening(let percent), .tick): .update(.opening(percent: percent + 10))
     case (.opening, .opened): .to(.open(passed: []))
-    case (.open(let passed), .pass(let person)): .update(.open(passed: passed + [person]))
+    case (.open(let passed), .pass(let person)):
+        passed.contains(person) ? .stay : .update(.open(passed: passed + [person]))
     case (.open, .close): .to(.closed)
     case (.closed, .pass), (.opening, .pass), (.opening, .close): .postpone
     case (.closed, .tick), (.open, .tick), (.closed, .close): .ignore
