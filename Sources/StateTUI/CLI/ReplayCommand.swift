@@ -29,7 +29,12 @@ public enum ReplayCommand {
     /// Runs a replay of `model` over `lines` (line terminators already removed), writing results
     /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse.
     public static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
-        let replayer = model.makeReplayer()
+        run(model: model, replayer: model.makeReplayer(), lines: lines, io: io)
+    }
+
+    /// ``run(model:lines:io:)`` through a given replayer for `model`'s events, so another machine for the
+    /// same model (a `@StateMachine` rewrite) can be held to exactly the output `statetui replay` prints.
+    public static func run(model: ScreenModel, replayer: Replayer, lines: () -> String?, io: CommandIO) -> Int32 {
         var number = 0
         while let raw = lines() {
             number += 1
