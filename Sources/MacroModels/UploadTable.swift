@@ -92,6 +92,8 @@ public enum UploadTable {
             .on(.failed, .complete, .ignore),
             .on(.failed, .fail, .ignore),
             .on(.failed, .retry, to: .uploading(progress: 0)),
-            .on(.failed, .cancel, .invalid("cancel while failed: only an upload in progress or paused can be cancelled")),
+            .on(
+                .failed, .cancel, .invalid("cancel while failed: only an upload in progress or paused can be cancelled")
+            ),
         ])
 }

@@ -127,7 +127,8 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
 
     @Test func theBoundDropsTheEventAndReportsAtWarningLevel() {
         let log = ReportLog()
-        let machine = Machine(initial: .closed, label: "gate", postponeLimit: 2, reporter: log.reporter, transition: gate)
+        let machine = Machine(
+            initial: .closed, label: "gate", postponeLimit: 2, reporter: log.reporter, transition: gate)
         #expect(machine.send(.pass(1)) == .postponed)
         #expect(machine.send(.pass(2)) == .postponed)
         #expect(machine.send(.pass(3)) == .overflowed)
@@ -137,7 +138,9 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
                 Report(
                     label: "gate", level: .warning, name: "statemachine.postpone_overflow",
                     message: "dropped pass(3) in closed: 2 postponed events are already waiting",
-                    metadata: ["state": "closed", "event": "pass(3)", "visit": "1", "reason": "postponeLimit 2 reached"])
+                    metadata: [
+                        "state": "closed", "event": "pass(3)", "visit": "1", "reason": "postponeLimit 2 reached",
+                    ])
             ])
         #expect(machine.history.last?.outcome == .overflowed)
         #expect(Outcome.overflowed.verdict == .postpone)
@@ -185,9 +188,11 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
         #expect(sender.send(.pass(4)) == .postponed)
         machine.send(.opened)
         #expect(machine.state == .open(passed: [4]))
-        #expect(machine.history.last == Record(
-            sequence: 3, visit: 2, before: .open(passed: []), event: .pass(4), outcome: .updated,
-            after: .open(passed: [4])))
+        #expect(
+            machine.history.last
+                == Record(
+                    sequence: 3, visit: 2, before: .open(passed: []), event: .pass(4), outcome: .updated,
+                    after: .open(passed: [4])))
         #expect(sender.send(.pass(5)) == .stale)
     }
 

@@ -102,6 +102,9 @@ import Testing
                     s0 -> s1 [label="pass(1)", style=dotted];
                 }
                 """ + "\n")
-        #expect(graph.edges == [StateGraph.Edge(from: graph.states[0], event: .pass(1), to: graph.states[1], kind: .postpone)])
+        #expect(
+            graph.edges == [
+                StateGraph.Edge(from: graph.states[0], event: .pass(1), to: graph.states[1], kind: .postpone)
+            ])
     }
 }

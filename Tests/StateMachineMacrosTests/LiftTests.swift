@@ -4,7 +4,9 @@ import Testing
 /// `.postpone` in a table: the generated switch postpones, and a machine running it retries the call.
 @Suite struct LiftTests {
     @Test func theGeneratedSwitchPostponesAndAgreesWithTheInterpretedTable() {
-        let pairs: [(Lift.State, Lift.Event)] = [(.idle, .call), (.idle, .arrive), (.moving, .call), (.moving, .arrive)]
+        let pairs: [(Lift.State, Lift.Event)] = [
+            (.idle, .call), (.idle, .arrive), (.moving, .call), (.moving, .arrive),
+        ]
         #expect(pairs.map { Lift.transition($0.0, $0.1) } == [.to(.moving), .ignore, .postpone, .to(.idle)])
         #expect(
             pairs.map { Lift.transition($0.0, $0.1) }
