@@ -246,3 +246,19 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
             ])
     }
 }
+
+@Suite struct PostponedSnapshotTests {
+    typealias Machine = StateMachine<Gate, GateEvent>
+
+    @Test func aSnapshotCarriesThePostponedEventsAndARestoredMachineRetriesThem() {
+        let machine = Machine(initial: .opening(percent: 0), label: "gate", transition: gate)
+        machine.send(.pass(1))
+        machine.send(.pass(2))
+        let snapshot = machine.snapshot()
+        #expect(snapshot.postponed == [.pass(1), .pass(2)])
+        let restored = Machine(restoring: snapshot, label: "gate", transition: gate)
+        #expect(restored.postponed == [.pass(1), .pass(2)])
+        restored.send(.opened)
+        #expect(restored.state == .open(passed: [1, 2]))
+    }
+}
