@@ -83,47 +83,48 @@ func runPure<State: Hashable, Event>(
     var states: [State] = []
     states.reserveCapacity(sequence.count)
     var postponed: [Event] = []
-    var pending: [Event] = []
+    /// Applies one event; returns what broke, if anything, and whether the machine moved (`.to`).
+    func apply(_ event: Event, retried: Bool, position: Int) -> (failure: String?, moved: Bool) {
+        // Built only for a failure: describing an event costs more than deciding it.
+        func place() -> String {
+            retried ? "retried \(event) after event \(position + 1)" : "event \(position + 1) (\(event))"
+        }
+        let decision = transition(state, event)
+        let after = decision.target(from: state)
+        var moved = false
+        switch decision {
+        case .ignore, .invalid, .postpone:
+            if after != state { return ("rejected \(place()) changed the state", false) }
+            if case .postpone = decision, postponed.count < postponeLimit { postponed.append(event) }
+        case .to:
+            moved = true
+        case .update, .stay:
+            break
+        }
+        state = after
+        if !invariant(after) { return ("the invariant does not hold after \(place())", moved) }
+        return (nil, moved)
+    }
     for (position, sent) in sequence.enumerated() {
-        // The sent event first, then, after each `.to`, the postponed ones in arrival order.
-        pending.removeAll(keepingCapacity: true)
-        pending.append(sent)
+        var (failure, moved) = apply(sent, retried: false, position: position)
+        // After a `.to`, the postponed events in arrival order; one postponed again waits for the next `.to`,
+        // ahead of the ones not yet retried when a retry moves.
+        var pending: [Event] = []
         var next = 0
-        while next < pending.count {
-            let event = pending[next]
-            let retried = next > 0
-            next += 1
-            let decision = transition(state, event)
-            let after = decision.target(from: state)
-            let place = retried ? "retried \(event) after event \(position + 1)" : "event \(position + 1) (\(event))"
-            switch decision {
-            case .ignore, .invalid, .postpone:
-                if after != state {
-                    states.append(after)
-                    return ModelTrace(states: states, failure: "rejected \(place) changed the state")
-                }
-            case .to, .update, .stay:
-                break
+        while failure == nil, moved, !postponed.isEmpty || next < pending.count {
+            pending = postponed + pending[next...]
+            postponed = []
+            next = 0
+            moved = false
+            while failure == nil, !moved, next < pending.count {
+                let event = pending[next]
+                next += 1
+                (failure, moved) = apply(event, retried: true, position: position)
             }
-            if !invariant(after) {
-                states.append(after)
-                return ModelTrace(states: states, failure: "the invariant does not hold after \(place)")
-            }
-            state = after
-            switch decision {
-            case .postpone:
-                if postponed.count < postponeLimit { postponed.append(event) }
-            case .to:
-                if !postponed.isEmpty {
-                    pending = postponed + pending[next...]
-                    postponed = []
-                    next = 0
-                }
-            case .update, .stay, .ignore, .invalid:
-                break
-            }
+            if !moved { postponed += pending[next...] }
         }
         states.append(state)
+        if let failure { return ModelTrace(states: states, failure: failure) }
     }
     return ModelTrace(states: states, failure: nil)
 }
