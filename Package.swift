@@ -88,6 +88,12 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
+        // A seed model rewritten with @StateMachine. Its own target, so ScreenStates stays free of the
+        // macro's unsafe flags and other packages can keep depending on it.
+        .target(name: "MacroModels", dependencies: ["ScreenStates", "StateMachineMacros"]),
+        .testTarget(
+            name: "MacroModelsTests",
+            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "StateTUI"]),
         .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
         .systemLibrary(
             name: "CNCurses",

@@ -103,7 +103,7 @@ func transferEvent(_ index: Int) -> BenchTransferEvent {
 func apply<State, Event>(_ transition: Transition<State, Event>, to state: State) -> State {
     switch transition {
     case .to(let next, _), .update(let next): next
-    case .stay, .ignore, .invalid: state
+    case .stay, .ignore, .invalid, .postpone: state
     }
 }
 
@@ -148,7 +148,8 @@ actor ActorMachine<State: Sendable, Event: Sendable> {
             visit += 1
         case .update(let next):
             state = next
-        case .stay, .ignore, .invalid:
+        case .stay, .ignore, .invalid, .postpone:
+            // The benchmark machines never postpone, so the actor keeps no queue.
             break
         }
         return Outcome.forBenchmark(decision)
@@ -163,6 +164,7 @@ extension Outcome {
         case .stay: .stayed
         case .ignore: .ignored
         case .invalid(let reason): .invalid(reason)
+        case .postpone: .postponed
         }
     }
 }

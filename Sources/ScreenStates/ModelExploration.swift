@@ -41,6 +41,7 @@ extension TransferModel {
             case .stay: .stay
             case .ignore: .ignore
             case .invalid(let reason): .invalid(reason)
+            case .postpone: .postpone
             }
         }
     }

@@ -38,10 +38,12 @@ public final class TransferMachine: Sendable {
     }
 }
 
-/// Whether the engine accepted an event: moved, updated or stayed.
+/// Whether the engine accepted an event: moved, updated, stayed or kept for a retry (postponed, not
+/// dropped at the limit).
 func wasAccepted(_ outcome: Outcome) -> Bool {
     switch outcome.verdict {
     case .to?, .update?, .stay?: true
+    case .postpone?: outcome == .postponed
     case .ignore?, .invalid?, nil: false
     }
 }

@@ -1,7 +1,8 @@
 /// What happened to one event sent to a ``StateMachine``.
 ///
 /// The first five cases mirror the transition function's decision; `stopped` and `stale` are the
-/// machine's own refusals, made before the transition function is asked.
+/// machine's own refusals, made before the transition function is asked. `postponed` and `overflowed`
+/// follow a `.postpone` decision: the event was kept for a retry, or dropped because the queue was full.
 public enum Outcome: Equatable, Hashable, Sendable, Codable {
     /// The machine entered a state and began a new visit (`.to`, including re-entry).
     case moved
@@ -17,9 +18,14 @@ public enum Outcome: Equatable, Hashable, Sendable, Codable {
     case stopped
     /// The event came from a ``StateMachine/Sender`` whose visit had already ended; it was dropped.
     case stale
+    /// The event was postponed (`.postpone`); it is retried after the next `.to`.
+    case postponed
+    /// The transition function postponed the event but `postponeLimit` events were already waiting;
+    /// the event was dropped and `statemachine.postpone_overflow` reported at warning level.
+    case overflowed
 
-    /// The verdict word of the transition behind this outcome, or `nil` when the transition
-    /// function was never asked (`stopped`, `stale`).
+    /// The verdict word of the transition behind this outcome (`postpone` for `postponed` and
+    /// `overflowed`), or `nil` when the transition function was never asked (`stopped`, `stale`).
     public var verdict: Verdict? {
         switch self {
         case .moved: .to
@@ -27,6 +33,7 @@ public enum Outcome: Equatable, Hashable, Sendable, Codable {
         case .stayed: .stay
         case .ignored: .ignore
         case .invalid: .invalid
+        case .postponed, .overflowed: .postpone
         case .stopped, .stale: nil
         }
     }
@@ -40,6 +47,7 @@ public enum Outcome: Equatable, Hashable, Sendable, Codable {
         case .stay: self = .stayed
         case .ignore: self = .ignored
         case .invalid(let reason): self = .invalid(reason)
+        case .postpone: self = .postponed
         }
     }
 }
@@ -55,6 +63,8 @@ extension Outcome: CustomStringConvertible {
         case .invalid(let reason): "invalid(\(String(reflecting: reason)))"
         case .stopped: "stopped"
         case .stale: "stale"
+        case .postponed: "postponed"
+        case .overflowed: "overflowed"
         }
     }
 }

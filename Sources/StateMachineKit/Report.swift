@@ -72,6 +72,10 @@ extension Report {
         public static let timeout = "statemachine.timeout"
         /// An accepted event: moved, updated or stayed (trace level).
         public static let transition = "statemachine.transition"
+        /// An event the transition function postponed (debug level).
+        public static let postponed = "statemachine.postponed"
+        /// A postponed event dropped because `postponeLimit` events were already waiting (warning level).
+        public static let postponeOverflow = "statemachine.postpone_overflow"
     }
 
     /// One readable line: `error turnstile statemachine.invalid: message [event=coin state=locked]`.

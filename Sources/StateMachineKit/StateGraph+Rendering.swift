@@ -6,7 +6,8 @@ extension StateGraph {
     /// A Mermaid `stateDiagram-v2` of the graph, with `[*] --> initial`.
     ///
     /// States are declared as `s<position> : <description>` in discovery order, then one line per edge
-    /// in (state, event) order; an `.update` edge's label ends in `(update)`. A truncated graph ends in
+    /// in (state, event) order; an `.update` edge's label ends in `(update)`, a `.postpone` edge's (explored
+    /// with a queue) in `(postpone)`. A truncated graph ends in
     /// a `%%` comment saying so.
     public var mermaid: String {
         var lines = ["stateDiagram-v2", "    [*] --> s0"]
@@ -16,7 +17,11 @@ extension StateGraph {
         }
         forEachEdge { from, event, to, kind in
             var label = DiagramText.mermaid(String(describing: events[event]))
-            if kind == .update { label += " (update)" }
+            switch kind {
+            case .to: break
+            case .update: label += " (update)"
+            case .postpone: label += " (postpone)"
+            }
             lines.append(label.isEmpty ? "    s\(from) --> s\(to)" : "    s\(from) --> s\(to) : \(label)")
         }
         if isTruncated {
@@ -27,7 +32,8 @@ extension StateGraph {
 
     /// A Graphviz `digraph` of the graph: a point for the start, a node per state, an edge per transition.
     ///
-    /// `.update` edges are dashed. Labels are quoted and escaped, so any description is valid DOT.
+    /// `.update` edges are dashed, `.postpone` edges dotted. Labels are quoted and escaped, so any
+    /// description is valid DOT.
     public var dot: String {
         var lines = [
             "digraph StateGraph {",
@@ -44,6 +50,7 @@ extension StateGraph {
             switch kind {
             case .to: lines.append("    s\(from) -> s\(to) [label=\(label)];")
             case .update: lines.append("    s\(from) -> s\(to) [label=\(label), style=dashed];")
+            case .postpone: lines.append("    s\(from) -> s\(to) [label=\(label), style=dotted];")
             }
         }
         if isTruncated {
@@ -54,7 +61,8 @@ extension StateGraph {
     }
 
     /// A state × event grid as a Markdown table: the next state for `.to` and `.update`, `=` for
-    /// `.stay`, `·` for `.ignore`, `!` for `.invalid`, and `?` for a target beyond a truncated search.
+    /// `.stay`, `·` for `.ignore`, `!` for `.invalid`, `~` for a `.postpone` that names no node (explored
+    /// without a queue, or past `postponeLimit`), and `?` for a target beyond a truncated search.
     ///
     /// Rows are states in discovery order, columns events in the order explored; columns are padded
     /// so the plain text lines up.
@@ -70,6 +78,10 @@ extension StateGraph {
                 case .to, .update:
                     let target = Int(targets[cell])
                     row.append(target >= 0 ? descriptions[target] : "?")
+                case .postpone:
+                    // Without a queue (or past postponeLimit) a postponement names no node.
+                    let target = targets[cell]
+                    row.append(target >= 0 ? descriptions[Int(target)] : target == Self.beyondLimit ? "?" : "~")
                 case .stay: row.append("=")
                 case .ignore: row.append("·")
                 case .invalid: row.append("!")

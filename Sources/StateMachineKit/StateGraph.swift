@@ -17,12 +17,16 @@ public struct StateGraph<State: Hashable, Event> {
             case to
             /// `.update`: the same visit holds a new value.
             case update
+            /// `.postpone`: the event joined the postponed queue. Only a graph explored with a queue
+            /// (``StateGraph/explore(from:events:postponeLimit:maximumStates:transition:)``) has these.
+            case postpone
 
             /// The verdict word of this kind of move.
             public var verdict: Verdict {
                 switch self {
                 case .to: .to
                 case .update: .update
+                case .postpone: .postpone
                 }
             }
         }
@@ -104,10 +108,27 @@ public struct StateGraph<State: Hashable, Event> {
     /// and `.invalid` makes an ``InvalidPair``. When `maximumStates` states have been found, further new
     /// states are not admitted and ``isTruncated`` is true; the states already admitted are still
     /// explored completely.
+    ///
+    /// `.postpone` makes no edge here: this graph keeps no queue. Its states are still exactly the
+    /// reachable ones, because a retried event is a transition of some event in some reachable state,
+    /// and every one of those is explored. To see the queue itself, explore with a `postponeLimit`.
     @inlinable
     public static func explore(
         from initial: State, events: [Event], maximumStates: Int = 10_000,
         transition: (State, Event) -> Transition<State, Event>
+    ) -> StateGraph {
+        explore(
+            from: initial, events: events, maximumStates: maximumStates, transition: transition,
+            postponed: { _, _ in nil })
+    }
+
+    /// The breadth-first search behind both explorations. `postponed` names the node a `.postpone`
+    /// leads to (nil: none), and is only asked on a `.postpone`, so machines that never postpone pay
+    /// nothing for it.
+    @inlinable
+    static func explore(
+        from initial: State, events: [Event], maximumStates: Int,
+        transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
     ) -> StateGraph {
         precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
         let limit = Swift.min(maximumStates, Int(Int32.max))
@@ -149,6 +170,14 @@ public struct StateGraph<State: Hashable, Event> {
                     targets.append(noTarget)
                     verdicts.append(.invalid)
                     continue
+                case .postpone:
+                    guard let queued = postponed(state, event) else {
+                        targets.append(noTarget)
+                        verdicts.append(.postpone)
+                        continue
+                    }
+                    next = queued
+                    verdict = .postpone
                 }
                 let target: Int32
                 let fragment = StateTable.fragment(next)
@@ -200,6 +229,7 @@ public struct StateGraph<State: Hashable, Event> {
             switch verdicts[cell] {
             case .to: kind = .to
             case .update: kind = .update
+            case .postpone: kind = .postpone
             case .stay, .ignore, .invalid:
                 preconditionFailure(
                     "Internal inconsistency: cell \(cell) has a target but verdict \(verdicts[cell].word)")

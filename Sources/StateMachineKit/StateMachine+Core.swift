@@ -49,18 +49,30 @@ extension StateMachine {
         /// The state cancelled work ran in, for reports.
         @usableFromInline var state: State?
         @usableFromInline var cancelled: [ActiveWork] = []
-        @usableFromInline var timer: Task<Void, Never>?
+        @usableFromInline var timers: [Task<Void, Never>] = []
         @usableFromInline var wake: [CheckedContinuation<Void, Never>] = []
+        /// Records of postponed events retried after a `.to`, in the order they were applied, for reports.
+        @usableFromInline var retried: [Record] = []
 
         @usableFromInline
         init() {}
+
+        /// Takes over what `other` has to do, after what this one has (a retried event's `.to`).
+        @usableFromInline
+        func absorb(_ other: Aftermath) {
+            if state == nil { state = other.state }
+            cancelled += other.cancelled
+            timers += other.timers
+            wake += other.wake
+            retried += other.retried
+        }
 
         /// Cancels work and timers and wakes readers. Must run outside the lock: cancellation handlers
         /// run synchronously and may call back into the machine.
         @usableFromInline
         func perform() {
             for work in cancelled { work.task.cancel() }
-            timer?.cancel()
+            for timer in timers { timer.cancel() }
             for reader in wake { reader.resume() }
         }
     }
@@ -82,12 +94,17 @@ extension StateMachine {
         /// How many readers are parked waiting for a change.
         @usableFromInline var parkedReaders = 0
         @usableFromInline var nextID = 0
+        /// Events the transition function postponed, oldest first; retried after the next `.to`.
+        @usableFromInline var postponed: [Event] = []
+        /// How many events may wait in ``postponed``.
+        @usableFromInline let postponeLimit: Int
 
         @usableFromInline
-        init(state: State, visit: Int, historyLimit: Int) {
+        init(state: State, visit: Int, historyLimit: Int, postponeLimit: Int) {
             self.state = state
             self.visit = visit
             self.history = HistoryRing(capacity: historyLimit)
+            self.postponeLimit = postponeLimit
         }
 
         @usableFromInline
@@ -128,16 +145,25 @@ extension StateMachine {
                     aftermath = enter(stateTimeout, leaving: before, machine: machine)
                 }
                 publish(into: &aftermath)
-                return (
-                    outcome,
-                    record(
-                        event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath
-                    )
-                )
+                aftermath = record(
+                    event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath)
+                if !postponed.isEmpty {
+                    retryPostponed(transition: transition, machine: machine, reporting: reporting, into: &aftermath)
+                }
+                return (outcome, aftermath)
             case .update(let next):
                 state = next
                 if !registrations.isEmpty { aftermath = update(leaving: before, machine: machine) }
                 publish(into: &aftermath)
+            case .postpone:
+                if postponed.count < postponeLimit {
+                    postponed.append(event)
+                } else {
+                    return (
+                        .overflowed,
+                        record(event, visit: visit, before: before, outcome: .overflowed, reporting: reporting)
+                    )
+                }
             case .stay, .ignore, .invalid:
                 break
             }
@@ -147,11 +173,61 @@ extension StateMachine {
             )
         }
 
-        /// Appends a record of `event` to the history; hands it to the aftermath when reports need it.
+        /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
+        /// turn comes (gen_statem: postponed events go to the front of the queue on a state change).
+        ///
+        /// An event postponed again waits for the next `.to`; when a retried event itself moves, the
+        /// events postponed again so far are older than the ones not yet retried, so they go first.
+        @usableFromInline
+        mutating func retryPostponed(
+            transition: TransitionFunction, machine: StateMachine, reporting: Bool, into aftermath: inout Aftermath?
+        ) {
+            var pending = postponed
+            postponed = []
+            var next = 0
+            while next < pending.count {
+                let event = pending[next]
+                next += 1
+                let before = state
+                let decision = transition(before, event)
+                let outcome = Outcome(decision)
+                let recordVisit = visit
+                switch consume decision {
+                case .to(let target, let stateTimeout):
+                    state = target
+                    visit += 1
+                    let entered = enter(stateTimeout, leaving: before, machine: machine)
+                    if let aftermath { aftermath.absorb(entered) } else { aftermath = entered }
+                    publish(into: &aftermath)
+                    if !postponed.isEmpty {
+                        pending = postponed + pending[next...]
+                        postponed = []
+                        next = 0
+                    }
+                case .update(let target):
+                    state = target
+                    if !registrations.isEmpty, let updated = update(leaving: before, machine: machine) {
+                        if let aftermath { aftermath.absorb(updated) } else { aftermath = updated }
+                    }
+                    publish(into: &aftermath)
+                case .postpone:
+                    // Never over the limit: every event here came out of the queue that held at most that many.
+                    postponed.append(event)
+                case .stay, .ignore, .invalid:
+                    break
+                }
+                aftermath = record(
+                    event, visit: recordVisit, before: before, outcome: outcome, reporting: reporting,
+                    into: aftermath, retry: true)
+            }
+        }
+
+        /// Appends a record of `event` to the history; hands it to the aftermath when reports need it
+        /// (as its record, or among the retried ones for a retry).
         @inlinable
         mutating func record(
             _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome, reporting: Bool,
-            into aftermath: Aftermath? = nil
+            into aftermath: Aftermath? = nil, retry: Bool = false
         ) -> Aftermath? {
             sequence += 1
             guard history.capacity > 0 || reporting else { return aftermath }
@@ -180,7 +256,7 @@ extension StateMachine {
                 sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)
             history.append(record)
             let result = aftermath ?? Aftermath()
-            result.record = record
+            if retry { result.retried.append(record) } else { result.record = record }
             return result
         }
 
@@ -194,7 +270,7 @@ extension StateMachine {
                 aftermath.state = before
                 aftermath.cancelled = endWork(cause: .stateExited)
             }
-            aftermath.timer = timeout?.task
+            if let task = timeout?.task { aftermath.timers.append(task) }
             timeout = stateTimeout.map { machine.arm($0, visit: visit) }
             for registration in registrations where registration.predicate(state) {
                 active.append(machine.start(registration, visit: visit))
@@ -267,9 +343,11 @@ extension StateMachine {
             let aftermath = Aftermath()
             aftermath.state = state
             aftermath.cancelled = endWork(cause: .machineStopped)
-            aftermath.timer = timeout?.task
+            if let task = timeout?.task { aftermath.timers.append(task) }
             timeout = nil
             registrations.removeAll()
+            // A stopped machine changes state no more, so nothing postponed could ever be retried.
+            postponed.removeAll()
             var wake: Aftermath? = aftermath
             wakeParkedReaders(into: &wake)
             return aftermath

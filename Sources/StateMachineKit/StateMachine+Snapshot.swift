@@ -1,6 +1,7 @@
 extension StateMachine {
-    /// Where a machine is, enough to carry on in another process: state, visit, history and the
-    /// armed state timeout with the time it had left. `Codable` when `State` and `Event` are.
+    /// Where a machine is, enough to carry on in another process: state, visit, history, the
+    /// armed state timeout with the time it had left, and the postponed events. `Codable` when `State`
+    /// and `Event` are.
     public struct Snapshot: Sendable {
         /// The current state.
         public var state: State
@@ -12,14 +13,20 @@ extension StateMachine {
         public var history: [Record]
         /// The armed state timeout, if any.
         public var timeout: PendingTimeout?
+        /// The events waiting for the next `.to`, oldest first.
+        public var postponed: [Event]
 
         /// Creates a snapshot.
-        public init(state: State, visit: Int, sequence: Int, history: [Record], timeout: PendingTimeout?) {
+        public init(
+            state: State, visit: Int, sequence: Int, history: [Record], timeout: PendingTimeout?,
+            postponed: [Event] = []
+        ) {
             self.state = state
             self.visit = visit
             self.sequence = sequence
             self.history = history
             self.timeout = timeout
+            self.postponed = postponed
         }
     }
 
@@ -37,7 +44,7 @@ extension StateMachine {
         }
     }
 
-    /// The machine's state, visit, history and armed timeout, taken atomically.
+    /// The machine's state, visit, history, armed timeout and postponed events, taken atomically.
     public func snapshot() -> Snapshot {
         let now = clock.now
         return core.withLock { core in
@@ -45,27 +52,30 @@ extension StateMachine {
                 state: core.state, visit: core.visit, sequence: core.sequence, history: core.history.elements,
                 timeout: core.timeout.map { armed in
                     PendingTimeout(remaining: max(.zero, now.duration(to: armed.deadline)), event: armed.event)
-                })
+                }, postponed: core.postponed)
         }
     }
 
     /// Recreates a machine where `snapshot` left it: same state, visit, history and sequence numbers;
-    /// a timeout that was armed is armed again on `clock` with the time it had left.
+    /// a timeout that was armed is armed again on `clock` with the time it had left; the postponed
+    /// events wait again (up to `postponeLimit`, oldest first).
     ///
     /// `whileIn` work is not part of a snapshot: register it again on the restored machine, and it
     /// starts at once if the restored state matches.
     public convenience init(
-        restoring snapshot: Snapshot, label: String, historyLimit: Int = 64, clock: AnyClock? = nil,
+        restoring snapshot: Snapshot, label: String, historyLimit: Int = 64, postponeLimit: Int = 64,
+        clock: AnyClock? = nil,
         reporter: Reporter? = nil, transition: @escaping TransitionFunction
     ) {
         self.init(
-            initial: snapshot.state, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: transition)
+            initial: snapshot.state, label: label, historyLimit: historyLimit, postponeLimit: postponeLimit,
+            clock: clock, reporter: reporter, transition: transition)
         let deadline = snapshot.timeout.map { self.clock.now.advanced(by: $0.remaining) }
         core.withLock { core in
             core.visit = snapshot.visit
             core.sequence = snapshot.sequence
             for record in snapshot.history.suffix(historyLimit) { core.history.append(record) }
+            core.postponed = Array(snapshot.postponed.prefix(postponeLimit))
             if let pending = snapshot.timeout, let deadline {
                 core.timeout = arm(event: pending.event, deadline: deadline, visit: snapshot.visit)
             }

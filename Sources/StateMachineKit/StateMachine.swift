@@ -13,6 +13,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public let label: String
     /// How many records ``history`` keeps.
     public let historyLimit: Int
+    /// How many postponed events may wait for a state change; one more is dropped and reported.
+    public let postponeLimit: Int
     /// The clock state timeouts run on.
     public let clock: AnyClock
     @usableFromInline let reporter: Reporter?
@@ -25,21 +27,27 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     ///   - initial: the state of visit 1.
     ///   - label: names the machine in reports.
     ///   - historyLimit: how many of the newest records ``history`` keeps (0 keeps none).
+    ///   - postponeLimit: how many `.postpone`d events may wait for the next `.to`; an event postponed
+    ///     while that many wait is dropped with outcome ``Outcome/overflowed`` and a
+    ///     `statemachine.postpone_overflow` report at warning level.
     ///   - clock: the clock for state timeouts; a `ContinuousClock` when `nil`.
     ///   - reporter: where reports go; none when `nil`.
     ///   - transition: the pure transition function; it runs under the machine's lock and must not
     ///     call back into the machine.
     public init(
-        initial: State, label: String, historyLimit: Int = 64, clock: AnyClock? = nil,
+        initial: State, label: String, historyLimit: Int = 64, postponeLimit: Int = 64, clock: AnyClock? = nil,
         reporter: Reporter? = nil, transition: @escaping TransitionFunction
     ) {
         precondition(historyLimit >= 0, "StateMachine \(label): historyLimit must be 0 or more, got \(historyLimit)")
+        precondition(
+            postponeLimit >= 0, "StateMachine \(label): postponeLimit must be 0 or more, got \(postponeLimit)")
         self.label = label
         self.historyLimit = historyLimit
+        self.postponeLimit = postponeLimit
         self.clock = clock ?? .continuous
         self.reporter = reporter
         self.transition = transition
-        self.core = Locked(Core(state: initial, visit: 1, historyLimit: historyLimit))
+        self.core = Locked(Core(state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit))
     }
 
     deinit {
@@ -55,6 +63,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// The newest ``historyLimit`` records, oldest first.
     public var history: [Record] { core.withLock { $0.history.elements } }
+
+    /// The events waiting for the next `.to` to be retried, oldest first (empty after ``stop()``).
+    public var postponed: [Event] { core.withLock { $0.postponed } }
 
     /// Whether ``stop()`` has been called.
     public var isStopped: Bool { core.withLock { $0.stopped } }
@@ -95,7 +106,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Stops the machine: later events return `.stopped`, work is cancelled with cause
-    /// `machineStopped`, the armed timeout is cancelled and every `states()` stream finishes.
+    /// `machineStopped`, the armed timeout is cancelled, postponed events are dropped (they could only be
+    /// retried after a state change, and there will be none) and every `states()` stream finishes.
     public func stop() {
         guard let aftermath = core.withLock({ $0.stop() }) else { return }
         aftermath.perform()
@@ -168,41 +180,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @inlinable
     func report(_ aftermath: Aftermath, outcome: Outcome, event: Event, origin: Origin, to reporter: Reporter) {
         if let record = aftermath.record {
-            let level: Report.Level
-            let name: String
-            let message: String
-            var metadata = ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]
-            switch record.outcome {
-            case .moved, .updated, .stayed:
-                level = .trace
-                name = Report.Name.transition
-                message = "\(record.before) + \(event) -> \(record.after) (\(record.outcome))"
-                metadata["after"] = "\(record.after)"
-            case .ignored:
-                level = .trace
-                name = Report.Name.ignored
-                message = "\(event) ignored in \(record.before)"
-            case .invalid(let reason):
-                level = .error
-                name = Report.Name.invalid
-                message = "\(event) is invalid in \(record.before): \(reason)"
-                metadata["reason"] = reason
-            case .stale:
-                level = .notice
-                name = Report.Name.staleEvent
-                let senderVisit: Int
-                if case .sender(let visit) = origin { senderVisit = visit } else { senderVisit = record.visit }
-                message = "dropped \(event) sent for visit \(senderVisit); the machine is in visit \(record.visit)"
-                metadata["reason"] = "visit \(senderVisit) ended"
-                metadata["sender_visit"] = "\(senderVisit)"
-            case .stopped:
-                level = .trace
-                name = Report.Name.ignored
-                message = "\(event) arrived after stop"
-            }
-            if reporter.accepts(level) {
-                reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
-            }
+            report(record, origin: origin, retried: false, to: reporter)
             if case .timeout = origin, reporter.accepts(.debug) {
                 reporter.report(
                     Report(
@@ -217,7 +195,62 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                     message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
                     metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
         }
+        for record in aftermath.retried {
+            report(record, origin: .anyone, retried: true, to: reporter)
+        }
         report(cancelled: aftermath.cancelled, state: aftermath.state)
+    }
+
+    /// Reports one recorded event; a retried postponed event carries `retried=true`.
+    @inlinable
+    func report(_ record: Record, origin: Origin, retried: Bool, to reporter: Reporter) {
+        let event = record.event
+        let level: Report.Level
+        let name: String
+        let message: String
+        var metadata = ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]
+        switch record.outcome {
+        case .moved, .updated, .stayed:
+            level = .trace
+            name = Report.Name.transition
+            message = "\(record.before) + \(event) -> \(record.after) (\(record.outcome))"
+            metadata["after"] = "\(record.after)"
+        case .ignored:
+            level = .trace
+            name = Report.Name.ignored
+            message = "\(event) ignored in \(record.before)"
+        case .invalid(let reason):
+            level = .error
+            name = Report.Name.invalid
+            message = "\(event) is invalid in \(record.before): \(reason)"
+            metadata["reason"] = reason
+        case .stale:
+            level = .notice
+            name = Report.Name.staleEvent
+            let senderVisit: Int
+            if case .sender(let visit) = origin { senderVisit = visit } else { senderVisit = record.visit }
+            message = "dropped \(event) sent for visit \(senderVisit); the machine is in visit \(record.visit)"
+            metadata["reason"] = "visit \(senderVisit) ended"
+            metadata["sender_visit"] = "\(senderVisit)"
+        case .stopped:
+            level = .trace
+            name = Report.Name.ignored
+            message = "\(event) arrived after stop"
+        case .postponed:
+            level = .debug
+            name = Report.Name.postponed
+            message = "\(event) postponed in \(record.before) until the next state change"
+        case .overflowed:
+            level = .warning
+            name = Report.Name.postponeOverflow
+            message =
+                "dropped \(event) in \(record.before): \(postponeLimit) postponed events are already waiting"
+            metadata["reason"] = "postponeLimit \(postponeLimit) reached"
+        }
+        if retried { metadata["retried"] = "true" }
+        if reporter.accepts(level) {
+            reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
+        }
     }
 
     @usableFromInline

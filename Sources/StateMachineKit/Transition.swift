@@ -14,13 +14,17 @@ public enum Transition<State, Event> {
     case ignore
     /// The event should be impossible here; the machine stays and reports the reason at error level.
     case invalid(String)
+    /// Not now: the machine keeps the event and retries it after the next `.to` (gen_statem's
+    /// `postpone`). Postponed events are retried in arrival order at the start of the new visit; an
+    /// `.update` is not a state change and retries nothing. The state does not change.
+    case postpone
 }
 
 extension Transition: Sendable where State: Sendable, Event: Sendable {}
 extension Transition: Equatable where State: Equatable, Event: Equatable {}
 
 extension Transition {
-    /// The verdict word of this decision: `to`, `update`, `stay`, `ignore` or `invalid`.
+    /// The verdict word of this decision: `to`, `update`, `stay`, `ignore`, `invalid` or `postpone`.
     public var verdict: Verdict {
         switch self {
         case .to: .to
@@ -28,6 +32,7 @@ extension Transition {
         case .stay: .stay
         case .ignore: .ignore
         case .invalid: .invalid
+        case .postpone: .postpone
         }
     }
 
@@ -35,20 +40,21 @@ extension Transition {
     public func target(from current: State) -> State {
         switch self {
         case .to(let next, _), .update(let next): next
-        case .stay, .ignore, .invalid: current
+        case .stay, .ignore, .invalid, .postpone: current
         }
     }
 
-    /// Whether the machine accepted the event (anything but `.ignore` and `.invalid`).
+    /// Whether the machine accepted the event (anything but `.ignore` and `.invalid`; a postponed
+    /// event is kept for later, so it counts as accepted).
     public var isAccepted: Bool {
         switch self {
-        case .to, .update, .stay: true
+        case .to, .update, .stay, .postpone: true
         case .ignore, .invalid: false
         }
     }
 }
 
-/// The five words every tool uses for the result of a transition.
+/// The words every tool uses for the result of a transition: the original five, then `postpone`.
 public enum Verdict: String, Sendable, Hashable, CaseIterable, Codable {
     /// A new visit began.
     case to
@@ -60,6 +66,8 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable, Codable {
     case ignore
     /// The event should have been impossible in that state.
     case invalid
+    /// The event was kept, to be retried after the next state change.
+    case postpone
 
     /// The word as printed by `replay`, `graph`, the dashboard and the history.
     public var word: String { rawValue }

@@ -36,7 +36,7 @@ public struct TransitionRow<
             })
     }
 
-    /// Stays, ignores or rejects the event as invalid.
+    /// Stays, ignores, rejects the event as invalid, or postpones it until the next `.to`.
     public static func on(
         _ state: StateCase, _ event: EventCase, when admits: (@Sendable (State, Event) -> Bool)? = nil,
         _ verdict: RowVerdict
@@ -62,6 +62,8 @@ public enum RowVerdict: Sendable, Hashable {
     case ignore
     /// The event should be impossible here, for the given reason.
     case invalid(String)
+    /// Not now: keep the event and retry it after the next `.to`.
+    case postpone
 
     /// The engine's decision for this verdict.
     public func transition<State, Event>() -> Transition<State, Event> {
@@ -69,6 +71,7 @@ public enum RowVerdict: Sendable, Hashable {
         case .stay: .stay
         case .ignore: .ignore
         case .invalid(let reason): .invalid(reason)
+        case .postpone: .postpone
         }
     }
 }

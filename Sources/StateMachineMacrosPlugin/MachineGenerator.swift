@@ -146,7 +146,7 @@ struct MachineGenerator {
         lines += machine.table.finals.map { "    \($0.name) --> [*]" }
         return
             ([
-                "/// The table as a Mermaid state diagram (moves only; stay, ignore and invalid rows are left out).",
+                "/// The table as a Mermaid state diagram (moves only; stay, ignore, invalid and postpone rows are left out).",
                 "\(access)static let mermaid: String = \"\"\"",
             ] + lines.map { "    " + $0 } + ["    \"\"\""]).joined(separator: "\n")
     }

@@ -16,7 +16,7 @@ struct CaseReference {
 enum RowAction {
     /// `to: target` with an optional `after:`/`send:` state timeout.
     case move(target: ExprSyntax, targetCase: CaseReference?, after: ExprSyntax?, send: ExprSyntax?)
-    /// `.stay`, `.ignore` or `.invalid("why")`.
+    /// `.stay`, `.ignore`, `.invalid("why")` or `.postpone`.
     case verdict(ExprSyntax)
     /// A closure deciding from the payloads; `targets` are the cases its `.to(…)`/`.update(…)` name.
     case decide(ClosureExprSyntax, targets: [CaseReference])

@@ -35,7 +35,7 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
             "'unlisted:' must be '.ignore' or '.invalid'"
         case .unrecognisedRow:
             "a row must read '.on(.state, .event, [when: guard,] to: .target [, after: duration, send: .event])', "
-                + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\"))' or '.on(.state, .event) { state, event in … }'"
+                + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\") | .postpone)' or '.on(.state, .event) { state, event in … }'"
         case .targetNotACase:
             "the graph checks need to know where this row can go: write the target as a case, like '.to(.paused(request: r, percent: p))'"
         case .duplicatePair(let state, let event):

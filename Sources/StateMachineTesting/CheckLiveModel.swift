@@ -10,7 +10,7 @@ import StateMachineKit
 /// it was. The current state is checked too, so the rules hold even with a short history.
 ///
 /// Failing sequences are shrunk by removing chunks, then single steps, until no removal still fails
-/// (1-minimal); a live machine has no graph to search. Seeds work as in ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:)``.
+/// (1-minimal); a live machine has no graph to search. Seeds work as in ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:postponeLimit:)``.
 ///
 /// - Parameters:
 ///   - make: a fresh machine, with its work registered, and the test clock it runs on; called once
@@ -69,6 +69,17 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
                                 states: states,
                                 failure:
                                     "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
+                            )
+                        )
+                    }
+                case .postponed, .overflowed:
+                    if record.after != record.before {
+                        return (
+                            initial,
+                            ModelTrace(
+                                states: states,
+                                failure:
+                                    "postponed event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
                             )
                         )
                     }

@@ -5,7 +5,13 @@ import StateMachineKit
 /// after every event; returns the shortest failing sequence it can find, or nil when every sequence passes.
 ///
 /// The rules: `invariant` holds in the initial state and after every event, and a rejected event
-/// (`.ignore`, `.invalid`) leaves the state exactly as it was. Sequences come from a ``SplitMix64``
+/// (`.ignore`, `.invalid`) leaves the state exactly as it was.
+///
+/// Postponed events are modelled as the engine runs them: a `.postpone` queues the event (up to
+/// `postponeLimit`, past which it is dropped), and every `.to` retries the queue in arrival order, each
+/// retried event checked by the same rules. The shortest-path shrink stays exact with a queue: a path
+/// in the queue-less graph never postpones, so it replays the same; and a failure reached with a queue
+/// is reached by at most as many events without one (each state change is one event in one state). Sequences come from a ``SplitMix64``
 /// seeded with `seed`, or with `STATE_MACHINE_SEED` from the environment when that is set (so a failure
 /// printed in CI replays locally), or with a random seed; the seed used is in the counterexample.
 ///
@@ -15,26 +21,28 @@ import StateMachineKit
 public func checkModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
     invariant: (State) -> Bool, sequences: Int = 500, maximumLength: Int = 40, seed: UInt64? = nil,
-    maximumStates: Int = 100_000
+    maximumStates: Int = 100_000, postponeLimit: Int = 64
 ) -> Counterexample<State, Event>? {
     checkModel(
         from: initial, events: events, transition: transition, invariant: invariant, sequences: sequences,
-        maximumLength: maximumLength, seed: seed, maximumStates: maximumStates,
+        maximumLength: maximumLength, seed: seed, maximumStates: maximumStates, postponeLimit: postponeLimit,
         environment: ProcessInfo.processInfo.environment)
 }
 
-/// ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:)`` with the
+/// ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:postponeLimit:)`` with the
 /// environment passed in, so the `STATE_MACHINE_SEED` override can be tested without touching the process.
 public func checkModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
     invariant: (State) -> Bool, sequences: Int = 500, maximumLength: Int = 40, seed: UInt64? = nil,
-    maximumStates: Int = 100_000, environment: [String: String]
+    maximumStates: Int = 100_000, postponeLimit: Int = 64, environment: [String: String]
 ) -> Counterexample<State, Event>? {
     let runSeed = ModelSeed.resolve(explicit: seed, environment: environment)
     return withoutActuallyEscaping(transition) { transition in
         withoutActuallyEscaping(invariant) { invariant in
             let search = ModelSearch<State, Event>(events: events) { sequence in
-                runPure(from: initial, sequence, transition: transition, invariant: invariant)
+                runPure(
+                    from: initial, sequence, transition: transition, invariant: invariant,
+                    postponeLimit: postponeLimit)
             }
             guard let found = search.findFailure(sequences: sequences, maximumLength: maximumLength, seed: runSeed)
             else {
@@ -61,9 +69,12 @@ public func checkModel<State: Hashable, Event>(
 }
 
 /// Replays `sequence` through a pure transition function, stopping at the first broken rule.
+///
+/// Postponed events wait in a queue of at most `postponeLimit` and are retried after every `.to`, as
+/// ``StateMachine`` retries them; the trace holds the state after each sent event and its retries.
 func runPure<State: Hashable, Event>(
     from initial: State, _ sequence: [Event], transition: (State, Event) -> Transition<State, Event>,
-    invariant: (State) -> Bool
+    invariant: (State) -> Bool, postponeLimit: Int = 64
 ) -> ModelTrace<State> {
     guard invariant(initial) else {
         return ModelTrace(states: [], failure: "the invariant does not hold in the initial state")
@@ -71,18 +82,49 @@ func runPure<State: Hashable, Event>(
     var state = initial
     var states: [State] = []
     states.reserveCapacity(sequence.count)
-    for (position, event) in sequence.enumerated() {
+    var postponed: [Event] = []
+    /// Applies one event; returns what broke, if anything, and whether the machine moved (`.to`).
+    func apply(_ event: Event, retried: Bool, position: Int) -> (failure: String?, moved: Bool) {
+        // Built only for a failure: describing an event costs more than deciding it.
+        func place() -> String {
+            retried ? "retried \(event) after event \(position + 1)" : "event \(position + 1) (\(event))"
+        }
         let decision = transition(state, event)
-        let next = decision.target(from: state)
-        states.append(next)
-        if !decision.isAccepted, next != state {
-            return ModelTrace(states: states, failure: "rejected event \(position + 1) (\(event)) changed the state")
+        let after = decision.target(from: state)
+        var moved = false
+        switch decision {
+        case .ignore, .invalid, .postpone:
+            if after != state { return ("rejected \(place()) changed the state", false) }
+            if case .postpone = decision, postponed.count < postponeLimit { postponed.append(event) }
+        case .to:
+            moved = true
+        case .update, .stay:
+            break
         }
-        if !invariant(next) {
-            return ModelTrace(
-                states: states, failure: "the invariant does not hold after event \(position + 1) (\(event))")
+        state = after
+        if !invariant(after) { return ("the invariant does not hold after \(place())", moved) }
+        return (nil, moved)
+    }
+    for (position, sent) in sequence.enumerated() {
+        var (failure, moved) = apply(sent, retried: false, position: position)
+        // After a `.to`, the postponed events in arrival order; one postponed again waits for the next `.to`,
+        // ahead of the ones not yet retried when a retry moves.
+        var pending: [Event] = []
+        var next = 0
+        while failure == nil, moved, !postponed.isEmpty || next < pending.count {
+            pending = postponed + pending[next...]
+            postponed = []
+            next = 0
+            moved = false
+            while failure == nil, !moved, next < pending.count {
+                let event = pending[next]
+                next += 1
+                (failure, moved) = apply(event, retried: true, position: position)
+            }
+            if !moved { postponed += pending[next...] }
         }
-        state = next
+        states.append(state)
+        if let failure { return ModelTrace(states: states, failure: failure) }
     }
     return ModelTrace(states: states, failure: nil)
 }

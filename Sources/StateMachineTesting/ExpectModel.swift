@@ -3,7 +3,7 @@ import Foundation
 import StateMachineKit
 import Testing
 
-/// Runs ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:)`` and
+/// Runs ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:postponeLimit:)`` and
 /// records a Swift Testing issue at the caller's location showing the counterexample when it fails.
 ///
 /// Returns the counterexample too, for tests that want to look further.
@@ -11,11 +11,11 @@ import Testing
 public func expectModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
     invariant: (State) -> Bool, sequences: Int = 500, maximumLength: Int = 40, seed: UInt64? = nil,
-    maximumStates: Int = 100_000, sourceLocation: SourceLocation = #_sourceLocation
+    maximumStates: Int = 100_000, postponeLimit: Int = 64, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Counterexample<State, Event>? {
     let found = checkModel(
         from: initial, events: events, transition: transition, invariant: invariant, sequences: sequences,
-        maximumLength: maximumLength, seed: seed, maximumStates: maximumStates)
+        maximumLength: maximumLength, seed: seed, maximumStates: maximumStates, postponeLimit: postponeLimit)
     if let found {
         Issue.record(Comment(rawValue: "Model check failed\n\(found)"), sourceLocation: sourceLocation)
     }

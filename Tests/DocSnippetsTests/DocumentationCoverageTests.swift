@@ -73,8 +73,12 @@ import Testing
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
-        process.executableURL = extract
+        // Through a shell that lifts the file size limit to its hard maximum: a FileTransfer test lowers
+        // RLIMIT_FSIZE process-wide while it runs, and a child started then would inherit it and fail
+        // writing a symbol graph larger than that limit ("File too large").
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
+            "-c", "ulimit -f \"$(ulimit -H -f)\" && exec \"$0\" \"$@\"", extract.path,
             "-module-name", module, "-I", products.appendingPathComponent("Modules").path,
             "-target", triple(products: products), "-minimum-access-level", "public", "-skip-synthesized-members",
             "-skip-inherited-docs", "-output-dir", output.path,

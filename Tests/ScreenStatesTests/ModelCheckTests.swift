@@ -27,6 +27,7 @@ struct ObservedTransfer: Hashable {
         case .stay: return .stay
         case .ignore: return .ignore
         case .invalid(let reason): return .invalid(reason)
+        case .postpone: return .postpone
         }
     }
 
@@ -121,6 +122,7 @@ struct ObservedTransfer: Hashable {
                 case .stay: return .stay
                 case .ignore: return .ignore
                 case .invalid(let reason): return .invalid(reason)
+                case .postpone: return .postpone
                 }
             },
             invariant: { observed in

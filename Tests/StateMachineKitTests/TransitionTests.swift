@@ -12,6 +12,7 @@ import Testing
         (.stay, .stay, .red, true),
         (.ignore, .ignore, .red, false),
         (.invalid("no"), .invalid, .red, false),
+        (.postpone, .postpone, .red, true),
     ])
     func verdictTargetAndAcceptance(
         transition: Transition<Light, Press>, verdict: Verdict, target: Light, accepted: Bool
@@ -22,6 +23,6 @@ import Testing
     }
 
     @Test func verdictWordsAreTheSharedContract() {
-        #expect(Verdict.allCases.map(\.word) == ["to", "update", "stay", "ignore", "invalid"])
+        #expect(Verdict.allCases.map(\.word) == ["to", "update", "stay", "ignore", "invalid", "postpone"])
     }
 }

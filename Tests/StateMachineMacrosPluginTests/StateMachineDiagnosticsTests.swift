@@ -196,7 +196,7 @@ import Testing
         (
             "@StateMachine\nenum Lamp {\n    enum State { case off }\n    enum Event { case flip }\n    static let table = Table(initial: .off, rows: [\n        .flip(.off, .off),\n    ])\n}",
             "6:9: error: a row must read '.on(.state, .event, [when: guard,] to: .target [, after: duration, send: .event])', "
-                + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\"))' or '.on(.state, .event) { state, event in … }'"
+                + "'.on(.state, .event, [when: guard,] .stay | .ignore | .invalid(\"why\") | .postpone)' or '.on(.state, .event) { state, event in … }'"
         ),
         (
             "@StateMachine\nenum Lamp {\n    enum State { case off }\n    enum Event { case flip }\n    static let table = Table(initial: .off, rows: [\n        .on(.off, .flip) { state, _ in .to(state) },\n    ])\n}",

@@ -141,7 +141,7 @@ import Testing
                 }
             }
 
-            /// The table as a Mermaid state diagram (moves only; stay, ignore and invalid rows are left out).
+            /// The table as a Mermaid state diagram (moves only; stay, ignore, invalid and postpone rows are left out).
             public static let mermaid: String = \"""
                 stateDiagram-v2
                     [*] --> closed

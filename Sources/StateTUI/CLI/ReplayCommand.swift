@@ -16,7 +16,7 @@ public enum ReplayCommand {
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
             lines starting with # are skipped. For every event it prints the verdict (to, update, stay, ignore,
-            invalid), one space, and the state after it:
+            invalid, postpone), one space, and the state after it:
               update running(request: 1, percent: 20)
             A line that is not an event stops the run with 'statetui: line N: …' on standard error, naming the
             accepted forms, and exit status 2; the lines before it are already printed.
@@ -29,7 +29,12 @@ public enum ReplayCommand {
     /// Runs a replay of `model` over `lines` (line terminators already removed), writing results
     /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse.
     public static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
-        let replayer = model.makeReplayer()
+        run(model: model, replayer: model.makeReplayer(), lines: lines, io: io)
+    }
+
+    /// ``run(model:lines:io:)`` through a given replayer for `model`'s events, so another machine for the
+    /// same model (a `@StateMachine` rewrite) can be held to exactly the output `statetui replay` prints.
+    public static func run(model: ScreenModel, replayer: Replayer, lines: () -> String?, io: CommandIO) -> Int32 {
         var number = 0
         while let raw = lines() {
             number += 1
