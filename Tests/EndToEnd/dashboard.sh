@@ -3,7 +3,7 @@
 # resume it (its late callback shows up as a dropped stale event), cancel, open and close the help overlay,
 # shrink the window below 40x12 and back, quit. The screen is checked at each step (polling capture-pane
 # with a bounded wait, never a fixed sleep), and the terminal must be restored after q, Ctrl-C, SIGTERM and
-# SIGHUP: alternate screen left, cursor visible, the shell's exit status as documented. Also: NO_COLOR
+# SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, the shell's exit status as documented. Also: NO_COLOR
 # draws no colour, and stdout not a terminal or an unknown TERM is a one-line error with exit status 2.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -67,8 +67,14 @@ dashboard_pid() {
     [ -n "$pid" ] || fail "no dashboard process under the pane's shell"
     echo "$pid"
 }
+# Starts the dashboard from the shell; with `alone`, no `echo exit=$?` follows it on the command line (a
+# job stopped by Ctrl-Z would let that echo run at once).
 launch() {
-    keys "clear; $* $bin --seed 1; echo exit=\$?" Enter
+    if [ "${1:-}" = alone ]; then
+        keys "clear; $bin --seed 1" Enter
+    else
+        keys "clear; $* $bin --seed 1; echo exit=\$?" Enter
+    fi
     wait_for '^ 1 Transfers'
     wait_for 'stale events dropped: 0'
     [ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard is not on the alternate screen"
@@ -146,6 +152,30 @@ step="SIGHUP restores the terminal"
 launch
 kill -HUP "$(dashboard_pid)"
 expect_restored 129
+
+step="a fatal signal restores the terminal"
+# Without Swift's interactive crash backtracer, which would wait for a key after the restore.
+launch SWIFT_BACKTRACE=enable=no
+kill -SEGV "$(dashboard_pid)"
+expect_restored 139
+
+step="Ctrl-Z suspends to the shell and fg comes back intact"
+launch alone
+keys j s
+wait_for '│ backup\.img .*running\(request: 1'
+keys C-z
+wait_for 'Stopped'
+[ "$(pane '#{alternate_on}')" = 0 ] || fail "suspended but still on the alternate screen"
+[ "$(pane '#{cursor_flag}')" = 1 ] || fail "suspended but the cursor is hidden"
+keys "fg" Enter
+wait_for '^ 1 Transfers'
+wait_for '│ backup\.img .*running\(request: 1'
+wait_for 'p pause · c cancel'
+[ "$(pane '#{alternate_on}')" = 1 ] || fail "back from suspension but not on the alternate screen"
+keys q
+wait_for '^\$$'
+keys 'echo exit=$?' Enter
+expect_restored 0
 
 step="NO_COLOR draws without colour"
 launch NO_COLOR=1
