@@ -112,7 +112,9 @@ let package = Package(
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
-            dependencies: ["StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui"],
+            dependencies: [
+                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
+            ],
             exclude: ["__Snapshots__"]
         ),
         .target(name: "CSHA256"),

@@ -19,7 +19,10 @@ func runDashboardBenchmarks() async {
         ("AppView 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90) + " p90"),
         ("key to screen (in process)", microseconds(latency.median), microseconds(latency.p90) + " p90"),
         ("flood: machine changes", "\(flood.changes)", "\(flood.changes / flood.seconds)/s"),
-        ("flood: frames drawn", "\(flood.frames)", String(format: "%.1f fps", Double(flood.frames) / Double(flood.seconds))),
+        (
+            "flood: frames drawn", "\(flood.frames)",
+            String(format: "%.1f fps", Double(flood.frames) / Double(flood.seconds))
+        ),
         ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
     ]
     switch process {
