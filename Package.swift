@@ -71,7 +71,10 @@ let package = Package(
         .target(name: "StateMachineKit"),
         .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer"]),
+            name: "Benchmarks",
+            dependencies: [
+                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
+            ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
@@ -110,10 +113,16 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
-        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit"]),
+        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI"]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
-        .testTarget(name: "StateTUITests", dependencies: ["StateTUI", "ScreenStates", "statetui"]),
+        .testTarget(
+            name: "StateTUITests",
+            dependencies: [
+                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
         .target(name: "CSHA256"),
         .target(name: "FileTransfer", dependencies: ["CSHA256"]),
         .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer", "CSHA256"]),

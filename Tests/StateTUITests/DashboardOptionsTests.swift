@@ -1,0 +1,70 @@
+import StateTUI
+import Testing
+
+/// `statetui` with no command opens the dashboard; its options parse or fail with a named cause.
+@Suite struct DashboardOptionsTests {
+    @Test(arguments: [
+        ([String](), DashboardOptions()),
+        (["--trace", "frames.log"], DashboardOptions(tracePath: "frames.log")),
+        (["--seed", "42"], DashboardOptions(seed: 42)),
+        (["--seed", "7", "--trace", "t"], DashboardOptions(tracePath: "t", seed: 7)),
+    ])
+    func dashboardWordsOpenTheDashboard(arguments: [String], expected: DashboardOptions) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 0)
+        #expect(memory.dashboards == [expected])
+        #expect(memory.output == "")
+        #expect(memory.error == "")
+    }
+
+    @Test(arguments: [
+        (["--trace"], "statetui: option '--trace' needs a file\n"),
+        (
+            ["--seed", "x"],
+            "statetui: option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got 'x'\n"
+        ),
+        (["--seed"], "statetui: option '--seed' needs a number\n"),
+        (["--trace", "a", "graph"], "statetui: unexpected argument 'graph'\n"),
+    ])
+    func badDashboardOptionsAreUsageErrors(arguments: [String], firstLine: String) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 2)
+        #expect(memory.dashboards == [])
+        #expect(memory.error.hasPrefix(firstLine))
+    }
+
+    @Test func commandsStillRunWithoutTheDashboard() {
+        let memory = MemoryIO()
+        #expect(memory.run(["--version"]) == 0)
+        #expect(memory.dashboards == [])
+    }
+
+    @Test(
+        arguments: [
+            (DashboardOptions(), [String: String](), nil),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": "42"], 42),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": "0x2A"], 42),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": ""], nil),
+            (DashboardOptions(seed: 7), ["STATE_MACHINE_SEED": "42"], 7),
+        ] as [(DashboardOptions, [String: String], UInt64?)])
+    func theSeedComesFromTheOptionThenTheEnvironment(
+        options: DashboardOptions, environment: [String: String], expected: UInt64?
+    ) throws {
+        #expect(try options.resolvedSeed(environment: environment) == expected)
+    }
+
+    @Test func aSeedVariableThatIsNotANumberIsAUsageError() {
+        #expect(
+            throws: UsageError(
+                "STATE_MACHINE_SEED=\"soon\" is not an unsigned 64-bit integer (decimal or 0x-hexadecimal)")
+        ) {
+            try DashboardOptions().resolvedSeed(environment: ["STATE_MACHINE_SEED": "soon"])
+        }
+    }
+
+    @Test func aHexadecimalSeedOptionIsAccepted() {
+        let memory = MemoryIO()
+        #expect(memory.run(["--seed", "0xff"]) == 0)
+        #expect(memory.dashboards == [DashboardOptions(seed: 255)])
+    }
+}
