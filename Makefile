@@ -11,13 +11,18 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release test test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
 
 release:
 	$(SWIFT) build -c release
+
+# Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
+run:
+	$(SWIFT) build -c release --product statetui
+	"$$($(SWIFT) build -c release --show-bin-path)/statetui"
 
 test:
 	$(SWIFT) test

@@ -109,7 +109,7 @@ let package = Package(
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
-            dependencies: ["StateTUI", "ScreenStates", "statetui", "TerminalUI", "TerminalUITesting", "StateMachineKit"],
+            dependencies: ["StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui"],
             exclude: ["__Snapshots__"]
         ),
         .target(name: "CSHA256"),

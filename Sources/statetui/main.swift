@@ -1,8 +1,10 @@
-// Parsing and wiring only: every command lives in StateTUI, where it is tested.
+// Parsing and wiring only: every command and the dashboard live in StateTUI, where they are tested.
 import Foundation
 import StateTUI
 
 let (io, flush) = CommandIO.standard()
-let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io)
+let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io) { options in
+    Dashboard.run(options, environment: ProcessInfo.processInfo.environment, writeError: io.writeError)
+}
 flush()
 exit(status)

@@ -1,14 +1,15 @@
 import ScreenStates
 
-/// The `statetui` command line: `--help`, `--version`, `help COMMAND` and the subcommands, parsed
-/// and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:)`` and exits with its result.
+/// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
+/// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``
+/// and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec]
 
     /// The top-level usage lines.
     public static var usage: String {
-        (["statetui <command> [<arguments>]", "statetui help <command>", "statetui --help | --version"]
+        ([DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>", "statetui --help | --version"]
             + commands.map(\.usage)).map { "  " + $0 }.joined(separator: "\n")
     }
 
@@ -16,13 +17,16 @@ public enum CommandLineTool {
     public static var help: String {
         var lines = [
             "OVERVIEW: State machines from the screen-state seeds, driven and inspected from the terminal.",
-            "", "USAGE:", usage, "", "COMMANDS:",
+            "", "USAGE:", usage, "",
+            "With no command, statetui opens the dashboard (q quits, ? lists the keys).", "", "COMMANDS:",
         ]
         lines += commands.map { CommandSpec.row($0.name, $0.abstract) }
         lines.append(CommandSpec.row("help", "Show help for a command."))
         lines += [
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
-            CommandSpec.row("--version", "Show the version."), "",
+            CommandSpec.row("--version", "Show the version."),
+            CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."), "",
             "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
         ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
@@ -34,9 +38,13 @@ public enum CommandLineTool {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs the words after the program name; returns the exit status.
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    /// Runs the words after the program name; returns the exit status. No words (or only dashboard
+    /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
+    public static func run(
+        _ arguments: [String], io: CommandIO, dashboard: (DashboardOptions) -> Int32
+    ) -> Int32 {
         do {
+            if let options = try DashboardOptions.parse(arguments) { return dashboard(options) }
             return try dispatch(arguments, io: io)
         } catch {
             let spec = error.command.flatMap { name in commands.first { $0.name == name } }
