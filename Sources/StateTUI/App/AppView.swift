@@ -47,7 +47,10 @@ public enum AppView {
     static func renderScreen(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
         switch state.screen {
         case .transfers: TransfersFeature.view(state.transfers, in: area, on: &canvas)
-        case .upload, .load, .graph, .history: break
+        case .upload: UploadFeature.view(state.upload, in: area, on: &canvas)
+        case .load: LoadFeature.view(state.load, in: area, on: &canvas)
+        case .graph: GraphFeature.view(state.graph, in: area, on: &canvas)
+        case .history: HistoryFeature.view(state.history, in: area, on: &canvas)
         }
     }
 
@@ -55,7 +58,10 @@ public enum AppView {
     static func screenHelp(_ state: AppState) -> [KeyHelp] {
         switch state.screen {
         case .transfers: TransfersFeature.help(state.transfers)
-        case .upload, .load, .graph, .history: []
+        case .upload: UploadFeature.help(state.upload)
+        case .load: LoadFeature.help(state.load)
+        case .graph: GraphFeature.help(state.graph)
+        case .history: HistoryFeature.help(state.history)
         }
     }
 
@@ -63,7 +69,10 @@ public enum AppView {
     static func screenKeys(_ screen: Screen) -> [KeyHelp] {
         switch screen {
         case .transfers: TransfersFeature.keys
-        case .upload, .load, .graph, .history: []
+        case .upload: UploadFeature.allKeys
+        case .load: LoadFeature.allKeys
+        case .graph: GraphFeature.allKeys
+        case .history: HistoryFeature.allKeys
         }
     }
 

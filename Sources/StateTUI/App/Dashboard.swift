@@ -19,7 +19,7 @@ public enum Dashboard {
             view: AppView.render,
             keymap: Keymap.action,
             isFinished: { $0.exit != nil },
-            runEffect: { effect, _ in environment.perform(effect) },
+            runEffect: { effect, send in environment.perform(effect, send: send) },
             subscriptions: environment.subscriptions)
     }
 
