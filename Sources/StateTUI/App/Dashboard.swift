@@ -12,7 +12,11 @@ import Darwin
 public enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap``, the environment's effect runner
     /// and subscriptions.
-    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+    /// Without `subscriptions` the machines reach the app only through ``DashboardEnvironment/connect(_:)``
+    /// (the demo runner's way).
+    public static func app(
+        _ environment: DashboardEnvironment, subscriptions: Bool = true
+    ) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,
@@ -20,7 +24,7 @@ public enum Dashboard {
             keymap: Keymap.action,
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
-            subscriptions: environment.subscriptions)
+            subscriptions: subscriptions ? environment.subscriptions : [])
     }
 
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the

@@ -52,6 +52,7 @@ public final class DemoRunner<State: Equatable & Sendable, Action: Sendable, Eff
     public func start() async {
         let inbox = self.inbox
         host.connect(Send { action in inbox.actions.withLock { $0.append(action) } })
+        await host.settle()
         await drain()
     }
 
@@ -66,12 +67,15 @@ public final class DemoRunner<State: Equatable & Sendable, Action: Sendable, Eff
             let screen = canvas.text
             if !Self.matches(screen, pattern) { return .expectationFailed(step, screen: screen) }
         }
+        await host.settle()
+        await drain()
         return host.app.isFinished(state) ? .quit(after: step) : nil
     }
 
     /// Lets `duration` of simulated time pass and reduces what that sends.
     public func advance(by duration: Duration) async {
-        host.advance(duration)
+        await host.advance(duration)
+        await host.settle()
         await drain()
     }
 
