@@ -20,7 +20,7 @@ public enum BundledDemos {
             #"expect /paused\(request: 1/"#,
             #"sleep 500ms"#,
             #"space"#,
-            #"expect /running\(request: 2/"#,
+            #"expect /running\(request: 1/"#,
             #"down"#,
             #"f"#,
             #"s"#,

@@ -61,19 +61,24 @@ public struct DemoSession: Sendable {
         let send = Locked<Send<AppAction>?>(nil)
     }
 
-    /// Waits until every running transfer's worker is asleep on the test clock again (or a generous bound of
-    /// scheduler turns passed), so what the workers report is in the machines before the next frame.
+    /// Waits until every running transfer's worker is asleep on the test clock again and the number of
+    /// sleepers has stopped changing for a few turns (a cancelled worker's late callback registers its own
+    /// sleep shortly after), so what the workers report is in the machines before the next frame.
     static func settle(_ environment: DashboardEnvironment, clock: TestClock) async {
-        for _ in 0..<2_000 {
+        var stableTurns = 0
+        var lastCount = -1
+        for _ in 0..<5_000 {
             await Task.yield()
             let running = environment.transfers.transfers.filter { $0.machine.state.isRunning }.count
-            if clock.pendingSleeps >= running {
-                // A few more turns let reports already sent land before the snapshot.
-                for _ in 0..<8 { await Task.yield() }
-                let stillRunning = environment.transfers.transfers.filter { $0.machine.state.isRunning }.count
-                if clock.pendingSleeps >= stillRunning { return }
+            let sleeping = clock.pendingSleeps
+            if sleeping >= running && sleeping == lastCount {
+                stableTurns += 1
+                if stableTurns >= 4 { return }
+            } else {
+                stableTurns = 0
             }
-            try? await Task.sleep(for: .microseconds(200))
+            lastCount = sleeping
+            try? await Task.sleep(for: .microseconds(100))
         }
     }
 }
