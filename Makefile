@@ -11,7 +11,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release run test test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-dashboard test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
@@ -28,6 +28,11 @@ test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-install
+	$(MAKE) test-dashboard
+
+# The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
+test-dashboard:
+	SWIFT=$(SWIFT) Tests/EndToEnd/dashboard.sh
 
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:

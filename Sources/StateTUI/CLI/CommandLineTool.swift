@@ -78,7 +78,7 @@ public enum CommandLineTool {
             }
             io.writeOutput(spec.help)
             return 0
-        default:
+        default:  // not a state switch: any other word names a command or is an error
             guard let spec = commands.first(where: { $0.name == first }) else {
                 throw first.hasPrefix("-")
                     ? UsageError("unknown option '\(first)'") : UsageError("unknown command '\(first)'")
@@ -92,7 +92,8 @@ public enum CommandLineTool {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
-            default: preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
+            default:  // not a state switch: command names are strings
+                preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }
         }
     }

@@ -86,12 +86,12 @@ public enum TransfersFeature {
 
     /// Every key of the screen, for the help overlay.
     public static let keys = [
-        KeyHelp("↑ / k", "select the transfer above"),
-        KeyHelp("↓ / j", "select the transfer below"),
+        KeyHelp("↑ / k", "previous transfer"),
+        KeyHelp("↓ / j", "next transfer"),
         KeyHelp("s", "start"),
         KeyHelp("space / p", "pause / resume"),
         KeyHelp("c", "cancel"),
         KeyHelp("r", "retry a failed transfer"),
-        KeyHelp("f", "make the next outcome fail"),
+        KeyHelp("f", "next outcome fails"),
     ]
 }
