@@ -23,7 +23,7 @@ public enum DemoCommand {
         discussion: """
             A demo file has one step a line: a key name (s, space, tab, shift-tab, enter, esc, up, ctrl-c, f5 …),
             a pause ('sleep 300ms', 'sleep 2s') or a check on the screen ('expect /regex/'); '#' starts a comment.
-            Interactive by default: a person watches it run and q stops it. With --headless no terminal is
+            Without --headless, a person watches it run and q stops it. With --headless no terminal is
             needed: every frame is printed after a '--- frame N: <step> ---' line, and time is simulated, so
             the frames are the same on every run. A failed expect prints the step and the screen on standard
             error and exits 1; a demo file with an error prints 'statetui: FILE:LINE: …' and exits 2.

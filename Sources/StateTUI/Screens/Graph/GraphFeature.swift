@@ -46,7 +46,7 @@ public enum GraphFeature {
         case .character("["): .scrollSideways(-8)
         case .character("]"): .scrollSideways(8)
         case .character("m"): .writeMermaid
-        default: nil
+        default: nil  // not a state switch: any other key does nothing here
         }
     }
 

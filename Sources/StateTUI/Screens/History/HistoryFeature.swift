@@ -38,7 +38,7 @@ public enum HistoryFeature {
         case .pageDown: .scrollUp(-page)
         case .home: .scrollUp(Int.max / 2)
         case .end: .scrollUp(Int.min / 2)
-        default: nil
+        default: nil  // not a state switch: any other key does nothing here
         }
     }
 

@@ -56,7 +56,7 @@ public enum LoadFeature {
         case .character("r"): return .refresh
         case .character("f"): return .toggleFailNext
         case .character("l"): return isFailed(state.load) ? .deliverLateResponse : nil
-        default: return nil
+        default: return nil  // not a state switch: any other key does nothing here
         }
     }
 

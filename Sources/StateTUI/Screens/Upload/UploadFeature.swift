@@ -49,7 +49,7 @@ public enum UploadFeature {
         case .character("c"): .cancel
         case .character("r"): .retry
         case .character("f"): .toggleFailNext
-        default: nil
+        default: nil  // not a state switch: any other key does nothing here
         }
     }
 
