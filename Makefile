@@ -128,4 +128,5 @@ diagrams:
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:
 	$(SWIFT) build -c release --product Benchmarks
+	$(SWIFT) build -c release --product statetui
 	./.build/release/Benchmarks

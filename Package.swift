@@ -71,7 +71,10 @@ let package = Package(
         .target(name: "StateMachineKit"),
         .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer"]),
+            name: "Benchmarks",
+            dependencies: [
+                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
+            ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
@@ -109,7 +112,9 @@ let package = Package(
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
-            dependencies: ["StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui"],
+            dependencies: [
+                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
+            ],
             exclude: ["__Snapshots__"]
         ),
         .target(name: "CSHA256"),

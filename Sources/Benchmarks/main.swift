@@ -4,4 +4,5 @@
 await runEngineBenchmarks()
 runGraphBenchmarks()
 await runTerminalBenchmarks()
+await runDashboardBenchmarks()
 runCopyBenchmarks()

@@ -162,10 +162,20 @@ static inline void cn_save_signal_dispositions(void) {
     }
 }
 
-/* Installs the resize and restore handlers; `wake_fd` is the write end of the run loop's pipe. */
+/* Installs the resize and restore handlers; `wake_fd` is the write end of the run loop's pipe.
+   The signals are also unblocked on the calling thread: a process started from a thread that blocks them
+   (a dispatch or Swift concurrency worker thread spawning it) inherits that mask, and would then never
+   see a resize nor die of SIGTERM, leaving the terminal unrestored. */
 static inline void cn_install_signal_handlers(int wake_fd) {
     cn_wake_fd = wake_fd;
     cn_curses_active = 1;
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGWINCH);
+    for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        sigaddset(&handled, cn_fatal_signals[i]);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     struct sigaction winch;
     memset(&winch, 0, sizeof winch);
     winch.sa_handler = cn_on_winch;

@@ -38,12 +38,24 @@ import Testing
         let completed = F.row("completed")
         let failed = F.row("failed")
         var cases = [
-            Case(name: "↓ selects the next row", key: .down, before: F.app(selected: 0), after: F.app(selected: 1), effects: []),
-            Case(name: "j selects the next row", key: .character("j"), before: F.app(selected: 1), after: F.app(selected: 2), effects: []),
-            Case(name: "↓ stops at the last row", key: .down, before: F.app(selected: 4), after: F.app(selected: 4), effects: []),
-            Case(name: "↑ selects the previous row", key: .up, before: F.app(selected: 2), after: F.app(selected: 1), effects: []),
-            Case(name: "k selects the previous row", key: .character("k"), before: F.app(selected: 1), after: F.app(selected: 0), effects: []),
-            Case(name: "↑ stops at the first row", key: .up, before: F.app(selected: 0), after: F.app(selected: 0), effects: []),
+            Case(
+                name: "↓ selects the next row", key: .down, before: F.app(selected: 0), after: F.app(selected: 1),
+                effects: []),
+            Case(
+                name: "j selects the next row", key: .character("j"), before: F.app(selected: 1),
+                after: F.app(selected: 2), effects: []),
+            Case(
+                name: "↓ stops at the last row", key: .down, before: F.app(selected: 4), after: F.app(selected: 4),
+                effects: []),
+            Case(
+                name: "↑ selects the previous row", key: .up, before: F.app(selected: 2), after: F.app(selected: 1),
+                effects: []),
+            Case(
+                name: "k selects the previous row", key: .character("k"), before: F.app(selected: 1),
+                after: F.app(selected: 0), effects: []),
+            Case(
+                name: "↑ stops at the first row", key: .up, before: F.app(selected: 0), after: F.app(selected: 0),
+                effects: []),
             Case(
                 name: "s starts an idle transfer", key: .character("s"), before: F.app(selected: idle),
                 after: F.app(selected: idle), effects: [.transfers(.send(row: idle, .start))]),
@@ -97,7 +109,8 @@ import Testing
                 after: F.app(selected: running), effects: [.transfers(.failNextOutcome(row: running))]),
             Case(
                 name: "f does nothing when a failure is already armed", key: .character("f"),
-                before: F.app(selected: running, failing: [running]), after: F.app(selected: running, failing: [running]),
+                before: F.app(selected: running, failing: [running]),
+                after: F.app(selected: running, failing: [running]),
                 effects: []),
             Case(
                 name: "? opens the help overlay", key: .character("?"), before: F.app(),
@@ -113,7 +126,11 @@ import Testing
                 after: selecting(0) { $0.exit = .quit }, effects: []),
             Case(
                 name: "q quits from the overlay", key: .character("q"), before: F.app(overlay: .help),
-                after: { var state = F.app(overlay: .help); state.exit = .quit; return state }(), effects: []),
+                after: {
+                    var state = F.app(overlay: .help)
+                    state.exit = .quit
+                    return state
+                }(), effects: []),
             Case(
                 name: "Ctrl-C quits as interrupted", key: .controlC, before: F.app(),
                 after: selecting(0) { $0.exit = .interrupted }, effects: []),
@@ -199,14 +216,23 @@ import Testing
         let state = F.screen(selected: F.row(phase))
         let expected: [String: [KeyHelp]] = [
             "idle": [KeyHelp("↑↓", "select"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
-            "running": [KeyHelp("↑↓", "select"), KeyHelp("p", "pause"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next")],
-            "paused": [KeyHelp("↑↓", "select"), KeyHelp("p", "resume"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next")],
+            "running": [
+                KeyHelp("↑↓", "select"), KeyHelp("p", "pause"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next"),
+            ],
+            "paused": [
+                KeyHelp("↑↓", "select"), KeyHelp("p", "resume"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next"),
+            ],
             "completed": [KeyHelp("↑↓", "select"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
-            "failed": [KeyHelp("↑↓", "select"), KeyHelp("r", "retry"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
+            "failed": [
+                KeyHelp("↑↓", "select"), KeyHelp("r", "retry"), KeyHelp("s", "start"), KeyHelp("f", "fail next"),
+            ],
         ]
         #expect(TransfersFeature.help(state) == expected[phase])
         let offered = Set(TransfersFeature.help(state).map(\.key))
-        let letters: [(String, Key)] = [("s", .character("s")), ("p", .character("p")), ("c", .character("c")), ("r", .character("r")), ("f", .character("f"))]
+        let letters: [(String, Key)] = [
+            ("s", .character("s")), ("p", .character("p")), ("c", .character("c")), ("r", .character("r")),
+            ("f", .character("f")),
+        ]
         for (name, key) in letters {
             var copy = state
             let action = TransfersFeature.keymap(key, state)

@@ -22,7 +22,8 @@ enum DashboardFixtures {
             rows: everyPhase.enumerated().map { index, entry in
                 TransferRow(
                     name: names[index], model: entry.model,
-                    simulation: SimulationStatus(staleEvents: stale[index] ?? 0, failsNextOutcome: failing.contains(index)))
+                    simulation: SimulationStatus(
+                        staleEvents: stale[index] ?? 0, failsNextOutcome: failing.contains(index)))
             },
             selected: selected)
     }

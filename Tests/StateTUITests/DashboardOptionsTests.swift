@@ -19,7 +19,10 @@ import Testing
 
     @Test(arguments: [
         (["--trace"], "statetui: option '--trace' needs a file\n"),
-        (["--seed", "x"], "statetui: option '--seed' needs a whole number from 0 to 18446744073709551615, got 'x'\n"),
+        (
+            ["--seed", "x"],
+            "statetui: option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got 'x'\n"
+        ),
         (["--seed"], "statetui: option '--seed' needs a number\n"),
         (["--trace", "a", "graph"], "statetui: unexpected argument 'graph'\n"),
     ])
@@ -34,5 +37,34 @@ import Testing
         let memory = MemoryIO()
         #expect(memory.run(["--version"]) == 0)
         #expect(memory.dashboards == [])
+    }
+
+    @Test(
+        arguments: [
+            (DashboardOptions(), [String: String](), nil),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": "42"], 42),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": "0x2A"], 42),
+            (DashboardOptions(), ["STATE_MACHINE_SEED": ""], nil),
+            (DashboardOptions(seed: 7), ["STATE_MACHINE_SEED": "42"], 7),
+        ] as [(DashboardOptions, [String: String], UInt64?)])
+    func theSeedComesFromTheOptionThenTheEnvironment(
+        options: DashboardOptions, environment: [String: String], expected: UInt64?
+    ) throws {
+        #expect(try options.resolvedSeed(environment: environment) == expected)
+    }
+
+    @Test func aSeedVariableThatIsNotANumberIsAUsageError() {
+        #expect(
+            throws: UsageError(
+                "STATE_MACHINE_SEED=\"soon\" is not an unsigned 64-bit integer (decimal or 0x-hexadecimal)")
+        ) {
+            try DashboardOptions().resolvedSeed(environment: ["STATE_MACHINE_SEED": "soon"])
+        }
+    }
+
+    @Test func aHexadecimalSeedOptionIsAccepted() {
+        let memory = MemoryIO()
+        #expect(memory.run(["--seed", "0xff"]) == 0)
+        #expect(memory.dashboards == [DashboardOptions(seed: 255)])
     }
 }

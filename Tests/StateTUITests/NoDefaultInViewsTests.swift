@@ -17,7 +17,8 @@ import Testing
     static func unjustifiedDefaults(in source: String) -> [String] {
         source.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             // String literals and comments are not code: `"(default: 3)"` in a help text is fine.
-            let unquoted = String(line).replacingOccurrences(of: #""([^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
+            let unquoted = String(line).replacingOccurrences(
+                of: #""([^"\\]|\\.)*""#, with: "\"\"", options: .regularExpression)
             let code = unquoted.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             guard code.range(of: #"(^|[^A-Za-z_.])default\s*:"#, options: .regularExpression) != nil else { return nil }
             guard !line.contains("// not a state switch") else { return nil }

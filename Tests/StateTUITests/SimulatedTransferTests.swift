@@ -55,7 +55,9 @@ import Testing
         for _ in 0..<4 { await Self.tick(clock) }
         let settled = await Self.waitFor(transfer) { if case .failed = $0 { true } else { false } }
         #expect(settled == .failed(message: "simulated failure"))
-        #expect(transfer.machine.model == TransferModel(phase: .failed(message: "simulated failure"), lastRequest: 1, retainedPercent: 100))
+        #expect(
+            transfer.machine.model
+                == TransferModel(phase: .failed(message: "simulated failure"), lastRequest: 1, retainedPercent: 100))
         #expect(transfer.status == SimulationStatus())
     }
 
@@ -84,7 +86,9 @@ import Testing
 
     @Test func aResumedTransferContinuesFromItsPercentWithTheSameRequest() async {
         let clock = TestClock()
-        let transfer = Self.make(clock, timing: SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(100)))
+        let transfer = Self.make(
+            clock,
+            timing: SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(100)))
         defer { transfer.stop() }
         transfer.machine.send(.start)
         await Self.tick(clock)

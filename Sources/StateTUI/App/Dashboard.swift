@@ -28,11 +28,18 @@ public enum Dashboard {
     }
 
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the
-    /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal or the trace file cannot be used
-    /// (the one-line reason goes to `writeError`).
+    /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal, the trace file or
+    /// `STATE_MACHINE_SEED` cannot be used (the one-line reason goes to `writeError`).
     public static func run(
         _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void
     ) -> Int32 {
+        let seed: UInt64?
+        do {
+            seed = try options.resolvedSeed(environment: variables)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return 2
+        }
         var trace: FrameTrace?
         if let path = options.tracePath {
             do {
@@ -50,7 +57,7 @@ public enum Dashboard {
             return 2
         }
         var generator = SystemRandomNumberGenerator()
-        let environment = DashboardEnvironment.live(seed: options.seed ?? generator.next())
+        let environment = DashboardEnvironment.live(seed: seed ?? generator.next())
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()
         terminal.restore()

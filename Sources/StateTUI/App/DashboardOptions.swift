@@ -2,7 +2,7 @@
 public struct DashboardOptions: Hashable, Sendable {
     /// Where per-frame timings are logged (`--trace FILE`), if anywhere.
     public var tracePath: String?
-    /// The simulated transfers' random seed (`--seed N`); a fresh one per run when nil.
+    /// The simulated transfers' random seed (`--seed N`); when nil, `STATE_MACHINE_SEED` or a fresh one.
     public var seed: UInt64?
 
     /// Options.
@@ -30,8 +30,9 @@ public struct DashboardOptions: Hashable, Sendable {
                 options.tracePath = path
             case "--seed":
                 guard let text = rest.popFirst() else { throw UsageError("option '--seed' needs a number") }
-                guard let seed = UInt64(text) else {
-                    throw UsageError("option '--seed' needs a whole number from 0 to \(UInt64.max), got '\(text)'")
+                guard let seed = Self.parseSeed(text) else {
+                    throw UsageError(
+                        "option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got '\(text)'")
                 }
                 options.seed = seed
             default:  // not a state switch: any other word is a usage error
@@ -39,5 +40,27 @@ public struct DashboardOptions: Hashable, Sendable {
             }
         }
         return options
+    }
+
+    /// The environment variable that seeds random choices when `--seed` is not given (shared with model
+    /// checks, so one variable repeats a run).
+    public static let seedVariable = "STATE_MACHINE_SEED"
+
+    /// The seed to run with: `--seed`, else `STATE_MACHINE_SEED`, else nil (the caller draws one). A
+    /// variable that is set but not a number is a usage error naming it.
+    public func resolvedSeed(environment: [String: String]) throws(UsageError) -> UInt64? {
+        if let seed { return seed }
+        guard let text = environment[Self.seedVariable], !text.isEmpty else { return nil }
+        guard let seed = Self.parseSeed(text) else {
+            throw UsageError(
+                "\(Self.seedVariable)=\"\(text)\" is not an unsigned 64-bit integer (decimal or 0x-hexadecimal)")
+        }
+        return seed
+    }
+
+    /// A decimal or `0x`-prefixed hexadecimal `UInt64`.
+    static func parseSeed(_ text: String) -> UInt64? {
+        if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt64(text.dropFirst(2), radix: 16) }
+        return UInt64(text)
     }
 }

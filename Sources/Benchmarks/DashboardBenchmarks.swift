@@ -1,0 +1,398 @@
+import Foundation
+import ScreenStates
+import StateMachineKit
+import StateTUI
+import Synchronization
+import TerminalUI
+
+/// Issue 5's figures for the real dashboard: a full 200×60 frame of ``AppView``, key-to-screen latency
+/// through the dashboard's own store, a flood of transfer-machine changes against the 60 fps cap with
+/// memory, and, from the release `statetui` binary run in tmux, the first frame, idle CPU over 10 s and
+/// resident memory. Prints a table and one JSON line.
+func runDashboardBenchmarks() async {
+    let (render, renderCPU) = measureDashboardRender(iterations: 2000)
+    let latency = measureDashboardKeyLatency(keys: 2000)
+    let flood = await measureMachineFlood(seconds: 2)
+    let process = measureDashboardProcess(idleSeconds: 10)
+    var rows: [(String, String, String)] = [
+        ("AppView 200x60 (view + diff)", microseconds(render.median), microseconds(render.p90) + " p90"),
+        ("AppView 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90) + " p90"),
+        ("key to screen (in process)", microseconds(latency.median), microseconds(latency.p90) + " p90"),
+        ("flood: machine changes", "\(flood.changes)", "\(flood.changes / flood.seconds)/s"),
+        (
+            "flood: frames drawn", "\(flood.frames)",
+            String(format: "%.1f fps", Double(flood.frames) / Double(flood.seconds))
+        ),
+        ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
+    ]
+    switch process {
+    case .measured(let figures):
+        rows += [
+            ("first frame after exec (tmux)", milliseconds(figures.firstFrame), "frame=1 in the --trace file"),
+            ("idle CPU over \(figures.idleSeconds) s", String(format: "%.3f s", figures.idleCPUSeconds), "utime+stime"),
+            ("resident memory (idle)", "\(figures.residentKB) KB", "VmRSS"),
+        ]
+    case .skipped(let reason):
+        rows.append(("process figures", "skipped", reason))
+    }
+    print("dashboard                            median / value   p90 / detail")
+    for (name, first, second) in rows {
+        print(
+            name.padding(toLength: 37, withPad: " ", startingAt: 0)
+                + first.padding(toLength: 17, withPad: " ", startingAt: 0) + second)
+    }
+    var json = """
+        {"group":"dashboard","render_200x60_median_us":\(render.median.microsecondsValue),\
+        "render_200x60_p90_us":\(render.p90.microsecondsValue),\
+        "render_200x60_cpu_median_us":\(renderCPU.median.microsecondsValue),\
+        "key_to_screen_median_us":\(latency.median.microsecondsValue),\
+        "key_to_screen_p90_us":\(latency.p90.microsecondsValue),\
+        "flood_changes":\(flood.changes),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
+        "flood_rss_start_kb":\(flood.residentStartKB),"flood_rss_end_kb":\(flood.residentEndKB)
+        """
+    if case .measured(let figures) = process {
+        json += """
+            ,"first_frame_ms":\(figures.firstFrame.microsecondsValue / 1000),\
+            "idle_cpu_seconds":\(figures.idleCPUSeconds),"idle_seconds":\(figures.idleSeconds),\
+            "rss_kb":\(figures.residentKB)
+            """
+    }
+    print(json + "}")
+}
+
+/// A median and 90th percentile of some samples.
+private struct Spread {
+    var median: Duration
+    var p90: Duration
+
+    init(_ samples: [Duration]) {
+        let sorted = samples.sorted()
+        median = sorted.isEmpty ? .zero : sorted[sorted.count / 2]
+        p90 = sorted.isEmpty ? .zero : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
+    }
+}
+
+extension Duration {
+    fileprivate var microsecondsValue: Double {
+        let (seconds, attoseconds) = components
+        return ((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * 10).rounded() / 10
+    }
+}
+
+private func microseconds(_ duration: Duration) -> String {
+    String(format: "%.1f µs", duration.microsecondsValue)
+}
+
+private func milliseconds(_ duration: Duration) -> String {
+    String(format: "%.1f ms", duration.microsecondsValue / 1000)
+}
+
+/// A busy dashboard: 56 transfers in every phase, so a 200×60 frame is full of rows, bars and text.
+private func busyState(tick: Int) -> AppState {
+    let rows = (0..<56).map { index -> TransferRow in
+        let percent = (index + tick) % 101
+        let model: TransferModel
+        switch index % 5 {
+        case 0: model = TransferModel(phase: .running(request: index + 1, percent: percent), lastRequest: index + 1)
+        case 1: model = TransferModel(phase: .paused(request: index + 1, percent: percent), lastRequest: index + 1)
+        case 2: model = TransferModel(phase: .completed(file: "transfer-\(index).bin"), lastRequest: index + 1)
+        case 3:
+            model = TransferModel(
+                phase: .failed(message: "simulated failure"), lastRequest: index + 1, retainedPercent: percent)
+        default: model = .initial
+        }
+        return TransferRow(
+            name: "transfer-\(index).bin", model: model, simulation: SimulationStatus(staleEvents: index % 3))
+    }
+    return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
+}
+
+/// The calling thread's CPU time, which unlike wall time leaves out time spent preempted on a busy machine.
+private func threadCPU() -> Duration {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+}
+
+/// Building a 200×60 dashboard frame and diffing it with the previous one, every frame different: wall
+/// time and the thread's CPU time.
+private func measureDashboardRender(iterations: Int) -> (wall: Spread, cpu: Spread) {
+    let clock = ContinuousClock()
+    let size = Size(width: 200, height: 60)
+    let states = (0..<64).map(busyState)
+    var previous = AppView.render(states[0], size: size)
+    var wall: [Duration] = []
+    var cpu: [Duration] = []
+    wall.reserveCapacity(iterations)
+    cpu.reserveCapacity(iterations)
+    var changed = 0
+    for tick in 1...iterations {
+        let start = clock.now
+        let cpuStart = threadCPU()
+        let canvas = AppView.render(states[tick % states.count], size: size)
+        changed &+= canvas.forEachChange(from: previous) { _, _, _ in }
+        cpu.append(threadCPU() - cpuStart)
+        wall.append(clock.now - start)
+        previous = canvas
+    }
+    precondition(changed > 0, "dashboard frames never differed")
+    let warmUp = iterations / 10
+    return (Spread(Array(wall.dropFirst(warmUp))), Spread(Array(cpu.dropFirst(warmUp))))
+}
+
+/// A terminal that hands the store one key at a time (`j`, `k` alternately) and times each key until the
+/// frame showing it has been drawn (view, diff, and the draw call).
+private final class KeyTimingTerminal: Terminal {
+    let size = Size(width: 200, height: 60)
+    let wakeup = Wakeup()
+    private let clock = ContinuousClock()
+    private var remaining: Int
+    private var keyTime: ContinuousClock.Instant?
+    private var previous: Canvas?
+    private(set) var samples: [Duration] = []
+
+    init(keys: Int) {
+        remaining = keys
+    }
+
+    func draw(_ canvas: Canvas) -> DrawReport {
+        let changed = canvas.forEachChange(from: previous) { _, _, _ in }
+        previous = canvas
+        if let keyTime {
+            samples.append(clock.now - keyTime)
+            self.keyTime = nil
+        }
+        return DrawReport(changedCells: changed, diff: .zero, flush: .zero)
+    }
+
+    func readKey(timeout: Duration?) -> Key? {
+        if remaining == 0 { return .character("q") }
+        remaining -= 1
+        keyTime = clock.now
+        return remaining % 2 == 0 ? .character("j") : .character("k")
+    }
+
+    func suspend() {}
+    func resume() {}
+    func restore() {}
+}
+
+/// The dashboard's own app (reducer, keymap, view, live environment) with no frame pacing, so every key's
+/// frame is drawn at once.
+private func measureDashboardKeyLatency(keys: Int) -> Spread {
+    let environment = DashboardEnvironment.live(seed: 1)
+    defer { environment.stop() }
+    let app = Dashboard.app(environment)
+    let terminal = KeyTimingTerminal(keys: keys)
+    app.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+    return Spread(Array(terminal.samples.dropFirst(keys / 10)))
+}
+
+private struct MachineFlood {
+    var changes: Int
+    var frames: Int
+    var seconds: Int
+    var residentStartKB: Int
+    var residentEndKB: Int
+}
+
+/// Resident memory of this process in KB (0 without /proc).
+private func ownResidentKB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Four transfer machines changed as fast as two threads can (start, progress 1…100, cancel, again: every
+/// event is a change) for `seconds`, feeding the dashboard's reducer and view through `states()`
+/// subscriptions, newest only, at the 60 fps cap.
+private func measureMachineFlood(seconds: Int) async -> MachineFlood {
+    let machines = (0..<4).map { TransferMachine(label: "flood-\($0)", historyLimit: 64) }
+    let changes = Atomic<Int>(0)
+    let (finished, finish) = AsyncStream<AppAction>.makeStream()
+    let producers = 2
+    let done = Atomic<Int>(0)
+    for producer in 0..<producers {
+        let thread = Thread {
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(seconds)
+            var count = 0
+            let owned = machines.enumerated().filter { $0.offset % producers == producer }.map(\.element)
+            while clock.now < end {
+                for machine in owned {
+                    machine.send(.start)
+                    let request = machine.model.lastRequest
+                    for percent in 1...100 { machine.send(.progress(request: request, percent: percent)) }
+                    machine.send(.cancel)
+                    count += 102
+                }
+            }
+            changes.add(count, ordering: .relaxed)
+            if done.add(1, ordering: .relaxed).newValue == producers {
+                finish.yield(.quit)
+                finish.finish()
+            }
+        }
+        thread.start()
+    }
+    let names = machines.map(\.engine.label)
+    let initial = AppState(transfers: TransfersScreenState(rows: names.map { TransferRow(name: $0) }))
+    let subscriptions =
+        machines.enumerated().map { row, machine in
+            Subscription(machine.engine.states()) { AppAction.transfers(.machineChanged(row: row, $0)) }
+        } + [Subscription(finished) { $0 }]
+    let app = App<AppState, AppAction, AppEffect>(
+        initialState: initial, reduce: AppReducer.reduce, view: AppView.render, keymap: Keymap.action,
+        isFinished: { $0.exit != nil }, subscriptions: subscriptions)
+    let terminal = HeadlessTerminal(size: Size(width: 200, height: 60))
+    let start = ownResidentKB()
+    _ = await app.run(detachedOn: terminal)
+    for machine in machines { machine.engine.stop() }
+    return MachineFlood(
+        changes: changes.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds,
+        residentStartKB: start, residentEndKB: ownResidentKB())
+}
+
+private struct ProcessFigures {
+    var firstFrame: Duration
+    var idleSeconds: Int
+    var idleCPUSeconds: Double
+    var residentKB: Int
+}
+
+private enum ProcessMeasurement {
+    case measured(ProcessFigures)
+    case skipped(String)
+}
+
+/// Runs a command found on `PATH`, returning its standard output (nil when it fails). With `capture` false
+/// the output is discarded: a command that leaves a daemon behind (`tmux new-session`) would otherwise hold
+/// the pipe open. Spawned directly with an empty signal mask and default dispositions: this code runs on a
+/// concurrency thread that blocks most signals, and a child (the tmux server, the dashboard under it) would
+/// inherit that mask.
+@discardableResult
+private func shell(_ arguments: [String], capture: Bool = true) -> String? {
+    var descriptors: [Int32] = [-1, -1]
+    guard !capture || pipe(&descriptors) == 0 else { return nil }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if capture {
+        posix_spawn_file_actions_adddup2(&actions, descriptors[1], 1)
+        posix_spawn_file_actions_addclose(&actions, descriptors[0])
+        posix_spawn_file_actions_addclose(&actions, descriptors[1])
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+    if capture { close(descriptors[1]) }
+    guard spawned == 0 else {
+        if capture { close(descriptors[0]) }
+        return nil
+    }
+    var output = Data()
+    if capture {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptors[0], $0.baseAddress, $0.count) }
+            if count > 0 {
+                output.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                break
+            }
+        }
+        close(descriptors[0])
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    // Exited normally with status 0: the low 7 bits (the terminating signal) and the exit code are zero.
+    guard status == 0 else { return nil }
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// The release `statetui` next to this executable, run in a private tmux server at 120×40: time from
+/// starting it to its first frame (as its `--trace` file records it), CPU used while it sits idle for
+/// `idleSeconds`, and its resident memory.
+private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("statetui").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        return .skipped("no statetui next to the benchmarks (swift build -c release --product statetui)")
+    }
+    guard shell(["tmux", "-V"]) != nil else { return .skipped("tmux is not installed") }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let socket = directory.appendingPathComponent("tmux.sock").path
+    let trace = directory.appendingPathComponent("frames.log").path
+    let tmux = ["tmux", "-S", socket, "-f", "/dev/null"]
+    defer { shell(tmux + ["kill-server"], capture: false) }
+    let clock = ContinuousClock()
+    let launched = clock.now
+    guard
+        shell(
+            tmux + [
+                "new-session", "-d", "-x", "120", "-y", "40", "env", "TERM=screen", binary, "--seed", "1", "--trace",
+                trace,
+            ], capture: false) != nil
+    else { return .skipped("tmux could not start the dashboard") }
+    var firstFrame: Duration?
+    while clock.now - launched < .seconds(5) {
+        if let text = try? String(contentsOfFile: trace, encoding: .utf8), text.hasPrefix("frame=1 ") {
+            firstFrame = clock.now - launched
+            break
+        }
+        usleep(500)
+    }
+    guard let firstFrame else { return .skipped("no first frame within 5 s") }
+    guard let pidText = shell(tmux + ["display", "-p", "#{pane_pid}"]),
+        let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+    else { return .skipped("no dashboard process id") }
+    // Let start-up settle, then measure a quiet stretch.
+    usleep(500_000)
+    guard let before = cpuTicks(pid) else { return .skipped("cannot read /proc/\(pid)/stat") }
+    sleep(UInt32(idleSeconds))
+    guard let after = cpuTicks(pid) else { return .skipped("the dashboard exited while idle") }
+    let resident = residentKB(of: pid)
+    shell(tmux + ["send-keys", "q"], capture: false)
+    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+    return .measured(
+        ProcessFigures(
+            firstFrame: firstFrame, idleSeconds: idleSeconds, idleCPUSeconds: Double(after - before) / ticksPerSecond,
+            residentKB: resident))
+}
+
+/// User plus system CPU ticks of process `pid` (fields 14 and 15 of /proc/PID/stat).
+private func cpuTicks(_ pid: Int32) -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    // Fields after the command name, which is in parentheses and may contain spaces; state is field 3.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// VmRSS of process `pid` in KB.
+private func residentKB(of pid: Int32) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
