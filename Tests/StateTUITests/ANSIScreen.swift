@@ -28,7 +28,9 @@ struct ANSIScreen {
                 put(character)
                 continue
             }
-            guard characters.popFirst() == "[" else { throw UnsupportedSequence(sequence: String(characters.prefix(4))) }
+            guard characters.popFirst() == "[" else {
+                throw UnsupportedSequence(sequence: String(characters.prefix(4)))
+            }
             var parameters = ""
             var final: Character?
             while let next = characters.popFirst() {

@@ -12,7 +12,8 @@ import Testing
     {
         let text = try #require(BundledDemos.texts[name])
         let script = try DemoScript.parse(text, file: "\(name).demo")
-        var cast: Asciicast? = record ? Asciicast(width: size.width, height: size.height, timestamp: 0, title: name) : nil
+        var cast: Asciicast? =
+            record ? Asciicast(width: size.width, height: size.height, timestamp: 0, title: name) : nil
         var frames: [String] = []
         let ending = await DemoPlayer.headless(script, size: size, cast: &cast) { frames.append($0) }
         return (ending, frames, cast)
@@ -83,7 +84,9 @@ import Testing
 
     @Test func asciicastParsingRejectsWhatIsNotARecording() {
         #expect(throws: Asciicast.ParseError.self) { try Asciicast(parsing: "") }
-        #expect(throws: Asciicast.ParseError.self) { try Asciicast(parsing: "{\"version\": 1, \"width\": 3, \"height\": 2}\n") }
+        #expect(throws: Asciicast.ParseError.self) {
+            try Asciicast(parsing: "{\"version\": 1, \"width\": 3, \"height\": 2}\n")
+        }
         #expect(throws: Asciicast.ParseError.self) {
             try Asciicast(parsing: "{\"version\": 2, \"width\": 3, \"height\": 2}\n[1.0, \"o\"]\n")
         }
@@ -96,8 +99,10 @@ import Testing
             files[name] = try String(
                 contentsOf: Self.root.appendingPathComponent("Resources/demos/\(name).demo"), encoding: .utf8)
         }
-        let listed = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Resources/demos").path)
-            .filter { $0.hasSuffix(".demo") }.map { String($0.dropLast(5)) }.sorted()
+        let listed = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Resources/demos").path
+        )
+        .filter { $0.hasSuffix(".demo") }.map { String($0.dropLast(5)) }.sorted()
         if ProcessInfo.processInfo.environment["DEMOS_UPDATE"] == "1" {
             let source = Self.bundledSource(names: BundledDemos.names, texts: files)
             try Data(source.utf8).write(
@@ -155,7 +160,8 @@ import Testing
     }
 
     @Test func aDemoFileWithAnErrorExitsTwoNamingFileAndLine() async {
-        let (status, io) = await run(["demo", "bad.demo", "--headless"], io: MemoryIO(files: ["bad.demo": .success("r\nsleep soon\n")]))
+        let (status, io) = await run(
+            ["demo", "bad.demo", "--headless"], io: MemoryIO(files: ["bad.demo": .success("r\nsleep soon\n")]))
         #expect(status == 2)
         #expect(io.error.hasPrefix("statetui: bad.demo:2: 'sleep soon': sleep needs a duration"))
         #expect(io.output == "")

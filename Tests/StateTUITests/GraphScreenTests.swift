@@ -16,7 +16,8 @@ import Testing
 
     @Test(arguments: sizes)
     func exportedAndFailedExportsShow(size: Size) {
-        var written = AppState(screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .load))
+        var written = AppState(
+            screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .load))
         written.graph.export = .written(path: "/tmp/statetui-load.mmd")
         assertSnapshot(AppView.render(written, size: size), named: "graph-written-\(size)")
         written.graph.export = .failed(path: "/nope/statetui-load.mmd", reason: "no such directory")

@@ -42,7 +42,9 @@ import Testing
     @Test(arguments: HistoryScreenState.Machine.allCases, sizes)
     func eachMachineRenders(machine: HistoryScreenState.Machine, size: Size) {
         let load = LoadMachine()
-        for action in [LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"), .succeeded(["late"])] {
+        for action in [
+            LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"), .succeeded(["late"]),
+        ] {
             load.apply(action)
         }
         let history = HistoryScreenState(

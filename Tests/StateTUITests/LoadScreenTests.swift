@@ -10,9 +10,19 @@ import Testing
     /// One screen per `LoadState` case, with the flags the same actions left behind.
     static let everyCase: [(name: String, state: LoadScreenState)] = [
         ("idle", LoadScreenState()),
-        ("loading", LoadScreenState(load: .loading(previous: ["a", "b"]), flags: FlagsState(isLoading: true, items: ["late"], error: "offline"))),
+        (
+            "loading",
+            LoadScreenState(
+                load: .loading(previous: ["a", "b"]),
+                flags: FlagsState(isLoading: true, items: ["late"], error: "offline"))
+        ),
         ("loaded", LoadScreenState(load: .loaded(["a", "b"]), flags: FlagsState(items: ["a", "b"]))),
-        ("failed", LoadScreenState(load: .failed("offline", previous: ["a", "b"]), flags: FlagsState(items: ["a", "b"], error: "offline"), failNext: true)),
+        (
+            "failed",
+            LoadScreenState(
+                load: .failed("offline", previous: ["a", "b"]), flags: FlagsState(items: ["a", "b"], error: "offline"),
+                failNext: true)
+        ),
     ]
 
     @Test(arguments: everyCase.map(\.name), sizes)
@@ -63,7 +73,8 @@ import Testing
     }
 
     @Test func aLateResponseIsSentToTheMachineWhichIgnoresIt() {
-        var state = LoadScreenState(load: .failed("offline", previous: ["a"]), flags: FlagsState(items: ["a"], error: "offline"))
+        var state = LoadScreenState(
+            load: .failed("offline", previous: ["a"]), flags: FlagsState(items: ["a"], error: "offline"))
         #expect(LoadFeature.reduce(&state, .deliverLateResponse) == [.deliver(.succeeded(["late"]))])
         let machine = LoadMachine()
         machine.apply(.refreshTapped)

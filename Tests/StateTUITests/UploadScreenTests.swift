@@ -87,8 +87,14 @@ import Testing
 
     @Test func helpOffersOnlyWhatApplies() {
         #expect(UploadFeature.help(UploadScreenState()).map(\.key) == ["s", "f"])
-        #expect(UploadFeature.help(UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == ["space/p", "c", "f"])
-        #expect(UploadFeature.help(UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == ["resume", "cancel", "fail next"])
+        #expect(
+            UploadFeature.help(UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
+                "space/p", "c", "f",
+            ])
+        #expect(
+            UploadFeature.help(UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
+                "resume", "cancel", "fail next",
+            ])
         #expect(UploadFeature.help(UploadScreenState(upload: .failed(message: "x"))).map(\.key) == ["r", "f"])
     }
 }

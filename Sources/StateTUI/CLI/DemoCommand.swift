@@ -17,7 +17,9 @@ public enum DemoCommand {
         ],
         options: [
             .init("size", valueName: "WxH", help: "The screen size of a headless run.", defaultValue: "80x24"),
-            .init("record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.", defaultValue: nil),
+            .init(
+                "record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.",
+                defaultValue: nil),
         ],
         flags: [.init("headless", help: "Print every frame as plain text instead of using the terminal.")],
         discussion: """

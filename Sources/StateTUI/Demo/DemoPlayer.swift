@@ -75,7 +75,8 @@ public enum DemoPlayer {
             let clock = ContinuousClock()
             let deadline = clock.now + duration
             while clock.now < deadline {
-                if let key = terminal.readKey(timeout: deadline - clock.now), key == .character("q") || key == .controlC {
+                if let key = terminal.readKey(timeout: deadline - clock.now), key == .character("q") || key == .controlC
+                {
                     return true
                 }
             }

@@ -11,7 +11,9 @@ public struct LoadServer: Sendable {
     public let items: [String]
 
     /// A server answering after `latency` with `items` (seed 002's `["a", "b"]` by default).
-    public init(scheduler: any SimulationScheduler, latency: Duration = .milliseconds(200), items: [String] = ["a", "b"]) {
+    public init(
+        scheduler: any SimulationScheduler, latency: Duration = .milliseconds(200), items: [String] = ["a", "b"]
+    ) {
         self.scheduler = scheduler
         self.latency = latency
         self.items = items

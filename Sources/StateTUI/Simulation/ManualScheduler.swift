@@ -34,7 +34,8 @@ public final class ManualScheduler: SimulationScheduler {
         let handle = ScheduledWork()
         timeline.withLock { timeline in
             timeline.entries.append(
-                Entry(deadline: timeline.now + max(.zero, delay), order: timeline.nextOrder, work: work, handle: handle))
+                Entry(deadline: timeline.now + max(.zero, delay), order: timeline.nextOrder, work: work, handle: handle)
+            )
             timeline.nextOrder += 1
         }
         return handle

@@ -85,7 +85,8 @@ public enum GraphFeature {
         var header = 2
         if let export = state.export {
             switch export {
-            case .written(let path): Line("Mermaid written to \(path)", style: .bold).render(in: area.row(2), on: &canvas)
+            case .written(let path):
+                Line("Mermaid written to \(path)", style: .bold).render(in: area.row(2), on: &canvas)
             case .failed(let path, let reason):
                 Line("Cannot write \(path): \(reason)", style: .reverse).render(in: area.row(2), on: &canvas)
             }

@@ -56,7 +56,8 @@ public struct HistoryRow: Hashable, Sendable {
     }
 
     /// The rows of a machine's history, oldest first.
-    public static func rows<State, Event>(machine: String, history: [StateMachine<State, Event>.Record]) -> [HistoryRow] {
+    public static func rows<State, Event>(machine: String, history: [StateMachine<State, Event>.Record]) -> [HistoryRow]
+    {
         history.map { HistoryRow(machine: machine, record: $0) }
     }
 
