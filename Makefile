@@ -11,7 +11,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release run test test-dashboard test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
@@ -29,8 +29,29 @@ test:
 	$(MAKE) test-compile-fail
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
+	$(MAKE) test-screens
+	$(MAKE) test-demos
 
 # The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
+# Every bundled demo through the binary, headless: an expect that fails stops make.
+DEMOS := transfer upload load tour
+test-demos:
+	$(SWIFT) build --product statetui
+	for demo in $(DEMOS); do \
+	  "$$($(SWIFT) build --show-bin-path)/statetui" demo $$demo --headless > /dev/null || exit 1; \
+	done
+
+# Re-records the asciicast files Resources/demos/NAME.cast from the headless demos.
+casts:
+	$(SWIFT) build --product statetui
+	for demo in $(DEMOS); do \
+	  "$$($(SWIFT) build --show-bin-path)/statetui" demo $$demo --headless --record Resources/demos/$$demo.cast > /dev/null || exit 1; \
+	done
+
+# Every screen but Transfers, and the interactive demo, driven in tmux.
+test-screens:
+	SWIFT=$(SWIFT) Tests/EndToEnd/screens.sh
+
 test-dashboard:
 	SWIFT=$(SWIFT) Tests/EndToEnd/dashboard.sh
 

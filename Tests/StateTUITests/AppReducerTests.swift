@@ -150,12 +150,6 @@ import Testing
     @Test(arguments: [
         ("Esc without an overlay", Key.escape, F.app()),
         ("1 on the screen already shown", Key.character("1"), F.app()),
-        ("2: Upload has no feature yet", Key.character("2"), F.app()),
-        ("3: Load has no feature yet", Key.character("3"), F.app()),
-        ("4: Graph has no feature yet", Key.character("4"), F.app()),
-        ("5: History has no feature yet", Key.character("5"), F.app()),
-        ("Tab with one screen available", Key.tab, F.app()),
-        ("Shift-Tab with one screen available", Key.backTab, F.app()),
         ("s under the help overlay", Key.character("s"), F.app(selected: F.row("idle"), overlay: .help)),
         ("↓ under the help overlay", Key.down, F.app(overlay: .help)),
         ("an unbound letter", Key.character("x"), F.app()),
@@ -173,10 +167,19 @@ import Testing
         }
     }
 
-    @Test func tabAndShiftTabStayOnTheOnlyAvailableScreen() {
-        #expect(Screen.transfers.next == .transfers)
-        #expect(Screen.transfers.previous == .transfers)
-        #expect(Screen.allCases.filter(\.isAvailable) == [.transfers])
+    @Test func tabAndShiftTabCycleThroughEveryScreen() {
+        #expect(Screen.allCases.filter(\.isAvailable) == Screen.allCases)
+        #expect(Screen.allCases.map(\.next) == [.upload, .load, .graph, .history, .transfers])
+        #expect(Screen.allCases.map(\.previous) == [.history, .transfers, .upload, .load, .graph])
+        for screen in Screen.allCases {
+            var state = F.app()
+            let key = Key.character(Character(String(screen.rawValue)))
+            if screen != .transfers {
+                #expect(Keymap.action(for: key, in: state) == .select(screen))
+            }
+            #expect(AppReducer.reduce(&state, .select(screen)) == [])
+            #expect(state.screen == screen)
+        }
     }
 
     @Test func aMachineSnapshotReplacesItsRowsModelOnly() {

@@ -41,12 +41,12 @@ import Testing
         }
     }
 
-    @Test func theTabBarDimsScreensWithoutAFeature() {
+    @Test func theTabBarDimsNoScreenOnceEveryScreenHasAFeature() {
         let canvas = AppView.render(F.app(), size: Size(width: 80, height: 24))
         let line = canvas.lines[0]
         #expect(line.hasPrefix(" 1 Transfers   2 Upload   3 Load   4 Graph   5 History"))
         #expect(canvas[1, 0].style.attributes.contains(.reverse))
         let uploadColumn = try? #require(line.firstIndex(of: "U")).utf16Offset(in: line)
-        if let uploadColumn { #expect(canvas[uploadColumn, 0].style.attributes == .dim) }
+        if let uploadColumn { #expect(canvas[uploadColumn, 0].style.attributes == []) }
     }
 }

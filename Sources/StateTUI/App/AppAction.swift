@@ -2,6 +2,14 @@
 public enum AppAction: Hashable, Sendable {
     /// An action of the Transfers screen.
     case transfers(TransfersAction)
+    /// An action of the Upload screen.
+    case upload(UploadAction)
+    /// An action of the Load screen.
+    case load(LoadScreenAction)
+    /// An action of the Graph screen.
+    case graph(GraphAction)
+    /// An action of the History screen.
+    case history(HistoryAction)
     /// Show this screen (`1`–`5`); ignored for a screen that is not available.
     case select(Screen)
     /// The next available screen (Tab).

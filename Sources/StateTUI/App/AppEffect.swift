@@ -2,4 +2,10 @@
 public enum AppEffect: Hashable, Sendable {
     /// An effect of the Transfers screen.
     case transfers(TransfersEffect)
+    /// An effect of the Upload screen.
+    case upload(UploadEffect)
+    /// An effect of the Load screen.
+    case load(LoadScreenEffect)
+    /// An effect of the Graph screen.
+    case graph(GraphEffect)
 }

@@ -6,6 +6,16 @@ public enum AppReducer {
         switch action {
         case .transfers(let action):
             return TransfersFeature.reduce(&state.transfers, action).map(AppEffect.transfers)
+        case .upload(let action):
+            return UploadFeature.reduce(&state.upload, action).map(AppEffect.upload)
+        case .load(let action):
+            return LoadFeature.reduce(&state.load, action).map(AppEffect.load)
+        case .graph(let action):
+            return GraphFeature.reduce(&state.graph, action).map(AppEffect.graph)
+        case .history(let action):
+            // The History screen has no effects (HistoryEffect has no cases), so there is nothing to wrap.
+            _ = HistoryFeature.reduce(&state.history, action)
+            return []
         case .select(let screen):
             if screen.isAvailable { state.screen = screen }
             return []

@@ -6,6 +6,14 @@ public struct AppState: Hashable, Sendable {
     public var screen: Screen
     /// The Transfers screen.
     public var transfers: TransfersScreenState
+    /// The Upload screen.
+    public var upload: UploadScreenState
+    /// The Load screen.
+    public var load: LoadScreenState
+    /// The Graph screen.
+    public var graph: GraphScreenState
+    /// The History screen.
+    public var history: HistoryScreenState
     /// What is drawn over the screen, if anything.
     public var overlay: Overlay?
     /// Set when the app should stop; the run loop returns once it is.
@@ -13,10 +21,16 @@ public struct AppState: Hashable, Sendable {
 
     /// A dashboard on `screen` with the given child states.
     public init(
-        screen: Screen = .transfers, transfers: TransfersScreenState, overlay: Overlay? = nil, exit: ExitReason? = nil
+        screen: Screen = .transfers, transfers: TransfersScreenState, upload: UploadScreenState = UploadScreenState(),
+        load: LoadScreenState = LoadScreenState(), graph: GraphScreenState = GraphScreenState(),
+        history: HistoryScreenState = HistoryScreenState(), overlay: Overlay? = nil, exit: ExitReason? = nil
     ) {
         self.screen = screen
         self.transfers = transfers
+        self.upload = upload
+        self.load = load
+        self.graph = graph
+        self.history = history
         self.overlay = overlay
         self.exit = exit
     }

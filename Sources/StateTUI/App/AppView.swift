@@ -47,7 +47,10 @@ public enum AppView {
     static func renderScreen(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
         switch state.screen {
         case .transfers: TransfersFeature.view(state.transfers, in: area, on: &canvas)
-        case .upload, .load, .graph, .history: break
+        case .upload: UploadFeature.view(state.upload, in: area, on: &canvas)
+        case .load: LoadFeature.view(state.load, in: area, on: &canvas)
+        case .graph: GraphFeature.view(state.graph, in: area, on: &canvas)
+        case .history: HistoryFeature.view(state.history, in: area, on: &canvas)
         }
     }
 
@@ -55,7 +58,10 @@ public enum AppView {
     static func screenHelp(_ state: AppState) -> [KeyHelp] {
         switch state.screen {
         case .transfers: TransfersFeature.help(state.transfers)
-        case .upload, .load, .graph, .history: []
+        case .upload: UploadFeature.help(state.upload)
+        case .load: LoadFeature.help(state.load)
+        case .graph: GraphFeature.help(state.graph)
+        case .history: HistoryFeature.help(state.history)
         }
     }
 
@@ -63,29 +69,53 @@ public enum AppView {
     static func screenKeys(_ screen: Screen) -> [KeyHelp] {
         switch screen {
         case .transfers: TransfersFeature.keys
-        case .upload, .load, .graph, .history: []
+        case .upload: UploadFeature.allKeys
+        case .load: LoadFeature.allKeys
+        case .graph: GraphFeature.allKeys
+        case .history: HistoryFeature.allKeys
         }
     }
 
-    /// The help overlay: the active screen's keys, then the app-wide ones, key column aligned.
+    /// The help overlay: every key of every screen (the active screen first, its keys one a line), then the
+    /// app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits 80×24.
     static func renderHelp(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        let sections: [(String, [KeyHelp])] = [
-            (state.screen.title, screenKeys(state.screen)), ("Everywhere", Keymap.globalKeys),
-        ]
-        let keyWidth = sections.flatMap(\.1).map { DisplayWidth.of($0.key) }.max() ?? 0
+        let box = area.inset(top: 1, bottom: 1)
+        let textWidth = max(10, min(76, box.width - 4))
         var lines: [Line] = []
-        for (title, keys) in sections where !keys.isEmpty {
-            if !lines.isEmpty { lines.append("") }
-            lines.append(Line(title, style: .bold))
-            for key in keys {
-                let padding = String(repeating: " ", count: keyWidth - DisplayWidth.of(key.key))
-                lines.append(Line([Span(key.key + padding, style: .bold), Span("  " + key.label)]))
-            }
+        let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
+        for screen in order {
+            let keys = screenKeys(screen)
+            guard !keys.isEmpty else { continue }
+            lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
+            lines += wrapKeys(keys, width: textWidth)
         }
+        lines.append(Line("Everywhere", style: .bold))
+        lines += wrapKeys(Keymap.globalKeys, width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
         let modal = Modal(title: "Help", size: Size(width: contentWidth + 4, height: lines.count + 2))
-        let inside = modal.render(in: area.inset(top: 1, bottom: 1), on: &canvas)
+        let inside = modal.render(in: box, on: &canvas)
         canvas.render(Paragraph(lines), in: inside.inset(left: 1, right: 1))
+    }
+
+    /// `key label · key label …` broken into lines of at most `width` columns, an entry never split.
+    static func wrapKeys(_ keys: [KeyHelp], width: Int) -> [Line] {
+        var lines: [Line] = []
+        var spans: [Span] = []
+        var used = 0
+        for key in keys {
+            let entry = DisplayWidth.of(key.text)
+            let separator = spans.isEmpty ? 0 : DisplayWidth.of(KeyHelpBar.separator)
+            if !spans.isEmpty && used + separator + entry > width {
+                lines.append(Line(spans))
+                spans = []
+                used = 0
+            }
+            if !spans.isEmpty { spans.append(Span(KeyHelpBar.separator)) }
+            spans += [Span(key.key, style: .bold), Span(" " + key.label)]
+            used += (spans.count > 2 ? DisplayWidth.of(KeyHelpBar.separator) : 0) + entry
+        }
+        if !spans.isEmpty { lines.append(Line(spans)) }
+        return lines
     }
 
     /// The too-small message, wrapped at spaces to the width and cut to the height; never fails, even at 1×1.

@@ -12,15 +12,19 @@ import Darwin
 public enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap``, the environment's effect runner
     /// and subscriptions.
-    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+    /// Without `subscriptions` the machines reach the app only through ``DashboardEnvironment/connect(_:)``
+    /// (the demo runner's way).
+    public static func app(
+        _ environment: DashboardEnvironment, subscriptions: Bool = true
+    ) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,
             view: AppView.render,
             keymap: Keymap.action,
             isFinished: { $0.exit != nil },
-            runEffect: { effect, _ in environment.perform(effect) },
-            subscriptions: environment.subscriptions)
+            runEffect: { effect, send in environment.perform(effect, send: send) },
+            subscriptions: subscriptions ? environment.subscriptions : [])
     }
 
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the

@@ -25,7 +25,10 @@ public enum Keymap {
     static func screenAction(for key: Key, in state: AppState) -> AppAction? {
         switch state.screen {
         case .transfers: TransfersFeature.keymap(key, state.transfers).map(AppAction.transfers)
-        case .upload, .load, .graph, .history: nil
+        case .upload: UploadFeature.keymap(key, state.upload).map(AppAction.upload)
+        case .load: LoadFeature.keymap(key, state.load).map(AppAction.load)
+        case .graph: GraphFeature.keymap(key, state.graph).map(AppAction.graph)
+        case .history: HistoryFeature.keymap(key, state.history).map(AppAction.history)
         }
     }
 

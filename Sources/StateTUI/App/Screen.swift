@@ -30,8 +30,7 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// be selected, so the tab bar shows where it will be without pretending it works.
     public var isAvailable: Bool {
         switch self {
-        case .transfers: true
-        case .upload, .load, .graph, .history: false
+        case .transfers, .upload, .load, .graph, .history: true
         }
     }
 

@@ -5,7 +5,7 @@ import ScreenStates
 /// and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
-    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec]
+    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec]
 
     /// The top-level usage lines.
     public static var usage: String {
@@ -94,6 +94,7 @@ public enum CommandLineTool {
             switch spec.name {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
+            case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             default:  // not a state switch: command names are strings
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

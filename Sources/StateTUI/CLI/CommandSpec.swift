@@ -32,18 +32,32 @@ public struct CommandSpec: Sendable {
         public var help: String
         /// The values it accepts, or nil for any value.
         public var allowedValues: [String]?
-        /// The value used when the option is absent.
-        public var defaultValue: String
+        /// The value used when the option is absent (nil: the option is simply absent).
+        public var defaultValue: String?
 
         /// An option with a value and a default.
         public init(
-            _ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String
+            _ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String?
         ) {
             self.name = name
             self.valueName = valueName
             self.help = help
             self.allowedValues = allowedValues
             self.defaultValue = defaultValue
+        }
+    }
+
+    /// A switch without a value, `--name` (`@Flag`).
+    public struct Flag: Sendable {
+        /// The long name without dashes, e.g. `headless`.
+        public var name: String
+        /// One line of help.
+        public var help: String
+
+        /// A flag.
+        public init(_ name: String, help: String) {
+            self.name = name
+            self.help = help
         }
     }
 
@@ -55,13 +69,17 @@ public struct CommandSpec: Sendable {
     public var arguments: [Argument]
     /// Its options.
     public var options: [Option]
+    /// Its flags.
+    public var flags: [Flag]
     /// Longer help printed after the arguments and options.
     public var discussion: String
 
     /// A subcommand declaration.
     public init(
-        name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], discussion: String = ""
+        name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], flags: [Flag] = [],
+        discussion: String = ""
     ) {
+        self.flags = flags
         self.name = name
         self.abstract = abstract
         self.arguments = arguments
@@ -75,6 +93,7 @@ public struct CommandSpec: Sendable {
         for argument in arguments {
             parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
         }
+        for flag in flags { parts.append("[--\(flag.name)]") }
         for option in options { parts.append("[--\(option.name) <\(option.valueName)>]") }
         return parts.joined(separator: " ")
     }
@@ -89,11 +108,13 @@ public struct CommandSpec: Sendable {
             }
         }
         lines += ["", "OPTIONS:"]
+        for flag in flags { lines.append(Self.row("--\(flag.name)", flag.help)) }
         for option in options {
             lines.append(
                 Self.row(
                     "--\(option.name) <\(option.valueName)>",
-                    option.help + Self.choices(option.allowedValues) + " (default: \(option.defaultValue))"))
+                    option.help + Self.choices(option.allowedValues)
+                        + (option.defaultValue.map { " (default: \($0))" } ?? "")))
         }
         lines.append(Self.row("-h, --help", "Show help information."))
         if !discussion.isEmpty { lines += ["", discussion] }

@@ -9,6 +9,8 @@ public struct ParsedCommand: Hashable, Sendable {
     public var options: [String: String]
     /// Whether `-h`/`--help` was given, which wins over everything else.
     public var wantsHelp: Bool
+    /// The flags given (names without dashes).
+    public var flags: Set<String> = []
 
     /// A parsed command line.
     public init(
@@ -45,6 +47,12 @@ extension CommandSpec {
                 parsed.wantsHelp = true
                 continue
             }
+            if word.hasPrefix("--"), let flag = flags.first(where: { "--" + $0.name == word }) {
+                guard parsed.flags.insert(flag.name).inserted else {
+                    throw UsageError("'--\(flag.name)' is given more than once", command: name)
+                }
+                continue
+            }
             let body = word.dropFirst(word.hasPrefix("--") ? 2 : 1)
             let optionName = String(body.prefix { $0 != "=" })
             guard word.hasPrefix("--"), let option = options.first(where: { $0.name == optionName }) else {
@@ -68,7 +76,7 @@ extension CommandSpec {
         }
         if parsed.wantsHelp { return parsed }
         for option in options where parsed.options[option.name] == nil {
-            parsed.options[option.name] = option.defaultValue
+            if let value = option.defaultValue { parsed.options[option.name] = value }
         }
         for (position, argument) in arguments.enumerated() {
             guard position < positionals.count else {

@@ -1,0 +1,54 @@
+import ScreenStates
+import StateMachineKit
+
+/// What the Graph screen shows of one model, explored with the same sample events as `statetui graph`:
+/// the transition table, the counts, the invalid pairs with their reasons and the dead ends, as text.
+public struct GraphReport: Hashable, Sendable {
+    /// The model explored.
+    public var model: ScreenModel
+    /// Reachable states.
+    public var stateCount: Int
+    /// Edges (`.to` and `.update` transitions).
+    public var edgeCount: Int
+    /// The transition table's lines (states × events: next state, `·` ignored, `=` stay, `!` invalid).
+    public var table: [String]
+    /// `state + event: reason` for every invalid pair.
+    public var invalidPairs: [String]
+    /// Reachable states no edge leaves.
+    public var deadEnds: [String]
+    /// The Mermaid diagram `m` writes.
+    public var mermaid: String
+
+    /// Explores `model` with its sample events (``ScreenModel/sampleInputs``, one source with the CLI).
+    public init(_ model: ScreenModel) {
+        switch model {
+        case .transfer: self.init(model: model, graph: TransferModel.exploreSamples())
+        case .upload: self.init(model: model, graph: UploadState.exploreSamples())
+        case .load: self.init(model: model, graph: LoadState.exploreSamples())
+        }
+    }
+
+    private init<State, Event>(model: ScreenModel, graph: StateGraph<State, Event>) {
+        self.model = model
+        stateCount = graph.states.count
+        edgeCount = graph.edgeCount
+        table = graph.transitionTable.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if table.last == "" { table.removeLast() }
+        invalidPairs = graph.invalid.map { "\($0.state) + \($0.event): \($0.reason)" }
+        deadEnds = graph.deadEnds.map { String(describing: $0) }
+        mermaid = graph.mermaid
+    }
+
+    /// The file `m` writes in the current directory: `statetui-transfer.mmd`.
+    public var mermaidFileName: String { "statetui-\(model.rawValue).mmd" }
+
+    /// Everything below the header, one line each: table, invalid pairs, dead ends.
+    public var bodyLines: [String] {
+        var lines = table
+        lines += ["", "Invalid pairs (\(invalidPairs.count)):"]
+        lines += invalidPairs.isEmpty ? ["  none"] : invalidPairs.map { "  " + $0 }
+        lines += ["", "Dead ends (\(deadEnds.count)):"]
+        lines += deadEnds.isEmpty ? ["  none"] : deadEnds.map { "  " + $0 }
+        return lines
+    }
+}

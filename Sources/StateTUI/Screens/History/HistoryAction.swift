@@ -1,0 +1,11 @@
+/// What can happen on the History screen.
+public enum HistoryAction: Hashable, Sendable {
+    /// `h`/`→`: the next machine.
+    case nextMachine
+    /// `←`: the previous machine.
+    case previousMachine
+    /// `↑`/`↓`/PgUp/PgDn/Home/End: scroll up by this many rows (negative: down, towards the newest).
+    case scrollUp(Int)
+    /// A machine's history changed: its rows now.
+    case recordsChanged(HistoryScreenState.Machine, [HistoryRow])
+}

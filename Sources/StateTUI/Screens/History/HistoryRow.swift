@@ -1,0 +1,72 @@
+import StateMachineKit
+
+/// One record of a machine's history as the History screen shows it: sequence, visit, event, verdict and
+/// the state after, all in canonical text, with the engine's report name for invalid and stale events.
+public struct HistoryRow: Hashable, Sendable {
+    /// What became of the event.
+    public enum Kind: Hashable, Sendable {
+        /// The transition function decided (`to`, `update`, `stay`, `ignore`).
+        case decided(Verdict)
+        /// Impossible in that state, with the reason (reported as `statemachine.invalid`).
+        case invalid(String)
+        /// Sent for a visit that had ended; dropped (reported as `statemachine.stale_event`).
+        case stale
+        /// Sent after the machine stopped.
+        case stopped
+    }
+
+    /// The machine's label (`transfer.1`, `upload`, `load`).
+    public var machine: String
+    /// Position among the machine's events, from 1.
+    public var sequence: Int
+    /// The visit the event arrived in.
+    public var visit: Int
+    /// The event, canonical text.
+    public var event: String
+    /// What happened.
+    public var kind: Kind
+    /// The state after, canonical text.
+    public var after: String
+
+    /// A row from its parts.
+    public init(machine: String, sequence: Int, visit: Int, event: String, kind: Kind, after: String) {
+        self.machine = machine
+        self.sequence = sequence
+        self.visit = visit
+        self.event = event
+        self.kind = kind
+        self.after = after
+    }
+
+    /// The row for one engine record.
+    public init<State, Event>(machine: String, record: StateMachine<State, Event>.Record) {
+        let kind: Kind
+        switch record.outcome {
+        case .moved: kind = .decided(.to)
+        case .updated: kind = .decided(.update)
+        case .stayed: kind = .decided(.stay)
+        case .ignored: kind = .decided(.ignore)
+        case .invalid(let reason): kind = .invalid(reason)
+        case .stale: kind = .stale
+        case .stopped: kind = .stopped
+        }
+        self.init(
+            machine: machine, sequence: record.sequence, visit: record.visit, event: String(describing: record.event),
+            kind: kind, after: String(describing: record.after))
+    }
+
+    /// The rows of a machine's history, oldest first.
+    public static func rows<State, Event>(machine: String, history: [StateMachine<State, Event>.Record]) -> [HistoryRow]
+    {
+        history.map { HistoryRow(machine: machine, record: $0) }
+    }
+
+    /// The engine's report name for this row, if it is one the screen marks.
+    public var reportName: String? {
+        switch kind {
+        case .invalid: Report.Name.invalid
+        case .stale: Report.Name.staleEvent
+        case .decided, .stopped: nil
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ScreenStates
+
+/// What the Load screen shows: seed 002's two models of one screen, side by side. The left pane is the load
+/// machine's newest state (never changed here); the right pane is a bag of flags updated by the same
+/// actions the way flag-based code usually does it, which is how it reaches screens that cannot exist.
+public struct LoadScreenState: Hashable, Sendable {
+    /// The load machine's newest state.
+    public var load: LoadState
+    /// The same screen as three independent flags.
+    public var flags: FlagsState
+    /// Whether the next server response fails (`f`).
+    public var failNext: Bool
+    /// Requests sent so far.
+    public var requests: Int
+
+    /// The screen before anything happened.
+    public init(load: LoadState = .idle, flags: FlagsState = FlagsState(), failNext: Bool = false, requests: Int = 0) {
+        self.load = load
+        self.flags = flags
+        self.failNext = failNext
+        self.requests = requests
+    }
+}

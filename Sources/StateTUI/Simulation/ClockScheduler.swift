@@ -1,0 +1,29 @@
+import StateMachineKit
+
+/// A scheduler that waits on a real clock (a `ContinuousClock` in the dashboard), each callback in a task of
+/// its own; cancelling the handle cancels the task's wait.
+public struct ClockScheduler: SimulationScheduler {
+    /// The clock waited on.
+    public let clock: AnyClock
+
+    /// A scheduler on `clock`.
+    public init(clock: AnyClock = .continuous) {
+        self.clock = clock
+    }
+
+    /// Starts a task that sleeps `delay` on the clock, then runs `work` unless cancelled.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let clock = self.clock
+        let task = Task {
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return
+            }
+            work()
+        }
+        let handle = ScheduledWork { task.cancel() }
+        return handle
+    }
+}

@@ -1,0 +1,70 @@
+import StateMachineKit
+
+/// A scheduler whose time moves only in ``advance(by:)``, which runs every callback that falls due, in
+/// deadline order (ties in scheduling order), on the calling thread. Demos and tests use it so frames are
+/// reproducible: nothing happens between two steps of a script.
+public final class ManualScheduler: SimulationScheduler {
+    private struct Entry {
+        var deadline: Duration
+        var order: Int
+        var work: @Sendable () -> Void
+        var handle: ScheduledWork
+    }
+
+    private struct Timeline {
+        var now: Duration = .zero
+        var nextOrder = 0
+        var entries: [Entry] = []
+    }
+
+    private let timeline = Locked(Timeline())
+
+    /// A scheduler at time zero with nothing pending.
+    public init() {}
+
+    /// The time advanced so far.
+    public var now: Duration { timeline.withLock { $0.now } }
+
+    /// How many callbacks are waiting.
+    public var pendingCount: Int { timeline.withLock { $0.entries.filter { !$0.handle.isCancelled }.count } }
+
+    /// Schedules `work` at now + `delay`.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let handle = ScheduledWork()
+        timeline.withLock { timeline in
+            timeline.entries.append(
+                Entry(deadline: timeline.now + max(.zero, delay), order: timeline.nextOrder, work: work, handle: handle)
+            )
+            timeline.nextOrder += 1
+        }
+        return handle
+    }
+
+    /// Moves time forward by `duration`, running each callback due by then at its own deadline (work a
+    /// callback schedules within the window runs too).
+    public func advance(by duration: Duration) {
+        let target = timeline.withLock { $0.now + max(.zero, duration) }
+        while let next = takeNext(dueBy: target) {
+            if !next.handle.isCancelled {
+                next.work()
+            }
+        }
+        timeline.withLock { $0.now = target }
+    }
+
+    private func takeNext(dueBy target: Duration) -> Entry? {
+        timeline.withLock { timeline -> Entry? in
+            guard
+                let index = timeline.entries.indices.filter({ timeline.entries[$0].deadline <= target })
+                    .min(by: {
+                        (timeline.entries[$0].deadline, timeline.entries[$0].order)
+                            < (timeline.entries[$1].deadline, timeline.entries[$1].order)
+                    })
+            else { return nil }
+            let entry = timeline.entries.remove(at: index)
+            timeline.now = max(timeline.now, entry.deadline)
+            return entry
+        }
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The Upload, Load, Graph and History screens of the real `statetui` dashboard in tmux: every screen visited
+# with 1–5, Tab and Shift-Tab, and its keys used — upload start/pause/resume/fail/retry, load refresh/fail/late
+# response with the flags pane going impossible, graph model cycling, scrolling and the Mermaid export, history
+# machine cycling and its marked records — then the help overlay listing every screen's keys, and the
+# interactive `statetui demo` stopped with q. Screens are polled with a bounded wait, never a fixed sleep.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "screens test: tmux is required (.ci/run installs it)" >&2
+    exit 1
+fi
+
+"$SWIFT" build --product statetui >/dev/null
+bin="$("$SWIFT" build --show-bin-path)/statetui"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-screens.XXXXXX")
+socket="$work/tmux.sock"
+session=screens
+tm() { tmux -S "$socket" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+step=start
+fail() {
+    echo "screens test: step '$step': $*" >&2
+    echo "--- screen ---" >&2
+    tm capture-pane -p -t "$session" >&2 || true
+    exit 1
+}
+screen() { tm capture-pane -p -t "$session"; }
+wait_for() {
+    local pattern=$1 deadline=$((SECONDS + 15))
+    until screen | grep -E -q -- "$pattern"; do
+        [ $SECONDS -lt $deadline ] || fail "waited 15 s for /$pattern/"
+        sleep 0.05
+    done
+}
+keys() { tm send-keys -t "$session" "$@"; }
+
+tm new-session -d -s "$session" -x 80 -y 24 -c "$work" \
+    "env -i PATH=\"$PATH\" HOME=\"$work\" TERM=screen PS1='$ ' bash --norc --noprofile"
+tm set -g escape-time 0
+wait_for '^\$'
+keys "clear; cd '$work'; $bin --seed 1; echo exit=\$?" Enter
+wait_for '^ 1 Transfers   2 Upload   3 Load   4 Graph   5 History'
+
+step="upload: start, pause, resume, complete"
+keys 2
+wait_for 'State idle'
+wait_for 's start · f fail next'
+keys s
+wait_for 'Uploading… [0-9]+%'
+keys p
+wait_for 'Paused at [0-9]+%'
+wait_for '\[ Resume \]'
+keys Space
+wait_for 'Upload complete'
+
+step="upload: fail the next one, retry it"
+keys f
+wait_for 'The next upload will fail half way'
+keys s
+wait_for 'Upload failed: connection lost at [0-9]+%'
+wait_for '\[ Retry \]'
+keys r
+wait_for 'Upload complete'
+
+step="load: refresh, fail, late response, refresh"
+keys Tab
+wait_for 'LoadState \(enum\)'
+keys r
+wait_for '│loaded\(\["a", "b"\]\)'
+keys f
+keys r
+wait_for '│failed\("offline", previous'
+wait_for 'l late response'
+keys l
+wait_for '• late'
+keys r
+wait_for 'IMPOSSIBLE: isLoading \+ items \+ error'
+
+step="graph: cycle the models, scroll, write the Mermaid file"
+keys 4
+wait_for 'states · [0-9]+ edges'
+keys g
+keys m
+wait_for "Mermaid written to .*statetui-upload\\.mmd"
+[ -s "$work/statetui-upload.mmd" ] || fail "statetui-upload.mmd was not written"
+grep -q '^stateDiagram-v2' "$work/statetui-upload.mmd" || fail "statetui-upload.mmd is not a Mermaid diagram"
+keys End
+wait_for 'Dead ends \([0-9]+\)'
+
+step="history: the upload's records, invalid and stale marked"
+keys 5
+wait_for 'Machine +transfers'
+keys h
+wait_for '[0-9]+ records'
+keys h
+wait_for 'refreshTapped'
+keys Up
+wait_for '1 up'
+
+step="help lists every screen's keys"
+keys '?'
+wait_for 'Upload'
+wait_for 'Graph'
+wait_for 'fail the next upload'
+wait_for 'write Mermaid file'
+keys Escape
+keys BTab
+wait_for 'Model'
+
+step="quit"
+keys q
+wait_for '^exit=0$'
+
+step="the interactive demo stops on q"
+keys "clear; $bin demo tour; echo exit=\$?" Enter
+wait_for '^ 1 Transfers'
+keys q
+wait_for '^exit=0$'
+echo "screens test: ok"
