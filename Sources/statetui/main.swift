@@ -3,6 +3,7 @@ import Foundation
 import StateTUI
 
 let (io, flush) = CommandIO.standard()
-let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io)
+let status = CommandLineTool.run(
+    Array(CommandLine.arguments.dropFirst()), io: io, environment: ProcessInfo.processInfo.environment)
 flush()
 exit(status)

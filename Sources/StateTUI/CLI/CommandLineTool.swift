@@ -4,7 +4,7 @@ import ScreenStates
 /// and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:)`` and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
-    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec]
+    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec, CopyCommand.spec]
 
     /// The top-level usage lines.
     public static var usage: String {
@@ -28,16 +28,17 @@ public enum CommandLineTool {
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
         lines += [
             "",
-            "Exit status: 0 ok, 1 failure, 2 usage or environment error.",
+            "Exit status: 0 ok, 1 failure, 2 usage or environment error, 130/143 interrupted.",
             "See 'statetui help <command>' for a command's arguments.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Runs the words after the program name; returns the exit status.
-    public static func run(_ arguments: [String], io: CommandIO) -> Int32 {
+    /// `environment` holds the process's variables (the copy command's test knobs read it).
+    public static func run(_ arguments: [String], io: CommandIO, environment: [String: String] = [:]) -> Int32 {
         do {
-            return try dispatch(arguments, io: io)
+            return try dispatch(arguments, io: io, environment: environment)
         } catch {
             let spec = error.command.flatMap { name in commands.first { $0.name == name } }
             let usageLines = spec.map { "  " + $0.usage } ?? usage
@@ -47,7 +48,9 @@ public enum CommandLineTool {
         }
     }
 
-    private static func dispatch(_ arguments: [String], io: CommandIO) throws(UsageError) -> Int32 {
+    private static func dispatch(_ arguments: [String], io: CommandIO, environment: [String: String]) throws(UsageError)
+        -> Int32
+    {
         guard let first = arguments.first else { throw UsageError("missing command") }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -83,6 +86,7 @@ public enum CommandLineTool {
             switch spec.name {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
+            case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             default: preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }
         }

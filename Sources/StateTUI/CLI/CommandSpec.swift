@@ -12,13 +12,33 @@ public struct CommandSpec: Sendable {
         public var isOptional: Bool
         /// The values it accepts, or nil for any value.
         public var allowedValues: [String]?
+        /// Whether it takes one or more words (printed `<source> ...`); at most one argument may.
+        public var isVariadic: Bool
 
         /// A positional argument.
-        public init(_ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil) {
+        public init(
+            _ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil,
+            isVariadic: Bool = false
+        ) {
             self.name = name
             self.help = help
             self.isOptional = isOptional
             self.allowedValues = allowedValues
+            self.isVariadic = isVariadic
+        }
+    }
+
+    /// An option without a value, `--name` (`@Flag`): present or absent.
+    public struct Flag: Sendable {
+        /// The long name without dashes, e.g. `headless`.
+        public var name: String
+        /// One line of help.
+        public var help: String
+
+        /// A flag.
+        public init(_ name: String, help: String) {
+            self.name = name
+            self.help = help
         }
     }
 
@@ -55,17 +75,22 @@ public struct CommandSpec: Sendable {
     public var arguments: [Argument]
     /// Its options.
     public var options: [Option]
+    /// Its flags.
+    public var flags: [Flag]
     /// Longer help printed after the arguments and options.
     public var discussion: String
 
     /// A subcommand declaration.
     public init(
-        name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], discussion: String = ""
+        name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], flags: [Flag] = [],
+        discussion: String = ""
     ) {
+        precondition(arguments.filter(\.isVariadic).count <= 1, "\(name): at most one variadic argument")
         self.name = name
         self.abstract = abstract
         self.arguments = arguments
         self.options = options
+        self.flags = flags
         self.discussion = discussion
     }
 
@@ -73,9 +98,11 @@ public struct CommandSpec: Sendable {
     public var usage: String {
         var parts = ["statetui", name]
         for argument in arguments {
-            parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+            let word = argument.isVariadic ? "<\(argument.name)> ..." : "<\(argument.name)>"
+            parts.append(argument.isOptional ? "[\(word)]" : word)
         }
         for option in options { parts.append("[--\(option.name) <\(option.valueName)>]") }
+        for flag in flags { parts.append("[--\(flag.name)]") }
         return parts.joined(separator: " ")
     }
 
@@ -94,6 +121,9 @@ public struct CommandSpec: Sendable {
                 Self.row(
                     "--\(option.name) <\(option.valueName)>",
                     option.help + Self.choices(option.allowedValues) + " (default: \(option.defaultValue))"))
+        }
+        for flag in flags {
+            lines.append(Self.row("--\(flag.name)", flag.help))
         }
         lines.append(Self.row("-h, --help", "Show help information."))
         if !discussion.isEmpty { lines += ["", discussion] }
