@@ -2,6 +2,7 @@ import Dispatch
 import FileTransfer
 import ScreenStates
 import StateMachineKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ import Darwin
 /// waits until each one completed or failed, or until SIGINT/SIGTERM stops them cleanly.
 ///
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
-/// copy threads wake it through a semaphore whenever a state changes or a signal arrives. It reads
+/// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
 /// each machine's current state then, so a burst of progress costs one look, not one line.
 public enum HeadlessCopy {
     /// Runs the session to its end; returns 0 when every transfer completed, 1 when any failed,
@@ -21,7 +22,7 @@ public enum HeadlessCopy {
     public static func run(_ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines()) -> Int32 {
         let transfers = session.transfers
         let wake = DispatchSemaphore(value: 0)
-        let signals = SignalWatch(wake: wake)
+        let signals = SignalWatch()
         defer { signals.cancel() }
         let watchers = transfers.map { transfer in
             let states = transfer.machine.engine.states()
@@ -56,7 +57,8 @@ public enum HeadlessCopy {
                 waitFor { for transfer in transfers { await transfer.stop() } }
                 break
             }
-            wake.wait()
+            // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
+            _ = wake.wait(timeout: .now() + .milliseconds(50))
         }
         var failed = 0
         for transfer in transfers {
@@ -83,36 +85,37 @@ public enum HeadlessCopy {
     }
 }
 
+/// The first SIGINT or SIGTERM received while a ``SignalWatch`` is active (0: none). A lock-free
+/// atomic is one of the few things a signal handler may touch.
+private let receivedSignal = Atomic<Int32>(0)
+
 /// SIGINT and SIGTERM as values: while watched they no longer kill the process; the first one is
-/// recorded and wakes the waiting thread.
-private final class SignalWatch {
-    private final class FirstSignal: Sendable {
-        let number = Locked<Int32?>(nil)
-    }
-
-    private let sources: [any DispatchSourceSignal]
-    private let first = FirstSignal()
-
-    init(wake: DispatchSemaphore) {
-        let first = self.first
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                first.number.withLock { if $0 == nil { $0 = number } }
-                wake.signal()
+/// recorded for the waiting thread, which polls it between waits.
+///
+/// A plain `sigaction` handler rather than a dispatch source: it also replaces the SIG_IGN a shell
+/// gives background jobs, and it catches the signal on whichever thread the kernel picks.
+private struct SignalWatch {
+    init() {
+        receivedSignal.store(0, ordering: .relaxed)
+        for number in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                _ = receivedSignal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
             }
-            source.resume()
-            return source
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
         }
     }
 
     /// The first signal received, if any.
-    var received: Int32? { first.number.withLock { $0 } }
+    var received: Int32? {
+        let number = receivedSignal.load(ordering: .relaxed)
+        return number == 0 ? nil : number
+    }
 
     /// Stops watching and restores the default actions.
     func cancel() {
-        for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
