@@ -48,7 +48,7 @@ public final class CopyTransfer: Sendable {
         self.journal = journal
         self.options = options
         let engine = machine.engine
-        engine.whileIn(where: { $0.phase.isRunning }, label: "copy \(name)") { [weak self] sender in
+        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") { [weak self] sender in
             await self?.copy(for: sender)
         }
         engine.whileIn(where: { $0.phase == .idle }, label: "discard \(name)") { [weak self] sender in
@@ -144,16 +144,6 @@ private final class ProgressForwarder: Sendable {
         }
         if grew {
             sender.send(.progress(request: request, percent: percent))
-        }
-    }
-}
-
-extension TransferState {
-    /// True in `running(request:percent:)`.
-    var isRunning: Bool {
-        switch self {
-        case .running: true
-        case .idle, .paused, .completed, .failed: false
         }
     }
 }

@@ -53,7 +53,7 @@ public enum HeadlessCopy {
                         + "are kept, run the same command again to continue\n")
                 return 128 + signal
             }
-            if transfers.allSatisfy({ $0.machine.state.isSettled }) {
+            if transfers.allSatisfy({ isSettled($0.machine.state) }) {
                 waitFor { for transfer in transfers { await transfer.stop() } }
                 break
             }
@@ -72,6 +72,14 @@ public enum HeadlessCopy {
             return 1
         }
         return 0
+    }
+
+    /// True once the transfer completed or failed: nothing more happens without a user action.
+    private static func isSettled(_ state: TransferState) -> Bool {
+        switch state {
+        case .completed, .failed: true
+        case .idle, .running, .paused: false
+        }
     }
 
     /// Blocks the calling thread (never one of the cooperative pool's) until `work` finished.
@@ -118,15 +126,5 @@ private struct SignalWatch {
     func cancel() {
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
-    }
-}
-
-extension TransferState {
-    /// True once the transfer completed or failed: nothing more happens without a user action.
-    var isSettled: Bool {
-        switch self {
-        case .completed, .failed: true
-        case .idle, .running, .paused: false
-        }
     }
 }
