@@ -11,7 +11,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release test test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-dashboard test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
@@ -19,11 +19,21 @@ build:
 release:
 	$(SWIFT) build -c release
 
+# Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
+run:
+	$(SWIFT) build -c release --product statetui
+	"$$($(SWIFT) build -c release --show-bin-path)/statetui"
+
 test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
 	$(MAKE) test-install
+	$(MAKE) test-dashboard
+
+# The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
+test-dashboard:
+	SWIFT=$(SWIFT) Tests/EndToEnd/dashboard.sh
 
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:

@@ -104,10 +104,17 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
-        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "FileTransfer"]),
+        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer"]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
-        .testTarget(name: "StateTUITests", dependencies: ["StateTUI", "ScreenStates", "statetui", "FileTransfer", "StateMachineKit"]),
+        .testTarget(
+            name: "StateTUITests",
+            dependencies: [
+                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
+                "FileTransfer",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
         .target(name: "CSHA256"),
         .target(name: "FileTransfer", dependencies: ["CSHA256"]),
         .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer", "CSHA256"]),

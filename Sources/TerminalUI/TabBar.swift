@@ -1,4 +1,4 @@
-/// A row of numbered tabs, ` 1 Transfers  2 Upload `, the selected one in reverse video.
+/// A row of numbered tabs, ` 1 Transfers  2 Upload `, the selected one in reverse video, disabled ones dimmed.
 public struct TabBar: Hashable, Sendable, Widget {
     /// The tab titles, in order.
     public var titles: [String]
@@ -8,16 +8,23 @@ public struct TabBar: Hashable, Sendable, Widget {
     public var style: Style
     /// The selected tab's style.
     public var selectedStyle: Style
+    /// The indices of tabs that cannot be chosen (yet).
+    public var disabled: Set<Int>
+    /// Disabled tabs' style.
+    public var disabledStyle: Style
 
     /// Creates a tab bar.
     public init(
         titles: [String], selected: Int, style: Style = .plain,
-        selectedStyle: Style = Style(attributes: [.reverse, .bold])
+        selectedStyle: Style = Style(attributes: [.reverse, .bold]), disabled: Set<Int> = [],
+        disabledStyle: Style = .dim
     ) {
         self.titles = titles
         self.selected = selected
         self.style = style
         self.selectedStyle = selectedStyle
+        self.disabled = disabled
+        self.disabledStyle = disabledStyle
     }
 
     /// The label of tab `index`: ` N Title ` with N counted from 1.
@@ -34,7 +41,7 @@ public struct TabBar: Hashable, Sendable, Widget {
             if index > 0 { x += 1 }
             x = canvas.write(
                 TabBar.label(title, index: index), at: Point(x: x, y: row.y),
-                style: index == selected ? selectedStyle : style, clip: row)
+                style: index == selected ? selectedStyle : disabled.contains(index) ? disabledStyle : style, clip: row)
             if x >= row.maxX { break }
         }
     }

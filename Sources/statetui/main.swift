@@ -1,9 +1,12 @@
-// Parsing and wiring only: every command lives in StateTUI, where it is tested.
+// Parsing and wiring only: every command and the dashboard live in StateTUI, where they are tested.
 import Foundation
 import StateTUI
 
 let (io, flush) = CommandIO.standard()
-let status = CommandLineTool.run(
-    Array(CommandLine.arguments.dropFirst()), io: io, environment: ProcessInfo.processInfo.environment)
+let environment = ProcessInfo.processInfo.environment
+let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io, environment: environment) {
+    options in
+    Dashboard.run(options, environment: environment, writeError: io.writeError)
+}
 flush()
 exit(status)

@@ -124,7 +124,6 @@ import Testing
     }
 
     @Test(arguments: [
-        ([String](), "statetui: missing command\n"),
         (["frob"], "statetui: unknown command 'frob'\n"),
         (["--frob"], "statetui: unknown option '--frob'\n"),
         (["help", "frob"], "statetui: unknown command 'frob'\n"),

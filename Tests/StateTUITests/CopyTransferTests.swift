@@ -211,7 +211,7 @@ private func until(_ condition: () -> Bool) async {
         await until { writes.writeOffsets.count == 3 && writes.waiting == 1 }
         transfer.machine.engine.stop()  // the first half of `stop()`: the work is cancelled now
         writes.allow(1)  // the chunk in flight finishes
-        await transfer.stop()  // and the run has ended
+        await transfer.finish()  // and the run has ended
         #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
         #expect(transfer.journal?.entry(named: "source.bin")?.durableOffset == Int64(4 * 4096))
 

@@ -6,6 +6,8 @@ final class MemoryIO {
     var files: [String: Result<String, CommandIO.ReadError>]
     var output = ""
     var error = ""
+    /// The options the dashboard was opened with, once per opening.
+    var dashboards: [DashboardOptions] = []
 
     init(input: [String] = [], files: [String: Result<String, CommandIO.ReadError>] = [:]) {
         self.input = input
@@ -22,6 +24,9 @@ final class MemoryIO {
 
     /// Runs `statetui ARGUMENTS` and returns the exit status.
     func run(_ arguments: [String]) -> Int32 {
-        CommandLineTool.run(arguments, io: io)
+        CommandLineTool.run(arguments, io: io) { [self] options in
+            dashboards.append(options)
+            return 0
+        }
     }
 }

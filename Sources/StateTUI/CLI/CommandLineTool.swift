@@ -1,14 +1,15 @@
 import ScreenStates
 
-/// The `statetui` command line: `--help`, `--version`, `help COMMAND` and the subcommands, parsed
-/// and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:)`` and exits with its result.
+/// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
+/// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``
+/// and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec, CopyCommand.spec]
 
     /// The top-level usage lines.
     public static var usage: String {
-        (["statetui <command> [<arguments>]", "statetui help <command>", "statetui --help | --version"]
+        ([DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>", "statetui --help | --version"]
             + commands.map(\.usage)).map { "  " + $0 }.joined(separator: "\n")
     }
 
@@ -16,13 +17,16 @@ public enum CommandLineTool {
     public static var help: String {
         var lines = [
             "OVERVIEW: State machines from the screen-state seeds, driven and inspected from the terminal.",
-            "", "USAGE:", usage, "", "COMMANDS:",
+            "", "USAGE:", usage, "",
+            "With no command, statetui opens the dashboard (q quits, ? lists the keys).", "", "COMMANDS:",
         ]
         lines += commands.map { CommandSpec.row($0.name, $0.abstract) }
         lines.append(CommandSpec.row("help", "Show help for a command."))
         lines += [
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
-            CommandSpec.row("--version", "Show the version."), "",
+            CommandSpec.row("--version", "Show the version."),
+            CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."), "",
             "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
         ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
@@ -34,10 +38,15 @@ public enum CommandLineTool {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Runs the words after the program name; returns the exit status.
-    /// `environment` holds the process's variables (the copy command's test knobs read it).
-    public static func run(_ arguments: [String], io: CommandIO, environment: [String: String] = [:]) -> Int32 {
+    /// Runs the words after the program name; returns the exit status. No words (or only dashboard
+    /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
+    /// `environment` holds the process's variables (the terminal for `copy`, the copy's test knobs).
+    public static func run(
+        _ arguments: [String], io: CommandIO, environment: [String: String] = [:],
+        dashboard: (DashboardOptions) -> Int32
+    ) -> Int32 {
         do {
+            if let options = try DashboardOptions.parse(arguments) { return dashboard(options) }
             return try dispatch(arguments, io: io, environment: environment)
         } catch {
             let spec = error.command.flatMap { name in commands.first { $0.name == name } }
@@ -73,7 +82,7 @@ public enum CommandLineTool {
             }
             io.writeOutput(spec.help)
             return 0
-        default:
+        default:  // not a state switch: any other word names a command or is an error
             guard let spec = commands.first(where: { $0.name == first }) else {
                 throw first.hasPrefix("-")
                     ? UsageError("unknown option '\(first)'") : UsageError("unknown command '\(first)'")
@@ -87,7 +96,8 @@ public enum CommandLineTool {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
-            default: preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
+            default:  // not a state switch: command names are strings
+                preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }
         }
     }

@@ -59,7 +59,8 @@ public enum CopyCommand {
             io.writeError("statetui: \(session.journal.path): \(problem)\n")
         }
         guard command.flags.contains("headless") else {
-            return InteractiveCopy.run(session, startAll: command.flags.contains("start"), io: io)
+            return InteractiveCopy.run(
+                session, startAll: command.flags.contains("start"), io: io, environment: environment)
         }
         return HeadlessCopy.run(session, io: io)
     }

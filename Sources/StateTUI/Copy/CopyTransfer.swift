@@ -1,6 +1,13 @@
+import Dispatch
 import FileTransfer
 import ScreenStates
 import StateMachineKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The effect adapter that makes a ``TransferMachine`` copy a real file.
 ///
@@ -19,7 +26,11 @@ import StateMachineKit
 ///
 /// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for
 /// the previous one to finish its last chunk.
-public final class CopyTransfer: Sendable {
+///
+/// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
+/// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
+/// the transfer fails with the OS reason, keeps its partial, and `r` (retry) continues from it.
+public final class CopyTransfer: TransferDriver {
     /// The machine this adapter drives.
     public let machine: TransferMachine
     /// The file to copy; `id` is the machine's label.
@@ -32,20 +43,32 @@ public final class CopyTransfer: Sendable {
     private let gate = SerialGate()
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
+    private let status: DriverStatus
 
-    /// Drives `machine` (a fresh one labelled with the file name by default) to copy `source` into
+    /// A transfer (and its machine, labelled with the file name) that copies `source` into
     /// `destinationDirectory`. Registers the machine's `whileIn` work at once.
     public init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
-        options: CopyOptions = CopyOptions(), machine: TransferMachine? = nil
+        options: CopyOptions = CopyOptions()
     ) {
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-        let machine = machine ?? TransferMachine(label: name)
+        let status = DriverStatus()
+        self.status = status
+        let machine = TransferMachine(
+            label: name,
+            reporter: Reporter { report in
+                if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
+            })
         self.machine = machine
         self.request = CopyRequest(
-            id: machine.engine.label, source: source, destinationDirectory: destinationDirectory, name: name,
-            overwrite: overwrite)
+            id: name, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
         self.journal = journal
+        var options = options
+        let write = options.fileSystem.write
+        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            if status.takeArmedFailure() { throw Errno.ioError }
+            return try write(descriptor, bytes, offset)
+        }
         self.options = options
         let engine = machine.engine
         engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") { [weak self] sender in
@@ -61,9 +84,30 @@ public final class CopyTransfer: Sendable {
 
     /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
     /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.
-    public func stop() async {
+    public func finish() async {
         machine.engine.stop()
         await gate.run {}
+        status.finish()
+    }
+
+    /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
+    /// must not be one of the cooperative pool's, until the copy has stopped.
+    public func stop() {
+        machine.engine.stop()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await finish()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// The status after every change, newest only.
+    public var statusUpdates: AsyncStream<SimulationStatus> { status.updates }
+
+    /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
+    public func failNextOutcome() {
+        status.change { $0.failsNextOutcome = true }
     }
 
     /// Waits until no operation on the job is running or queued.
@@ -145,5 +189,39 @@ private final class ProgressForwarder: Sendable {
         if grew {
             sender.send(.progress(request: request, percent: percent))
         }
+    }
+}
+
+/// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
+private final class DriverStatus: Sendable {
+    private let current = Locked(SimulationStatus())
+    let updates: AsyncStream<SimulationStatus>
+    private let continuation: AsyncStream<SimulationStatus>.Continuation
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.yield(SimulationStatus())
+    }
+
+    /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
+    func change(_ body: (inout SimulationStatus) -> Void) {
+        current.withLock { status in
+            body(&status)
+            continuation.yield(status)
+        }
+    }
+
+    /// True once after `failNextOutcome()`: the write that asks fails.
+    func takeArmedFailure() -> Bool {
+        current.withLock { status in
+            guard status.failsNextOutcome else { return false }
+            status.failsNextOutcome = false
+            continuation.yield(status)
+            return true
+        }
+    }
+
+    func finish() {
+        continuation.finish()
     }
 }

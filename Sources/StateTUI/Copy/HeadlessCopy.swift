@@ -46,7 +46,7 @@ public enum HeadlessCopy {
         while true {
             printChanges()
             if let signal = signals.received {
-                waitFor { for transfer in transfers { await transfer.stop() } }
+                waitFor { for transfer in transfers { await transfer.finish() } }
                 printChanges()
                 io.writeError(
                     "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
@@ -54,7 +54,7 @@ public enum HeadlessCopy {
                 return 128 + signal
             }
             if transfers.allSatisfy({ isSettled($0.machine.state) }) {
-                waitFor { for transfer in transfers { await transfer.stop() } }
+                waitFor { for transfer in transfers { await transfer.finish() } }
                 break
             }
             // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.

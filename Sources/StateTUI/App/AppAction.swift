@@ -1,0 +1,19 @@
+/// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions scoped to it.
+public enum AppAction: Hashable, Sendable {
+    /// An action of the Transfers screen.
+    case transfers(TransfersAction)
+    /// Show this screen (`1`–`5`); ignored for a screen that is not available.
+    case select(Screen)
+    /// The next available screen (Tab).
+    case nextScreen
+    /// The previous available screen (Shift-Tab).
+    case previousScreen
+    /// Open the help overlay (`?`).
+    case showHelp
+    /// Close the overlay (`Esc`, or `?` again).
+    case closeOverlay
+    /// Stop the app (`q`).
+    case quit
+    /// Stop the app as interrupted (Ctrl-C).
+    case interrupt
+}

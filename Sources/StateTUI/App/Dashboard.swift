@@ -1,0 +1,63 @@
+import StateMachineKit
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The dashboard `statetui` opens with no command: the pure parts wired into a TerminalUI ``App`` over
+/// an environment, run on a real terminal.
+public enum Dashboard {
+    /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap``, the environment's effect runner
+    /// and subscriptions.
+    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+        App(
+            initialState: environment.initialState,
+            reduce: AppReducer.reduce,
+            view: AppView.render,
+            keymap: Keymap.action,
+            isFinished: { $0.exit != nil },
+            runEffect: { effect, _ in environment.perform(effect) },
+            subscriptions: environment.subscriptions)
+    }
+
+    /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the
+    /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal or the trace file cannot be used
+    /// (the one-line reason goes to `writeError`).
+    ///
+    /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
+    /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them).
+    public static func run(
+        _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
+        transfers: TransfersRuntime? = nil, prepare: (DashboardEnvironment) -> Void = { _ in }
+    ) -> Int32 {
+        var trace: FrameTrace?
+        if let path = options.tracePath {
+            do {
+                trace = try FrameTrace(path: path)
+            } catch {
+                writeError("statetui: \(error)\n")
+                return 2
+            }
+        }
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: variables)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return 2
+        }
+        var generator = SystemRandomNumberGenerator()
+        let environment =
+            transfers.map { DashboardEnvironment(transfers: $0) }
+            ?? DashboardEnvironment.live(seed: options.seed ?? generator.next())
+        prepare(environment)
+        let final = app(environment).run(on: terminal, trace: trace)
+        environment.stop()
+        terminal.restore()
+        trace?.close()
+        return final.exit?.status ?? 0
+    }
+}

@@ -1,0 +1,45 @@
+import TerminalUI
+
+/// What a key means: app-wide keys first (quit, help, screens), then the active screen's own keymap.
+/// While an overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
+public enum Keymap {
+    /// The action for `key` in `state`, nil when the key does nothing there.
+    public static func action(for key: Key, in state: AppState) -> AppAction? {
+        if key == .character("q") { return .quit }
+        if key == .controlC { return .interrupt }
+        if state.overlay != nil {
+            return key == .escape || key == .character("?") ? .closeOverlay : nil
+        }
+        if key == .character("?") { return .showHelp }
+        if key == .tab { return state.screen.next == state.screen ? nil : .nextScreen }
+        if key == .backTab { return state.screen.previous == state.screen ? nil : .previousScreen }
+        if case .character(let character) = key, let number = character.wholeNumberValue,
+            let screen = Screen(rawValue: number)
+        {
+            return screen.isAvailable && screen != state.screen ? .select(screen) : nil
+        }
+        return screenAction(for: key, in: state)
+    }
+
+    /// The active screen's meaning of `key`.
+    static func screenAction(for key: Key, in state: AppState) -> AppAction? {
+        switch state.screen {
+        case .transfers: TransfersFeature.keymap(key, state.transfers).map(AppAction.transfers)
+        case .upload, .load, .graph, .history: nil
+        }
+    }
+
+    /// The app-wide keys the help bar always offers, after the screen's own.
+    public static let globalHelp = [KeyHelp("?", "help"), KeyHelp("q", "quit")]
+
+    /// Every app-wide key, as the help overlay lists them.
+    public static let globalKeys = [
+        KeyHelp("1–5", "show a screen"),
+        KeyHelp("tab", "next screen"),
+        KeyHelp("shift-tab", "previous screen"),
+        KeyHelp("?", "this help"),
+        KeyHelp("esc", "close this help"),
+        KeyHelp("q / ctrl-c", "quit"),
+        KeyHelp("ctrl-z", "suspend to the shell"),
+    ]
+}

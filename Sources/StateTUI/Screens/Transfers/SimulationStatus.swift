@@ -1,0 +1,13 @@
+/// What a simulated transfer worker reports about itself, apart from the machine's state.
+public struct SimulationStatus: Hashable, Sendable {
+    /// Late callbacks the machine dropped as stale (from visits that had ended: paused or cancelled).
+    public var staleEvents: Int
+    /// Whether the next outcome the worker reports will be a failure (`f`).
+    public var failsNextOutcome: Bool
+
+    /// A status.
+    public init(staleEvents: Int = 0, failsNextOutcome: Bool = false) {
+        self.staleEvents = staleEvents
+        self.failsNextOutcome = failsNextOutcome
+    }
+}

@@ -1,0 +1,19 @@
+import ScreenStates
+
+/// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its simulated
+/// worker. The reducer never changes `model` or `simulation` on its own; only their sources' snapshots do.
+public struct TransferRow: Hashable, Sendable {
+    /// The file the transfer produces (also its row's label).
+    public var name: String
+    /// The newest state its `TransferMachine` published.
+    public var model: TransferModel
+    /// The newest status its simulated worker published.
+    public var simulation: SimulationStatus
+
+    /// A row for `name` at `model`.
+    public init(name: String, model: TransferModel = .initial, simulation: SimulationStatus = SimulationStatus()) {
+        self.name = name
+        self.model = model
+        self.simulation = simulation
+    }
+}

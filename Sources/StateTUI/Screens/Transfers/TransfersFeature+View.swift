@@ -1,0 +1,95 @@
+import ScreenStates
+import TerminalUI
+
+extension TransfersFeature {
+    /// The table's columns for `width` cells: name, bar and request are fixed, the state takes what is
+    /// left; on narrow terminals they shrink so the state keeps room.
+    static func columns(width: Int) -> [TableColumn] {
+        let wide = width >= 70
+        return [
+            TableColumn("Name", width: .fixed(wide ? 12 : 10)),
+            TableColumn("Progress", width: .fixed(wide ? 12 : 5)),
+            TableColumn("State", width: .fill),
+            TableColumn(wide ? "Request" : "Req", width: .fixed(wide ? 7 : 4)),
+            TableColumn("Next", width: .fixed(4)),
+        ]
+    }
+
+    /// Draws the screen into `area`: a box titled `Transfers` holding one row per transfer (name, progress
+    /// bar in eighths, the state in canonical text, the request identity, whether its next outcome fails)
+    /// and, on its last line, the stale callbacks the machines dropped.
+    public static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
+        let box = Box(title: "Transfers")
+        canvas.render(box, in: area)
+        let inside = box.inner(area).inset(left: 1, right: 1)
+        guard !inside.isEmpty else { return }
+        let parts = inside.rows([.fill, .fixed(1)])
+        let table = Table(
+            columns: columns(width: inside.width),
+            rows: state.rows.map { row in
+                [
+                    Line(row.name), "", Line(String(describing: row.model.phase), style: style(row.model.phase)),
+                    Line(requestText(row.model), alignment: .right),
+                    Line(row.simulation.failsNextOutcome ? "fail" : "", style: .bold),
+                ]
+            },
+            selected: state.rows.isEmpty ? nil : state.selected)
+        canvas.render(table, in: parts[0])
+        drawProgressBars(state, table: table, in: parts[0], on: &canvas)
+        canvas.render(
+            Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
+            in: parts[1])
+    }
+
+    /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
+    private static func drawProgressBars(
+        _ state: TransfersScreenState, table: Table, in area: Rect, on canvas: inout Canvas
+    ) {
+        let body = area.inset(top: 1)
+        guard !body.isEmpty else { return }
+        let first = SelectableList.visibleOffset(
+            selected: table.selected, count: state.rows.count, height: body.height, offset: 0)
+        let template = table.columnAreas(in: body.row(0))
+        guard template.count > 1 else { return }
+        for line in 0..<min(body.height, state.rows.count - first) {
+            let index = first + line
+            let rowArea = body.row(line)
+            let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
+            let phase = state.rows[index].model.phase
+            canvas.render(
+                ProgressBar(fraction: fraction(state.rows[index].model), style: style(phase), trackStyle: .plain),
+                in: cell)
+            if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
+        }
+    }
+
+    /// How full a transfer's bar is: its percent while active, full when completed, what a failure kept.
+    static func fraction(_ model: TransferModel) -> Double {
+        switch model.phase {
+        case .idle: 0
+        case .running(_, let percent), .paused(_, let percent): Double(percent) / 100
+        case .completed: 1
+        case .failed: Double(model.retainedPercent ?? 0) / 100
+        }
+    }
+
+    /// The request identity: the active request, or the last one that settled; none before the first start.
+    static func requestText(_ model: TransferModel) -> String {
+        switch model.phase {
+        case .running(let request, _), .paused(let request, _): "#\(request)"
+        case .completed, .failed: "#\(model.lastRequest)"
+        case .idle: model.lastRequest == 0 ? "–" : "#\(model.lastRequest)"
+        }
+    }
+
+    /// Each phase's colour; the text says the phase too, so nothing is lost without colour.
+    static func style(_ phase: TransferState) -> Style {
+        switch phase {
+        case .idle: .plain
+        case .running: Style(foreground: .green)
+        case .paused: Style(foreground: .yellow)
+        case .completed: Style(foreground: .cyan)
+        case .failed: Style(foreground: .red, attributes: .bold)
+        }
+    }
+}

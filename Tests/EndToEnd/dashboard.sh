@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The real `statetui` dashboard in tmux, driven like a person would: select, start a transfer, pause and
+# resume it (its late callback shows up as a dropped stale event), cancel, open and close the help overlay,
+# shrink the window below 40x12 and back, quit. The screen is checked at each step (polling capture-pane
+# with a bounded wait, never a fixed sleep), and the terminal must be restored after q, Ctrl-C, SIGTERM and
+# SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, the shell's exit status as documented. Also: NO_COLOR
+# draws no colour, and stdout not a terminal or an unknown TERM is a one-line error with exit status 2.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "dashboard test: tmux is required (.ci/run installs it)" >&2
+    exit 1
+fi
+
+"$SWIFT" build --product statetui >/dev/null
+bin="$("$SWIFT" build --show-bin-path)/statetui"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-dashboard.XXXXXX")
+socket="$work/tmux.sock"
+session=dashboard
+tm() { tmux -S "$socket" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+step=start
+fail() {
+    echo "dashboard test: step '$step': $*" >&2
+    echo "--- screen ---" >&2
+    tm capture-pane -p -t "$session" >&2 || true
+    exit 1
+}
+screen() { tm capture-pane -p -t "$session"; }
+# Waits up to 10 s for the screen to match an extended regular expression.
+wait_for() {
+    local pattern=$1 deadline=$((SECONDS + 10))
+    until screen | grep -E -q -- "$pattern"; do
+        [ $SECONDS -lt $deadline ] || fail "waited 10 s for /$pattern/"
+        sleep 0.05
+    done
+}
+# Waits up to 10 s for the screen to stop matching.
+wait_gone() {
+    local pattern=$1 deadline=$((SECONDS + 10))
+    while screen | grep -E -q -- "$pattern"; do
+        [ $SECONDS -lt $deadline ] || fail "waited 10 s for /$pattern/ to go"
+        sleep 0.05
+    done
+}
+keys() { tm send-keys -t "$session" "$@"; }
+pane() { tm display -p -t "$session" "$1"; }
+# The terminal is back as the shell left it: main screen, cursor shown, the prompt, the exit status.
+expect_restored() {
+    local status=$1
+    wait_for "^exit=$status\$"
+    [ "$(pane '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
+    [ "$(pane '#{cursor_flag}')" = 1 ] || fail "the cursor is still hidden"
+}
+# The dashboard process, a child of the pane's shell.
+dashboard_pid() {
+    local pid
+    pid=$(ps -o pid= --ppid "$(pane '#{pane_pid}')" | tr -d ' ' | head -n 1)
+    [ -n "$pid" ] || fail "no dashboard process under the pane's shell"
+    echo "$pid"
+}
+# Starts the dashboard from the shell; with `alone`, no `echo exit=$?` follows it on the command line (a
+# job stopped by Ctrl-Z would let that echo run at once).
+launch() {
+    if [ "${1:-}" = alone ]; then
+        keys "clear; $bin --seed 1" Enter
+    else
+        keys "clear; $* $bin --seed 1; echo exit=\$?" Enter
+    fi
+    wait_for '^ 1 Transfers'
+    wait_for 'stale events dropped: 0'
+    [ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard is not on the alternate screen"
+    [ "$(pane '#{cursor_flag}')" = 0 ] || fail "the cursor is visible in the dashboard"
+}
+
+tm new-session -d -s "$session" -x 80 -y 24 "env -i PATH=\"$PATH\" HOME=\"$work\" TERM=screen PS1='$ ' bash --norc --noprofile"
+tm set -g escape-time 0
+wait_for '^\$'
+
+step="the dashboard opens"
+launch
+wait_for '^ 1 Transfers   2 Upload   3 Load   4 Graph   5 History'
+wait_for '│ photos\.tar +idle'
+wait_for '↑↓ select · s start · f fail next · \? help · q quit'
+
+step="select the second transfer and start it"
+keys j
+keys s
+wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ photos\.tar +idle'
+wait_for 'p pause · c cancel'
+
+step="pause it; its late callback is dropped as stale"
+keys p
+wait_for '│ backup\.img .*paused\(request: 1, percent: [0-9]+\) +#1'
+wait_for 'p resume · c cancel'
+wait_for 'stale events dropped: 1'
+
+step="resume it with space"
+keys Space
+wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
+
+step="cancel it"
+keys c
+wait_for '│ backup\.img +idle +#1'
+wait_for 'stale events dropped: 2'
+wait_for '↑↓ select · s start'
+
+step="help overlay opens and closes"
+keys '?'
+wait_for '─ Help ─'
+wait_for 'space / p +pause / resume'
+keys Escape
+wait_gone '─ Help ─'
+wait_for '│ backup\.img +idle'
+
+step="resize below 40x12 and back"
+tm resize-window -t "$session" -x 30 -y 8
+wait_for 'terminal too small'
+wait_gone 'Transfers'
+tm resize-window -t "$session" -x 1 -y 1
+tm resize-window -t "$session" -x 40 -y 12
+wait_for '^ 1 Transfers'
+wait_for 'stale events dropped: 2'
+tm resize-window -t "$session" -x 80 -y 24
+wait_for '│ Name +Progress +State +Request Next │'
+wait_for 'stale events dropped: 2'
+
+step="q quits and restores the terminal"
+keys q
+expect_restored 0
+
+step="Ctrl-C quits as interrupted and restores the terminal"
+launch
+keys C-c
+expect_restored 130
+
+step="SIGTERM restores the terminal"
+launch
+kill -TERM "$(dashboard_pid)"
+expect_restored 143
+
+step="SIGHUP restores the terminal"
+launch
+kill -HUP "$(dashboard_pid)"
+expect_restored 129
+
+step="a fatal signal restores the terminal"
+# Without Swift's interactive crash backtracer, which would wait for a key after the restore.
+launch SWIFT_BACKTRACE=enable=no
+kill -SEGV "$(dashboard_pid)"
+expect_restored 139
+
+step="Ctrl-Z suspends to the shell and fg comes back intact"
+launch alone
+keys j s
+wait_for '│ backup\.img .*running\(request: 1'
+keys C-z
+wait_for 'Stopped'
+[ "$(pane '#{alternate_on}')" = 0 ] || fail "suspended but still on the alternate screen"
+[ "$(pane '#{cursor_flag}')" = 1 ] || fail "suspended but the cursor is hidden"
+keys "fg" Enter
+wait_for '^ 1 Transfers'
+wait_for '│ backup\.img .*running\(request: 1'
+wait_for 'p pause · c cancel'
+[ "$(pane '#{alternate_on}')" = 1 ] || fail "back from suspension but not on the alternate screen"
+keys q
+wait_for '^\$$'
+keys 'echo exit=$?' Enter
+expect_restored 0
+
+step="NO_COLOR draws without colour"
+launch NO_COLOR=1
+keys s
+wait_for '│ photos\.tar .*running\(request: 1'
+if tm capture-pane -p -e -t "$session" | grep -E -q $'\e\\[[0-9;]*(3[0-7]|9[0-7]|38;5;[0-9]+)m'; then
+    fail "a colour escape was drawn under NO_COLOR"
+fi
+keys q
+expect_restored 0
+
+step="unknown TERM is a one-line error, exit status 2"
+keys "clear; TERM=no-such-terminal $bin 2>$work/term.err; echo exit=\$?" Enter
+wait_for '^exit=2$'
+[ "$(cat "$work/term.err")" = "statetui: unknown terminal type 'no-such-terminal' (TERM)" ] ||
+    fail "unexpected error: $(cat "$work/term.err")"
+
+step="standard output not a terminal is a one-line error, exit status 2"
+status=0
+"$bin" >"$work/out" 2>"$work/err" </dev/null || status=$?
+[ "$status" = 2 ] || fail "exit status $status, expected 2"
+[ "$(cat "$work/err")" = "statetui: standard output is not a terminal" ] || fail "unexpected error: $(cat "$work/err")"
+[ ! -s "$work/out" ] || fail "wrote to standard output: $(cat "$work/out")"
+
+echo "dashboard test: ok"

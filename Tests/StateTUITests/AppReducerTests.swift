@@ -1,0 +1,214 @@
+import ScreenStates
+import StateTUI
+import TerminalUI
+import Testing
+
+/// Every key of the dashboard through the keymap and the reducer: the whole state and the whole list of
+/// effects that come out.
+@Suite struct AppReducerTests {
+    typealias F = DashboardFixtures
+
+    /// What pressing `key` in `state` does: nil when the key maps to no action, else the new state and effects.
+    static func press(_ key: Key, in state: AppState) -> (state: AppState, effects: [AppEffect])? {
+        guard let action = Keymap.action(for: key, in: state) else { return nil }
+        var next = state
+        let effects = AppReducer.reduce(&next, action)
+        return (next, effects)
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var key: Key
+        var before: AppState
+        var after: AppState
+        var effects: [AppEffect]
+        var testDescription: String { name }
+    }
+
+    static func selecting(_ row: Int, _ body: (inout AppState) -> Void = { _ in }) -> AppState {
+        var state = F.app(selected: row)
+        body(&state)
+        return state
+    }
+
+    static let cases: [Case] = {
+        let idle = F.row("idle")
+        let running = F.row("running")
+        let paused = F.row("paused")
+        let completed = F.row("completed")
+        let failed = F.row("failed")
+        var cases = [
+            Case(name: "↓ selects the next row", key: .down, before: F.app(selected: 0), after: F.app(selected: 1), effects: []),
+            Case(name: "j selects the next row", key: .character("j"), before: F.app(selected: 1), after: F.app(selected: 2), effects: []),
+            Case(name: "↓ stops at the last row", key: .down, before: F.app(selected: 4), after: F.app(selected: 4), effects: []),
+            Case(name: "↑ selects the previous row", key: .up, before: F.app(selected: 2), after: F.app(selected: 1), effects: []),
+            Case(name: "k selects the previous row", key: .character("k"), before: F.app(selected: 1), after: F.app(selected: 0), effects: []),
+            Case(name: "↑ stops at the first row", key: .up, before: F.app(selected: 0), after: F.app(selected: 0), effects: []),
+            Case(
+                name: "s starts an idle transfer", key: .character("s"), before: F.app(selected: idle),
+                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, .start))]),
+            Case(
+                name: "s starts a completed transfer again", key: .character("s"), before: F.app(selected: completed),
+                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, .start))]),
+            Case(
+                name: "s starts a failed transfer afresh", key: .character("s"), before: F.app(selected: failed),
+                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, .start))]),
+            Case(
+                name: "s does nothing while running", key: .character("s"), before: F.app(selected: running),
+                after: F.app(selected: running), effects: []),
+            Case(
+                name: "s does nothing while paused", key: .character("s"), before: F.app(selected: paused),
+                after: F.app(selected: paused), effects: []),
+            Case(
+                name: "space pauses a running transfer", key: .character(" "), before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, .pause))]),
+            Case(
+                name: "p pauses a running transfer", key: .character("p"), before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, .pause))]),
+            Case(
+                name: "space resumes a paused transfer", key: .character(" "), before: F.app(selected: paused),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .resume))]),
+            Case(
+                name: "p resumes a paused transfer", key: .character("p"), before: F.app(selected: paused),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .resume))]),
+            Case(
+                name: "p does nothing when completed", key: .character("p"), before: F.app(selected: completed),
+                after: F.app(selected: completed), effects: []),
+            Case(
+                name: "p does nothing when idle", key: .character("p"), before: F.app(selected: idle),
+                after: F.app(selected: idle), effects: []),
+            Case(
+                name: "c cancels a running transfer", key: .character("c"), before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, .cancel))]),
+            Case(
+                name: "c cancels a paused transfer", key: .character("c"), before: F.app(selected: paused),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .cancel))]),
+            Case(
+                name: "c does nothing when failed", key: .character("c"), before: F.app(selected: failed),
+                after: F.app(selected: failed), effects: []),
+            Case(
+                name: "r retries a failed transfer", key: .character("r"), before: F.app(selected: failed),
+                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, .retry))]),
+            Case(
+                name: "r does nothing while running", key: .character("r"), before: F.app(selected: running),
+                after: F.app(selected: running), effects: []),
+            Case(
+                name: "f arms a failure for the next outcome", key: .character("f"), before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.failNextOutcome(row: running))]),
+            Case(
+                name: "f does nothing when a failure is already armed", key: .character("f"),
+                before: F.app(selected: running, failing: [running]), after: F.app(selected: running, failing: [running]),
+                effects: []),
+            Case(
+                name: "? opens the help overlay", key: .character("?"), before: F.app(),
+                after: F.app(overlay: .help), effects: []),
+            Case(
+                name: "Esc closes the help overlay", key: .escape, before: F.app(overlay: .help), after: F.app(),
+                effects: []),
+            Case(
+                name: "? closes the help overlay too", key: .character("?"), before: F.app(overlay: .help),
+                after: F.app(), effects: []),
+            Case(
+                name: "q quits", key: .character("q"), before: F.app(),
+                after: selecting(0) { $0.exit = .quit }, effects: []),
+            Case(
+                name: "q quits from the overlay", key: .character("q"), before: F.app(overlay: .help),
+                after: { var state = F.app(overlay: .help); state.exit = .quit; return state }(), effects: []),
+            Case(
+                name: "Ctrl-C quits as interrupted", key: .controlC, before: F.app(),
+                after: selecting(0) { $0.exit = .interrupted }, effects: []),
+        ]
+        cases.sort { $0.name < $1.name }
+        return cases
+    }()
+
+    @Test(arguments: cases)
+    func aKeyGivesTheWholeStateAndEffects(_ testCase: Case) throws {
+        let result = try #require(Self.press(testCase.key, in: testCase.before))
+        #expect(result.state == testCase.after)
+        #expect(result.effects == testCase.effects)
+    }
+
+    /// Keys that mean nothing in a state: no action at all, so no frame and no effect.
+    @Test(arguments: [
+        ("Esc without an overlay", Key.escape, F.app()),
+        ("1 on the screen already shown", Key.character("1"), F.app()),
+        ("2: Upload has no feature yet", Key.character("2"), F.app()),
+        ("3: Load has no feature yet", Key.character("3"), F.app()),
+        ("4: Graph has no feature yet", Key.character("4"), F.app()),
+        ("5: History has no feature yet", Key.character("5"), F.app()),
+        ("Tab with one screen available", Key.tab, F.app()),
+        ("Shift-Tab with one screen available", Key.backTab, F.app()),
+        ("s under the help overlay", Key.character("s"), F.app(selected: F.row("idle"), overlay: .help)),
+        ("↓ under the help overlay", Key.down, F.app(overlay: .help)),
+        ("an unbound letter", Key.character("x"), F.app()),
+        ("a resize", Key.resize, F.app()),
+    ])
+    func aKeyWithNoMeaningMapsToNoAction(_ name: String, key: Key, state: AppState) {
+        #expect(Keymap.action(for: key, in: state) == nil, "\(name)")
+    }
+
+    @Test func selectingAScreenWithoutAFeatureChangesNothing() {
+        for screen in Screen.allCases where !screen.isAvailable {
+            var state = F.app()
+            #expect(AppReducer.reduce(&state, .select(screen)) == [])
+            #expect(state == F.app())
+        }
+    }
+
+    @Test func tabAndShiftTabStayOnTheOnlyAvailableScreen() {
+        #expect(Screen.transfers.next == .transfers)
+        #expect(Screen.transfers.previous == .transfers)
+        #expect(Screen.allCases.filter(\.isAvailable) == [.transfers])
+    }
+
+    @Test func aMachineSnapshotReplacesItsRowsModelOnly() {
+        var state = F.app(selected: 2)
+        let model = TransferModel(phase: .running(request: 1, percent: 5), lastRequest: 1)
+        let effects = AppReducer.reduce(&state, .transfers(.machineChanged(row: 0, model)))
+        var expected = F.app(selected: 2)
+        expected.transfers.rows[0].model = model
+        #expect(state == expected)
+        #expect(effects == [])
+    }
+
+    @Test func aWorkerSnapshotReplacesItsRowsStatusOnly() {
+        var state = F.app()
+        let status = SimulationStatus(staleEvents: 3, failsNextOutcome: true)
+        let effects = AppReducer.reduce(&state, .transfers(.simulationChanged(row: 4, status)))
+        var expected = F.app()
+        expected.transfers.rows[4].simulation = status
+        #expect(state == expected)
+        #expect(effects == [])
+        #expect(state.transfers.staleEvents == 3)
+    }
+
+    @Test func aSnapshotForARowThatDoesNotExistIsDropped() {
+        var state = F.app()
+        #expect(AppReducer.reduce(&state, .transfers(.machineChanged(row: 9, F.running))) == [])
+        #expect(AppReducer.reduce(&state, .transfers(.simulationChanged(row: -1, SimulationStatus()))) == [])
+        #expect(state == F.app())
+    }
+
+    /// The help bar offers exactly the keys that produce an effect for the selected transfer.
+    @Test(arguments: DashboardFixtures.everyPhase.map(\.name))
+    func theHelpBarOffersOnlyWhatApplies(phase: String) {
+        let state = F.screen(selected: F.row(phase))
+        let expected: [String: [KeyHelp]] = [
+            "idle": [KeyHelp("↑↓", "select"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
+            "running": [KeyHelp("↑↓", "select"), KeyHelp("p", "pause"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next")],
+            "paused": [KeyHelp("↑↓", "select"), KeyHelp("p", "resume"), KeyHelp("c", "cancel"), KeyHelp("f", "fail next")],
+            "completed": [KeyHelp("↑↓", "select"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
+            "failed": [KeyHelp("↑↓", "select"), KeyHelp("r", "retry"), KeyHelp("s", "start"), KeyHelp("f", "fail next")],
+        ]
+        #expect(TransfersFeature.help(state) == expected[phase])
+        let offered = Set(TransfersFeature.help(state).map(\.key))
+        let letters: [(String, Key)] = [("s", .character("s")), ("p", .character("p")), ("c", .character("c")), ("r", .character("r")), ("f", .character("f"))]
+        for (name, key) in letters {
+            var copy = state
+            let action = TransfersFeature.keymap(key, state)
+            let effects = action.map { TransfersFeature.reduce(&copy, $0) } ?? []
+            #expect(offered.contains(name) == !effects.isEmpty, "\(name) in \(phase)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ScreenStates
+import StateTUI
+
+/// Transfer models in each phase, and dashboard states built from them, for reducer and view tests.
+enum DashboardFixtures {
+    static let idle = TransferModel.initial
+    static let running = TransferModel(phase: .running(request: 1, percent: 20), lastRequest: 1)
+    static let paused = TransferModel(phase: .paused(request: 3, percent: 57), lastRequest: 3)
+    static let completed = TransferModel(phase: .completed(file: "video.mp4"), lastRequest: 2)
+    static let failed = TransferModel(phase: .failed(message: "simulated failure"), lastRequest: 4, retainedPercent: 41)
+
+    /// One model per `TransferState` case, named after the case.
+    static let everyPhase: [(name: String, model: TransferModel)] = [
+        ("idle", idle), ("running", running), ("paused", paused), ("completed", completed), ("failed", failed),
+    ]
+
+    static let names = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
+
+    /// Five rows, one per phase in `everyPhase` order, `selected` chosen.
+    static func screen(selected: Int = 0, failing: Set<Int> = [], stale: [Int: Int] = [:]) -> TransfersScreenState {
+        TransfersScreenState(
+            rows: everyPhase.enumerated().map { index, entry in
+                TransferRow(
+                    name: names[index], model: entry.model,
+                    simulation: SimulationStatus(staleEvents: stale[index] ?? 0, failsNextOutcome: failing.contains(index)))
+            },
+            selected: selected)
+    }
+
+    /// The dashboard on the Transfers screen.
+    static func app(
+        selected: Int = 0, failing: Set<Int> = [], stale: [Int: Int] = [:], overlay: Overlay? = nil
+    ) -> AppState {
+        AppState(transfers: screen(selected: selected, failing: failing, stale: stale), overlay: overlay)
+    }
+
+    /// The row index whose model is in the phase called `name`.
+    static func row(_ name: String) -> Int {
+        everyPhase.firstIndex { $0.name == name } ?? 0
+    }
+}
