@@ -40,7 +40,7 @@ public struct CopyTuning: Hashable, Sendable {
 
     /// Reads the variables; throws a message naming the variable whose value is not a number in range.
     public init(environment: [String: String]) throws(UsageError) {
-        func number(_ name: String, minimum: Int, default value: Int) throws(UsageError) -> Int {
+        func number(_ name: String, minimum: Int, otherwise value: Int) throws(UsageError) -> Int {
             guard let text = environment[name] else { return value }
             guard let number = Int(text), number >= minimum else {
                 throw UsageError("\(name)='\(text)' is not a whole number of at least \(minimum)", command: "copy")
@@ -48,11 +48,11 @@ public struct CopyTuning: Hashable, Sendable {
             return number
         }
         self.init(
-            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0, default: 0),
-            chunkSize: try number(Self.chunkSizeVariable, minimum: 1, default: CopyOptions.defaultChunkSize),
+            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0, otherwise: 0),
+            chunkSize: try number(Self.chunkSizeVariable, minimum: 1, otherwise: CopyOptions.defaultChunkSize),
             checkpointInterval: Int64(
                 try number(
-                    Self.checkpointVariable, minimum: 1, default: Int(CopyOptions.defaultCheckpointInterval))))
+                    Self.checkpointVariable, minimum: 1, otherwise: Int(CopyOptions.defaultCheckpointInterval))))
     }
 
     /// Copy options with these values on the real file system (slowed down when a delay is set).
