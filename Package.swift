@@ -71,7 +71,10 @@ let package = Package(
         .target(name: "StateMachineKit"),
         .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
         .executableTarget(
-            name: "Benchmarks", dependencies: ["StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer"]),
+            name: "Benchmarks",
+            dependencies: [
+                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
+            ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
