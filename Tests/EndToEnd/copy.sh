@@ -111,7 +111,15 @@ if [ "$(id -u)" != 0 ]; then
     [ $status = 1 ] && grep -q 'Permission denied' "$work/secret.err" && pass "unreadable source fails with the OS reason" ||
         fail "unreadable source: status $status, stderr: $(cat "$work/secret.err")"
 else
-    echo "skip copy e2e: unreadable source (running as root)"
+    echo "skip copy e2e: unreadable file (running as root, who reads everything); a directory instead"
+fi
+mkdir -p "$work/dir-source"
+status=0
+"$BIN" copy "$src" "$src/three.bin" "$work/dir-source" --headless >/dev/null 2>"$work/dirsource.err" || status=$?
+if [ $status = 1 ] && grep -q "cannot read $src: Is a directory" "$work/dirsource.err" && same "$src/three.bin" "$work/dir-source/three.bin"; then
+    pass "a directory as source fails that transfer with the OS reason, the other completes"
+else
+    fail "directory as source: status $status, stderr: $(cat "$work/dirsource.err")"
 fi
 
 # 5. A destination that is not a writable directory is refused before anything starts.

@@ -5,22 +5,23 @@ import Testing
 
 @Suite struct ProgressLinesTests {
     /// Which changes print a line: phase changes, a new request, and crossing a 10% boundary.
-    @Test(arguments: [
-        (nil, TransferState.idle, true),
-        (.idle, .idle, false),
-        (.idle, .running(request: 1, percent: 0), true),
-        (.running(request: 1, percent: 0), .running(request: 1, percent: 9), false),
-        (.running(request: 1, percent: 9), .running(request: 1, percent: 10), true),
-        (.running(request: 1, percent: 10), .running(request: 1, percent: 19), false),
-        (.running(request: 1, percent: 19), .running(request: 1, percent: 47), true),
-        (.running(request: 1, percent: 40), .running(request: 2, percent: 40), true),
-        (.running(request: 1, percent: 40), .paused(request: 1, percent: 40), true),
-        (.paused(request: 1, percent: 40), .paused(request: 1, percent: 40), false),
-        (.running(request: 1, percent: 100), .completed(file: "/d/a"), true),
-        (.completed(file: "/d/a"), .completed(file: "/d/a"), false),
-        (.running(request: 1, percent: 30), .failed(message: "disk full"), true),
-        (.failed(message: "disk full"), .failed(message: "disk full"), false),
-    ] as [(TransferState?, TransferState, Bool)])
+    @Test(
+        arguments: [
+            (nil, TransferState.idle, true),
+            (.idle, .idle, false),
+            (.idle, .running(request: 1, percent: 0), true),
+            (.running(request: 1, percent: 0), .running(request: 1, percent: 9), false),
+            (.running(request: 1, percent: 9), .running(request: 1, percent: 10), true),
+            (.running(request: 1, percent: 10), .running(request: 1, percent: 19), false),
+            (.running(request: 1, percent: 19), .running(request: 1, percent: 47), true),
+            (.running(request: 1, percent: 40), .running(request: 2, percent: 40), true),
+            (.running(request: 1, percent: 40), .paused(request: 1, percent: 40), true),
+            (.paused(request: 1, percent: 40), .paused(request: 1, percent: 40), false),
+            (.running(request: 1, percent: 100), .completed(file: "/d/a"), true),
+            (.completed(file: "/d/a"), .completed(file: "/d/a"), false),
+            (.running(request: 1, percent: 30), .failed(message: "disk full"), true),
+            (.failed(message: "disk full"), .failed(message: "disk full"), false),
+        ] as [(TransferState?, TransferState, Bool)])
     func aLineOnlyForChangesThatMatter(previous: TransferState?, state: TransferState, expected: Bool) {
         #expect(ProgressLines().isWorthReporting(state, after: previous) == expected)
     }
@@ -77,7 +78,8 @@ import Testing
     }
 
     @Test func usageAndHelpNameTheFlags() {
-        #expect(CopyCommand.spec.usage == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite]")
+        #expect(
+            CopyCommand.spec.usage == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)
@@ -116,7 +118,9 @@ import Testing
 
     /// A test knob with a value that is not a number is named, with exit 2.
     @Test func aBadTuningVariableIsNamed() throws {
-        #expect(throws: UsageError("STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number of at least 1", command: "copy")) {
+        #expect(
+            throws: UsageError("STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number of at least 1", command: "copy")
+        ) {
             try CopyTuning(environment: [CopyTuning.chunkSizeVariable: "lots"])
         }
         #expect(

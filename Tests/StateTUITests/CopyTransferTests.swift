@@ -179,8 +179,11 @@ private func until(_ condition: () -> Bool) async {
         #expect(observed.atRename.withLock { $0 } == .running(request: 1, percent: 100))
         #expect(transfer.machine.state == .completed(file: fixture.final))
         let events = transfer.machine.engine.history.map(\.event)
-        #expect(events == [.start, .progress(request: 1, percent: 50), .progress(request: 1, percent: 100),
-            .succeeded(request: 1, file: fixture.final)])
+        #expect(
+            events == [
+                .start, .progress(request: 1, percent: 50), .progress(request: 1, percent: 100),
+                .succeeded(request: 1, file: fixture.final),
+            ])
     }
 
     /// A missing source fails the transfer with the OS reason in `failed(request:message:)`.
@@ -223,6 +226,35 @@ private func until(_ condition: () -> Bool) async {
         await restarted.settle()
         #expect(restarted.machine.state == .completed(file: fixture.final))
         #expect(again.writeOffsets == (4..<8).map { Int64($0 * 4096) })
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// `f` arms a real fault: the next chunk written fails with EIO, the transfer fails with that OS
+    /// reason and keeps its partial, and retry (a new request id) continues from it to a verified file.
+    @Test func anInjectedWriteFailureFailsWithTheReasonAndRetryCompletes() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let writes = GatedWrites()
+        let transfer = try fixture.transfer(fileSystem: writes.fileSystem)
+        let machine = transfer.machine
+        machine.send(.start)
+        writes.allow(3)
+        await until { writes.writeOffsets.count == 3 && writes.waiting == 1 }
+        transfer.failNextOutcome()  // the fourth write is already under way; the fifth fails
+        writes.allow(100)
+        await until { machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(
+            machine.model
+                == TransferModel(
+                    phase: .failed(message: "cannot write \(fixture.partial): Input/output error"), lastRequest: 1,
+                    retainedPercent: 50))
+        #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
+
+        machine.send(.retry)
+        await until { machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 2))
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
     }
 }

@@ -9,7 +9,10 @@ public enum CommandLineTool {
 
     /// The top-level usage lines.
     public static var usage: String {
-        ([DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>", "statetui --help | --version"]
+        ([
+            DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>",
+            "statetui --help | --version",
+        ]
             + commands.map(\.usage)).map { "  " + $0 }.joined(separator: "\n")
     }
 

@@ -115,7 +115,8 @@ extension CommandSpec {
         guard positionals.count >= arguments.count else {
             let missing =
                 positionals.count < before.count
-                ? arguments[positionals.count] : positionals.count == arguments.count - 1 && !after.isEmpty
+                ? arguments[positionals.count]
+                : positionals.count == arguments.count - 1 && !after.isEmpty
                     ? after.last! : arguments[variadic]
             throw UsageError("missing <\(missing.name)>", command: name)
         }

@@ -71,7 +71,8 @@ public final class CopyTransfer: TransferDriver {
         }
         self.options = options
         let engine = machine.engine
-        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") { [weak self] sender in
+        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") {
+            [weak self] sender in
             await self?.copy(for: sender)
         }
         engine.whileIn(where: { $0.phase == .idle }, label: "discard \(name)") { [weak self] sender in
