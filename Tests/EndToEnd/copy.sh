@@ -17,6 +17,7 @@ work=$(mktemp -d /tmp/statetui-copy-e2e.XXXXXX)
 background=""
 cleanup() {
     if [ -n "$background" ]; then kill -9 "$background" 2>/dev/null || true; fi
+    tmux -S "$work/tmux.sock" kill-server >/dev/null 2>&1 || true
     chmod -R u+rwX "$work" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -245,6 +246,57 @@ for signal in INT TERM; do
         fail "SIG$signal: status $status (want $expected), partial $kept, stderr: $(cat "$work/$signal.err")"
     fi
 done
+
+# 12. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
+#     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
+#     file completes; `--start` starts every row at once; `q` leaves with exit 0.
+if command -v tmux >/dev/null 2>&1; then
+    socket="$work/tmux.sock"
+    tm() { tmux -S "$socket" -f /dev/null "$@"; }
+    screen() { tm capture-pane -p -t copy; }
+    # Waits up to 20 s for the screen to match an extended regular expression.
+    wait_screen() {
+        local deadline=$((SECONDS + 20))
+        until screen | grep -E -q -- "$1"; do
+            [ $SECONDS -lt $deadline ] || return 1
+            sleep 0.05
+        done
+    }
+    dst="$work/interactive"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen STATETUI_COPY_CHUNK_DELAY_MS=15 '$BIN' copy '$src/one.bin' '$src/three.bin' '$dst'; echo exit=\$?; sleep 60"
+    ok=1
+    wait_screen 'one\.bin .*idle' || { ok=0; fail "interactive: no idle row for one.bin: $(screen)"; }
+    tm send-keys -t copy s
+    wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
+    tm send-keys -t copy p
+    wait_screen 'one\.bin .*paused\(request: 1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
+    screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
+    tm send-keys -t copy p
+    wait_screen 'one\.bin .*completed\(file:' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen '^exit=0$' || { ok=0; fail "interactive: q did not exit 0: $(screen)"; }
+    same "$src/one.bin" "$dst/one.bin" || { ok=0; fail "interactive: one.bin differs from its source"; }
+    tm kill-server >/dev/null 2>&1 || true
+    [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches, q exits 0"
+
+    dst="$work/interactive-start"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen '$BIN' copy '$src/two.bin' '$src/three.bin' '$dst' --start; echo exit=\$?; sleep 60"
+    if wait_screen 'two\.bin .*completed' && wait_screen 'three\.bin .*completed'; then
+        tm send-keys -t copy q
+        wait_screen '^exit=0$' && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
+            pass "interactive --start: every row starts at once and completes" ||
+            fail "interactive --start: exit or content wrong: $(screen)"
+    else
+        fail "interactive --start: the rows did not all complete: $(screen)"
+    fi
+    tm kill-server >/dev/null 2>&1 || true
+else
+    echo "skip copy e2e: interactive mode (no tmux)"
+fi
 
 if [ $failures -gt 0 ]; then
     echo "copy e2e: $failures check(s) failed" >&2
