@@ -11,7 +11,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall
 
 build:
 	$(SWIFT) build
@@ -27,6 +27,7 @@ run:
 test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
+	$(MAKE) test-copy
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
@@ -58,6 +59,10 @@ test-dashboard:
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:
 	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
+
+# statetui copy --headless end to end on real files: kill -9 and restart, the fault cases, signals.
+test-copy:
+	SWIFT=$(SWIFT) Tests/EndToEnd/copy.sh
 
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 test-tsan:

@@ -113,13 +113,14 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
-        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI"]),
+        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer"]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
             dependencies: [
                 "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
+                "FileTransfer",
             ],
             exclude: ["__Snapshots__"]
         ),

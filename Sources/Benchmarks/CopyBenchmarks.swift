@@ -109,7 +109,7 @@ func runCopyBenchmarks() {
 }
 
 /// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).
-private func makeSource(at path: String, size: Int) throws {
+func makeSource(at path: String, size: Int) throws {
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
@@ -140,7 +140,7 @@ private func cpuSeconds(children: Bool) -> Double {
 /// CPU seconds spent by each contender, which the other engineers' load on the machine barely skews.
 nonisolated(unsafe) private var cpuByContender: [String: [Double]] = [:]
 
-private func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
+func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -284,19 +284,19 @@ private func blocking<T: Sendable>(
     return box.withLock { $0! }
 }
 
-private func seconds(_ duration: Duration) -> Double {
+func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-private func format(_ value: Double, _ digits: Int) -> String {
+func format(_ value: Double, _ digits: Int) -> String {
     String(format: "%.\(digits)f", value)
 }
 
-private func pad(_ text: String, _ width: Int) -> String {
+func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
 }
 
-private func loadAverage() -> String {
+func loadAverage() -> String {
     (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
         .joined(separator: " ") ?? "?"
 }

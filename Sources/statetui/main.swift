@@ -3,8 +3,10 @@ import Foundation
 import StateTUI
 
 let (io, flush) = CommandIO.standard()
-let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io) { options in
-    Dashboard.run(options, environment: ProcessInfo.processInfo.environment, writeError: io.writeError)
+let environment = ProcessInfo.processInfo.environment
+let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io, environment: environment) {
+    options in
+    Dashboard.run(options, environment: environment, writeError: io.writeError)
 }
 flush()
 exit(status)

@@ -25,11 +25,14 @@ public struct DashboardEnvironment: Sendable {
         self.graph = graph
     }
 
-    /// The live dashboard: machines on `clock`, simulated work drawn from `seed`.
-    public static func live(clock: AnyClock = .continuous, seed: UInt64) -> DashboardEnvironment {
+    /// The live dashboard: machines on `clock`, simulated work drawn from `seed`; `transfers` replaces the
+    /// simulated transfers (`statetui copy` passes its real copies).
+    public static func live(
+        clock: AnyClock = .continuous, seed: UInt64, transfers: TransfersRuntime? = nil
+    ) -> DashboardEnvironment {
         let scheduler = ClockScheduler(clock: clock)
         return DashboardEnvironment(
-            transfers: TransfersRuntime(clock: clock, seed: seed),
+            transfers: transfers ?? TransfersRuntime(clock: clock, seed: seed),
             upload: UploadOwner(scheduler: scheduler, random: SeededRandom(seed: seed)),
             load: LoadEffectRunner(server: LoadServer(scheduler: scheduler)))
     }

@@ -5,7 +5,9 @@ import ScreenStates
 /// and exits with its result.
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
-    public static let commands: [CommandSpec] = [ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec]
+    public static let commands: [CommandSpec] = [
+        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec,
+    ]
 
     /// The top-level usage lines.
     public static var usage: String {
@@ -35,7 +37,7 @@ public enum CommandLineTool {
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
         lines += [
             "",
-            "Exit status: 0 ok, 1 failure, 2 usage or environment error.",
+            "Exit status: 0 ok, 1 failure, 2 usage or environment error, 130/143 interrupted.",
             "See 'statetui help <command>' for a command's arguments.",
         ]
         return lines.joined(separator: "\n") + "\n"
@@ -43,12 +45,14 @@ public enum CommandLineTool {
 
     /// Runs the words after the program name; returns the exit status. No words (or only dashboard
     /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
+    /// `environment` holds the process's variables (the terminal for `copy`, the copy's test knobs).
     public static func run(
-        _ arguments: [String], io: CommandIO, dashboard: (DashboardOptions) -> Int32
+        _ arguments: [String], io: CommandIO, environment: [String: String] = [:],
+        dashboard: (DashboardOptions) -> Int32
     ) -> Int32 {
         do {
             if let options = try DashboardOptions.parse(arguments) { return dashboard(options) }
-            return try dispatch(arguments, io: io)
+            return try dispatch(arguments, io: io, environment: environment)
         } catch {
             let spec = error.command.flatMap { name in commands.first { $0.name == name } }
             let usageLines = spec.map { "  " + $0.usage } ?? usage
@@ -58,7 +62,9 @@ public enum CommandLineTool {
         }
     }
 
-    private static func dispatch(_ arguments: [String], io: CommandIO) throws(UsageError) -> Int32 {
+    private static func dispatch(_ arguments: [String], io: CommandIO, environment: [String: String]) throws(UsageError)
+        -> Int32
+    {
         guard let first = arguments.first else { throw UsageError("missing command") }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -95,6 +101,7 @@ public enum CommandLineTool {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
+            case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             default:  // not a state switch: command names are strings
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

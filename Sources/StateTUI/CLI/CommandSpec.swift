@@ -12,13 +12,33 @@ public struct CommandSpec: Sendable {
         public var isOptional: Bool
         /// The values it accepts, or nil for any value.
         public var allowedValues: [String]?
+        /// Whether it takes one or more words (printed `<source> ...`); at most one argument may.
+        public var isVariadic: Bool
 
         /// A positional argument.
-        public init(_ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil) {
+        public init(
+            _ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil,
+            isVariadic: Bool = false
+        ) {
             self.name = name
             self.help = help
             self.isOptional = isOptional
             self.allowedValues = allowedValues
+            self.isVariadic = isVariadic
+        }
+    }
+
+    /// An option without a value, `--name` (`@Flag`): present or absent.
+    public struct Flag: Sendable {
+        /// The long name without dashes, e.g. `headless`.
+        public var name: String
+        /// One line of help.
+        public var help: String
+
+        /// A flag.
+        public init(_ name: String, help: String) {
+            self.name = name
+            self.help = help
         }
     }
 
@@ -47,20 +67,6 @@ public struct CommandSpec: Sendable {
         }
     }
 
-    /// A switch without a value, `--name` (`@Flag`).
-    public struct Flag: Sendable {
-        /// The long name without dashes, e.g. `headless`.
-        public var name: String
-        /// One line of help.
-        public var help: String
-
-        /// A flag.
-        public init(_ name: String, help: String) {
-            self.name = name
-            self.help = help
-        }
-    }
-
     /// The subcommand's name, e.g. `replay`.
     public var name: String
     /// One line saying what it does.
@@ -79,11 +85,12 @@ public struct CommandSpec: Sendable {
         name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], flags: [Flag] = [],
         discussion: String = ""
     ) {
-        self.flags = flags
+        precondition(arguments.filter(\.isVariadic).count <= 1, "\(name): at most one variadic argument")
         self.name = name
         self.abstract = abstract
         self.arguments = arguments
         self.options = options
+        self.flags = flags
         self.discussion = discussion
     }
 
@@ -91,7 +98,8 @@ public struct CommandSpec: Sendable {
     public var usage: String {
         var parts = ["statetui", name]
         for argument in arguments {
-            parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")
+            let word = argument.isVariadic ? "<\(argument.name)> ..." : "<\(argument.name)>"
+            parts.append(argument.isOptional ? "[\(word)]" : word)
         }
         for flag in flags { parts.append("[--\(flag.name)]") }
         for option in options { parts.append("[--\(option.name) <\(option.valueName)>]") }

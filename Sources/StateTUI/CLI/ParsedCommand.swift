@@ -7,18 +7,23 @@ public struct ParsedCommand: Hashable, Sendable {
     public var arguments: [String: String]
     /// Options by name, defaults included.
     public var options: [String: String]
+    /// The words of a variadic positional argument, by name.
+    public var lists: [String: [String]]
+    /// The flags given (names without dashes).
+    public var flags: Set<String>
     /// Whether `-h`/`--help` was given, which wins over everything else.
     public var wantsHelp: Bool
-    /// The flags given (names without dashes).
-    public var flags: Set<String> = []
 
     /// A parsed command line.
     public init(
-        name: String, arguments: [String: String] = [:], options: [String: String] = [:], wantsHelp: Bool = false
+        name: String, arguments: [String: String] = [:], options: [String: String] = [:],
+        lists: [String: [String]] = [:], flags: Set<String> = [], wantsHelp: Bool = false
     ) {
         self.name = name
         self.arguments = arguments
         self.options = options
+        self.lists = lists
+        self.flags = flags
         self.wantsHelp = wantsHelp
     }
 }
@@ -47,14 +52,18 @@ extension CommandSpec {
                 parsed.wantsHelp = true
                 continue
             }
-            if word.hasPrefix("--"), let flag = flags.first(where: { "--" + $0.name == word }) {
-                guard parsed.flags.insert(flag.name).inserted else {
-                    throw UsageError("'--\(flag.name)' is given more than once", command: name)
-                }
-                continue
-            }
             let body = word.dropFirst(word.hasPrefix("--") ? 2 : 1)
             let optionName = String(body.prefix { $0 != "=" })
+            if word.hasPrefix("--"), let flag = flags.first(where: { $0.name == optionName }) {
+                guard !body.contains("=") else {
+                    throw UsageError("'--\(flag.name)' takes no value", command: name)
+                }
+                guard !parsed.flags.contains(flag.name) else {
+                    throw UsageError("'--\(flag.name)' is given more than once", command: name)
+                }
+                parsed.flags.insert(flag.name)
+                continue
+            }
             guard word.hasPrefix("--"), let option = options.first(where: { $0.name == optionName }) else {
                 throw UsageError("unknown option '\(word.prefix { $0 != "=" })'", command: name)
             }
@@ -78,6 +87,10 @@ extension CommandSpec {
         for option in options where parsed.options[option.name] == nil {
             if let value = option.defaultValue { parsed.options[option.name] = value }
         }
+        if let variadic = arguments.firstIndex(where: \.isVariadic) {
+            try assignVariadic(positionals, variadicAt: variadic, to: &parsed)
+            return parsed
+        }
         for (position, argument) in arguments.enumerated() {
             guard position < positionals.count else {
                 if argument.isOptional { continue }
@@ -90,6 +103,37 @@ extension CommandSpec {
             throw UsageError("unexpected argument '\(positionals[arguments.count])'", command: name)
         }
         return parsed
+    }
+
+    /// Positionals when one argument takes one or more words: the arguments before it take one word
+    /// each from the front, those after it one each from the back, and it takes the rest.
+    private func assignVariadic(
+        _ positionals: [String], variadicAt variadic: Int, to parsed: inout ParsedCommand
+    ) throws(UsageError) {
+        let before = arguments[..<variadic]
+        let after = arguments[(variadic + 1)...]
+        guard positionals.count >= arguments.count else {
+            let missing =
+                positionals.count < before.count
+                ? arguments[positionals.count]
+                : positionals.count == arguments.count - 1 && !after.isEmpty
+                    ? after.last! : arguments[variadic]
+            throw UsageError("missing <\(missing.name)>", command: name)
+        }
+        for (position, argument) in before.enumerated() {
+            try check(positionals[position], allowed: argument.allowedValues, what: "<\(argument.name)>")
+            parsed.arguments[argument.name] = positionals[position]
+        }
+        let tail = positionals.count - after.count
+        for (offset, argument) in after.enumerated() {
+            try check(positionals[tail + offset], allowed: argument.allowedValues, what: "<\(argument.name)>")
+            parsed.arguments[argument.name] = positionals[tail + offset]
+        }
+        let words = Array(positionals[before.count..<tail])
+        for word in words {
+            try check(word, allowed: arguments[variadic].allowedValues, what: "<\(arguments[variadic].name)>")
+        }
+        parsed.lists[arguments[variadic].name] = words
     }
 
     private func check(_ value: String, allowed: [String]?, what: String) throws(UsageError) {

@@ -123,6 +123,10 @@ public enum HistoryFeature {
             mark = "x"
             verdict = "stopped"
             after = Line(row.after)
+        case .overflowed:
+            mark = Line("!", style: .bold)
+            verdict = Line("dropped", style: .bold)
+            after = Line("\(Report.Name.postponeOverflow): \(row.after)", style: .reverse)
         }
         return [mark, Line("\(row.sequence)"), Line("\(row.visit)"), Line(row.event), verdict, after]
     }

@@ -13,6 +13,8 @@ public struct HistoryRow: Hashable, Sendable {
         case stale
         /// Sent after the machine stopped.
         case stopped
+        /// Postponed while `postponeLimit` events already waited; dropped (`statemachine.postpone_overflow`).
+        case overflowed
     }
 
     /// The machine's label (`transfer.1`, `upload`, `load`).
@@ -49,6 +51,8 @@ public struct HistoryRow: Hashable, Sendable {
         case .invalid(let reason): kind = .invalid(reason)
         case .stale: kind = .stale
         case .stopped: kind = .stopped
+        case .postponed: kind = .decided(.postpone)
+        case .overflowed: kind = .overflowed
         }
         self.init(
             machine: machine, sequence: record.sequence, visit: record.visit, event: String(describing: record.event),
@@ -66,6 +70,7 @@ public struct HistoryRow: Hashable, Sendable {
         switch kind {
         case .invalid: Report.Name.invalid
         case .stale: Report.Name.staleEvent
+        case .overflowed: Report.Name.postponeOverflow
         case .decided, .stopped: nil
         }
     }

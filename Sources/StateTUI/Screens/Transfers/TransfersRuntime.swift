@@ -2,11 +2,17 @@ import ScreenStates
 import StateMachineKit
 import TerminalUI
 
-/// The Transfers screen's edge: the simulated transfers, the effect runner and the subscriptions that
-/// turn each machine's `states()` (and each worker's status) into actions, newest only.
+/// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
+/// runner and the subscriptions that turn each machine's `states()` (and each driver's status) into
+/// actions, newest only.
 public final class TransfersRuntime: Sendable {
     /// The transfers, in row order.
-    public let transfers: [SimulatedTransfer]
+    public let transfers: [any TransferDriver]
+
+    /// The screen over `drivers`, one row each (e.g. the real copies of `statetui copy`).
+    public init(drivers: [any TransferDriver]) {
+        transfers = drivers
+    }
 
     /// The names the dashboard shows.
     public static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]

@@ -1,0 +1,169 @@
+import FileTransfer
+import Foundation
+import ScreenStates
+import StateTUI
+import Synchronization
+
+/// `statetui copy --headless` end to end, in this process: the command line, the journal, one
+/// `TransferMachine` per file driven by `CopyTransfer`, and the headless progress lines printed while it
+/// copies, against `cp` of the same 1 GiB file in the same run (interleaved, medians). Also the pause
+/// latency through the machine: from `send(.pause)` returning to the last byte written.
+///
+/// `cp` (coreutils) uses copy_file_range and never fsyncs; `statetui copy` reads, hashes, writes,
+/// checkpoints, fsyncs, verifies and renames. Both ratios are printed: against `cp` and against
+/// `cp && sync FILE` (the durable equivalent).
+func runCopyCommandBenchmarks() {
+    let size = Int(ProcessInfo.processInfo.environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
+    let runs = max(3, Int(ProcessInfo.processInfo.environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
+    var template = Array("/tmp/statetui-copycmdbench-XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        print("copy command benchmarks: cannot create a directory under /tmp: \(Errno.current)")
+        return
+    }
+    let root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let source = root + "/source.bin"
+    let destination = root + "/out"
+    do {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+        try makeSource(at: source, size: size)
+    } catch {
+        print("copy command benchmarks: cannot prepare \(source): \(error)")
+        return
+    }
+    print("")
+    print(
+        "Copy command benchmarks: statetui copy --headless vs cp, \(size >> 20) MiB, \(runs) runs each, "
+            + "load average \(loadAverage())")
+
+    func clean() {
+        for name in ["source.bin", "cp.bin", CopyJournal.fileName] {
+            try? FileManager.default.removeItem(atPath: destination + "/" + name)
+        }
+    }
+    var cpTimes: [Double] = []
+    var cpSyncTimes: [Double] = []
+    var oursTimes: [Double] = []
+    var lineCounts: [Int] = []
+    for _ in 0..<runs {
+        clean()
+        cpTimes.append(timeProcess("/bin/cp", [source, destination + "/cp.bin"]))
+        clean()
+        cpSyncTimes.append(
+            timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
+        clean()
+        let (elapsed, lines, status) = timeHeadlessCopy(source: source, destination: destination)
+        if status != 0 { print("copy command benchmarks: statetui copy exited \(status)") }
+        oursTimes.append(elapsed)
+        lineCounts.append(lines)
+    }
+    clean()
+
+    let megabytes = Double(size) / 1_000_000
+    print(pad("contender", 44) + pad("median s", 10) + pad("MB/s", 8) + "runs")
+    for (name, times) in [
+        ("cp (copy_file_range, no fsync)", cpTimes), ("cp && sync FILE (durable)", cpSyncTimes),
+        ("statetui copy --headless (committed)", oursTimes),
+    ] {
+        print(
+            pad(name, 44) + pad(format(median(times), 3), 10) + pad(format(megabytes / median(times), 0), 8)
+                + times.map { format($0, 2) }.joined(separator: " "))
+    }
+    let ours = median(oursTimes)
+    let cp = median(cpTimes)
+    let cpSync = median(cpSyncTimes)
+    print("headless progress lines printed per copy: \(lineCounts.map(String.init).joined(separator: ", "))")
+    print("ratio, statetui copy vs cp && sync: \(format(cpSync / ours * 100, 1))%")
+    print("ratio, statetui copy vs cp:         \(format(cp / ours * 100, 1))%")
+
+    let latency = measureMachinePauseLatency(source: source, destination: destination)
+    clean()
+    print(
+        "pause through the machine, send(.pause) to last write, ms: median \(format(median(latency.toLastWrite) * 1000, 2)), "
+            + "max \(format((latency.toLastWrite.max() ?? .nan) * 1000, 2)); to run stopped (partial synced, "
+            + "checkpoint journaled): median \(format(median(latency.toStopped) * 1000, 1)), "
+            + "max \(format((latency.toStopped.max() ?? .nan) * 1000, 1))")
+
+    var json = "{\"group\":\"copy_command\",\"bytes\":\(size),\"runs\":\(runs)"
+    json += ",\"cp_s\":\(format(cp, 4)),\"cp_sync_s\":\(format(cpSync, 4)),\"statetui_copy_s\":\(format(ours, 4))"
+    json += ",\"ratio_vs_cp\":\(format(cp / ours, 4)),\"ratio_vs_cp_sync\":\(format(cpSync / ours, 4))"
+    json += ",\"progress_lines\":\(lineCounts.max() ?? 0)"
+    json += ",\"pause_to_last_write_ms_median\":\(format(median(latency.toLastWrite) * 1000, 3))"
+    json += ",\"pause_to_last_write_ms_max\":\(format((latency.toLastWrite.max() ?? .nan) * 1000, 3))"
+    json += ",\"pause_to_stopped_ms_median\":\(format(median(latency.toStopped) * 1000, 3))}"
+    print(json)
+}
+
+/// Runs `statetui copy SOURCE DEST --headless` in process; returns seconds, lines printed and status.
+private func timeHeadlessCopy(source: String, destination: String) -> (Double, Int, Int32) {
+    var lines = 0
+    let io = CommandIO(
+        readInputLine: { nil }, readFile: { _ in .failure(CommandIO.ReadError("unused")) },
+        writeOutput: { text in lines += text.count { $0 == "\n" } },
+        writeError: { text in FileHandle.standardError.write(Data(text.utf8)) })
+    let start = ContinuousClock.now
+    let status = CommandLineTool.run(["copy", source, destination, "--headless"], io: io) { _ in 2 }
+    return (seconds(ContinuousClock.now - start), lines, status)
+}
+
+/// Pauses a running 1 GiB copy through its machine (as the `p` key does) several times: how long
+/// writes go on after `send(.pause)` returns, and how long until the run has stopped.
+private func measureMachinePauseLatency(source: String, destination: String) -> (
+    toLastWrite: [Double], toStopped: [Double]
+) {
+    final class LastWrite: Sendable {
+        let instant = Mutex<ContinuousClock.Instant?>(nil)
+        let count = Mutex(0)
+    }
+    let last = LastWrite()
+    var fileSystem = FileSystem.posix
+    let write = fileSystem.write
+    fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+        let written = try write(descriptor, bytes, offset)
+        last.instant.withLock { $0 = ContinuousClock.now }
+        last.count.withLock { $0 += 1 }
+        return written
+    }
+    let journal: CopyJournal
+    do {
+        journal = try CopyJournal(directory: destination)
+    } catch {
+        print("copy command benchmarks: \(error)")
+        return ([.nan], [.nan])
+    }
+    let transfer = CopyTransfer(
+        source: source, destinationDirectory: destination, journal: journal,
+        options: CopyOptions(fileSystem: fileSystem))
+    let result = Mutex<(toLastWrite: [Double], toStopped: [Double])>(([], []))
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        var toLastWrite: [Double] = []
+        var toStopped: [Double] = []
+        transfer.machine.send(.start)
+        for _ in 0..<7 {
+            // Let it write for a while (resuming re-verifies the prefix first), then pause.
+            let writesBefore = last.count.withLock { $0 }
+            while last.count.withLock({ $0 }) < writesBefore + 200 {
+                guard transfer.machine.state.activeRequest != nil else { break }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+            guard case .running = transfer.machine.state else { break }
+            let requested = ContinuousClock.now
+            transfer.machine.send(.pause)
+            await transfer.settle()
+            let stopped = ContinuousClock.now
+            let lastWrite = last.instant.withLock { $0 } ?? requested
+            toLastWrite.append(max(0, seconds(lastWrite - requested)))
+            toStopped.append(seconds(stopped - requested))
+            transfer.machine.send(.resume)
+        }
+        transfer.machine.send(.cancel)
+        while transfer.machine.state != .idle { await Task.yield() }
+        await transfer.finish()
+        result.withLock { $0 = (toLastWrite, toStopped) }
+        done.signal()
+    }
+    done.wait()
+    let latencies = result.withLock { $0 }
+    return latencies.toLastWrite.isEmpty ? ([.nan], [.nan]) : latencies
+}

@@ -1,0 +1,234 @@
+import Dispatch
+import FileTransfer
+import ScreenStates
+import StateMachineKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The effect adapter that makes a ``TransferMachine`` copy a real file.
+///
+/// The machine is the authority; this adapter only performs what its states ask for:
+/// - entering `running(request: n, …)` starts (or continues) the ``CopyJob`` as the visit's `whileIn`
+///   work. Progress from bytes written and the outcome go through that visit's `Sender`, so a chunk
+///   callback that arrives after the visit ended (paused, cancelled, stopped) is stale and never moves
+///   the machine.
+/// - leaving `running` (pause, cancel, stop) cancels the work: the job stops at the next chunk
+///   boundary, syncs the partial, journals the checkpoint and reads or writes nothing more. Resume is
+///   a new running visit; the job continues at the offset it reached.
+/// - entering `idle` with a job (a cancel) removes the partial and journals the cancellation.
+/// - `succeeded(request:file:)` is sent only after the commit (fsync, size and SHA-256 check, atomic
+///   rename, directory fsync), never at progress 100; failures carry the OS reason in
+///   `failed(request:message:)`.
+///
+/// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for
+/// the previous one to finish its last chunk.
+///
+/// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
+/// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
+/// the transfer fails with the OS reason, keeps its partial, and `r` (retry) continues from it.
+public final class CopyTransfer: TransferDriver {
+    /// The machine this adapter drives.
+    public let machine: TransferMachine
+    /// The file to copy; `id` is the machine's label.
+    public let request: CopyRequest
+    /// The destination directory's journal, shared by every transfer into it.
+    public let journal: CopyJournal?
+    /// Chunk size, checkpoint interval and file system of the jobs.
+    public let options: CopyOptions
+
+    private let gate = SerialGate()
+    /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
+    private let job = Locked<CopyJob?>(nil)
+    private let driverStatus: DriverStatus
+
+    /// A transfer (and its machine, labelled with the file name) that copies `source` into
+    /// `destinationDirectory`. Registers the machine's `whileIn` work at once.
+    public init(
+        source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
+        options: CopyOptions = CopyOptions()
+    ) {
+        let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
+        let status = DriverStatus()
+        self.driverStatus = status
+        let machine = TransferMachine(
+            label: name,
+            reporter: Reporter { report in
+                if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
+            })
+        self.machine = machine
+        self.request = CopyRequest(
+            id: name, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
+        self.journal = journal
+        var options = options
+        let write = options.fileSystem.write
+        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            if status.takeArmedFailure() { throw Errno.ioError }
+            return try write(descriptor, bytes, offset)
+        }
+        self.options = options
+        let engine = machine.engine
+        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") {
+            [weak self] sender in
+            await self?.copy(for: sender)
+        }
+        engine.whileIn(where: { $0.phase == .idle }, label: "discard \(name)") { [weak self] sender in
+            await self?.discard(for: sender)
+        }
+    }
+
+    /// The final file name, as shown in progress lines.
+    public var name: String { request.name }
+
+    /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
+    /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.
+    public func finish() async {
+        machine.engine.stop()
+        await gate.run {}
+        driverStatus.finish()
+    }
+
+    /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
+    /// must not be one of the cooperative pool's, until the copy has stopped.
+    public func stop() {
+        machine.engine.stop()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await finish()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// The status after every change, newest only.
+    public var statusUpdates: AsyncStream<SimulationStatus> { driverStatus.updates }
+
+    /// The status now: stale events counted and whether the next write is armed to fail.
+    public var status: SimulationStatus { driverStatus.value }
+
+    /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
+    public func failNextOutcome() {
+        driverStatus.change { $0.failsNextOutcome = true }
+    }
+
+    /// Waits until no operation on the job is running or queued.
+    public func settle() async {
+        await gate.run {}
+    }
+
+    // MARK: - The visit's work
+
+    /// The work of one running visit: runs the job until it commits, fails or the visit ends.
+    private func copy(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
+        await gate.run {
+            // The state read here belongs to the sender's visit only if the visit is still current
+            // afterwards (visits only grow); otherwise this work is already obsolete.
+            guard case .running(let request, let percent) = machine.engine.state.phase, sender.isCurrent,
+                !Task.isCancelled
+            else { return }
+            let job = self.job.withLock { job in
+                if let job { return job }
+                let made = CopyJob(request: self.request, journal: journal, options: options)
+                job = made
+                return made
+            }
+            let forwarder = ProgressForwarder(sender: sender, request: request, percent: percent)
+            let outcome: Result<CopyOutcome, TransferError>
+            do throws(TransferError) {
+                outcome = .success(try await job.run { forwarder.forward($0) })
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(.completed(let file)), .success(.alreadyComplete(let file)):
+                forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
+                sender.send(.succeeded(request: request, file: file.path))
+            case .success(.interrupted), .success(.cancelled):
+                // The visit ended (pause, cancel or stop): nothing to report, the next visit decides.
+                break
+            case .failure(let error):
+                sender.send(.failed(request: request, message: error.description))
+            }
+        }
+    }
+
+    /// Entering idle after a cancel: the job's run has stopped (the gate orders this after it), so
+    /// the partial is removed and the cancellation journaled. Skipped when the machine already moved
+    /// on (a new start will continue the partial instead, which is just as correct).
+    private func discard(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
+        await gate.run {
+            guard sender.isCurrent else { return }
+            let cancelled = job.withLock { job in
+                defer { job = nil }
+                return job
+            }
+            cancelled?.cancel()
+        }
+    }
+}
+
+/// Sends a job's byte progress as whole percents through one visit's sender, only when the percent
+/// grows (a resumed or retried request may restart below the percent the machine already shows).
+private final class ProgressForwarder: Sendable {
+    private let sender: StateMachine<TransferModel, TransferEvent>.Sender
+    private let request: Int
+    private let lastPercent: Locked<Int>
+
+    init(sender: StateMachine<TransferModel, TransferEvent>.Sender, request: Int, percent: Int) {
+        self.sender = sender
+        self.request = request
+        self.lastPercent = Locked(percent)
+    }
+
+    func forward(_ progress: CopyProgress) {
+        let percent = progress.percent
+        let grew = lastPercent.withLock { last in
+            guard percent > last else { return false }
+            last = percent
+            return true
+        }
+        if grew {
+            sender.send(.progress(request: request, percent: percent))
+        }
+    }
+}
+
+/// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
+private final class DriverStatus: Sendable {
+    private let current = Locked(SimulationStatus())
+    let updates: AsyncStream<SimulationStatus>
+    private let continuation: AsyncStream<SimulationStatus>.Continuation
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.yield(SimulationStatus())
+    }
+
+    /// The status now.
+    var value: SimulationStatus { current.withLock { $0 } }
+
+    /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
+    func change(_ body: (inout SimulationStatus) -> Void) {
+        current.withLock { status in
+            body(&status)
+            continuation.yield(status)
+        }
+    }
+
+    /// True once after `failNextOutcome()`: the write that asks fails.
+    func takeArmedFailure() -> Bool {
+        current.withLock { status in
+            guard status.failsNextOutcome else { return false }
+            status.failsNextOutcome = false
+            continuation.yield(status)
+            return true
+        }
+    }
+
+    func finish() {
+        continuation.finish()
+    }
+}

@@ -1,0 +1,41 @@
+import ScreenStates
+
+/// Which changes of a transfer's state deserve a line of headless output, and how the line reads.
+///
+/// A line is printed when the phase changes (idle, running, paused, completed, failed), when a new
+/// request starts, and when running progress crosses a multiple of `step` percent; every other change
+/// is dropped, so a 1 GiB copy prints a dozen lines, not one per chunk. Pure, so it is tested alone.
+public struct ProgressLines: Hashable, Sendable {
+    /// The percent interval between progress lines.
+    public var step: Int
+
+    /// Lines every `step` percent (10 by default).
+    public init(step: Int = 10) {
+        precondition(step > 0, "the progress step must be positive")
+        self.step = step
+    }
+
+    /// Whether `state` is worth a line, given the state last printed (nil: nothing printed yet).
+    public func isWorthReporting(_ state: TransferState, after previous: TransferState?) -> Bool {
+        guard let previous else { return true }
+        switch (previous, state) {
+        case (.running(let oldRequest, let oldPercent), .running(let request, let percent)):
+            return oldRequest != request || oldPercent / step != percent / step
+        case (.paused(let oldRequest, _), .paused(let request, _)):
+            return oldRequest != request
+        case (.idle, .idle):
+            return false
+        case (.completed(let oldFile), .completed(let file)):
+            return oldFile != file
+        case (.failed(let oldMessage), .failed(let message)):
+            return oldMessage != message
+        case (.idle, _), (.running, _), (.paused, _), (.completed, _), (.failed, _):
+            return true
+        }
+    }
+
+    /// `NAME: STATE` with the state in canonical text, e.g. `a.bin: running(request: 1, percent: 40)`.
+    public static func line(name: String, state: TransferState) -> String {
+        "\(name): \(state)"
+    }
+}

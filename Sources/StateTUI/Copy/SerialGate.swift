@@ -1,0 +1,53 @@
+import StateMachineKit
+
+/// Runs async operations one at a time, in the order they arrive.
+///
+/// A transfer's work for one visit may still be finishing its last chunk (and syncing the partial)
+/// when the next visit's work starts; the copy job admits one run at a time, and removing a cancelled
+/// partial must not race a new run that writes it. Every operation on a transfer's job goes through
+/// this gate, so the file sees them strictly in sequence.
+final class SerialGate: Sendable {
+    private struct State {
+        var busy = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Waits for its turn (not cancellable: an operation that found its visit over returns at once),
+    /// runs `body`, then lets the next one in.
+    func run<T: Sendable>(_ body: () async -> T) async -> T {
+        await acquire()
+        let result = await body()
+        release()
+        return result
+    }
+
+    /// True while an operation runs or waits.
+    var isBusy: Bool { state.withLock { $0.busy } }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                if state.busy {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.busy = true
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.busy = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,25 @@
+import ScreenStates
+
+/// What the Transfers screen needs from one transfer's effect owner, simulated or real: the machine
+/// (the authority the rows show and the keys send to), a name, a status stream for the row's extras,
+/// fault injection for `f`, and a way to stop.
+///
+/// ``SimulatedTransfer`` drives its machine with simulated work on a clock; ``CopyTransfer`` (from
+/// `statetui copy`) copies a real file. The screen, its keys and its runtime are the same for both.
+public protocol TransferDriver: Sendable {
+    /// The name the row shows.
+    var name: String { get }
+    /// The machine, the authority on the transfer's state.
+    var machine: TransferMachine { get }
+    /// The driver's status after every change, newest only: stale late callbacks counted, whether the
+    /// next outcome is armed to fail.
+    var statusUpdates: AsyncStream<SimulationStatus> { get }
+    /// The driver's status now (the demo runner reads it directly instead of through the stream).
+    var status: SimulationStatus { get }
+    /// Makes the next outcome a failure (simulated: the worker reports one; real: the next write fails).
+    func failNextOutcome()
+    /// Stops the machine (its work is cancelled) and ends the status updates.
+    func stop()
+}
+
+extension SimulatedTransfer: TransferDriver {}

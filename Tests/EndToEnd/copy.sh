@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# End-to-end checks of `statetui copy --headless` on real files under /tmp: kill -9 in the middle of a
+# multi-file copy and restart, the fault cases (missing source, destination not a directory, out of
+# space via `ulimit -f`, a source changing during the copy, a corrupt or truncated journal, an existing
+# destination), SIGINT/SIGTERM, and bad arguments. Every copied file is compared with `sha256sum`.
+#
+# The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS so it can be interrupted in the middle; the
+# script waits for the partial files to reach a size instead of sleeping a fixed time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+
+$SWIFT build --product statetui >/dev/null
+BIN="$($SWIFT build --show-bin-path)/statetui"
+
+work=$(mktemp -d /tmp/statetui-copy-e2e.XXXXXX)
+background=""
+cleanup() {
+    if [ -n "$background" ]; then kill -9 "$background" 2>/dev/null || true; fi
+    tmux -S "$work/tmux.sock" kill-server >/dev/null 2>&1 || true
+    chmod -R u+rwX "$work" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+fail() {
+    echo "FAIL copy e2e: $*" >&2
+    failures=$((failures + 1))
+}
+pass() { echo "ok   copy e2e: $*"; }
+
+# Throttled enough to interrupt: 256 KiB chunks, 15 ms after each, a durable checkpoint every 1 MiB.
+export STATETUI_COPY_CHECKPOINT_BYTES=$((1 << 20))
+# `env` execs statetui, so $! of a background `"${slow[@]}" … &` is statetui itself, not a subshell.
+slow=(env STATETUI_COPY_CHUNK_DELAY_MS=15 "$BIN")
+
+make_file() { head -c "$2" /dev/urandom >"$1"; }
+hash_of() { sha256sum "$1" | cut -d' ' -f1; }
+same() { [ -f "$2" ] && [ "$(hash_of "$1")" = "$(hash_of "$2")" ]; }
+size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# Waits (up to 30 s) until FILE has at least BYTES.
+wait_for_size() {
+    local file=$1 bytes=$2 tries=0
+    while [ "$(size_of "$file")" -lt "$bytes" ]; do
+        tries=$((tries + 1))
+        [ $tries -le 3000 ] || return 1
+        sleep 0.01
+    done
+}
+
+src="$work/src"
+mkdir -p "$src"
+make_file "$src/one.bin" $((12 << 20))
+make_file "$src/two.bin" $((9 << 20))
+make_file "$src/three.bin" $((300 << 10))
+make_file "$src/empty.bin" 0
+
+# 1. kill -9 in the middle of a multi-file copy, then the same command again.
+dst="$work/killed"
+mkdir "$dst"
+"${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst" --headless >"$work/kill.out" 2>&1 &
+background=$!
+wait_for_size "$dst/.one.bin.statetui-partial" $((3 << 20)) || fail "kill -9: the copy never got 3 MiB into one.bin"
+kill -9 "$background"
+wait "$background" 2>/dev/null || true
+background=""
+[ -f "$dst/.one.bin.statetui-partial" ] || fail "kill -9: no partial of one.bin was left behind"
+[ -f "$dst/one.bin" ] && fail "kill -9: one.bin appeared under its final name before it was complete"
+for name in one two three empty; do
+    # Anything already under a final name must be complete.
+    if [ -f "$dst/$name.bin" ] && ! same "$src/$name.bin" "$dst/$name.bin"; then
+        fail "kill -9: $name.bin is under its final name but differs from its source"
+    fi
+done
+if "$BIN" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst" --headless >"$work/restart.out" 2>&1; then
+    ok=1
+    for name in one two three empty; do
+        same "$src/$name.bin" "$dst/$name.bin" || { ok=0; fail "kill -9: after the restart $name.bin differs from its source"; }
+    done
+    [ -z "$(find "$dst" -name '*.statetui-partial')" ] || { ok=0; fail "kill -9: partial files remain after the restart"; }
+    grep -q 'one.bin: running(request: 1, percent: [1-9]' "$work/restart.out" ||
+        { ok=0; fail "kill -9: the restart did not continue one.bin past 0%: $(head -3 "$work/restart.out")"; }
+    [ $ok = 1 ] && pass "kill -9 mid-copy, restart: every file matches its source's SHA-256, one.bin continued"
+else
+    fail "kill -9: the restart exited $?: $(cat "$work/restart.out")"
+fi
+
+# 2. A run over completed files copies nothing again and succeeds.
+before=$(stat -c %Y.%i "$dst/one.bin")
+"$BIN" copy "$src/one.bin" "$dst" --headless >"$work/again.out" 2>&1 || fail "rerun over a completed copy exited $?"
+[ "$(stat -c %Y.%i "$dst/one.bin")" = "$before" ] && pass "rerun skips a completed file" ||
+    fail "rerun rewrote the completed one.bin ($before, now $(stat -c %Y.%i "$dst/one.bin")): $(cat "$work/again.out")"
+
+# 3. A missing source fails only its own transfer, with the OS reason.
+dst="$work/missing"
+mkdir "$dst"
+status=0
+"$BIN" copy "$src/three.bin" "$src/nope.bin" "$dst" --headless >"$work/missing.out" 2>"$work/missing.err" || status=$?
+if [ $status = 1 ] && grep -q 'nope.bin.*No such file or directory' "$work/missing.err" && same "$src/three.bin" "$dst/three.bin"; then
+    pass "missing source: that transfer fails with the OS reason, exit 1, the other completes"
+else
+    fail "missing source: status $status, stderr: $(cat "$work/missing.err")"
+fi
+
+# 4. An unreadable source (not testable as root, who reads everything).
+if [ "$(id -u)" != 0 ]; then
+    cp "$src/three.bin" "$work/secret.bin"
+    chmod 000 "$work/secret.bin"
+    status=0
+    "$BIN" copy "$work/secret.bin" "$dst" --headless >/dev/null 2>"$work/secret.err" || status=$?
+    [ $status = 1 ] && grep -q 'Permission denied' "$work/secret.err" && pass "unreadable source fails with the OS reason" ||
+        fail "unreadable source: status $status, stderr: $(cat "$work/secret.err")"
+else
+    echo "skip copy e2e: unreadable file (running as root, who reads everything); a directory instead"
+fi
+mkdir -p "$work/dir-source"
+status=0
+"$BIN" copy "$src" "$src/three.bin" "$work/dir-source" --headless >/dev/null 2>"$work/dirsource.err" || status=$?
+if [ $status = 1 ] && grep -q "cannot read $src: Is a directory" "$work/dirsource.err" && same "$src/three.bin" "$work/dir-source/three.bin"; then
+    pass "a directory as source fails that transfer with the OS reason, the other completes"
+else
+    fail "directory as source: status $status, stderr: $(cat "$work/dirsource.err")"
+fi
+
+# 5. A destination that is not a writable directory is refused before anything starts.
+status=0
+"$BIN" copy "$src/three.bin" "$src/one.bin" --headless >"$work/notdir.out" 2>"$work/notdir.err" || status=$?
+if [ $status = 2 ] && grep -q 'is not a writable directory: Not a directory' "$work/notdir.err" && [ ! -s "$work/notdir.out" ] &&
+    [ -z "$(find "$src" -name '.*')" ]; then
+    pass "destination not a directory: exit 2, clear message, nothing written"
+else
+    fail "destination not a directory: status $status, stderr: $(cat "$work/notdir.err")"
+fi
+status=0
+"$BIN" copy "$src/three.bin" "$work/absent" --headless >/dev/null 2>"$work/absent.err" || status=$?
+[ $status = 2 ] && grep -q 'No such file or directory' "$work/absent.err" && pass "missing destination: exit 2" ||
+    fail "missing destination: status $status, stderr: $(cat "$work/absent.err")"
+
+# 6. Bad arguments: usage, exit 2.
+for arguments in "copy" "copy $src/one.bin" "copy --frobnicate $src/one.bin $work" "copy $src/one.bin $src/one.bin $work --headless"; do
+    status=0
+    # shellcheck disable=SC2086
+    "$BIN" $arguments >/dev/null 2>"$work/usage.err" || status=$?
+    if [ $status = 2 ] && grep -q 'USAGE:' "$work/usage.err"; then :; else
+        fail "'statetui $arguments': status $status, stderr: $(cat "$work/usage.err")"
+    fi
+done
+pass "bad arguments print the usage and exit 2"
+"$BIN" help copy | grep -q 'statetui copy <source> ... <destination> \[--headless\] \[--start\] \[--overwrite\]' &&
+    "$BIN" --help | grep -q 'copy' && pass "help mentions copy" || fail "help copy / --help do not describe copy"
+
+# 7. Out of space (a file size limit): the transfer fails with the reason and keeps the partial; a
+#    retry without the limit continues from it.
+dst="$work/full"
+mkdir "$dst"
+status=0
+(ulimit -f 4096 && exec "$BIN" copy "$src/one.bin" "$dst" --headless) >"$work/full.out" 2>"$work/full.err" || status=$?
+if [ $status = 1 ] && grep -q 'File too large' "$work/full.err" && [ "$(size_of "$dst/.one.bin.statetui-partial")" -gt 0 ] &&
+    [ ! -f "$dst/one.bin" ]; then
+    "$BIN" copy "$src/one.bin" "$dst" --headless >"$work/full-retry.out" 2>&1 && same "$src/one.bin" "$dst/one.bin" &&
+        pass "out of space (ulimit -f): fails with 'File too large', keeps the partial, the retry completes" ||
+        fail "out of space: the retry did not produce a matching file: $(cat "$work/full-retry.out")"
+else
+    fail "out of space: status $status, partial $(size_of "$dst/.one.bin.statetui-partial"), stderr: $(cat "$work/full.err")"
+fi
+
+# 8. A source that changes during the copy fails validation instead of producing a corrupt file.
+dst="$work/changing"
+mkdir "$dst"
+cp "$src/one.bin" "$work/changing.bin"
+"${slow[@]}" copy "$work/changing.bin" "$dst" --headless >"$work/changing.out" 2>"$work/changing.err" &
+background=$!
+wait_for_size "$dst/.changing.bin.statetui-partial" $((1 << 20)) || fail "changing source: the copy never started"
+printf 'appended while copying' >>"$work/changing.bin"
+status=0
+wait "$background" || status=$?
+background=""
+if [ $status = 1 ] && grep -q 'changed during the copy' "$work/changing.err" && [ ! -f "$dst/changing.bin" ]; then
+    pass "source changing during the copy: fails validation, no final file"
+else
+    fail "changing source: status $status, final file $([ -f "$dst/changing.bin" ] && echo present || echo absent), stderr: $(cat "$work/changing.err")"
+fi
+
+# 9. A corrupt or a truncated journal is reported and the affected transfers restart cleanly.
+for damage in corrupt truncate; do
+    dst="$work/journal-$damage"
+    mkdir "$dst"
+    "${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$dst" --headless >/dev/null 2>&1 &
+    background=$!
+    wait_for_size "$dst/.one.bin.statetui-partial" $((3 << 20)) || fail "$damage journal: the copy never got going"
+    kill -9 "$background"
+    wait "$background" 2>/dev/null || true
+    background=""
+    journal="$dst/.statetui-journal"
+    if [ $damage = corrupt ]; then
+        # Flip the checksum of the second line (a record about one of the files).
+        sed -i '2s/^./X/' "$journal"
+        expected='checksum mismatch'
+    else
+        truncate -s -5 "$journal"
+        expected='truncated line'
+    fi
+    status=0
+    "$BIN" copy "$src/one.bin" "$src/two.bin" "$dst" --headless >"$work/$damage.out" 2>"$work/$damage.err" || status=$?
+    if [ $status = 0 ] && grep -q "journal line [0-9]*: $expected" "$work/$damage.err" && same "$src/one.bin" "$dst/one.bin" &&
+        same "$src/two.bin" "$dst/two.bin"; then
+        pass "$damage journal: reported ($expected), both files restart and match"
+    else
+        fail "$damage journal: status $status, stderr: $(cat "$work/$damage.err")"
+    fi
+done
+
+# 10. An existing destination file is not overwritten without --overwrite.
+dst="$work/existing"
+mkdir "$dst"
+printf 'precious' >"$dst/three.bin"
+status=0
+"$BIN" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/existing.err" || status=$?
+if [ $status = 1 ] && grep -q 'already exists' "$work/existing.err" && [ "$(cat "$dst/three.bin")" = precious ]; then
+    "$BIN" copy "$src/three.bin" "$dst" --headless --overwrite >/dev/null 2>&1 && same "$src/three.bin" "$dst/three.bin" &&
+        pass "existing destination: kept without --overwrite, replaced with it" ||
+        fail "existing destination: --overwrite did not replace it"
+else
+    fail "existing destination: status $status, content '$(head -c 20 "$dst/three.bin")', stderr: $(cat "$work/existing.err")"
+fi
+
+# 11. SIGINT and SIGTERM stop cleanly: partial and journal kept, exit 130/143, the same command continues.
+for signal in INT TERM; do
+    dst="$work/signal-$signal"
+    mkdir "$dst"
+    "${slow[@]}" copy "$src/one.bin" "$dst" --headless >"$work/$signal.out" 2>"$work/$signal.err" &
+    background=$!
+    wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || fail "SIG$signal: the copy never got going"
+    kill -s "$signal" "$background"
+    status=0
+    wait "$background" || status=$?
+    background=""
+    expected=$([ $signal = INT ] && echo 130 || echo 143)
+    kept=$(size_of "$dst/.one.bin.statetui-partial")
+    if [ $status = "$expected" ] && [ "$kept" -ge $((2 << 20)) ] && grep -q 'interrupted' "$work/$signal.err"; then
+        "$BIN" copy "$src/one.bin" "$dst" --headless >"$work/$signal-again.out" 2>&1 && same "$src/one.bin" "$dst/one.bin" &&
+            pass "SIG$signal: exit $expected, partial of $kept bytes kept, the same command completes it" ||
+            fail "SIG$signal: the second run did not complete the copy"
+    else
+        fail "SIG$signal: status $status (want $expected), partial $kept, stderr: $(cat "$work/$signal.err")"
+    fi
+done
+
+# 12. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
+#     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
+#     file completes; `--start` starts every row at once; `q` leaves with exit 0.
+if command -v tmux >/dev/null 2>&1; then
+    socket="$work/tmux.sock"
+    tm() { tmux -S "$socket" -f /dev/null "$@"; }
+    screen() { tm capture-pane -p -t copy; }
+    # Waits up to 20 s for the screen to match an extended regular expression.
+    wait_screen() {
+        local deadline=$((SECONDS + 20))
+        until screen | grep -E -q -- "$1"; do
+            [ $SECONDS -lt $deadline ] || return 1
+            sleep 0.05
+        done
+    }
+    dst="$work/interactive"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen STATETUI_COPY_CHUNK_DELAY_MS=15 '$BIN' copy '$src/one.bin' '$src/three.bin' '$dst'; echo exit=\$?; sleep 60"
+    ok=1
+    wait_screen 'one\.bin .*idle' || { ok=0; fail "interactive: no idle row for one.bin: $(screen)"; }
+    tm send-keys -t copy s
+    wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
+    tm send-keys -t copy p
+    wait_screen 'one\.bin .*paused\(request: 1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
+    screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
+    tm send-keys -t copy p
+    wait_screen 'one\.bin .*completed\(file:' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen '^exit=0$' || { ok=0; fail "interactive: q did not exit 0: $(screen)"; }
+    same "$src/one.bin" "$dst/one.bin" || { ok=0; fail "interactive: one.bin differs from its source"; }
+    tm kill-server >/dev/null 2>&1 || true
+    [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches, q exits 0"
+
+    dst="$work/interactive-start"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen '$BIN' copy '$src/two.bin' '$src/three.bin' '$dst' --start; echo exit=\$?; sleep 60"
+    if wait_screen 'two\.bin .*completed' && wait_screen 'three\.bin .*completed'; then
+        tm send-keys -t copy q
+        wait_screen '^exit=0$' && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
+            pass "interactive --start: every row starts at once and completes" ||
+            fail "interactive --start: exit or content wrong: $(screen)"
+    else
+        fail "interactive --start: the rows did not all complete: $(screen)"
+    fi
+    tm kill-server >/dev/null 2>&1 || true
+else
+    echo "skip copy e2e: interactive mode (no tmux)"
+fi
+
+if [ $failures -gt 0 ]; then
+    echo "copy e2e: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "copy e2e: all checks passed"

@@ -1,0 +1,130 @@
+import Foundation
+import ScreenStates
+import StateTUI
+import Testing
+
+@Suite struct ProgressLinesTests {
+    /// Which changes print a line: phase changes, a new request, and crossing a 10% boundary.
+    @Test(
+        arguments: [
+            (nil, TransferState.idle, true),
+            (.idle, .idle, false),
+            (.idle, .running(request: 1, percent: 0), true),
+            (.running(request: 1, percent: 0), .running(request: 1, percent: 9), false),
+            (.running(request: 1, percent: 9), .running(request: 1, percent: 10), true),
+            (.running(request: 1, percent: 10), .running(request: 1, percent: 19), false),
+            (.running(request: 1, percent: 19), .running(request: 1, percent: 47), true),
+            (.running(request: 1, percent: 40), .running(request: 2, percent: 40), true),
+            (.running(request: 1, percent: 40), .paused(request: 1, percent: 40), true),
+            (.paused(request: 1, percent: 40), .paused(request: 1, percent: 40), false),
+            (.running(request: 1, percent: 100), .completed(file: "/d/a"), true),
+            (.completed(file: "/d/a"), .completed(file: "/d/a"), false),
+            (.running(request: 1, percent: 30), .failed(message: "disk full"), true),
+            (.failed(message: "disk full"), .failed(message: "disk full"), false),
+        ] as [(TransferState?, TransferState, Bool)])
+    func aLineOnlyForChangesThatMatter(previous: TransferState?, state: TransferState, expected: Bool) {
+        #expect(ProgressLines().isWorthReporting(state, after: previous) == expected)
+    }
+
+    /// A whole copy from 0 to 100 in 1% steps prints eleven progress lines, not a hundred.
+    @Test func aFullCopyPrintsElevenProgressLines() {
+        let lines = ProgressLines()
+        var printed: [TransferState] = []
+        for percent in 0...100 {
+            let state = TransferState.running(request: 1, percent: percent)
+            if lines.isWorthReporting(state, after: printed.last) { printed.append(state) }
+        }
+        #expect(printed == stride(from: 0, through: 100, by: 10).map { .running(request: 1, percent: $0) })
+    }
+
+    @Test func theLineIsTheNameAndTheCanonicalState() {
+        #expect(
+            ProgressLines.line(name: "a.bin", state: .failed(message: "cannot read /x: No such file or directory"))
+                == #"a.bin: failed(message: "cannot read /x: No such file or directory")"#)
+    }
+}
+
+@Suite struct CopyCommandLineTests {
+    /// Sources first, the destination last, flags anywhere.
+    @Test(arguments: [
+        (
+            ["a", "d"],
+            ParsedCommand(name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]])
+        ),
+        (
+            ["--headless", "a", "b", "c", "d", "--overwrite"],
+            ParsedCommand(
+                name: "copy", arguments: ["destination": "d"], lists: ["source": ["a", "b", "c"]],
+                flags: ["headless", "overwrite"])
+        ),
+        (
+            ["a", "--start", "d"],
+            ParsedCommand(name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]], flags: ["start"])
+        ),
+    ])
+    func parsesSourcesDestinationAndFlags(words: [String], expected: ParsedCommand) throws {
+        #expect(try CopyCommand.spec.parse(words) == expected)
+    }
+
+    @Test(arguments: [
+        ([], "missing <source>"),
+        (["d"], "missing <destination>"),
+        (["a", "d", "--headless", "--headless"], "'--headless' is given more than once"),
+        (["a", "d", "--headless=yes"], "'--headless' takes no value"),
+        (["a", "d", "--fast"], "unknown option '--fast'"),
+    ])
+    func refusesBadCommandLines(words: [String], message: String) {
+        #expect(throws: UsageError(message, command: "copy")) { try CopyCommand.spec.parse(words) }
+    }
+
+    @Test func usageAndHelpNameTheFlags() {
+        #expect(
+            CopyCommand.spec.usage == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite]")
+        let memory = MemoryIO()
+        #expect(memory.run(["help", "copy"]) == 0)
+        #expect(memory.output == CopyCommand.spec.help)
+        #expect(memory.output.contains("--headless"))
+        let top = MemoryIO()
+        #expect(top.run(["--help"]) == 0)
+        #expect(top.output.contains("  copy                    " + CopyCommand.spec.abstract))
+        #expect(top.output.contains("  statetui copy <source> ... <destination>"))
+    }
+
+    /// A destination that is not a writable directory is refused before anything starts: exit 2, a
+    /// message naming it and the OS reason, nothing on standard output, nothing written.
+    @Test func aDestinationThatIsNotADirectoryIsRefused() throws {
+        let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/file.txt"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let memory = MemoryIO()
+        #expect(memory.run(["copy", file, file, "--headless"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error == "statetui: destination \(file) is not a writable directory: Not a directory\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["file.txt"])
+    }
+
+    /// Two sources with one file name would land on one destination file: a usage error.
+    @Test func twoSourcesWithTheSameNameAreRefused() throws {
+        let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let memory = MemoryIO()
+        #expect(memory.run(["copy", "/x/a.bin", "/y/a.bin", root, "--headless"]) == 2)
+        #expect(memory.error.hasPrefix("statetui: /x/a.bin and /y/a.bin would both be copied to 'a.bin'\nUSAGE:\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
+    }
+
+    /// A test knob with a value that is not a number is named, with exit 2.
+    @Test func aBadTuningVariableIsNamed() throws {
+        #expect(
+            throws: UsageError("STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number of at least 1", command: "copy")
+        ) {
+            try CopyTuning(environment: [CopyTuning.chunkSizeVariable: "lots"])
+        }
+        #expect(
+            try CopyTuning(environment: [CopyTuning.chunkDelayVariable: "15"])
+                == CopyTuning(chunkDelayMilliseconds: 15))
+    }
+}
