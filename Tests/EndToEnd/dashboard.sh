@@ -23,7 +23,8 @@ session=dashboard
 tm() { tmux -S "$socket" -f /dev/null "$@"; }
 cleanup() {
     tm kill-server >/dev/null 2>&1 || true
-    rm -rf "$work"
+    # The shell and the app may still be writing into $work while the server goes down: retry briefly.
+    for _ in 1 2 3 4 5; do rm -rf "$work" 2>/dev/null && break; sleep 0.2; done
 }
 trap cleanup EXIT
 
@@ -81,7 +82,7 @@ launch() {
     [ "$(pane '#{cursor_flag}')" = 0 ] || fail "the cursor is visible in the dashboard"
 }
 
-tm new-session -d -s "$session" -x 80 -y 24 "env -i PATH=\"$PATH\" HOME=\"$work\" TERM=screen PS1='$ ' bash --norc --noprofile"
+tm new-session -d -s "$session" -x 80 -y 24 "env -i PATH=\"$PATH\" HOME=\"$work\" HISTFILE=/dev/null TERM=screen PS1='$ ' bash --norc --noprofile"
 tm set -g escape-time 0
 wait_for '^\$'
 
