@@ -190,6 +190,7 @@ import Testing
         expected.transfers.rows[0].model = model
         #expect(state == expected)
         #expect(effects == [])
+        #expect(state.transfers.rows[0].stateText == "running(request: 1, percent: 5)")
     }
 
     @Test func aWorkerSnapshotReplacesItsRowsStatusOnly() {

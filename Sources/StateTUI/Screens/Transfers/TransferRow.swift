@@ -6,7 +6,12 @@ public struct TransferRow: Hashable, Sendable {
     /// The file the transfer produces (also its row's label).
     public var name: String
     /// The newest state its `TransferMachine` published.
-    public var model: TransferModel
+    public var model: TransferModel {
+        didSet { stateText = String(describing: model.phase) }
+    }
+    /// The phase in canonical text, printed once per snapshot rather than once per frame (printing is
+    /// a fair share of a frame's time with many rows).
+    public private(set) var stateText: String
     /// The newest status its simulated worker published.
     public var simulation: SimulationStatus
 
@@ -14,6 +19,7 @@ public struct TransferRow: Hashable, Sendable {
     public init(name: String, model: TransferModel = .initial, simulation: SimulationStatus = SimulationStatus()) {
         self.name = name
         self.model = model
+        self.stateText = String(describing: model.phase)
         self.simulation = simulation
     }
 }

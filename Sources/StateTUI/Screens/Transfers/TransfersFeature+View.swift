@@ -28,7 +28,7 @@ extension TransfersFeature {
             columns: columns(width: inside.width),
             rows: state.rows.map { row in
                 [
-                    Line(row.name), "", Line(String(describing: row.model.phase), style: style(row.model.phase)),
+                    Line(row.name), "", Line(row.stateText, style: style(row.model.phase)),
                     Line(requestText(row.model), alignment: .right),
                     Line(row.simulation.failsNextOutcome ? "fail" : "", style: .bold),
                 ]
