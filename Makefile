@@ -33,7 +33,6 @@ test:
 	$(MAKE) test-screens
 	$(MAKE) test-demos
 
-# The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
 # Every bundled demo through the binary, headless: an expect that fails stops make.
 DEMOS := transfer upload load tour
 test-demos:
@@ -53,6 +52,7 @@ casts:
 test-screens:
 	SWIFT=$(SWIFT) Tests/EndToEnd/screens.sh
 
+# The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
 test-dashboard:
 	SWIFT=$(SWIFT) Tests/EndToEnd/dashboard.sh
 
