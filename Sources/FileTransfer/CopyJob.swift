@@ -12,7 +12,10 @@ import Darwin
 /// `run` is the async, cancellable copy step a state machine's `whileIn` work calls:
 /// - `pause()` parks the loop at the next chunk boundary; it then performs no I/O until `resume()`.
 /// - cancelling the task that awaits `run` stops the I/O, syncs the partial, journals the checkpoint and
-///   returns `.interrupted(offset:)`; the next `run` continues at that offset.
+///   returns `.interrupted(offset:)`; the next `run` continues at that offset. The job keeps the
+///   running SHA-256 in memory, so that run reads the source only from the offset on; if the source
+///   or the partial changed meanwhile, it verifies the kept prefix from disk instead (as crash
+///   recovery, a new job, always does).
 /// - `cancel()` stops the copy and removes the partial (also when no run is active).
 /// - progress callbacks come from bytes written, on the copy thread, once per chunk.
 ///
@@ -33,6 +36,16 @@ public final class CopyJob: Sendable {
     private struct ResumePoint {
         var offset: Int64
         var sourceStatus: FileStatus
+        /// What an interrupted run left in memory, so the next run in this process continues without
+        /// reading the kept prefix again; nil after a failure (the disk is then the only truth).
+        var kept: KeptProgress?
+    }
+
+    /// The running SHA-256 of the partial's first `offset` bytes and the partial's status on disk
+    /// right after the interrupted run synced it (any later change makes the memory stale).
+    private struct KeptProgress {
+        var hashState: SHA256
+        var written: FileStatus
     }
 
     /// Prepares a job; nothing touches the disk until `run`.
@@ -117,6 +130,8 @@ public final class CopyJob: Sendable {
         case alreadyComplete(CommittedFile)
         case fresh(replaces: SHA256Digest?)
         case resume(offset: Int64)
+        /// Continue where an interrupted run of this job stopped, with the hash state it kept.
+        case continueInMemory(offset: Int64, kept: KeptProgress)
     }
 
     private func copy(run: Int, progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyOutcome {
@@ -160,15 +175,22 @@ public final class CopyJob: Sendable {
         case .fresh(let replaces):
             staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces)
         case .resume(let offset):
-            staged = try StagedFile(
-                resuming: request.name, in: request.destinationDirectory, keeping: offset,
-                chunkSize: options.chunkSize, fileSystem: fileSystem)
-            // The kept prefix must still be the source's prefix; if the source changed since the
-            // checkpoint, the partial is worthless and the transfer starts over.
-            if try digestOfPrefix(source, length: offset) != staged.digest {
-                staged.discard()
-                staged = try startFresh(
-                    sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+            staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus)
+        case .continueInMemory(let offset, let kept):
+            do {
+                staged = try StagedFile(
+                    continuing: request.name, in: request.destinationDirectory, at: offset,
+                    hashState: kept.hashState, written: kept.written, chunkSize: options.chunkSize,
+                    fileSystem: fileSystem)
+            } catch {
+                // The partial changed between the plan and the reopen: trust only what is on disk.
+                resumePoint.withLock { $0?.kept = nil }
+                do {
+                    staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus)
+                } catch {
+                    staged = try startFresh(
+                        sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+                }
             }
         }
 
@@ -200,8 +222,14 @@ public final class CopyJob: Sendable {
                     _ = try checkpointer.finish()
                     try staged.sync()
                     try journal?.append(.checkpoint(name: request.name, offset: offset))
+                    let hashState = staged.hashState
                     _ = staged.close()
-                    resumePoint.withLock { $0 = ResumePoint(offset: offset, sourceStatus: sourceStatus) }
+                    // The status right after the sync is what the next run must find on disk.
+                    let written = try? fileSystem.existingStatus(of: request.partialPath)
+                    let kept = written.map { KeptProgress(hashState: hashState, written: $0) }
+                    resumePoint.withLock {
+                        $0 = ResumePoint(offset: offset, sourceStatus: sourceStatus, kept: kept)
+                    }
                     return .interrupted(offset: offset)
                 }
                 let wanted = Int(min(Int64(staged.chunkSize), size - offset))
@@ -247,7 +275,7 @@ public final class CopyJob: Sendable {
             case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io:
                 // Keep the partial; its durable prefix is resumed on retry.
                 let synced = max(staged.close(), durable)
-                resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus) }
+                resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil) }
             }
             throw error
         }
@@ -266,6 +294,23 @@ public final class CopyJob: Sendable {
         return .completed(file)
     }
 
+    /// Reopens the partial at `offset` after checking from disk that its kept prefix is still the
+    /// source's prefix (both are read and hashed); if the source changed since the checkpoint, the
+    /// partial is worthless and the transfer starts over.
+    private func resumeVerified(
+        _ source: Int32, offset: Int64, sourceStatus: FileStatus
+    ) throws(TransferError) -> StagedFile {
+        var staged = try StagedFile(
+            resuming: request.name, in: request.destinationDirectory, keeping: offset,
+            chunkSize: options.chunkSize, fileSystem: options.fileSystem)
+        if try digestOfPrefix(source, length: offset) != staged.digest {
+            staged.discard()
+            staged = try startFresh(
+                sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+        }
+        return staged
+    }
+
     /// Journals the intention, then creates an empty partial.
     private func startFresh(sourceStatus: FileStatus, replaces: SHA256Digest?) throws(TransferError) -> StagedFile {
         try journal?.append(
@@ -281,6 +326,26 @@ public final class CopyJob: Sendable {
     private func plan(sourceStatus: FileStatus) throws(TransferError) -> Plan {
         let partial = try existingStatus(request.partialPath)
         let destination = try existingStatus(request.destinationPath)
+        let entry = journal?.entry(named: request.name)
+
+        // An interrupted run of this job kept its hash in memory: continue without reading the prefix
+        // again, but only if nothing it relies on changed since (the source, the partial, the journal's
+        // checkpoint, a file that appeared under the final name).
+        if let point = resumePoint.withLock({ $0 }), let kept = point.kept,
+            point.sourceStatus.sameContent(as: sourceStatus),
+            let partial, partial.isRegularFile, partial.size == point.offset, partial.sameContent(as: kept.written),
+            destination == nil || request.overwrite
+        {
+            let journalAgrees =
+                journal == nil
+                || entry.map {
+                    $0.status == .inProgress && $0.durableOffset == point.offset && $0.source == request.source
+                        && $0.sourceStatus?.sameContent(as: sourceStatus) == true
+                } == true
+            if journalAgrees {
+                return .continueInMemory(offset: point.offset, kept: kept)
+            }
+        }
 
         if let point = resumePoint.withLock({ $0 }), point.sourceStatus.sameContent(as: sourceStatus),
             let partial, partial.size >= point.offset, journal == nil
@@ -288,7 +353,6 @@ public final class CopyJob: Sendable {
             return .resume(offset: point.offset)
         }
 
-        let entry = journal?.entry(named: request.name)
         let sameSource =
             entry.map { $0.source == request.source && $0.sourceStatus?.sameContent(as: sourceStatus) == true } ?? false
         if let entry, sameSource {

@@ -87,6 +87,52 @@ public struct StagedFile: ~Copyable {
         self.durableOffset = offset
     }
 
+    /// Reopens the partial for `name` that this process wrote and synced up to `offset`, continuing
+    /// with `hashState` (the running SHA-256 of those bytes, kept in memory) instead of reading the
+    /// prefix again.
+    ///
+    /// Memory is trusted only while the disk still agrees with it: the hash must cover exactly
+    /// `offset` bytes, and the reopened file must hold exactly `offset` bytes with the modification
+    /// time `written` recorded when the job stopped. Otherwise it throws `validationFailed` and the
+    /// caller takes the verified path (``init(resuming:in:keeping:chunkSize:fileSystem:)``).
+    public init(
+        continuing name: String, in directory: String, at offset: Int64, hashState: SHA256, written: FileStatus,
+        chunkSize: Int = CopyOptions.defaultChunkSize, fileSystem: FileSystem = .posix
+    ) throws(TransferError) {
+        let path = directory + "/" + Self.partialName(for: name)
+        guard hashState.byteCount == offset, written.size == offset else {
+            throw TransferError.validationFailed(
+                path: path, detail: "the kept hash covers \(hashState.byteCount) bytes, not the offset \(offset)")
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try fileSystem.open(path, O_RDWR, 0)
+        } catch {
+            throw TransferError.io(operation: "reopen", path: path, reason: error)
+        }
+        let onDisk: FileStatus
+        do {
+            onDisk = try fileSystem.status(descriptor)
+        } catch {
+            fileSystem.close(descriptor)
+            throw TransferError.io(operation: "inspect", path: path, reason: error)
+        }
+        guard onDisk.isRegularFile, onDisk.sameContent(as: written) else {
+            fileSystem.close(descriptor)
+            throw TransferError.validationFailed(
+                path: path,
+                detail: "changed while paused: \(onDisk.size) bytes modified at \(onDisk.modifiedNanoseconds) ns, "
+                    + "the copy left \(written.size) bytes modified at \(written.modifiedNanoseconds) ns")
+        }
+        self.directory = directory
+        self.name = name
+        self.fileSystem = fileSystem
+        self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState)
+        self.descriptor = descriptor
+        self.offset = offset
+        self.durableOffset = offset
+    }
+
     /// Cuts the partial to `offset` bytes and feeds those bytes to the hasher.
     private static func keepPrefix(
         _ offset: Int64, of descriptor: Int32, path: String, hashingInto hasher: PipelinedHasher,

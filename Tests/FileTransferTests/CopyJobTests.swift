@@ -153,11 +153,26 @@ import Testing
         #expect(!exists(fixture.finalPath))
     }
 
-    @Test func taskCancellationInterruptsKeepsThePartialAndTheNextRunContinues() async throws {
-        let fixture = try Fixture()
-        defer { fixture.directory.remove() }
-        let job = fixture.job()
-        let stopAt = Int64(5 * Self.chunk)
+    /// Reads of the source and of the partial after a marker, in order.
+    static func reads(after marker: String, in fixture: Fixture) -> [CallLog.Entry] {
+        Array(
+            fixture.log.all.drop { $0 != .marker(marker) }.filter {
+                switch $0 {
+                case .read(fixture.source, _, _), .read(fixture.partialPath, _, _): true
+                case .read, .write, .marker: false
+                }
+            })
+    }
+
+    /// Reads of `path` over its first `length` bytes, chunk by chunk (the verified path's prefix check).
+    static func prefixReads(of path: String, length: Int64) -> [CallLog.Entry] {
+        stride(from: 0, to: Int(length), by: chunk).map {
+            CallLog.Entry.read(path: path, offset: Int64($0), count: min(chunk, Int(length) - $0))
+        }
+    }
+
+    /// Runs a job until it is interrupted (its task cancelled while paused) at `stopAt`.
+    static func interrupt(_ job: CopyJob, at stopAt: Int64) async throws {
         let running = Task {
             try await job.run { if $0.bytesWritten == stopAt { job.pause() } }
         }
@@ -165,21 +180,98 @@ import Testing
         running.cancel()
         #expect(try await running.value == .interrupted(offset: stopAt))
         #expect(job.phase == .idle)
+        job.resume()
+    }
+
+    @Test(arguments: [false, true])
+    func taskCancellationInterruptsKeepsThePartialAndTheNextRunContinuesFromMemory(journaled: Bool) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job(journal: journaled ? try CopyJournal(directory: fixture.destination) : nil)
+        let stopAt = Int64(5 * Self.chunk)
+        try await Self.interrupt(job, at: stopAt)
         #expect(size(of: fixture.partialPath) == stopAt)
 
-        job.resume()
         fixture.log.mark("second run")
         let outcome = try await job.run()
         #expect(outcome == .completed(fixture.committed))
         #expect(contents(of: fixture.finalPath) == fixture.content)
-        // The second run read the kept prefix once to check it, then only the rest.
-        let secondRun = fixture.log.all.drop { $0 != .marker("second run") }.filter {
-            if case .read(fixture.source, _, _) = $0 { true } else { false }
+        // The second run kept the running SHA-256 in memory: it read neither the kept prefix of the
+        // source nor the partial, only the rest of the source, once, in order.
+        #expect(Self.reads(after: "second run", in: fixture) == Self.chunkReads(of: fixture, from: Int(stopAt)))
+    }
+
+    /// How the partial is changed on disk while the job is interrupted.
+    enum PartialChange: String, CaseIterable, CustomStringConvertible {
+        /// One byte of the kept prefix flipped in place: same size, another modification time.
+        case corruptedInPlace
+        /// Bytes appended after the offset the job reached.
+        case extended
+        /// Cut below the offset the job reached.
+        case truncated
+
+        var description: String { rawValue }
+    }
+
+    @Test(arguments: PartialChange.allCases)
+    func aPartialChangedWhileInterruptedIsVerifiedFromDiskNotTrustedFromMemory(change: PartialChange) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let stopAt = Int64(5 * Self.chunk)
+        try await Self.interrupt(job, at: stopAt)
+
+        var partial = try #require(contents(of: fixture.partialPath))
+        let expectedReads: [CallLog.Entry]
+        switch change {
+        case .corruptedInPlace:
+            partial[100] ^= 0xFF
+            try write(partial, to: fixture.partialPath)
+            // An explicit time, so the change shows even within the file system's timestamp granularity.
+            try setModificationTime(of: fixture.partialPath, seconds: 1_000_000)
+            // Both prefixes are hashed from disk, they differ, and the copy starts over from nothing.
+            expectedReads =
+                Self.prefixReads(of: fixture.partialPath, length: stopAt)
+                + Self.prefixReads(of: fixture.source, length: stopAt) + Self.chunkReads(of: fixture, from: 0)
+        case .extended:
+            try write(partial + [1, 2, 3], to: fixture.partialPath)
+            // Cut back to the offset, both prefixes hashed from disk, they agree: continue at the offset.
+            expectedReads =
+                Self.prefixReads(of: fixture.partialPath, length: stopAt)
+                + Self.prefixReads(of: fixture.source, length: stopAt)
+                + Self.chunkReads(of: fixture, from: Int(stopAt))
+        case .truncated:
+            try write(Array(partial.prefix(Self.chunk)), to: fixture.partialPath)
+            // Fewer bytes than the offset: nothing to continue, the copy starts over.
+            expectedReads = Self.chunkReads(of: fixture, from: 0)
         }
-        let prefixCheck = stride(from: 0, to: Int(stopAt), by: Self.chunk).map {
-            CallLog.Entry.read(path: fixture.source, offset: Int64($0), count: Self.chunk)
-        }
-        #expect(Array(secondRun) == prefixCheck + Self.chunkReads(of: fixture, from: Int(stopAt)))
+
+        fixture.log.mark("second run")
+        let outcome = try await job.run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        #expect(Self.reads(after: "second run", in: fixture) == expectedReads)
+    }
+
+    @Test func aSourceChangedWhileInterruptedRestartsInsteadOfContinuingFromMemory() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let stopAt = Int64(5 * Self.chunk)
+        try await Self.interrupt(job, at: stopAt)
+
+        let changed = pattern(count: fixture.content.count, seed: 99)
+        try write(changed, to: fixture.source)
+        try setModificationTime(of: fixture.source, seconds: 1_000_000)
+        fixture.log.mark("second run")
+        let outcome = try await job.run()
+        #expect(
+            outcome
+                == .completed(
+                    CommittedFile(
+                        path: fixture.finalPath, size: Int64(changed.count), digest: SHA256.hash(changed))))
+        #expect(contents(of: fixture.finalPath) == changed)
+        #expect(Self.reads(after: "second run", in: fixture) == Self.chunkReads(of: fixture, from: 0))
     }
 
     @Test func cancelAfterAnInterruptedRunRemovesThePartial() async throws {

@@ -12,6 +12,14 @@ private final class GatedWrites: Sendable {
         var permits = 0
         var waiting = 0
         var writes: [Int64] = []
+        var paths: [Int32: String] = [:]
+        var reads: [Read] = []
+    }
+
+    /// One read the copy made: which file (by path) at which offset.
+    struct Read: Hashable {
+        var path: String
+        var offset: Int64
     }
 
     private let condition = NSCondition()
@@ -19,6 +27,9 @@ private final class GatedWrites: Sendable {
 
     /// The offsets of the partial's writes that completed, in order.
     var writeOffsets: [Int64] { state.withLock { $0.writes } }
+
+    /// Every read the copy made, in order.
+    var reads: [Read] { state.withLock { $0.reads } }
 
     /// How many writes are blocked waiting for a permit.
     var waiting: Int { state.withLock { $0.waiting } }
@@ -34,6 +45,18 @@ private final class GatedWrites: Sendable {
     var fileSystem: FileSystem {
         var fileSystem = FileSystem.posix
         let write = fileSystem.write
+        let open = fileSystem.open
+        let read = fileSystem.read
+        fileSystem.open = { [self] path, flags, mode throws(Errno) in
+            let descriptor = try open(path, flags, mode)
+            state.withLock { $0.paths[descriptor] = path }
+            return descriptor
+        }
+        fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
+            let count = try read(descriptor, buffer, offset)
+            state.withLock { $0.reads.append(Read(path: $0.paths[descriptor] ?? "?", offset: offset)) }
+            return count
+        }
         fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
             condition.lock()
             state.withLock { $0.waiting += 1 }
@@ -121,6 +144,7 @@ private func until(_ condition: () -> Bool) async {
         #expect(writes.waiting == 0)
         #expect(fixture.size(fixture.partial) == pausedSize)
         #expect(writes.writeOffsets == [0, 4096, 8192])
+        let readsBeforeResume = writes.reads.count
 
         machine.send(.resume)
         await until { machine.state.activeRequest == nil }
@@ -128,6 +152,11 @@ private func until(_ condition: () -> Bool) async {
         #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         // Resume continued at the offset reached: every chunk written exactly once, in order.
         #expect(writes.writeOffsets == (0..<8).map { Int64($0 * 4096) })
+        // The job kept its running SHA-256 across the pause: the resumed visit read neither the
+        // copied prefix of the source nor the partial, only the rest of the source.
+        #expect(
+            Array(writes.reads.dropFirst(readsBeforeResume))
+                == (3..<8).map { GatedWrites.Read(path: fixture.source, offset: Int64($0 * 4096)) })
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
         #expect(!FileManager.default.fileExists(atPath: fixture.partial))
     }

@@ -18,7 +18,9 @@ import Darwin
 ///   the machine.
 /// - leaving `running` (pause, cancel, stop) cancels the work: the job stops at the next chunk
 ///   boundary, syncs the partial, journals the checkpoint and reads or writes nothing more. Resume is
-///   a new running visit; the job continues at the offset it reached.
+///   a new running visit; the same job continues at the offset it reached with the running SHA-256
+///   it kept in memory, reading nothing it already copied (unless the source or the partial changed
+///   meanwhile: then it verifies the kept prefix from disk first).
 /// - entering `idle` with a job (a cancel) removes the partial and journals the cancellation.
 /// - `succeeded(request:file:)` is sent only after the commit (fsync, size and SHA-256 check, atomic
 ///   rename, directory fsync), never at progress 100; failures carry the OS reason in
