@@ -120,7 +120,8 @@ install:
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/statetui" "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
 
-# Regenerates the checked-in Mermaid diagrams of the three models; DiagramTests fail when they differ.
+# Regenerates the checked-in Mermaid diagrams of the three models (DiagramTests fail when they differ) and,
+# where Graphviz's dot is installed, their SVGs; without dot it says so and writes none.
 DIAGRAMS := transfer upload load
 diagrams:
 	$(SWIFT) build --product statetui
@@ -129,6 +130,15 @@ diagrams:
 	  "$$($(SWIFT) build --show-bin-path)/statetui" graph $$model --format mermaid > Resources/diagrams/$$model.mmd.tmp \
 	    && mv Resources/diagrams/$$model.mmd.tmp Resources/diagrams/$$model.mmd || exit 1; \
 	done
+	@if command -v dot >/dev/null 2>&1; then \
+	  for model in $(DIAGRAMS); do \
+	    "$$($(SWIFT) build --show-bin-path)/statetui" graph $$model --format dot | dot -Tsvg > Resources/diagrams/$$model.svg.tmp \
+	      && mv Resources/diagrams/$$model.svg.tmp Resources/diagrams/$$model.svg || exit 1; \
+	    echo "wrote Resources/diagrams/$$model.svg"; \
+	  done; \
+	else \
+	  echo "graphviz 'dot' not found: SVGs not written (apt-get install graphviz)"; \
+	fi
 
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:

@@ -27,4 +27,19 @@ import Testing
         #expect(dot.hasPrefix("digraph "))
         #expect(table.split(separator: "\n").count >= 3)
     }
+
+    /// The README shows each model's diagram in a ```mermaid block; each must equal the checked-in file.
+    @Test(arguments: ScreenModel.allCases)
+    func readmeShowsTheCheckedInDiagram(model: ScreenModel) throws {
+        let readmeURL = Self.diagrams.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let checkedIn = try String(
+            contentsOf: Self.diagrams.appendingPathComponent("\(model.rawValue).mmd"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```mermaid\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "```").first }
+        #expect(
+            blocks.contains(checkedIn),
+            "README.md has no ```mermaid block equal to Resources/diagrams/\(model.rawValue).mmd; copy the file in")
+    }
 }

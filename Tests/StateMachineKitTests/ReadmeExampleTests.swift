@@ -2,7 +2,19 @@ import Foundation
 import StateMachineKit
 import Testing
 
-// The README's engine example, verbatim: `readmeShowsThisFile` fails when the two drift apart.
+// The README's examples, verbatim: `readmeShowsThisFile` fails when either drifts from this file.
+// --- README ten lines begin ---
+enum Light: Hashable, Sendable { case off, on }
+enum Flip: Hashable, Sendable { case flip }
+
+func flipTheLight() -> (Outcome, Light) {
+    let light = StateMachine<Light, Flip>(initial: .off, label: "light") { state, _ in
+        state == .off ? .to(.on) : .to(.off)
+    }
+    return (light.send(.flip), light.state)  // (.moved, .on)
+}
+// --- README ten lines end ---
+
 // --- README example begins ---
 enum Door: Hashable, Sendable { case closed, open, locked }
 enum DoorEvent: Hashable, Sendable { case push, pull, lock, unlock, autoClose }
@@ -51,17 +63,29 @@ func openAndWait(clock: TestClock) async -> CancellationCause? {
         #expect(door(.open, .lock) == .ignore)
     }
 
-    @Test func readmeShowsThisFile() throws {
+    @Test func theTenLinesFlipTheLight() {
+        let (outcome, state) = flipTheLight()
+        #expect(outcome == .moved)
+        #expect(state == .on)
+    }
+
+    /// Each README example is the first ```swift block after its heading, minus the import, and
+    /// appears in this file verbatim between its markers.
+    @Test(arguments: [
+        ("## The library in ten lines", "// --- README ten lines begin ---\n", "// --- README ten lines end ---"),
+        ("## Using the engine", "// --- README example begins ---\n", "// --- README example ends ---"),
+    ])
+    func readmeShowsThisFile(heading: String, begins: String, ends: String) throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: here, encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## Using the engine").dropFirst().first)
+        let section = try #require(readme.components(separatedBy: heading).dropFirst().first)
         let block = try #require(
             section.components(separatedBy: "```swift\n").dropFirst().first?
                 .components(separatedBy: "```").first)
         #expect(block.hasPrefix("import StateMachineKit\n\n"))
         let example = String(block.dropFirst("import StateMachineKit\n\n".count))
-        #expect(source.contains("// --- README example begins ---\n" + example + "// --- README example ends ---"))
+        #expect(source.contains(begins + example + ends))
     }
 }
