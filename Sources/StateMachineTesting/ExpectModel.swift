@@ -29,7 +29,9 @@ public func expectLiveModel<State: Hashable & Sendable, Event: Sendable>(
     make: () -> (StateMachine<State, Event>, TestClock),
     events: [LiveStep<Event>], invariant: (State) -> Bool, sequences: Int = 100, maximumLength: Int = 20,
     seed: UInt64? = nil,
-    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in await settleByYielding(machine, clock) },
+    settle: (StateMachine<State, Event>, TestClock) async -> Void = { machine, clock in
+        await settleByYielding(machine, clock)
+    },
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Counterexample<State, LiveStep<Event>>? {
     let found = await checkLiveModel(
