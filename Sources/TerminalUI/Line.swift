@@ -78,6 +78,13 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
         let ellipsisWidth = DisplayWidth.of(ellipsis)
         guard width >= ellipsisWidth else { return "" }
         var remaining = width - ellipsisWidth
+        let keep = remaining
+        // Printable ASCII is one column a byte: the cut is a byte prefix, no grapheme breaking.
+        let asciiCut = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(keep)), as: UTF8.self)
+        }
+        if let asciiCut, let cut = asciiCut { return cut + ellipsis }
         var result = ""
         for character in text {
             let characterWidth = DisplayWidth.of(character)
