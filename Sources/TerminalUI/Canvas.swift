@@ -1,18 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One cell of a ``Canvas``: a grapheme and its style. A wide grapheme occupies its cell and the next one,
 /// which holds a continuation (an empty grapheme, width 0).
 public struct Cell: Hashable, Sendable {
+    // The fields are ordered (and `padding` is spelled out) so a cell is 24 bytes with no undefined padding
+    // bytes: rows of equal cells then compare equal byte for byte, which lets the diff use `memcmp`.
+
     /// The user-perceived character shown, stored inline (see ``Grapheme``); empty for a continuation.
     public var content: Grapheme
-    /// Columns the grapheme takes: 1, 2 for a wide one, 0 for the continuation of a wide one.
-    public var width: UInt8
     /// How it looks.
     public var style: Style
+    /// Columns the grapheme takes: 1, 2 for a wide one, 0 for the continuation of a wide one.
+    public var width: UInt8
+    /// Always zero: fills the last bytes of the cell so none is left undefined.
+    private var padding: UInt16 = 0
 
     /// Creates a cell from stored content.
     public init(content: Grapheme, width: UInt8, style: Style = .plain) {
         self.content = content
-        self.width = width
         self.style = style
+        self.width = width
     }
 
     /// Creates a cell showing `grapheme` (a base plus any combining marks; empty for a continuation).
@@ -98,29 +109,12 @@ public struct Canvas: Hashable, Sendable {
     public mutating func write(_ text: String, at point: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard point.y >= area.y, point.y < area.maxY, !area.isEmpty else { return point.x }
-        var isASCII = true
-        for byte in text.utf8 where byte >= 0x7F || byte < 0x20 {
-            isASCII = false
-            break
-        }
         let width = size.width
         let y = point.y
-        if isASCII {
-            // Fast path: one cell per byte, no grapheme breaking.
-            return cells.withUnsafeMutableBufferPointer { buffer in
-                var x = point.x
-                for byte in text.utf8 {
-                    if x >= area.maxX { return area.maxX }
-                    if x >= area.x {
-                        Canvas.put(
-                            Cell(content: Grapheme(ascii: byte), width: 1, style: style), x: x, y: y, in: buffer,
-                            width: width)
-                    }
-                    x += 1
-                }
-                return x
-            }
+        let asciiEnd = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Canvas.writeASCII(bytes, at: point, style: style, area: area, in: &cells, width: width)
         }
+        if let asciiEnd, let end = asciiEnd { return end }
         if DisplayWidth.isScalarSimple(text) {
             // Every scalar is its own grapheme (box drawing, blocks, CJK): skip grapheme breaking.
             return cells.withUnsafeMutableBufferPointer { buffer in
@@ -143,6 +137,32 @@ public struct Canvas: Hashable, Sendable {
             }
             return x
         }
+    }
+
+    /// The fast path of ``write(_:at:style:clip:)`` for printable ASCII: one cell per byte, no grapheme
+    /// breaking. Returns nil, having written nothing, when some byte is not printable ASCII.
+    @inline(__always)
+    private static func writeASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>, at point: Point, style: Style, area: Rect, in cells: inout [Cell],
+        width: Int
+    ) -> Int? {
+        var printable = true
+        for byte in bytes { printable = printable && byte >= 0x20 && byte < 0x7F }
+        guard printable else { return nil }
+        let count = bytes.count
+        let start = max(point.x, area.x)
+        let end = min(point.x + count, area.maxX)
+        if start < end {
+            cells.withUnsafeMutableBufferPointer { buffer in
+                for x in start..<end {
+                    put(
+                        Cell(content: Grapheme(ascii: bytes[x - point.x]), width: 1, style: style), x: x, y: point.y,
+                        in: buffer, width: width)
+                }
+            }
+        }
+        // Past the clip's edge the text was cut: the edge is where writing stopped.
+        return count > 0 && point.x + count > area.maxX ? area.maxX : point.x + count
     }
 
     /// Writes a substring on one row, exactly like the `String` variant.
@@ -221,12 +241,25 @@ public struct Canvas: Hashable, Sendable {
     public func forEachChange(from previous: Canvas?, _ body: (Int, Int, Cell) -> Void) -> Int {
         let width = size.width
         var changed = 0
-        if let previous, previous.size == size {
+        if let previous, previous.size == size, width > 0 {
             previous.cells.withUnsafeBufferPointer { old in
                 cells.withUnsafeBufferPointer { new in
-                    for index in 0..<new.count where new[index] != old[index] {
-                        changed += 1
-                        if !new[index].isContinuation { body(index % width, index / width, new[index]) }
+                    guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
+                    let rowBytes = width * MemoryLayout<Cell>.stride
+                    // Three words a cell when the layout is the expected padding-free 24 bytes.
+                    let wordwise = MemoryLayout<Cell>.size == 24 && MemoryLayout<Cell>.stride == 24
+                    for row in 0..<(new.count / width) {
+                        let start = row * width
+                        // Equal bytes mean equal cells (every field is plain bits), so an unchanged row costs
+                        // one memcmp; a row that differs, or whose bytes differ without its cells differing,
+                        // is compared cell by cell.
+                        if memcmp(oldBase + start, newBase + start, rowBytes) == 0 { continue }
+                        for index in start..<(start + width) {
+                            if wordwise && Canvas.sameBits(oldBase + index, newBase + index) { continue }
+                            guard new[index] != old[index] else { continue }
+                            changed += 1
+                            if !new[index].isContinuation { body(index - start, row, new[index]) }
+                        }
                     }
                 }
             }
@@ -237,6 +270,16 @@ public struct Canvas: Hashable, Sendable {
             }
         }
         return changed
+    }
+
+    /// Whether two cells hold the same 24 bytes, read as three words (equal bits mean equal cells).
+    @inline(__always)
+    private static func sameBits(_ left: UnsafePointer<Cell>, _ right: UnsafePointer<Cell>) -> Bool {
+        let a = UnsafeRawPointer(left)
+        let b = UnsafeRawPointer(right)
+        return a.load(as: UInt64.self) == b.load(as: UInt64.self)
+            && a.load(fromByteOffset: 8, as: UInt64.self) == b.load(fromByteOffset: 8, as: UInt64.self)
+            && a.load(fromByteOffset: 16, as: UInt64.self) == b.load(fromByteOffset: 16, as: UInt64.self)
     }
 
     private func line(_ row: Int, trimmed: Bool = true) -> String {

@@ -28,15 +28,29 @@ public enum DisplayWidth {
 
     /// The columns a whole string takes.
     public static func of(_ text: String) -> Int {
-        var asciiColumns = 0
-        for byte in text.utf8 {
-            if byte >= 0x80 {
-                // Not ASCII: measure grapheme by grapheme.
-                return text.reduce(0) { $0 + of($1) }
-            }
-            if byte >= 0x20 && byte < 0x7F { asciiColumns += 1 }
+        let ascii = text.utf8.withContiguousStorageIfAvailable(asciiColumns) ?? asciiColumns(of: text.utf8)
+        // Not ASCII: measure grapheme by grapheme.
+        return ascii ?? text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns of ASCII bytes (printable ones take one, controls none); nil once a byte is not ASCII.
+    private static func asciiColumns(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var columns = 0
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            columns &+= byte >= 0x20 && byte < 0x7F ? 1 : 0
         }
-        return asciiColumns
+        return columns
+    }
+
+    /// ``asciiColumns(_:)`` for a string without contiguous UTF-8 (a bridged one).
+    private static func asciiColumns(of bytes: String.UTF8View) -> Int? {
+        var columns = 0
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            columns &+= byte >= 0x20 && byte < 0x7F ? 1 : 0
+        }
+        return columns
     }
 
     /// The columns a substring takes.

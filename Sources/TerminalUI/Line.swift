@@ -29,7 +29,12 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
 
     /// The line cut to at most `width` columns, ending in `…` when something was cut.
     public func truncated(to width: Int) -> Line {
-        guard self.width > width else { return self }
+        truncated(to: width, fullWidth: self.width)
+    }
+
+    /// ``truncated(to:)`` for a line whose width is already known.
+    private func truncated(to width: Int, fullWidth: Int) -> Line {
+        guard fullWidth > width else { return self }
         guard width > 0 else { return Line([], alignment: alignment) }
         var remaining = width - 1
         var kept: [Span] = []
@@ -51,8 +56,10 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
     /// Draws the line on the first row of `area`, truncated with an ellipsis and aligned.
     public func render(in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
-        let line = truncated(to: area.width)
-        let slack = area.width - line.width
+        let fullWidth = width
+        let line = truncated(to: area.width, fullWidth: fullWidth)
+        // A line that fits is drawn as it is: its width is known, no need to measure it again.
+        let slack = area.width - (fullWidth > area.width ? line.width : fullWidth)
         var x = area.x
         switch alignment {
         case .left: break
@@ -71,6 +78,13 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
         let ellipsisWidth = DisplayWidth.of(ellipsis)
         guard width >= ellipsisWidth else { return "" }
         var remaining = width - ellipsisWidth
+        let keep = remaining
+        // Printable ASCII is one column a byte: the cut is a byte prefix, no grapheme breaking.
+        let asciiCut = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(keep)), as: UTF8.self)
+        }
+        if let asciiCut, let cut = asciiCut { return cut + ellipsis }
         var result = ""
         for character in text {
             let characterWidth = DisplayWidth.of(character)
