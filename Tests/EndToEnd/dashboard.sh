@@ -5,54 +5,10 @@
 # with a bounded wait, never a fixed sleep), and the terminal must be restored after q, Ctrl-C, SIGTERM and
 # SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, the shell's exit status as documented. Also: NO_COLOR
 # draws no colour, and stdout not a terminal or an unknown TERM is a one-line error with exit status 2.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-SWIFT=${SWIFT:-swift}
-
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "dashboard test: tmux is required (.ci/run installs it)" >&2
-    exit 1
-fi
-
-"$SWIFT" build --product statetui >/dev/null
-bin="$("$SWIFT" build --show-bin-path)/statetui"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-dashboard.XXXXXX")
-socket="$work/tmux.sock"
-session=dashboard
-tm() { tmux -S "$socket" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1 || true
-    # The shell and the app may still be writing into $work while the server goes down: retry briefly.
-    for _ in 1 2 3 4 5; do rm -rf "$work" 2>/dev/null && break; sleep 0.2; done
-}
-trap cleanup EXIT
-
-step=start
-fail() {
-    echo "dashboard test: step '$step': $*" >&2
-    echo "--- screen ---" >&2
-    tm capture-pane -p -t "$session" >&2 || true
-    exit 1
-}
-screen() { tm capture-pane -p -t "$session"; }
-# Waits up to 10 s for the screen to match an extended regular expression.
-wait_for() {
-    local pattern=$1 deadline=$((SECONDS + 10))
-    until screen | grep -E -q -- "$pattern"; do
-        [ $SECONDS -lt $deadline ] || fail "waited 10 s for /$pattern/"
-        sleep 0.05
-    done
-}
-# Waits up to 10 s for the screen to stop matching.
-wait_gone() {
-    local pattern=$1 deadline=$((SECONDS + 10))
-    while screen | grep -E -q -- "$pattern"; do
-        [ $SECONDS -lt $deadline ] || fail "waited 10 s for /$pattern/ to go"
-        sleep 0.05
-    done
-}
-keys() { tm send-keys -t "$session" "$@"; }
+name=dashboard
+wait_seconds=10
+# shellcheck source=tmux-session.sh
+source "$(dirname "$0")/tmux-session.sh"
 pane() { tm display -p -t "$session" "$1"; }
 # The terminal is back as the shell left it: main screen, cursor shown, the prompt, the exit status.
 expect_restored() {

@@ -4,45 +4,10 @@
 # response with the flags pane going impossible, graph model cycling, scrolling and the Mermaid export, history
 # machine cycling and its marked records — then the help overlay listing every screen's keys, and the
 # interactive `statetui demo` stopped with q. Screens are polled with a bounded wait, never a fixed sleep.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-SWIFT=${SWIFT:-swift}
-
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "screens test: tmux is required (.ci/run installs it)" >&2
-    exit 1
-fi
-
-"$SWIFT" build --product statetui >/dev/null
-bin="$("$SWIFT" build --show-bin-path)/statetui"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-screens.XXXXXX")
-socket="$work/tmux.sock"
-session=screens
-tm() { tmux -S "$socket" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1 || true
-    # The shell and the app may still be writing into $work while the server goes down: retry briefly.
-    for _ in 1 2 3 4 5; do rm -rf "$work" 2>/dev/null && break; sleep 0.2; done
-}
-trap cleanup EXIT
-
-step=start
-fail() {
-    echo "screens test: step '$step': $*" >&2
-    echo "--- screen ---" >&2
-    tm capture-pane -p -t "$session" >&2 || true
-    exit 1
-}
-screen() { tm capture-pane -p -t "$session"; }
-wait_for() {
-    local pattern=$1 deadline=$((SECONDS + 15))
-    until screen | grep -E -q -- "$pattern"; do
-        [ $SECONDS -lt $deadline ] || fail "waited 15 s for /$pattern/"
-        sleep 0.05
-    done
-}
-keys() { tm send-keys -t "$session" "$@"; }
+name=screens
+wait_seconds=15
+# shellcheck source=tmux-session.sh
+source "$(dirname "$0")/tmux-session.sh"
 
 tm new-session -d -s "$session" -x 80 -y 24 -c "$work" \
     "env -i PATH=\"$PATH\" HOME=\"$work\" HISTFILE=/dev/null TERM=screen PS1='$ ' bash --norc --noprofile"
