@@ -60,18 +60,6 @@ func runDashboardBenchmarks() async {
     print(json + "}")
 }
 
-/// A median and 90th percentile of some samples.
-private struct Spread {
-    var median: Duration
-    var p90: Duration
-
-    init(_ samples: [Duration]) {
-        let sorted = samples.sorted()
-        median = sorted.isEmpty ? .zero : sorted[sorted.count / 2]
-        p90 = sorted.isEmpty ? .zero : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-    }
-}
-
 extension Duration {
     fileprivate var microsecondsValue: Double {
         let (seconds, attoseconds) = components
@@ -107,16 +95,9 @@ private func busyState(tick: Int) -> AppState {
     return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
 }
 
-/// The calling thread's CPU time, which unlike wall time leaves out time spent preempted on a busy machine.
-private func threadCPU() -> Duration {
-    var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
-}
-
 /// Building a 200×60 dashboard frame and diffing it with the previous one, every frame different: wall
 /// time and the thread's CPU time.
-private func measureDashboardRender(iterations: Int) -> (wall: Spread, cpu: Spread) {
+private func measureDashboardRender(iterations: Int) -> (wall: Percentiles, cpu: Percentiles) {
     let clock = ContinuousClock()
     let size = Size(width: 200, height: 60)
     let states = (0..<64).map(busyState)
@@ -128,16 +109,16 @@ private func measureDashboardRender(iterations: Int) -> (wall: Spread, cpu: Spre
     var changed = 0
     for tick in 1...iterations {
         let start = clock.now
-        let cpuStart = threadCPU()
+        let cpuStart = threadCPUTime()
         let canvas = AppView.render(states[tick % states.count], size: size)
         changed &+= canvas.forEachChange(from: previous) { _, _, _ in }
-        cpu.append(threadCPU() - cpuStart)
+        cpu.append(threadCPUTime() - cpuStart)
         wall.append(clock.now - start)
         previous = canvas
     }
     precondition(changed > 0, "dashboard frames never differed")
     let warmUp = iterations / 10
-    return (Spread(Array(wall.dropFirst(warmUp))), Spread(Array(cpu.dropFirst(warmUp))))
+    return (Percentiles(Array(wall.dropFirst(warmUp))), Percentiles(Array(cpu.dropFirst(warmUp))))
 }
 
 /// A terminal that hands the store one key at a time (`j`, `k` alternately) and times each key until the
@@ -179,13 +160,13 @@ private final class KeyTimingTerminal: Terminal {
 
 /// The dashboard's own app (reducer, keymap, view, live environment) with no frame pacing, so every key's
 /// frame is drawn at once.
-private func measureDashboardKeyLatency(keys: Int) -> Spread {
+private func measureDashboardKeyLatency(keys: Int) -> Percentiles {
     let environment = DashboardEnvironment.live(seed: 1)
     defer { environment.stop() }
     let app = Dashboard.app(environment)
     let terminal = KeyTimingTerminal(keys: keys)
     app.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
-    return Spread(Array(terminal.samples.dropFirst(keys / 10)))
+    return Percentiles(Array(terminal.samples.dropFirst(keys / 10)))
 }
 
 private struct MachineFlood {

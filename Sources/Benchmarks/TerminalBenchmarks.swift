@@ -36,18 +36,6 @@ func runTerminalBenchmarks() async {
     print(json)
 }
 
-/// A median and 90th percentile.
-private struct Percentiles {
-    var median: Duration
-    var p90: Duration
-
-    init(_ samples: [Duration]) {
-        let sorted = samples.sorted()
-        median = sorted.isEmpty ? .zero : sorted[sorted.count / 2]
-        p90 = sorted.isEmpty ? .zero : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-    }
-}
-
 extension Duration {
     fileprivate var micro: Double {
         let (seconds, attoseconds) = components
@@ -100,13 +88,6 @@ private func benchmarkView(tick: Int, size: Size) -> Canvas {
     ])
     .render(in: rows[2], on: &canvas)
     return canvas
-}
-
-/// The calling thread's CPU time: unlike wall time, it does not count time spent preempted on a busy machine.
-private func threadCPUTime() -> Duration {
-    var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
 }
 
 /// Wall-clock and CPU-time percentiles of building a 200×60 dashboard frame and diffing it with the last.
