@@ -4,16 +4,26 @@ import StateMachineKit
 public final class LoadMachine: Sendable {
     /// The engine running the load table.
     public let engine: StateMachine<LoadState, LoadAction>
+    /// The engine's records as a stream (``records()``).
+    private let feed: RecordFeed<LoadState, LoadAction>
 
     /// An idle screen.
     public init(label: String = "load", historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil) {
+        let feed = RecordFeed<LoadState, LoadAction>()
+        self.feed = feed
         engine = StateMachine(
-            initial: LoadState.idle, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: LoadState.transition)
+            initial: LoadState.idle, label: label, historyLimit: historyLimit, clock: clock,
+            reporter: feed.reporter(passingTo: reporter), transition: LoadState.transition)
+        feed.attach(engine)
     }
 
     /// The current state.
     public var state: LoadState { engine.state }
+
+    /// The machine's records now and after each action it records (stale and ignored ones too).
+    public func records() -> AsyncStream<[StateMachine<LoadState, LoadAction>.Record]> {
+        feed.records()
+    }
 
     /// Applies `action`; true when it was accepted.
     @discardableResult

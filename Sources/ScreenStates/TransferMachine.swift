@@ -10,12 +10,22 @@ public final class TransferMachine: Sendable {
     /// The engine running ``TransferModel/transition(_:_:)``: use it for `whileIn` work,
     /// `states()`, `history` and `stop()`.
     public let engine: StateMachine<TransferModel, TransferEvent>
+    /// The engine's records as a stream (``records()``).
+    private let feed: RecordFeed<TransferModel, TransferEvent>
 
     /// A transfer starting idle, with no request issued yet.
     public init(label: String = "transfer", historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil) {
+        let feed = RecordFeed<TransferModel, TransferEvent>()
+        self.feed = feed
         engine = StateMachine(
-            initial: TransferModel.initial, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: TransferModel.transition)
+            initial: TransferModel.initial, label: label, historyLimit: historyLimit, clock: clock,
+            reporter: feed.reporter(passingTo: reporter), transition: TransferModel.transition)
+        feed.attach(engine)
+    }
+
+    /// The machine's records now and after each event it records (stale, ignored and invalid ones too).
+    public func records() -> AsyncStream<[StateMachine<TransferModel, TransferEvent>.Record]> {
+        feed.records()
     }
 
     /// The current phase.

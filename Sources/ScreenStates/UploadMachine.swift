@@ -5,16 +5,26 @@ import StateMachineKit
 public final class UploadMachine: Sendable {
     /// The engine running ``UploadState/transition(_:_:)``.
     public let engine: StateMachine<UploadState, UploadEvent>
+    /// The engine's records as a stream (``records()``).
+    private let feed: RecordFeed<UploadState, UploadEvent>
 
     /// An idle upload.
     public init(label: String = "upload", historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil) {
+        let feed = RecordFeed<UploadState, UploadEvent>()
+        self.feed = feed
         engine = StateMachine(
-            initial: UploadState.idle, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: UploadState.transition)
+            initial: UploadState.idle, label: label, historyLimit: historyLimit, clock: clock,
+            reporter: feed.reporter(passingTo: reporter), transition: UploadState.transition)
+        feed.attach(engine)
     }
 
     /// The current state.
     public var state: UploadState { engine.state }
+
+    /// The machine's records now and after each event it records (stale, ignored and invalid ones too).
+    public func records() -> AsyncStream<[StateMachine<UploadState, UploadEvent>.Record]> {
+        feed.records()
+    }
 
     /// Applies `event`; true when it was accepted.
     @discardableResult

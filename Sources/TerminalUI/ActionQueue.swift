@@ -34,6 +34,14 @@ final class ActionQueue<Action: Sendable>: Sendable {
         wakeup?.wake()
     }
 
+    /// Whether no action is waiting.
+    var isEmpty: Bool { inbox.withLock { $0.entries.isEmpty } }
+
+    /// Wakes the run loop without an action (an effect ended: a driver waiting for quiet looks again).
+    func wake() {
+        inbox.withLock { $0.wakeup }?.wake()
+    }
+
     /// Takes every waiting action, oldest first.
     func drain() -> [Action] {
         inbox.withLock { inbox in

@@ -18,6 +18,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var runEffect: @Sendable (Effect, Send<Action>) async -> Void
     /// Sources of actions that live as long as the run loop.
     public var subscriptions: [Subscription<Action>]
+    /// The subscriptions a state asks for, by ``Subscription/id``: the store starts one when a state first
+    /// asks for its id and cancels it once a state no longer does (a screen that listens only while shown).
+    public var subscribe: @Sendable (State) -> [Subscription<Action>]
     /// The key that suspends to the shell (Ctrl-Z by default; nil: none).
     public var suspendKey: Key?
 
@@ -30,6 +33,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         isFinished: @escaping @Sendable (State) -> Bool,
         runEffect: @escaping @Sendable (Effect, Send<Action>) async -> Void = { _, _ in },
         subscriptions: [Subscription<Action>] = [],
+        subscribe: @escaping @Sendable (State) -> [Subscription<Action>] = { _ in [] },
         suspendKey: Key? = .controlZ
     ) {
         self.initialState = initialState
@@ -39,6 +43,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.isFinished = isFinished
         self.runEffect = runEffect
         self.subscriptions = subscriptions
+        self.subscribe = subscribe
         self.suspendKey = suspendKey
     }
 

@@ -15,6 +15,11 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     private let queue: ActionQueue<Action>
     private let tasks = TaskBag()
+    private let effectsRunning = Locked(0)
+    /// The subscriptions running now by id, each with its task and its newest-only slot in the queue.
+    private var running: [String: (task: Task<Void, Never>, slot: Int)] = [:]
+    private var nextSlot = 0
+    private var isRunning = false
 
     /// A store at the app's initial state.
     public init(app: App<State, Action, Effect>) {
@@ -26,7 +31,15 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     deinit {
         tasks.cancelAll()
+        for subscription in running.values { subscription.task.cancel() }
     }
+
+    /// How many effects have started and not yet ended. Each end also wakes the run loop, so a driver that
+    /// waits for quiet (a scripted demo) looks again without polling.
+    public var runningEffects: Int { effectsRunning.withLock { $0 } }
+
+    /// Whether actions wait to be reduced.
+    public var hasQueuedActions: Bool { !queue.isEmpty }
 
     /// Reduces `action` now and starts its effects. Returns the effects (for tests and tracing).
     @discardableResult
@@ -52,12 +65,13 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     @discardableResult
     public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
         queue.attach(terminal.wakeup)
-        for (slot, subscription) in app.subscriptions.enumerated() {
-            let queue = self.queue
-            tasks.spawn { await subscription.run(queue: queue, slot: slot) }
-        }
+        isRunning = true
+        updateSubscriptions()
         defer {
+            isRunning = false
             tasks.cancelAll()
+            for subscription in running.values { subscription.task.cancel() }
+            running.removeAll()
             queue.attach(nil)
         }
         let clock = ContinuousClock()
@@ -65,7 +79,10 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         var needsFrame = true
         var drawnSize = terminal.size
         while true {
-            if processQueued() { needsFrame = true }
+            if processQueued() {
+                needsFrame = true
+                updateSubscriptions()
+            }
             if app.isFinished(state) { return state }
             let size = terminal.size
             if size != drawnSize { needsFrame = true }
@@ -100,7 +117,29 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
             guard let action = app.keymap(key, state) else { continue }
             let before = state
             dispatch(action)
-            if state != before { needsFrame = true }
+            if state != before {
+                needsFrame = true
+                updateSubscriptions()
+            }
+        }
+    }
+
+    /// Starts the subscriptions the app and its state ask for that are not running, and cancels those no
+    /// longer asked for. The app's fixed ``App/subscriptions`` are asked for always.
+    private func updateSubscriptions() {
+        guard isRunning else { return }
+        var wanted: [String: Subscription<Action>] = [:]
+        for (index, subscription) in app.subscriptions.enumerated() { wanted["#\(index)"] = subscription }
+        for subscription in app.subscribe(state) { wanted[subscription.id] = subscription }
+        for (id, subscription) in running where wanted[id] == nil {
+            subscription.task.cancel()
+            running[id] = nil
+        }
+        for (id, subscription) in wanted where running[id] == nil {
+            let queue = self.queue
+            let slot = nextSlot
+            nextSlot += 1
+            running[id] = (Task { await subscription.run(queue: queue, slot: slot) }, slot)
         }
     }
 
@@ -108,8 +147,15 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         guard !effects.isEmpty else { return }
         let runEffect = app.runEffect
         let send = self.send
+        let queue = self.queue
+        let effectsRunning = self.effectsRunning
+        effectsRunning.withLock { $0 += effects.count }
         for effect in effects {
-            tasks.spawn { await runEffect(effect, send) }
+            tasks.spawn {
+                await runEffect(effect, send)
+                effectsRunning.withLock { $0 -= 1 }
+                queue.wake()
+            }
         }
     }
 }

@@ -1,7 +1,13 @@
 /// A long-lived source of actions: an async sequence (a machine's `states()`, a timer) whose values are
-/// mapped to actions for as long as the store runs. By default only the newest value waiting to be reduced
+/// mapped to actions for as long as the store runs it. By default only the newest value waiting to be reduced
 /// is kept, so a producer faster than the screen never piles up work.
+///
+/// A subscription an app asks for from its state (``App/subscribe``) has an ``id``: the store starts it when
+/// a state first asks for that id and cancels it when a state no longer does, so a screen can listen only
+/// while it is shown. Such a subscription makes its sequence when it starts, not when it is described.
 public struct Subscription<Action: Sendable>: Sendable {
+    /// What the store knows the subscription by; two subscriptions with one id are the same one.
+    public let id: String
     private let body: @Sendable (ActionQueue<Action>, Int) async -> Void
 
     /// Subscribes to `sequence`, turning each value into an action (nil skips the value).
@@ -11,9 +17,21 @@ public struct Subscription<Action: Sendable>: Sendable {
         newestOnly: Bool = true,
         action: @escaping @Sendable (Values.Element) -> Action?
     ) where Values.Element: Sendable {
+        self.init(id: "", newestOnly: newestOnly, { sequence }, action: action)
+    }
+
+    /// Subscribes, under `id`, to the sequence `makeSequence` makes once the store starts the subscription.
+    /// - Parameter newestOnly: keep only the newest mapped action while earlier ones wait (true), or all.
+    public init<Values: AsyncSequence & Sendable>(
+        id: String,
+        newestOnly: Bool = true,
+        _ makeSequence: @escaping @Sendable () -> Values,
+        action: @escaping @Sendable (Values.Element) -> Action?
+    ) where Values.Element: Sendable {
+        self.id = id
         body = { queue, slot in
             do {
-                for try await value in sequence {
+                for try await value in makeSequence() {
                     if Task.isCancelled { return }
                     guard let mapped = action(value) else { continue }
                     if newestOnly {

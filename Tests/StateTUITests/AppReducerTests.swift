@@ -1,4 +1,5 @@
 import ScreenStates
+import StateMachineKit
 import StateTUI
 import TerminalUI
 import Testing
@@ -195,13 +196,32 @@ import Testing
 
     @Test func aWorkerSnapshotReplacesItsRowsStatusOnly() {
         var state = F.app()
-        let status = SimulationStatus(staleEvents: 3, failsNextOutcome: true)
+        let status = SimulationStatus(failsNextOutcome: true)
         let effects = AppReducer.reduce(&state, .transfers(.simulationChanged(row: 4, status)))
         var expected = F.app()
         expected.transfers.rows[4].simulation = status
         #expect(state == expected)
         #expect(effects == [])
-        #expect(state.transfers.staleEvents == 3)
+    }
+
+    /// Before the fix stale counts came through a reporter side channel; now the machine's records count.
+    @Test func staleCountsComeFromTheMachinesRecords() async {
+        let machine = TransferMachine()
+        let senders = Locked<[StateMachine<TransferModel, TransferEvent>.Sender]>([])
+        machine.engine.whileIn(where: { $0.phase.activeRequest != nil }, label: "test work") { sender in
+            senders.withLock { $0.append(sender) }
+        }
+        machine.send(.start)
+        while senders.withLock({ $0.isEmpty }) { await Task.yield() }
+        machine.send(.cancel)
+        senders.withLock { $0[0] }.send(.progress(request: 1, percent: 5))
+        var state = F.app()
+        let effects = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.history)))
+        var expected = F.app()
+        expected.transfers.rows[1].tally = RecordTally(lastSequence: 3, stale: 1)
+        #expect(state == expected)
+        #expect(effects == [])
+        #expect(state.transfers.staleEvents == 1)
     }
 
     @Test func aSnapshotForARowThatDoesNotExistIsDropped() {
@@ -239,6 +259,33 @@ import Testing
             let action = TransfersFeature.keymap(key, state)
             let effects = action.map { TransfersFeature.reduce(&copy, $0) } ?? []
             #expect(offered.contains(name) == !effects.isEmpty, "\(name) in \(phase)")
+        }
+    }
+
+    /// One rulebook: over every transfer model the transition function reaches, a key sends exactly the
+    /// first of its events that the function applies, and nothing when none does.
+    @Test func everyKeySendsOnlyWhatTheTransitionFunctionApplies() {
+        let events: [TransferEvent] = [
+            .start, .pause, .resume, .cancel, .retry, .progress(request: 1, percent: 50),
+            .failed(request: 1, message: "offline"), .succeeded(request: 1, file: "f"),
+        ]
+        let graph = StateGraph.explore(
+            from: TransferModel.initial, events: events, transition: TransferModel.transition)
+        let keys: [(TransfersAction, [TransferEvent])] = [
+            (.start, [.start]), (.togglePause, [.pause, .resume]), (.cancel, [.cancel]), (.retry, [.retry]),
+        ]
+        for model in graph.states {
+            for (action, candidates) in keys {
+                var state = TransfersScreenState(rows: [TransferRow(name: "a", model: model)])
+                let effects = TransfersFeature.reduce(&state, action)
+                let applying = candidates.first {
+                    switch TransferModel.transition(model, $0) {
+                    case .to, .update: true
+                    case .stay, .ignore, .invalid, .postpone: false
+                    }
+                }
+                #expect(effects == applying.map { [.send(row: 0, $0)] } ?? [], "\(action) at \(model)")
+            }
         }
     }
 }

@@ -22,8 +22,8 @@ enum DashboardFixtures {
             rows: everyPhase.enumerated().map { index, entry in
                 TransferRow(
                     name: names[index], model: entry.model,
-                    simulation: SimulationStatus(
-                        staleEvents: stale[index] ?? 0, failsNextOutcome: failing.contains(index)))
+                    simulation: SimulationStatus(failsNextOutcome: failing.contains(index)),
+                    tally: RecordTally(lastSequence: stale[index] ?? 0, stale: stale[index] ?? 0))
             },
             selected: selected)
     }

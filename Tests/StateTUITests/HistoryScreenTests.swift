@@ -7,25 +7,40 @@ import Testing
 
 @Suite struct HistoryScreenTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12)]
+    static let machines = DashboardFixtures.names + ["upload", "load"]
 
     /// An upload history with every kind of record: moves, an update, an ignore, an invalid pause and a
-    /// stale progress report from a visit that ended.
-    static func uploadRows() -> [HistoryRow] {
+    /// stale progress report from the work of a visit that ended (sent through the sender `whileIn` gave it).
+    static func uploadRows() async -> [HistoryRow] {
         let machine = UploadMachine()
+        let senders = Locked<[StateMachine<UploadState, UploadEvent>.Sender]>([])
+        machine.engine.whileIn(where: \.canPause, label: "test work") { sender in
+            senders.withLock { $0.append(sender) }
+        }
         machine.apply(.pause)
         machine.apply(.start)
-        let sender = machine.engine.sender()
+        while senders.withLock({ $0.isEmpty }) { await Task.yield() }
         machine.apply(.progress(0.4))
         machine.apply(.pause)
-        sender.send(.progress(0.5))
+        senders.withLock { $0[0] }.send(.progress(0.5))
         machine.apply(.resume)
         machine.apply(.complete)
         machine.apply(.complete)
         return HistoryRow.rows(machine: "upload", history: machine.engine.history)
     }
 
-    @Test func rowsCarryVerdictsAndReportNames() {
-        let rows = Self.uploadRows()
+    static func loadRows() -> [HistoryRow] {
+        let load = LoadMachine()
+        for action in [
+            LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"), .succeeded(["late"]),
+        ] {
+            load.apply(action)
+        }
+        return HistoryRow.rows(machine: "load", history: load.engine.history)
+    }
+
+    @Test func rowsCarryVerdictsAndReportNames() async {
+        let rows = await Self.uploadRows()
         #expect(
             rows.map(\.kind) == [
                 .invalid("pause while idle: only an upload in progress can pause"), .decided(.to), .decided(.update),
@@ -39,49 +54,59 @@ import Testing
                     after: "paused(progress: 0.4)"))
     }
 
-    @Test(arguments: HistoryScreenState.Machine.allCases, sizes)
-    func eachMachineRenders(machine: HistoryScreenState.Machine, size: Size) {
-        let load = LoadMachine()
-        for action in [
-            LoadAction.refreshTapped, .succeeded(["a", "b"]), .refreshTapped, .failed("offline"), .succeeded(["late"]),
-        ] {
-            load.apply(action)
-        }
-        let history = HistoryScreenState(
-            machine: machine,
-            rows: [.upload: Self.uploadRows(), .load: HistoryRow.rows(machine: "load", history: load.engine.history)])
+    @Test(arguments: ["upload", "load"], sizes)
+    func eachMachineRenders(machine: String, size: Size) async throws {
+        let rows = machine == "upload" ? await Self.uploadRows() : Self.loadRows()
+        let index = try #require(Self.machines.firstIndex(of: machine))
+        let history = HistoryScreenState(machines: Self.machines, selected: index, rows: rows)
         let app = AppState(screen: .history, transfers: DashboardFixtures.screen(), history: history)
         assertSnapshot(AppView.render(app, size: size), named: "history-\(machine)-\(size)")
     }
 
     @Test(arguments: sizes)
-    func scrolledUpShowsOlderRows(size: Size) {
-        var state = HistoryScreenState(machine: .upload, rows: [.upload: Self.uploadRows()])
+    func scrolledUpShowsOlderRows(size: Size) async {
+        var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: await Self.uploadRows())
         _ = HistoryFeature.reduce(&state, .scrollUp(3))
         let app = AppState(screen: .history, transfers: DashboardFixtures.screen(), history: state)
         assertSnapshot(AppView.render(app, size: size), named: "history-scrolled-\(size)")
     }
 
-    @Test func scrollingIsBoundedAndSwitchingMachinesGoesBackToTheNewest() {
-        var state = HistoryScreenState(machine: .upload, rows: [.upload: Self.uploadRows()])
+    @Test func scrollingIsBoundedAndSwitchingMachinesWaitsForTheOthersRecords() async {
+        let rows = await Self.uploadRows()
+        var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: rows)
         _ = HistoryFeature.reduce(&state, .scrollUp(100))
-        #expect(state == HistoryScreenState(machine: .upload, rows: [.upload: Self.uploadRows()], scrolledUp: 7))
+        #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows, scrolledUp: 7))
         _ = HistoryFeature.reduce(&state, .scrollUp(-100))
         #expect(state.scrolledUp == 0)
         _ = HistoryFeature.reduce(&state, .scrollUp(2))
         _ = HistoryFeature.reduce(&state, .nextMachine)
-        #expect(state == HistoryScreenState(machine: .load, rows: [.upload: Self.uploadRows()], scrolledUp: 0))
+        #expect(state == HistoryScreenState(machines: Self.machines, selected: 6))
         _ = HistoryFeature.reduce(&state, .nextMachine)
-        #expect(state.machine == .transfers)
+        #expect(state.machine == Self.machines[0])
         _ = HistoryFeature.reduce(&state, .previousMachine)
-        #expect(state.machine == .load)
+        #expect(state.machine == "load")
     }
 
-    @Test func newRecordsReplaceTheMachinesRows() {
-        var state = HistoryScreenState()
-        let rows = Self.uploadRows()
-        #expect(HistoryFeature.reduce(&state, .recordsChanged(.upload, rows)) == [])
-        #expect(state == HistoryScreenState(rows: [.upload: rows]))
+    @Test func recordsOfTheSelectedMachineReplaceItsRowsAndOthersAreIgnored() async {
+        var state = HistoryScreenState(machines: Self.machines, selected: 5)
+        let rows = await Self.uploadRows()
+        #expect(HistoryFeature.reduce(&state, .recordsChanged(machine: "load", Self.loadRows())) == [])
+        #expect(state == HistoryScreenState(machines: Self.machines, selected: 5))
+        #expect(HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows)) == [])
+        #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
+    }
+
+    /// Before the fix a scrolled-up view slid as records arrived; now the same records stay in view.
+    @Test func aScrolledUpViewKeepsItsRecordsWhileNewOnesArrive() async {
+        let rows = await Self.uploadRows()
+        var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
+        _ = HistoryFeature.reduce(&state, .scrollUp(2))
+        _ = HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
+        #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows, scrolledUp: 4))
+        // At the bottom it follows the newest.
+        var following = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
+        _ = HistoryFeature.reduce(&following, .recordsChanged(machine: "upload", rows))
+        #expect(following == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 
     @Test(arguments: [

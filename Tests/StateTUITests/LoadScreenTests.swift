@@ -1,4 +1,5 @@
 import ScreenStates
+import StateMachineKit
 import StateTUI
 import TerminalUI
 import TerminalUITesting
@@ -32,18 +33,34 @@ import Testing
         assertSnapshot(AppView.render(app, size: size), named: "load-\(name)-\(size)")
     }
 
-    @Test func refreshChangesTheFlagsHereAndAsksTheMachineAndTheServer() {
+    @Test func refreshAsksTheMachineForARequestThatUsesUpFailNext() {
         var state = LoadScreenState(failNext: true)
         let effects = LoadFeature.reduce(&state, .refresh)
-        #expect(effects == [.deliver(.refreshTapped), .request(fails: true)])
-        #expect(state == LoadScreenState(flags: FlagsState(isLoading: true), requests: 1))
+        #expect(effects == [.refresh(fails: true)])
+        #expect(state == LoadScreenState())
     }
 
-    @Test func aResponseGoesToTheFlagsAndTheMachine() {
-        var state = LoadScreenState(load: .loading(previous: nil), flags: FlagsState(isLoading: true), requests: 1)
-        #expect(LoadFeature.reduce(&state, .serverResponded(.succeeded(["a"]))) == [.deliver(.succeeded(["a"]))])
+    /// Before the fix a refresh while loading sent a second request; the transition function says `stay`.
+    @Test func aRefreshWhileLoadingSendsNothing() {
+        var state = LoadScreenState(load: .loading(previous: nil), failNext: true)
+        #expect(LoadFeature.reduce(&state, .refresh) == [])
+        #expect(state == LoadScreenState(load: .loading(previous: nil), failNext: true))
+        #expect(LoadFeature.help(state).map(\.key) == ["f"])
+    }
+
+    @Test func theFlagsHearEveryRecordedActionOnceTheStaleOneToo() {
+        let machine = LoadMachine()
+        machine.apply(.refreshTapped)
+        machine.apply(.failed("offline"))
+        machine.engine.send(.succeeded(["late"]))
+        var state = LoadScreenState()
+        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
         #expect(
-            state == LoadScreenState(load: .loading(previous: nil), flags: FlagsState(items: ["a"]), requests: 1))
+            state
+                == LoadScreenState(
+                    flags: FlagsState(items: ["late"], error: "offline"), requests: 1,
+                    tally: RecordTally(lastSequence: 3)))
     }
 
     @Test func theSeedsSequenceLeavesTheFlagsImpossibleWhereTheEnumIsNot() {
@@ -72,33 +89,41 @@ import Testing
         #expect(LoadFeature.help(LoadScreenState()).map(\.key) == ["r", "f"])
     }
 
-    @Test func aLateResponseIsSentToTheMachineWhichIgnoresIt() {
-        var state = LoadScreenState(
-            load: .failed("offline", previous: ["a"]), flags: FlagsState(items: ["a"], error: "offline"))
-        #expect(LoadFeature.reduce(&state, .deliverLateResponse) == [.deliver(.succeeded(["late"]))])
-        let machine = LoadMachine()
-        machine.apply(.refreshTapped)
-        machine.apply(.failed("offline"))
-        #expect(machine.apply(.succeeded(["late"])) == .ignored)
+    @Test func theLateKeyAsksTheServerToAnswerAgain() {
+        var state = LoadScreenState(load: .failed("offline", previous: nil))
+        #expect(LoadFeature.reduce(&state, .deliverLateResponse) == [.answerLate])
+        #expect(state == LoadScreenState(load: .failed("offline", previous: nil)))
+    }
+}
+
+/// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
+@Suite struct LoadEffectRunnerTests {
+    static func settle(_ runner: LoadEffectRunner, _ scheduler: ManualScheduler) async {
+        while !runner.isSetUp || scheduler.pendingCount == 0 { await Task.yield() }
     }
 
-    @Test func theServerAnswersAfterItsLatency() {
+    @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {
         let scheduler = ManualScheduler()
         let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
-        let received = Recorded<LoadScreenAction>()
-        let send = Send<LoadScreenAction> { received.append($0) }
-        runner.run(.request(fails: true), send: send)
+        runner.run(.refresh(fails: true))
+        await Self.settle(runner, scheduler)
         scheduler.advance(by: .milliseconds(199))
-        #expect(received.values == [])
+        #expect(runner.machine.state == .loading(previous: nil))
         scheduler.advance(by: .milliseconds(1))
-        #expect(received.values == [.serverResponded(.failed("offline"))])
+        #expect(runner.machine.state == .failed("offline", previous: nil))
     }
 
-    @Test func deliveringTellsTheObservers() {
-        let runner = LoadEffectRunner(server: LoadServer(scheduler: ManualScheduler()))
-        let received = Recorded<LoadScreenAction>()
-        runner.connect(Send { received.append($0) })
-        runner.run(.deliver(.refreshTapped), send: Send { _ in })
-        #expect(received.values == [.loadChanged(.idle), .loadChanged(.loading(previous: nil))])
+    /// Before the fix the late response carried no identity and went to the machine as a fresh action.
+    @Test func aFirstRequestsLateResponseDiesInTheMachineAsStale() async {
+        let scheduler = ManualScheduler()
+        let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler))
+        runner.run(.refresh(fails: true))
+        await Self.settle(runner, scheduler)
+        scheduler.advance(by: .seconds(1))
+        runner.run(.answerLate)
+        let last = runner.machine.engine.history.last
+        #expect(last?.event == .succeeded(LoadServer.lateItems))
+        #expect(last?.outcome == .stale)
+        #expect(runner.machine.state == .failed("offline", previous: nil))
     }
 }

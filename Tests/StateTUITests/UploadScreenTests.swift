@@ -36,14 +36,14 @@ import Testing
         var state = UploadScreenState()
         let effects = UploadFeature.reduce(&state, .start)
         #expect(state == UploadScreenState())
-        #expect(effects == [.perform(.start)])
+        #expect(effects == [.start(fails: false)])
     }
 
     @Test func spaceResumesWhenPausedAndPausesWhenUploading() {
         var paused = UploadScreenState(upload: .paused(progress: 0.5))
-        #expect(UploadFeature.reduce(&paused, .pauseOrResume) == [.perform(.resume)])
+        #expect(UploadFeature.reduce(&paused, .pauseOrResume) == [.resume])
         var uploading = UploadScreenState(upload: .uploading(progress: 0.5))
-        #expect(UploadFeature.reduce(&uploading, .pauseOrResume) == [.perform(.pause)])
+        #expect(UploadFeature.reduce(&uploading, .pauseOrResume) == [.pause])
     }
 
     @Test func pauseAfterCompletionIsRefusedWithTheReasonAndNoEffect() {
@@ -58,17 +58,27 @@ import Testing
 
     @Test func retryAfterFailureAndCancelWhileUploading() {
         var failed = UploadScreenState(upload: .failed(message: "x"))
-        #expect(UploadFeature.reduce(&failed, .retry) == [.perform(.retry)])
+        #expect(UploadFeature.reduce(&failed, .retry) == [.retry(fails: false)])
         var uploading = UploadScreenState(upload: .uploading(progress: 0.2))
-        #expect(UploadFeature.reduce(&uploading, .cancel) == [.perform(.cancel)])
+        #expect(UploadFeature.reduce(&uploading, .cancel) == [.cancel])
     }
 
-    @Test func failNextTogglesAndTellsTheOwner() {
+    @Test func failNextIsUsedUpByTheNextStart() {
         var state = UploadScreenState()
-        #expect(UploadFeature.reduce(&state, .toggleFailNext) == [.setFailNext(true)])
+        #expect(UploadFeature.reduce(&state, .toggleFailNext) == [])
         #expect(state == UploadScreenState(failNext: true))
-        #expect(UploadFeature.reduce(&state, .toggleFailNext) == [.setFailNext(false)])
+        #expect(UploadFeature.reduce(&state, .start) == [.start(fails: true)])
         #expect(state == UploadScreenState())
+    }
+
+    @Test func recordsCountStaleAndInvalidOnceEach() {
+        let machine = UploadMachine()
+        machine.apply(.start)
+        machine.apply(.resume)
+        var state = UploadScreenState()
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(state == UploadScreenState(tally: RecordTally(lastSequence: 2, stale: 0, invalid: 1)))
     }
 
     @Test func aNewMachineStateClearsTheNotice() {
@@ -99,79 +109,84 @@ import Testing
     }
 }
 
+/// The upload owner on a manual scheduler: the task is the machine's `whileIn` work, reporting through the
+/// sender of its run; nothing here sleeps.
 @Suite struct UploadOwnerTests {
-    func owner() -> (UploadOwner, ManualScheduler) {
+    static func owner() -> (UploadOwner, ManualScheduler) {
         let scheduler = ManualScheduler()
         return (UploadOwner(scheduler: scheduler, random: SeededRandom(seed: 7)), scheduler)
     }
 
-    @Test func progressArrivesAsTimePasses() {
-        let (owner, scheduler) = owner()
-        #expect(owner.perform(.start) == .moved)
-        #expect(owner.state == .uploading(progress: 0))
-        scheduler.advance(by: .milliseconds(100))
-        guard case .uploading(let progress) = owner.state else {
-            Issue.record("expected uploading, got \(owner.state)")
-            return
-        }
-        #expect(progress >= 0.08 && progress <= 0.16)
+    /// Waits until the run the current visit asks for has begun and set up its first chunk.
+    static func settle(_ owner: UploadOwner, _ scheduler: ManualScheduler) async {
+        while !owner.isSetUp || (owner.task?.isRunning == true && scheduler.pendingCount == 0) { await Task.yield() }
     }
 
-    @Test func aPausedUploadsTaskIsReallySuspended() {
-        let (owner, scheduler) = owner()
-        owner.perform(.start)
-        scheduler.advance(by: .milliseconds(300))
-        #expect(owner.perform(.pause) == .moved)
-        let paused = owner.state
-        #expect(scheduler.pendingCount == 0)
+    @Test func chunksReportThroughTheRunUntilComplete() async {
+        let (owner, scheduler) = Self.owner()
+        #expect(owner.perform(.start(fails: false)) == nil)
+        await Self.settle(owner, scheduler)
         scheduler.advance(by: .seconds(5))
-        #expect(owner.state == paused)
-        #expect(owner.perform(.resume) == .moved)
-        #expect(scheduler.pendingCount == 1)
+        #expect(owner.state == .completed)
+        #expect(owner.machine.engine.history.allSatisfy { $0.outcome != .stale })
+    }
+
+    @Test func pauseIsRecordedOnlyWhenTheTaskSuspended() async {
+        let (owner, scheduler) = Self.owner()
+        owner.perform(.start(fails: false))
+        await Self.settle(owner, scheduler)
+        // Someone else suspended the task: suspending again fails, so the upload is not marked paused.
+        #expect(owner.task?.suspend() == true)
+        #expect(owner.perform(.pause) == "the upload task could not be suspended, so the upload goes on")
+        #expect(owner.state == .uploading(progress: 0))
+        #expect(owner.machine.engine.history.map(\.event) == [.start])
+    }
+
+    @Test func aPausedUploadSendsNothingAndResumesWhereItStopped() async {
+        let (owner, scheduler) = Self.owner()
+        owner.perform(.start(fails: false))
+        await Self.settle(owner, scheduler)
+        scheduler.advance(by: .milliseconds(250))
+        #expect(owner.perform(.pause) == nil)
+        guard case .paused(let at) = owner.state else {
+            Issue.record("not paused: \(owner.state)")
+            return
+        }
+        scheduler.advance(by: .seconds(5))
+        #expect(owner.state == .paused(progress: at))
+        owner.perform(.resume)
+        await Self.settle(owner, scheduler)
         scheduler.advance(by: .seconds(5))
         #expect(owner.state == .completed)
     }
 
-    @Test func failNextMakesTheUploadFailHalfWayAndRetryStartsAgain() {
-        let (owner, scheduler) = owner()
-        owner.setFailNext(true)
-        owner.perform(.start)
+    @Test func aCancelledUploadsLateChunkDiesInTheMachineAsStale() async {
+        let (owner, scheduler) = Self.owner()
+        owner.perform(.start(fails: false))
+        await Self.settle(owner, scheduler)
+        scheduler.advance(by: .milliseconds(150))
+        owner.perform(.cancel)
+        #expect(owner.state == .idle)
+        // The chunk already on the wire lands through the cancelled run's sender.
+        scheduler.advance(by: .seconds(1))
+        #expect(owner.state == .idle)
+        let last = owner.machine.engine.history.last
+        #expect(last?.outcome == .stale)
+        #expect(last?.before == .idle)
+        var tally = RecordTally()
+        tally.add(owner.machine.engine.history)
+        #expect(tally.stale == 1)
+    }
+
+    @Test func aFailingUploadFailsHalfWay() async {
+        let (owner, scheduler) = Self.owner()
+        owner.perform(.start(fails: true))
+        await Self.settle(owner, scheduler)
         scheduler.advance(by: .seconds(5))
         guard case .failed(let message) = owner.state else {
-            Issue.record("expected failed, got \(owner.state)")
+            Issue.record("not failed: \(owner.state)")
             return
         }
-        #expect(message.hasPrefix("connection lost at "))
-        #expect(owner.failsNext == false)
-        #expect(owner.perform(.retry) == .moved)
-        scheduler.advance(by: .seconds(5))
-        #expect(owner.state == .completed)
-    }
-
-    @Test func cancelStopsTheTask() {
-        let (owner, scheduler) = owner()
-        owner.perform(.start)
-        #expect(owner.perform(.cancel) == .moved)
-        #expect(scheduler.pendingCount == 0)
-        scheduler.advance(by: .seconds(5))
-        #expect(owner.state == .idle)
-    }
-
-    @Test func pauseAfterCompletionIsInvalidWithTheReason() {
-        let (owner, scheduler) = owner()
-        owner.perform(.start)
-        scheduler.advance(by: .seconds(5))
-        #expect(
-            owner.perform(.pause) == .invalid("pause while completed: only an upload in progress can pause"))
-    }
-
-    @Test func observersSeeEveryChange() {
-        let (owner, scheduler) = owner()
-        let seen = Recorded<UploadState>()
-        owner.observe { state, _ in seen.append(state) }
-        owner.perform(.start)
-        scheduler.advance(by: .milliseconds(100))
-        #expect(seen.values.prefix(2) == [.idle, .uploading(progress: 0)])
-        #expect(seen.values.last == owner.state)
+        #expect(message.hasPrefix("connection lost at"))
     }
 }

@@ -11,12 +11,8 @@ import Darwin
 /// an environment, run on a real terminal.
 public enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap``, the environment's effect runner
-    /// and subscriptions.
-    /// Without `subscriptions` the machines reach the app only through ``DashboardEnvironment/connect(_:)``
-    /// (the demo runner's way).
-    public static func app(
-        _ environment: DashboardEnvironment, subscriptions: Bool = true
-    ) -> App<AppState, AppAction, AppEffect> {
+    /// and the subscriptions each state asks for. The live dashboard and every demo run this same app.
+    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,
@@ -24,7 +20,7 @@ public enum Dashboard {
             keymap: Keymap.action,
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
-            subscriptions: subscriptions ? environment.subscriptions : [])
+            subscribe: environment.subscriptions(for:))
     }
 
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the

@@ -4,6 +4,9 @@ import TerminalUI
 
 /// The dashboard's edges, one runtime per screen feature: the machines, their effect runners and their
 /// subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
+///
+/// The store learns of the machines only through subscriptions: each machine's `states()` and its records
+/// (``RecordFeed``). Effect runners act on machines and never report changes themselves.
 public struct DashboardEnvironment: Sendable {
     /// The Transfers screen's machines and simulated workers.
     public var transfers: TransfersRuntime
@@ -25,21 +28,32 @@ public struct DashboardEnvironment: Sendable {
         self.graph = graph
     }
 
-    /// The live dashboard: machines on `clock`, simulated work drawn from `seed`; `transfers` replaces the
-    /// simulated transfers (`statetui copy` passes its real copies).
+    /// The live dashboard: simulated work on `clock`, drawn from `seed`; `transfers` replaces the simulated
+    /// transfers (`statetui copy` passes its real copies).
     public static func live(
         clock: AnyClock = .continuous, seed: UInt64, transfers: TransfersRuntime? = nil
     ) -> DashboardEnvironment {
         let scheduler = ClockScheduler(clock: clock)
         return DashboardEnvironment(
-            transfers: transfers ?? TransfersRuntime(clock: clock, seed: seed),
-            upload: UploadOwner(scheduler: scheduler, random: SeededRandom(seed: seed)),
-            load: LoadEffectRunner(server: LoadServer(scheduler: scheduler)))
+            transfers: transfers ?? TransfersRuntime(scheduler: scheduler, clock: clock, seed: seed),
+            upload: UploadOwner(
+                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SeededRandom(seed: seed)),
+            load: LoadEffectRunner(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
+    }
+
+    /// The name the History screen gives the upload machine.
+    public static let uploadName = "upload"
+    /// The name the History screen gives the load machine.
+    public static let loadName = "load"
+
+    /// Every machine's name, in the History screen's order: the transfers, the upload, the load.
+    public var machineNames: [String] {
+        transfers.transfers.map(\.name) + [Self.uploadName, Self.loadName]
     }
 
     /// The app state before any snapshot arrived.
     public var initialState: AppState {
-        AppState(transfers: transfers.initialState)
+        AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
     }
 
     /// Performs one effect (the app's effect runner).
@@ -47,77 +61,48 @@ public struct DashboardEnvironment: Sendable {
         switch effect {
         case .transfers(let effect): transfers.perform(effect)
         case .upload(let effect): UploadEffectRunner(owner: upload).run(effect, send: Send { send(.upload($0)) })
-        case .load(let effect): load.run(effect, send: Send { send(.load($0)) })
+        case .load(let effect): load.run(effect)
         case .graph(let effect): graph.run(effect, send: Send { send(.graph($0)) })
         }
     }
 
-    /// Every feature's subscriptions, as app actions.
-    public var subscriptions: [Subscription<AppAction>] {
-        let upload = self.upload
-        let load = self.load
-        let transfers = self.transfers
+    /// The subscriptions `state` asks for: every machine's `states()` and records always, and the History
+    /// screen's selected machine's records only while that screen is shown.
+    public func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
+        let upload = upload.machine
+        let load = load.machine
         var subscriptions = transfers.subscriptions(AppAction.transfers)
-        subscriptions.append(
-            Subscription(Self.stream { yield in upload.observe { state, _ in yield(state) } }) {
-                .upload(.uploadChanged($0))
-            })
-        subscriptions.append(
-            Subscription(Self.stream { yield in load.observe { state, _ in yield(state) } }) {
-                .load(.loadChanged($0))
-            })
-        subscriptions.append(
-            Subscription(Self.stream { yield in upload.observe { _, history in yield(history) } }) {
-                .history(.recordsChanged(.upload, HistoryRow.rows(machine: "upload", history: $0)))
-            })
-        subscriptions.append(
-            Subscription(Self.stream { yield in load.observe { _, history in yield(history) } }) {
-                .history(.recordsChanged(.load, HistoryRow.rows(machine: "load", history: $0)))
-            })
-        for transfer in transfers.transfers {
-            subscriptions.append(
-                Subscription(transfer.machine.engine.states()) { _ in
-                    .history(.recordsChanged(.transfers, Self.transferRows(transfers)))
-                })
+        subscriptions += [
+            Subscription(id: "upload.states", { upload.engine.states() }) { .upload(.uploadChanged($0)) },
+            Subscription(id: "upload.records", { upload.records() }) { .upload(.recordsChanged($0)) },
+            Subscription(id: "load.states", { load.engine.states() }) { .load(.loadChanged($0)) },
+            Subscription(id: "load.records", { load.records() }) { .load(.recordsChanged($0)) },
+        ]
+        if state.screen == .history, let name = state.history.machine, let history = historySubscription(for: name) {
+            subscriptions.append(history)
         }
         return subscriptions
     }
 
-    /// Connects every machine's observer straight to `send` (the demo runner's way: no tasks in between, so
-    /// frames are reproducible); transfers are read by ``snapshotTransfers(_:)``.
-    public func connect(_ send: Send<AppAction>) {
-        upload.observe { state, history in
-            send(.upload(.uploadChanged(state)))
-            send(.history(.recordsChanged(.upload, HistoryRow.rows(machine: "upload", history: history))))
+    /// The History screen's subscription to the records of the machine called `name`.
+    func historySubscription(for name: String) -> Subscription<AppAction>? {
+        let id = "history.\(name)"
+        if name == Self.uploadName {
+            let machine = upload.machine
+            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
         }
-        load.observe { state, history in
-            send(.load(.loadChanged(state)))
-            send(.history(.recordsChanged(.load, HistoryRow.rows(machine: "load", history: history))))
+        if name == Self.loadName {
+            let machine = load.machine
+            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
         }
-        snapshotTransfers(send)
+        guard let transfer = transfers.transfers.first(where: { $0.name == name }) else { return nil }
+        let machine = transfer.machine
+        return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
     }
 
-    /// Sends every transfer machine's current model, worker status and history as actions.
-    public func snapshotTransfers(_ send: Send<AppAction>) {
-        for (row, transfer) in transfers.transfers.enumerated() {
-            send(.transfers(.machineChanged(row: row, transfer.machine.model)))
-            send(.transfers(.simulationChanged(row: row, transfer.status)))
-        }
-        send(.history(.recordsChanged(.transfers, Self.transferRows(transfers))))
-    }
-
-    /// The records of every transfer machine, machine by machine.
-    static func transferRows(_ transfers: TransfersRuntime) -> [HistoryRow] {
-        transfers.transfers.flatMap { HistoryRow.rows(machine: $0.name, history: $0.machine.engine.history) }
-    }
-
-    /// A stream fed by an observer `register` installs; only the newest value waits.
-    static func stream<Value: Sendable>(
-        _ register: (@escaping @Sendable (Value) -> Void) -> Void
-    ) -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        register { continuation.yield($0) }
-        return stream
+    /// The History screen's action for the records of the machine called `name`.
+    static func history<State, Event>(of name: String, _ records: [StateMachine<State, Event>.Record]) -> AppAction {
+        .history(.recordsChanged(machine: name, HistoryRow.rows(machine: name, history: records)))
     }
 
     /// Stops every machine.

@@ -1,8 +1,11 @@
+import Foundation
+import StateMachineKit
 import TerminalUI
 
 /// Plays a demo script on the dashboard: headless (every frame printed as text after a
 /// `--- frame N: <step> ---` line) or on a terminal a person watches (`q` stops it), optionally recording an
-/// asciicast. Both drive the same ``DemoRunner`` over the same ``DemoSession``.
+/// asciicast. Both run the dashboard's own ``TerminalUI/Store`` loop — the same reducer, subscriptions and
+/// effect runner as the live app — on a ``DemoSession``, with a ``DemoTerminal`` typing the script.
 public enum DemoPlayer {
     /// What a play ended with, and its exit status.
     public enum Ending: Hashable, Sendable {
@@ -12,12 +15,14 @@ public enum DemoPlayer {
         case stopped
         /// An `expect` failed: exit 1.
         case failed(DemoScript.Step, screen: String)
+        /// The simulated world did not settle after this step within ``DemoTerminal`` 's limit: exit 1.
+        case stalled(after: String)
 
         /// The exit status.
         public var status: Int32 {
             switch self {
             case .completed, .stopped: 0
-            case .failed: 1
+            case .failed, .stalled: 1
             }
         }
     }
@@ -27,33 +32,21 @@ public enum DemoPlayer {
         "--- frame \(frame): \(step) ---"
     }
 
+    /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile).
+    public static func matches(_ text: String, _ pattern: String) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return text.contains(regex)
+    }
+
     /// Plays `script` without a terminal, writing every frame to `output` and recording into `cast`.
     public static func headless(
         _ script: DemoScript, size: Size, session: DemoSession = DemoSession(), cast: inout Asciicast?,
         output: (String) -> Void
     ) async -> Ending {
-        let runner = DemoRunner(host: session.host, size: size)
-        await runner.start()
-        var time = Duration.zero
-        var frame = 0
-        func show(_ step: String) {
-            let canvas = runner.canvas
-            output(header(frame: frame, step: step) + "\n" + canvas.text)
-            cast?.events.append(Asciicast.Event(time: seconds(time), data: ANSIFrame.render(canvas)))
-            frame += 1
-        }
-        show("start")
-        for step in script.steps {
-            time += DemoRunner<AppState, AppAction, AppEffect>.duration(of: step)
-            let result = await runner.perform(step)
-            show(step.text)
-            switch result {
-            case .expectationFailed(let failed, let screen)?: return .failed(failed, screen: screen)
-            case .quit?, .finished?, .stopped?: return .completed
-            case nil: continue
-            }
-        }
-        return .completed
+        let played = await play(script, on: TerminalBox(HeadlessTerminal(size: size)), session: session, paced: false)
+        for frame in played.frames { output(frame.text) }
+        cast?.events += played.frames.map(\.event)
+        return played.ending
     }
 
     /// Plays `script` on `terminal` at the pace its sleeps give, redrawing as simulated time passes; `q`
@@ -62,58 +55,72 @@ public enum DemoPlayer {
         _ script: DemoScript, on terminal: some Terminal, session: DemoSession = DemoSession(),
         cast: inout Asciicast?
     ) async -> Ending {
-        let runner = DemoRunner(host: session.host, size: terminal.size)
-        await runner.start()
-        var time = Duration.zero
-        func show() {
-            let canvas = runner.canvas
-            terminal.draw(canvas)
-            cast?.events.append(Asciicast.Event(time: seconds(time), data: ANSIFrame.render(canvas)))
-        }
-        /// Waits `duration` of real time while watching for `q`; true when it was pressed.
-        func watch(_ duration: Duration) -> Bool {
-            let clock = ContinuousClock()
-            let deadline = clock.now + duration
-            while clock.now < deadline {
-                if let key = terminal.readKey(timeout: deadline - clock.now), key == .character("q") || key == .controlC
-                {
-                    return true
-                }
+        let played = await play(script, on: TerminalBox(terminal), session: session, paced: true)
+        cast?.events += played.frames.map(\.event)
+        return played.ending
+    }
+
+    /// One frame of a play: as text with its header, and as an asciicast event.
+    struct Frame: Sendable {
+        var text: String
+        var event: Asciicast.Event
+    }
+
+    /// Runs the store loop on a thread of its own (it blocks while it waits, which must not happen on a
+    /// Swift concurrency thread) and hands back the frames and how the play ended.
+    static func play<Base: Terminal>(
+        _ script: DemoScript, on box: TerminalBox<Base>, session: DemoSession, paced: Bool
+    ) async -> (ending: Ending, frames: [Frame]) {
+        let result = Locked<(ending: Ending, frames: [Frame])?>(nil)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                result.withLock { $0 = run(script, on: box.terminal, session: session, paced: paced) }
+                done.resume()
             }
-            return false
+            thread.name = "statetui demo"
+            thread.start()
         }
-        show()
-        for step in script.steps {
-            switch step.kind {
-            case .sleep(let duration):
-                var remaining = duration
-                while remaining > .zero {
-                    let slice = min(remaining, DemoSession.slice * 2)
-                    await runner.advance(by: slice)
-                    time += slice
-                    show()
-                    if watch(slice) { return .stopped }
-                    remaining -= slice
-                }
-            case .key, .expect:
-                let result = await runner.perform(step)
-                time += DemoRunner<AppState, AppAction, AppEffect>.duration(of: step)
-                show()
-                switch result {
-                case .expectationFailed(let failed, let screen)?: return .failed(failed, screen: screen)
-                case .quit?, .finished?, .stopped?: return .completed
-                case nil: break
-                }
-                if case .key = step.kind, watch(DemoRunner<AppState, AppAction, AppEffect>.duration(of: step)) {
-                    return .stopped
-                }
-            }
+        return result.withLock { $0 } ?? (.completed, [])
+    }
+
+    /// The play itself, on the calling thread.
+    private static func run<Base: Terminal>(
+        _ script: DemoScript, on base: Base, session: DemoSession, paced: Bool
+    ) -> (ending: Ending, frames: [Frame]) {
+        let store = Store(app: session.app)
+        let terminal = DemoTerminal(base: base, session: session, script: script, paced: paced)
+        var frames: [Frame] = []
+        func record(_ step: String, _ canvas: Canvas) {
+            frames.append(
+                Frame(
+                    text: header(frame: frames.count, step: step) + "\n" + canvas.text,
+                    event: Asciicast.Event(time: seconds(terminal.time), data: ANSIFrame.render(canvas))))
         }
-        return watch(.seconds(1)) ? .stopped : .completed
+        terminal.store = DemoTerminal.Store(isSettled: {
+            store.runningEffects == 0 && !store.hasQueuedActions && session.isSettled(store.state)
+        })
+        terminal.frameDue = { step in record(step, terminal.canvas ?? store.app.view(store.state, base.size)) }
+        session.scheduler.whenScheduled { [wakeup = base.wakeup] in wakeup.wake() }
+        let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        session.scheduler.whenScheduled(nil)
+        session.environment.stop()
+        if let ending = terminal.ending { return (ending, frames) }
+        // The app quit at a step of the script (its `q`): that step's frame shows where it stopped.
+        if let step = terminal.pendingStep { record(step.text, store.app.view(final, base.size)) }
+        return (.completed, frames)
     }
 
     static func seconds(_ duration: Duration) -> Double {
         let (whole, attoseconds) = duration.components
         return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Carries a terminal to the thread that plays on it; only that thread uses it from then on.
+struct TerminalBox<Base: Terminal>: @unchecked Sendable {
+    let terminal: Base
+
+    init(_ terminal: Base) {
+        self.terminal = terminal
     }
 }

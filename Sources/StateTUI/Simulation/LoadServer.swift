@@ -1,14 +1,18 @@
 import ScreenStates
+import StateMachineKit
 
 /// The simulated server behind the load screen: answers each request after `latency` on a
-/// ``SimulationScheduler``, with the items or with `offline` when asked to fail.
-public struct LoadServer: Sendable {
+/// ``SimulationScheduler``, with the items or with `offline` when asked to fail. It keeps the reply path of
+/// the last request it answered, so ``answerLate()`` can make that request answer once more, late — as a
+/// retried or duplicated response does on a real network.
+public final class LoadServer: Sendable {
     /// Where responses wait.
     public let scheduler: any SimulationScheduler
     /// How long a response takes.
     public let latency: Duration
     /// The items a successful response carries.
     public let items: [String]
+    private let answered = Locked<(@Sendable (LoadAction) -> Void)?>(nil)
 
     /// A server answering after `latency` with `items` (seed 002's `["a", "b"]` by default).
     public init(
@@ -22,11 +26,23 @@ public struct LoadServer: Sendable {
     /// The message of a failed response.
     public static let failureMessage = "offline"
 
-    /// Answers one request: `respond` gets the succeeded or failed action after the latency.
-    public func request(fails: Bool, respond: @escaping @Sendable (LoadAction) -> Void) {
+    /// The items a late response carries.
+    public static let lateItems = ["late"]
+
+    /// Answers one request: `reply` gets the succeeded or failed action after the latency.
+    public func request(fails: Bool, reply: @escaping @Sendable (LoadAction) -> Void) {
         let items = self.items
-        scheduler.schedule(after: latency) {
-            respond(fails ? .failed(LoadServer.failureMessage) : .succeeded(items))
+        scheduler.schedule(after: latency) { [self] in
+            answered.withLock { $0 = reply }
+            reply(fails ? .failed(LoadServer.failureMessage) : .succeeded(items))
         }
+    }
+
+    /// The last request answered answers again now, with ``lateItems``; false when none has been answered.
+    @discardableResult
+    public func answerLate() -> Bool {
+        guard let reply = answered.withLock({ $0 }) else { return false }
+        reply(.succeeded(Self.lateItems))
+        return true
     }
 }

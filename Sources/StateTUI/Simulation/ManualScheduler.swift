@@ -18,6 +18,7 @@ public final class ManualScheduler: SimulationScheduler {
     }
 
     private let timeline = Locked(Timeline())
+    private let scheduled = Locked<(@Sendable () -> Void)?>(nil)
 
     /// A scheduler at time zero with nothing pending.
     public init() {}
@@ -38,7 +39,32 @@ public final class ManualScheduler: SimulationScheduler {
             )
             timeline.nextOrder += 1
         }
+        scheduled.withLock { $0 }?()
         return handle
+    }
+
+    /// Calls `hook` after every ``schedule(after:_:)`` (nil: nothing): a demo that waits for the simulated
+    /// world to set itself up looks again when something is scheduled.
+    public func whenScheduled(_ hook: (@Sendable () -> Void)?) {
+        scheduled.withLock { $0 = hook }
+    }
+
+    /// Runs the earliest callback due at or before `deadline` (time since zero), moving time to its own
+    /// deadline first; false when none is due then, leaving time as it is. A driver that must let the world
+    /// react between two callbacks steps with this, then ends a stretch of time with ``advance(to:)``.
+    public func runNext(dueBy deadline: Duration) -> Bool {
+        while let next = takeNext(dueBy: deadline) {
+            if !next.handle.isCancelled {
+                next.work()
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Moves time to `deadline` (never back), running each callback due by then at its own deadline.
+    public func advance(to deadline: Duration) {
+        advance(by: deadline - now)
     }
 
     /// Moves time forward by `duration`, running each callback due by then at its own deadline (work a

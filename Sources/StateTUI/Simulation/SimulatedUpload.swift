@@ -1,9 +1,13 @@
+import ScreenStates
 import StateMachineKit
 
 /// The simulated network task behind the upload screen: it sends chunks on a ``SimulationScheduler`` and
-/// reports progress, completion or failure. ``suspend()`` really stops it (the pending chunk is cancelled, no
-/// progress comes while suspended) and ``resume()`` carries on from where it stopped, like
-/// `URLSessionTask.suspend()`/`resume()` in seed 001.
+/// reports progress, completion or failure to whichever run of the upload machine's `whileIn` work holds it.
+///
+/// ``suspend()`` really stops it (the pending chunk is cancelled, nothing comes while suspended) and the next
+/// run carries on from where it stopped, like `URLSessionTask.suspend()`/`resume()` in seed 001. A run the
+/// machine cancels while chunks are flowing (the upload was cancelled) leaves the chunk already on the wire
+/// to land: it reports through the cancelled run's sender, and the machine drops it as stale.
 public final class SimulatedUpload: Sendable {
     /// What the task reports.
     public enum Report: Hashable, Sendable {
@@ -13,59 +17,96 @@ public final class SimulatedUpload: Sendable {
         case completed
         /// The connection failed with this message.
         case failed(String)
+
+        /// The upload event the report stands for.
+        public var event: UploadEvent {
+            switch self {
+            case .progress(let fraction): .progress(fraction)
+            case .completed: .complete
+            case .failed(let message): .fail(message: message)
+            }
+        }
+    }
+
+    /// Where the task is.
+    private enum Phase {
+        /// Not started, or suspended: nothing is scheduled.
+        case stopped
+        /// Sending: a chunk is scheduled and reports go to the attached run.
+        case sending
+        /// Its run was cancelled mid-flight: the chunk on the wire still lands, then nothing more.
+        case landing
+        /// Done (completed, failed, or landed after a cancel).
+        case finished
     }
 
     private struct Transmission {
         var percent = 0
-        var isRunning = false
-        var isFinished = false
+        var phase = Phase.stopped
         var pending: ScheduledWork?
         var random: SeededRandom
+        var report: (@Sendable (Report) -> Void)?
+        var finishRun: (@Sendable () -> Void)?
     }
 
     private let scheduler: any SimulationScheduler
     private let chunkInterval: Duration
     private let failsHalfway: Bool
-    private let report: @Sendable (Report) -> Void
     private let task: Locked<Transmission>
 
     /// A task that has not started. Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`);
     /// with `failsHalfway` the chunk that would pass half way fails instead.
     public init(
         scheduler: any SimulationScheduler, random: SeededRandom, chunkInterval: Duration = .milliseconds(100),
-        failsHalfway: Bool, report: @escaping @Sendable (Report) -> Void
+        failsHalfway: Bool
     ) {
         self.scheduler = scheduler
         self.chunkInterval = chunkInterval
         self.failsHalfway = failsHalfway
-        self.report = report
         task = Locked(Transmission(random: random))
     }
 
     /// The fraction sent so far.
     public var progress: Double { task.withLock { Double($0.percent) / 100 } }
 
-    /// Whether chunks are being sent (false before the start, while suspended and once finished).
-    public var isRunning: Bool { task.withLock { $0.isRunning } }
+    /// Whether chunks are being sent (false before a run attaches, while suspended and once finished).
+    public var isRunning: Bool { task.withLock { $0.phase == .sending } }
 
-    /// Starts or resumes sending; false when the task already runs or has finished.
-    @discardableResult
-    public func resume() -> Bool {
-        let resumed = task.withLock { task -> Bool in
-            guard !task.isRunning, !task.isFinished else { return false }
-            task.isRunning = true
-            return true
-        }
-        if resumed { scheduleChunk() }
-        return resumed
+    /// One run of the machine's work: sends chunks, reporting each through `report`, until the upload ends
+    /// or the machine cancels the run. `onSetUp` runs once the first chunk is scheduled (or the run found
+    /// nothing to send).
+    public func run(
+        onSetUp: @escaping @Sendable () -> Void = {}, reporting report: @escaping @Sendable (Report) -> Void
+    ) async {
+        await WorkHold.run(
+            { finish in
+                let resumed = task.withLock { task -> Bool in
+                    guard task.phase == .stopped else { return false }
+                    task.report = report
+                    task.finishRun = finish
+                    task.phase = .sending
+                    return true
+                }
+                if resumed { scheduleChunk(reporting: report) } else { finish() }
+                onSetUp()
+            },
+            onCancel: { [self] in
+                task.withLock { task in
+                    task.report = nil
+                    task.finishRun = nil
+                    // Cancelled while sending: the scheduled chunk is already on the wire and lands late.
+                    if task.phase == .sending { task.phase = .landing }
+                }
+            })
     }
 
-    /// Stops sending: the pending chunk is cancelled. False when the task was not running.
+    /// Stops sending: the pending chunk is cancelled. False when the task was not sending, so a pause must
+    /// not be recorded (seed 001: update the state only if suspending worked).
     @discardableResult
     public func suspend() -> Bool {
         let pending = task.withLock { task -> ScheduledWork?? in
-            guard task.isRunning else { return .none }
-            task.isRunning = false
+            guard task.phase == .sending else { return .none }
+            task.phase = .stopped
             defer { task.pending = nil }
             return .some(task.pending)
         }
@@ -74,54 +115,53 @@ public final class SimulatedUpload: Sendable {
         return true
     }
 
-    /// Stops for good; nothing more is reported.
-    public func cancel() {
-        let pending = task.withLock { task -> ScheduledWork? in
-            task.isRunning = false
-            task.isFinished = true
-            defer { task.pending = nil }
-            return task.pending
+    /// Carries on after a ``suspend()`` whose pause the machine did not take: the attached run goes on.
+    public func resumeAfterRefusedPause() {
+        let report = task.withLock { task -> (@Sendable (Report) -> Void)? in
+            guard task.phase == .stopped, let report = task.report else { return nil }
+            task.phase = .sending
+            return report
         }
-        pending?.cancel()
+        if let report { scheduleChunk(reporting: report) }
     }
 
-    private func scheduleChunk() {
-        let work = scheduler.schedule(after: chunkInterval) { [weak self] in self?.sendChunk() }
+    private func scheduleChunk(reporting report: @escaping @Sendable (Report) -> Void) {
+        let work = scheduler.schedule(after: chunkInterval) { [weak self] in self?.sendChunk(reporting: report) }
         let stale = task.withLock { task -> Bool in
-            guard task.isRunning else { return true }
+            guard task.phase == .sending else { return true }
             task.pending = work
             return false
         }
         if stale { work.cancel() }
     }
 
-    private func sendChunk() {
+    /// Sends one chunk and reports it through the run that scheduled it (a cancelled run's sender when the
+    /// chunk lands after a cancel).
+    private func sendChunk(reporting report: @escaping @Sendable (Report) -> Void) {
         let failsHalfway = self.failsHalfway
-        let outcome = task.withLock { task -> Report? in
-            guard task.isRunning else { return nil }
+        let (outcomes, continues, finish) = task.withLock {
+            task -> (outcomes: [Report], continues: Bool, finish: (@Sendable () -> Void)?) in
+            guard task.phase == .sending || task.phase == .landing else { return ([], false, nil) }
+            let landing = task.phase == .landing
             task.pending = nil
             // Whole percents, so the states print as `uploading(progress: 0.35)`, not 0.35000000000000003.
             let next = min(100, task.percent + Int.random(in: 8...16, using: &task.random))
             if failsHalfway && task.percent < 50 && next >= 50 {
-                task.isRunning = false
-                task.isFinished = true
-                return .failed("connection lost at \(task.percent)%")
+                task.phase = .finished
+                return ([.failed("connection lost at \(task.percent)%")], false, task.finishRun)
             }
             task.percent = next
-            if next >= 100 {
-                task.isRunning = false
-                task.isFinished = true
+            if landing || next >= 100 {
+                task.phase = .finished
+                return (
+                    next >= 100 && !landing ? [.progress(1), .completed] : [.progress(Double(next) / 100)],
+                    false, task.finishRun
+                )
             }
-            return .progress(Double(next) / 100)
+            return ([.progress(Double(next) / 100)], true, nil)
         }
-        guard let outcome else { return }
-        report(outcome)
-        if case .progress(let fraction) = outcome {
-            if fraction >= 1 {
-                report(.completed)
-            } else {
-                scheduleChunk()
-            }
-        }
+        for outcome in outcomes { report(outcome) }
+        if continues { scheduleChunk(reporting: report) }
+        finish?()
     }
 }

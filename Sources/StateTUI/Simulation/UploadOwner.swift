@@ -2,18 +2,14 @@ import ScreenStates
 import StateMachineKit
 
 /// Seed 001's upload owner ("From example to a real upload"): it owns the ``UploadMachine`` and the
-/// ``SimulatedUpload`` task, keeps the two in step, and is the only place upload transitions are asked for.
-/// Pausing suspends the task first and updates the state only when that worked; resuming resumes the task.
-/// Every change is passed to the observers with the machine's own state and history.
+/// ``SimulatedUpload`` task. The task is the machine's `whileIn` work while it uploads: each run holds the
+/// `Sender` the machine gave it, so a report from a run the machine ended is dropped there as stale.
+/// Pausing suspends the task first and sends `pause` only when that worked. The owner never tells anyone
+/// about changes: readers subscribe to the machine's `states()` and records.
 public final class UploadOwner: Sendable {
-    /// What observers receive after every change: the machine's state and its records.
-    public typealias Observer = @Sendable (UploadState, [StateMachine<UploadState, UploadEvent>.Record]) -> Void
-
     private struct Parts {
         var task: SimulatedUpload?
-        var failNext = false
         var random: SeededRandom
-        var observers: [Observer] = []
     }
 
     /// The machine: the authority on the upload's state.
@@ -21,6 +17,7 @@ public final class UploadOwner: Sendable {
     private let scheduler: any SimulationScheduler
     private let chunkInterval: Duration
     private let parts: Locked<Parts>
+    private let runs = RunTracker()
 
     /// An idle upload whose simulated task runs on `scheduler`, drawing chunk sizes from `random`.
     public init(
@@ -31,97 +28,63 @@ public final class UploadOwner: Sendable {
         self.scheduler = scheduler
         self.chunkInterval = chunkInterval
         parts = Locked(Parts(random: random))
+        machine.engine.whileIn(where: Self.transfers, label: "upload task") { [weak self] sender in
+            guard let self else { return }
+            let runs = self.runs
+            guard let task = self.task else { return runs.began(visit: sender.visit) }
+            await task.run(onSetUp: { runs.began(visit: sender.visit) }) { report in sender.send(report.event) }
+        }
+    }
+
+    /// The states the task sends in: uploading.
+    static func transfers(_ state: UploadState) -> Bool {
+        state.canPause
     }
 
     /// The current state.
     public var state: UploadState { machine.state }
 
-    /// Whether the next upload (started or retried) fails half way.
-    public var failsNext: Bool { parts.withLock { $0.failNext } }
+    /// The task of the current upload, if one was started.
+    public var task: SimulatedUpload? { parts.withLock { $0.task } }
 
-    /// Calls `observer` after every change (and once now with the current state).
-    public func observe(_ observer: @escaping Observer) {
-        parts.withLock { $0.observers.append(observer) }
-        observer(machine.state, machine.engine.history)
-    }
+    /// Whether the task the current visit asks for has begun (a scripted demo waits for it).
+    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
 
-    /// Makes the next upload fail half way (or not).
-    public func setFailNext(_ fails: Bool) {
-        parts.withLock { $0.failNext = fails }
-    }
-
-    /// Asks for a user action (`start`, `pause`, `resume`, `cancel`, `retry`): the task is started, suspended,
-    /// resumed or cancelled to match, and the machine's outcome is returned (`.invalid` with the reason when
-    /// the action is impossible now; nothing changes then).
+    /// Performs a user action the screen asked for; returns why nothing happened when the action could not
+    /// be carried out (a pause whose task would not suspend), nil otherwise. The machine decides the rest:
+    /// an action its transition function refuses changes nothing.
     @discardableResult
-    public func perform(_ event: UploadEvent) -> Outcome {
-        let outcome: Outcome
-        switch event {
-        case .start, .retry:
-            outcome = machine.apply(event)
-            if outcome == .moved { startTask() }
+    public func perform(_ effect: UploadEffect) -> String? {
+        switch effect {
+        case .start(let fails):
+            begin(.start, failsHalfway: fails)
+        case .retry(let fails):
+            begin(.retry, failsHalfway: fails)
         case .pause:
-            // Suspend the task first: the state says paused only once nothing more is being sent.
-            let task = parts.withLock { $0.task }
-            if machine.state.canPause, let task, task.suspend() {
-                outcome = machine.apply(.pause)
-                if outcome != .moved { task.resume() }
-            } else {
-                // Not uploading: the machine refuses and says why.
-                outcome = machine.apply(.pause)
+            guard let task, task.suspend() else {
+                return "the upload task could not be suspended, so the upload goes on"
             }
+            if machine.apply(.pause) != .moved { task.resumeAfterRefusedPause() }
         case .resume:
-            outcome = machine.apply(.resume)
-            if outcome == .moved { parts.withLock { $0.task }?.resume() }
+            machine.apply(.resume)
         case .cancel:
-            outcome = machine.apply(.cancel)
-            if outcome == .moved { stopTask() }
-        case .progress, .complete, .fail:
-            // Task reports come from the simulated task only; passed through for completeness.
-            outcome = machine.apply(event)
+            if machine.apply(.cancel) == .moved { parts.withLock { $0.task = nil } }
         }
-        notify()
-        return outcome
+        return nil
     }
 
-    private func startTask() {
-        stopTask()
-        let (random, fails) = parts.withLock { parts -> (SeededRandom, Bool) in
-            let seed = parts.random.next()
-            let fails = parts.failNext
-            parts.failNext = false
-            return (SeededRandom(seed: seed), fails)
+    /// A fresh task, then the event that starts it: the run the machine begins on entering `uploading`
+    /// picks the task up.
+    private func begin(_ event: UploadEvent, failsHalfway: Bool) {
+        let scheduler = self.scheduler
+        let chunkInterval = self.chunkInterval
+        let previous = parts.withLock { parts -> SimulatedUpload? in
+            let previous = parts.task
+            parts.task = SimulatedUpload(
+                scheduler: scheduler, random: SeededRandom(seed: parts.random.next()), chunkInterval: chunkInterval,
+                failsHalfway: failsHalfway)
+            return previous
         }
-        let task = SimulatedUpload(
-            scheduler: scheduler, random: random, chunkInterval: chunkInterval, failsHalfway: fails
-        ) { [weak self] report in
-            self?.taskReported(report)
-        }
-        parts.withLock { $0.task = task }
-        task.resume()
-    }
-
-    private func stopTask() {
-        let task = parts.withLock { parts -> SimulatedUpload? in
-            defer { parts.task = nil }
-            return parts.task
-        }
-        task?.cancel()
-    }
-
-    private func taskReported(_ report: SimulatedUpload.Report) {
-        switch report {
-        case .progress(let fraction): machine.apply(.progress(fraction))
-        case .completed: machine.apply(.complete)
-        case .failed(let message): machine.apply(.fail(message: message))
-        }
-        notify()
-    }
-
-    private func notify() {
-        let observers = parts.withLock { $0.observers }
-        let state = machine.state
-        let history = machine.engine.history
-        for observer in observers { observer(state, history) }
+        if machine.apply(event) != .moved { parts.withLock { $0.task = previous } }
     }
 }

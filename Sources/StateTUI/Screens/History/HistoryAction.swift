@@ -6,6 +6,6 @@ public enum HistoryAction: Hashable, Sendable {
     case previousMachine
     /// `↑`/`↓`/PgUp/PgDn/Home/End: scroll up by this many rows (negative: down, towards the newest).
     case scrollUp(Int)
-    /// A machine's history changed: its rows now.
-    case recordsChanged(HistoryScreenState.Machine, [HistoryRow])
+    /// The named machine's records, as its subscription delivered them.
+    case recordsChanged(machine: String, [HistoryRow])
 }

@@ -1,8 +1,11 @@
 import StateMachineKit
 import TerminalUI
 
-/// The History screen: the selected machine's records, newest at the bottom, scrollable; invalid and stale
-/// events marked with the engine's report names.
+/// The History screen: one machine's records at a time, newest at the bottom, followed until the user
+/// scrolls; invalid and stale events marked with the engine's report names and counted from the records.
+///
+/// The screen subscribes to the selected machine's records only while it is shown (``Dashboard``), and
+/// shows the value its subscription delivers.
 public enum HistoryFeature {
     /// Rows PgUp/PgDn move.
     public static let page = 10
@@ -11,18 +14,24 @@ public enum HistoryFeature {
     public static func reduce(_ state: inout HistoryScreenState, _ action: HistoryAction) -> [HistoryEffect] {
         switch action {
         case .nextMachine, .previousMachine:
-            let all = HistoryScreenState.Machine.allCases
-            let step = action == .nextMachine ? 1 : all.count - 1
-            state.machine = all[(state.machine.rawValue + step) % all.count]
+            guard !state.machines.isEmpty else { return [] }
+            let step = action == .nextMachine ? 1 : state.machines.count - 1
+            state.selected = (state.selected + step) % state.machines.count
+            // The other machine's records come from its own subscription, which starts now.
+            state.rows = []
             state.scrolledUp = 0
         case .scrollUp(let rows):
-            let most = max(0, state.selectedRows.count - 1)
+            let most = max(0, state.rows.count - 1)
             state.scrolledUp = min(most, max(0, state.scrolledUp + rows))
         case .recordsChanged(let machine, let rows):
-            state.rows[machine] = rows
-            if machine == state.machine {
-                state.scrolledUp = min(state.scrolledUp, max(0, rows.count - 1))
+            guard machine == state.machine else { return [] }
+            if state.scrolledUp > 0 {
+                // Scrolled up: keep the same records in view, so the newcomers push the offset up.
+                let last = state.rows.last?.sequence ?? 0
+                state.scrolledUp += rows.reversed().prefix { $0.sequence > last }.count
             }
+            state.rows = rows
+            state.scrolledUp = min(state.scrolledUp, max(0, rows.count - 1))
         }
         return []
     }
@@ -51,32 +60,38 @@ public enum HistoryFeature {
     /// The keys that apply now: scrolling only when there is something to scroll.
     public static func help(_ state: HistoryScreenState) -> [KeyHelp] {
         var keys = [KeyHelp("h/→", "machine")]
-        if state.selectedRows.count > 1 { keys.append(KeyHelp("↑/↓", "scroll")) }
+        if state.rows.count > 1 { keys.append(KeyHelp("↑/↓", "scroll")) }
         if state.scrolledUp > 0 { keys.append(KeyHelp("end", "newest")) }
         return keys
     }
 
-    /// The name of a machine on the screen.
-    public static func title(_ machine: HistoryScreenState.Machine) -> String {
-        switch machine {
-        case .transfers: "transfers"
-        case .upload: "upload"
-        case .load: "load"
+    /// The machine selector: every name with the selected one highlighted when they fit in `width`,
+    /// otherwise only the selected one and its place.
+    static func selector(_ state: HistoryScreenState, width: Int) -> Line {
+        var spans = [Span("Machine", style: .bold)]
+        let all = state.machines.enumerated().map { index, name in
+            Span(" \(name) ", style: index == state.selected ? .reverse : .plain)
         }
+        if DisplayWidth.of("Machine") + all.reduce(0, { $0 + DisplayWidth.of($1.text) }) <= width {
+            spans += all
+        } else if let machine = state.machine {
+            spans += [
+                Span(" ‹ "), Span(machine, style: .reverse), Span(" › \(state.selected + 1)/\(state.machines.count)"),
+            ]
+        }
+        return Line(spans)
     }
 
-    /// Draws the machine selector, a header and the rows that fit, newest at the bottom.
+    /// Draws the machine selector, a header counting the records and the rows that fit, newest at the bottom.
     public static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
-        var spans = [Span("Machine", style: .bold)]
-        for machine in HistoryScreenState.Machine.allCases {
-            spans.append(Span(" \(title(machine)) ", style: machine == state.machine ? .reverse : .plain))
-        }
-        Line(spans).render(in: area.row(0), on: &canvas)
-        let rows = state.selectedRows
-        let marked = rows.filter { $0.reportName != nil }.count
+        selector(state, width: area.width).render(in: area.row(0), on: &canvas)
+        let rows = state.rows
+        let stale = rows.filter { $0.kind == .stale }.count
+        let invalid = rows.filter { $0.reportName == Report.Name.invalid }.count
         Line(
-            "\(rows.count) records · \(marked) marked" + (state.scrolledUp > 0 ? " · \(state.scrolledUp) up" : ""),
+            "\(rows.count) records · \(stale) stale · \(invalid) invalid"
+                + (state.scrolledUp > 0 ? " · \(state.scrolledUp) up" : ""),
             style: .dim
         ).render(in: area.row(1), on: &canvas)
         let body = area.inset(top: 2)
@@ -84,7 +99,6 @@ public enum HistoryFeature {
             Line("No events yet.").render(in: body.row(0), on: &canvas)
             return
         }
-        let tableRows = rows.map(cells)
         // Newest at the bottom: the last visible row is `scrolledUp` above the newest.
         let visible = max(1, body.height - 1)
         let last = rows.count - 1 - min(state.scrolledUp, rows.count - 1)
@@ -97,7 +111,7 @@ public enum HistoryFeature {
                 TableColumn("event", width: .fill(2)), TableColumn("verdict", width: .fixed(wide ? 7 : 3)),
                 TableColumn("state after / report", width: .fill(3)),
             ]
-        let shown = tableRows[first...last].map { row in wide ? row : [row[0], row[1], row[3], row[4], row[5]] }
+        let shown = rows[first...last].map(cells).map { row in wide ? row : [row[0], row[1], row[3], row[4], row[5]] }
         Table(columns: columns, rows: Array(shown)).render(in: body, on: &canvas)
     }
 

@@ -1,30 +1,26 @@
-/// What the History screen shows: the records of each machine (newest snapshots, never edited here), which
-/// machine is selected, and how far up it is scrolled.
+/// What the History screen shows: the machines by name, the selected one's records as its subscription
+/// last delivered them (never edited here), and how far up the user scrolled.
 public struct HistoryScreenState: Hashable, Sendable {
-    /// The machines whose history can be shown.
-    public enum Machine: Int, CaseIterable, Hashable, Sendable {
-        /// The transfer machines of the Transfers screen.
-        case transfers
-        /// The upload machine.
-        case upload
-        /// The load machine.
-        case load
-    }
-
-    /// The selected machine.
-    public var machine: Machine
-    /// The rows of each machine, oldest first.
-    public var rows: [Machine: [HistoryRow]]
-    /// Lines scrolled up from the newest (0: the newest row is at the bottom).
+    /// Every machine the screen can show, in order: each transfer, the upload, the load.
+    public var machines: [String]
+    /// The index of the selected machine in ``machines``.
+    public var selected: Int
+    /// The selected machine's records, oldest first.
+    public var rows: [HistoryRow]
+    /// Rows scrolled up from the newest. 0 follows the newest record at the bottom; above 0 the same
+    /// records stay in view as new ones arrive, until the user scrolls back down (End).
     public var scrolledUp: Int
 
-    /// The screen on `machine`, at the newest records.
-    public init(machine: Machine = .transfers, rows: [Machine: [HistoryRow]] = [:], scrolledUp: Int = 0) {
-        self.machine = machine
+    /// The screen on the first of `machines`, following its newest records.
+    public init(machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0) {
+        self.machines = machines
+        self.selected = selected
         self.rows = rows
         self.scrolledUp = scrolledUp
     }
 
-    /// The selected machine's rows.
-    public var selectedRows: [HistoryRow] { rows[machine] ?? [] }
+    /// The selected machine's name, nil when there are none.
+    public var machine: String? {
+        machines.indices.contains(selected) ? machines[selected] : nil
+    }
 }

@@ -2,45 +2,58 @@ import ScreenStates
 import StateMachineKit
 import TerminalUI
 
-/// Performs ``LoadScreenEffect``s: actions go to the load machine, requests to the simulated server, whose
-/// answers come back as ``LoadScreenAction/serverResponded(_:)``. Observers hear about every machine change.
+/// The Load screen's edge: the load machine and the simulated server. A request is the machine's `whileIn`
+/// work while it loads, holding the `Sender` of its run, so a response for a request the machine is done
+/// with (a late duplicate after a failure) is dropped there as stale. State changes reach the screen only
+/// through the machine's `states()` and records, never from here.
 public final class LoadEffectRunner: Sendable {
-    /// What observers receive after every change: the machine's state and its records.
-    public typealias Observer = @Sendable (LoadState, [StateMachine<LoadState, LoadAction>.Record]) -> Void
-
     /// The machine behind the left pane.
     public let machine: LoadMachine
     /// The simulated server.
     public let server: LoadServer
-    private let observers = Locked<[Observer]>([])
+    private let nextFails = Locked(false)
+    private let runs = RunTracker()
 
     /// A runner for `machine` and `server`.
     public init(machine: LoadMachine = LoadMachine(), server: LoadServer) {
         self.machine = machine
         self.server = server
+        machine.engine.whileIn(where: Self.requests, label: "load request") { [weak self] sender in
+            guard let self else { return }
+            let fails = nextFails.withLock { fails in
+                defer { fails = false }
+                return fails
+            }
+            await WorkHold.run(
+                { finish in
+                    self.server.request(fails: fails) { response in
+                        sender.send(response)
+                        finish()
+                    }
+                    self.runs.began(visit: sender.visit)
+                }, onCancel: {})
+        }
     }
 
-    /// Calls `observer` after every change (and once now).
-    public func observe(_ observer: @escaping Observer) {
-        observers.withLock { $0.append(observer) }
-        observer(machine.state, machine.engine.history)
+    /// The states a request is in flight in: loading.
+    static func requests(_ state: LoadState) -> Bool {
+        switch state {
+        case .loading: true
+        case .idle, .loaded, .failed: false
+        }
     }
 
-    /// Sends the machine's state to `send` after every change, starting now.
-    public func connect(_ send: Send<LoadScreenAction>) {
-        observe { state, _ in send(.loadChanged(state)) }
-    }
+    /// Whether the request the current visit asks for has begun (a scripted demo waits for it).
+    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.requests) }
 
     /// Performs one effect.
-    public func run(_ effect: LoadScreenEffect, send: Send<LoadScreenAction>) {
+    public func run(_ effect: LoadScreenEffect) {
         switch effect {
-        case .deliver(let action):
-            machine.apply(action)
-            let state = machine.state
-            let history = machine.engine.history
-            for observer in observers.withLock({ $0 }) { observer(state, history) }
-        case .request(let fails):
-            server.request(fails: fails) { send(.serverResponded($0)) }
+        case .refresh(let fails):
+            nextFails.withLock { $0 = fails }
+            if machine.apply(.refreshTapped) != .moved { nextFails.withLock { $0 = false } }
+        case .answerLate:
+            server.answerLate()
         }
     }
 }

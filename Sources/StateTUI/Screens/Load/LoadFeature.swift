@@ -4,30 +4,30 @@ import TerminalUI
 /// The Load screen (seed 002): the enum and the bag of flags driven by the same actions, side by side, and
 /// the table of all 8 flag combinations.
 public enum LoadFeature {
-    /// The items a late response carries.
-    public static let lateItems = ["late"]
-
-    /// Applies an action: the flags change right here (that is the flag model), the enum only in the machine.
+    /// Applies an action: the flags change right here (that is the flag model), from every action the
+    /// machine recorded; the enum only in the machine.
     public static func reduce(_ state: inout LoadScreenState, _ action: LoadScreenAction) -> [LoadScreenEffect] {
         switch action {
         case .refresh:
-            state.flags = flags(state.flags, after: .refreshTapped)
-            state.requests += 1
+            // Asked of the transition function: a refresh while loading is `stay`, so nothing is sent.
+            guard EventRule.applies(LoadAction.refreshTapped, in: state.load, LoadState.transition) else { return [] }
             let fails = state.failNext
             state.failNext = false
-            return [.deliver(.refreshTapped), .request(fails: fails)]
+            return [.refresh(fails: fails)]
         case .toggleFailNext:
             state.failNext.toggle()
             return []
         case .deliverLateResponse:
-            let late = LoadAction.succeeded(lateItems)
-            state.flags = flags(state.flags, after: late)
-            return [.deliver(late)]
-        case .serverResponded(let response):
-            state.flags = flags(state.flags, after: response)
-            return [.deliver(response)]
+            return [.answerLate]
         case .loadChanged(let load):
             state.load = load
+            return []
+        case .recordsChanged(let records):
+            for record in state.tally.newRecords(records) {
+                state.flags = flags(state.flags, after: record.event)
+                if record.event == .refreshTapped && record.outcome == .moved { state.requests += 1 }
+            }
+            state.tally.add(records)
             return []
         }
     }
@@ -50,7 +50,8 @@ public enum LoadFeature {
         return flags
     }
 
-    /// `r` refresh, `f` fail the next response, `l` a late response (after a failure only).
+    /// `r` refresh, `f` fail the next response, `l` a late response (after a failure only: the demonstration
+    /// of seed 002's late success; the machine drops it as stale).
     public static func keymap(_ key: Key, _ state: LoadScreenState) -> LoadScreenAction? {
         switch key {
         case .character("r"): return .refresh
@@ -66,12 +67,13 @@ public enum LoadFeature {
         KeyHelp("l", "late response (after a failure)"),
     ]
 
-    /// The keys that apply now.
+    /// The keys that apply now: `r` only when the transition function lets a refresh change the state.
     public static func help(_ state: LoadScreenState) -> [KeyHelp] {
-        var keys = [
-            KeyHelp("r", isFailed(state.load) ? "retry" : "refresh"),
-            KeyHelp("f", state.failNext ? "don't fail next" : "fail next"),
-        ]
+        var keys: [KeyHelp] = []
+        if EventRule.applies(LoadAction.refreshTapped, in: state.load, LoadState.transition) {
+            keys.append(KeyHelp("r", isFailed(state.load) ? "retry" : "refresh"))
+        }
+        keys.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
         if isFailed(state.load) { keys.append(KeyHelp("l", "late response")) }
         return keys
     }
@@ -92,7 +94,9 @@ public enum LoadFeature {
         let panes = parts[0].columns([.fill, .fill], spacing: 1)
         let left = Box(title: "LoadState (enum)")
         left.render(in: panes[0], on: &canvas)
-        Paragraph(enumLines(state.load)).render(in: left.inner(panes[0]), on: &canvas)
+        let stale = Line(
+            "stale responses dropped: \(state.tally.stale)", style: state.tally.stale > 0 ? .bold : .dim)
+        Paragraph(enumLines(state.load) + [stale]).render(in: left.inner(panes[0]), on: &canvas)
         let right = Box(title: "FlagsState (3 flags)")
         right.render(in: panes[1], on: &canvas)
         Paragraph(flagLines(state.flags)).render(in: right.inner(panes[1]), on: &canvas)

@@ -1,15 +1,16 @@
 import ScreenStates
+import StateMachineKit
 
-/// What can happen on the Load screen: the keys, the server's responses and the machine's reports.
+/// What can happen on the Load screen: the keys and what the load machine delivers.
 public enum LoadScreenAction: Hashable, Sendable {
     /// `r`: refresh.
     case refresh
     /// `f`: make the next response fail (pressed again: not).
     case toggleFailNext
-    /// `l`: a response for an earlier request arrives late (after a failure).
+    /// `l`: the last answered request answers again, late (after a failure).
     case deliverLateResponse
-    /// The simulated server answered.
-    case serverResponded(LoadAction)
-    /// The load machine's state changed.
+    /// The load machine's `states()` delivered this state.
     case loadChanged(LoadState)
+    /// The load machine's records now (stale and ignored ones included).
+    case recordsChanged([StateMachine<LoadState, LoadAction>.Record])
 }

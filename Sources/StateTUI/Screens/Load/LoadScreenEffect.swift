@@ -2,8 +2,8 @@ import ScreenStates
 
 /// The work the Load screen asks for; ``LoadEffectRunner`` performs it.
 public enum LoadScreenEffect: Hashable, Sendable {
-    /// Send this action to the load machine.
-    case deliver(LoadAction)
-    /// Ask the simulated server for the items; it answers later, failing when `fails`.
-    case request(fails: Bool)
+    /// Refresh: the machine starts a request, which fails when `fails`.
+    case refresh(fails: Bool)
+    /// The server answers the last answered request once more, late.
+    case answerLate
 }

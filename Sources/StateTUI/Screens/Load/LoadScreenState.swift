@@ -2,7 +2,8 @@ import ScreenStates
 
 /// What the Load screen shows: seed 002's two models of one screen, side by side. The left pane is the load
 /// machine's newest state (never changed here); the right pane is a bag of flags updated by the same
-/// actions the way flag-based code usually does it, which is how it reaches screens that cannot exist.
+/// actions the way flag-based code usually does it, which is how it reaches screens that cannot exist. The
+/// flags hear every action the machine recorded, the ones it dropped as stale too: flags have no stale check.
 public struct LoadScreenState: Hashable, Sendable {
     /// The load machine's newest state.
     public var load: LoadState
@@ -10,14 +11,20 @@ public struct LoadScreenState: Hashable, Sendable {
     public var flags: FlagsState
     /// Whether the next server response fails (`f`).
     public var failNext: Bool
-    /// Requests sent so far.
+    /// Requests the machine started so far.
     public var requests: Int
+    /// The machine's records taken in so far: the stale responses among them.
+    public var tally: RecordTally
 
     /// The screen before anything happened.
-    public init(load: LoadState = .idle, flags: FlagsState = FlagsState(), failNext: Bool = false, requests: Int = 0) {
+    public init(
+        load: LoadState = .idle, flags: FlagsState = FlagsState(), failNext: Bool = false, requests: Int = 0,
+        tally: RecordTally = RecordTally()
+    ) {
         self.load = load
         self.flags = flags
         self.failNext = failNext
         self.requests = requests
+        self.tally = tally
     }
 }

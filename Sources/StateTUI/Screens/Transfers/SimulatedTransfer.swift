@@ -2,37 +2,44 @@ import ScreenStates
 import StateMachineKit
 
 /// One `TransferMachine` driven by a simulated effect adapter: whenever the machine enters a running
-/// state, a worker runs as its `whileIn` work on the machine's clock, reports progress through the visit's
-/// `Sender` and, after a random number of ticks, an outcome (a success, or a failure when asked with
-/// ``failNextOutcome()``).
+/// state, a worker runs as its `whileIn` work, ticking on a ``SimulationScheduler``: it reports progress
+/// through the `Sender` of its run and, after a random number of ticks, an outcome (a success, or a failure
+/// when asked with ``failNextOutcome()``).
 ///
-/// When the visit ends under it (pause, cancel), the worker does not vanish at once, as real work rarely
-/// does: it lives on for ``SimulationTiming/lateCallbackDelay`` and then sends one more progress report
-/// through its old sender. The machine drops it as stale; the machine's `statemachine.stale_event` reports
-/// are counted into ``status``, which the screen shows.
+/// When the machine ends the run under it (pause, cancel), the worker does not vanish at once, as real work
+/// rarely does: after ``SimulationTiming/lateCallbackDelay`` it sends one more progress report through the
+/// cancelled run's sender. The machine drops it as stale and records it; the screen counts it from there.
 public final class SimulatedTransfer: Sendable {
     /// The file the transfer produces.
     public let name: String
     /// The machine, the authority on the transfer's state.
     public let machine: TransferMachine
     private let shared: Shared
+    private let runs = RunTracker()
 
-    /// A transfer named `name` on `clock`, its randomness drawn from `random`.
-    public init(name: String, clock: AnyClock, random: SimulationRandom, timing: SimulationTiming) {
+    /// A transfer named `name` whose worker ticks on `scheduler`, its randomness drawn from `random`;
+    /// `clock` is the machine's (for state timeouts).
+    public init(
+        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SimulationRandom,
+        timing: SimulationTiming
+    ) {
         let shared = Shared(random: random)
         self.name = name
         self.shared = shared
-        machine = TransferMachine(
-            label: name, clock: clock,
-            reporter: Reporter { report in
-                if report.name == Report.Name.staleEvent { shared.recordStaleEvent() }
-            })
+        machine = TransferMachine(label: name, clock: clock)
         let engine = machine.engine
-        engine.whileIn(where: { $0.phase.isRunning }, label: "simulated transfer") { [weak engine] sender in
+        let runs = self.runs
+        engine.whileIn(where: Self.works, label: "simulated transfer") { [weak engine] sender in
             guard let engine else { return }
             await Self.work(
-                sender: sender, model: engine.state, name: name, clock: clock, timing: timing, shared: shared)
+                sender: sender, model: engine.state, name: name, scheduler: scheduler, timing: timing, shared: shared,
+                onSetUp: { runs.began(visit: sender.visit) })
         }
+    }
+
+    /// The states the worker runs in.
+    static func works(_ model: TransferModel) -> Bool {
+        model.phase.isRunning
     }
 
     /// The worker's status now.
@@ -40,6 +47,9 @@ public final class SimulatedTransfer: Sendable {
 
     /// The worker's status after every change, newest only.
     public var statusUpdates: AsyncStream<SimulationStatus> { shared.updates }
+
+    /// Whether the worker the current visit asks for has begun (a scripted demo waits for it).
+    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
 
     /// Makes the next outcome this transfer reports a failure.
     public func failNextOutcome() {
@@ -52,46 +62,90 @@ public final class SimulatedTransfer: Sendable {
         shared.finish()
     }
 
-    /// One visit's worth of work: progress from the current percent to 100 over the remaining share of a
-    /// random number of ticks, then the outcome.
+    /// One run's worth of work: progress from the current percent to 100 over the remaining share of a
+    /// random number of ticks, then the outcome; a late report when the machine cancels the run.
     private static func work(
         sender: StateMachine<TransferModel, TransferEvent>.Sender, model: TransferModel, name: String,
-        clock: AnyClock, timing: SimulationTiming, shared: Shared
+        scheduler: any SimulationScheduler, timing: SimulationTiming, shared: Shared,
+        onSetUp: @escaping @Sendable () -> Void
     ) async {
-        guard case .running(let request, var percent) = model.phase else { return }
+        guard case .running(let request, let percent) = model.phase else { return onSetUp() }
         let total = shared.randomTicks(in: timing.ticksPerTransfer)
-        let remaining = max(1, total * (100 - percent) / 100)
-        for tick in 0..<remaining {
-            do {
-                try await clock.sleep(for: timing.tick)
-            } catch {
-                lateCallback(sender: sender, request: request, percent: percent, clock: clock, timing: timing)
-                return
+        let ticks = Ticks(percent: percent, remaining: max(1, total * (100 - percent) / 100))
+        await WorkHold.run(
+            { finish in
+                ticks.schedule(on: scheduler, every: timing.tick) { percent, last in
+                    sender.send(.progress(request: request, percent: percent))
+                    guard last else { return }
+                    if shared.takeFailNext() {
+                        sender.send(.failed(request: request, message: "simulated failure"))
+                    } else {
+                        sender.send(.succeeded(request: request, file: name))
+                    }
+                    finish()
+                }
+                onSetUp()
+            },
+            onCancel: {
+                let percent = ticks.stop()
+                scheduler.schedule(after: timing.lateCallbackDelay) {
+                    sender.send(.progress(request: request, percent: min(100, percent + 1)))
+                }
+            })
+    }
+
+    /// The ticks of one run: the percent reached, the ticks left, the next tick's handle.
+    private final class Ticks: Sendable {
+        private struct Count {
+            var percent: Int
+            var tick = 0
+            var remaining: Int
+            var pending: ScheduledWork?
+            var stopped = false
+        }
+
+        private let count: Locked<Count>
+
+        init(percent: Int, remaining: Int) {
+            count = Locked(Count(percent: percent, remaining: remaining))
+        }
+
+        /// Schedules the next tick; each tick calls `report` with the new percent and whether it was the last.
+        func schedule(
+            on scheduler: any SimulationScheduler, every interval: Duration,
+            report: @escaping @Sendable (Int, Bool) -> Void
+        ) {
+            let work = scheduler.schedule(after: interval) { [self] in
+                let step = count.withLock { count -> (percent: Int, last: Bool)? in
+                    guard !count.stopped else { return nil }
+                    // Spread what is left evenly over the ticks left, so the last tick reaches 100.
+                    count.percent += (100 - count.percent) / (count.remaining - count.tick)
+                    count.tick += 1
+                    return (count.percent, count.tick >= count.remaining)
+                }
+                guard let step else { return }
+                report(step.percent, step.last)
+                if !step.last { schedule(on: scheduler, every: interval, report: report) }
             }
-            // Spread what is left evenly over the ticks left, so the last tick reaches 100.
-            percent += (100 - percent) / (remaining - tick)
-            sender.send(.progress(request: request, percent: percent))
+            let cancelled = count.withLock { count -> Bool in
+                count.pending = work
+                return count.stopped
+            }
+            if cancelled { work.cancel() }
         }
-        if shared.takeFailNext() {
-            sender.send(.failed(request: request, message: "simulated failure"))
-        } else {
-            sender.send(.succeeded(request: request, file: name))
+
+        /// Stops ticking; returns the percent reached.
+        func stop() -> Int {
+            let (pending, percent) = count.withLock { count in
+                count.stopped = true
+                return (count.pending, count.percent)
+            }
+            pending?.cancel()
+            return percent
         }
     }
 
-    /// The report a cancelled worker still sends: from a task of its own (the worker's is cancelled), after
-    /// a delay on the machine clock, through the sender of the visit that has ended.
-    private static func lateCallback(
-        sender: StateMachine<TransferModel, TransferEvent>.Sender, request: Int, percent: Int, clock: AnyClock,
-        timing: SimulationTiming
-    ) {
-        Task.detached {
-            try? await clock.sleep(for: timing.lateCallbackDelay)
-            sender.send(.progress(request: request, percent: min(100, percent + 1)))
-        }
-    }
-
-    /// What the machine's reporter, the worker and the app share.
+    /// What the worker and the app share.
     private final class Shared: Sendable {
         private struct Inner {
             var status = SimulationStatus()
@@ -109,10 +163,6 @@ public final class SimulatedTransfer: Sendable {
         }
 
         var status: SimulationStatus { inner.withLock { $0.status } }
-
-        func recordStaleEvent() {
-            change { $0.staleEvents += 1 }
-        }
 
         func setFailNext() {
             change { $0.failsNextOutcome = true }

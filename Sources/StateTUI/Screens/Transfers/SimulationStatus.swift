@@ -1,6 +1,7 @@
 /// What a simulated transfer worker reports about itself, apart from the machine's state.
 public struct SimulationStatus: Hashable, Sendable {
-    /// Late callbacks the machine dropped as stale (from visits that had ended: paused or cancelled).
+    /// Late callbacks a driver counted as dropped. The dashboard does not read it: it counts stale events
+    /// from each machine's own records (``RecordTally``).
     public var staleEvents: Int
     /// Whether the next outcome the worker reports will be a failure (`f`).
     public var failsNextOutcome: Bool

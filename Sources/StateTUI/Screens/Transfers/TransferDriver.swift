@@ -11,10 +11,9 @@ public protocol TransferDriver: Sendable {
     var name: String { get }
     /// The machine, the authority on the transfer's state.
     var machine: TransferMachine { get }
-    /// The driver's status after every change, newest only: stale late callbacks counted, whether the
-    /// next outcome is armed to fail.
+    /// The driver's status after every change, newest only: whether the next outcome is armed to fail.
     var statusUpdates: AsyncStream<SimulationStatus> { get }
-    /// The driver's status now (the demo runner reads it directly instead of through the stream).
+    /// The driver's status now.
     var status: SimulationStatus { get }
     /// Makes the next outcome a failure (simulated: the worker reports one; real: the next write fails).
     func failNextOutcome()

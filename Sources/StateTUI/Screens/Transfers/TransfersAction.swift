@@ -1,4 +1,5 @@
 import ScreenStates
+import StateMachineKit
 
 /// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
 public enum TransfersAction: Hashable, Sendable {
@@ -20,4 +21,6 @@ public enum TransfersAction: Hashable, Sendable {
     case machineChanged(row: Int, TransferModel)
     /// Row `row`'s simulated worker published `status`.
     case simulationChanged(row: Int, SimulationStatus)
+    /// Row `row`'s machine's records now (stale ones included).
+    case recordsChanged(row: Int, [StateMachine<TransferModel, TransferEvent>.Record])
 }

@@ -4,8 +4,9 @@ import TerminalUI
 /// The Transfers screen as a feature: reducer, keymap, help and view (in `TransfersFeature+View.swift`).
 ///
 /// The reducer never changes a transfer's state itself: a key becomes an event for the selected machine
-/// (an effect), and the machine's next snapshot changes the row. A key that does not apply to the selected
-/// transfer now produces no effect, and the help bar does not offer it.
+/// (an effect), and the machine's next snapshot changes the row. Whether a key applies is asked of
+/// ``TransferModel/transition(_:_:)`` for the selected transfer: a key whose event would not change it
+/// produces no effect, and the help bar does not offer it.
 public enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
     public static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
@@ -17,7 +18,7 @@ public enum TransfersFeature {
             state.selected = max(0, min(state.selected + 1, state.rows.count - 1))
             return []
         case .start, .togglePause, .cancel, .retry:
-            guard let row = state.selectedRow, let event = event(for: action, in: row.model.phase) else { return [] }
+            guard let row = state.selectedRow, let event = event(for: action, in: row.model) else { return [] }
             return [.send(row: state.selected, event)]
         case .failNextOutcome:
             guard let row = state.selectedRow, !row.simulation.failsNextOutcome else { return [] }
@@ -28,25 +29,27 @@ public enum TransfersFeature {
         case .simulationChanged(let row, let status):
             if state.rows.indices.contains(row) { state.rows[row].simulation = status }
             return []
+        case .recordsChanged(let row, let records):
+            if state.rows.indices.contains(row) { state.rows[row].tally.add(records) }
+            return []
         }
     }
 
-    /// The event a user action sends to a transfer in `phase`; nil when it does not apply there (the help
-    /// bar leaves such keys out). Snapshot actions send nothing.
-    static func event(for action: TransfersAction, in phase: TransferState) -> TransferEvent? {
-        switch (action, phase) {
-        case (.start, .idle), (.start, .completed), (.start, .failed): .start
-        case (.togglePause, .running): .pause
-        case (.togglePause, .paused): .resume
-        case (.cancel, .running), (.cancel, .paused): .cancel
-        case (.retry, .failed): .retry
-        case (.start, .running), (.start, .paused), (.togglePause, .idle), (.togglePause, .completed),
-            (.togglePause, .failed), (.cancel, .idle), (.cancel, .completed), (.cancel, .failed),
-            (.retry, .idle), (.retry, .running), (.retry, .paused), (.retry, .completed),
-            (.selectPrevious, _), (.selectNext, _), (.failNextOutcome, _), (.machineChanged, _),
-            (.simulationChanged, _):
-            nil
+    /// The events a key stands for, in the order they are tried: one key pauses or resumes.
+    static func candidates(_ action: TransfersAction) -> [TransferEvent] {
+        switch action {
+        case .start: [.start]
+        case .togglePause: [.pause, .resume]
+        case .cancel: [.cancel]
+        case .retry: [.retry]
+        case .selectPrevious, .selectNext, .failNextOutcome, .machineChanged, .simulationChanged, .recordsChanged: []
         }
+    }
+
+    /// The event `action` sends to a transfer at `model`: the first of its candidates the transfer's
+    /// transition function applies; nil when none does (the help bar leaves such keys out).
+    static func event(for action: TransfersAction, in model: TransferModel) -> TransferEvent? {
+        EventRule.first(of: candidates(action), in: model, TransferModel.transition)
     }
 
     /// The action `key` stands for on this screen; nil for keys the screen does not use.
@@ -70,18 +73,26 @@ public enum TransfersFeature {
         var items: [KeyHelp] = []
         if state.rows.count > 1 { items.append(KeyHelp("↑↓", "select")) }
         guard let row = state.selectedRow else { return items }
-        switch row.model.phase {
-        case .idle, .completed:
-            items.append(KeyHelp("s", "start"))
-        case .running:
-            items += [KeyHelp("p", "pause"), KeyHelp("c", "cancel")]
-        case .paused:
-            items += [KeyHelp("p", "resume"), KeyHelp("c", "cancel")]
-        case .failed:
-            items += [KeyHelp("r", "retry"), KeyHelp("s", "start")]
+        let keys: [(key: String, action: TransfersAction)] = [
+            ("r", .retry), ("s", .start), ("p", .togglePause), ("c", .cancel),
+        ]
+        for (key, action) in keys {
+            if let event = event(for: action, in: row.model) { items.append(KeyHelp(key, label(event))) }
         }
         if !row.simulation.failsNextOutcome { items.append(KeyHelp("f", "fail next")) }
         return items
+    }
+
+    /// What the help bar calls a key sending `event`.
+    private static func label(_ event: TransferEvent) -> String {
+        switch event {
+        case .start: "start"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .cancel: "cancel"
+        case .retry: "retry"
+        case .progress, .succeeded, .failed: "\(event)"
+        }
     }
 
     /// Every key of the screen, for the help overlay.

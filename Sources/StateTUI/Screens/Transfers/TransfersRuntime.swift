@@ -3,8 +3,8 @@ import StateMachineKit
 import TerminalUI
 
 /// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
-/// runner and the subscriptions that turn each machine's `states()` (and each driver's status) into
-/// actions, newest only.
+/// runner and the subscriptions that turn each machine's `states()` and records (and each driver's status)
+/// into actions, newest only.
 public final class TransfersRuntime: Sendable {
     /// The transfers, in row order.
     public let transfers: [any TransferDriver]
@@ -17,14 +17,17 @@ public final class TransfersRuntime: Sendable {
     /// The names the dashboard shows.
     public static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
 
-    /// One simulated transfer per name on `clock`; each draws from its own generator seeded from `seed`.
+    /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
+    /// draws from its own generator seeded from `seed`.
     public init(
-        names: [String] = TransfersRuntime.defaultNames, clock: AnyClock, seed: UInt64,
-        timing: SimulationTiming = .dashboard
+        names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
+        seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
         var seeds = SimulationRandom(seed: seed)
         transfers = names.map { name in
-            SimulatedTransfer(name: name, clock: clock, random: SimulationRandom(seed: seeds.next()), timing: timing)
+            SimulatedTransfer(
+                name: name, scheduler: scheduler, clock: clock, random: SimulationRandom(seed: seeds.next()),
+                timing: timing)
         }
     }
 
@@ -45,15 +48,23 @@ public final class TransfersRuntime: Sendable {
         }
     }
 
-    /// Two subscriptions per transfer, each newest only: the machine's states and the worker's status,
-    /// wrapped by `embed` into the app's action type.
+    /// Three subscriptions per transfer, each newest only: the machine's states, its records and the
+    /// worker's status, wrapped by `embed` into the app's action type.
     public func subscriptions<Action: Sendable>(
         _ embed: @escaping @Sendable (TransfersAction) -> Action
     ) -> [Subscription<Action>] {
         transfers.enumerated().flatMap { row, transfer in
-            [
-                Subscription(transfer.machine.engine.states()) { embed(.machineChanged(row: row, $0)) },
-                Subscription(transfer.statusUpdates) { embed(.simulationChanged(row: row, $0)) },
+            let machine = transfer.machine
+            return [
+                Subscription(id: "transfers.\(row).states", { machine.engine.states() }) {
+                    embed(.machineChanged(row: row, $0))
+                },
+                Subscription(id: "transfers.\(row).records", { machine.records() }) {
+                    embed(.recordsChanged(row: row, $0))
+                },
+                Subscription(id: "transfers.\(row).status", { transfer.statusUpdates }) {
+                    embed(.simulationChanged(row: row, $0))
+                },
             ]
         }
     }

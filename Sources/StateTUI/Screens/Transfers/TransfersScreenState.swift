@@ -16,8 +16,8 @@ public struct TransfersScreenState: Hashable, Sendable {
         rows.indices.contains(selected) ? rows[selected] : nil
     }
 
-    /// Stale callbacks dropped over all transfers.
+    /// Stale callbacks dropped over all transfers, from the machines' own records.
     public var staleEvents: Int {
-        rows.reduce(0) { $0 + $1.simulation.staleEvents }
+        rows.reduce(0) { $0 + $1.tally.stale }
     }
 }

@@ -1,6 +1,7 @@
 import ScreenStates
+import StateMachineKit
 
-/// What can happen on the Upload screen: the keys and the upload owner's reports.
+/// What can happen on the Upload screen: the keys, the machine's snapshots and the owner's refusals.
 public enum UploadAction: Hashable, Sendable {
     /// `s`: start an upload.
     case start
@@ -12,8 +13,10 @@ public enum UploadAction: Hashable, Sendable {
     case retry
     /// `f`: make the next upload fail (pressed again: not).
     case toggleFailNext
-    /// The machine's state changed.
+    /// The machine's `states()` delivered this state.
     case uploadChanged(UploadState)
-    /// The owner refused an action; the reason.
+    /// The machine's records now (stale and invalid ones included).
+    case recordsChanged([StateMachine<UploadState, UploadEvent>.Record])
+    /// The owner could not carry out an action; the reason.
     case refused(String)
 }

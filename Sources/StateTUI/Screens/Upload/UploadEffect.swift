@@ -1,9 +1,16 @@
 import ScreenStates
 
-/// The work the Upload screen asks for; ``UploadEffectRunner`` performs it on the ``UploadOwner``.
+/// The work the Upload screen asks of the ``UploadOwner``: the user's actions, each one the upload's
+/// transition function said applies when the key was pressed.
 public enum UploadEffect: Hashable, Sendable {
-    /// Ask the owner for a user action (start, pause, resume, cancel, retry).
-    case perform(UploadEvent)
-    /// Tell the owner whether the next upload fails.
-    case setFailNext(Bool)
+    /// Start a new upload; it fails half way when `fails`.
+    case start(fails: Bool)
+    /// Retry the failed upload; the new attempt fails half way when `fails`.
+    case retry(fails: Bool)
+    /// Suspend the task, and pause only if that worked.
+    case pause
+    /// Resume the paused upload.
+    case resume
+    /// Cancel the upload.
+    case cancel
 }

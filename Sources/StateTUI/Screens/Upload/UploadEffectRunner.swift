@@ -1,8 +1,8 @@
 import ScreenStates
 import TerminalUI
 
-/// Performs ``UploadEffect``s on the upload owner and feeds refusals back; state changes come through
-/// ``connect(_:)``.
+/// Performs ``UploadEffect``s on the upload owner and feeds refusals back. State changes reach the screen
+/// only through the machine's `states()` and records, never from here.
 public struct UploadEffectRunner: Sendable {
     /// The owner of the upload and its task.
     public let owner: UploadOwner
@@ -12,18 +12,8 @@ public struct UploadEffectRunner: Sendable {
         self.owner = owner
     }
 
-    /// Sends the machine's state to `send` after every change, starting now.
-    public func connect(_ send: Send<UploadAction>) {
-        owner.observe { state, _ in send(.uploadChanged(state)) }
-    }
-
     /// Performs one effect.
     public func run(_ effect: UploadEffect, send: Send<UploadAction>) {
-        switch effect {
-        case .perform(let event):
-            if case .invalid(let reason) = owner.perform(event) { send(.refused(reason)) }
-        case .setFailNext(let fails):
-            owner.setFailNext(fails)
-        }
+        if let reason = owner.perform(effect) { send(.refused(reason)) }
     }
 }

@@ -1,29 +1,34 @@
 import ScreenStates
 import TerminalUI
 
-/// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: the reducer
-/// only asks the owner for actions (effects) and shows what the machine reports back.
+/// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: whether a key
+/// applies is asked of ``UploadState/transition(_:_:)``, the reducer only asks the owner for actions
+/// (effects) and shows what the machine's `states()` and records deliver.
 public enum UploadFeature {
-    /// Applies an action. Keys whose action the upload's transition function calls impossible now are not
-    /// sent; the screen shows the reason instead.
+    /// Applies an action. A key whose event the upload's transition function says does nothing now sends
+    /// nothing; the screen shows the function's reason instead.
     public static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
         switch action {
-        case .start:
-            return request(.start, in: &state)
-        case .pauseOrResume:
-            return request(state.upload.canResume ? .resume : .pause, in: &state)
-        case .cancel:
-            return request(.cancel, in: &state)
-        case .retry:
-            return request(.retry, in: &state)
+        case .start, .pauseOrResume, .cancel, .retry:
+            let upload = state.upload
+            guard let event = event(for: action, in: upload) else {
+                state.notice =
+                    candidates(action).lazy.compactMap {
+                        EventRule.refusal($0, in: upload, UploadState.transition)
+                    }.first
+                return []
+            }
+            state.notice = nil
+            return [effect(for: event, in: &state)]
         case .toggleFailNext:
             state.failNext.toggle()
-            return [.setFailNext(state.failNext)]
+            return []
         case .uploadChanged(let upload):
             if upload != state.upload { state.notice = nil }
             state.upload = upload
-            // Starting or retrying used the fail switch up.
-            if case .uploading(let progress) = upload, progress == 0 { state.failNext = false }
+            return []
+        case .recordsChanged(let records):
+            state.tally.add(records)
             return []
         case .refused(let reason):
             state.notice = reason
@@ -31,13 +36,36 @@ public enum UploadFeature {
         }
     }
 
-    private static func request(_ event: UploadEvent, in state: inout UploadScreenState) -> [UploadEffect] {
-        if case .invalid(let reason) = UploadState.transition(state.upload, event) {
-            state.notice = reason
-            return []
+    /// The events a key stands for, in the order they are tried: one key pauses or resumes.
+    static func candidates(_ action: UploadAction) -> [UploadEvent] {
+        switch action {
+        case .start: [.start]
+        case .pauseOrResume: [.pause, .resume]
+        case .cancel: [.cancel]
+        case .retry: [.retry]
+        case .toggleFailNext, .uploadChanged, .recordsChanged, .refused: []
         }
-        state.notice = nil
-        return [.perform(event)]
+    }
+
+    /// The event `action` sends in `upload`: the first of its candidates the transition function applies.
+    static func event(for action: UploadAction, in upload: UploadState) -> UploadEvent? {
+        EventRule.first(of: candidates(action), in: upload, UploadState.transition)
+    }
+
+    /// The owner's work for `event`; a start or retry uses the fail switch up.
+    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadEffect {
+        switch event {
+        case .start, .retry:
+            let fails = state.failNext
+            state.failNext = false
+            return event == .start ? .start(fails: fails) : .retry(fails: fails)
+        case .pause: return .pause
+        case .resume: return .resume
+        case .cancel: return .cancel
+        case .progress, .complete, .fail:
+            // Task reports are no key's candidates; the owner's task sends them through its run's sender.
+            preconditionFailure("Internal inconsistency: a key asked for the task report \(event)")
+        }
     }
 
     /// The same keys as the Transfers screen: `s` start, space/`p` pause or resume, `c` cancel, `r` retry,
@@ -59,23 +87,28 @@ public enum UploadFeature {
         KeyHelp("r", "retry"), KeyHelp("f", "fail the next upload"),
     ]
 
-    /// The keys that apply in the current state.
+    /// The keys whose event the transition function applies now, then `f`.
     public static func help(_ state: UploadScreenState) -> [KeyHelp] {
-        var keys: [KeyHelp] = []
-        switch state.upload {
-        case .idle:
-            keys.append(KeyHelp("s", "start"))
-        case .uploading:
-            keys += [KeyHelp("space/p", "pause"), KeyHelp("c", "cancel")]
-        case .paused:
-            keys += [KeyHelp("space/p", "resume"), KeyHelp("c", "cancel")]
-        case .completed:
-            keys.append(KeyHelp("s", "start another"))
-        case .failed:
-            keys.append(KeyHelp("r", "retry"))
+        let keys: [(key: String, action: UploadAction)] = [
+            ("s", .start), ("space/p", .pauseOrResume), ("c", .cancel), ("r", .retry),
+        ]
+        var help = keys.compactMap { key, action in
+            event(for: action, in: state.upload).map { KeyHelp(key, label($0, in: state.upload)) }
         }
-        keys.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
-        return keys
+        help.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
+        return help
+    }
+
+    /// What the help bar calls a key sending `event`.
+    private static func label(_ event: UploadEvent, in upload: UploadState) -> String {
+        switch event {
+        case .start: upload == .completed ? "start another" : "start"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .cancel: "cancel"
+        case .retry: "retry"
+        case .progress, .complete, .fail: "\(event)"
+        }
     }
 
     /// Draws the screen: one case of the upload state each, exhaustively.
@@ -103,6 +136,10 @@ public enum UploadFeature {
             lines += ["", Line(state.upload.canRetry ? "[ Retry ]" : "", style: .bold)]
         }
         lines.append("")
+        lines.append(
+            Line(
+                "stale reports dropped: \(state.tally.stale) · invalid: \(state.tally.invalid)",
+                style: state.tally.stale > 0 ? .bold : .dim))
         if state.failNext { lines.append(Line("The next upload will fail half way.", style: .dim)) }
         if let notice = state.notice { lines.append(Line("refused: \(notice)", style: .reverse)) }
         Paragraph(lines).render(in: area, on: &canvas)

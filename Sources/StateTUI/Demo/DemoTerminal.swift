@@ -1,0 +1,179 @@
+import TerminalUI
+
+/// The terminal a demo plays on: it types the script's keys into the dashboard's own store loop, moves the
+/// session's simulated time for `sleep` steps and checks `expect` steps against the frame the store drew.
+///
+/// Before each step it waits until the world is quiet — every effect ended, every action reduced, the state
+/// caught up with every machine and every visit's work set up (``DemoSession/isSettled(_:)``) — waking on the
+/// store's own wake-ups, never on a timer. Simulated time moves one due callback at a time, with the world
+/// settling in between, so a `sleep` of any length ends as soon as nothing more is due.
+final class DemoTerminal<Base: Terminal>: Terminal {
+    /// What the terminal needs from the store it types into.
+    struct Store {
+        /// Whether the store and the world are quiet.
+        var isSettled: () -> Bool
+    }
+
+    /// How long the world may stay busy without a step completing before the demo is given up.
+    static var stallLimit: Duration { .seconds(10) }
+    /// Demo time a key press takes in a recording (a beat a viewer can follow).
+    static var keyDuration: Duration { .milliseconds(250) }
+    /// How much demo time a paced `sleep` moves between two frames.
+    static var paceSlice: Duration { .milliseconds(100) }
+
+    let base: Base
+    let session: DemoSession
+    let script: DemoScript
+    /// Whether time passes at the script's pace in real time too (a person watching).
+    let paced: Bool
+    /// Set once the store exists.
+    var store = Store(isSettled: { true })
+    /// Called with a step's text whenever a frame is due: `start`, after each step, and per slice of a paced
+    /// sleep.
+    var frameDue: (String) -> Void = { _ in }
+    /// How the play ended, once it has.
+    private(set) var ending: DemoPlayer.Ending?
+    /// The demo time so far.
+    private(set) var time: Duration = .zero
+    /// The last frame the store drew.
+    private(set) var canvas: Canvas?
+
+    private var next = 0
+    private var started = false
+    /// A key step whose frame is due once the world has settled after it.
+    private var keyStep: DemoScript.Step?
+    /// A `sleep` step in progress: the step, where it ends and where the current slice ends.
+    private var sleeping: (step: DemoScript.Step, end: Duration, slice: Duration)?
+    private var busySince: ContinuousClock.Instant?
+
+    /// The key step whose frame was still due when the store's loop ended (the app quit at it).
+    var pendingStep: DemoScript.Step? { keyStep }
+
+    init(base: Base, session: DemoSession, script: DemoScript, paced: Bool) {
+        self.base = base
+        self.session = session
+        self.script = script
+        self.paced = paced
+    }
+
+    var size: Size { base.size }
+    var wakeup: Wakeup { base.wakeup }
+
+    @discardableResult
+    func draw(_ canvas: Canvas) -> DrawReport {
+        self.canvas = canvas
+        return base.draw(canvas)
+    }
+
+    func suspend() { base.suspend() }
+    func resume() { base.resume() }
+    func restore() { base.restore() }
+
+    /// The next key of the script once the world is quiet; nil while it is not (so the store reduces what
+    /// arrived), or while simulated time moves. Ctrl-C ends the store's loop once the play has ended.
+    func readKey(timeout: Duration?) -> Key? {
+        while true {
+            if ending != nil { return .controlC }
+            guard settled() else { return nil }
+            if ending != nil { return .controlC }
+            if let sleep = sleeping {
+                if session.step(toward: sleep.slice) { return nil }
+                sleepSliceEnded(sleep)
+                continue
+            }
+            if let step = keyStep {
+                keyStep = nil
+                frameDue(step.text)
+                if paced && watch(Self.keyDuration) { ending = .stopped }
+                continue
+            }
+            if !started {
+                started = true
+                frameDue("start")
+                continue
+            }
+            guard next < script.steps.count else {
+                ending = .completed
+                continue
+            }
+            let step = script.steps[next]
+            next += 1
+            switch step.kind {
+            case .key(let key):
+                keyStep = step
+                time += Self.keyDuration
+                return key
+            case .sleep(let duration):
+                let end = session.scheduler.now + duration
+                sleeping = (step, end, paced ? min(end, session.scheduler.now + Self.paceSlice) : end)
+            case .expect(let pattern):
+                frameDue(step.text)
+                let screen = canvas?.text ?? ""
+                if !DemoPlayer.matches(screen, pattern) { ending = .failed(step, screen: screen) }
+            }
+        }
+    }
+
+    /// A stretch of a `sleep` has passed: the frame of the step (or, paced, of the slice), then the next
+    /// slice or the next step.
+    private func sleepSliceEnded(_ sleep: (step: DemoScript.Step, end: Duration, slice: Duration)) {
+        let now = session.scheduler.now
+        guard paced else {
+            time += sleep.step.kindDuration
+            sleeping = nil
+            frameDue(sleep.step.text)
+            return
+        }
+        time += Self.paceSlice
+        frameDue(sleep.step.text)
+        if watch(Self.paceSlice) {
+            ending = .stopped
+            sleeping = nil
+        } else if now < sleep.end {
+            sleeping = (sleep.step, sleep.end, min(sleep.end, now + Self.paceSlice))
+        } else {
+            sleeping = nil
+        }
+    }
+
+    /// Whether the world is quiet; when it is not, waits (bounded) for the store's next wake-up and says no,
+    /// so the store reduces what woke it. A world busy for ``stallLimit`` ends the play.
+    private func settled() -> Bool {
+        if store.isSettled() {
+            busySince = nil
+            return true
+        }
+        let clock = ContinuousClock()
+        let since = busySince ?? clock.now
+        busySince = since
+        let left = Self.stallLimit - (clock.now - since)
+        if left <= .zero {
+            ending = .stalled(after: script.steps.indices.contains(next - 1) ? script.steps[next - 1].text : "start")
+            return true
+        }
+        base.wakeup.wait(timeout: left)
+        return false
+    }
+
+    /// Waits `duration` of real time while watching the base terminal for `q` or Ctrl-C; true when pressed.
+    private func watch(_ duration: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + duration
+        while clock.now < deadline {
+            if let key = base.readKey(timeout: deadline - clock.now), key == .character("q") || key == .controlC {
+                return true
+            }
+        }
+        return false
+    }
+}
+
+extension DemoScript.Step {
+    /// The demo time the step takes: a sleep its duration, anything else none (keys are counted apart).
+    var kindDuration: Duration {
+        switch kind {
+        case .sleep(let duration): duration
+        case .key, .expect: .zero
+        }
+    }
+}
