@@ -37,6 +37,13 @@ wait_for '\[ Retry \]'
 keys r
 wait_for 'Upload complete'
 
+step="upload: cancel mid-way; the chunk already on the wire is dropped by the machine as stale"
+keys s
+wait_for 'Uploading… [0-9]+%'
+keys c
+wait_for 'State idle'
+wait_for 'stale reports dropped: 1'
+
 step="load: refresh, fail, late response, refresh"
 keys Tab
 wait_for 'LoadState \(enum\)'
@@ -48,6 +55,7 @@ wait_for '│failed\("offline", previous'
 wait_for 'l late response'
 keys l
 wait_for '• late'
+wait_for 'stale responses dropped: 1'
 keys r
 wait_for 'IMPOSSIBLE: isLoading \+ items \+ error'
 
@@ -62,13 +70,14 @@ grep -q '^stateDiagram-v2' "$work/statetui-upload.mmd" || fail "statetui-upload.
 keys End
 wait_for 'Dead ends \([0-9]+\)'
 
-step="history: the upload's records, invalid and stale marked"
+step="history: one named machine at a time; the load's and the upload's records, stale ones counted"
 keys 5
-wait_for 'Machine +transfers'
-keys h
-wait_for '[0-9]+ records'
-keys h
+wait_for 'Machine +photos\.tar +backup\.img'
+keys Left
 wait_for 'refreshTapped'
+wait_for '[0-9]+ records · 1 stale'
+keys Left
+wait_for '[0-9]+ records · 1 stale'
 keys Up
 wait_for '1 up'
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScreenStates
 import StateTUI
 import TerminalUI
 import Testing
@@ -43,6 +44,55 @@ import Testing
         let (_, frames, _) = try await Self.play("load")
         let impossible = try #require(frames.first { $0.contains("IMPOSSIBLE: isLoading + items + error") })
         #expect(impossible.contains("loading(previous: [\"a\", \"b\"])"))
+    }
+
+    static func play(script text: String, session: DemoSession) async throws -> (DemoPlayer.Ending, [String]) {
+        let script = try DemoScript.parse(text, file: "test.demo")
+        var cast: Asciicast?
+        var frames: [String] = []
+        let ending = await DemoPlayer.headless(script, size: Size(width: 80, height: 24), session: session, cast: &cast)
+        {
+            frames.append($0)
+        }
+        return (ending, frames)
+    }
+
+    /// End to end through the dashboard's own store, reducer, subscriptions and effect runner on a manual
+    /// scheduler: a cancelled upload's late chunk and a failed request's late response both die in their
+    /// machines as stale, and both screens count them from the machines' records.
+    @Test func lateUploadReportsAndLateLoadResponsesAreDroppedAsStaleThroughTheDashboard() async throws {
+        let session = DemoSession(seed: 3)
+        let (ending, frames) = try await Self.play(
+            script: """
+                2
+                s
+                sleep 250ms
+                c
+                expect /State idle/
+                sleep 1s
+                expect /stale reports dropped: 1/
+                3
+                f
+                r
+                sleep 300ms
+                expect /failed\\("offline"/
+                l
+                expect /stale responses dropped: 1/
+                expect /• late/
+                """, session: session)
+        #expect(ending == .completed, "\(frames.last ?? "")")
+        let upload = session.environment.upload.machine.engine.history
+        #expect(upload.last.map { [$0.before: $0.outcome] } == [.idle: .stale])
+        let load = session.environment.load.machine.engine.history
+        #expect(load.last.map { "\($0.event) \($0.outcome)" } == "succeeded([\"late\"]) stale")
+        #expect(session.environment.load.machine.state == .failed("offline", previous: nil))
+    }
+
+    /// A headless sleep is simulated time: even a very long one ends as soon as nothing more is due.
+    @Test(.timeLimit(.minutes(1))) func aVeryLongSleepEndsAtOnce() async throws {
+        let (ending, frames) = try await Self.play(
+            script: "1\ns\nsleep 9999999s\nexpect /completed/\n", session: DemoSession())
+        #expect(ending == .completed, "\(frames.last ?? "")")
     }
 
     @Test func aFailingExpectNamesTheStepAndTheScreen() async throws {

@@ -27,7 +27,8 @@ private enum CounterEffect: Sendable, Equatable {
 
 private func counterApp(
     until finished: @escaping @Sendable (Counter) -> Bool = { $0.quit },
-    subscriptions: [Subscription<CounterAction>] = []
+    subscriptions: [Subscription<CounterAction>] = [],
+    subscribe: @escaping @Sendable (Counter) -> [Subscription<CounterAction>] = { _ in [] }
 ) -> App<Counter, CounterAction, CounterEffect> {
     App(
         initialState: Counter(),
@@ -72,7 +73,8 @@ private func counterApp(
             case .echo(let value): send(.echoed(value))
             }
         },
-        subscriptions: subscriptions
+        subscriptions: subscriptions,
+        subscribe: subscribe
     )
 }
 
@@ -91,6 +93,42 @@ private func counterApp(
         let app = counterApp(until: { $0.echoed.count == 3 })
         let final = await app.run(detachedOn: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(final == Counter(count: 3, echoed: [1, 2, 3]))
+    }
+
+    /// A subscription a state asks for starts once asked (making its sequence only then) and is cancelled
+    /// once a state no longer asks for it; one never asked for is never made.
+    @Test func subscriptionsRunOnlyWhileTheStateAsksForThem() async {
+        let made = Locked<[String]>([])
+        let ended = Locked<[String]>([])
+        @Sendable func sequence(_ name: String) -> AsyncStream<Int> {
+            made.withLock { $0.append(name) }
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            continuation.onTermination = { _ in ended.withLock { $0.append(name) } }
+            continuation.yield(1)
+            return stream
+        }
+        let app = counterApp(
+            until: { $0.received.count == 1 && $0.count == 2 },
+            subscribe: { state in
+                (state.count == 1
+                    ? [
+                        Subscription(id: "one", { sequence("one") }) { value in
+                            made.withLock { $0.append("delivered") }
+                            return CounterAction.received(value)
+                        }
+                    ] : [])
+                    + (state.count > 100
+                        ? [Subscription(id: "never", { sequence("never") }) { CounterAction.received($0) }] : [])
+            })
+        let terminal = HeadlessTerminal(size: Size(width: 10, height: 1), script: [.key(.character("+"))])
+        let run = Task { await app.run(detachedOn: terminal) }
+        // The value is queued once delivered; only then does the state stop asking.
+        while !made.withLock({ $0.contains("delivered") }) { await Task.yield() }
+        terminal.enqueue(keys: [.character("+")])
+        let final = await run.value
+        #expect(final.count == 2)
+        #expect(made.withLock { $0 } == ["one", "delivered"])
+        #expect(ended.withLock { $0 } == ["one"])
     }
 
     @Test func subscriptionValuesBecomeActionsInOrder() async {

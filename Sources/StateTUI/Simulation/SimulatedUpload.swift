@@ -126,7 +126,8 @@ public final class SimulatedUpload: Sendable {
     }
 
     private func scheduleChunk(reporting report: @escaping @Sendable (Report) -> Void) {
-        let work = scheduler.schedule(after: chunkInterval) { [weak self] in self?.sendChunk(reporting: report) }
+        // Held strongly: a chunk on the wire lands even when the owner has let go of the task (a cancel).
+        let work = scheduler.schedule(after: chunkInterval) { [self] in sendChunk(reporting: report) }
         let stale = task.withLock { task -> Bool in
             guard task.phase == .sending else { return true }
             task.pending = work
