@@ -90,7 +90,7 @@ private func busyState(tick: Int) -> AppState {
         default: model = .initial
         }
         return TransferRow(
-            name: "transfer-\(index).bin", model: model, simulation: SimulationStatus(staleEvents: index % 3))
+            name: "transfer-\(index).bin", model: model, tally: RecordTally(lastSequence: index % 3, stale: index % 3))
     }
     return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
 }
