@@ -13,14 +13,15 @@ public final class LoadMachine: Sendable {
         self.feed = feed
         engine = StateMachine(
             initial: LoadState.idle, label: label, historyLimit: historyLimit, clock: clock,
-            reporter: feed.reporter(passingTo: reporter), transition: LoadState.transition)
+            reporter: reporter, transition: LoadState.transition)
         feed.attach(engine)
     }
 
     /// The current state.
     public var state: LoadState { engine.state }
 
-    /// The machine's records now and after each action it records (stale and ignored ones too).
+    /// The machine's records now and after each change, and after each stale or ignored action delivered
+    /// through ``apply(_:)`` or ``deliver(_:through:)``.
     public func records() -> AsyncStream<[StateMachine<LoadState, LoadAction>.Record]> {
         feed.records()
     }
@@ -34,6 +35,13 @@ public final class LoadMachine: Sendable {
     /// Applies `action` and returns the engine's outcome.
     @discardableResult
     public func apply(_ action: LoadAction) -> Outcome {
-        engine.send(action)
+        feed.noted(engine.send(action))
+    }
+
+    /// Delivers `action` through `sender` (the sender of a run of `whileIn` work) and returns the machine's
+    /// outcome; a record that leaves the state as it was (stale, ignored, …) wakes ``records()`` readers.
+    @discardableResult
+    public func deliver(_ action: LoadAction, through sender: StateMachine<LoadState, LoadAction>.Sender) -> Outcome {
+        feed.noted(sender.send(action))
     }
 }

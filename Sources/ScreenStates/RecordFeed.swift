@@ -1,12 +1,14 @@
 import StateMachineKit
 
-/// A machine's history as a stream: the machine's own records, read again each time it records an event.
+/// A machine's history as a stream: the machine's own records, read again whenever it may have recorded
+/// something new.
 ///
-/// `states()` wakes a reader only when the state changes; an event the machine drops as stale, ignores or
-/// calls invalid leaves the state as it was, yet it is a record the screens count and the History screen
-/// shows. The engine announces every record it makes to its ``StateMachineKit/Reporter`` (outside its lock,
-/// in the order it applied the events), so the feed rides on that announcement: it carries no data of its
-/// own, and every value a reader gets is ``StateMachineKit/StateMachine/history`` read from the machine.
+/// `states()` wakes a reader only when the state changes; an event the machine drops as stale, ignores,
+/// accepts without change or calls invalid leaves the state as it was, yet it is a record the screens count
+/// and the History screen shows. So a reader is woken by the machine's `states()` and, for those other
+/// records, by ``noted(_:)``: whoever delivered the event hands over the outcome the machine returned. The
+/// feed carries no data of its own: every value a reader gets is ``StateMachineKit/StateMachine/history``
+/// read from the machine.
 public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// The records of one machine, oldest first.
     public typealias Records = [StateMachine<State, Event>.Record]
@@ -22,23 +24,13 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
     /// A feed with no machine and no readers yet; ``attach(_:)`` names the machine.
     public init() {}
 
-    /// The reporter to give the machine: every record it reports wakes the readers, then `next` (if any)
-    /// gets the report too.
-    public func reporter(passingTo next: Reporter?) -> Reporter {
-        Reporter(minimumLevel: .trace) { [weak self] report in
-            // Cancellations and timer notes are not records; every other report is one.
-            if report.name != Report.Name.cancelled && report.name != Report.Name.timeout { self?.publish() }
-            next?.report(report)
-        }
-    }
-
     /// Names the machine whose records the feed reads.
     public func attach(_ engine: StateMachine<State, Event>) {
         readers.withLock { $0.engine = engine }
     }
 
-    /// The machine's records now, then again after each record it makes, newest only; the stream ends when
-    /// its reader stops reading.
+    /// The machine's records now, then again after each state change and each outcome ``noted(_:)``,
+    /// newest only; the stream ends when its reader stops reading.
     public func records() -> AsyncStream<Records> {
         let (stream, continuation) = AsyncStream.makeStream(of: Records.self, bufferingPolicy: .bufferingNewest(1))
         let (id, engine) = readers.withLock { readers in
@@ -46,21 +38,42 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
             readers.all[readers.nextID] = continuation
             return (readers.nextID, readers.engine)
         }
+        continuation.yield(engine?.history ?? [])
+        let changes = engine?.states()
+        let pump = Task { [weak self] in
+            guard let changes else { return }
+            for await _ in changes { self?.publish(to: id) }
+        }
         continuation.onTermination = { [weak self] _ in
+            pump.cancel()
             _ = self?.readers.withLock { $0.all.removeValue(forKey: id) }
         }
-        continuation.yield(engine?.history ?? [])
         return stream
     }
 
-    /// Reads and hands out the history under the readers' lock, so two reports racing on two threads
-    /// cannot leave an older history as a reader's newest. The machine never holds its own lock while it
-    /// reports, so taking it here cannot deadlock.
-    private func publish() {
+    /// Wakes the readers when `outcome` is a record that did not change the state (a change wakes them
+    /// through `states()`); returns `outcome`.
+    @discardableResult
+    public func noted(_ outcome: Outcome) -> Outcome {
+        switch outcome {
+        case .moved, .updated, .stopped: break
+        case .stayed, .ignored, .invalid, .stale, .postponed, .overflowed: publish(to: nil)
+        }
+        return outcome
+    }
+
+    /// Reads and hands out the history under the readers' lock, so two wake-ups racing on two threads
+    /// cannot leave an older history as a reader's newest. The machine never holds its own lock while
+    /// anything here runs, so taking it here cannot deadlock.
+    private func publish(to id: Int?) {
         readers.withLock { readers in
             guard let engine = readers.engine, !readers.all.isEmpty else { return }
             let history = engine.history
-            for reader in readers.all.values { reader.yield(history) }
+            if let id {
+                readers.all[id]?.yield(history)
+            } else {
+                for reader in readers.all.values { reader.yield(history) }
+            }
         }
     }
 }

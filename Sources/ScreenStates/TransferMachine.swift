@@ -19,11 +19,12 @@ public final class TransferMachine: Sendable {
         self.feed = feed
         engine = StateMachine(
             initial: TransferModel.initial, label: label, historyLimit: historyLimit, clock: clock,
-            reporter: feed.reporter(passingTo: reporter), transition: TransferModel.transition)
+            reporter: reporter, transition: TransferModel.transition)
         feed.attach(engine)
     }
 
-    /// The machine's records now and after each event it records (stale, ignored and invalid ones too).
+    /// The machine's records now and after each change, and after each stale, ignored or invalid event
+    /// delivered through ``apply(_:)`` or ``deliver(_:through:)``.
     public func records() -> AsyncStream<[StateMachine<TransferModel, TransferEvent>.Record]> {
         feed.records()
     }
@@ -44,7 +45,16 @@ public final class TransferMachine: Sendable {
     /// Applies `event` and returns the engine's outcome, whose verdict `replay` prints.
     @discardableResult
     public func apply(_ event: TransferEvent) -> Outcome {
-        engine.send(event)
+        feed.noted(engine.send(event))
+    }
+
+    /// Delivers `event` through `sender` (the sender of a run of `whileIn` work) and returns the machine's
+    /// outcome; a record that leaves the state as it was (stale, ignored, …) wakes ``records()`` readers.
+    @discardableResult
+    public func deliver(_ event: TransferEvent, through sender: StateMachine<TransferModel, TransferEvent>.Sender)
+        -> Outcome
+    {
+        feed.noted(sender.send(event))
     }
 }
 

@@ -14,14 +14,15 @@ public final class UploadMachine: Sendable {
         self.feed = feed
         engine = StateMachine(
             initial: UploadState.idle, label: label, historyLimit: historyLimit, clock: clock,
-            reporter: feed.reporter(passingTo: reporter), transition: UploadState.transition)
+            reporter: reporter, transition: UploadState.transition)
         feed.attach(engine)
     }
 
     /// The current state.
     public var state: UploadState { engine.state }
 
-    /// The machine's records now and after each event it records (stale, ignored and invalid ones too).
+    /// The machine's records now and after each change, and after each stale, ignored or invalid event
+    /// delivered through ``apply(_:)`` or ``deliver(_:through:)``.
     public func records() -> AsyncStream<[StateMachine<UploadState, UploadEvent>.Record]> {
         feed.records()
     }
@@ -35,6 +36,14 @@ public final class UploadMachine: Sendable {
     /// Applies `event` and returns the engine's outcome.
     @discardableResult
     public func apply(_ event: UploadEvent) -> Outcome {
-        engine.send(event)
+        feed.noted(engine.send(event))
+    }
+
+    /// Delivers `event` through `sender` (the sender of a run of `whileIn` work) and returns the machine's
+    /// outcome; a record that leaves the state as it was (stale, ignored, …) wakes ``records()`` readers.
+    @discardableResult
+    public func deliver(_ event: UploadEvent, through sender: StateMachine<UploadState, UploadEvent>.Sender) -> Outcome
+    {
+        feed.noted(sender.send(event))
     }
 }

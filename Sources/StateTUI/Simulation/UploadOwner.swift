@@ -32,7 +32,9 @@ public final class UploadOwner: Sendable {
             guard let self else { return }
             let runs = self.runs
             guard let task = self.task else { return runs.began(visit: sender.visit) }
-            await task.run(onSetUp: { runs.began(visit: sender.visit) }) { report in sender.send(report.event) }
+            await task.run(onSetUp: { runs.began(visit: sender.visit) }) { report in
+                self.machine.deliver(report.event, through: sender)
+            }
         }
     }
 

@@ -27,7 +27,7 @@ public final class LoadEffectRunner: Sendable {
             await WorkHold.run(
                 { finish in
                     self.server.request(fails: fails) { response in
-                        sender.send(response)
+                        self.machine.deliver(response, through: sender)
                         finish()
                     }
                     self.runs.began(visit: sender.visit)

@@ -27,12 +27,11 @@ public final class SimulatedTransfer: Sendable {
         self.name = name
         self.shared = shared
         machine = TransferMachine(label: name, clock: clock)
-        let engine = machine.engine
         let runs = self.runs
-        engine.whileIn(where: Self.works, label: "simulated transfer") { [weak engine] sender in
-            guard let engine else { return }
+        machine.engine.whileIn(where: Self.works, label: "simulated transfer") { [weak machine] sender in
+            guard let machine else { return }
             await Self.work(
-                sender: sender, model: engine.state, name: name, scheduler: scheduler, timing: timing, shared: shared,
+                machine: machine, sender: sender, name: name, scheduler: scheduler, timing: timing, shared: shared,
                 onSetUp: { runs.began(visit: sender.visit) })
         }
     }
@@ -65,22 +64,22 @@ public final class SimulatedTransfer: Sendable {
     /// One run's worth of work: progress from the current percent to 100 over the remaining share of a
     /// random number of ticks, then the outcome; a late report when the machine cancels the run.
     private static func work(
-        sender: StateMachine<TransferModel, TransferEvent>.Sender, model: TransferModel, name: String,
+        machine: TransferMachine, sender: StateMachine<TransferModel, TransferEvent>.Sender, name: String,
         scheduler: any SimulationScheduler, timing: SimulationTiming, shared: Shared,
         onSetUp: @escaping @Sendable () -> Void
     ) async {
-        guard case .running(let request, let percent) = model.phase else { return onSetUp() }
+        guard case .running(let request, let percent) = machine.state else { return onSetUp() }
         let total = shared.randomTicks(in: timing.ticksPerTransfer)
         let ticks = Ticks(percent: percent, remaining: max(1, total * (100 - percent) / 100))
         await WorkHold.run(
             { finish in
                 ticks.schedule(on: scheduler, every: timing.tick) { percent, last in
-                    sender.send(.progress(request: request, percent: percent))
+                    machine.deliver(.progress(request: request, percent: percent), through: sender)
                     guard last else { return }
                     if shared.takeFailNext() {
-                        sender.send(.failed(request: request, message: "simulated failure"))
+                        machine.deliver(.failed(request: request, message: "simulated failure"), through: sender)
                     } else {
-                        sender.send(.succeeded(request: request, file: name))
+                        machine.deliver(.succeeded(request: request, file: name), through: sender)
                     }
                     finish()
                 }
@@ -89,7 +88,7 @@ public final class SimulatedTransfer: Sendable {
             onCancel: {
                 let percent = ticks.stop()
                 scheduler.schedule(after: timing.lateCallbackDelay) {
-                    sender.send(.progress(request: request, percent: min(100, percent + 1)))
+                    machine.deliver(.progress(request: request, percent: min(100, percent + 1)), through: sender)
                 }
             })
     }
