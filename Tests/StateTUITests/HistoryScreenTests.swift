@@ -109,6 +109,24 @@ import Testing
         #expect(following == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 
+    /// Before the fix the screen re-read every machine's history on each tick, shown or not; now it
+    /// subscribes to the selected machine's records, and only while it is shown.
+    @Test func theScreenSubscribesToTheSelectedMachinesRecordsOnlyWhileShown() {
+        let environment = DemoSession().environment
+        var state = environment.initialState
+        func history() -> [String] {
+            environment.subscriptions(for: state).map(\.id).filter { $0.hasPrefix("history.") }
+        }
+        #expect(state.history.machines == Self.machines)
+        #expect(history() == [])
+        state.screen = .history
+        #expect(history() == ["history.photos.tar"])
+        _ = HistoryFeature.reduce(&state.history, .previousMachine)
+        #expect(history() == ["history.load"])
+        state.screen = .upload
+        #expect(history() == [])
+    }
+
     @Test(arguments: [
         (Key.character("h"), HistoryAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
         (.up, .scrollUp(1)), (.down, .scrollUp(-1)), (.pageUp, .scrollUp(10)),
