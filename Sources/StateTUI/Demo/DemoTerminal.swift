@@ -14,8 +14,10 @@ final class DemoTerminal<Base: Terminal>: Terminal {
         var isSettled: () -> Bool
     }
 
-    /// How long the world may stay busy without a step completing before the demo is given up.
-    static var stallLimit: Duration { .seconds(10) }
+    /// How long the world may stay unsettled with nothing waking the store before the demo is given up: a
+    /// bound for a world that can never settle, generous enough for a machine whose threads are busy with
+    /// other work for a while.
+    static var stallLimit: Duration { .seconds(60) }
     /// Demo time a key press takes in a recording (a beat a viewer can follow).
     static var keyDuration: Duration { .milliseconds(250) }
     /// How much demo time a paced `sleep` moves between two frames.
@@ -137,7 +139,7 @@ final class DemoTerminal<Base: Terminal>: Terminal {
     }
 
     /// Whether the world is quiet; when it is not, waits (bounded) for the store's next wake-up and says no,
-    /// so the store reduces what woke it. A world busy for ``stallLimit`` ends the play.
+    /// so the store reduces what woke it. A world unsettled with no wake-up for ``stallLimit`` ends the play.
     private func settled() -> Bool {
         if store.isSettled() {
             busySince = nil
@@ -152,6 +154,8 @@ final class DemoTerminal<Base: Terminal>: Terminal {
             return true
         }
         base.wakeup.wait(timeout: left)
+        // Woken: something moved, so the limit counts again from now.
+        if clock.now - since < Self.stallLimit { busySince = clock.now }
         return false
     }
 
