@@ -128,10 +128,12 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     /// longer asked for. The app's fixed ``App/subscriptions`` are asked for always.
     private func updateSubscriptions() {
         guard isRunning else { return }
-        var wanted: [String: Subscription<Action>] = [:]
-        for (index, subscription) in app.subscriptions.enumerated() { wanted["#\(index)"] = subscription }
-        for subscription in app.subscribe(state) { wanted[subscription.id] = subscription }
-        for (id, subscription) in running where wanted[id] == nil {
+        // In the order asked for, so subscriptions start in the same order on every run.
+        let wanted =
+            app.subscriptions.enumerated().map { ("#\($0.offset)", $0.element) }
+            + app.subscribe(state).map { ($0.id, $0) }
+        let ids = Set(wanted.map(\.0))
+        for (id, subscription) in running where !ids.contains(id) {
             subscription.task.cancel()
             running[id] = nil
         }
