@@ -95,6 +95,29 @@ import Testing
         #expect(UploadFeature.keymap(key, UploadScreenState()) == action)
     }
 
+    /// One rulebook: in every upload state, a key's effect is the first of its events the upload's transition
+    /// function moves or updates on, none when it moves on none, and the help bar offers exactly those keys.
+    @Test(arguments: everyCase.map(\.state.upload))
+    func keysAndHelpAskTheTransitionFunction(upload: UploadState) {
+        let keys: [(String, UploadAction, [UploadEvent])] = [
+            ("s", .start, [.start]), ("space/p", .pauseOrResume, [.pause, .resume]), ("c", .cancel, [.cancel]),
+            ("r", .retry, [.retry]),
+        ]
+        let offered = Set(UploadFeature.help(UploadScreenState(upload: upload)).map(\.key))
+        for (key, action, candidates) in keys {
+            var state = UploadScreenState(upload: upload)
+            let effects = UploadFeature.reduce(&state, action)
+            let applying = candidates.first {
+                switch UploadState.transition(upload, $0) {
+                case .to, .update: true
+                case .stay, .ignore, .invalid, .postpone: false
+                }
+            }
+            #expect(effects.isEmpty == (applying == nil), "\(key) in \(upload)")
+            #expect(offered.contains(key) == (applying != nil), "\(key) in \(upload)")
+        }
+    }
+
     @Test func helpOffersOnlyWhatApplies() {
         #expect(UploadFeature.help(UploadScreenState()).map(\.key) == ["s", "f"])
         #expect(
