@@ -287,6 +287,11 @@ struct DiagramCanvas {
     }
 
     func lines() -> [String] {
-        (0..<height).map { row in String(characters[(row * width)..<((row + 1) * width)]) }
+        (0..<height).map { row in
+            var line = ""
+            line.reserveCapacity(width * 3)
+            for character in characters[(row * width)..<((row + 1) * width)] { line.append(character) }
+            return line
+        }
     }
 }

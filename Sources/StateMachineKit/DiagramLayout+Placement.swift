@@ -42,12 +42,14 @@ extension DiagramEngine {
         measure(&placement)
         assignPorts(&placement)
         assignColumns(&placement)
+        alignPorts(&placement)
         assignRows(&placement)
         return placement
     }
 
     /// Box and element sizes. A box fits its text with a space each side, and its ports two columns apart;
-    /// its self-loops take two rows each (more for a long label) on its right side.
+    /// its self-loops take two rows each (more for a long label) on its right side, the last one coming back
+    /// in beside the bottom corner.
     private func measure(_ placement: inout DiagramPlacement) {
         placement.boxWidth = [Int](repeating: 0, count: graph.nodes.count)
         placement.boxHeight = [Int](repeating: 0, count: graph.nodes.count)
@@ -68,7 +70,9 @@ extension DiagramEngine {
                     loopRow += max(2, lines.count)
                     loopLabelWidth = max(loopLabelWidth, lines.map(\.count).max() ?? 0)
                 }
-                let boxHeight = max(nodeLines[node].count, loopRow - 1) + 2
+                // The last loop may come back in beside the bottom border, so loops need one row less than
+                // their sum inside the box.
+                let boxHeight = max(nodeLines[node].count + 2, loopRow)
                 placement.boxWidth[node] = boxWidth
                 placement.boxHeight[node] = boxHeight
                 let loopWidth = loops[node].isEmpty ? 0 : 2 + (loopLabelWidth > 0 ? 1 + loopLabelWidth : 0)
@@ -210,6 +214,45 @@ extension DiagramEngine {
         return abs(lower - current) <= abs(upper - current) ? lower : upper
     }
 
+    /// Slides each box's ports along its border towards the columns their lines come from, keeping their
+    /// order and two columns between them, so a line that reaches the box's span drops straight in.
+    private func alignPorts(_ placement: inout DiagramPlacement) {
+        for (element, kind) in elements.enumerated() {
+            guard case .box(let node) = kind else { continue }
+            let width = placement.boxWidth[node]
+            let left = placement.x[element]
+            for side in [downward[element], upward[element]] where !side.isEmpty {
+                let isBottom = segments[side[0]].upper == element
+                let ordered = side.sorted { a, b in
+                    let ports = isBottom ? placement.upperOffset : placement.lowerOffset
+                    return ports[a] < ports[b]
+                }
+                let wanted = ordered.map { segment -> Int in
+                    let other = isBottom ? segments[segment].lower : segments[segment].upper
+                    let column =
+                        placement.x[other]
+                        + (isBottom ? placement.lowerOffset[segment] : placement.upperOffset[segment])
+                    return min(max(column - left, 1), width - 2)
+                }
+                var offsets = wanted
+                for index in offsets.indices.dropFirst() {
+                    offsets[index] = max(offsets[index], offsets[index - 1] + 2)
+                }
+                for index in offsets.indices.reversed() {
+                    let last = width - 2 - 2 * (offsets.count - 1 - index)
+                    offsets[index] = min(offsets[index], index + 1 < offsets.count ? offsets[index + 1] - 2 : last)
+                }
+                for (index, segment) in ordered.enumerated() {
+                    if isBottom {
+                        placement.upperOffset[segment] = offsets[index]
+                    } else {
+                        placement.lowerOffset[segment] = offsets[index]
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: Rows
 
     /// Rank heights, then each channel's jog tracks, then the first row of every rank.
@@ -257,20 +300,19 @@ extension DiagramEngine {
             let top = placement.x[segments[segment].upper] + placement.upperOffset[segment]
             let bottom = placement.x[segments[segment].lower] + placement.lowerOffset[segment]
             let chain = chains[segments[segment].bundle]
-            let targets = bundles[segments[segment].bundle].map { graph.edges[$0].to }
-            if targets.contains(chain.upperNode), case .box(let node) = elements[segments[segment].upper],
+            if chain.arrowAtUpper, case .box(let node) = elements[segments[segment].upper],
                 placement.boxHeight[node] == placement.rankHeight[rank]
             {
                 arrowUp = true
             }
-            if targets.contains(chain.lowerNode), case .box = elements[segments[segment].lower] { arrowDown = true }
+            if chain.arrowAtLower, case .box = elements[segments[segment].lower] { arrowDown = true }
             // Both ways, the two arrowheads need rows of their own beside the label's.
             let touchesBox: Bool
             switch (elements[segments[segment].upper], elements[segments[segment].lower]) {
             case (.box, _), (_, .box): touchesBox = true
             case (.label, _), (.dummy, _): touchesBox = false
             }
-            if touchesBox && Set(targets).count > 1 { minimumRows = 1 }
+            if touchesBox && chain.arrowAtUpper && chain.arrowAtLower { minimumRows = 1 }
             if top != bottom { jogs.append((segment, top, bottom, min(top, bottom), max(top, bottom))) }
         }
         guard !jogs.isEmpty else { return (minimumRows, [], 0) }

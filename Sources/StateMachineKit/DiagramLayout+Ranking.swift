@@ -32,6 +32,9 @@ struct DiagramEngine {
         var lowerNode: Int
         /// Its segments, top to bottom.
         var segments: [Int]
+        /// Whether some edge of the bundle points at the upper node, and at the lower node.
+        var arrowAtUpper: Bool
+        var arrowAtLower: Bool
     }
 
     let graph: DiagramGraph
@@ -110,6 +113,9 @@ struct DiagramEngine {
             searchLayers(oriented: oriented, crossings: &crossings)
         }
     }
+
+    /// Restarts of each ordering tried while searching layers (the chosen layering gets ``restarts``).
+    static let searchRestarts = 3
 
     /// Graphs up to this many nodes also try moving nodes between layers to remove crossings.
     static let searchLimit = 10
@@ -213,7 +219,7 @@ struct DiagramEngine {
         func stray(_ layers: [Int]) -> Int {
             zip(layers, depth).reduce(0) { $0 + abs($1.0 - $1.1) }
         }
-        var score = (crossings, Set(layers).count, layers[initial], stray(layers))
+        var score = (crossings, (layers.max() ?? 0) + 1, layers[initial], stray(layers))
         var rounds = 0
         while score.0 > 0 && rounds < 4 {
             rounds += 1
@@ -229,7 +235,9 @@ struct DiagramEngine {
                     var trial = self
                     trial.build(layers: candidate.map { $0 - lowest }, oriented: oriented)
                     let found = (
-                        trial.orderRanks(), Set(trial.layers).count, trial.layers[initial], stray(trial.layers)
+                        trial.orderRanks(restarts: Self.searchRestarts), (trial.layers.max() ?? 0) + 1,
+                        trial.layers[initial],
+                        stray(trial.layers)
                     )
                     if found < bestScore {
                         bestScore = found
@@ -241,7 +249,7 @@ struct DiagramEngine {
             self = best
             score = bestScore
         }
-        crossings = score.0
+        crossings = orderRanks()
     }
 
     /// Each node's number of edges from `initial` along edge directions (unreachable nodes count as one
@@ -289,7 +297,10 @@ struct DiagramEngine {
             var upper = oriented[bundle].upper
             var lower = oriented[bundle].lower
             if self.layers[upper] > self.layers[lower] { swap(&upper, &lower) }
-            var chain = Chain(upperNode: upper, lowerNode: lower, segments: [])
+            var chain = Chain(
+                upperNode: upper, lowerNode: lower, segments: [],
+                arrowAtUpper: members.contains { graph.edges[$0].to == upper },
+                arrowAtLower: members.contains { graph.edges[$0].to == lower })
             let top = 2 * self.layers[upper]
             let bottom = 2 * self.layers[lower]
             let labelRank = Self.labelRank(
@@ -311,7 +322,7 @@ struct DiagramEngine {
     func labelLines(_ bundle: Int) -> [[(text: String, edge: Int)]] {
         let chain = chains[bundle]
         let members = bundles[bundle]
-        let bothWays = Set(members.map { graph.edges[$0].to }).count > 1
+        let bothWays = chain.arrowAtUpper && chain.arrowAtLower
         var lines: [[(text: String, edge: Int)]] = []
         var width = 0
         for edge in members where !graph.edges[edge].label.isEmpty {
@@ -386,16 +397,20 @@ struct DiagramEngine {
     /// Orders every rank by alternating barycenter sweeps with transposition, keeping the best order found;
     /// returns its number of crossings. Small graphs that still cross start again from scrambled orders
     /// (deterministic: the scramble is a hash of the element and the attempt).
-    mutating func orderRanks() -> Int {
+    mutating func orderRanks(restarts: Int = restarts) -> Int {
         var position = positions()
+        var best = ranks
+        var bestCrossings = totalCrossings(position)
         for rank in ranks.indices.dropFirst() {
             sortByBarycenter(rank: rank, usingAbove: true, position: &position)
         }
         let start = ranks
-        var best = ranks
-        var bestCrossings = sweep(&position)
-        best = ranks
-        let attempts = elements.count <= Self.restartLimit ? Self.restarts : 0
+        let swept = sweep(&position)
+        if swept < bestCrossings || elements.count == 0 {
+            bestCrossings = swept
+            best = ranks
+        }
+        let attempts = elements.count <= Self.restartLimit ? restarts : 0
         var attempt = 1
         while bestCrossings > 0 && attempt <= attempts {
             ranks = start.map { rank in
@@ -414,7 +429,7 @@ struct DiagramEngine {
     }
 
     /// Graphs up to this many elements start again from scrambled orders while they cross.
-    static let restartLimit = 160
+    static let restartLimit = 80
     /// How many times.
     static let restarts = 16
 

@@ -51,8 +51,11 @@ wait_for '• late'
 keys r
 wait_for 'IMPOSSIBLE: isLoading \+ items \+ error'
 
-step="graph: cycle the models, scroll, write the Mermaid file"
+step="graph: the diagram by case, the table, cycle the models, scroll, write the Mermaid file"
 keys 4
+wait_for 'by case'
+wait_for '║ idle ║'
+keys t
 wait_for 'states · [0-9]+ edges'
 keys g
 keys m

@@ -52,7 +52,7 @@ public enum GraphCommand {
 
     /// Unicode when the locale's character set is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as
     /// setlocale(3) reads them), ASCII otherwise (including the C locale when none is set).
-    static func charset(for environment: [String: String]) -> DiagramCharset {
+    public static func charset(for environment: [String: String]) -> DiagramCharset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let normalized = locale.lowercased().replacingOccurrences(of: "-", with: "")
         return normalized.contains("utf8") ? .unicode : .ascii
