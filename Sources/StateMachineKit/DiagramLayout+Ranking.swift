@@ -42,8 +42,6 @@ struct DiagramEngine {
     let nodeLines: [[String]]
     /// The non-loop edges between each pair of nodes (either way), in edge order.
     let bundles: [[Int]]
-    /// The bundle of each edge (nil for a self-loop).
-    let bundleOfEdge: [Int?]
     /// The self-loops of each node, by edge position.
     let loops: [[Int]]
     /// Each loop's label, wrapped.
@@ -80,7 +78,6 @@ struct DiagramEngine {
         var loops = [[Int]](repeating: [], count: graph.nodes.count)
         var loopLines: [Int: [String]] = [:]
         var bundles: [[Int]] = []
-        var bundleOfEdge = [Int?](repeating: nil, count: graph.edges.count)
         var bundleOfPair: [Int: Int] = [:]
         for (index, edge) in graph.edges.enumerated() {
             if edge.from == edge.to {
@@ -93,24 +90,21 @@ struct DiagramEngine {
             let key = min(edge.from, edge.to) &* graph.nodes.count &+ max(edge.from, edge.to)
             if let bundle = bundleOfPair[key] {
                 bundles[bundle].append(index)
-                bundleOfEdge[index] = bundle
             } else {
                 bundleOfPair[key] = bundles.count
-                bundleOfEdge[index] = bundles.count
                 bundles.append([index])
             }
         }
         self.loops = loops
         self.loopLines = loopLines
         self.bundles = bundles
-        self.bundleOfEdge = bundleOfEdge
         let oriented = Self.orientBundles(graph, bundles: bundles, reversed: Self.feedbackEdges(graph))
         var layers = Self.longestPathLayers(nodeCount: graph.nodes.count, oriented: oriented)
         Self.shortenEdges(nodeCount: graph.nodes.count, oriented: oriented, layers: &layers)
         build(layers: layers, oriented: oriented)
-        var crossings = orderRanks()
+        let crossings = orderRanks()
         if crossings > 0 && graph.nodes.count <= Self.searchLimit {
-            searchLayers(oriented: oriented, crossings: &crossings)
+            searchLayers(oriented: oriented, crossings: crossings)
         }
     }
 
@@ -208,7 +202,7 @@ struct DiagramEngine {
     /// lowers (crossings, layers, the initial node's layer, how far layers stray from the breadth-first depth
     /// from the initial node) most, until none does: fewest crossings, then the most compact drawing that
     /// still reads from the initial state down.
-    mutating func searchLayers(oriented: [(upper: Int, lower: Int)], crossings: inout Int) {
+    mutating func searchLayers(oriented: [(upper: Int, lower: Int)], crossings: Int) {
         var neighbours = [Set<Int>](repeating: [], count: graph.nodes.count)
         for edge in oriented {
             neighbours[edge.upper].insert(edge.lower)
@@ -249,7 +243,7 @@ struct DiagramEngine {
             self = best
             score = bestScore
         }
-        crossings = orderRanks()
+        _ = orderRanks()
     }
 
     /// Each node's number of edges from `initial` along edge directions (unreachable nodes count as one

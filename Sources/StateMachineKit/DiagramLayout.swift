@@ -17,6 +17,9 @@ public enum DiagramCharset: String, Sendable, Hashable, CaseIterable {
 /// horizontal jogs on tracks chosen so jogs neither overlap nor cross where that can be avoided. Self-loops
 /// are drawn on a box's right side. The initial node has a double border.
 ///
+/// Meant for diagrams a person reads — tens of states, up to a few hundred edges: a 30-state graph takes a few
+/// milliseconds, and the cost grows faster than the graph, so collapse a large graph first.
+///
 /// Pure and deterministic: the same graph and charset always give the same grid. Besides the text, the
 /// layout says which cells belong to which node or edge (``owner(at:)``), where each box is (``boxes``) and
 /// the cells of each edge's path (``paths``), so a screen can light a state or an edge.
