@@ -83,7 +83,7 @@ wait_for 'fail the next upload'
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab
-wait_for 'Model'
+wait_for 'transfer +upload +load +transition table'
 
 step="quit"
 keys q
