@@ -197,8 +197,9 @@ struct DiagramEngine {
         }
     }
 
-    /// Looks for a better layering of a small graph: moves one node at a time to any other layer that holds
-    /// none of its neighbours (edges may turn round; no edge may lie within a layer), keeping the move that
+    /// Looks for a better layering of a small graph: moves one node at a time to any other layer below the
+    /// initial node's that holds none of its neighbours (edges may turn round; no edge may lie within a
+    /// layer), keeping the move that
     /// lowers (crossings, layers, the initial node's layer, how far layers stray from the breadth-first depth
     /// from the initial node) most, until none does: fewest crossings, then the most compact drawing that
     /// still reads from the initial state down.
@@ -220,8 +221,9 @@ struct DiagramEngine {
             var best: DiagramEngine?
             var bestScore = score
             let deepest = layers.max() ?? 0
-            for node in 0..<graph.nodes.count {
-                for layer in -1...(deepest + 1) where layer != layers[node] {
+            // The initial node stays where the drawing starts: nothing moves above it, and it does not move.
+            for node in 0..<graph.nodes.count where node != initial {
+                for layer in (layers[initial] + 1)...(deepest + 1) where layer != layers[node] {
                     guard !neighbours[node].contains(where: { layers[$0] == layer }) else { continue }
                     var candidate = layers
                     candidate[node] = layer
