@@ -11,36 +11,39 @@ public enum GraphFeature {
     /// Columns `←`/`→` move.
     public static let panStep = 4
 
-    /// One entry of the key table: the keys, what they do, and how the help names them.
+    /// One entry of the key table: the keys, what they do, and the help entry that names them (bindings that
+    /// belong together, like the four pan directions, share one).
     public struct Binding: Hashable, Sendable {
         /// The keys that do it.
         public var keys: [Key]
         /// The action.
         public var action: GraphAction
-        /// The keys as the help shows them.
-        public var keyLabel: String
-        /// What the help says it does.
-        public var label: String
+        /// How the help lists it.
+        public var help: KeyHelp
     }
+
+    private static let modelHelp = KeyHelp("g/G", "next/previous model")
+    private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
+    private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
+    private static let farHelp = KeyHelp("[/]", "far left/right")
 
     /// Every key of the screen: the keymap, the help bar and the help overlay all read this table.
     public static let bindings: [Binding] = [
-        Binding(keys: [.character("g")], action: .nextModel, keyLabel: "g", label: "next model"),
-        Binding(keys: [.character("G")], action: .previousModel, keyLabel: "G", label: "previous model"),
-        Binding(keys: [.up, .character("k")], action: .scroll(-1), keyLabel: "↑/k", label: "pan up"),
-        Binding(keys: [.down, .character("j")], action: .scroll(1), keyLabel: "↓/j", label: "pan down"),
-        Binding(keys: [.left, .character("h")], action: .scrollSideways(-panStep), keyLabel: "←/h", label: "pan left"),
-        Binding(
-            keys: [.right, .character("l")], action: .scrollSideways(panStep), keyLabel: "→/l", label: "pan right"),
-        Binding(keys: [.pageUp], action: .scroll(-page), keyLabel: "pgup", label: "page up"),
-        Binding(keys: [.pageDown], action: .scroll(page), keyLabel: "pgdn", label: "page down"),
-        Binding(keys: [.home], action: .scroll(Int.min / 2), keyLabel: "home", label: "top"),
-        Binding(keys: [.end], action: .scroll(Int.max / 2), keyLabel: "end", label: "bottom"),
-        Binding(keys: [.character("[")], action: .scrollSideways(-8), keyLabel: "[", label: "far left"),
-        Binding(keys: [.character("]")], action: .scrollSideways(8), keyLabel: "]", label: "far right"),
-        Binding(keys: [.character("f")], action: .toggleFullGraph, keyLabel: "f", label: "full graph / by case"),
-        Binding(keys: [.character("t")], action: .toggleTable, keyLabel: "t", label: "table / diagram"),
-        Binding(keys: [.character("m")], action: .writeMermaid, keyLabel: "m", label: "write Mermaid file"),
+        Binding(keys: [.character("g")], action: .nextModel, help: modelHelp),
+        Binding(keys: [.character("G")], action: .previousModel, help: modelHelp),
+        Binding(keys: [.up, .character("k")], action: .scroll(-1), help: panHelp),
+        Binding(keys: [.down, .character("j")], action: .scroll(1), help: panHelp),
+        Binding(keys: [.left, .character("h")], action: .scrollSideways(-panStep), help: panHelp),
+        Binding(keys: [.right, .character("l")], action: .scrollSideways(panStep), help: panHelp),
+        Binding(keys: [.pageUp], action: .scroll(-page), help: pageHelp),
+        Binding(keys: [.pageDown], action: .scroll(page), help: pageHelp),
+        Binding(keys: [.home], action: .scroll(Int.min / 2), help: pageHelp),
+        Binding(keys: [.end], action: .scroll(Int.max / 2), help: pageHelp),
+        Binding(keys: [.character("[")], action: .scrollSideways(-8), help: farHelp),
+        Binding(keys: [.character("]")], action: .scrollSideways(8), help: farHelp),
+        Binding(keys: [.character("f")], action: .toggleFullGraph, help: KeyHelp("f", "full graph / by case")),
+        Binding(keys: [.character("t")], action: .toggleTable, help: KeyHelp("t", "table / diagram")),
+        Binding(keys: [.character("m")], action: .writeMermaid, help: KeyHelp("m", "write Mermaid file")),
     ]
 
     /// Applies an action.
@@ -97,12 +100,14 @@ public enum GraphFeature {
         bindings.first { $0.keys.contains(key) }?.action
     }
 
-    /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = bindings.map { KeyHelp($0.keyLabel, $0.label) }
+    /// Every key of the screen, for the `?` overlay: the help entries of ``bindings``, each once, in order.
+    public static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
+        if !entries.contains(binding.help) { entries.append(binding.help) }
+    }
 
     /// The keys the help bar offers now, named as ``bindings`` names them.
     public static func help(_ state: GraphScreenState) -> [KeyHelp] {
-        func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.keyLabel ?? "" }
+        func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.help.key ?? "" }
         let table: String
         switch state.presentation {
         case .diagram: table = "table"
