@@ -32,9 +32,10 @@ extension DiagramGraph {
 extension DiagramLayout {
     /// What is wrong with this drawing of `graph`, one sentence each; empty when nothing is.
     ///
-    /// Checks that every box lies on the grid and no two boxes share a cell; that every edge's path starts on
+    /// Checks that every box lies on the grid, is drawn whole, and shares no cell with another box; that every edge's path starts on
     /// its source box's border, moves one cell at a time, ends beside (not inside) its target box and enters
-    /// no box on the way; that every cell of a path is drawn; and that edges between different pairs of nodes
+    /// no box on the way; that every cell of a path is drawn as a line or an arrowhead (no label written over
+    /// it); and that edges between different pairs of nodes
     /// share a cell only where one crosses the other at right angles (never running along it).
     public func problems(drawing graph: DiagramGraph) -> [String] {
         var found: [String] = []
@@ -53,6 +54,12 @@ extension DiagramLayout {
             }
             for other in boxes.indices where other > node && box.intersects(boxes[other]) {
                 found.append("boxes \(node) and \(other) overlap")
+            }
+            let covered = (box.y..<(box.y + box.height)).flatMap { y in
+                (box.x..<(box.x + box.width)).map { Point(x: $0, y: y) }
+            }
+            if let foreign = covered.first(where: { whole.contains($0) && owner(at: $0) != .node(node) }) {
+                found.append("box \(node) is drawn over at \(foreign)")
             }
         }
         // Per cell, the edges through it and whether each passes straight through vertically or horizontally.
@@ -89,7 +96,9 @@ extension DiagramLayout {
                     if let box = boxes.firstIndex(where: { $0.contains(cell) }) {
                         found.append("edge \(edge) passes through box \(box) at \(cell)")
                     }
-                    if grid[cell.y][cell.x] == " " { found.append("edge \(edge) is not drawn at \(cell)") }
+                    if !Self.lineGlyphs.contains(grid[cell.y][cell.x]) {
+                        found.append("edge \(edge) is drawn as '\(grid[cell.y][cell.x])' at \(cell), not as a line")
+                    }
                 }
                 var straight: Character?
                 if step > 0 && step < path.count - 1 {
@@ -113,6 +122,9 @@ extension DiagramLayout {
         }
         return found
     }
+
+    /// The characters a line or an arrowhead is drawn with, in either charset.
+    private static let lineGlyphs = Set("│─╭╮╰╯┼├┤┬┴▲▼◀▶|-+^v<>")
 
     /// Whether two edges join the same two nodes (either way), and so are drawn as one line.
     private func sameBundle(_ one: DiagramGraph.Edge, _ other: DiagramGraph.Edge) -> Bool {
