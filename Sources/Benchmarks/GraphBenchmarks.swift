@@ -1,4 +1,5 @@
 import Foundation
+import ScreenStates
 import StateMachineKit
 import StateMachineTesting
 
@@ -175,7 +176,13 @@ func runGraphBenchmarks() {
     print(
         "  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s"
     )
-    let json: [String: Any] = [
+    let layouts = diagramLayoutTimes()
+    for (name, times) in layouts {
+        print(
+            "  text layout, \(name)   median \(layoutMilliseconds(times.median)) ms, p90 \(layoutMilliseconds(times.p90)) ms (thread CPU)"
+        )
+    }
+    var json: [String: Any] = [
         "group": "graph",
         "explore_states": stateCount,
         "explore_seconds": best,
@@ -185,11 +192,45 @@ func runGraphBenchmarks() {
         "peak_resident_bytes_per_state": residentPerState ?? -1,
         "check_model_sequences_per_second": sequencesPerSecond,
     ]
+    for (name, times) in layouts {
+        json["diagram_layout_\(name.split(separator: " ")[0])_median_ms"] =
+            Double(layoutMilliseconds(times.median)) ?? -1
+    }
     if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
         let line = String(data: data, encoding: .utf8)
     {
         print(line)
     }
+}
+
+/// Thread CPU time of `DiagramLayout` for a random 30-state graph (seeded, about 48 edges with self-loops and
+/// cycles) and for the transfer model collapsed and whole, each the median of many runs.
+func diagramLayoutTimes() -> [(name: String, times: Percentiles)] {
+    var generator = SplitMix64(seed: 30)
+    let random = DiagramGraph.random(nodeCount: 30, edgesPerNode: 1.6, using: &generator)
+    let transfer = ScreenModel.transfer.diagram
+    let cases: [(String, DiagramGraph, Int)] = [
+        ("random30 (30 states, \(random.edges.count) edges)", random, 200),
+        ("transfer_collapsed (\(transfer.collapsed.nodes.count) states)", transfer.collapsed, 200),
+        ("transfer_full (\(transfer.full.nodes.count) states)", transfer.full, 50),
+    ]
+    return cases.map { name, graph, runs in
+        var samples: [Duration] = []
+        var width = 0
+        for _ in 0..<runs {
+            let start = threadCPUTime()
+            width = DiagramLayout(graph).width
+            samples.append(threadCPUTime() - start)
+        }
+        precondition(width > 0, "the \(name) layout is empty")
+        return (name, Percentiles(samples))
+    }
+}
+
+/// `duration` in milliseconds with three decimals, for the layout figures.
+private func layoutMilliseconds(_ duration: Duration) -> String {
+    let components = duration.components
+    return String(format: "%.3f", Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15)
 }
 
 extension Optional {

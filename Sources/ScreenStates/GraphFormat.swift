@@ -6,4 +6,6 @@ public enum GraphFormat: String, CaseIterable, Hashable, Sendable {
     case dot
     /// A state × event grid: next state, `·` ignored, `=` stay, `!` invalid.
     case table
+    /// Boxes and arrows drawn in text (``StateMachineKit/DiagramLayout``), collapsed by case by default.
+    case text
 }

@@ -84,12 +84,17 @@ extension ScreenModel {
         }
     }
 
-    /// The explored graph of this model with its sample events, rendered in `format`.
-    public func graph(_ format: GraphFormat) -> String {
-        switch self {
-        case .transfer: Self.render(TransferModel.exploreSamples(), format)
-        case .upload: Self.render(UploadState.exploreSamples(), format)
-        case .load: Self.render(LoadState.exploreSamples(), format)
+    /// The explored graph of this model with its sample events, rendered in `format`. The text diagram is
+    /// collapsed by case unless `full`, drawn in `charset`; the other formats always show the full graph.
+    public func graph(_ format: GraphFormat, full: Bool = false, charset: DiagramCharset = .unicode) -> String {
+        switch format {
+        case .text: textDiagram(full: full, charset: charset)
+        case .mermaid, .dot, .table:
+            switch self {
+            case .transfer: Self.render(TransferModel.exploreSamples(), format)
+            case .upload: Self.render(UploadState.exploreSamples(), format)
+            case .load: Self.render(LoadState.exploreSamples(), format)
+            }
         }
     }
 
@@ -98,6 +103,7 @@ extension ScreenModel {
         case .mermaid: graph.mermaid
         case .dot: graph.dot
         case .table: graph.transitionTable
+        case .text: DiagramLayout(graph.fullDiagram).text
         }
     }
 }

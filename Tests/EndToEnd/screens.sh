@@ -59,8 +59,11 @@ wait_for 'stale responses dropped: 1'
 keys r
 wait_for 'IMPOSSIBLE: isLoading \+ items \+ error'
 
-step="graph: cycle the models, scroll, write the Mermaid file"
+step="graph: the diagram by case, the table, cycle the models, scroll, write the Mermaid file"
 keys 4
+wait_for 'by case'
+wait_for '║ idle ║'
+keys t
 wait_for 'states · [0-9]+ edges'
 keys g
 keys m
@@ -89,7 +92,7 @@ wait_for 'fail the next upload'
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab
-wait_for 'Model'
+wait_for 'transfer +upload +load +transition table'
 
 step="quit"
 keys q

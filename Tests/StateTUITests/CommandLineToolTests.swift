@@ -194,7 +194,7 @@ import Testing
         #expect(memory.output == "")
         #expect(
             memory.error.hasPrefix(
-                "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table\n"
-                    + "USAGE:\n  statetui graph <model> [--format <format>]\n"))
+                "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table, text\n"
+                    + "USAGE:\n  statetui graph <model> [--full] [--format <format>] [--charset <charset>]\n"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenStates
+import StateMachineKit
 import StateTUI
 import TerminalUI
 import TerminalUITesting
@@ -41,12 +42,23 @@ import Testing
         #expect(state == GraphScreenState(model: .load))
     }
 
-    @Test func scrollingStaysWithinTheBody() {
-        var state = GraphScreenState(model: .load)
+    @Test func scrollingStaysWithinTheTableBody() {
+        var state = GraphScreenState(model: .load, presentation: .table)
         _ = GraphFeature.reduce(&state, .scroll(-3))
-        #expect(state == GraphScreenState(model: .load, offset: 0))
+        #expect(state == GraphScreenState(model: .load, offset: 0, presentation: .table))
         _ = GraphFeature.reduce(&state, .scroll(Int.max / 2))
-        #expect(state == GraphScreenState(model: .load, offset: state.report.bodyLines.count - 1))
+        #expect(
+            state == GraphScreenState(model: .load, offset: state.report.bodyLines.count - 1, presentation: .table))
+    }
+
+    @Test func panningStaysWithinTheDiagram() {
+        var state = GraphScreenState(model: .transfer, full: true)
+        _ = GraphFeature.reduce(&state, .scroll(Int.max / 2))
+        _ = GraphFeature.reduce(&state, .scrollSideways(Int.max / 2))
+        #expect(state.offset == state.layout.height - 1 && state.column == state.layout.width - 1)
+        _ = GraphFeature.reduce(&state, .scroll(Int.min / 2))
+        _ = GraphFeature.reduce(&state, .scrollSideways(-4))
+        #expect(state == GraphScreenState(model: .transfer, column: state.layout.width - 5, full: true))
     }
 
     @Test func mWritesTheMermaidFileNamedAfterTheModel() {
@@ -81,10 +93,129 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("g"), GraphAction.nextModel), (.right, .nextModel), (.left, .previousModel), (.down, .scroll(1)),
-        (.up, .scroll(-1)), (.character("m"), .writeMermaid), (.character("]"), .scrollSideways(8)),
+        (Key.character("g"), GraphAction.nextModel), (.character("G"), .previousModel), (.right, .scrollSideways(4)),
+        (.left, .scrollSideways(-4)), (.down, .scroll(1)), (.up, .scroll(-1)), (.character("m"), .writeMermaid),
+        (.character("]"), .scrollSideways(8)), (.character("f"), .toggleFullGraph), (.character("t"), .toggleTable),
     ])
     func keys(key: Key, action: GraphAction) {
         #expect(GraphFeature.keymap(key, GraphScreenState()) == action)
+    }
+
+    @Test func everyKeyOfTheTableIsBoundOnceAndListedInTheHelp() {
+        let keys = GraphFeature.bindings.flatMap(\.keys)
+        #expect(Set(keys).count == keys.count)
+        #expect(Set(GraphFeature.allKeys) == Set(GraphFeature.bindings.map(\.help)))
+        #expect(GraphFeature.allKeys.count == Set(GraphFeature.allKeys).count)
+        #expect(GraphFeature.keymap(.character("z"), GraphScreenState()) == nil)
+    }
+
+    @Test func fSwitchesBetweenTheCollapsedAndTheFullGraphAndTBetweenDiagramAndTable() {
+        var state = GraphScreenState(model: .upload, offset: 3, column: 4)
+        #expect(GraphFeature.reduce(&state, .toggleFullGraph) == [])
+        #expect(state == GraphScreenState(model: .upload, full: true))
+        #expect(state.layout == DiagramLayout(ScreenModel.upload.diagram.full))
+        _ = GraphFeature.reduce(&state, .toggleTable)
+        #expect(state == GraphScreenState(model: .upload, full: true, presentation: .table))
+        _ = GraphFeature.reduce(&state, .toggleTable)
+        _ = GraphFeature.reduce(&state, .toggleFullGraph)
+        #expect(state == GraphScreenState(model: .upload))
+    }
+
+    @Test func aTrailRemembersThePreviousStateOfTheSameMachineOnly() {
+        var trail = LiveTrail<UploadState>()
+        trail.observe(.idle, from: "upload")
+        trail.observe(.idle, from: "upload")
+        trail.observe(.uploading(progress: 0.5), from: "upload")
+        #expect(trail == LiveTrail(source: "upload", current: .uploading(progress: 0.5), previous: .idle))
+        trail.observe(.paused(progress: 0.5), from: "other")
+        #expect(trail == LiveTrail(source: "other", current: .paused(progress: 0.5)))
+    }
+
+    @Test func theAppFollowsTheLiveMachinesWhateverActionDeliversTheirStates() {
+        var app = AppState(screen: .graph, transfers: DashboardFixtures.screen(selected: 1))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(progress: 0))))
+        #expect(
+            app.graph.uploadTrail
+                == LiveTrail(source: "upload", current: .paused(progress: 0), previous: .uploading(progress: 0)))
+        #expect(app.graph.transferTrail == LiveTrail(source: "backup.img", current: DashboardFixtures.running))
+        _ = AppReducer.reduce(&app, .graph(.nextModel))
+        #expect(app.graph.model == .upload)
+        #expect(
+            app.graph.liveMarks.current
+                == LiveMark(name: "paused(progress: 0.0)", caseName: "paused", text: "paused(progress: 0.0)"))
+        let collapsed = ScreenModel.upload.diagram.collapsed
+        let uploading = collapsed.node(named: "uploading") ?? -1
+        let paused = collapsed.node(named: "paused") ?? -1
+        #expect(app.graph.lastTransitionEdges == collapsed.edges(from: uploading, to: paused))
+        #expect(app.graph.lastTransitionEdges.count == 1)
+    }
+
+    /// The screen as text plus a mask of the styles that carry meaning: `#` the live state, `*` the last
+    /// transition, `.` anything else.
+    static func styleMask(_ canvas: Canvas) -> String {
+        (0..<canvas.size.height).map { y in
+            String(
+                (0..<canvas.size.width).map { x -> Character in
+                    let style = canvas[x, y].style
+                    return style == GraphFeature.liveStyle ? "#" : style == GraphFeature.lastEdgeStyle ? "*" : "."
+                })
+        }.joined(separator: "\n") + "\n"
+    }
+
+    @Test(arguments: ScreenModel.allCases)
+    func theLiveStateIsLitAndTheLastTransitionHighlighted(model: ScreenModel) {
+        var app = AppState(screen: .graph, transfers: DashboardFixtures.screen(selected: 1))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(progress: 0))))
+        _ = AppReducer.reduce(&app, .load(.loadChanged(.loading(previous: nil))))
+        _ = AppReducer.reduce(&app, .transfers(.selectNext))
+        _ = AppReducer.reduce(&app, .transfers(.machineChanged(row: 2, DashboardFixtures.running)))
+        app.graph.select(model)
+        let canvas = AppView.render(app, size: Size(width: 100, height: 30))
+        assertSnapshot(canvas, named: "graph-live-\(model.rawValue)-100x30")
+        assertSnapshot(text: Self.styleMask(canvas), named: "graph-live-\(model.rawValue)-100x30.styles")
+    }
+
+    @Test func aDiagramTooBigForTheScreenSaysSoAndOffersTheTable() {
+        let app = AppState(
+            screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .transfer, full: true)
+        )
+        assertSnapshot(AppView.render(app, size: Size(width: 80, height: 24)), named: "graph-transfer-full-80x24")
+    }
+
+    @Test(arguments: ScreenModel.allCases)
+    func statetuiGraphPrintsTheCollapsedDiagramByDefault(model: ScreenModel) {
+        let memory = MemoryIO()
+        let status = CommandLineTool.run(
+            ["graph", model.rawValue, "--format", "text"], io: memory.io, environment: ["LANG": "en_US.UTF-8"]
+        ) { _ in 0 }
+        #expect(status == 0)
+        #expect(memory.output == model.graph(.text))
+        assertSnapshot(text: memory.output, named: "diagram-\(model.rawValue)")
+    }
+
+    @Test func fullAndAsciiDiagramsAreOneFlagAway() {
+        let memory = MemoryIO()
+        let status = CommandLineTool.run(
+            ["graph", "transfer", "--format", "text", "--full"], io: memory.io, environment: ["LC_ALL": "C"]
+        ) { _ in 0 }
+        #expect(status == 0)
+        #expect(memory.output == ScreenModel.transfer.graph(.text, full: true, charset: .ascii))
+        assertSnapshot(text: memory.output, named: "diagram-transfer-full-ascii")
+        let unicode = MemoryIO()
+        _ = CommandLineTool.run(
+            ["graph", "transfer", "--format", "text", "--full", "--charset", "unicode"], io: unicode.io
+        ) { _ in 0 }
+        assertSnapshot(text: unicode.output, named: "diagram-transfer-full")
+    }
+
+    @Test(arguments: [
+        ([String: String](), DiagramCharset.ascii), (["LANG": "C"], .ascii), (["LANG": "en_US.UTF-8"], .unicode),
+        (["LANG": "de_DE.utf8"], .unicode), (["LC_ALL": "C", "LANG": "en_US.UTF-8"], .ascii),
+        (["LC_CTYPE": "C.UTF-8", "LANG": "C"], .unicode), (["LC_ALL": "", "LANG": "en_US.UTF-8"], .unicode),
+    ])
+    func theCharsetFollowsTheLocale(environment: [String: String], charset: DiagramCharset) {
+        #expect(GraphCommand.charset(for: environment) == charset)
     }
 }

@@ -1,8 +1,15 @@
 /// The dashboard's only place where state changes: app-wide actions here, screen actions handed to their
 /// feature's reducer with the feature's effects wrapped back into ``AppEffect``.
 public enum AppReducer {
-    /// Applies `action` to `state`; returns the effects to run, as values.
+    /// Applies `action` to `state`; returns the effects to run, as values. While the Graph screen is shown it
+    /// then follows the live machines' newest states, whichever action delivered them.
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        let effects = reduceAction(&state, action)
+        if state.screen == .graph { GraphFeature.follow(&state.graph, live: GraphLiveStates(state)) }
+        return effects
+    }
+
+    private static func reduceAction(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
         case .transfers(let action):
             return TransfersFeature.reduce(&state.transfers, action).map(AppEffect.transfers)

@@ -99,7 +99,7 @@ public enum CommandLineTool {
             }
             switch spec.name {
             case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
-            case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io)
+            case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io, environment: environment)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             default:  // not a state switch: command names are strings

@@ -109,6 +109,8 @@ public enum BundledDemos {
             #"sleep 300ms"#,
             #"expect /│loaded/"#,
             #"4"#,
+            #"expect /by case/"#,
+            #"t"#,
             #"expect /states · .* edges/"#,
             #"g"#,
             #"expect /upload/"#,

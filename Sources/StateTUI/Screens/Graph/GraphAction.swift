@@ -2,14 +2,18 @@ import ScreenStates
 
 /// What can happen on the Graph screen.
 public enum GraphAction: Hashable, Sendable {
-    /// `g`/`→`: the next model (transfer, upload, load, then round again).
+    /// `g`: the next model (transfer, upload, load, then round again).
     case nextModel
-    /// `←`: the previous model.
+    /// `G`: the previous model.
     case previousModel
-    /// `↑`/`↓`/PgUp/PgDn/Home/End: scroll by this many lines (Home/End use the extremes).
+    /// `↑`/`↓`/PgUp/PgDn/Home/End: pan (or scroll the table) by this many rows (Home/End use the extremes).
     case scroll(Int)
-    /// `[`/`]`: scroll sideways by this many columns.
+    /// `←`/`→`/`[`/`]`: pan sideways by this many columns.
     case scrollSideways(Int)
+    /// `f`: the full graph (one box per explored state) or the diagram collapsed by case.
+    case toggleFullGraph
+    /// `t`: the transition table or the diagram.
+    case toggleTable
     /// `m`: write the Mermaid diagram to a file in the current directory.
     case writeMermaid
     /// The export finished.

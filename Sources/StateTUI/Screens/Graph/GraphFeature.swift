@@ -1,11 +1,50 @@
 import ScreenStates
+import StateMachineKit
 import TerminalUI
 
-/// The Graph screen: the selected model's transition table from ``StateGraph``, its counts, invalid pairs and
-/// dead ends, scrollable; `m` exports the Mermaid diagram.
+/// The Graph screen: the selected model drawn as boxes and arrows (collapsed by case, or every explored state),
+/// the live machine's state lit and its last transition highlighted, pannable; or its transition table with
+/// counts, invalid pairs and dead ends. `m` exports the Mermaid diagram.
 public enum GraphFeature {
-    /// Lines PgUp/PgDn move.
+    /// Rows PgUp/PgDn move.
     public static let page = 10
+    /// Columns `←`/`→` move.
+    public static let panStep = 4
+
+    /// One entry of the key table: the keys, what they do, and the help entry that names them (bindings that
+    /// belong together, like the four pan directions, share one).
+    public struct Binding: Hashable, Sendable {
+        /// The keys that do it.
+        public var keys: [Key]
+        /// The action.
+        public var action: GraphAction
+        /// How the help lists it.
+        public var help: KeyHelp
+    }
+
+    private static let modelHelp = KeyHelp("g/G", "next/previous model")
+    private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
+    private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
+    private static let farHelp = KeyHelp("[/]", "far left/right")
+
+    /// Every key of the screen: the keymap, the help bar and the help overlay all read this table.
+    public static let bindings: [Binding] = [
+        Binding(keys: [.character("g")], action: .nextModel, help: modelHelp),
+        Binding(keys: [.character("G")], action: .previousModel, help: modelHelp),
+        Binding(keys: [.up, .character("k")], action: .scroll(-1), help: panHelp),
+        Binding(keys: [.down, .character("j")], action: .scroll(1), help: panHelp),
+        Binding(keys: [.left, .character("h")], action: .scrollSideways(-panStep), help: panHelp),
+        Binding(keys: [.right, .character("l")], action: .scrollSideways(panStep), help: panHelp),
+        Binding(keys: [.pageUp], action: .scroll(-page), help: pageHelp),
+        Binding(keys: [.pageDown], action: .scroll(page), help: pageHelp),
+        Binding(keys: [.home], action: .scroll(Int.min / 2), help: pageHelp),
+        Binding(keys: [.end], action: .scroll(Int.max / 2), help: pageHelp),
+        Binding(keys: [.character("[")], action: .scrollSideways(-8), help: farHelp),
+        Binding(keys: [.character("]")], action: .scrollSideways(8), help: farHelp),
+        Binding(keys: [.character("f")], action: .toggleFullGraph, help: KeyHelp("f", "full graph / by case")),
+        Binding(keys: [.character("t")], action: .toggleTable, help: KeyHelp("t", "table / diagram")),
+        Binding(keys: [.character("m")], action: .writeMermaid, help: KeyHelp("m", "write Mermaid file")),
+    ]
 
     /// Applies an action.
     public static func reduce(_ state: inout GraphScreenState, _ action: GraphAction) -> [GraphEffect] {
@@ -14,15 +53,24 @@ public enum GraphFeature {
             let all = ScreenModel.allCases
             let index = all.firstIndex(of: state.model) ?? 0
             let step = action == .nextModel ? 1 : all.count - 1
-            state = GraphScreenState(model: all[(index + step) % all.count], export: state.export)
+            state.select(all[(index + step) % all.count])
             return []
-        case .scroll(let lines):
-            let last = max(0, state.report.bodyLines.count - 1)
-            state.offset = min(last, max(0, state.offset + lines))
+        case .scroll(let rows):
+            state.offset = min(max(0, contentSize(state).height - 1), max(0, state.offset + rows))
             return []
         case .scrollSideways(let columns):
-            let widest = state.report.bodyLines.map(\.count).max() ?? 0
-            state.column = min(max(0, widest - 1), max(0, state.column + columns))
+            state.column = min(max(0, contentSize(state).width - 1), max(0, state.column + columns))
+            return []
+        case .toggleFullGraph:
+            state.toggleFullGraph()
+            return []
+        case .toggleTable:
+            switch state.presentation {
+            case .diagram: state.presentation = .table
+            case .table: state.presentation = .diagram
+            }
+            state.offset = 0
+            state.column = 0
             return []
         case .writeMermaid:
             return [.writeFile(name: state.report.mermaidFileName, text: state.report.mermaid)]
@@ -32,39 +80,53 @@ public enum GraphFeature {
         }
     }
 
-    /// `g`/`→` next model, `←` previous, `↑`/`↓`/PgUp/PgDn/Home/End scroll, `[`/`]` sideways, `m` Mermaid.
-    public static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
-        switch key {
-        case .character("g"), .right: .nextModel
-        case .left: .previousModel
-        case .up, .character("k"): .scroll(-1)
-        case .down, .character("j"): .scroll(1)
-        case .pageUp: .scroll(-page)
-        case .pageDown: .scroll(page)
-        case .home: .scroll(Int.min / 2)
-        case .end: .scroll(Int.max / 2)
-        case .character("["): .scrollSideways(-8)
-        case .character("]"): .scrollSideways(8)
-        case .character("m"): .writeMermaid
-        default: nil  // not a state switch: any other key does nothing here
+    /// Follows the live machines after every app action: a machine whose state changed gets a trail entry.
+    public static func follow(_ state: inout GraphScreenState, live: GraphLiveStates) {
+        state.transferTrail.observe(live.transfer, from: live.transferName)
+        state.uploadTrail.observe(live.upload, from: ScreenModel.upload.rawValue)
+        state.loadTrail.observe(live.load, from: ScreenModel.load.rawValue)
+    }
+
+    /// The columns and rows of what the body shows.
+    static func contentSize(_ state: GraphScreenState) -> (width: Int, height: Int) {
+        switch state.presentation {
+        case .diagram: (state.layout.width, state.layout.height)
+        case .table: (state.report.bodyLines.map(\.count).max() ?? 0, state.report.bodyLines.count)
         }
     }
 
-    /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
-        KeyHelp("g/→", "next model"), KeyHelp("←", "previous model"), KeyHelp("↑/↓", "scroll"),
-        KeyHelp("pgup/pgdn", "page"), KeyHelp("[/]", "scroll sideways"), KeyHelp("m", "write Mermaid file"),
-    ]
+    /// The action of `key`, looked up in ``bindings``; nil for a key the screen does not use.
+    public static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
+        bindings.first { $0.keys.contains(key) }?.action
+    }
 
-    /// The keys that apply now (sideways only when scrolled or when the table is wide).
+    /// Every key of the screen, for the `?` overlay: the help entries of ``bindings``, each once, in order.
+    public static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
+        if !entries.contains(binding.help) { entries.append(binding.help) }
+    }
+
+    /// The keys the help bar offers now, named as ``bindings`` names them.
     public static func help(_ state: GraphScreenState) -> [KeyHelp] {
-        [
-            KeyHelp("g/→", "model"), KeyHelp("↑/↓", "scroll"), KeyHelp("[/]", "sideways"),
-            KeyHelp("m", "write \(state.report.mermaidFileName)"),
+        func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.help.key ?? "" }
+        let table: String
+        switch state.presentation {
+        case .diagram: table = "table"
+        case .table: table = "diagram"
+        }
+        return [
+            KeyHelp(key(.nextModel), "model"), KeyHelp("←↑↓→", "pan"),
+            KeyHelp(key(.toggleFullGraph), state.showsFullGraph ? "by case" : "full"),
+            KeyHelp(key(.toggleTable), table),
+            KeyHelp(key(.writeMermaid), "write \(state.report.mermaidFileName)"),
         ]
     }
 
-    /// Draws the header, the export status and the scrolled body.
+    /// The style of a live state's box, and of the last transition's line, arrowheads and label.
+    public static let liveStyle = Style.reverse
+    /// See ``liveStyle``.
+    public static let lastEdgeStyle = Style(foreground: .yellow, attributes: .bold)
+
+    /// Draws the header, the legend, any notice and the panned body.
     public static func view(_ state: GraphScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let report = state.report
@@ -78,26 +140,108 @@ public enum GraphFeature {
             }
             tabs.append(Span(" \(name) ", style: model == state.model ? .reverse : .plain))
         }
-        Line([Span("Model", style: .bold)] + tabs).render(in: area.row(0), on: &canvas)
-        Line(
-            "\(report.stateCount) states · \(report.edgeCount) edges · \(report.invalidPairs.count) invalid pairs · \(report.deadEnds.count) dead ends"
-        ).render(in: area.row(1), on: &canvas)
-        var header = 2
+        let mode: String
+        switch (state.presentation, state.showsFullGraph) {
+        case (.table, _): mode = "transition table"
+        case (.diagram, false): mode = "by case"
+        case (.diagram, true): mode = "full graph"
+        }
+        Line(tabs + [Span(" " + mode + "  ", style: .bold)] + summary(state)).render(
+            in: area.row(0), on: &canvas)
+        var notices: [Line] = []
         if let export = state.export {
             switch export {
-            case .written(let path):
-                Line("Mermaid written to \(path)", style: .bold).render(in: area.row(2), on: &canvas)
-            case .failed(let path, let reason):
-                Line("Cannot write \(path): \(reason)", style: .reverse).render(in: area.row(2), on: &canvas)
+            case .written(let path): notices.append(Line("Mermaid written to \(path)", style: .bold))
+            case .failed(let path, let reason): notices.append(Line("Cannot write \(path): \(reason)", style: .reverse))
             }
-            header = 3
         }
-        let body = area.inset(top: header)
-        let lines = report.bodyLines
-        let first = min(state.offset, max(0, lines.count - body.height))
-        for row in 0..<min(body.height, max(0, lines.count - first)) {
-            let text = String(lines[first + row].dropFirst(state.column))
-            Line(text).render(in: body.row(row), on: &canvas)
+        let size = contentSize(state)
+        if state.presentation == .diagram && (size.width > area.width || size.height > area.height - 1 - notices.count)
+        {
+            notices.append(
+                Line(
+                    "The diagram (\(size.width)×\(size.height)) does not fit \(area.width)×\(area.height - 1 - notices.count):"
+                        + " arrows pan, t shows the table.", style: .dim))
+        }
+        for (index, notice) in notices.enumerated() { notice.render(in: area.row(1 + index), on: &canvas) }
+        let body = area.inset(top: 1 + notices.count)
+        switch state.presentation {
+        case .table:
+            let lines = report.bodyLines
+            let first = min(state.offset, max(0, lines.count - body.height))
+            for row in 0..<min(body.height, max(0, lines.count - first)) {
+                Line(String(lines[first + row].dropFirst(state.column))).render(in: body.row(row), on: &canvas)
+            }
+        case .diagram:
+            drawDiagram(state, in: body, on: &canvas)
+        }
+    }
+
+    /// The legend: the live state and the last transition in the styles that mark them on the diagram, and
+    /// the initial state's border; for the table, its counts.
+    static func summary(_ state: GraphScreenState) -> [Span] {
+        let marks = state.liveMarks
+        let machine: String
+        switch state.model {
+        case .transfer: machine = state.transferTrail.source ?? "no transfer"
+        case .upload: machine = "upload"
+        case .load: machine = "load"
+        }
+        guard state.presentation == .diagram else {
+            let report = state.report
+            return [
+                Span(
+                    "\(report.stateCount) states · \(report.edgeCount) edges · \(report.invalidPairs.count) invalid pairs"
+                        + " · \(report.deadEnds.count) dead ends")
+            ]
+        }
+        var spans = [Span("╔╗ initial", style: .dim), Span("  \(machine) ")]
+        if let current = marks.current {
+            spans.append(Span(current.text, style: liveStyle))
+        } else {
+            spans.append(Span("not running", style: .dim))
+        }
+        if let previous = marks.previous, let current = marks.current, !state.lastTransitionEdges.isEmpty {
+            spans.append(Span(" after "))
+            spans.append(Span("\(previous.caseName)→\(current.caseName)", style: lastEdgeStyle))
+        }
+        return spans
+    }
+
+    /// The visible window of the diagram, the live boxes in ``liveStyle`` and the last edge in ``lastEdgeStyle``.
+    static func drawDiagram(_ state: GraphScreenState, in body: Rect, on canvas: inout Canvas) {
+        let layout = state.layout
+        var live = Set<Int>()
+        if let current = state.liveMarks.current { live = Set(state.nodes(for: current)) }
+        let lastEdges = Set(state.lastTransitionEdges)
+        var lastCells = Set<DiagramLayout.Point>()
+        for edge in lastEdges { lastCells.formUnion(layout.paths[edge]) }
+        let top = min(state.offset, max(0, layout.height - 1))
+        let left = min(state.column, max(0, layout.width - 1))
+        for row in 0..<min(body.height, max(0, layout.height - top)) {
+            let y = top + row
+            let characters = Array(layout.lines[y])
+            var spans: [Span] = []
+            var text = ""
+            var style = Style.plain
+            for x in left..<min(layout.width, left + body.width) {
+                let point = DiagramLayout.Point(x: x, y: y)
+                let cellStyle: Style
+                switch layout.owner(at: point) {
+                case .node(let node)?: cellStyle = live.contains(node) ? liveStyle : .plain
+                case .edge(let edge)?:
+                    cellStyle = lastEdges.contains(edge) || lastCells.contains(point) ? lastEdgeStyle : .plain
+                case nil: cellStyle = lastCells.contains(point) ? lastEdgeStyle : .plain
+                }
+                if cellStyle != style && !text.isEmpty {
+                    spans.append(Span(text, style: style))
+                    text = ""
+                }
+                style = cellStyle
+                text.append(characters[x])
+            }
+            if !text.isEmpty { spans.append(Span(text, style: style)) }
+            Line(spans).render(in: body.row(row), on: &canvas)
         }
     }
 }

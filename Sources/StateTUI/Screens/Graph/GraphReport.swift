@@ -18,18 +18,21 @@ public struct GraphReport: Hashable, Sendable {
     public var deadEnds: [String]
     /// The Mermaid diagram `m` writes.
     public var mermaid: String
+    /// The diagrams drawn on the screen, whole and collapsed by case.
+    public var diagram: ModelDiagram
 
     /// Explores `model` with its sample events (``ScreenModel/sampleInputs``, one source with the CLI).
     public init(_ model: ScreenModel) {
         switch model {
-        case .transfer: self.init(model: model, graph: TransferModel.exploreSamples())
-        case .upload: self.init(model: model, graph: UploadState.exploreSamples())
-        case .load: self.init(model: model, graph: LoadState.exploreSamples())
+        case .transfer: self.init(model: model, graph: TransferModel.exploreSamples(), caseName: \.diagramCase)
+        case .upload: self.init(model: model, graph: UploadState.exploreSamples(), caseName: \.diagramCase)
+        case .load: self.init(model: model, graph: LoadState.exploreSamples(), caseName: \.diagramCase)
         }
     }
 
-    private init<State, Event>(model: ScreenModel, graph: StateGraph<State, Event>) {
+    private init<State, Event>(model: ScreenModel, graph: StateGraph<State, Event>, caseName: (State) -> String) {
         self.model = model
+        diagram = ModelDiagram(graph, caseName: caseName)
         stateCount = graph.states.count
         edgeCount = graph.edgeCount
         table = graph.transitionTable.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

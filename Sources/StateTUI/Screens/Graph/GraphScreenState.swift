@@ -1,7 +1,8 @@
 import ScreenStates
+import StateMachineKit
 
-/// What the Graph screen shows: the selected model's report, how far it is scrolled, and what became of
-/// the last Mermaid export.
+/// What the Graph screen shows: the selected model's report and diagram, collapsed or full, diagram or
+/// table, how far it is panned, the live machines' trails, and what became of the last Mermaid export.
 public struct GraphScreenState: Hashable, Sendable {
     /// The outcome of writing a Mermaid file.
     public enum Export: Hashable, Sendable {
@@ -11,23 +12,112 @@ public struct GraphScreenState: Hashable, Sendable {
         case failed(path: String, reason: String)
     }
 
+    /// What the body shows.
+    public enum Presentation: Hashable, Sendable {
+        /// Boxes and arrows (``StateMachineKit/DiagramLayout``).
+        case diagram
+        /// The transition table, invalid pairs and dead ends.
+        case table
+    }
+
     /// The explored model.
-    public var report: GraphReport
-    /// The first body line shown.
+    public private(set) var report: GraphReport
+    /// Whether the diagram shows every explored state rather than one box per case.
+    public private(set) var showsFullGraph: Bool
+    /// The diagram drawn (derived from the model and ``showsFullGraph``, kept so a frame never lays out).
+    public private(set) var layout: DiagramLayout
+    /// Diagram or table.
+    public var presentation: Presentation
+    /// The first row shown (of the diagram or the table's body).
     public var offset: Int
-    /// The first column shown (the table is wider than most terminals).
+    /// The first column shown.
     public var column: Int
     /// The last export, if any.
     public var export: Export?
+    /// The selected transfer's states, newest and previous.
+    public var transferTrail: LiveTrail<TransferModel>
+    /// The upload's states.
+    public var uploadTrail: LiveTrail<UploadState>
+    /// The load's states.
+    public var loadTrail: LiveTrail<LoadState>
 
-    /// The screen on `model`, scrolled to the top.
-    public init(model: ScreenModel = .transfer, offset: Int = 0, column: Int = 0, export: Export? = nil) {
-        report = GraphReport(model)
+    /// The screen on `model`, at the top left, collapsed by case unless `full`.
+    public init(
+        model: ScreenModel = .transfer, offset: Int = 0, column: Int = 0, export: Export? = nil, full: Bool = false,
+        presentation: Presentation = .diagram
+    ) {
+        let report = GraphReport(model)
+        self.report = report
+        showsFullGraph = full
+        layout = DiagramLayout(report.diagram.graph(full: full))
+        self.presentation = presentation
         self.offset = offset
         self.column = column
         self.export = export
+        transferTrail = LiveTrail()
+        uploadTrail = LiveTrail()
+        loadTrail = LiveTrail()
     }
 
     /// The selected model.
     public var model: ScreenModel { report.model }
+
+    /// Shows `model` (collapsed or full as now), back at the top left; the trails and export stay.
+    public mutating func select(_ model: ScreenModel) {
+        report = GraphReport(model)
+        layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
+        offset = 0
+        column = 0
+    }
+
+    /// Switches between the full and the collapsed diagram, back at the top left.
+    public mutating func toggleFullGraph() {
+        showsFullGraph.toggle()
+        layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
+        offset = 0
+        column = 0
+    }
+
+    /// Where the selected model's live machine is, and where it was just before: (previous, current).
+    public var liveMarks: (previous: LiveMark?, current: LiveMark?) {
+        switch model {
+        case .transfer:
+            let mark = { (state: TransferModel) in
+                LiveMark(name: state.diagramName, caseName: state.diagramCase, text: state.phase.description)
+            }
+            return (transferTrail.previous.map(mark), transferTrail.current.map(mark))
+        case .upload:
+            let mark = { (state: UploadState) in
+                LiveMark(name: state.diagramName, caseName: state.diagramCase, text: state.description)
+            }
+            return (uploadTrail.previous.map(mark), uploadTrail.current.map(mark))
+        case .load:
+            let mark = { (state: LoadState) in
+                LiveMark(name: state.diagramName, caseName: state.diagramCase, text: state.description)
+            }
+            return (loadTrail.previous.map(mark), loadTrail.current.map(mark))
+        }
+    }
+
+    /// The boxes to light for `mark`: its own box, or (in the full graph, for a state the samples never
+    /// reached) every box of its case.
+    public func nodes(for mark: LiveMark) -> [Int] {
+        let diagram = report.diagram
+        guard showsFullGraph else { return diagram.collapsed.node(named: mark.caseName).map { [$0] } ?? [] }
+        if let node = diagram.full.node(named: mark.name) { return [node] }
+        guard let group = diagram.collapsed.node(named: mark.caseName) else { return [] }
+        return diagram.caseOfNode.indices.filter { diagram.caseOfNode[$0] == group }
+    }
+
+    /// The edges of the last transition: from the previous state's box to the current one's.
+    public var lastTransitionEdges: [Int] {
+        let marks = liveMarks
+        guard let previous = marks.previous, let current = marks.current else { return [] }
+        let graph = report.diagram.graph(full: showsFullGraph)
+        var edges: [Int] = []
+        for from in nodes(for: previous) {
+            for to in nodes(for: current) { edges += graph.edges(from: from, to: to) }
+        }
+        return edges
+    }
 }
