@@ -310,7 +310,7 @@ import Testing
     /// Only regular files are copied: a directory, a FIFO (whose open would wait for a writer forever),
     /// a character device and a socket each fail at once with their kind named, and nothing is created
     /// in the destination.
-    @Test(arguments: [FileKind.directory, .fifo, .characterDevice, .socket])
+    @Test(.timeLimit(.minutes(1)), arguments: [FileKind.directory, .fifo, .characterDevice, .socket])
     func aSourceThatIsNotARegularFileIsRefusedWithoutBlocking(kind: FileKind) async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
