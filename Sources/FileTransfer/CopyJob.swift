@@ -160,6 +160,11 @@ public final class CopyJob: Sendable {
         Self.ignoreFileSizeSignal()
         let fileSystem = options.fileSystem
         let request = self.request
+        guard !StagedFile.isReserved(request.name) else {
+            // Copied under such a name, the file would replace the journal or another file's partial.
+            throw .unsafeEntry(
+                path: request.destinationPath, detail: "the name is reserved for the copy's journal and partial files")
+        }
         let directory = try self.directory()
         if control.isCancelled {
             // Cancelled after this run began but before the loop: cancel() left the cleanup to us.

@@ -181,16 +181,6 @@ extension FileSystem {
         try result.get()
     }
 
-    /// Reads up to `count` bytes at `offset` into a new array (shorter at the end of the file).
-    func read(_ descriptor: Int32, count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let result: Result<Int, Errno> = bytes.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in try readFully(descriptor, into: raw, at: offset) }
-        }
-        bytes.removeSubrange(try result.get()...)
-        return bytes
-    }
-
     /// Reads until `buffer` is full or the file ends; returns the byte count.
     func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
         throws(Errno) -> Int

@@ -33,6 +33,12 @@ public struct StagedFile: ~Copyable {
         ".\(name).statetui-partial"
     }
 
+    /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
+    /// A file copied under one would replace the journal or another transfer's partial.
+    public static func isReserved(_ name: String) -> Bool {
+        name == CopyJournal.fileName || (name.hasPrefix(".") && name.hasSuffix(".statetui-partial"))
+    }
+
     /// The path of the directory that holds both the partial and the final file.
     public var directory: String { destination.path }
 

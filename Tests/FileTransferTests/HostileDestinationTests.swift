@@ -181,6 +181,30 @@ import Testing
         #expect(exists(moved + "/" + CopyJournal.fileName))
     }
 
+    /// A source whose name is the journal's or a partial's is refused before anything but the failure
+    /// record is written: copied, it would replace the journal or another transfer's partial.
+    @Test(arguments: [CopyJournal.fileName, ".b.statetui-partial"])
+    func aSourceNamedLikeTheCopysOwnFilesIsRefused(name: String) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        let job = CopyJob(
+            request: CopyRequest(
+                id: "1", source: fixture.source, destinationDirectory: fixture.destination, name: name),
+            journal: journal)
+        await #expect(
+            throws: TransferError.unsafeEntry(
+                path: fixture.destination + "/" + name,
+                detail: "the name is reserved for the copy's journal and partial files")
+        ) {
+            try await job.run()
+        }
+        // The journal is still the journal: only the failure was appended, as a whole record.
+        let replay = CopyJournal.replay(contents(of: fixture.journalPath) ?? [])
+        #expect(replay.problems == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [CopyJournal.fileName])
+    }
+
     /// Names that would reach beyond the directory are refused before any system call.
     @Test(arguments: ["", ".", "..", "sub/a", "../a", "a\u{0}b"])
     func aNameThatIsNotOneEntryIsRefused(name: String) throws {
