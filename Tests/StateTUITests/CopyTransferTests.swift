@@ -228,6 +228,13 @@ private func until(_ condition: () -> Bool) async {
     }
 
     /// A missing source fails the transfer with the OS reason in `failed(request:message:)`.
+    /// The dashboard's row shows a name with control characters escaped, on one line; the request keeps
+    /// the name itself.
+    @Test func theRowNameHasItsControlCharactersEscaped() {
+        let transfer = CopyTransfer(source: "/src/two\nlines\u{1B}[2J", destinationDirectory: "/dest", journal: nil)
+        #expect([transfer.name, transfer.request.name] == [#"two\nlines\u{1B}[2J"#, "two\nlines\u{1B}[2J"])
+    }
+
     @Test func aMissingSourceFailsWithTheOSReason() async throws {
         let fixture = try CopyFixture(chunks: 1)
         defer { fixture.remove() }
