@@ -124,9 +124,15 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"]
         ),
-        .target(name: "CSHA256"),
-        .target(name: "FileTransfer", dependencies: ["CSHA256"]),
-        .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer", "CSHA256"]),
+        // SHA-256 from the system's OpenSSL 3 libcrypto (Debian: libssl-dev), found with pkg-config.
+        .systemLibrary(
+            name: "CLibCrypto",
+            path: "Sources/CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "FileTransfer", dependencies: ["CLibCrypto"]),
+        .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ if ! "$SWIFT" build --target FileTransfer >/dev/null 2>&1; then
     exit 2
 fi
 BIN=$("$SWIFT" build --show-bin-path)
-MODULEMAP="$BIN/CSHA256.build/module.modulemap"
+MODULEMAP="Sources/CLibCrypto/module.modulemap"
 if [ ! -f "$BIN/Modules/FileTransfer.swiftmodule" ] || [ ! -f "$MODULEMAP" ]; then
     echo "compile-fail: FileTransfer module not found under $BIN" >&2
     exit 2
@@ -31,7 +31,7 @@ for snippet in Tests/CompileFail/*.swift; do
         continue
     fi
     output=$("$SWIFTC" -emit-sil -o /dev/null -swift-version 6 -I "$BIN/Modules" \
-        -Xcc -fmodule-map-file="$MODULEMAP" -Xcc -I -Xcc Sources/CSHA256/include "$snippet" 2>&1)
+        -Xcc -fmodule-map-file="$MODULEMAP" "$snippet" 2>&1)
     status=$?
     if [ "$expected" = "none" ]; then
         if [ $status -eq 0 ]; then

@@ -24,15 +24,10 @@ final class Checkpointer: Sendable {
     private let name: String
     private let path: String
 
-    /// Opens its own descriptor on the partial at `path`; `durable` is the offset already on storage.
-    init(path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem)
-        throws(TransferError)
-    {
-        do {
-            descriptor = try fileSystem.open(path, O_RDWR, 0)
-        } catch {
-            throw TransferError.io(operation: "reopen", path: path, reason: error)
-        }
+    /// Takes over `descriptor`, a descriptor of its own on the partial at `path` (a duplicate of the
+    /// staged file's, never a reopen by name); `durable` is the offset already on storage.
+    init(descriptor: Int32, path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem) {
+        self.descriptor = descriptor
         self.path = path
         self.name = name
         self.state = Locked(State(durable: durable, failure: nil, closed: false))

@@ -30,6 +30,8 @@ public final class CopyJob: Sendable {
     public let options: CopyOptions
 
     private let control = CopyControl()
+    /// The destination directory, held open from the first use on (the journal's, when there is one).
+    private let openedDirectory = Locked<DestinationDirectory?>(nil)
     /// Where an interrupted or failed run left a durable partial, for a journal-less resume.
     private let resumePoint = Locked<ResumePoint?>(nil)
 
@@ -71,8 +73,28 @@ public final class CopyJob: Sendable {
     /// Stops the copy for good and removes the partial; a job cannot run again after a cancel.
     public func cancel() {
         if control.cancel() {
-            try? options.fileSystem.remove(request.partialPath)
+            try? directory().remove(StagedFile.partialName(for: request.name))
             try? journal?.append(.cancelled(name: request.name))
+        }
+    }
+
+    /// The destination directory, opened once for this job (the journal's own directory, when there
+    /// is a journal), so every run works in the same directory as the journal even if its path is
+    /// replaced meanwhile. Reached through this job's file system.
+    private func directory() throws(TransferError) -> DestinationDirectory {
+        let options = self.options
+        let path = request.destinationDirectory
+        let journal = self.journal
+        return try openedDirectory.withLock { opened throws(TransferError) in
+            if let opened { return opened }
+            let made: DestinationDirectory
+            if let journal {
+                made = try journal.directory.using(options.fileSystem)
+            } else {
+                made = try DestinationDirectory(path: path, fileSystem: options.fileSystem)
+            }
+            opened = made
+            return made
         }
     }
 
@@ -138,58 +160,48 @@ public final class CopyJob: Sendable {
         Self.ignoreFileSizeSignal()
         let fileSystem = options.fileSystem
         let request = self.request
-        try Destination.validate(request.destinationDirectory, fileSystem: fileSystem)
+        guard !StagedFile.isReserved(request.name) else {
+            // Copied under such a name, the file would replace the journal or another file's partial.
+            throw .unsafeEntry(
+                path: request.destinationPath, detail: "the name is reserved for the copy's journal and partial files")
+        }
+        let directory = try self.directory()
         if control.isCancelled {
             // Cancelled after this run began but before the loop: cancel() left the cleanup to us.
             if control.takeCancelCleanup() {
-                try? fileSystem.remove(request.partialPath)
+                try? directory.remove(StagedFile.partialName(for: request.name))
                 try? journal?.append(.cancelled(name: request.name))
             }
             return .cancelled
         }
 
-        let source: Int32
-        do {
-            source = try fileSystem.open(request.source, O_RDONLY, 0)
-        } catch {
-            throw .sourceUnreadable(path: request.source, reason: error)
-        }
+        let (source, sourceStatus) = try openSource()
         defer { fileSystem.close(source) }
-        let sourceStatus: FileStatus
-        do {
-            sourceStatus = try fileSystem.status(source)
-        } catch {
-            throw .sourceUnreadable(path: request.source, reason: error)
-        }
-        guard sourceStatus.isRegularFile else {
-            throw .sourceUnreadable(
-                path: request.source, reason: sourceStatus.isDirectory ? .isDirectory : Errno(rawValue: EINVAL))
-        }
         let size = sourceStatus.size
 
         var staged: StagedFile
-        switch try plan(sourceStatus: sourceStatus) {
+        switch try plan(sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
         case .fresh(let replaces):
-            staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces)
+            staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory)
         case .resume(let offset):
-            staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus)
+            staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus, in: directory)
         case .continueInMemory(let offset, let kept):
             do {
                 staged = try StagedFile(
-                    continuing: request.name, in: request.destinationDirectory, at: offset,
-                    hashState: kept.hashState, written: kept.written, chunkSize: options.chunkSize,
-                    fileSystem: fileSystem)
+                    continuing: request.name, in: directory, at: offset, hashState: kept.hashState,
+                    written: kept.written, chunkSize: options.chunkSize)
             } catch {
                 // The partial changed between the plan and the reopen: trust only what is on disk.
                 resumePoint.withLock { $0?.kept = nil }
                 do {
-                    staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus)
+                    staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus, in: directory)
                 } catch {
                     staged = try startFresh(
-                        sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+                        sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest,
+                        in: directory)
                 }
             }
         }
@@ -197,8 +209,17 @@ public final class CopyJob: Sendable {
         var offset = staged.offset
         var lastCheckpoint = offset
         progress(CopyProgress(bytesWritten: offset, totalBytes: size))
-        let checkpointer = try Checkpointer(
-            path: request.partialPath, name: request.name, durable: offset, journal: journal, fileSystem: fileSystem)
+        let checkpointer: Checkpointer
+        do {
+            checkpointer = Checkpointer(
+                descriptor: try staged.duplicateDescriptor(), path: request.partialPath, name: request.name,
+                durable: offset, journal: journal, fileSystem: fileSystem)
+        } catch {
+            _ = staged.close()
+            throw error
+        }
+        // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
+        var segment = SourceSegment(isHole: false, end: offset)
         do throws(TransferError) {
             while offset < size {
                 if let failure = checkpointer.firstFailure {
@@ -225,21 +246,29 @@ public final class CopyJob: Sendable {
                     let hashState = staged.hashState
                     _ = staged.close()
                     // The status right after the sync is what the next run must find on disk.
-                    let written = try? fileSystem.existingStatus(of: request.partialPath)
+                    let written = try? directory.status(of: StagedFile.partialName(for: request.name))
                     let kept = written.map { KeptProgress(hashState: hashState, written: $0) }
                     resumePoint.withLock {
                         $0 = ResumePoint(offset: offset, sourceStatus: sourceStatus, kept: kept)
                     }
                     return .interrupted(offset: offset)
                 }
-                let wanted = Int(min(Int64(staged.chunkSize), size - offset))
+                if offset >= segment.end {
+                    segment = nextSegment(of: source, at: offset, size: size)
+                }
+                let wanted = Int(min(Int64(staged.chunkSize), segment.end - offset))
                 let position = offset
-                let count = try staged.write { buffer throws(TransferError) in
-                    do throws(Errno) {
-                        return try fileSystem.readFully(
-                            source, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: position)
-                    } catch {
-                        throw .sourceUnreadable(path: request.source, reason: error)
+                let count: Int
+                if segment.isHole {
+                    count = try staged.writeHole(count: wanted)
+                } else {
+                    count = try staged.write { buffer throws(TransferError) in
+                        do throws(Errno) {
+                            return try fileSystem.readFully(
+                                source, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: position)
+                        } catch {
+                            throw .sourceUnreadable(path: request.source, reason: error)
+                        }
                     }
                 }
                 guard count == wanted else {
@@ -272,7 +301,8 @@ public final class CopyJob: Sendable {
                 // The partial mixes two versions of the source: never keep or resume it.
                 staged.discard()
                 resumePoint.withLock { $0 = nil }
-            case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io:
+            case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io,
+                .notARegularFile, .unsafeEntry:
                 // Keep the partial; its durable prefix is resumed on retry.
                 let synced = max(staged.close(), durable)
                 resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil) }
@@ -298,34 +328,104 @@ public final class CopyJob: Sendable {
     /// source's prefix (both are read and hashed); if the source changed since the checkpoint, the
     /// partial is worthless and the transfer starts over.
     private func resumeVerified(
-        _ source: Int32, offset: Int64, sourceStatus: FileStatus
+        _ source: Int32, offset: Int64, sourceStatus: FileStatus, in directory: DestinationDirectory
     ) throws(TransferError) -> StagedFile {
         var staged = try StagedFile(
-            resuming: request.name, in: request.destinationDirectory, keeping: offset,
-            chunkSize: options.chunkSize, fileSystem: options.fileSystem)
+            resuming: request.name, in: directory, keeping: offset, chunkSize: options.chunkSize)
         if try digestOfPrefix(source, length: offset) != staged.digest {
             staged.discard()
             staged = try startFresh(
-                sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest)
+                sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest, in: directory)
         }
         return staged
     }
 
-    /// Journals the intention, then creates an empty partial.
-    private func startFresh(sourceStatus: FileStatus, replaces: SHA256Digest?) throws(TransferError) -> StagedFile {
+    /// Journals the intention, then creates an empty partial (replacing, never following, any entry
+    /// under the partial's name).
+    private func startFresh(
+        sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory
+    ) throws(TransferError) -> StagedFile {
         try journal?.append(
             .intent(
                 name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
                 replaces: replaces))
-        return try StagedFile(
-            creating: request.name, in: request.destinationDirectory, chunkSize: options.chunkSize,
-            fileSystem: options.fileSystem)
+        return try StagedFile(creating: request.name, in: directory, chunkSize: options.chunkSize)
     }
 
-    /// Decides, from the journal and the disk, whether to skip, resume or start over.
-    private func plan(sourceStatus: FileStatus) throws(TransferError) -> Plan {
-        let partial = try existingStatus(request.partialPath)
-        let destination = try existingStatus(request.destinationPath)
+    /// Opens the source without blocking and only if it is a regular file: its kind is checked before
+    /// the open (opening a FIFO waits for a writer, opening a device may act on it) and again on the
+    /// opened descriptor (the path may have been replaced in between); then `O_NONBLOCK` is cleared.
+    private func openSource() throws(TransferError) -> (descriptor: Int32, status: FileStatus) {
+        let fileSystem = options.fileSystem
+        let path = request.source
+        let named: FileStatus
+        do {
+            named = try fileSystem.statusOfPath(path)
+        } catch {
+            throw .sourceUnreadable(path: path, reason: error)
+        }
+        guard named.kind == .regularFile else {
+            throw .notARegularFile(path: path, kind: named.kind)
+        }
+        let descriptor: Int32
+        do {
+            descriptor = try fileSystem.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)
+        } catch {
+            throw .sourceUnreadable(path: path, reason: error)
+        }
+        do throws(TransferError) {
+            let status: FileStatus
+            do {
+                status = try fileSystem.status(descriptor)
+            } catch {
+                throw .sourceUnreadable(path: path, reason: error)
+            }
+            guard status.kind == .regularFile else {
+                throw .notARegularFile(path: path, kind: status.kind)
+            }
+            do {
+                try fileSystem.clearNonBlocking(descriptor)
+            } catch {
+                throw .sourceUnreadable(path: path, reason: error)
+            }
+            return (descriptor, status)
+        } catch {
+            fileSystem.close(descriptor)
+            throw error
+        }
+    }
+
+    /// A run of the source that is all data or all hole, ending at `end`.
+    private struct SourceSegment {
+        var isHole: Bool
+        var end: Int64
+    }
+
+    /// The data or hole run of the source at `offset` (`SEEK_DATA`/`SEEK_HOLE`). Where the file system
+    /// cannot tell, everything is data; past the last data everything is a hole (a source that shrank
+    /// meanwhile is caught by the size check after the loop).
+    private func nextSegment(of source: Int32, at offset: Int64, size: Int64) -> SourceSegment {
+        let fileSystem = options.fileSystem
+        do throws(Errno) {
+            let data = try fileSystem.seek(source, offset, seekData)
+            if data > offset {
+                return SourceSegment(isHole: true, end: min(data, size))
+            }
+            let hole = try fileSystem.seek(source, offset, seekHole)
+            return SourceSegment(isHole: false, end: min(max(hole, offset + 1), size))
+        } catch .init(rawValue: ENXIO) {
+            return SourceSegment(isHole: true, end: size)
+        } catch {
+            return SourceSegment(isHole: false, end: size)
+        }
+    }
+
+    /// Decides, from the journal and the disk, whether to skip, resume or start over. Only a private
+    /// regular file under the partial's name is ever resumed; anything else there is replaced.
+    private func plan(sourceStatus: FileStatus, in directory: DestinationDirectory) throws(TransferError) -> Plan {
+        let partial = try directory.status(of: StagedFile.partialName(for: request.name))
+            .flatMap { $0.isPrivateRegularFile ? $0 : nil }
+        let destination = try directory.status(of: request.name)
         let entry = journal?.entry(named: request.name)
 
         // An interrupted run of this job kept its hash in memory: continue without reading the prefix
@@ -333,7 +433,7 @@ public final class CopyJob: Sendable {
         // checkpoint, a file that appeared under the final name).
         if let point = resumePoint.withLock({ $0 }), let kept = point.kept,
             point.sourceStatus.sameContent(as: sourceStatus),
-            let partial, partial.isRegularFile, partial.size == point.offset, partial.sameContent(as: kept.written),
+            let partial, partial.size == point.offset, partial.sameContent(as: kept.written),
             destination == nil || request.overwrite
         {
             let journalAgrees =
@@ -358,7 +458,7 @@ public final class CopyJob: Sendable {
         if let entry, sameSource {
             switch entry.status {
             case .completed(let size, let digest):
-                if let destination, destination.size == size, try digestOfFile(request.destinationPath) == digest {
+                if let destination, destination.size == size, try digestOfFile(request.name, in: directory) == digest {
                     return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
                 }
             case .committing(let size, let digest):
@@ -366,7 +466,7 @@ public final class CopyJob: Sendable {
                     return .resume(offset: size)
                 }
                 if partial == nil, let destination, destination.size == size,
-                    try digestOfFile(request.destinationPath) == digest
+                    try digestOfFile(request.name, in: directory) == digest
                 {
                     // The rename happened but its completion record did not: record it now.
                     try journal?.append(.completed(name: request.name, size: size, digest: digest))
@@ -388,33 +488,28 @@ public final class CopyJob: Sendable {
             return .fresh(replaces: nil)
         }
         // Only a file this journal wrote (still holding what it wrote) may be replaced without overwrite.
-        if let owned = entry?.ownedDigest, destination.isRegularFile,
-            try digestOfFile(request.destinationPath) == owned
+        if let owned = entry?.ownedDigest, destination.kind == .regularFile,
+            try digestOfFile(request.name, in: directory) == owned
         {
             return .fresh(replaces: owned)
         }
         throw .destinationExists(path: request.destinationPath)
     }
 
-    private func existingStatus(_ path: String) throws(TransferError) -> FileStatus? {
+    /// The SHA-256 of the whole file `name` in the destination (to verify a completed copy before
+    /// skipping it); nil unless it is a regular file (a symbolic link there is not followed).
+    private func digestOfFile(_ name: String, in directory: DestinationDirectory) throws(TransferError)
+        -> SHA256Digest?
+    {
+        let descriptor: Int32?
         do {
-            return try options.fileSystem.existingStatus(of: path)
-        } catch {
-            throw .io(operation: "inspect", path: path, reason: error)
+            descriptor = try directory.openExisting(name, flags: O_RDONLY, writable: false)
+        } catch .unsafeEntry {
+            return nil
         }
-    }
-
-    /// The SHA-256 of a whole file (to verify a completed copy before skipping it).
-    private func digestOfFile(_ path: String) throws(TransferError) -> SHA256Digest {
-        let fileSystem = options.fileSystem
-        let descriptor: Int32
-        do {
-            descriptor = try fileSystem.open(path, O_RDONLY, 0)
-        } catch {
-            throw .io(operation: "open", path: path, reason: error)
-        }
-        defer { fileSystem.close(descriptor) }
-        return try digest(of: descriptor, path: path, length: nil)
+        guard let descriptor else { return nil }
+        defer { options.fileSystem.close(descriptor) }
+        return try digest(of: descriptor, path: directory.path(of: name), length: nil)
     }
 
     /// The SHA-256 of the source's first `length` bytes.

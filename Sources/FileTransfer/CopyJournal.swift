@@ -19,6 +19,8 @@ public final class CopyJournal: Sendable {
 
     /// The journal's path.
     public let path: String
+    /// The destination directory that holds the journal, held open; the copies into it use it too.
+    public let directory: DestinationDirectory
     /// The lines that were corrupt or truncated when the journal was opened.
     public let problems: [JournalProblem]
 
@@ -30,40 +32,51 @@ public final class CopyJournal: Sendable {
         var entries: [String: JournalEntry]
     }
 
-    /// Opens (or creates) the journal in `directory` and replays it.
-    public init(directory: String, fileSystem: FileSystem = .posix) throws(TransferError) {
-        let path = directory + "/" + Self.fileName
+    /// Opens (or creates) the journal in the directory at `directory` and replays it.
+    public convenience init(directory: String, fileSystem: FileSystem = .posix) throws(TransferError) {
+        try self.init(directory: try DestinationDirectory(path: directory, fileSystem: fileSystem))
+    }
+
+    /// Opens (or creates) the journal in `directory` and replays it, reading it in windows of 64 KiB
+    /// (see ``JournalReader`` for the bounds). The journal must be a regular file with no other hard
+    /// link: a symbolic link, FIFO or hard link planted under its name is refused, never followed.
+    public init(directory: DestinationDirectory) throws(TransferError) {
+        let path = directory.path(of: Self.fileName)
         self.path = path
+        self.directory = directory
+        let fileSystem = directory.fileSystem
         self.fileSystem = fileSystem
-        let existed: Bool
-        do {
-            existed = try fileSystem.existingStatus(of: path) != nil
-        } catch {
-            throw TransferError.io(operation: "inspect", path: path, reason: error)
+        var existed = true
+        var opened = try directory.openExisting(Self.fileName, flags: O_RDWR | O_APPEND, writable: true)
+        if opened == nil {
+            existed = false
+            opened = try directory.create(Self.fileName, flags: O_RDWR | O_APPEND, replacing: false)
         }
-        let descriptor: Int32
-        do {
-            descriptor = try fileSystem.open(path, O_RDWR | O_CREAT | O_APPEND, 0o644)
-        } catch {
-            throw TransferError.writing(path, operation: "open", error)
+        guard let descriptor = opened else {
+            preconditionFailure("Internal inconsistency: the journal is neither opened nor created")
         }
-        do throws(Errno) {
-            let content = try Self.readAll(descriptor, fileSystem: fileSystem)
-            let replay = Self.replay(content)
-            self.problems = replay.problems
-            if let last = content.last, last != UInt8(ascii: "\n") {
-                // Start the next record on a line of its own, after the torn one.
-                try fileSystem.appendAll(descriptor, [UInt8(ascii: "\n")])
-                try fileSystem.sync(descriptor)
+        let replay: (entries: [String: JournalEntry], problems: [JournalProblem])
+        do throws(TransferError) {
+            do throws(Errno) {
+                let reader = try Self.read(descriptor, fileSystem: fileSystem)
+                replay = reader.finish()
+                if !reader.endsAtLineBoundary {
+                    // Start the next record on a line of its own, after the torn one.
+                    try fileSystem.appendAll(descriptor, [UInt8(ascii: "\n")])
+                    try fileSystem.sync(descriptor)
+                }
+            } catch {
+                throw TransferError.writing(path, operation: "prepare journal", error)
             }
             if !existed {
-                try fileSystem.syncDirectory(directory)
+                try directory.sync()
             }
-            self.state = Locked(State(descriptor: descriptor, entries: replay.entries))
         } catch {
             fileSystem.close(descriptor)
-            throw TransferError.writing(path, operation: "prepare journal", error)
+            throw error
         }
+        self.problems = replay.problems
+        self.state = Locked(State(descriptor: descriptor, entries: replay.entries))
     }
 
     deinit {
@@ -101,86 +114,36 @@ public final class CopyJournal: Sendable {
     public static func line(for record: JournalRecord) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a value made of strings, integers and digests cannot fail.
-        let json = try! encoder.encode(record)
+        guard let json = try? encoder.encode(record) else {
+            preconditionFailure("Internal inconsistency: a record of strings, integers and digests did not encode")
+        }
         return Array(checksum(of: Array(json)).utf8) + [UInt8(ascii: " ")] + Array(json) + [UInt8(ascii: "\n")]
     }
 
-    /// Replays journal content into entries and problems; pure, so it is tested without files.
+    /// Replays journal content into entries and problems; pure, so it is tested (and fuzzed) without
+    /// files. The same as feeding `content` to a ``JournalReader`` in one piece.
     public static func replay(_ content: [UInt8]) -> (entries: [String: JournalEntry], problems: [JournalProblem]) {
-        var entries: [String: JournalEntry] = [:]
-        var problems: [JournalProblem] = []
-        let endsWithNewline = content.last == UInt8(ascii: "\n")
-        let lines = content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        for (index, line) in lines.enumerated() where !line.isEmpty {
-            let isLast = index == lines.count - 1
-            let problem: String?
-            if isLast && !endsWithNewline {
-                problem = "truncated line (no newline at its end)"
-            } else {
-                switch parse(Array(line)) {
-                case .success(let record):
-                    entries[record.name] = JournalEntry.applying(record, to: entries[record.name])
-                    problem = nil
-                case .failure(let reason):
-                    problem = reason.message
-                }
-            }
-            if let problem {
-                let name = affectedName(in: Array(line))
-                problems.append(JournalProblem(line: index + 1, reason: problem, name: name))
-                if let name {
-                    let previous = entries[name]
-                    entries[name] = JournalEntry(
-                        request: previous?.request ?? "", source: previous?.source ?? "",
-                        sourceStatus: previous?.sourceStatus, durableOffset: 0, status: .damaged,
-                        ownedDigest: previous?.ownedDigest)
-                }
-            }
-        }
-        return (entries, problems)
+        var reader = JournalReader()
+        reader.consume(content)
+        return reader.finish()
     }
 
-    private struct LineError: Error {
-        let message: String
-    }
-
-    private static func parse(_ line: [UInt8]) -> Result<JournalRecord, LineError> {
-        guard line.count > 17, line[16] == UInt8(ascii: " ") else {
-            return .failure(LineError(message: "not a checksummed record"))
-        }
-        let stored = String(decoding: line[..<16], as: UTF8.self)
-        let json = Array(line[17...])
-        guard stored == checksum(of: json) else {
-            return .failure(LineError(message: "checksum mismatch"))
-        }
-        do {
-            return .success(try JSONDecoder().decode(JournalRecord.self, from: Data(json)))
-        } catch {
-            return .failure(LineError(message: "unreadable record: \(error)"))
-        }
-    }
-
-    private static func checksum(of json: [UInt8]) -> String {
+    /// The first 16 hexadecimal digits of the SHA-256 of a record's JSON.
+    static func checksum(of json: [UInt8]) -> String {
         String(SHA256.hash(json).hex.prefix(16))
     }
 
-    /// The `"name":"…"` value in a damaged line, if one survived.
-    private static func affectedName(in line: [UInt8]) -> String? {
-        let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "\"name\":\"") else { return nil }
-        let rest = text[start.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        let name = String(rest[..<end])
-        return name.isEmpty ? nil : name
-    }
-
-    private static func readAll(_ descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> [UInt8] {
-        var content: [UInt8] = []
+    /// Feeds the whole file to a reader through one 64 KiB window.
+    private static func read(_ descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> JournalReader {
+        var reader = JournalReader()
+        let window = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { window.deallocate() }
+        var position: Int64 = 0
         while true {
-            let piece = try fileSystem.read(descriptor, count: 64 << 10, at: Int64(content.count))
-            if piece.isEmpty { return content }
-            content.append(contentsOf: piece)
+            let count = try fileSystem.readFully(descriptor, into: window, at: position)
+            if count == 0 { return reader }
+            reader.consume(UnsafeRawBufferPointer(rebasing: window[..<count]))
+            position += Int64(count)
         }
     }
 }

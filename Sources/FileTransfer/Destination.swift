@@ -25,3 +25,173 @@ public enum Destination {
         }
     }
 }
+
+/// The destination directory held open as a descriptor, treated as hostile ground.
+///
+/// Every entry the copier reads, creates, renames or removes there is named relative to this descriptor
+/// (`openat`, `fstatat`, `renameat`, `unlinkat`), so replacing the directory's path while a copy runs
+/// (renaming it, putting a symbolic link in its place) cannot redirect a single write. Inside it, the
+/// copier never follows a symbolic link: new files are created with `O_CREAT | O_EXCL | O_NOFOLLOW`
+/// after removing (not following) whatever entry was planted under the name; existing files are opened
+/// with `O_NOFOLLOW | O_NONBLOCK` and used only when they are regular files (and, to be written, have no
+/// second hard link), so a planted symbolic link, FIFO or hard link to a file elsewhere is refused.
+public final class DestinationDirectory: Sendable {
+    /// The directory's path as given (for messages; never used to reach a file after opening).
+    public let path: String
+    /// The system calls to use.
+    public let fileSystem: FileSystem
+    let descriptor: Int32
+
+    /// Checks that `path` is a writable directory and opens it.
+    public init(path: String, fileSystem: FileSystem = .posix) throws(TransferError) {
+        try Destination.validate(path, fileSystem: fileSystem)
+        do {
+            descriptor = try fileSystem.open(path, O_RDONLY | O_DIRECTORY, 0)
+        } catch {
+            throw .destinationNotWritableDirectory(path: path, reason: error.description)
+        }
+        self.path = path
+        self.fileSystem = fileSystem
+    }
+
+    private init(path: String, descriptor: Int32, fileSystem: FileSystem) {
+        self.path = path
+        self.descriptor = descriptor
+        self.fileSystem = fileSystem
+    }
+
+    deinit {
+        fileSystem.close(descriptor)
+    }
+
+    /// The same open directory (a duplicated descriptor, so the very same directory even if its path
+    /// was replaced since) reached through other system calls, e.g. a copy job's own file system.
+    public func using(_ fileSystem: FileSystem) throws(TransferError) -> DestinationDirectory {
+        do {
+            return DestinationDirectory(
+                path: path, descriptor: try fileSystem.duplicate(descriptor), fileSystem: fileSystem)
+        } catch {
+            throw .io(operation: "reopen", path: path, reason: error)
+        }
+    }
+
+    /// The path of `name` in this directory, for messages.
+    public func path(of name: String) -> String {
+        path + "/" + name
+    }
+
+    /// The entry `name` as it is (a symbolic link is described, not followed); nil when there is none.
+    public func status(of name: String) throws(TransferError) -> FileStatus? {
+        try checkName(name)
+        do {
+            return try fileSystem.statusAt(descriptor, name)
+        } catch .noSuchFile {
+            return nil
+        } catch {
+            throw .io(operation: "inspect", path: path(of: name), reason: error)
+        }
+    }
+
+    /// Creates `name` as a new, empty regular file opened with `flags` (plus `O_CREAT | O_EXCL |
+    /// O_NOFOLLOW`). With `replacing`, an entry already there (a stale partial, a planted symbolic
+    /// link or hard link) is removed first, without following it; without, the caller found none.
+    func create(_ name: String, flags: Int32, replacing: Bool) throws(TransferError) -> Int32 {
+        try checkName(name)
+        if replacing {
+            try remove(name)
+        }
+        do {
+            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+        } catch .init(rawValue: EEXIST) {
+            throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
+        } catch {
+            throw .writing(path(of: name), operation: "create", error)
+        }
+    }
+
+    /// Opens the existing regular file `name` with `flags`, never following a symbolic link and never
+    /// blocking (a planted FIFO). Returns nil when there is no such entry. Throws `unsafeEntry` for
+    /// anything but a regular file, and, when `writable`, for a file with another hard link (writing
+    /// it would change a file outside the directory).
+    func openExisting(_ name: String, flags: Int32, writable: Bool) throws(TransferError) -> Int32? {
+        try checkName(name)
+        let file = path(of: name)
+        let opened: Int32
+        do {
+            opened = try fileSystem.openAt(descriptor, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
+        } catch .noSuchFile {
+            return nil
+        } catch .init(rawValue: ELOOP) {
+            throw .unsafeEntry(path: file, detail: "it is a symbolic link, which the copy never follows")
+        } catch {
+            throw .io(operation: "open", path: file, reason: error)
+        }
+        do throws(TransferError) {
+            let status: FileStatus
+            do {
+                status = try fileSystem.status(opened)
+            } catch {
+                throw .io(operation: "inspect", path: file, reason: error)
+            }
+            guard status.kind == .regularFile else {
+                throw .unsafeEntry(path: file, detail: "it is \(status.kind), not a regular file")
+            }
+            guard !writable || status.linkCount == 1 else {
+                throw .unsafeEntry(
+                    path: file, detail: "it has \(status.linkCount) hard links, so writing it would change another file"
+                )
+            }
+            do {
+                try fileSystem.clearNonBlocking(opened)
+            } catch {
+                throw .io(operation: "open", path: file, reason: error)
+            }
+            return opened
+        } catch {
+            fileSystem.close(opened)
+            throw error
+        }
+    }
+
+    /// Renames `from` onto `to` atomically; whatever entry `to` named is replaced, not followed.
+    func rename(_ from: String, to: String) throws(TransferError) {
+        try checkName(from)
+        try checkName(to)
+        do {
+            try fileSystem.renameAt(descriptor, from, to)
+        } catch {
+            throw .io(operation: "rename onto \(path(of: to))", path: path(of: from), reason: error)
+        }
+    }
+
+    /// Removes the entry `name` (a symbolic link itself, never its target); nothing there is fine.
+    func remove(_ name: String) throws(TransferError) {
+        try checkName(name)
+        do {
+            try fileSystem.removeAt(descriptor, name)
+        } catch .noSuchFile {
+            return
+        } catch {
+            throw .io(operation: "remove", path: path(of: name), reason: error)
+        }
+    }
+
+    /// Makes the directory's entries (a rename, a new file) durable.
+    func sync() throws(TransferError) {
+        do {
+            try fileSystem.sync(descriptor)
+        } catch {
+            throw .writing(path, operation: "sync directory", error)
+        }
+    }
+
+    /// A name is one entry of this directory: not empty, not `.` or `..`, no `/` and no NUL (either
+    /// would make `openat` reach beyond the directory or a different name).
+    private func checkName(_ name: String) throws(TransferError) {
+        guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(UInt8(ascii: "/")),
+            !name.utf8.contains(0)
+        else {
+            throw .unsafeEntry(path: path(of: name), detail: "it is not a single file name inside the directory")
+        }
+    }
+}

@@ -4,7 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The facts about a file the copier relies on to notice that a source changed.
+/// The facts about a file the copier relies on to notice that a source changed, and to refuse entries
+/// it must not read or write (anything but a regular file, a file with a second hard link).
+///
+/// Only size, modification time and the two kind flags are journaled; `kind` and `linkCount` describe
+/// the file when it was examined and decode as a regular or directory kind with one link.
 public struct FileStatus: Hashable, Sendable, Codable {
     /// Size in bytes.
     public var size: Int64
@@ -14,13 +18,22 @@ public struct FileStatus: Hashable, Sendable, Codable {
     public var isDirectory: Bool
     /// True for a regular file.
     public var isRegularFile: Bool
+    /// The kind of entry (a symbolic link only when the link itself was examined).
+    public var kind: FileKind
+    /// The number of hard links to the file.
+    public var linkCount: Int
 
     /// Describes a file.
-    public init(size: Int64, modifiedNanoseconds: Int64, isDirectory: Bool, isRegularFile: Bool) {
+    public init(
+        size: Int64, modifiedNanoseconds: Int64, isDirectory: Bool, isRegularFile: Bool, kind: FileKind? = nil,
+        linkCount: Int = 1
+    ) {
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
         self.isDirectory = isDirectory
         self.isRegularFile = isRegularFile
+        self.kind = kind ?? (isRegularFile ? .regularFile : isDirectory ? .directory : .unknown)
+        self.linkCount = linkCount
     }
 
     init(_ raw: stat) {
@@ -29,16 +42,44 @@ public struct FileStatus: Hashable, Sendable, Codable {
         #else
         let time = raw.st_mtim
         #endif
-        let mode = raw.st_mode & S_IFMT
+        let kind = FileKind(mode: raw.st_mode)
         self.init(
             size: Int64(raw.st_size),
             modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
-            isDirectory: mode == S_IFDIR,
-            isRegularFile: mode == S_IFREG)
+            isDirectory: kind == .directory, isRegularFile: kind == .regularFile, kind: kind,
+            linkCount: Int(raw.st_nlink))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case size, modifiedNanoseconds, isDirectory, isRegularFile
+    }
+
+    /// Decodes the journaled fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            size: try container.decode(Int64.self, forKey: .size),
+            modifiedNanoseconds: try container.decode(Int64.self, forKey: .modifiedNanoseconds),
+            isDirectory: try container.decode(Bool.self, forKey: .isDirectory),
+            isRegularFile: try container.decode(Bool.self, forKey: .isRegularFile))
+    }
+
+    /// Encodes the journaled fields.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(size, forKey: .size)
+        try container.encode(modifiedNanoseconds, forKey: .modifiedNanoseconds)
+        try container.encode(isDirectory, forKey: .isDirectory)
+        try container.encode(isRegularFile, forKey: .isRegularFile)
     }
 
     /// True when size and modification time are the same, i.e. the content is presumed unchanged.
     public func sameContent(as other: FileStatus) -> Bool {
         size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+    }
+
+    /// True for a regular file with no other name: the only kind of entry the copier writes into.
+    public var isPrivateRegularFile: Bool {
+        kind == .regularFile && linkCount == 1
     }
 }

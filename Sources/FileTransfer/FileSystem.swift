@@ -9,10 +9,17 @@ import Darwin
 /// `FileSystem.posix` performs the real calls; tests replace single functions (a `write` that fails with
 /// ENOSPC after N bytes, a `read` that records offsets) without touching the others.
 public struct FileSystem: Sendable {
-    /// Opens a file (`open(2)`); returns the descriptor.
+    /// Opens a file by path (`open(2)`): the source, and the destination directory itself.
     public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
+    /// Opens a name inside an open directory (`openat(2)`): every file in the destination.
+    public var openAt:
+        @Sendable (_ directory: Int32, _ name: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
     /// Closes a descriptor; errors are ignored because nothing useful can follow them.
     public var close: @Sendable (_ descriptor: Int32) -> Void
+    /// A second descriptor for the same open file (`fcntl(F_DUPFD_CLOEXEC)`).
+    public var duplicate: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32
+    /// Clears `O_NONBLOCK` on a descriptor opened with it (`fcntl(F_SETFL)`).
+    public var clearNonBlocking: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
     /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
     public var read:
         @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
@@ -23,56 +30,82 @@ public struct FileSystem: Sendable {
             throws(Errno) -> Int
     /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
     public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// Moves a descriptor's offset (`lseek(2)`); with `SEEK_DATA`/`SEEK_HOLE` finds a sparse file's data.
+    public var seek: @Sendable (_ descriptor: Int32, _ offset: Int64, _ whence: Int32) throws(Errno) -> Int64
     /// Makes a file's data durable (`fsync(2)`).
     public var sync: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
-    /// Cuts or extends a file to a size (`ftruncate(2)`).
+    /// Cuts or extends a file to a size (`ftruncate(2)`); extending leaves a hole.
     public var truncate: @Sendable (_ descriptor: Int32, _ size: Int64) throws(Errno) -> Void
     /// Describes an open file (`fstat(2)`).
     public var status: @Sendable (_ descriptor: Int32) throws(Errno) -> FileStatus
     /// Describes a path (`stat(2)`), following symbolic links.
     public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
-    /// Renames atomically within one file system (`rename(2)`).
-    public var rename: @Sendable (_ from: String, _ to: String) throws(Errno) -> Void
-    /// Removes a file (`unlink(2)`).
-    public var remove: @Sendable (_ path: String) throws(Errno) -> Void
+    /// Describes a name inside an open directory without following a symbolic link
+    /// (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`).
+    public var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
+    /// Renames atomically within one open directory (`renameat(2)`); replaces the entry at `to`
+    /// (a symbolic link there is replaced, never followed).
+    public var renameAt: @Sendable (_ directory: Int32, _ from: String, _ to: String) throws(Errno) -> Void
+    /// Removes a name inside an open directory (`unlinkat(2)`); a symbolic link itself is removed.
+    public var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
     /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
     public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
 
     /// Builds a file system from its functions.
     public init(
         open: @escaping @Sendable (String, Int32, UInt32) throws(Errno) -> Int32,
+        openAt: @escaping @Sendable (Int32, String, Int32, UInt32) throws(Errno) -> Int32,
         close: @escaping @Sendable (Int32) -> Void,
+        duplicate: @escaping @Sendable (Int32) throws(Errno) -> Int32,
+        clearNonBlocking: @escaping @Sendable (Int32) throws(Errno) -> Void,
         read: @escaping @Sendable (Int32, UnsafeMutableRawBufferPointer, Int64) throws(Errno) -> Int,
         write: @escaping @Sendable (Int32, UnsafeRawBufferPointer, Int64) throws(Errno) -> Int,
         append: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int,
+        seek: @escaping @Sendable (Int32, Int64, Int32) throws(Errno) -> Int64,
         sync: @escaping @Sendable (Int32) throws(Errno) -> Void,
         truncate: @escaping @Sendable (Int32, Int64) throws(Errno) -> Void,
         status: @escaping @Sendable (Int32) throws(Errno) -> FileStatus,
         statusOfPath: @escaping @Sendable (String) throws(Errno) -> FileStatus,
-        rename: @escaping @Sendable (String, String) throws(Errno) -> Void,
-        remove: @escaping @Sendable (String) throws(Errno) -> Void,
+        statusAt: @escaping @Sendable (Int32, String) throws(Errno) -> FileStatus,
+        renameAt: @escaping @Sendable (Int32, String, String) throws(Errno) -> Void,
+        removeAt: @escaping @Sendable (Int32, String) throws(Errno) -> Void,
         access: @escaping @Sendable (String, Int32) throws(Errno) -> Void
     ) {
         self.open = open
+        self.openAt = openAt
         self.close = close
+        self.duplicate = duplicate
+        self.clearNonBlocking = clearNonBlocking
         self.read = read
         self.write = write
         self.append = append
+        self.seek = seek
         self.sync = sync
         self.truncate = truncate
         self.status = status
         self.statusOfPath = statusOfPath
-        self.rename = rename
-        self.remove = remove
+        self.statusAt = statusAt
+        self.renameAt = renameAt
+        self.removeAt = removeAt
         self.access = access
     }
 
-    /// The real POSIX calls, retried on EINTR.
+    /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
     public static let posix = FileSystem(
         open: { path, flags, mode throws(Errno) in
             try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
         },
+        openAt: { directory, name, flags, mode throws(Errno) in
+            try retryingInterrupts { openat(directory, name, flags | O_CLOEXEC, mode_t(mode)) }
+        },
         close: { descriptor in _ = Glibc.close(descriptor) },
+        duplicate: { descriptor throws(Errno) in
+            try retryingInterrupts { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+        },
+        clearNonBlocking: { descriptor throws(Errno) in
+            let flags = try retryingInterrupts { fcntl(descriptor, F_GETFL) }
+            _ = try retryingInterrupts { fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        },
         read: { descriptor, buffer, offset throws(Errno) in
             try retryingInterrupts { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
         },
@@ -81,6 +114,9 @@ public struct FileSystem: Sendable {
         },
         append: { descriptor, bytes throws(Errno) in
             try retryingInterrupts { Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+        },
+        seek: { descriptor, offset, whence throws(Errno) in
+            Int64(try retryingInterrupts { lseek(descriptor, off_t(offset), whence) })
         },
         sync: { descriptor throws(Errno) in
             _ = try retryingInterrupts { fsync(descriptor) }
@@ -98,11 +134,16 @@ public struct FileSystem: Sendable {
             _ = try retryingInterrupts { stat(path, &raw) }
             return FileStatus(raw)
         },
-        rename: { from, to throws(Errno) in
-            _ = try retryingInterrupts { Glibc.rename(from, to) }
+        statusAt: { directory, name throws(Errno) in
+            var raw = stat()
+            _ = try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+            return FileStatus(raw)
         },
-        remove: { path throws(Errno) in
-            _ = try retryingInterrupts { unlink(path) }
+        renameAt: { directory, from, to throws(Errno) in
+            _ = try retryingInterrupts { renameat(directory, from, directory, to) }
+        },
+        removeAt: { directory, name throws(Errno) in
+            _ = try retryingInterrupts { unlinkat(directory, name, 0) }
         },
         access: { path, mode throws(Errno) in
             _ = try retryingInterrupts { Glibc.access(path, mode) }
@@ -140,16 +181,6 @@ extension FileSystem {
         try result.get()
     }
 
-    /// Reads up to `count` bytes at `offset` into a new array (shorter at the end of the file).
-    func read(_ descriptor: Int32, count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let result: Result<Int, Errno> = bytes.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in try readFully(descriptor, into: raw, at: offset) }
-        }
-        bytes.removeSubrange(try result.get()...)
-        return bytes
-    }
-
     /// Reads until `buffer` is full or the file ends; returns the byte count.
     func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
         throws(Errno) -> Int
@@ -164,22 +195,6 @@ extension FileSystem {
         }
         return done
     }
-
-    /// The status of a path, or nil when nothing exists there.
-    func existingStatus(of path: String) throws(Errno) -> FileStatus? {
-        do {
-            return try statusOfPath(path)
-        } catch .noSuchFile {
-            return nil
-        }
-    }
-
-    /// Makes a directory entry change (a rename, a new file) durable by syncing the directory itself.
-    func syncDirectory(_ path: String) throws(Errno) {
-        let descriptor = try open(path, O_RDONLY | O_DIRECTORY, 0)
-        defer { close(descriptor) }
-        try sync(descriptor)
-    }
 }
 
 /// Runs a system call until it does not fail with EINTR; throws its errno for any other failure.
@@ -192,3 +207,14 @@ func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errn
         if error.rawValue != EINTR { throw error }
     }
 }
+
+/// `lseek` whence values that find a sparse file's data and holes. Glibc declares `SEEK_DATA` and
+/// `SEEK_HOLE` only under `_GNU_SOURCE`, which the Swift importer does not set; these are Linux's values
+/// (`<linux/fs.h>`: 3 and 4), the same on every architecture.
+#if os(Linux)
+let seekData: Int32 = 3
+let seekHole: Int32 = 4
+#else
+let seekData = SEEK_DATA
+let seekHole = SEEK_HOLE
+#endif

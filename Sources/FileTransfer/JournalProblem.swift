@@ -14,9 +14,12 @@ public struct JournalProblem: Hashable, Sendable, CustomStringConvertible {
         self.name = name
     }
 
-    /// `journal line 3: checksum mismatch (affects "a.bin")`.
+    /// `journal line 3: checksum mismatch (affects "a.bin", which restarts)`: one line, whatever the
+    /// journal held: reason and name are escaped and quoted to at most ``DisplayText/quoteLimit``
+    /// characters each.
     public var description: String {
-        let affected = name.map { " (affects \"\($0)\", which restarts)" } ?? ""
-        return "journal line \(line): \(reason)\(affected)"
+        let limit = DisplayText.quoteLimit
+        let affected = name.map { " (affects \"\(DisplayText.escaped($0, limit: limit))\", which restarts)" } ?? ""
+        return "journal line \(line): \(DisplayText.escaped(reason, limit: limit))\(affected)"
     }
 }

@@ -1,35 +1,28 @@
-import CSHA256
+import CLibCrypto
 
-/// A streaming SHA-256 (FIPS 180-4) computation; uses the x86 SHA extensions when the CPU has them.
+/// A streaming SHA-256 (FIPS 180-4) computation, performed by the system's libcrypto (OpenSSL 3).
 ///
-/// Foundation on Linux has no SHA-256, and the toolchain-only rule rules out swift-crypto, so the
-/// compression function lives in the CSHA256 C target (intrinsics plus a portable fallback).
+/// libcrypto chooses the fastest compression function for the CPU (the x86 SHA extensions where they
+/// exist). The value has value semantics: copying a `SHA256` and updating the copy leaves the original
+/// as it was (the underlying `EVP_MD_CTX` is duplicated on the first write to a shared copy).
 public struct SHA256: Sendable {
-    private var context = csha256_context()
+    private var context: DigestContext
+    /// The number of message bytes hashed so far.
+    public private(set) var byteCount: Int64 = 0
 
     /// Starts hashing an empty message.
     public init() {
-        csha256_init(&context)
+        context = DigestContext()
     }
-
-    /// Starts hashing an empty message with the portable compression function even where the SHA
-    /// extensions exist (to test and measure the fallback).
-    public static func portable() -> SHA256 {
-        var hasher = SHA256()
-        csha256_init_portable(&hasher.context)
-        return hasher
-    }
-
-    /// True when the hardware compression function is in use on this machine.
-    public static var usesHardware: Bool { csha256_uses_hardware() != 0 }
-
-    /// The number of message bytes hashed so far.
-    public var byteCount: Int64 { Int64(context.length) }
 
     /// Hashes the next part of the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        csha256_update(&context, base, bytes.count)
+        if !isKnownUniquelyReferenced(&context) {
+            context = context.copy()
+        }
+        context.update(base, count: bytes.count)
+        byteCount += Int64(bytes.count)
     }
 
     /// Hashes the next part of the message.
@@ -42,10 +35,7 @@ public struct SHA256: Sendable {
 
     /// The digest of everything hashed so far; the computation itself can go on afterwards.
     public func finalize() -> SHA256Digest {
-        var copy = context
-        var bytes = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeMutableBufferPointer { csha256_final(&copy, $0.baseAddress!) }
-        return SHA256Digest(bytes: bytes)
+        SHA256Digest(bytes: context.copy().finish())
     }
 
     /// The digest of one whole message.
@@ -53,5 +43,66 @@ public struct SHA256: Sendable {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
+    }
+}
+
+/// libcrypto's SHA-256 implementation, fetched once per process (a fetch looks the algorithm up in the
+/// loaded providers; doing it per message would cost more than hashing a small one).
+private nonisolated(unsafe) let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
+/// One `EVP_MD_CTX`, owned by exactly one ``SHA256`` value while it is written to.
+///
+/// `@unchecked Sendable`: the context is mutated only through `update` and `finish`, which ``SHA256``
+/// calls only on a uniquely referenced instance (copy-on-write); shared instances are only read by
+/// `copy()`, which libcrypto's `EVP_MD_CTX_copy_ex` does without modifying the source.
+private final class DigestContext: @unchecked Sendable {
+    private let pointer: OpaquePointer
+
+    /// A context initialised for SHA-256.
+    init() {
+        pointer = Self.allocate()
+        guard let algorithm = sha256Algorithm, EVP_DigestInit_ex2(pointer, algorithm, nil) == 1 else {
+            preconditionFailure("libcrypto has no usable SHA-256 (EVP_MD_fetch or EVP_DigestInit_ex2 failed)")
+        }
+    }
+
+    private init(copying other: DigestContext) {
+        pointer = Self.allocate()
+        guard EVP_MD_CTX_copy_ex(pointer, other.pointer) == 1 else {
+            preconditionFailure("libcrypto could not copy a SHA-256 context (EVP_MD_CTX_copy_ex failed)")
+        }
+    }
+
+    deinit {
+        EVP_MD_CTX_free(pointer)
+    }
+
+    private static func allocate() -> OpaquePointer {
+        guard let pointer = EVP_MD_CTX_new() else {
+            preconditionFailure("libcrypto could not allocate a digest context (EVP_MD_CTX_new failed)")
+        }
+        return pointer
+    }
+
+    /// An independent context in the same state.
+    func copy() -> DigestContext {
+        DigestContext(copying: self)
+    }
+
+    func update(_ bytes: UnsafeRawPointer, count: Int) {
+        guard EVP_DigestUpdate(pointer, bytes, count) == 1 else {
+            preconditionFailure("libcrypto EVP_DigestUpdate failed on \(count) bytes")
+        }
+    }
+
+    /// Ends the computation and returns the 32 digest bytes; the context is unusable afterwards.
+    func finish() -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let status = bytes.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(pointer, $0.baseAddress, &length) }
+        guard status == 1, length == 32 else {
+            preconditionFailure("libcrypto EVP_DigestFinal_ex failed (status \(status), \(length) bytes)")
+        }
+        return bytes
     }
 }

@@ -15,8 +15,8 @@ import Darwin
 /// Dropping a `StagedFile` without ending it closes the descriptor and keeps the partial, as a crash
 /// would; the journal's checkpoint says how much of it is durable.
 public struct StagedFile: ~Copyable {
-    /// The directory that holds both the partial and the final file.
-    public let directory: String
+    /// The directory that holds both the partial and the final file, held open.
+    public let destination: DestinationDirectory
     /// The final file name inside `directory`.
     public let name: String
     /// Bytes in the partial so far.
@@ -33,58 +33,78 @@ public struct StagedFile: ~Copyable {
         ".\(name).statetui-partial"
     }
 
+    /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
+    /// A file copied under one would replace the journal or another transfer's partial.
+    public static func isReserved(_ name: String) -> Bool {
+        name == CopyJournal.fileName || (name.hasPrefix(".") && name.hasSuffix(".statetui-partial"))
+    }
+
+    /// The path of the directory that holds both the partial and the final file.
+    public var directory: String { destination.path }
+
     /// The path of the partial file.
-    public var partialPath: String { directory + "/" + Self.partialName(for: name) }
+    public var partialPath: String { destination.path(of: Self.partialName(for: name)) }
 
     /// The path the file gets when committed.
-    public var finalPath: String { directory + "/" + name }
+    public var finalPath: String { destination.path(of: name) }
 
-    /// Creates an empty partial for `name` in `directory`, replacing any previous partial.
+    /// Creates an empty partial for `name` in `directory`, replacing any previous entry under the
+    /// partial's name without following it (`O_CREAT | O_EXCL | O_NOFOLLOW`).
+    public init(
+        creating name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize
+    ) throws(TransferError) {
+        self.descriptor = try directory.create(Self.partialName(for: name), flags: O_RDWR, replacing: true)
+        self.destination = directory
+        self.name = name
+        self.fileSystem = directory.fileSystem
+        self.offset = 0
+        self.durableOffset = 0
+        self.hasher = PipelinedHasher(chunkSize: chunkSize)
+    }
+
+    /// ``init(creating:in:chunkSize:)`` in the directory at a path, opened for this file alone.
     public init(
         creating name: String, in directory: String, chunkSize: Int = CopyOptions.defaultChunkSize,
         fileSystem: FileSystem = .posix
     ) throws(TransferError) {
-        self.directory = directory
-        self.name = name
-        self.fileSystem = fileSystem
-        self.offset = 0
-        self.durableOffset = 0
-        self.hasher = PipelinedHasher(chunkSize: chunkSize)
-        let path = directory + "/" + Self.partialName(for: name)
-        do {
-            self.descriptor = try fileSystem.open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
-        } catch {
-            throw TransferError.writing(path, operation: "create", error)
-        }
+        try self.init(
+            creating: name, in: try DestinationDirectory(path: directory, fileSystem: fileSystem), chunkSize: chunkSize)
     }
 
     /// Reopens the partial for `name`, cuts it to its first `offset` bytes (the last durable checkpoint)
-    /// and hashes that prefix again, so writing continues exactly where the durable data ends.
+    /// and hashes that prefix again, so writing continues exactly where the durable data ends. The
+    /// partial must be a regular file with no other hard link (a planted entry is refused).
     public init(
-        resuming name: String, in directory: String, keeping offset: Int64,
-        chunkSize: Int = CopyOptions.defaultChunkSize, fileSystem: FileSystem = .posix
+        resuming name: String, in directory: DestinationDirectory, keeping offset: Int64,
+        chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let path = directory + "/" + Self.partialName(for: name)
+        let descriptor = try Self.reopen(name, in: directory)
         let hasher = PipelinedHasher(chunkSize: chunkSize)
-        let descriptor: Int32
         do {
-            descriptor = try fileSystem.open(path, O_RDWR, 0)
+            try Self.keepPrefix(
+                offset, of: descriptor, path: directory.path(of: Self.partialName(for: name)), hashingInto: hasher,
+                fileSystem: directory.fileSystem)
         } catch {
-            throw TransferError.io(operation: "reopen", path: path, reason: error)
-        }
-        do {
-            try Self.keepPrefix(offset, of: descriptor, path: path, hashingInto: hasher, fileSystem: fileSystem)
-        } catch {
-            fileSystem.close(descriptor)
+            directory.fileSystem.close(descriptor)
             throw error
         }
-        self.directory = directory
+        self.destination = directory
         self.name = name
-        self.fileSystem = fileSystem
+        self.fileSystem = directory.fileSystem
         self.hasher = hasher
         self.descriptor = descriptor
         self.offset = offset
         self.durableOffset = offset
+    }
+
+    /// ``init(resuming:in:keeping:chunkSize:)`` in the directory at a path, opened for this file alone.
+    public init(
+        resuming name: String, in directory: String, keeping offset: Int64,
+        chunkSize: Int = CopyOptions.defaultChunkSize, fileSystem: FileSystem = .posix
+    ) throws(TransferError) {
+        try self.init(
+            resuming: name, in: try DestinationDirectory(path: directory, fileSystem: fileSystem), keeping: offset,
+            chunkSize: chunkSize)
     }
 
     /// Reopens the partial for `name` that this process wrote and synced up to `offset`, continuing
@@ -94,22 +114,18 @@ public struct StagedFile: ~Copyable {
     /// Memory is trusted only while the disk still agrees with it: the hash must cover exactly
     /// `offset` bytes, and the reopened file must hold exactly `offset` bytes with the modification
     /// time `written` recorded when the job stopped. Otherwise it throws `validationFailed` and the
-    /// caller takes the verified path (``init(resuming:in:keeping:chunkSize:fileSystem:)``).
+    /// caller takes the verified path (``init(resuming:in:keeping:chunkSize:)``).
     public init(
-        continuing name: String, in directory: String, at offset: Int64, hashState: SHA256, written: FileStatus,
-        chunkSize: Int = CopyOptions.defaultChunkSize, fileSystem: FileSystem = .posix
+        continuing name: String, in directory: DestinationDirectory, at offset: Int64, hashState: SHA256,
+        written: FileStatus, chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let path = directory + "/" + Self.partialName(for: name)
+        let path = directory.path(of: Self.partialName(for: name))
+        let fileSystem = directory.fileSystem
         guard hashState.byteCount == offset, written.size == offset else {
             throw TransferError.validationFailed(
                 path: path, detail: "the kept hash covers \(hashState.byteCount) bytes, not the offset \(offset)")
         }
-        let descriptor: Int32
-        do {
-            descriptor = try fileSystem.open(path, O_RDWR, 0)
-        } catch {
-            throw TransferError.io(operation: "reopen", path: path, reason: error)
-        }
+        let descriptor = try Self.reopen(name, in: directory)
         let onDisk: FileStatus
         do {
             onDisk = try fileSystem.status(descriptor)
@@ -117,20 +133,29 @@ public struct StagedFile: ~Copyable {
             fileSystem.close(descriptor)
             throw TransferError.io(operation: "inspect", path: path, reason: error)
         }
-        guard onDisk.isRegularFile, onDisk.sameContent(as: written) else {
+        guard onDisk.sameContent(as: written) else {
             fileSystem.close(descriptor)
             throw TransferError.validationFailed(
                 path: path,
                 detail: "changed while paused: \(onDisk.size) bytes modified at \(onDisk.modifiedNanoseconds) ns, "
                     + "the copy left \(written.size) bytes modified at \(written.modifiedNanoseconds) ns")
         }
-        self.directory = directory
+        self.destination = directory
         self.name = name
         self.fileSystem = fileSystem
         self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState)
         self.descriptor = descriptor
         self.offset = offset
         self.durableOffset = offset
+    }
+
+    /// Opens the existing partial of `name` for writing: a private regular file, or an error.
+    private static func reopen(_ name: String, in directory: DestinationDirectory) throws(TransferError) -> Int32 {
+        let partial = partialName(for: name)
+        guard let descriptor = try directory.openExisting(partial, flags: O_RDWR, writable: true) else {
+            throw TransferError.io(operation: "reopen", path: directory.path(of: partial), reason: .noSuchFile)
+        }
+        return descriptor
     }
 
     /// Cuts the partial to `offset` bytes and feeds those bytes to the hasher.
@@ -235,6 +260,37 @@ public struct StagedFile: ~Copyable {
         return count
     }
 
+    /// Appends `count` zero bytes as a hole: the file is extended (`ftruncate`) without writing them, so
+    /// it stays sparse where the source is; the zeros are hashed like written bytes. Returns `count`.
+    public mutating func writeHole(count: Int) throws(TransferError) -> Int {
+        guard count > 0 else { return 0 }
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        let end = offset + Int64(count)
+        let path = partialPath
+        let hashed = try hasher.fill { buffer throws(TransferError) in
+            let zeros = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
+            zeros.initializeMemory(as: UInt8.self, repeating: 0)
+            do throws(Errno) {
+                try fileSystem.truncate(descriptor, end)
+            } catch {
+                throw TransferError.writing(path, operation: "extend", error)
+            }
+            return count
+        }
+        offset += Int64(hashed)
+        return hashed
+    }
+
+    /// A second descriptor on the partial, for syncing it from another thread (the caller closes it).
+    func duplicateDescriptor() throws(TransferError) -> Int32 {
+        do {
+            return try fileSystem.duplicate(descriptor)
+        } catch {
+            throw TransferError.io(operation: "reopen", path: partialPath, reason: error)
+        }
+    }
+
     /// Makes everything written so far durable (fsync); afterwards `durableOffset == offset`.
     public mutating func sync() throws(TransferError) {
         do {
@@ -255,6 +311,7 @@ public struct StagedFile: ~Copyable {
         expectedSize: Int64, expectedDigest: SHA256Digest,
         beforeRename: () throws(TransferError) -> Void = {}
     ) throws(TransferError) -> CommittedFile {
+        let partialName = Self.partialName(for: name)
         let partialPath = self.partialPath
         let finalPath = self.finalPath
         try sync()
@@ -268,26 +325,18 @@ public struct StagedFile: ~Copyable {
         fileSystem.close(descriptor)
         descriptor = -1
         guard size == expectedSize, offset == expectedSize else {
-            try? fileSystem.remove(partialPath)
+            try? destination.remove(partialName)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "holds \(size) bytes, the source has \(expectedSize)")
         }
         guard digest == expectedDigest else {
-            try? fileSystem.remove(partialPath)
+            try? destination.remove(partialName)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
         try beforeRename()
-        do {
-            try fileSystem.rename(partialPath, finalPath)
-        } catch {
-            throw TransferError.io(operation: "rename onto \(finalPath)", path: partialPath, reason: error)
-        }
-        do {
-            try fileSystem.syncDirectory(directory)
-        } catch {
-            throw TransferError.writing(directory, operation: "sync directory", error)
-        }
+        try destination.rename(partialName, to: name)
+        try destination.sync()
         return CommittedFile(path: finalPath, size: size, digest: digest)
     }
 
@@ -295,7 +344,7 @@ public struct StagedFile: ~Copyable {
     public consuming func discard() {
         fileSystem.close(descriptor)
         descriptor = -1
-        try? fileSystem.remove(partialPath)
+        try? destination.remove(Self.partialName(for: name))
     }
 
     /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.

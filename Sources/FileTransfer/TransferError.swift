@@ -17,6 +17,12 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     case validationFailed(path: String, detail: String)
     /// Any other failed system call, with the operation and the OS reason.
     case io(operation: String, path: String, reason: Errno)
+    /// The source is a FIFO, device, socket or directory: only regular files are copied (a FIFO would
+    /// block the copy waiting for a writer; a device never ends).
+    case notARegularFile(path: String, kind: FileKind)
+    /// An entry in the destination that the copier must not read or write through: a symbolic link, a
+    /// FIFO, or a file with another hard link where only a private regular file may be.
+    case unsafeEntry(path: String, detail: String)
 
     /// One line naming the file and the cause.
     public var description: String {
@@ -35,6 +41,10 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path) failed validation: \(detail)"
         case .io(let operation, let path, let reason):
             "cannot \(operation) \(path): \(reason)"
+        case .notARegularFile(let path, let kind):
+            "cannot copy \(path): it is \(kind), not a regular file"
+        case .unsafeEntry(let path, let detail):
+            "refusing to use \(path): \(detail)"
         }
     }
 

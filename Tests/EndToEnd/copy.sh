@@ -2,7 +2,9 @@
 # End-to-end checks of `statetui copy --headless` on real files under /tmp: kill -9 in the middle of a
 # multi-file copy and restart, the fault cases (missing source, destination not a directory, out of
 # space via `ulimit -f`, a source changing during the copy, a corrupt or truncated journal, an existing
-# destination), SIGINT/SIGTERM, and bad arguments. Every copied file is compared with `sha256sum`.
+# destination), SIGINT/SIGTERM, bad arguments, and hostile input (FIFO and device sources, symbolic
+# links planted in the destination, the destination replaced mid-copy, a sparse 1 GiB file, control
+# characters in names, 1,000 files, a 10 MB journal line). Every copied file is compared with `sha256sum`.
 #
 # The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS so it can be interrupted in the middle; the
 # script waits for the partial files to reach a size instead of sleeping a fixed time.
@@ -117,8 +119,8 @@ fi
 mkdir -p "$work/dir-source"
 status=0
 "$BIN" copy "$src" "$src/three.bin" "$work/dir-source" --headless >/dev/null 2>"$work/dirsource.err" || status=$?
-if [ $status = 1 ] && grep -q "cannot read $src: Is a directory" "$work/dirsource.err" && same "$src/three.bin" "$work/dir-source/three.bin"; then
-    pass "a directory as source fails that transfer with the OS reason, the other completes"
+if [ $status = 1 ] && grep -q "cannot copy $src: it is a directory, not a regular file" "$work/dirsource.err" && same "$src/three.bin" "$work/dir-source/three.bin"; then
+    pass "a directory as source fails that transfer, named as a directory, the other completes"
 else
     fail "directory as source: status $status, stderr: $(cat "$work/dirsource.err")"
 fi
@@ -247,7 +249,137 @@ for signal in INT TERM; do
     fi
 done
 
-# 12. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
+# 12. Sources that are not regular files (a FIFO, a character device) fail their transfer at once, with
+#     their kind named, instead of blocking in open(); the other file completes; exit 1.
+mkfifo "$work/fifo"
+dst="$work/special"
+mkdir "$dst"
+status=0
+timeout 30 "$BIN" copy "$work/fifo" /dev/null "$src/three.bin" "$dst" --headless >"$work/special.out" 2>"$work/special.err" || status=$?
+if [ $status = 1 ] && grep -q "fifo: cannot copy $work/fifo: it is a FIFO (named pipe), not a regular file" "$work/special.err" &&
+    grep -q "null: cannot copy /dev/null: it is a character device, not a regular file" "$work/special.err" &&
+    same "$src/three.bin" "$dst/three.bin" && [ ! -e "$dst/fifo" ] && [ ! -e "$dst/null" ]; then
+    pass "a FIFO and a device as sources fail at once with their kind named, exit 1, the other file completes"
+else
+    fail "FIFO/device sources: status $status (124: it blocked), stderr: $(cat "$work/special.err")"
+fi
+
+# 13. The destination is hostile ground: entries planted under the partial's, the journal's or the final
+#     name are never followed, and replacing the destination's path mid-copy does not redirect the copy.
+printf 'precious, not to be touched\n' >"$work/victim"
+victim_hash=$(hash_of "$work/victim")
+dst="$work/planted-partial"
+mkdir "$dst"
+ln -s "$work/victim" "$dst/.three.bin.statetui-partial"
+status=0
+"$BIN" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted.err" || status=$?
+if [ $status = 0 ] && [ "$(hash_of "$work/victim")" = "$victim_hash" ] && [ -f "$dst/three.bin" ] && [ ! -L "$dst/three.bin" ] &&
+    same "$src/three.bin" "$dst/three.bin"; then
+    pass "planted partial symlink: replaced, never written through; the victim is intact, three.bin a regular file"
+else
+    fail "planted partial symlink: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted.err")"
+fi
+dst="$work/planted-journal"
+mkdir "$dst"
+ln -s "$work/victim" "$dst/.statetui-journal"
+status=0
+"$BIN" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted-journal.err" || status=$?
+if [ $status = 2 ] && grep -q "refusing to use $dst/.statetui-journal: it is a symbolic link" "$work/planted-journal.err" &&
+    [ "$(hash_of "$work/victim")" = "$victim_hash" ] && [ ! -e "$dst/three.bin" ]; then
+    pass "planted journal symlink: refused with exit 2 and a clear message, nothing appended to its target"
+else
+    fail "planted journal symlink: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted-journal.err")"
+fi
+dst="$work/planted-final"
+mkdir "$dst"
+ln -s "$work/victim" "$dst/three.bin"
+status=0
+"$BIN" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted-final.err" || status=$?
+if [ $status = 1 ] && grep -q 'already exists' "$work/planted-final.err" && [ "$(hash_of "$work/victim")" = "$victim_hash" ] &&
+    "$BIN" copy "$src/three.bin" "$dst" --headless --overwrite >/dev/null 2>&1 && [ ! -L "$dst/three.bin" ] &&
+    same "$src/three.bin" "$dst/three.bin" && [ "$(hash_of "$work/victim")" = "$victim_hash" ]; then
+    pass "symlink at the final name: kept without --overwrite, replaced (not followed) with it; the victim is intact"
+else
+    fail "symlink at the final name: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted-final.err")"
+fi
+dst="$work/replaced"
+mkdir "$dst" "$work/elsewhere"
+"${slow[@]}" copy "$src/one.bin" "$dst" --headless >"$work/replaced.out" 2>"$work/replaced.err" &
+background=$!
+wait_for_size "$dst/.one.bin.statetui-partial" $((1 << 20)) || fail "replaced destination: the copy never started"
+mv "$dst" "$work/replaced-moved"
+ln -s "$work/elsewhere" "$dst"
+status=0
+wait "$background" || status=$?
+background=""
+if [ $status = 0 ] && same "$src/one.bin" "$work/replaced-moved/one.bin" && [ -z "$(ls -A "$work/elsewhere")" ]; then
+    pass "destination path replaced mid-copy by a symlink: the copy finishes in the directory it started in"
+else
+    fail "replaced destination: status $status, elsewhere: $(ls -A "$work/elsewhere"), stderr: $(cat "$work/replaced.err")"
+fi
+
+# 14. A sparse source stays sparse: 1 GiB with no data copies in a few blocks, same size and SHA-256.
+dst="$work/sparse"
+mkdir "$dst"
+truncate -s 1G "$work/sparse.img"
+printf 'data in the middle' | dd of="$work/sparse.img" bs=1 seek=$((300 << 20)) conv=notrunc status=none
+status=0
+"$BIN" copy "$work/sparse.img" "$dst" --headless >/dev/null 2>"$work/sparse.err" || status=$?
+allocated=$(($(stat -c '%b * %B' "$dst/sparse.img" 2>/dev/null || echo 0)))
+if [ $status = 0 ] && [ "$(size_of "$dst/sparse.img")" = $((1 << 30)) ] && [ "$allocated" -lt $((16 << 20)) ] &&
+    same "$work/sparse.img" "$dst/sparse.img"; then
+    pass "sparse 1 GiB source: copy has the same size and SHA-256 and occupies $allocated bytes ($(du -h "$dst/sparse.img" | cut -f1))"
+else
+    fail "sparse source: status $status, $allocated bytes allocated, stderr: $(cat "$work/sparse.err")"
+fi
+rm -f "$work/sparse.img" "$dst/sparse.img"
+
+# 15. Control characters in a file name are escaped in every output line (one line per change).
+dst="$work/names"
+mkdir "$dst" "$work/names-src"
+newline_name=$'two\nlines'
+escape_name=$'esc\e[31mred'
+printf 'a' >"$work/names-src/$newline_name"
+printf 'b' >"$work/names-src/$escape_name"
+status=0
+"$BIN" copy "$work/names-src/$newline_name" "$work/names-src/$escape_name" "$dst" --headless >"$work/names.out" 2>&1 || status=$?
+if [ $status = 0 ] && grep -qxF 'two\nlines: completed(file: "'"$dst"'/two\nlines")' "$work/names.out" &&
+    grep -qF 'esc\u{1B}[31mred: completed(' "$work/names.out" && ! grep -q $'\e' "$work/names.out" &&
+    [ "$(grep -c '' "$work/names.out")" = "$(grep -c -E '^(two|esc)' "$work/names.out")" ] &&
+    same "$work/names-src/$newline_name" "$dst/$newline_name"; then
+    pass "control characters in names are escaped: every output line is one line, no raw ESC"
+else
+    fail "names with control characters: status $status, output: $(cat -A "$work/names.out")"
+fi
+
+# 16. Every file's final line is printed: 1,000 small files give 1,000 completed lines.
+dst="$work/many"
+mkdir "$dst" "$work/many-src"
+for i in $(seq 1 1000); do printf 'file %s\n' "$i" >"$work/many-src/f$i"; done
+status=0
+"$BIN" copy "$work"/many-src/f* "$dst" --headless >"$work/many.out" 2>"$work/many.err" || status=$?
+completed=$(grep -c ': completed(' "$work/many.out" || true)
+if [ $status = 0 ] && [ "$completed" = 1000 ]; then
+    pass "1,000 small files: 1,000 completed lines"
+else
+    fail "1,000 small files: status $status, $completed completed lines, stderr: $(head -3 "$work/many.err")"
+fi
+
+# 17. A journal line of 10 MB is reported in one short line, and the copy goes on.
+dst="$work/huge-journal"
+mkdir "$dst"
+head -c $((10 << 20)) /dev/zero | tr '\0' 'x' >"$dst/.statetui-journal"
+printf '\n' >>"$dst/.statetui-journal"
+status=0
+"$BIN" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/huge.err" || status=$?
+if [ $status = 0 ] && grep -q 'journal line 1: line of 10485760 bytes, longer than the limit of 65536' "$work/huge.err" &&
+    [ "$(wc -c <"$work/huge.err")" -lt 1000 ] && same "$src/three.bin" "$dst/three.bin"; then
+    pass "a 10 MB journal line: one short message naming the cause, the copy completes"
+else
+    fail "huge journal line: status $status, $(wc -c <"$work/huge.err") bytes on stderr: $(head -c 300 "$work/huge.err")"
+fi
+
+# 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once; `q` leaves with exit 0.
 if command -v tmux >/dev/null 2>&1; then
@@ -294,6 +426,19 @@ if command -v tmux >/dev/null 2>&1; then
         fail "interactive --start: the rows did not all complete: $(screen)"
     fi
     tm kill-server >/dev/null 2>&1 || true
+
+    # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once.
+    dst="$work/special-interactive"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 "env TERM=screen '$BIN' copy '$work/fifo' '$dst'; echo exit=\$?; sleep 60"
+    ok=1
+    wait_screen 'fifo .*idle' || { ok=0; fail "interactive FIFO: no idle row: $(screen)"; }
+    tm send-keys -t copy s
+    wait_screen 'fifo .*failed\(message: "cannot copy' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen '^exit=0$' || { ok=0; fail "interactive FIFO: q did not exit 0: $(screen)"; }
+    tm kill-server >/dev/null 2>&1 || true
+    [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once and q exits 0"
 else
     echo "skip copy e2e: interactive mode (no tmux)"
 fi

@@ -307,15 +307,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
     }
 
-    @Test func aDirectoryAsSourceIsRefused() async throws {
+    /// Only regular files are copied: a directory, a FIFO (whose open would wait for a writer forever),
+    /// a character device and a socket each fail at once with their kind named, and nothing is created
+    /// in the destination.
+    @Test(.timeLimit(.minutes(1)), arguments: [FileKind.directory, .fifo, .characterDevice, .socket])
+    func aSourceThatIsNotARegularFileIsRefusedWithoutBlocking(kind: FileKind) async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
+        let source = try makeSpecialFile(kind, in: fixture.directory)
         let request = CopyRequest(
-            id: "1", source: fixture.destination, destinationDirectory: fixture.directory.path,
-            name: "copy")
-        await #expect(throws: TransferError.sourceUnreadable(path: fixture.destination, reason: .isDirectory)) {
+            id: "1", source: source, destinationDirectory: fixture.destination, name: "copy")
+        await #expect(throws: TransferError.notARegularFile(path: source, kind: kind)) {
             try await CopyJob(request: request).run()
         }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
     }
 
     @Test func aDestinationThatIsNotADirectoryIsRefusedBeforeAnythingStarts() async throws {

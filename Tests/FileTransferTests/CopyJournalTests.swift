@@ -351,3 +351,71 @@ import Testing
         }
     }
 }
+
+/// The journal reader's bounds: pieces of any size, overlong lines, the number of problems, quotes.
+@Suite struct JournalReaderTests {
+    static let records: [JournalRecord] = [
+        CopyJournalTests.intent("a"), .checkpoint(name: "a", offset: 10), CopyJournalTests.intent("b"),
+        .completed(name: "a", size: 100, digest: CopyJournalTests.digest),
+    ]
+
+    /// Feeding the bytes in pieces of any size gives exactly what one piece gives.
+    @Test(arguments: [1, 2, 7, 64, 1000])
+    func piecesOfAnySizeReplayAlike(pieceSize: Int) {
+        let content = CopyJournalTests.content(of: Self.records) + Array("garbage\nhalf a li".utf8)
+        var reader = JournalReader()
+        var start = 0
+        while start < content.count {
+            reader.consume(Array(content[start..<min(start + pieceSize, content.count)]))
+            start += pieceSize
+        }
+        let whole = CopyJournal.replay(content)
+        let pieces = reader.finish()
+        #expect(pieces.entries == whole.entries)
+        #expect(pieces.problems == whole.problems)
+        #expect(
+            whole.problems == [
+                JournalProblem(line: 5, reason: "not a checksummed record", name: nil),
+                JournalProblem(line: 6, reason: "truncated line (no newline at its end)", name: nil),
+            ])
+    }
+
+    /// A line longer than the limit is reported with its length and skipped; the lines after it are read.
+    @Test func anOverlongLineIsReportedAndSkipped() {
+        let long =
+            Array(#"0123456789abcdef {"checkpoint":{"name":"a","offset":"#.utf8)
+            + [UInt8](repeating: UInt8(ascii: "9"), count: JournalReader.maximumLineLength) + Array("}}\n".utf8)
+        let content =
+            CopyJournalTests.content(of: [CopyJournalTests.intent("a")]) + long
+            + CopyJournalTests.content(of: [CopyJournalTests.intent("b")])
+        let replay = CopyJournal.replay(content)
+        #expect(
+            replay.problems == [
+                JournalProblem(
+                    line: 2, reason: "line of \(long.count - 1) bytes, longer than the limit of 65536", name: "a")
+            ])
+        #expect(replay.entries["a"]?.status == .damaged)
+        #expect(replay.entries["b"]?.status == .inProgress)
+    }
+
+    /// A journal of nothing but damaged lines lists the first hundred and counts the rest in one line.
+    @Test func problemsAreListedUpToTheLimitAndCounted() {
+        let content = Array(String(repeating: "x\n", count: 250).utf8)
+        let problems = CopyJournal.replay(content).problems
+        #expect(problems.count == JournalReader.maximumProblems + 1)
+        #expect(problems.last == JournalProblem(line: 250, reason: "and 150 more damaged lines, not listed", name: nil))
+    }
+
+    /// A problem prints on one line, quoting at most 200 characters of the name and of the reason.
+    @Test func aProblemQuotesAtMostTwoHundredCharactersOnOneLine() {
+        let problem = JournalProblem(
+            line: 3, reason: String(repeating: "r", count: 5000),
+            name: "evil\n\u{1B}[2J" + String(repeating: "n", count: 300))
+        let text = problem.description
+        #expect(!text.contains("\n") && !text.contains("\u{1B}"))
+        #expect(
+            text
+                == "journal line 3: " + String(repeating: "r", count: 200) + "…(4800 more) (affects \"evil\\n\\u{1B}[2J"
+                + String(repeating: "n", count: 191) + "…(109 more)\", which restarts)")
+    }
+}

@@ -106,8 +106,8 @@ import Testing
 
     @Test func creatingInAMissingDirectoryNamesTheReason() throws {
         #expect(
-            throws: TransferError.io(
-                operation: "create", path: "/nonexistent-statetui/.a.statetui-partial", reason: .noSuchFile)
+            throws: TransferError.destinationNotWritableDirectory(
+                path: "/nonexistent-statetui", reason: Errno.noSuchFile.description)
         ) {
             _ = try StagedFile(creating: "a", in: "/nonexistent-statetui")
         }

@@ -103,6 +103,21 @@ final class CallLog: Sendable {
             paths.withLock { $0[descriptor] = path }
             return descriptor
         }
+        fileSystem.duplicate = { [self] descriptor throws(Errno) in
+            let duplicate = try real.duplicate(descriptor)
+            // A directory a journal opened through another file system is found by its /proc link.
+            let known =
+                paths.withLock { $0[descriptor] }
+                ?? (try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "/proc/self/fd/\(descriptor)"))
+            paths.withLock { $0[duplicate] = known }
+            return duplicate
+        }
+        fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+            let descriptor = try real.openAt(directory, name, flags, mode)
+            paths.withLock { $0[descriptor] = ($0[directory] ?? "?") + "/" + name }
+            return descriptor
+        }
         fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
             let count = try real.read(descriptor, buffer, offset)
             let path = paths.withLock { $0[descriptor] ?? "?" }
@@ -128,5 +143,39 @@ final class ProgressLog: Sendable {
 
     func append(_ progress: CopyProgress) {
         reports.withLock { $0.append(progress) }
+    }
+}
+
+/// Makes an entry of `kind` in `directory` (a directory, FIFO or bound Unix socket), or names one that
+/// exists everywhere (`/dev/null` as the character device); returns its path.
+func makeSpecialFile(_ kind: FileKind, in directory: TemporaryDirectory) throws -> String {
+    switch kind {
+    case .directory:
+        return try directory.directory("folder")
+    case .fifo:
+        let path = directory.file("fifo")
+        guard mkfifo(path, 0o600) == 0 else { throw Errno.current }
+        return path
+    case .characterDevice:
+        return "/dev/null"
+    case .socket:
+        let path = directory.file("socket")
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Errno.current }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8.prefix(raw.count - 1)))
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else { throw Errno.current }
+        return path
+    case .regularFile, .symbolicLink, .blockDevice, .unknown:
+        throw Errno(rawValue: EINVAL)
     }
 }

@@ -37,6 +37,19 @@ import Testing
         #expect(printed == stride(from: 0, through: 100, by: 10).map { .running(request: 1, percent: $0) })
     }
 
+    /// A file name with a newline, ESC or a bidirectional override still prints as one line.
+    @Test(arguments: [
+        ("two\nlines", #"two\nlines: idle"#),
+        ("\u{1B}[2Jclear", #"\u{1B}[2Jclear: idle"#),
+        ("tab\there", #"tab\there: idle"#),
+        ("back\\slash", #"back\\slash: idle"#),
+        ("\u{202E}txt.exe", #"\u{202E}txt.exe: idle"#),
+        ("naïve 文字", "naïve 文字: idle"),
+    ])
+    func controlCharactersInTheNameAreEscaped(name: String, line: String) {
+        #expect(ProgressLines.line(name: name, state: .idle) == line)
+    }
+
     @Test func theLineIsTheNameAndTheCanonicalState() {
         #expect(
             ProgressLines.line(name: "a.bin", state: .failed(message: "cannot read /x: No such file or directory"))

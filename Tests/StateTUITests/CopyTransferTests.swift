@@ -46,10 +46,22 @@ private final class GatedWrites: Sendable {
         var fileSystem = FileSystem.posix
         let write = fileSystem.write
         let open = fileSystem.open
+        let openAt = fileSystem.openAt
         let read = fileSystem.read
         fileSystem.open = { [self] path, flags, mode throws(Errno) in
             let descriptor = try open(path, flags, mode)
             state.withLock { $0.paths[descriptor] = path }
+            return descriptor
+        }
+        let duplicate = fileSystem.duplicate
+        fileSystem.duplicate = { [self] descriptor throws(Errno) in
+            let copy = try duplicate(descriptor)
+            state.withLock { $0.paths[copy] = $0.paths[descriptor] }
+            return copy
+        }
+        fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+            let descriptor = try openAt(directory, name, flags, mode)
+            state.withLock { $0.paths[descriptor] = ($0.paths[directory] ?? "?") + "/" + name }
             return descriptor
         }
         fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
@@ -195,10 +207,10 @@ private func until(_ condition: () -> Bool) async {
         }
         let observed = Observed()
         var fileSystem = FileSystem.posix
-        let rename = fileSystem.rename
-        fileSystem.rename = { from, to throws(Errno) in
+        let rename = fileSystem.renameAt
+        fileSystem.renameAt = { directory, from, to throws(Errno) in
             observed.atRename.withLock { $0 = observed.machine.withLock { $0?.state } }
-            try rename(from, to)
+            try rename(directory, from, to)
         }
         let transfer = try fixture.transfer(fileSystem: fileSystem)
         observed.machine.withLock { $0 = transfer.machine }
@@ -216,6 +228,13 @@ private func until(_ condition: () -> Bool) async {
     }
 
     /// A missing source fails the transfer with the OS reason in `failed(request:message:)`.
+    /// The dashboard's row shows a name with control characters escaped, on one line; the request keeps
+    /// the name itself.
+    @Test func theRowNameHasItsControlCharactersEscaped() {
+        let transfer = CopyTransfer(source: "/src/two\nlines\u{1B}[2J", destinationDirectory: "/dest", journal: nil)
+        #expect([transfer.name, transfer.request.name] == [#"two\nlines\u{1B}[2J"#, "two\nlines\u{1B}[2J"])
+    }
+
     @Test func aMissingSourceFailsWithTheOSReason() async throws {
         let fixture = try CopyFixture(chunks: 1)
         defer { fixture.remove() }

@@ -57,9 +57,10 @@ public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible
         case .destination(let error):
             error.description
         case .sameName(let name, let first, let second):
-            "\(first) and \(second) would both be copied to '\(name)'"
+            "\(DisplayText.escaped(first)) and \(DisplayText.escaped(second)) would both be copied to "
+                + "'\(DisplayText.escaped(name))'"
         case .unnamedSource(let source):
-            "'\(source)' names no file to copy"
+            "'\(DisplayText.escaped(source))' names no file to copy"
         }
     }
 }

@@ -57,7 +57,7 @@ public final class CopyTransfer: TransferDriver {
         let status = DriverStatus()
         self.driverStatus = status
         let machine = TransferMachine(
-            label: name,
+            label: DisplayText.escaped(name),
             reporter: Reporter { report in
                 if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
             })
@@ -82,8 +82,9 @@ public final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// The final file name, as shown in progress lines.
-    public var name: String { request.name }
+    /// The final file name as the dashboard's row shows it, control characters escaped
+    /// (``DisplayText/escaped(_:limit:)``); `request.name` is the name itself.
+    public var name: String { DisplayText.escaped(request.name) }
 
     /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
     /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.

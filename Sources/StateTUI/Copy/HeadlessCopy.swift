@@ -13,6 +13,9 @@ import Darwin
 /// `statetui copy --headless`: starts every transfer, prints a line per change that matters, and
 /// waits until each one completed or failed, or until SIGINT/SIGTERM stops them cleanly.
 ///
+/// Every line is one line: file names and messages have their control characters escaped
+/// (``DisplayText/escaped(_:limit:)``), and every transfer's final state is printed before the exit.
+///
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
 /// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
 /// each machine's current state then, so a burst of progress costs one look, not one line.
@@ -34,26 +37,28 @@ public enum HeadlessCopy {
 
         for transfer in transfers { transfer.machine.send(.start) }
         var printed: [TransferState?] = Array(repeating: nil, count: transfers.count)
-        func printChanges() {
-            for (index, transfer) in transfers.enumerated() {
-                let state = transfer.machine.state
-                if lines.isWorthReporting(state, after: printed[index]) {
-                    io.writeOutput(ProgressLines.line(name: transfer.name, state: state) + "\n")
-                    printed[index] = state
-                }
+        // Prints the lines `states` (one snapshot of every machine) deserve. The loop decides whether
+        // everything settled from the same snapshot it printed, so every final state gets its line: a
+        // machine that settles after the snapshot is seen (and printed) in the next round.
+        func printChanges(_ states: [TransferState]) {
+            for (index, state) in states.enumerated() where lines.isWorthReporting(state, after: printed[index]) {
+                io.writeOutput(ProgressLines.line(name: transfers[index].request.name, state: state) + "\n")
+                printed[index] = state
             }
         }
+        func snapshot() -> [TransferState] { transfers.map { $0.machine.state } }
         while true {
-            printChanges()
+            let states = snapshot()
+            printChanges(states)
             if let signal = signals.received {
                 waitFor { for transfer in transfers { await transfer.finish() } }
-                printChanges()
+                printChanges(snapshot())
                 io.writeError(
                     "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
                         + "are kept, run the same command again to continue\n")
                 return 128 + signal
             }
-            if transfers.allSatisfy({ isSettled($0.machine.state) }) {
+            if states.allSatisfy(isSettled) {
                 waitFor { for transfer in transfers { await transfer.finish() } }
                 break
             }
@@ -64,7 +69,8 @@ public enum HeadlessCopy {
         for transfer in transfers {
             if case .failed(let message) = transfer.machine.state {
                 failed += 1
-                io.writeError("statetui: \(transfer.name): \(message)\n")
+                io.writeError(
+                    "statetui: \(DisplayText.escaped(transfer.request.name)): \(DisplayText.escaped(message))\n")
             }
         }
         if failed > 0 {

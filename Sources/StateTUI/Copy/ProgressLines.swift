@@ -1,3 +1,4 @@
+import FileTransfer
 import ScreenStates
 
 /// Which changes of a transfer's state deserve a line of headless output, and how the line reads.
@@ -34,8 +35,10 @@ public struct ProgressLines: Hashable, Sendable {
         }
     }
 
-    /// `NAME: STATE` with the state in canonical text, e.g. `a.bin: running(request: 1, percent: 40)`.
+    /// `NAME: STATE` with the state in canonical text, e.g. `a.bin: running(request: 1, percent: 40)`;
+    /// control characters in the name are escaped (a name `two\nlines` prints as `two\\nlines`), so
+    /// the line is always one line.
     public static func line(name: String, state: TransferState) -> String {
-        "\(name): \(state)"
+        "\(DisplayText.escaped(name)): \(state)"
     }
 }

@@ -1,0 +1,39 @@
+/// Text from outside (file names, journal lines, OS messages with paths) made safe to print on one line.
+public enum DisplayText {
+    /// The longest quote of outside text a message includes, in characters.
+    public static let quoteLimit = 200
+
+    /// `text` with every control character (newline, tab, ESC, DEL, C1 controls), line or paragraph
+    /// separator and invisible format character (bidirectional overrides) written as a Swift-style escape
+    /// (`\n`, `\t`, `\r`, `\u{1B}`), and backslashes doubled so an escape in a name is not mistaken for
+    /// one. Other text, including non-ASCII letters, is unchanged. With `limit`, at most that many
+    /// characters of `text` are kept, followed by `…` and the count of characters left out.
+    public static func escaped(_ text: String, limit: Int? = nil) -> String {
+        var result = ""
+        var kept = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if let limit, kept == limit {
+                var rest = 1
+                while scalars.next() != nil { rest += 1 }
+                result += "…(\(rest) more)"
+                break
+            }
+            kept += 1
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .privateUse, .unassigned:
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                default:
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}
