@@ -30,9 +30,10 @@ extension StateMachine {
             case .empty: break
             }
             await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let parked = core.withLock { $0.park(reader: id, continuation) }
-                    if !parked { continuation.resume() }
+                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                    // Resumed exactly once: here when it must not wait, else by whoever takes it out of
+                    // the parked list (a change, stop, cancellation or the stream's end).
+                    if !core.withLock({ $0.park(reader: id, continuation) }) { continuation.resume() }
                 }
             } onCancel: {
                 core.withLock { $0.cancel(reader: id) }?.resume()
@@ -42,13 +43,7 @@ extension StateMachine {
 
     /// Forgets reader `id` once its stream is gone.
     func removeReader(_ id: Int) {
-        let waiter = core.withLock { core -> CheckedContinuation<Void, Never>? in
-            guard let index = core.readers.firstIndex(where: { $0.id == id }) else { return nil }
-            let waiter = core.readers.remove(at: index).waiter
-            if waiter != nil { core.parkedReaders -= 1 }
-            return waiter
-        }
-        waiter?.resume()
+        core.withLock { $0.remove(reader: id) }?.resume()
     }
 }
 
@@ -60,32 +55,41 @@ extension StateMachine.Core {
             readers[index].seen = changes
             return .state(state)
         }
-        if stopped || readers[index].cancelled {
+        if isStopped || readers[index].cancelled {
             readers.remove(at: index)
             return .finished
         }
         return .empty
     }
 
-    /// Stores the waiting reader; `false` when there is already something to take, so it must not wait.
-    mutating func park(reader id: Int, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
+    /// Parks the reader until the next change; `false` when there is already something to take (or
+    /// its stream is over), so it must not wait.
+    mutating func park(reader id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return false }
-        if readers[index].seen != changes || stopped || readers[index].cancelled || Task.isCancelled {
+        if readers[index].seen != changes || isStopped || readers[index].cancelled || Task.isCancelled {
             return false
         }
-        readers[index].waiter = continuation
-        parkedReaders += 1
+        precondition(!parked.contains { $0.id == id }, "Internal inconsistency: reader \(id) parked twice")
+        parked.append(StateMachine.ParkedReader(id: id, continuation: continuation))
         return true
     }
 
-    /// Marks the reader's task cancelled and returns its waiter to wake.
-    mutating func cancel(reader id: Int) -> CheckedContinuation<Void, Never>? {
+    /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
+    mutating func cancel(reader id: Int) -> UnsafeContinuation<Void, Never>? {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return nil }
         readers[index].cancelled = true
-        guard let waiter = readers[index].waiter else { return nil }
-        readers[index].waiter = nil
-        parkedReaders -= 1
-        return waiter
+        return unpark(reader: id)
+    }
+
+    /// Forgets the reader and returns its continuation to resume, if it was parked.
+    mutating func remove(reader id: Int) -> UnsafeContinuation<Void, Never>? {
+        readers.removeAll { $0.id == id }
+        return unpark(reader: id)
+    }
+
+    private mutating func unpark(reader id: Int) -> UnsafeContinuation<Void, Never>? {
+        guard let index = parked.firstIndex(where: { $0.id == id }) else { return nil }
+        return parked.remove(at: index).continuation
     }
 }
 

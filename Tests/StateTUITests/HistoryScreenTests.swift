@@ -13,8 +13,7 @@ import Testing
     static func uploadRows() -> [HistoryRow] {
         let machine = UploadMachine()
         machine.apply(.pause)
-        machine.apply(.start)
-        let sender = machine.engine.sender()
+        let sender = machine.engine.sendAndBind(.start).sender
         machine.apply(.progress(0.4))
         machine.apply(.pause)
         sender.send(.progress(0.5))
