@@ -13,6 +13,17 @@ extension StateMachine {
         @usableFromInline let label: String
         @usableFromInline let predicate: @Sendable (State) -> Bool
         @usableFromInline let work: @Sendable (Sender) async -> Void
+
+        @inlinable
+        init(
+            id: Int, label: String, predicate: @escaping @Sendable (State) -> Bool,
+            work: @escaping @Sendable (Sender) async -> Void
+        ) {
+            self.id = id
+            self.label = label
+            self.predicate = predicate
+            self.work = work
+        }
     }
 
     /// One running activation of a registration. Its task is `nil` from the decision to start it until the
@@ -22,6 +33,13 @@ extension StateMachine {
         @usableFromInline let registration: Registration
         @usableFromInline let run: WorkRun
         @usableFromInline var task: Task<Void, Never>?
+
+        @inlinable
+        init(registration: Registration, run: WorkRun, task: Task<Void, Never>?) {
+            self.registration = registration
+            self.run = run
+            self.task = task
+        }
     }
 
     /// The state timeout armed for the current visit; its task is attached like a run's.
@@ -31,6 +49,14 @@ extension StateMachine {
         @usableFromInline let deadline: AnyClock.Instant
         @usableFromInline let event: Event
         @usableFromInline var task: Task<Void, Never>?
+
+        @inlinable
+        init(id: Int, deadline: AnyClock.Instant, event: Event, task: Task<Void, Never>?) {
+            self.id = id
+            self.deadline = deadline
+            self.event = event
+            self.task = task
+        }
     }
 
     /// What exists only while the machine runs: work, its timer and the events waiting for a state change.
@@ -81,7 +107,13 @@ extension StateMachine {
     @usableFromInline
     struct ParkedReader: Sendable {
         @usableFromInline let id: Int
-        @usableFromInline let continuation: UnsafeContinuation<Void, Never>
+        @usableFromInline let continuation: UnsafeContinuation<State?, Never>
+
+        @inlinable
+        init(id: Int, continuation: UnsafeContinuation<State?, Never>) {
+            self.id = id
+            self.continuation = continuation
+        }
     }
 
     /// One `states()` reader: which change it saw last, and whether its task was cancelled.
@@ -94,6 +126,12 @@ extension StateMachine {
         /// The value of ``Core/changes`` when this reader last took the state.
         @usableFromInline var seen: Int
         @usableFromInline var cancelled = false
+
+        @inlinable
+        init(id: Int, seen: Int) {
+            self.id = id
+            self.seen = seen
+        }
     }
 
     /// A run of work to start once the lock is released.
@@ -101,6 +139,12 @@ extension StateMachine {
     struct RunStart: Sendable {
         @usableFromInline let run: WorkRun
         @usableFromInline let work: @Sendable (Sender) async -> Void
+
+        @inlinable
+        init(run: WorkRun, work: @escaping @Sendable (Sender) async -> Void) {
+            self.run = run
+            self.work = work
+        }
     }
 
     /// A state timeout to start once the lock is released.
@@ -110,6 +154,14 @@ extension StateMachine {
         @usableFromInline let visit: Int
         @usableFromInline let deadline: AnyClock.Instant
         @usableFromInline let event: Event
+
+        @inlinable
+        init(id: Int, visit: Int, deadline: AnyClock.Instant, event: Event) {
+            self.id = id
+            self.visit = visit
+            self.deadline = deadline
+            self.event = event
+        }
     }
 
     /// What the machine does after releasing the lock, in this order: cancel, start, arm, wake, report.
@@ -119,7 +171,12 @@ extension StateMachine {
         @usableFromInline var cancel: [Task<Void, Never>] = []
         @usableFromInline var start: [RunStart] = []
         @usableFromInline var arm: [TimerStart] = []
-        @usableFromInline var wake: [UnsafeContinuation<Void, Never>] = []
+        /// Parked readers to resume with ``wakeWith``.
+        @usableFromInline var wake: [ParkedReader] = []
+        /// Whether the woken readers' streams end (stop) rather than take the state.
+        @usableFromInline var wakeFinishes = false
+        /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
+        @usableFromInline var wakeWith: State?
         /// Reports this caller must deliver, in order, then ask for more (``Core/nextReports()``).
         @usableFromInline var reports: [Note] = []
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
@@ -171,7 +228,7 @@ extension StateMachine {
             self.reportLevel = reportLevel
         }
 
-        @usableFromInline
+        @inlinable
         mutating func makeID() -> Int {
             nextID += 1
             return nextID
@@ -216,7 +273,7 @@ extension StateMachine {
         @inlinable
         mutating func apply(
             _ event: Event, origin: Origin, bind: Bool, transition: TransitionFunction,
-            now: () -> AnyClock.Instant
+            clock: AnyClock
         ) -> (Outcome, Effects?) {
             var effects: Effects?
             guard case .running = phase else { return refuseStopped(event, origin: origin) }
@@ -229,7 +286,7 @@ extension StateMachine {
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
                 guard disarm(timer: id) else {
                     if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event), into: &effects) }
-                    return (.stale, settle(effects))
+                    return (.stale, settle(consume effects))
                 }
             }
             let before = state
@@ -241,12 +298,12 @@ extension StateMachine {
                 let leftVisit = visit
                 state = next
                 visit += 1
-                if stateTimeout != nil || !isIdle { enter(stateTimeout, leaving: before, now: now, into: &effects) }
+                if stateTimeout != nil || !isIdle { enter(stateTimeout, leaving: before, clock: clock, into: &effects) }
                 publish(into: &effects)
                 record(event, visit: leftVisit, before: before, outcome: outcome, source: source, into: &effects)
                 if bind { bindVisit(into: &effects) }
-                if hasPostponed { retryPostponed(transition: transition, now: now, into: &effects) }
-                return (outcome, settle(effects))
+                if hasPostponed { retryPostponed(transition: transition, clock: clock, into: &effects) }
+                return (outcome, settle(consume effects))
             case .update(let next):
                 state = next
                 if hasRegistrations { update(leaving: before, into: &effects) }
@@ -258,7 +315,7 @@ extension StateMachine {
             }
             record(event, visit: visit, before: before, outcome: outcome, source: source, into: &effects)
             if bind { bindVisit(into: &effects) }
-            return (outcome, settle(effects))
+            return (outcome, settle(consume effects))
         }
 
         /// Whether a `.to` has anything to end or start besides the state itself.
@@ -275,7 +332,7 @@ extension StateMachine {
         }
 
         /// Keeps `event` for the next `.to`; `false` when `postponeLimit` events already wait.
-        @usableFromInline
+        @inlinable
         mutating func postpone(_ event: Event) -> Bool {
             withRunning { running, core in
                 guard running.postponed.count < core.postponeLimit else { return false }
@@ -285,7 +342,7 @@ extension StateMachine {
         }
 
         /// Empties the postponed queue and returns what it held.
-        @usableFromInline
+        @inlinable
         mutating func takePostponed() -> [Event] {
             withRunning { running, _ -> [Event] in
                 defer { running.postponed = [] }
@@ -294,7 +351,7 @@ extension StateMachine {
         }
 
         /// Disarms timer `id` as it fires; `false` when it is no longer the armed one.
-        @usableFromInline
+        @inlinable
         mutating func disarm(timer id: Int) -> Bool {
             withRunning { running, _ in
                 guard running.timer?.id == id else { return false }
@@ -305,7 +362,7 @@ extension StateMachine {
 
         /// After ``StateMachine/stop()``: a sender's event is stale (its run was ended by the stop, or
         /// earlier) and recorded; anything else is not looked at.
-        @usableFromInline
+        @inlinable
         mutating func refuseStopped(_ event: Event, origin: Origin) -> (Outcome, Effects?) {
             switch origin {
             case .anyone, .timer:
@@ -319,11 +376,11 @@ extension StateMachine {
         }
 
         /// Drops an event whose run has ended: recorded with outcome `.stale` and noted with the cause.
-        @usableFromInline
+        @inlinable
         mutating func refuseStale(_ event: Event, run: WorkRun, cause: CancellationCause) -> (Outcome, Effects?) {
             var effects: Effects?
             record(event, visit: visit, before: state, outcome: .stale, source: .stale(run), into: &effects)
-            return (.stale, settle(effects))
+            return (.stale, settle(consume effects))
         }
 
         /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
@@ -331,9 +388,9 @@ extension StateMachine {
         ///
         /// An event postponed again waits for the next `.to`; when a retried event itself moves, the
         /// events postponed again so far are older than the ones not yet retried, so they go first.
-        @usableFromInline
+        @inlinable
         mutating func retryPostponed(
-            transition: TransitionFunction, now: () -> AnyClock.Instant, into effects: inout Effects?
+            transition: TransitionFunction, clock: AnyClock, into effects: inout Effects?
         ) {
             var pending = takePostponed()
             var next = 0
@@ -348,7 +405,7 @@ extension StateMachine {
                 case .to(let target, let stateTimeout):
                     state = target
                     visit += 1
-                    enter(stateTimeout, leaving: before, now: now, into: &effects)
+                    enter(stateTimeout, leaving: before, clock: clock, into: &effects)
                     publish(into: &effects)
                     let again = takePostponed()
                     if !again.isEmpty {
@@ -408,9 +465,9 @@ extension StateMachine {
         // MARK: - Work and timers
 
         /// The rarer half of a `.to`: ends the old visit's runs and timer, starts the new visit's.
-        @usableFromInline
+        @inlinable
         mutating func enter(
-            _ stateTimeout: StateTimeout<Event>?, leaving before: State, now: () -> AnyClock.Instant,
+            _ stateTimeout: StateTimeout<Event>?, leaving before: State, clock: AnyClock,
             into effects: inout Effects?
         ) {
             _ = withRunning { running, core in
@@ -421,7 +478,8 @@ extension StateMachine {
                 running.timer = nil
                 if let stateTimeout {
                     let timer = ArmedTimer(
-                        id: core.makeID(), deadline: now().advanced(by: stateTimeout.after), event: stateTimeout.event,
+                        id: core.makeID(), deadline: clock.now.advanced(by: stateTimeout.after),
+                        event: stateTimeout.event,
                         task: nil)
                     running.timer = timer
                     effects.edit {
@@ -437,7 +495,7 @@ extension StateMachine {
 
         /// Across an `.update`: ends the runs whose predicate no longer holds (their senders go stale at
         /// once) and starts a new run of each registration whose predicate now holds and has none.
-        @usableFromInline
+        @inlinable
         mutating func update(leaving before: State, into effects: inout Effects?) {
             _ = withRunning { running, core in
                 guard !running.registrations.isEmpty else { return }
@@ -459,7 +517,7 @@ extension StateMachine {
         }
 
         /// Starts one run of `registration` in the current visit; its task is created after the lock.
-        @usableFromInline
+        @inlinable
         mutating func start(_ registration: Registration, in running: inout Running, into effects: inout Effects?) {
             let run = WorkRun(id: makeID(), label: registration.label, visit: visit)
             running.runs.append(ActiveRun(registration: registration, run: run, task: nil))
@@ -468,7 +526,7 @@ extension StateMachine {
 
         /// Ends `runs` with `cause`: their senders are stale from now on; their tasks are cancelled after
         /// the lock (a run not yet attached is cancelled when it is).
-        @usableFromInline
+        @inlinable
         mutating func end(
             _ runs: inout [ActiveRun], cause: CancellationCause, state: State, into effects: inout Effects?
         ) {
@@ -487,7 +545,7 @@ extension StateMachine {
         }
 
         /// Binds the effects to the current visit's own run, making it on first use.
-        @usableFromInline
+        @inlinable
         mutating func bindVisit(into effects: inout Effects?) {
             let run =
                 withRunning { running, core in
@@ -500,7 +558,7 @@ extension StateMachine {
         }
 
         /// Registers `whileIn` work; it starts at once when the current state matches. `nil` once stopped.
-        @usableFromInline
+        @inlinable
         mutating func register(
             label: String, predicate: @escaping @Sendable (State) -> Bool,
             work: @escaping @Sendable (Sender) async -> Void
@@ -515,7 +573,7 @@ extension StateMachine {
         }
 
         /// Attaches the task created for run `id`; returns it to cancel when the run has already ended.
-        @usableFromInline
+        @inlinable
         mutating func attach(run id: Int, task: Task<Void, Never>) -> Task<Void, Never>? {
             withRunning { running, _ in
                 guard let index = running.runs.firstIndex(where: { $0.run.id == id }) else { return task }
@@ -527,7 +585,7 @@ extension StateMachine {
         }
 
         /// Attaches the task created for timer `id`; returns it to cancel when the timer was disarmed.
-        @usableFromInline
+        @inlinable
         mutating func attach(timer id: Int, task: Task<Void, Never>) -> Task<Void, Never>? {
             withRunning { running, _ in
                 guard running.timer?.id == id else { return task }
@@ -538,7 +596,7 @@ extension StateMachine {
         }
 
         /// Arms a timer that delivers `event` at `deadline` (a restored snapshot's pending timeout).
-        @usableFromInline
+        @inlinable
         mutating func arm(event: Event, deadline: AnyClock.Instant) -> Effects? {
             var effects: Effects?
             _ = withRunning { running, core in
@@ -555,7 +613,7 @@ extension StateMachine {
         /// Stops the machine: ends every run with `machineStopped`, disarms the timer, drops the postponed
         /// events (they could only be retried after a state change, and there will be none) and wakes
         /// every parked reader so that its stream finishes. `nil` when already stopped.
-        @usableFromInline
+        @inlinable
         mutating func stop() -> Effects? {
             guard case .running(var running) = phase else { return nil }
             phase = .stopped
@@ -563,43 +621,66 @@ extension StateMachine {
             end(&running.runs, cause: .machineStopped, state: state, into: &effects)
             running.visitRun?.end(.machineStopped)
             if let task = running.timer?.task { effects.edit { $0.cancel.append(task) } }
-            wakeParked(into: &effects)
-            return settle(effects)
+            wakeParked(finishing: true, into: &effects)
+            return settle(consume effects)
         }
 
         // MARK: - Readers
 
-        /// Marks a change for readers and wakes the parked ones. Readers that are not parked find out
-        /// when they next ask, so a burst of events coalesces into one wake-up.
+        /// Marks a change for readers and takes the parked ones to wake. Readers that are not parked find
+        /// out when they next ask, so a burst of events coalesces into one wake-up.
         @inlinable
         mutating func publish(into effects: inout Effects?) {
             changes &+= 1
-            if !parked.isEmpty { wakeParked(into: &effects) }
+            if !parked.isEmpty { wakeParked(finishing: false, into: &effects) }
         }
 
-        @usableFromInline
-        mutating func wakeParked(into effects: inout Effects?) {
+        /// Takes every parked reader out of the list: to hand the state once the event is fully applied
+        /// (``settle(some:)``), or with `finishing`, to end its stream.
+        @inlinable
+        mutating func wakeParked(finishing: Bool, into effects: inout Effects?) {
             guard !parked.isEmpty else { return }
             let waking = parked
             parked.removeAll(keepingCapacity: true)
             effects.edit { effects in
-                for reader in waking { effects.wake.append(reader.continuation) }
+                effects.wake += waking
+                effects.wakeFinishes = finishing
             }
+        }
+
+        /// The woken readers have now seen the state they are handed: the state after the whole event,
+        /// retried postponed events included.
+        @inlinable
+        mutating func handOver(to woken: [ParkedReader]) -> State {
+            for reader in woken {
+                guard let index = readers.firstIndex(where: { $0.id == reader.id }) else {
+                    preconditionFailure("Internal inconsistency: parked reader \(reader.id) has no slot")
+                }
+                readers[index].seen = changes
+            }
+            return state
         }
 
         // MARK: - Reports
 
         /// Queues `note` for this caller to deliver (when nobody is delivering) or for the caller that is.
-        @usableFromInline
+        @inlinable
         mutating func note(_ note: Note, into effects: inout Effects?) {
             effects.edit { $0.reports.append(note) }
         }
 
         /// Hands this caller's notes to whoever delivers reports, so that they reach the reporter in the
         /// order their events were applied: to this caller when nobody is delivering, else to the queue.
+        @inlinable @inline(__always)
+        mutating func settle(_ effects: consuming Effects?) -> Effects? {
+            guard let effects = consume effects else { return nil }
+            return settle(some: effects)
+        }
+
         @inlinable
-        mutating func settle(_ effects: Effects?) -> Effects? {
-            guard var effects else { return nil }
+        mutating func settle(some effects: consuming Effects) -> Effects? {
+            var effects = consume effects
+            if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
             if !effects.reports.isEmpty {
                 switch reportQueue {
                 case .idle:
@@ -615,7 +696,7 @@ extension StateMachine {
         }
 
         /// The reports queued while the caller delivered its own; `nil` (and nobody delivering) when none.
-        @usableFromInline
+        @inlinable
         mutating func nextReports() -> [Note]? {
             switch reportQueue {
             case .idle:

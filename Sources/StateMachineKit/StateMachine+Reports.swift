@@ -55,64 +55,87 @@ extension StateMachine {
         }
     }
 
-    /// Inlinable so that a client's specialised machine prints its own types without dynamic casts.
+    /// Builds the report of `note` when the reporter takes its level; its text is made only if a sink
+    /// reads it. Inlinable so that a client's specialised machine prints its own types without dynamic
+    /// casts.
     @inlinable
     func report(_ note: Note, to reporter: Reporter) {
         switch note {
         case .record(let record, let source):
-            report(record, source: source, to: reporter)
+            let level = NoteSource.event.level(of: record.outcome)
+            if reporter.accepts(level) {
+                let postponeLimit = postponeLimit
+                reporter.report(
+                    Report(label: label, level: level, name: Self.reportName(of: record.outcome)) {
+                        Self.describe(record, source: source, postponeLimit: postponeLimit)
+                    })
+            }
             if case .timer = source, reporter.accepts(.debug) {
                 reporter.report(
-                    Report(
-                        label: label, level: .debug, name: Report.Name.timeout,
-                        message: "state timeout fired in \(record.before): \(record.event)",
-                        metadata: ["state": "\(record.before)", "event": "\(record.event)", "visit": "\(record.visit)"]
-                    ))
+                    Report(label: label, level: .debug, name: Report.Name.timeout) {
+                        (
+                            "state timeout fired in \(record.before): \(record.event)",
+                            ["state": "\(record.before)", "event": "\(record.event)", "visit": "\(record.visit)"]
+                        )
+                    })
             }
         case .timeoutExpired(let visit, let event):
             guard reporter.accepts(.debug) else { return }
             reporter.report(
-                Report(
-                    label: label, level: .debug, name: Report.Name.timeout,
-                    message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
-                    metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
+                Report(label: label, level: .debug, name: Report.Name.timeout) {
+                    (
+                        "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
+                        ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]
+                    )
+                })
         case .cancelled(let work, let visit, let cause, let state):
             guard reporter.accepts(.debug) else { return }
             reporter.report(
-                Report(
-                    label: label, level: .debug, name: Report.Name.cancelled,
-                    message: "cancelled \(work) of visit \(visit): \(cause.rawValue)",
-                    metadata: ["work": work, "visit": "\(visit)", "cause": cause.rawValue, "state": "\(state)"]))
+                Report(label: label, level: .debug, name: Report.Name.cancelled) {
+                    (
+                        "cancelled \(work) of visit \(visit): \(cause.rawValue)",
+                        ["work": work, "visit": "\(visit)", "cause": cause.rawValue, "state": "\(state)"]
+                    )
+                })
         }
     }
 
-    /// Reports one recorded event; a retried postponed event carries `retried=true`.
+    /// The name of the report of a recorded event with `outcome`.
     @inlinable
-    func report(_ record: Record, source: NoteSource, to reporter: Reporter) {
-        let level = NoteSource.event.level(of: record.outcome)
-        guard reporter.accepts(level) else { return }
+    static func reportName(of outcome: Outcome) -> String {
+        switch outcome {
+        case .moved, .updated, .stayed: Report.Name.transition
+        case .ignored, .stopped: Report.Name.ignored
+        case .invalid: Report.Name.invalid
+        case .stale: Report.Name.staleEvent
+        case .postponed: Report.Name.postponed
+        case .overflowed: Report.Name.postponeOverflow
+        }
+    }
+
+    /// The message and metadata of a recorded event's report; a retried postponed event carries
+    /// `retried=true`.
+    @inlinable
+    static func describe(_ record: Record, source: NoteSource, postponeLimit: Int) -> (
+        message: String, metadata: [String: String]
+    ) {
         let event = record.event
-        let name: String
         let message: String
         var metadata = ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]
         switch record.outcome {
         case .moved, .updated, .stayed:
-            name = Report.Name.transition
             message = "\(record.before) + \(event) -> \(record.after) (\(record.outcome))"
             metadata["after"] = "\(record.after)"
         case .ignored:
-            name = Report.Name.ignored
             message = "\(event) ignored in \(record.before)"
         case .invalid(let reason):
-            name = Report.Name.invalid
             message = "\(event) is invalid in \(record.before): \(reason)"
             metadata["reason"] = reason
         case .stale:
-            name = Report.Name.staleEvent
             guard case .stale(let run) = source, let cause = run.cause else {
-                preconditionFailure("Internal inconsistency: a stale record of \(label) without an ended run")
+                preconditionFailure("Internal inconsistency: a stale record without an ended run")
             }
-            let reason = Self.staleReason(run: run, cause: cause, visit: record.visit)
+            let reason = staleReason(run: run, cause: cause, visit: record.visit)
             let ended = cause == .stateExited && run.visit != record.visit
             message =
                 "dropped \(event) sent for visit \(run.visit); \(ended ? "the machine is in visit \(record.visit)" : reason)"
@@ -121,18 +144,15 @@ extension StateMachine {
             metadata["sender_visit"] = "\(run.visit)"
             if let work = run.label { metadata["work"] = work }
         case .stopped:
-            name = Report.Name.ignored
             message = "\(event) arrived after stop"
         case .postponed:
-            name = Report.Name.postponed
             message = "\(event) postponed in \(record.before) until the next state change"
         case .overflowed:
-            name = Report.Name.postponeOverflow
             message = "dropped \(event) in \(record.before): \(postponeLimit) postponed events are already waiting"
             metadata["reason"] = "postponeLimit \(postponeLimit) reached"
         }
         if case .retry = source { metadata["retried"] = "true" }
-        reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
+        return (message, metadata)
     }
 
     /// Why a stale event's run had ended, in words: its visit ended, an `.update` left the states its

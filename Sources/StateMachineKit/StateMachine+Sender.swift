@@ -54,8 +54,9 @@ final class WorkRun: Sendable {
     @usableFromInline let label: String?
     @usableFromInline let visit: Int
     /// 0 while live, else ``CancellationCause/code`` of the cause.
-    private let endedBy = Atomic<UInt8>(0)
+    @usableFromInline let endedBy = Atomic<UInt8>(0)
 
+    @inlinable
     init(id: Int, label: String?, visit: Int) {
         self.id = id
         self.label = label
@@ -63,12 +64,12 @@ final class WorkRun: Sendable {
     }
 
     /// Why the run ended, or `nil` while it is live.
-    @usableFromInline
+    @inlinable
     var cause: CancellationCause? { CancellationCause(code: endedBy.load(ordering: .acquiring)) }
 
     /// Ends the run with `cause` (the first cause wins), before its task is cancelled, so the work reads
     /// the cause as soon as it sees cancellation.
-    @usableFromInline
+    @inlinable
     func end(_ cause: CancellationCause) {
         _ = endedBy.compareExchange(expected: 0, desired: cause.code, ordering: .releasing)
     }
@@ -76,6 +77,7 @@ final class WorkRun: Sendable {
 
 extension CancellationCause {
     /// A non-zero code for an atomic word (0 means "not cancelled").
+    @inlinable
     var code: UInt8 {
         switch self {
         case .stateExited: 1
@@ -83,6 +85,7 @@ extension CancellationCause {
         }
     }
 
+    @inlinable
     init?(code: UInt8) {
         switch code {
         case 1: self = .stateExited

@@ -3,6 +3,10 @@ extension StateMachine {
     ///
     /// Buffering is newest-only: a slow reader sees where the machine is when it asks, never a
     /// backlog of steps. Any number of readers may exist; each has its own stream.
+    ///
+    /// Inlinable, with the whole reading path, so that a client's reader runs specialised for its own
+    /// `State` instead of through generic metadata on every wake-up.
+    @inlinable
     public func states() -> AsyncStream<State> {
         let id = core.withLock { core in
             let id = core.makeID()
@@ -15,41 +19,51 @@ extension StateMachine {
     }
 
     /// What a reader finds when it asks for the next state.
+    @usableFromInline
     enum ReaderStep: Sendable {
+        /// A state it has not seen.
         case state(State)
+        /// Its stream is over (stop, cancellation, or the reader is gone).
         case finished
-        case empty
+        /// It is parked: a change, stop or cancellation resumes it.
+        case parked
     }
 
     /// The next state for reader `id`, waiting for a change when it has seen the newest one.
+    ///
+    /// One lock per call: the reader takes the state or parks in the same step, and whoever wakes a
+    /// parked reader hands it the state of that moment, so a wake-up costs no second trip to the lock.
+    @inlinable
     func nextState(reader id: Int) async -> State? {
-        while true {
-            switch core.withLock({ $0.take(reader: id) }) {
-            case .state(let state): return state
-            case .finished: return nil
-            case .empty: break
-            }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    // Resumed exactly once: here when it must not wait, else by whoever takes it out of
-                    // the parked list (a change, stop, cancellation or the stream's end).
-                    if !core.withLock({ $0.park(reader: id, continuation) }) { continuation.resume() }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
+                // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
+                // parked list (a change, stop, cancellation or the stream's end).
+                switch core.withLock({ $0.takeOrPark(reader: id, continuation) }) {
+                case .state(let state): continuation.resume(returning: state)
+                case .finished: continuation.resume(returning: nil)
+                case .parked: break
                 }
-            } onCancel: {
-                core.withLock { $0.cancel(reader: id) }?.resume()
             }
+        } onCancel: {
+            core.withLock { $0.cancel(reader: id) }?.resume(returning: nil)
         }
     }
 
     /// Forgets reader `id` once its stream is gone.
+    @inlinable
     func removeReader(_ id: Int) {
-        core.withLock { $0.remove(reader: id) }?.resume()
+        core.withLock { $0.remove(reader: id) }?.resume(returning: nil)
     }
 }
 
 extension StateMachine.Core {
-    /// Takes the current state if the reader has not seen it, or reports that its stream is over.
-    mutating func take(reader id: Int) -> StateMachine.ReaderStep {
+    /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
+    /// cancelled) or parks it until the next change.
+    @inlinable
+    mutating func takeOrPark(
+        reader id: Int, _ continuation: UnsafeContinuation<State?, Never>
+    ) -> StateMachine.ReaderStep {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return .finished }
         if readers[index].seen != changes {
             readers[index].seen = changes
@@ -59,51 +73,47 @@ extension StateMachine.Core {
             readers.remove(at: index)
             return .finished
         }
-        return .empty
-    }
-
-    /// Parks the reader until the next change; `false` when there is already something to take (or
-    /// its stream is over), so it must not wait.
-    mutating func park(reader id: Int, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-        guard let index = readers.firstIndex(where: { $0.id == id }) else { return false }
-        if readers[index].seen != changes || isStopped || readers[index].cancelled || Task.isCancelled {
-            return false
-        }
         precondition(!parked.contains { $0.id == id }, "Internal inconsistency: reader \(id) parked twice")
         parked.append(StateMachine.ParkedReader(id: id, continuation: continuation))
-        return true
+        return .parked
     }
 
     /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
-    mutating func cancel(reader id: Int) -> UnsafeContinuation<Void, Never>? {
+    @inlinable
+    mutating func cancel(reader id: Int) -> UnsafeContinuation<State?, Never>? {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return nil }
         readers[index].cancelled = true
         return unpark(reader: id)
     }
 
     /// Forgets the reader and returns its continuation to resume, if it was parked.
-    mutating func remove(reader id: Int) -> UnsafeContinuation<Void, Never>? {
+    @inlinable
+    mutating func remove(reader id: Int) -> UnsafeContinuation<State?, Never>? {
         readers.removeAll { $0.id == id }
         return unpark(reader: id)
     }
 
-    private mutating func unpark(reader id: Int) -> UnsafeContinuation<Void, Never>? {
+    @inlinable
+    mutating func unpark(reader id: Int) -> UnsafeContinuation<State?, Never>? {
         guard let index = parked.firstIndex(where: { $0.id == id }) else { return nil }
         return parked.remove(at: index).continuation
     }
 }
 
 /// Holds one reader's place in a machine for as long as its stream exists.
+@usableFromInline
 final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
     // Weak: a stream must not keep a forgotten machine alive; it simply finishes.
-    private weak let machine: StateMachine<State, Event>?
-    private let id: Int
+    @usableFromInline weak let machine: StateMachine<State, Event>?
+    @usableFromInline let id: Int
 
+    @inlinable
     init(machine: StateMachine<State, Event>, id: Int) {
         self.machine = machine
         self.id = id
     }
 
+    @inlinable
     func next() async -> State? {
         guard let machine else { return nil }
         return await machine.nextState(reader: id)

@@ -62,7 +62,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
         guard let effects = core.withLock({ $0.stop() }) else { return }
         for task in effects.cancel { task.cancel() }
-        for reader in effects.wake { reader.resume() }
+        for reader in effects.wake { reader.continuation.resume(returning: nil) }
     }
 
     /// The current state.
@@ -106,7 +106,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
         let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: .anyone, bind: true, transition: transition, now: { clock.now })
+            core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock)
         }
         guard let effects else {
             return (outcome, Sender(machine: nil, run: WorkRun(id: 0, label: nil, visit: visit)))
@@ -166,7 +166,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
         let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: origin, bind: false, transition: transition, now: { clock.now })
+            core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
         }
         if let effects { perform(effects) }
         return outcome
@@ -178,7 +178,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     func perform(_ effects: Effects) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
-        for reader in effects.wake { reader.resume() }
+        for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
         if !effects.reports.isEmpty { deliver(reports: effects.reports) }
     }
 

@@ -76,6 +76,58 @@ import Testing
         #expect(delivered.withLock { $0 } == applied)
     }
 
+    /// Counts how often the states of a machine are printed.
+    final class PrintCounter: Sendable {
+        let count = Locked(0)
+    }
+
+    /// A number that counts its own printing, to see whether a report was formatted.
+    struct Printed: Hashable, Sendable, CustomStringConvertible {
+        var value: Int
+        let counter: PrintCounter
+
+        static func == (lhs: Printed, rhs: Printed) -> Bool { lhs.value == rhs.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+        var description: String {
+            counter.count.withLock { $0 += 1 }
+            return "\(value)"
+        }
+    }
+
+    @Test func tracingToASinkThatCountsByNameFormatsNothingUntilASinkReads() {
+        let counter = PrintCounter()
+        let names = Locked<[String: Int]>([:])
+        let kept = Locked<[Report]>([])
+        let machine = StateMachine<Printed, Int>(
+            initial: Printed(value: 0, counter: counter), label: "count",
+            reporter: Reporter { report in
+                names.withLock { $0[report.name, default: 0] += 1 }
+                kept.withLock { $0.append(report) }
+            }
+        ) { state, amount in .update(Printed(value: state.value + amount, counter: state.counter)) }
+        for _ in 0..<100 { machine.send(1) }
+        #expect(names.withLock { $0 } == ["statemachine.transition": 100])
+        #expect(counter.count.withLock { $0 } == 0)
+        let first = kept.withLock { $0[0] }
+        #expect(first.message == "0 + 1 -> 1 (updated)")
+        #expect(first.metadata == ["state": "0", "event": "1", "visit": "1", "after": "1"])
+        // Made once, on the first read: three states in the message, two in the metadata.
+        #expect(counter.count.withLock { $0 } == 4)
+    }
+
+    @Test func aReporterAboveTheLevelOfEveryReportBuildsNone() {
+        let counter = PrintCounter()
+        let calls = Locked(0)
+        let machine = StateMachine<Printed, Int>(
+            initial: Printed(value: 0, counter: counter), label: "count",
+            reporter: Reporter(minimumLevel: .error) { _ in calls.withLock { $0 += 1 } }
+        ) { state, amount in .update(Printed(value: state.value + amount, counter: state.counter)) }
+        for _ in 0..<100 { machine.send(1) }
+        let calledAndPrinted: [Int] = [calls.withLock { $0 }, counter.count.withLock { $0 }]
+        #expect(calledAndPrinted == [0, 0])
+    }
+
     @Test func minimumLevelFiltersBeforeTheSink() {
         let log = ReportLog()
         let quiet = Reporter(minimumLevel: .error) { log.reporter.report($0) }
