@@ -42,7 +42,7 @@ public struct Report: Sendable {
     public var level: Level
     /// A stable name such as `statemachine.invalid`, for filtering and counting.
     public var name: String
-    /// The sentence and the metadata: given, or made on first read.
+    /// The sentence and the metadata: given, or made when read.
     private var text: Text
 
     /// A readable sentence.
@@ -65,8 +65,8 @@ public struct Report: Sendable {
         self.text = .given(message: message, metadata: metadata)
     }
 
-    /// Creates a report whose message and metadata are made by `describe` only when a sink first reads
-    /// either, so that a sink that counts reports or filters them by name never pays for formatting.
+    /// Creates a report whose message and metadata are made by `describe` only when a sink reads either,
+    /// so that a sink that counts reports or filters them by name never pays for formatting.
     public init(
         label: String, level: Level, name: String,
         describe: @escaping @Sendable () -> (message: String, metadata: [String: String])
@@ -74,38 +74,23 @@ public struct Report: Sendable {
         self.label = label
         self.level = level
         self.name = name
-        self.text = .deferred(DeferredText(describe))
+        self.text = .deferred(describe)
     }
 }
 
 extension Report {
-    /// A report's sentence and metadata, given at once or made once on demand.
+    /// A report's sentence and metadata: given at once, or made on demand by the closure that knows how.
     private enum Text: Sendable {
         case given(message: String, metadata: [String: String])
-        case deferred(DeferredText)
+        /// Made on every read: a sink reads a report once or twice, and keeping what was made would
+        /// cost every report an allocation and a lock, which a sink that never reads would pay too.
+        case deferred(@Sendable () -> (message: String, metadata: [String: String]))
 
         var made: (message: String, metadata: [String: String]) {
             switch self {
             case .given(let message, let metadata): (message, metadata)
-            case .deferred(let text): text.made
+            case .deferred(let describe): describe()
             }
-        }
-    }
-
-    /// Makes a deferred report's text on first read and keeps it, for every copy of the report.
-    private final class DeferredText: Sendable {
-        private let describe: @Sendable () -> (message: String, metadata: [String: String])
-        private let cache = Locked<(message: String, metadata: [String: String])?>(nil)
-
-        init(_ describe: @escaping @Sendable () -> (message: String, metadata: [String: String])) {
-            self.describe = describe
-        }
-
-        var made: (message: String, metadata: [String: String]) {
-            if let made = cache.withLock({ $0 }) { return made }
-            let made = describe()
-            cache.withLock { $0 = made }
-            return made
         }
     }
 }

@@ -72,7 +72,7 @@ extension StateMachine {
         /// sender to it; it ends with the visit.
         @usableFromInline var visitRun: WorkRun?
 
-        @usableFromInline init() {}
+        @inlinable init() {}
 
         /// Whether a `.to` has anything to end or start besides the state itself.
         @inlinable var isIdle: Bool {
@@ -182,7 +182,7 @@ extension StateMachine {
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
         @usableFromInline var bound: WorkRun?
 
-        @usableFromInline init() {}
+        @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
             cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty && bound == nil

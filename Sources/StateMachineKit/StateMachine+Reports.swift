@@ -49,7 +49,7 @@ extension StateMachine {
         }
         var notes = notes
         while true {
-            for note in notes { report(note, to: reporter) }
+            for index in notes.indices { report(notes[index], to: reporter) }
             guard let more = core.withLock({ $0.nextReports() }) else { return }
             notes = more
         }
