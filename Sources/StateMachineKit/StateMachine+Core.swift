@@ -96,11 +96,12 @@ extension StateMachine {
     /// Whom the report queue belongs to: nobody, or the caller delivering reports outside the lock.
     @usableFromInline
     enum ReportQueue: Sendable {
-        /// No report is being delivered; the next caller with reports delivers them itself.
-        case idle
-        /// A caller is delivering reports; later ones wait here, in the order their events were applied,
-        /// and that caller delivers them before it returns.
-        case delivering(pending: [Note])
+        /// No report is being delivered; the next caller with notes delivers them itself, in `spare`'s
+        /// place: the emptied buffer the last deliverer gave back, kept so that notes cost no allocation.
+        case idle(spare: [Note])
+        /// A caller is delivering reports; notes of later events wait in ``Core/notes``, in the order
+        /// their events were applied, and that caller delivers them before it returns.
+        case delivering
     }
 
     /// One reader parked until the next change.
@@ -213,7 +214,9 @@ extension StateMachine {
         @usableFromInline var readers: [ReaderSlot] = []
         /// The readers waiting for a change; being in this list is what being parked means.
         @usableFromInline var parked: [ParkedReader] = []
-        @usableFromInline var reportQueue = ReportQueue.idle
+        @usableFromInline var reportQueue = ReportQueue.idle(spare: [])
+        /// Notes of applied events that no deliverer has taken yet, oldest first.
+        @usableFromInline var notes: [Note] = []
         /// The lowest level of report anyone takes (`nil`: no reporter), so nothing is noted for nobody.
         @usableFromInline let reportLevel: Report.Level?
         @usableFromInline let postponeLimit: Int
@@ -285,7 +288,7 @@ extension StateMachine {
             case .timer(let id, let timerVisit):
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
                 guard disarm(timer: id) else {
-                    if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event), into: &effects) }
+                    if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event)) }
                     return (.stale, settle(consume effects))
                 }
             }
@@ -459,7 +462,7 @@ extension StateMachine {
             let record = Record(
                 sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)
             history.append(record)
-            note(.record(record, source: source), into: &effects)
+            note(.record(record, source: source))
         }
 
         // MARK: - Work and timers
@@ -537,8 +540,7 @@ extension StateMachine {
                 if wants(.debug) {
                     note(
                         .cancelled(
-                            label: active.registration.label, visit: active.run.visit, cause: cause, state: state),
-                        into: &effects)
+                            label: active.registration.label, visit: active.run.visit, cause: cause, state: state))
                 }
             }
             runs.removeAll()
@@ -663,17 +665,18 @@ extension StateMachine {
 
         // MARK: - Reports
 
-        /// Queues `note` for this caller to deliver (when nobody is delivering) or for the caller that is.
+        /// Queues `note`, for this caller to deliver (when nobody is delivering) or for the caller that is.
         @inlinable
-        mutating func note(_ note: Note, into effects: inout Effects?) {
-            effects.edit { $0.reports.append(note) }
+        mutating func note(_ note: Note) {
+            notes.append(note)
         }
 
-        /// Hands this caller's notes to whoever delivers reports, so that they reach the reporter in the
-        /// order their events were applied: to this caller when nobody is delivering, else to the queue.
+        /// Hands the queued notes to whoever delivers reports, so that they reach the reporter in the order
+        /// their events were applied: to this caller when nobody is delivering, else they stay queued for
+        /// the caller that is.
         @inlinable @inline(__always)
         mutating func settle(_ effects: consuming Effects?) -> Effects? {
-            guard let effects = consume effects else { return nil }
+            guard let effects = consume effects else { return notes.isEmpty ? nil : settle(some: Effects()) }
             return settle(some: effects)
         }
 
@@ -681,34 +684,28 @@ extension StateMachine {
         mutating func settle(some effects: consuming Effects) -> Effects? {
             var effects = consume effects
             if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
-            if !effects.reports.isEmpty {
-                switch reportQueue {
-                case .idle:
-                    reportQueue = .delivering(pending: [])
-                case .delivering(var pending):
-                    reportQueue = .idle
-                    pending.append(contentsOf: effects.reports)
-                    reportQueue = .delivering(pending: pending)
-                    effects.reports = []
-                }
+            if !notes.isEmpty, case .idle(var spare) = reportQueue {
+                reportQueue = .delivering
+                swap(&notes, &spare)
+                effects.reports = spare
             }
             return effects.isEmpty ? nil : effects
         }
 
-        /// The reports queued while the caller delivered its own; `nil` (and nobody delivering) when none.
+        /// Gives the deliverer the notes queued while it delivered, in place of the emptied buffer it
+        /// hands back; `false`, with nobody delivering and the buffer kept as the spare, when none are.
         @inlinable
-        mutating func nextReports() -> [Note]? {
-            switch reportQueue {
-            case .idle:
+        mutating func nextReports(_ delivered: inout [Note]) -> Bool {
+            guard case .delivering = reportQueue else {
                 preconditionFailure("Internal inconsistency: reports delivered while nobody was delivering")
-            case .delivering(let pending):
-                if pending.isEmpty {
-                    reportQueue = .idle
-                    return nil
-                }
-                reportQueue = .delivering(pending: [])
-                return pending
             }
+            if notes.isEmpty {
+                reportQueue = .idle(spare: delivered)
+                delivered = []
+                return false
+            }
+            swap(&notes, &delivered)
+            return true
         }
     }
 }

@@ -43,16 +43,16 @@ extension StateMachine {
     /// caller the core made the deliverer calls this, and never under the lock, so reports arrive in
     /// order and a reporter may call back into the machine.
     @inlinable
-    func deliver(reports notes: [Note]) {
+    func deliver(reports notes: consuming [Note]) {
         guard let reporter else {
             preconditionFailure("Internal inconsistency: \(label) noted reports without a reporter")
         }
-        var notes = notes
-        while true {
+        var notes = consume notes
+        repeat {
             for index in notes.indices { report(notes[index], to: reporter) }
-            guard let more = core.withLock({ $0.nextReports() }) else { return }
-            notes = more
-        }
+            // Emptied here, outside the lock: destroying an event or a state must not run under it.
+            notes.removeAll(keepingCapacity: true)
+        } while core.withLock { $0.nextReports(&notes) }
     }
 
     /// Builds the report of `note` when the reporter takes its level; its text is made only if a sink

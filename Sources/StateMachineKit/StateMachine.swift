@@ -111,8 +111,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         guard let effects else {
             return (outcome, Sender(machine: nil, run: WorkRun(id: 0, label: nil, visit: visit)))
         }
+        let bound = effects.bound
         perform(effects)
-        guard let run = effects.bound else {
+        guard let run = bound else {
             preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
         }
         return (outcome, Sender(machine: self, run: run))
@@ -175,11 +176,16 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Performs a decision's effects; must run outside the lock: cancellation handlers run
     /// synchronously and may call back into the machine, and so may reporters.
     @inlinable
-    func perform(_ effects: Effects) {
+    func perform(_ effects: consuming Effects) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
         for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
-        if !effects.reports.isEmpty { deliver(reports: effects.reports) }
+        if !effects.reports.isEmpty {
+            // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
+            let reports = effects.reports
+            effects.reports = []
+            deliver(reports: reports)
+        }
     }
 
     /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run
