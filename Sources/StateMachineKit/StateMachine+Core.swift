@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The engine's decisions: everything the machine's lock protects, and the methods that change it.
 //
 // Nothing here locks, starts a task, cancels one or calls a reporter. Every input is a `mutating` method
@@ -99,9 +105,10 @@ extension StateMachine {
         /// No report is being delivered; the next caller with notes delivers them itself, in `spare`'s
         /// place: the emptied buffer the last deliverer gave back, kept so that notes cost no allocation.
         case idle(spare: [Note])
-        /// A caller is delivering reports; notes of later events wait in ``Core/notes``, in the order
-        /// their events were applied, and that caller delivers them before it returns.
-        case delivering
+        /// The caller on thread `thread` is delivering reports; notes of later events wait in
+        /// ``Core/notes``, in the order their events were applied, and that caller delivers them before it
+        /// returns.
+        case delivering(thread: UInt)
     }
 
     /// One reader parked until the next change.
@@ -182,11 +189,14 @@ extension StateMachine {
         @usableFromInline var reports: [Note] = []
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
         @usableFromInline var bound: WorkRun?
+        /// Whether this caller must wait until the reports backlog shrinks (``Core/reportBacklog``).
+        @usableFromInline var waitsForBacklog = false
 
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
             cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty && bound == nil
+                && !waitsForBacklog
         }
     }
 
@@ -684,12 +694,30 @@ extension StateMachine {
         mutating func settle(some effects: consuming Effects) -> Effects? {
             var effects = consume effects
             if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
-            if !notes.isEmpty, case .idle(var spare) = reportQueue {
-                reportQueue = .delivering
+            switch reportQueue {
+            case .idle(var spare) where !notes.isEmpty:
+                reportQueue = .delivering(thread: currentThread())
                 swap(&notes, &spare)
                 effects.reports = spare
+            case .delivering(let thread) where notes.count > Self.reportBacklog && thread != currentThread():
+                // Back-pressure: another thread delivers and the backlog is full, so this sender waits
+                // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
+                // from inside a report, never waits.
+                effects.waitsForBacklog = true
+            case .idle, .delivering:
+                break
             }
             return effects.isEmpty ? nil : effects
+        }
+
+        /// How many notes may wait for a deliverer on another thread before their senders wait too.
+        @inlinable static var reportBacklog: Int { 4096 }
+
+        /// Whether senders must wait for the deliverer to shrink the backlog.
+        @inlinable
+        var backlogIsFull: Bool {
+            guard case .delivering = reportQueue else { return false }
+            return notes.count > Self.reportBacklog
         }
 
         /// Gives the deliverer the notes queued while it delivered, in place of the emptied buffer it
@@ -708,6 +736,16 @@ extension StateMachine {
             return true
         }
     }
+}
+
+/// An identifier of the calling thread, to tell a reporter's own sends from other threads' sends.
+@inlinable
+func currentThread() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
 }
 
 extension Optional {

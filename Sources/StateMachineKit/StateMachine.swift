@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A thread-safe state machine whose transition function is its specification.
 ///
 /// Events from any thread or task are applied one at a time under a lock by the pure transition
@@ -186,6 +192,14 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             effects.reports = []
             deliver(reports: reports)
         }
+        if effects.waitsForBacklog { waitForReportBacklog() }
+    }
+
+    /// Waits, yielding the processor, while a reporter on another thread is behind by more than
+    /// ``Core/reportBacklog`` notes: senders slow to the reporter's pace instead of queueing without bound.
+    @usableFromInline
+    func waitForReportBacklog() {
+        while core.withLock({ $0.backlogIsFull }) { sched_yield() }
     }
 
     /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run
