@@ -11,7 +11,7 @@ import Darwin
 /// visit and is cancelled when it ends (or when an `.update` leaves the states it runs in); a ``Sender``
 /// refuses to deliver for a run that has ended; a state timeout fires only within its visit.
 ///
-/// The decisions live in ``Core`` (StateMachine+Core.swift), which holds no lock and starts nothing;
+/// The decisions live in the machine's core (StateMachine+Core.swift), which holds no lock and starts nothing;
 /// this class owns the lock and performs what a decision returns once the lock is released: it cancels
 /// tasks, creates the tasks of new runs and timers and attaches them back by id, wakes readers, and
 /// delivers reports in the order the events were applied — so a reporter or a piece of work may call
