@@ -35,7 +35,11 @@ extension StateMachine {
     /// parked reader hands it the state of that moment, so a wake-up costs no second trip to the lock.
     @inlinable
     func nextState(reader id: Int) async -> State? {
-        await withTaskCancellationHandler {
+        // A reader that has caught up first lets the senders run once: events that arrive meanwhile
+        // coalesce into the state it takes next, instead of each waking a parked reader, which costs the
+        // sender a wake-up per event when the reader is as fast as it.
+        if core.withLock({ $0.isCaughtUp(reader: id) }) { await Task.yield() }
+        return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
                 // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
                 // parked list (a change, stop, cancellation or the stream's end).
@@ -58,6 +62,13 @@ extension StateMachine {
 }
 
 extension StateMachine.Core {
+    /// Whether the reader has seen the newest change and its stream is not over.
+    @inlinable
+    func isCaughtUp(reader id: Int) -> Bool {
+        guard let slot = readers.first(where: { $0.id == id }) else { return false }
+        return slot.seen == changes && !slot.cancelled && !isStopped
+    }
+
     /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
     /// cancelled) or parks it until the next change.
     @inlinable
