@@ -175,7 +175,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         let (outcome, effects) = core.withLock { core in
             core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
         }
-        if let effects { perform(effects) }
+        switch consume effects {
+        case .some(let effects): perform(effects)
+        case .none: break
+        }
         return outcome
     }
 
