@@ -25,6 +25,8 @@ extension StateMachine {
         case state(State)
         /// Its stream is over (stop, cancellation, or the reader is gone).
         case finished
+        /// It has seen the newest state and its stream goes on (not parked yet).
+        case caughtUp
         /// It is parked: a change, stop or cancellation resumes it.
         case parked
     }
@@ -35,10 +37,15 @@ extension StateMachine {
     /// parked reader hands it the state of that moment, so a wake-up costs no second trip to the lock.
     @inlinable
     func nextState(reader id: Int) async -> State? {
-        // A reader that has caught up first lets the senders run once: events that arrive meanwhile
-        // coalesce into the state it takes next, instead of each waking a parked reader, which costs the
-        // sender a wake-up per event when the reader is as fast as it.
-        if core.withLock({ $0.isCaughtUp(reader: id) }) { await Task.yield() }
+        // Most calls find a state to take at once. A reader that has caught up first lets the senders run
+        // once: events that arrive meanwhile coalesce into the state it takes next, instead of each waking
+        // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
+        switch core.withLock({ $0.take(reader: id) }) {
+        case .state(let state): return state
+        case .finished: return nil
+        case .caughtUp: await Task.yield()
+        case .parked: preconditionFailure("Internal inconsistency: reader \(id) parked by a take")
+        }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
                 // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
@@ -47,6 +54,7 @@ extension StateMachine {
                 case .state(let state): continuation.resume(returning: state)
                 case .finished: continuation.resume(returning: nil)
                 case .parked: break
+                case .caughtUp: preconditionFailure("Internal inconsistency: reader \(id) neither took nor parked")
                 }
             }
         } onCancel: {
@@ -62,19 +70,10 @@ extension StateMachine {
 }
 
 extension StateMachine.Core {
-    /// Whether the reader has seen the newest change and its stream is not over.
+    /// Takes the current state if the reader has not seen it, ends its stream (stopped or cancelled), or
+    /// says it has caught up.
     @inlinable
-    func isCaughtUp(reader id: Int) -> Bool {
-        guard let slot = readers.first(where: { $0.id == id }) else { return false }
-        return slot.seen == changes && !slot.cancelled && !isStopped
-    }
-
-    /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
-    /// cancelled) or parks it until the next change.
-    @inlinable
-    mutating func takeOrPark(
-        reader id: Int, _ continuation: UnsafeContinuation<State?, Never>
-    ) -> StateMachine.ReaderStep {
+    mutating func take(reader id: Int) -> StateMachine.ReaderStep {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return .finished }
         if readers[index].seen != changes {
             readers[index].seen = changes
@@ -84,6 +83,17 @@ extension StateMachine.Core {
             readers.remove(at: index)
             return .finished
         }
+        return .caughtUp
+    }
+
+    /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
+    /// cancelled) or parks it until the next change.
+    @inlinable
+    mutating func takeOrPark(
+        reader id: Int, _ continuation: UnsafeContinuation<State?, Never>
+    ) -> StateMachine.ReaderStep {
+        let step = take(reader: id)
+        guard case .caughtUp = step else { return step }
         precondition(!parked.contains { $0.id == id }, "Internal inconsistency: reader \(id) parked twice")
         parked.append(StateMachine.ParkedReader(id: id, continuation: continuation))
         return .parked
