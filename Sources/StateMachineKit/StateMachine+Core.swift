@@ -299,8 +299,7 @@ extension StateMachine {
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
                 guard disarm(timer: id) else {
                     if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event)) }
-                    settle(&effects)
-                    return (.stale, effects)
+                    return (.stale, settle(consume effects))
                 }
             }
             let before = state
@@ -317,8 +316,7 @@ extension StateMachine {
                 record(event, visit: leftVisit, before: before, outcome: outcome, source: source, into: &effects)
                 if bind { bindVisit(into: &effects) }
                 if hasPostponed { retryPostponed(transition: transition, clock: clock, into: &effects) }
-                settle(&effects)
-                return (outcome, effects)
+                return (outcome, settle(consume effects))
             case .update(let next):
                 state = next
                 if hasRegistrations { update(leaving: before, into: &effects) }
@@ -330,8 +328,7 @@ extension StateMachine {
             }
             record(event, visit: visit, before: before, outcome: outcome, source: source, into: &effects)
             if bind { bindVisit(into: &effects) }
-            settle(&effects)
-            return (outcome, effects)
+            return (outcome, settle(consume effects))
         }
 
         /// Whether a `.to` has anything to end or start besides the state itself.
@@ -396,8 +393,7 @@ extension StateMachine {
         mutating func refuseStale(_ event: Event, run: WorkRun, cause: CancellationCause) -> (Outcome, Effects?) {
             var effects: Effects?
             record(event, visit: visit, before: state, outcome: .stale, source: .stale(run), into: &effects)
-            settle(&effects)
-            return (.stale, effects)
+            return (.stale, settle(consume effects))
         }
 
         /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
@@ -638,8 +634,7 @@ extension StateMachine {
             running.visitRun?.end(.machineStopped)
             if let task = running.timer?.task { effects.edit { $0.cancel.append(task) } }
             wakeParked(finishing: true, into: &effects)
-            settle(&effects)
-            return effects
+            return settle(consume effects)
         }
 
         // MARK: - Readers
@@ -653,7 +648,7 @@ extension StateMachine {
         }
 
         /// Takes every parked reader out of the list: to hand the state once the event is fully applied
-        /// (``settleSome(_:)``), or with `finishing`, to end its stream.
+        /// (``settle(some:)``), or with `finishing`, to end its stream.
         @inlinable
         mutating func wakeParked(finishing: Bool, into effects: inout Effects?) {
             guard !parked.isEmpty else { return }
@@ -690,31 +685,29 @@ extension StateMachine {
         /// their events were applied: to this caller when nobody is delivering, else they stay queued for
         /// the caller that is.
         @inlinable @inline(__always)
-        mutating func settle(_ effects: inout Effects?) {
-            if case .none = effects, notes.isEmpty { return }
-            settleSome(&effects)
+        mutating func settle(_ effects: consuming Effects?) -> Effects? {
+            guard let effects = consume effects else { return notes.isEmpty ? nil : settle(some: Effects()) }
+            return settle(some: effects)
         }
 
-        /// Settles in place: the effects are never copied, which would retain every task and buffer.
         @inlinable
-        mutating func settleSome(_ effects: inout Effects?) {
-            if let wake = effects?.wake, !wake.isEmpty, effects?.wakeFinishes == false {
-                effects?.wakeWith = handOver(to: wake)
-            }
+        mutating func settle(some effects: consuming Effects) -> Effects? {
+            var effects = consume effects
+            if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
             switch reportQueue {
             case .idle(var spare) where !notes.isEmpty:
                 reportQueue = .delivering(thread: currentThread())
                 swap(&notes, &spare)
-                effects.edit { $0.reports = spare }
+                effects.reports = spare
             case .delivering(let thread) where notes.count > Self.reportBacklog && thread != currentThread():
                 // Back-pressure: another thread delivers and the backlog is full, so this sender waits
                 // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
                 // from inside a report, never waits.
-                effects.edit { $0.waitsForBacklog = true }
+                effects.waitsForBacklog = true
             case .idle, .delivering:
                 break
             }
-            if effects?.isEmpty == true { effects = nil }
+            return effects.isEmpty ? nil : effects
         }
 
         /// How many notes may wait for a deliverer on another thread before their senders wait too.

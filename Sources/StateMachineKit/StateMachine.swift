@@ -175,10 +175,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         let (outcome, effects) = core.withLock { core in
             core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
         }
-        switch consume effects {
-        case .some(let effects): perform(effects)
-        case .none: break
-        }
+        if let effects { perform(effects) }
         return outcome
     }
 
