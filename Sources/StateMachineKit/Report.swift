@@ -1,7 +1,7 @@
 /// One thing a machine wants its owner to know: an invalid event, a stale event, cancelled work….
 ///
 /// Shaped like a swift-log message so that a `Reporter` can forward it to a logger unchanged.
-public struct Report: Sendable, Hashable, Codable {
+public struct Report: Sendable {
     /// Severity, with swift-log's seven levels in increasing order.
     public enum Level: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
         /// Every event, for tracing a machine step by step.
@@ -42,18 +42,100 @@ public struct Report: Sendable, Hashable, Codable {
     public var level: Level
     /// A stable name such as `statemachine.invalid`, for filtering and counting.
     public var name: String
+    /// The sentence and the metadata: given, or made when read.
+    private var text: Text
+
     /// A readable sentence.
-    public var message: String
+    public var message: String {
+        get { text.made.message }
+        set { text = .given(message: newValue, metadata: metadata) }
+    }
+
     /// Structured detail: `state`, `event`, `visit`, `reason`, `cause`, ….
-    public var metadata: [String: String]
+    public var metadata: [String: String] {
+        get { text.made.metadata }
+        set { text = .given(message: message, metadata: newValue) }
+    }
 
     /// Creates a report.
     public init(label: String, level: Level, name: String, message: String, metadata: [String: String] = [:]) {
         self.label = label
         self.level = level
         self.name = name
-        self.message = message
-        self.metadata = metadata
+        self.text = .given(message: message, metadata: metadata)
+    }
+
+    /// Creates a report whose message and metadata are made by `describe` only when a sink reads either,
+    /// so that a sink that counts reports or filters them by name never pays for formatting.
+    public init(
+        label: String, level: Level, name: String,
+        describe: @escaping @Sendable () -> (message: String, metadata: [String: String])
+    ) {
+        self.label = label
+        self.level = level
+        self.name = name
+        self.text = .deferred(describe)
+    }
+}
+
+extension Report {
+    /// A report's sentence and metadata: given at once, or made on demand by the closure that knows how.
+    private enum Text: Sendable {
+        case given(message: String, metadata: [String: String])
+        /// Made on every read: a sink reads a report once or twice, and keeping what was made would
+        /// cost every report an allocation and a lock, which a sink that never reads would pay too.
+        case deferred(@Sendable () -> (message: String, metadata: [String: String]))
+
+        var made: (message: String, metadata: [String: String]) {
+            switch self {
+            case .given(let message, let metadata): (message, metadata)
+            case .deferred(let describe): describe()
+            }
+        }
+    }
+}
+
+extension Report: Hashable {
+    /// Reports are equal when every field, message and metadata included, is.
+    public static func == (lhs: Report, rhs: Report) -> Bool {
+        lhs.label == rhs.label && lhs.level == rhs.level && lhs.name == rhs.name && lhs.message == rhs.message
+            && lhs.metadata == rhs.metadata
+    }
+
+    /// Hashes every field, message and metadata included.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(label)
+        hasher.combine(level)
+        hasher.combine(name)
+        hasher.combine(message)
+        hasher.combine(metadata)
+    }
+}
+
+extension Report: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case label, level, name, message, metadata
+    }
+
+    /// Decodes `{"label":…,"level":…,"message":…,"metadata":{…},"name":…}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            label: try container.decode(String.self, forKey: .label),
+            level: try container.decode(Level.self, forKey: .level),
+            name: try container.decode(String.self, forKey: .name),
+            message: try container.decode(String.self, forKey: .message),
+            metadata: try container.decode([String: String].self, forKey: .metadata))
+    }
+
+    /// Encodes the five fields, the message and metadata made if they were deferred.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(label, forKey: .label)
+        try container.encode(level, forKey: .level)
+        try container.encode(name, forKey: .name)
+        try container.encode(message, forKey: .message)
+        try container.encode(metadata, forKey: .metadata)
     }
 }
 

@@ -2,8 +2,12 @@ import Foundation
 
 /// Where a machine's reports go: a `@Sendable (Report) -> Void`, called outside the machine's lock.
 ///
-/// A reporter may call `send` or read `state` on the machine that reported: the machine never
-/// holds its lock while a reporter runs.
+/// Reports arrive in exactly the order the machine applied the events, one at a time, even when many
+/// tasks send at once. A reporter may call `send` or read `state` on the machine that reported: the
+/// machine never holds its lock while a reporter runs (the reports of such a `send` follow once the
+/// current one returns). Reports below ``minimumLevel`` are never built, and a report's message and
+/// metadata are formatted only when the sink reads them, so a sink that counts or filters by name
+/// stays cheap.
 public struct Reporter: Sendable {
     /// Reports below this level are never built, which keeps a quiet reporter cheap.
     public let minimumLevel: Report.Level

@@ -1,176 +1,399 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The engine's decisions: everything the machine's lock protects, and the methods that change it.
+//
+// Nothing here locks, starts a task, cancels one or calls a reporter. Every input is a `mutating` method
+// that decides, changes the core and returns what must happen once the lock is released (``Effects``); the
+// machine (StateMachine.swift) owns the lock, performs the effects after unlocking, and attaches the tasks
+// it created back to the core by id (``Core/attach(run:task:)``, ``Core/attach(timer:task:)``).
+
 extension StateMachine {
     /// One `whileIn` registration: which states it runs in and what it runs.
     @usableFromInline
-    struct WorkRegistration: Sendable {
+    struct Registration: Sendable {
         @usableFromInline let id: Int
         @usableFromInline let label: String
         @usableFromInline let predicate: @Sendable (State) -> Bool
         @usableFromInline let work: @Sendable (Sender) async -> Void
+
+        @inlinable
+        init(
+            id: Int, label: String, predicate: @escaping @Sendable (State) -> Bool,
+            work: @escaping @Sendable (Sender) async -> Void
+        ) {
+            self.id = id
+            self.label = label
+            self.predicate = predicate
+            self.work = work
+        }
     }
 
-    /// One running piece of `whileIn` work, owned by the visit that started it.
+    /// One running activation of a registration. Its task is `nil` from the decision to start it until the
+    /// machine, having created the task outside the lock, attaches it.
     @usableFromInline
-    struct ActiveWork: Sendable {
-        @usableFromInline let registrationID: Int
-        @usableFromInline let activity: WorkActivity
-        @usableFromInline let task: Task<Void, Never>
+    struct ActiveRun: Sendable {
+        @usableFromInline let registration: Registration
+        @usableFromInline let run: WorkRun
+        @usableFromInline var task: Task<Void, Never>?
+
+        @inlinable
+        init(registration: Registration, run: WorkRun, task: Task<Void, Never>?) {
+            self.registration = registration
+            self.run = run
+            self.task = task
+        }
     }
 
-    /// The state timeout armed for the current visit.
+    /// The state timeout armed for the current visit; its task is attached like a run's.
     @usableFromInline
-    struct ArmedTimeout: Sendable {
-        @usableFromInline let visit: Int
+    struct ArmedTimer: Sendable {
+        @usableFromInline let id: Int
         @usableFromInline let deadline: AnyClock.Instant
         @usableFromInline let event: Event
-        @usableFromInline let task: Task<Void, Never>
+        @usableFromInline var task: Task<Void, Never>?
+
+        @inlinable
+        init(id: Int, deadline: AnyClock.Instant, event: Event, task: Task<Void, Never>?) {
+            self.id = id
+            self.deadline = deadline
+            self.event = event
+            self.task = task
+        }
     }
 
-    /// One `states()` reader: which change it saw last, and the reader itself when it is waiting.
+    /// What exists only while the machine runs: work, its timer and the events waiting for a state change.
+    @usableFromInline
+    struct Running: Sendable {
+        @usableFromInline var registrations: [Registration] = []
+        /// The activations of the current visit, at most one per registration.
+        @usableFromInline var runs: [ActiveRun] = []
+        @usableFromInline var timer: ArmedTimer?
+        /// Events the transition function postponed, oldest first; retried after the next `.to`.
+        @usableFromInline var postponed: [Event] = []
+        /// The run of the current visit itself, made when ``StateMachine/sendAndBind(_:)`` first binds a
+        /// sender to it; it ends with the visit.
+        @usableFromInline var visitRun: WorkRun?
+
+        @inlinable init() {}
+
+        /// Whether a `.to` has anything to end or start besides the state itself.
+        @inlinable var isIdle: Bool {
+            registrations.isEmpty && runs.isEmpty && timer == nil && visitRun == nil
+        }
+    }
+
+    /// The machine's lifecycle. The data of work lives in `running` only, so a stopped machine cannot
+    /// hold a timer, a run or a postponed event.
+    @usableFromInline
+    enum Phase: Sendable {
+        /// Events are applied; work and timers run.
+        case running(Running)
+        /// ``StateMachine/stop()`` was called: the state is final, readers finish, work is over.
+        case stopped
+        /// Only while a method of the core holds the running data outside the enum, so that changing it
+        /// never copies its arrays. Seen anywhere else, it is an internal inconsistency.
+        case modifying
+    }
+
+    /// Whom the report queue belongs to: nobody, or the caller delivering reports outside the lock.
+    @usableFromInline
+    enum ReportQueue: Sendable {
+        /// No report is being delivered; the next caller with notes delivers them itself, in `spare`'s
+        /// place: the emptied buffer the last deliverer gave back, kept so that notes cost no allocation.
+        case idle(spare: [Note])
+        /// The caller on thread `thread` is delivering reports; notes of later events wait in
+        /// ``Core/notes``, in the order their events were applied, and that caller delivers them before it
+        /// returns.
+        case delivering(thread: UInt)
+    }
+
+    /// One reader parked until the next change.
+    @usableFromInline
+    struct ParkedReader: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline let continuation: UnsafeContinuation<State?, Never>
+
+        @inlinable
+        init(id: Int, continuation: UnsafeContinuation<State?, Never>) {
+            self.id = id
+            self.continuation = continuation
+        }
+    }
+
+    /// One `states()` reader: which change it saw last, and whether its task was cancelled.
     ///
     /// A reader holds no copy of the state: it reads the machine's state when it takes one, so it
-    /// always gets the newest, and an event costs readers nothing unless one of them is waiting.
+    /// always gets the newest, and an event costs readers nothing unless one of them is parked.
     @usableFromInline
     struct ReaderSlot: Sendable {
         @usableFromInline let id: Int
         /// The value of ``Core/changes`` when this reader last took the state.
         @usableFromInline var seen: Int
-        @usableFromInline var waiter: CheckedContinuation<Void, Never>?
         @usableFromInline var cancelled = false
+
+        @inlinable
+        init(id: Int, seen: Int) {
+            self.id = id
+            self.seen = seen
+        }
     }
 
-    /// What to do once the lock is released. Allocated only when there is something to do (work to
-    /// cancel, a timer to cancel, a reader to wake, a report to make), so a plain event allocates nothing
-    /// beyond its history record.
+    /// A run of work to start once the lock is released.
     @usableFromInline
-    final class Aftermath: @unchecked Sendable {
-        // Unchecked: built by one thread under the lock, then only read after it is released.
-        /// The recorded event, for reports.
-        @usableFromInline var record: Record?
-        /// The state cancelled work ran in, for reports.
-        @usableFromInline var state: State?
-        @usableFromInline var cancelled: [ActiveWork] = []
-        @usableFromInline var timers: [Task<Void, Never>] = []
-        @usableFromInline var wake: [CheckedContinuation<Void, Never>] = []
-        /// Records of postponed events retried after a `.to`, in the order they were applied, for reports.
-        @usableFromInline var retried: [Record] = []
+    struct RunStart: Sendable {
+        @usableFromInline let run: WorkRun
+        @usableFromInline let work: @Sendable (Sender) async -> Void
 
-        @usableFromInline
-        init() {}
-
-        /// Takes over what `other` has to do, after what this one has (a retried event's `.to`).
-        @usableFromInline
-        func absorb(_ other: Aftermath) {
-            if state == nil { state = other.state }
-            cancelled += other.cancelled
-            timers += other.timers
-            wake += other.wake
-            retried += other.retried
-        }
-
-        /// Cancels work and timers and wakes readers. Must run outside the lock: cancellation handlers
-        /// run synchronously and may call back into the machine.
-        @usableFromInline
-        func perform() {
-            for work in cancelled { work.task.cancel() }
-            for timer in timers { timer.cancel() }
-            for reader in wake { reader.resume() }
+        @inlinable
+        init(run: WorkRun, work: @escaping @Sendable (Sender) async -> Void) {
+            self.run = run
+            self.work = work
         }
     }
 
-    /// Everything the lock protects. Its methods decide; the caller performs the effects they return.
+    /// A state timeout to start once the lock is released.
+    @usableFromInline
+    struct TimerStart: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline let visit: Int
+        @usableFromInline let deadline: AnyClock.Instant
+        @usableFromInline let event: Event
+
+        @inlinable
+        init(id: Int, visit: Int, deadline: AnyClock.Instant, event: Event) {
+            self.id = id
+            self.visit = visit
+            self.deadline = deadline
+            self.event = event
+        }
+    }
+
+    /// What the machine does after releasing the lock, in this order: cancel, start, arm, wake, report.
+    @usableFromInline
+    struct Effects: Sendable {
+        /// Tasks of ended runs and disarmed timers.
+        @usableFromInline var cancel: [Task<Void, Never>] = []
+        @usableFromInline var start: [RunStart] = []
+        @usableFromInline var arm: [TimerStart] = []
+        /// Parked readers to resume with ``wakeWith``.
+        @usableFromInline var wake: [ParkedReader] = []
+        /// Whether the woken readers' streams end (stop) rather than take the state.
+        @usableFromInline var wakeFinishes = false
+        /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
+        @usableFromInline var wakeWith: State?
+        /// Reports this caller must deliver, in order, then ask for more (``Core/nextReports()``).
+        @usableFromInline var reports: [Note] = []
+        /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
+        @usableFromInline var bound: WorkRun?
+        /// Whether this caller must wait until the reports backlog shrinks (``Core/reportBacklog``).
+        @usableFromInline var waitsForBacklog = false
+
+        @inlinable init() {}
+
+        @inlinable var isEmpty: Bool {
+            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty && bound == nil
+                && !waitsForBacklog
+        }
+    }
+
+    /// Where an event came from, which decides whether the machine may refuse it before deciding.
+    @usableFromInline
+    enum Origin: Sendable {
+        /// `send`: always applied while running.
+        case anyone
+        /// A ``Sender``: applied only while its run is live.
+        case sender(WorkRun)
+        /// A state timeout: applied only while that timer, armed in `visit`, is still the armed one.
+        case timer(id: Int, visit: Int)
+    }
+
+    /// Everything the lock protects. Its methods decide; the machine performs the effects they return.
     @usableFromInline
     struct Core: Sendable {
         @usableFromInline var state: State
         @usableFromInline var visit: Int
         @usableFromInline var sequence = 0
         @usableFromInline var history: HistoryRing<Record>
-        @usableFromInline var stopped = false
-        @usableFromInline var timeout: ArmedTimeout?
-        @usableFromInline var registrations: [WorkRegistration] = []
-        @usableFromInline var active: [ActiveWork] = []
-        @usableFromInline var readers: [ReaderSlot] = []
+        @usableFromInline var phase: Phase = .running(Running())
         /// Counts `.to` and `.update` decisions: what readers compare to know whether they are behind.
         @usableFromInline var changes = 0
-        /// How many readers are parked waiting for a change.
-        @usableFromInline var parkedReaders = 0
-        @usableFromInline var nextID = 0
-        /// Events the transition function postponed, oldest first; retried after the next `.to`.
-        @usableFromInline var postponed: [Event] = []
-        /// How many events may wait in ``postponed``.
+        @usableFromInline var readers: [ReaderSlot] = []
+        /// The readers waiting for a change; being in this list is what being parked means.
+        @usableFromInline var parked: [ParkedReader] = []
+        @usableFromInline var reportQueue = ReportQueue.idle(spare: [])
+        /// Notes of applied events that no deliverer has taken yet, oldest first.
+        @usableFromInline var notes: [Note] = []
+        /// The lowest level of report anyone takes (`nil`: no reporter), so nothing is noted for nobody.
+        @usableFromInline let reportLevel: Report.Level?
         @usableFromInline let postponeLimit: Int
+        @usableFromInline var nextID = 0
 
         @usableFromInline
-        init(state: State, visit: Int, historyLimit: Int, postponeLimit: Int) {
+        init(state: State, visit: Int, historyLimit: Int, postponeLimit: Int, reportLevel: Report.Level?) {
             self.state = state
             self.visit = visit
             self.history = HistoryRing(capacity: historyLimit)
             self.postponeLimit = postponeLimit
+            self.reportLevel = reportLevel
         }
 
-        @usableFromInline
+        @inlinable
         mutating func makeID() -> Int {
             nextID += 1
             return nextID
         }
 
-        /// Refuses or applies one event. Returns the outcome and, when there is anything to do after
-        /// the lock is released (or `reporting` asks for the record), the aftermath.
+        @inlinable
+        var isStopped: Bool {
+            switch phase {
+            case .running: false
+            case .stopped: true
+            case .modifying: preconditionFailure("Internal inconsistency: the core was read while modifying")
+            }
+        }
+
+        /// Whether a report at `level` would reach the reporter.
+        @inlinable
+        func wants(_ level: Report.Level) -> Bool {
+            guard let reportLevel else { return false }
+            return level >= reportLevel
+        }
+
+        /// Runs `body` on the running data in place (no copy of its arrays); `nil` once stopped.
+        @inlinable
+        mutating func withRunning<Result>(_ body: (inout Running, inout Core) -> Result) -> Result? {
+            switch phase {
+            case .running(var running):
+                phase = .modifying
+                defer { phase = .running(running) }
+                return body(&running, &self)
+            case .stopped:
+                return nil
+            case .modifying:
+                preconditionFailure("Internal inconsistency: the running data is already being modified")
+            }
+        }
+
+        // MARK: - Events
+
+        /// Refuses or applies one event; returns the outcome and what to do after the lock is released.
+        /// With `bind`, the effects carry the run of the visit the event's own decision left the machine
+        /// in (before any retried postponed event moves it on).
         @inlinable
         mutating func apply(
-            _ event: Event, origin: Origin, transition: TransitionFunction, machine: StateMachine, reporting: Bool
-        ) -> (Outcome, Aftermath?) {
-            if stopped { return (.stopped, nil) }
+            _ event: Event, origin: Origin, bind: Bool, transition: TransitionFunction,
+            clock: AnyClock
+        ) -> (Outcome, Effects?) {
+            var effects: Effects?
+            guard case .running = phase else { return refuseStopped(event, origin: origin) }
             switch origin {
             case .anyone:
                 break
-            case .sender(let senderVisit):
-                if senderVisit != visit {
-                    return (.stale, record(event, visit: visit, before: state, outcome: .stale, reporting: reporting))
-                }
-            case .timeout(let timerVisit):
+            case .sender(let run):
+                if let cause = run.cause { return refuseStale(event, run: run, cause: cause) }
+            case .timer(let id, let timerVisit):
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
-                if timerVisit != visit { return (.stale, reporting ? Aftermath() : nil) }
-                timeout = nil
+                guard disarm(timer: id) else {
+                    if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event)) }
+                    return (.stale, settle(consume effects))
+                }
             }
             let before = state
             let decision = transition(before, event)
-            let outcome = Outcome(decision)
-            var aftermath: Aftermath?
+            var outcome = Outcome(decision)
+            let source: NoteSource = if case .timer = origin { .timer } else { .event }
             switch consume decision {
             case .to(let next, let stateTimeout):
                 let leftVisit = visit
                 state = next
                 visit += 1
-                if !active.isEmpty || timeout != nil || stateTimeout != nil || !registrations.isEmpty {
-                    aftermath = enter(stateTimeout, leaving: before, machine: machine)
-                }
-                publish(into: &aftermath)
-                aftermath = record(
-                    event, visit: leftVisit, before: before, outcome: outcome, reporting: reporting, into: aftermath)
-                if !postponed.isEmpty {
-                    retryPostponed(transition: transition, machine: machine, reporting: reporting, into: &aftermath)
-                }
-                return (outcome, aftermath)
+                if stateTimeout != nil || !isIdle { enter(stateTimeout, leaving: before, clock: clock, into: &effects) }
+                publish(into: &effects)
+                record(event, visit: leftVisit, before: before, outcome: outcome, source: source, into: &effects)
+                if bind { bindVisit(into: &effects) }
+                if hasPostponed { retryPostponed(transition: transition, clock: clock, into: &effects) }
+                return (outcome, settle(consume effects))
             case .update(let next):
                 state = next
-                if !registrations.isEmpty { aftermath = update(leaving: before, machine: machine) }
-                publish(into: &aftermath)
+                if hasRegistrations { update(leaving: before, into: &effects) }
+                publish(into: &effects)
             case .postpone:
-                if postponed.count < postponeLimit {
-                    postponed.append(event)
-                } else {
-                    return (
-                        .overflowed,
-                        record(event, visit: visit, before: before, outcome: .overflowed, reporting: reporting)
-                    )
-                }
+                if !postpone(event) { outcome = .overflowed }
             case .stay, .ignore, .invalid:
                 break
             }
-            return (
-                outcome,
-                record(event, visit: visit, before: before, outcome: outcome, reporting: reporting, into: aftermath)
-            )
+            record(event, visit: visit, before: before, outcome: outcome, source: source, into: &effects)
+            if bind { bindVisit(into: &effects) }
+            return (outcome, settle(consume effects))
+        }
+
+        /// Whether a `.to` has anything to end or start besides the state itself.
+        @inlinable var isIdle: Bool {
+            if case .running(let running) = phase { running.isIdle } else { true }
+        }
+
+        @inlinable var hasPostponed: Bool {
+            if case .running(let running) = phase { !running.postponed.isEmpty } else { false }
+        }
+
+        @inlinable var hasRegistrations: Bool {
+            if case .running(let running) = phase { !running.registrations.isEmpty } else { false }
+        }
+
+        /// Keeps `event` for the next `.to`; `false` when `postponeLimit` events already wait.
+        @inlinable
+        mutating func postpone(_ event: Event) -> Bool {
+            withRunning { running, core in
+                guard running.postponed.count < core.postponeLimit else { return false }
+                running.postponed.append(event)
+                return true
+            } ?? false
+        }
+
+        /// Empties the postponed queue and returns what it held.
+        @inlinable
+        mutating func takePostponed() -> [Event] {
+            withRunning { running, _ -> [Event] in
+                defer { running.postponed = [] }
+                return running.postponed
+            } ?? []
+        }
+
+        /// Disarms timer `id` as it fires; `false` when it is no longer the armed one.
+        @inlinable
+        mutating func disarm(timer id: Int) -> Bool {
+            withRunning { running, _ in
+                guard running.timer?.id == id else { return false }
+                running.timer = nil
+                return true
+            } ?? false
+        }
+
+        /// After ``StateMachine/stop()``: a sender's event is stale (its run was ended by the stop, or
+        /// earlier) and recorded; anything else is not looked at.
+        @inlinable
+        mutating func refuseStopped(_ event: Event, origin: Origin) -> (Outcome, Effects?) {
+            switch origin {
+            case .anyone, .timer:
+                return (.stopped, nil)
+            case .sender(let run):
+                guard let cause = run.cause else {
+                    preconditionFailure("Internal inconsistency: run \(run.id) is live in a stopped machine")
+                }
+                return refuseStale(event, run: run, cause: cause)
+            }
+        }
+
+        /// Drops an event whose run has ended: recorded with outcome `.stale` and noted with the cause.
+        @inlinable
+        mutating func refuseStale(_ event: Event, run: WorkRun, cause: CancellationCause) -> (Outcome, Effects?) {
+            var effects: Effects?
+            record(event, visit: visit, before: state, outcome: .stale, source: .stale(run), into: &effects)
+            return (.stale, settle(consume effects))
         }
 
         /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
@@ -178,12 +401,11 @@ extension StateMachine {
         ///
         /// An event postponed again waits for the next `.to`; when a retried event itself moves, the
         /// events postponed again so far are older than the ones not yet retried, so they go first.
-        @usableFromInline
+        @inlinable
         mutating func retryPostponed(
-            transition: TransitionFunction, machine: StateMachine, reporting: Bool, into aftermath: inout Aftermath?
+            transition: TransitionFunction, clock: AnyClock, into effects: inout Effects?
         ) {
-            var pending = postponed
-            postponed = []
+            var pending = takePostponed()
             var next = 0
             while next < pending.count {
                 let event = pending[next]
@@ -196,42 +418,37 @@ extension StateMachine {
                 case .to(let target, let stateTimeout):
                     state = target
                     visit += 1
-                    let entered = enter(stateTimeout, leaving: before, machine: machine)
-                    if let aftermath { aftermath.absorb(entered) } else { aftermath = entered }
-                    publish(into: &aftermath)
-                    if !postponed.isEmpty {
-                        pending = postponed + pending[next...]
-                        postponed = []
+                    enter(stateTimeout, leaving: before, clock: clock, into: &effects)
+                    publish(into: &effects)
+                    let again = takePostponed()
+                    if !again.isEmpty {
+                        pending = again + pending[next...]
                         next = 0
                     }
                 case .update(let target):
                     state = target
-                    if !registrations.isEmpty, let updated = update(leaving: before, machine: machine) {
-                        if let aftermath { aftermath.absorb(updated) } else { aftermath = updated }
-                    }
-                    publish(into: &aftermath)
+                    update(leaving: before, into: &effects)
+                    publish(into: &effects)
                 case .postpone:
                     // Never over the limit: every event here came out of the queue that held at most that many.
-                    postponed.append(event)
+                    _ = postpone(event)
                 case .stay, .ignore, .invalid:
                     break
                 }
-                aftermath = record(
-                    event, visit: recordVisit, before: before, outcome: outcome, reporting: reporting,
-                    into: aftermath, retry: true)
+                record(event, visit: recordVisit, before: before, outcome: outcome, source: .retry, into: &effects)
             }
         }
 
-        /// Appends a record of `event` to the history; hands it to the aftermath when reports need it
-        /// (as its record, or among the retried ones for a retry).
+        /// Appends a record of `event` to the history, and notes it when the reporter takes its level.
         @inlinable
         mutating func record(
-            _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome, reporting: Bool,
-            into aftermath: Aftermath? = nil, retry: Bool = false
-        ) -> Aftermath? {
+            _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome, source: NoteSource,
+            into effects: inout Effects?
+        ) {
             sequence += 1
-            guard history.capacity > 0 || reporting else { return aftermath }
-            guard reporting else {
+            let noted = reportLevel.map { source.level(of: outcome) >= $0 } ?? false
+            guard history.capacity > 0 || noted else { return }
+            guard noted else {
                 if history.isFull {
                     // The steady state of a long-running machine: reuse the oldest slot field by field.
                     let sequence = sequence
@@ -250,107 +467,295 @@ extension StateMachine {
                             sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
                             after: state))
                 }
-                return aftermath
+                return
             }
             let record = Record(
                 sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)
             history.append(record)
-            let result = aftermath ?? Aftermath()
-            if retry { result.retried.append(record) } else { result.record = record }
-            return result
+            note(.record(record, source: source))
         }
 
-        /// The rarer half of a `.to`: ends the old visit's work and timer, starts the new visit's.
-        @usableFromInline
-        mutating func enter(_ stateTimeout: StateTimeout<Event>?, leaving before: State, machine: StateMachine)
-            -> Aftermath
-        {
-            let aftermath = Aftermath()
-            if !active.isEmpty {
-                aftermath.state = before
-                aftermath.cancelled = endWork(cause: .stateExited)
-            }
-            if let task = timeout?.task { aftermath.timers.append(task) }
-            timeout = stateTimeout.map { machine.arm($0, visit: visit) }
-            for registration in registrations where registration.predicate(state) {
-                active.append(machine.start(registration, visit: visit))
-            }
-            return aftermath
-        }
+        // MARK: - Work and timers
 
-        /// Ends every running piece of work with `cause`; the caller cancels the tasks.
-        @usableFromInline
-        mutating func endWork(cause: CancellationCause) -> [ActiveWork] {
-            let ended = active
-            active.removeAll()
-            for work in ended { work.activity.markCancelled(cause) }
-            return ended
-        }
-
-        /// Across an `.update`: stops work whose predicate no longer holds and starts work whose
-        /// predicate now holds.
-        @usableFromInline
-        mutating func update(leaving before: State, machine: StateMachine) -> Aftermath? {
-            var ended: [ActiveWork] = []
-            var kept: [ActiveWork] = []
-            for work in active {
-                let stillMatches = registrations.first { $0.id == work.registrationID }?.predicate(state) ?? false
-                if stillMatches {
-                    kept.append(work)
-                } else {
-                    work.activity.markCancelled(.stateExited)
-                    ended.append(work)
-                }
-            }
-            for registration in registrations
-            where !kept.contains(where: { $0.registrationID == registration.id }) && registration.predicate(state) {
-                kept.append(machine.start(registration, visit: visit))
-            }
-            active = kept
-            guard !ended.isEmpty else { return nil }
-            let aftermath = Aftermath()
-            aftermath.state = before
-            aftermath.cancelled = ended
-            return aftermath
-        }
-
-        /// Marks a change for readers and collects the parked ones to wake. Readers that are not
-        /// waiting find out when they next ask, so a burst of events coalesces into one wake-up.
+        /// The rarer half of a `.to`: ends the old visit's runs and timer, starts the new visit's.
         @inlinable
-        mutating func publish(into aftermath: inout Aftermath?) {
-            changes &+= 1
-            if parkedReaders > 0 { wakeParkedReaders(into: &aftermath) }
-        }
-
-        @usableFromInline
-        mutating func wakeParkedReaders(into aftermath: inout Aftermath?) {
-            let wake = aftermath ?? Aftermath()
-            for index in readers.indices {
-                if let waiter = readers[index].waiter {
-                    readers[index].waiter = nil
-                    wake.wake.append(waiter)
+        mutating func enter(
+            _ stateTimeout: StateTimeout<Event>?, leaving before: State, clock: AnyClock,
+            into effects: inout Effects?
+        ) {
+            _ = withRunning { running, core in
+                core.end(&running.runs, cause: .stateExited, state: before, into: &effects)
+                running.visitRun?.end(.stateExited)
+                running.visitRun = nil
+                if let task = running.timer?.task { effects.edit { $0.cancel.append(task) } }
+                running.timer = nil
+                if let stateTimeout {
+                    let timer = ArmedTimer(
+                        id: core.makeID(), deadline: clock.now.advanced(by: stateTimeout.after),
+                        event: stateTimeout.event,
+                        task: nil)
+                    running.timer = timer
+                    effects.edit {
+                        $0.arm.append(
+                            TimerStart(id: timer.id, visit: core.visit, deadline: timer.deadline, event: timer.event))
+                    }
+                }
+                for registration in running.registrations where registration.predicate(core.state) {
+                    core.start(registration, in: &running, into: &effects)
                 }
             }
-            parkedReaders = 0
-            aftermath = wake
         }
 
-        /// Stops the machine and returns what to cancel and whom to wake.
-        @usableFromInline
-        mutating func stop() -> Aftermath? {
-            guard !stopped else { return nil }
-            stopped = true
-            let aftermath = Aftermath()
-            aftermath.state = state
-            aftermath.cancelled = endWork(cause: .machineStopped)
-            if let task = timeout?.task { aftermath.timers.append(task) }
-            timeout = nil
-            registrations.removeAll()
-            // A stopped machine changes state no more, so nothing postponed could ever be retried.
-            postponed.removeAll()
-            var wake: Aftermath? = aftermath
-            wakeParkedReaders(into: &wake)
-            return aftermath
+        /// Across an `.update`: ends the runs whose predicate no longer holds (their senders go stale at
+        /// once) and starts a new run of each registration whose predicate now holds and has none.
+        @inlinable
+        mutating func update(leaving before: State, into effects: inout Effects?) {
+            _ = withRunning { running, core in
+                guard !running.registrations.isEmpty else { return }
+                let state = core.state
+                var ended: [ActiveRun] = []
+                running.runs.removeAll { run in
+                    if run.registration.predicate(state) { return false }
+                    ended.append(run)
+                    return true
+                }
+                core.end(&ended, cause: .stateExited, state: before, into: &effects)
+                for registration in running.registrations
+                where registration.predicate(state)
+                    && !running.runs.contains(where: { $0.registration.id == registration.id })
+                {
+                    core.start(registration, in: &running, into: &effects)
+                }
+            }
         }
+
+        /// Starts one run of `registration` in the current visit; its task is created after the lock.
+        @inlinable
+        mutating func start(_ registration: Registration, in running: inout Running, into effects: inout Effects?) {
+            let run = WorkRun(id: makeID(), label: registration.label, visit: visit)
+            running.runs.append(ActiveRun(registration: registration, run: run, task: nil))
+            effects.edit { $0.start.append(RunStart(run: run, work: registration.work)) }
+        }
+
+        /// Ends `runs` with `cause`: their senders are stale from now on; their tasks are cancelled after
+        /// the lock (a run not yet attached is cancelled when it is).
+        @inlinable
+        mutating func end(
+            _ runs: inout [ActiveRun], cause: CancellationCause, state: State, into effects: inout Effects?
+        ) {
+            guard !runs.isEmpty else { return }
+            for active in runs {
+                active.run.end(cause)
+                if let task = active.task { effects.edit { $0.cancel.append(task) } }
+                if wants(.debug) {
+                    note(
+                        .cancelled(
+                            label: active.registration.label, visit: active.run.visit, cause: cause, state: state))
+                }
+            }
+            runs.removeAll()
+        }
+
+        /// Binds the effects to the current visit's own run, making it on first use.
+        @inlinable
+        mutating func bindVisit(into effects: inout Effects?) {
+            let run =
+                withRunning { running, core in
+                    if let run = running.visitRun { return run }
+                    let run = WorkRun(id: core.makeID(), label: nil, visit: core.visit)
+                    running.visitRun = run
+                    return run
+                }
+            effects.edit { $0.bound = run }
+        }
+
+        /// Registers `whileIn` work; it starts at once when the current state matches. `nil` once stopped.
+        @inlinable
+        mutating func register(
+            label: String, predicate: @escaping @Sendable (State) -> Bool,
+            work: @escaping @Sendable (Sender) async -> Void
+        ) -> Effects? {
+            var effects: Effects?
+            _ = withRunning { running, core in
+                let registration = Registration(id: core.makeID(), label: label, predicate: predicate, work: work)
+                running.registrations.append(registration)
+                if predicate(core.state) { core.start(registration, in: &running, into: &effects) }
+            }
+            return effects
+        }
+
+        /// Attaches the task created for run `id`; returns it to cancel when the run has already ended.
+        @inlinable
+        mutating func attach(run id: Int, task: Task<Void, Never>) -> Task<Void, Never>? {
+            withRunning { running, _ in
+                guard let index = running.runs.firstIndex(where: { $0.run.id == id }) else { return task }
+                precondition(
+                    running.runs[index].task == nil, "Internal inconsistency: run \(id) was attached twice")
+                running.runs[index].task = task
+                return nil
+            } ?? task
+        }
+
+        /// Attaches the task created for timer `id`; returns it to cancel when the timer was disarmed.
+        @inlinable
+        mutating func attach(timer id: Int, task: Task<Void, Never>) -> Task<Void, Never>? {
+            withRunning { running, _ in
+                guard running.timer?.id == id else { return task }
+                precondition(running.timer?.task == nil, "Internal inconsistency: timer \(id) was attached twice")
+                running.timer?.task = task
+                return nil
+            } ?? task
+        }
+
+        /// Arms a timer that delivers `event` at `deadline` (a restored snapshot's pending timeout).
+        @inlinable
+        mutating func arm(event: Event, deadline: AnyClock.Instant) -> Effects? {
+            var effects: Effects?
+            _ = withRunning { running, core in
+                precondition(running.timer == nil, "Internal inconsistency: a timer is already armed")
+                let timer = ArmedTimer(id: core.makeID(), deadline: deadline, event: event, task: nil)
+                running.timer = timer
+                effects.edit {
+                    $0.arm.append(TimerStart(id: timer.id, visit: core.visit, deadline: deadline, event: event))
+                }
+            }
+            return effects
+        }
+
+        /// Stops the machine: ends every run with `machineStopped`, disarms the timer, drops the postponed
+        /// events (they could only be retried after a state change, and there will be none) and wakes
+        /// every parked reader so that its stream finishes. `nil` when already stopped.
+        @inlinable
+        mutating func stop() -> Effects? {
+            guard case .running(var running) = phase else { return nil }
+            phase = .stopped
+            var effects: Effects?
+            end(&running.runs, cause: .machineStopped, state: state, into: &effects)
+            running.visitRun?.end(.machineStopped)
+            if let task = running.timer?.task { effects.edit { $0.cancel.append(task) } }
+            wakeParked(finishing: true, into: &effects)
+            return settle(consume effects)
+        }
+
+        // MARK: - Readers
+
+        /// Marks a change for readers and takes the parked ones to wake. Readers that are not parked find
+        /// out when they next ask, so a burst of events coalesces into one wake-up.
+        @inlinable
+        mutating func publish(into effects: inout Effects?) {
+            changes &+= 1
+            if !parked.isEmpty { wakeParked(finishing: false, into: &effects) }
+        }
+
+        /// Takes every parked reader out of the list: to hand the state once the event is fully applied
+        /// (``settle(some:)``), or with `finishing`, to end its stream.
+        @inlinable
+        mutating func wakeParked(finishing: Bool, into effects: inout Effects?) {
+            guard !parked.isEmpty else { return }
+            let waking = parked
+            parked.removeAll(keepingCapacity: true)
+            effects.edit { effects in
+                effects.wake += waking
+                effects.wakeFinishes = finishing
+            }
+        }
+
+        /// The woken readers have now seen the state they are handed: the state after the whole event,
+        /// retried postponed events included.
+        @inlinable
+        mutating func handOver(to woken: [ParkedReader]) -> State {
+            for reader in woken {
+                guard let index = readers.firstIndex(where: { $0.id == reader.id }) else {
+                    preconditionFailure("Internal inconsistency: parked reader \(reader.id) has no slot")
+                }
+                readers[index].seen = changes
+            }
+            return state
+        }
+
+        // MARK: - Reports
+
+        /// Queues `note`, for this caller to deliver (when nobody is delivering) or for the caller that is.
+        @inlinable
+        mutating func note(_ note: Note) {
+            notes.append(note)
+        }
+
+        /// Hands the queued notes to whoever delivers reports, so that they reach the reporter in the order
+        /// their events were applied: to this caller when nobody is delivering, else they stay queued for
+        /// the caller that is.
+        @inlinable @inline(__always)
+        mutating func settle(_ effects: consuming Effects?) -> Effects? {
+            guard let effects = consume effects else { return notes.isEmpty ? nil : settle(some: Effects()) }
+            return settle(some: effects)
+        }
+
+        @inlinable
+        mutating func settle(some effects: consuming Effects) -> Effects? {
+            var effects = consume effects
+            if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
+            switch reportQueue {
+            case .idle(var spare) where !notes.isEmpty:
+                reportQueue = .delivering(thread: currentThread())
+                swap(&notes, &spare)
+                effects.reports = spare
+            case .delivering(let thread) where notes.count > Self.reportBacklog && thread != currentThread():
+                // Back-pressure: another thread delivers and the backlog is full, so this sender waits
+                // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
+                // from inside a report, never waits.
+                effects.waitsForBacklog = true
+            case .idle, .delivering:
+                break
+            }
+            return effects.isEmpty ? nil : effects
+        }
+
+        /// How many notes may wait for a deliverer on another thread before their senders wait too.
+        @inlinable static var reportBacklog: Int { 4096 }
+
+        /// Whether senders must wait for the deliverer to shrink the backlog.
+        @inlinable
+        var backlogIsFull: Bool {
+            guard case .delivering = reportQueue else { return false }
+            return notes.count > Self.reportBacklog
+        }
+
+        /// Gives the deliverer the notes queued while it delivered, in place of the emptied buffer it
+        /// hands back; `false`, with nobody delivering and the buffer kept as the spare, when none are.
+        @inlinable
+        mutating func nextReports(_ delivered: inout [Note]) -> Bool {
+            guard case .delivering = reportQueue else {
+                preconditionFailure("Internal inconsistency: reports delivered while nobody was delivering")
+            }
+            if notes.isEmpty {
+                reportQueue = .idle(spare: delivered)
+                delivered = []
+                return false
+            }
+            swap(&notes, &delivered)
+            return true
+        }
+    }
+}
+
+/// An identifier of the calling thread, to tell a reporter's own sends from other threads' sends.
+@inlinable
+func currentThread() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+extension Optional {
+    /// Changes the wrapped effects, making them first when there are none yet.
+    @inlinable
+    mutating func edit<State, Event>(_ body: (inout StateMachine<State, Event>.Effects) -> Void)
+    where Wrapped == StateMachine<State, Event>.Effects {
+        var effects = self ?? StateMachine<State, Event>.Effects()
+        self = nil
+        body(&effects)
+        self = effects
     }
 }

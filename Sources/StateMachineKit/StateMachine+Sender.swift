@@ -1,57 +1,96 @@
+import Synchronization
+
 extension StateMachine {
-    /// Delivers events on behalf of one visit; once that visit has ended, its events are dropped.
+    /// Delivers events on behalf of one *run of work*; once the machine has ended that run, its events
+    /// are dropped as stale.
     ///
-    /// This is what replaces generation counters: work started in a visit sends through the sender it
-    /// was given, and the machine compares visits every time, so no callback can forget to.
+    /// A run is one activation of `whileIn` work (it ends when its visit ends, when an `.update` moves to
+    /// a value its predicate rejects, or on ``StateMachine/stop()``), or the visit a sender from
+    /// ``StateMachine/sendAndBind(_:)`` is bound to (it ends with the visit, or on stop). This is what
+    /// replaces generation counters: work sends through the sender it was given, and the machine checks
+    /// the run every time, under its lock, so no callback can forget to.
     public struct Sender: Sendable {
-        /// The visit this sender belongs to.
+        /// The visit this sender's run belongs to.
         public let visit: Int
         // Weak so that running work never keeps a forgotten machine alive.
         private weak let machine: StateMachine?
-        private let activity: WorkActivity?
+        @usableFromInline let run: WorkRun
 
-        init(machine: StateMachine, visit: Int, activity: WorkActivity?) {
+        init(machine: StateMachine?, run: WorkRun) {
             self.machine = machine
-            self.visit = visit
-            self.activity = activity
+            self.visit = run.visit
+            self.run = run
         }
 
-        /// Sends `event` if the visit is still current; otherwise drops it, records it with outcome
-        /// `.stale`, reports `statemachine.stale_event` and returns `.stale`.
+        /// Sends `event` while the run is live. Once the machine has ended the run, drops the event,
+        /// records it with outcome `.stale`, reports `statemachine.stale_event` with the cause and returns
+        /// `.stale`; `.stopped` when the machine itself is gone.
         @discardableResult
         public func send(_ event: Event) -> Outcome {
             guard let machine else { return .stopped }
-            return machine.deliver(event, origin: .sender(visit: visit))
+            return machine.deliver(event, origin: .sender(run))
         }
 
-        /// Whether the visit is still current (a later `send` may still find it ended).
-        public var isCurrent: Bool {
-            guard let machine else { return false }
-            return machine.visit == visit
-        }
+        /// Whether the run is still live (a later `send` may still find it ended: only `send`'s answer is
+        /// authoritative).
+        public var isCurrent: Bool { machine != nil && run.cause == nil }
 
-        /// Why the machine cancelled the work this sender was given, or `nil` while it has not.
-        public var cancellationCause: CancellationCause? { activity?.cause }
+        /// Why the machine ended this sender's run, or `nil` while it has not.
+        public var cancellationCause: CancellationCause? { run.cause }
     }
 }
 
-/// The shared record of one run of `whileIn` work: who it is and why it was cancelled.
+/// One run of work, shared by the machine and the senders it handed out: which visit it belongs to and,
+/// once the machine ended it, why.
+///
+/// The machine ends a run only under its lock and checks it under the same lock, so a sender's event
+/// is applied exactly when its run was live at that moment. The cause is atomic so that work can read it
+/// without the lock.
 @usableFromInline
-final class WorkActivity: Sendable {
-    let label: String
-    let visit: Int
-    private let storedCause = Locked<CancellationCause?>(nil)
+final class WorkRun: Sendable {
+    /// Unique within its machine.
+    @usableFromInline let id: Int
+    /// The `whileIn` label, or `nil` for the run of a visit itself.
+    @usableFromInline let label: String?
+    @usableFromInline let visit: Int
+    /// 0 while live, else ``CancellationCause/code`` of the cause.
+    @usableFromInline let endedBy = Atomic<UInt8>(0)
 
-    init(label: String, visit: Int) {
+    @inlinable
+    init(id: Int, label: String?, visit: Int) {
+        self.id = id
         self.label = label
         self.visit = visit
     }
 
-    var cause: CancellationCause? { storedCause.withLock { $0 } }
+    /// Why the run ended, or `nil` while it is live.
+    @inlinable
+    var cause: CancellationCause? { CancellationCause(code: endedBy.load(ordering: .acquiring)) }
 
-    /// Records the cause before the task is cancelled, so the work reads it as soon as it sees cancellation.
-    @usableFromInline
-    func markCancelled(_ cause: CancellationCause) {
-        storedCause.withLock { if $0 == nil { $0 = cause } }
+    /// Ends the run with `cause` (the first cause wins), before its task is cancelled, so the work reads
+    /// the cause as soon as it sees cancellation.
+    @inlinable
+    func end(_ cause: CancellationCause) {
+        _ = endedBy.compareExchange(expected: 0, desired: cause.code, ordering: .releasing)
+    }
+}
+
+extension CancellationCause {
+    /// A non-zero code for an atomic word (0 means "not cancelled").
+    @inlinable
+    var code: UInt8 {
+        switch self {
+        case .stateExited: 1
+        case .machineStopped: 2
+        }
+    }
+
+    @inlinable
+    init?(code: UInt8) {
+        switch code {
+        case 1: self = .stateExited
+        case 2: self = .machineStopped
+        default: return nil
+        }
     }
 }

@@ -48,11 +48,17 @@ extension StateMachine {
     public func snapshot() -> Snapshot {
         let now = clock.now
         return core.withLock { core in
-            Snapshot(
-                state: core.state, visit: core.visit, sequence: core.sequence, history: core.history.elements,
-                timeout: core.timeout.map { armed in
+            var timeout: PendingTimeout?
+            var postponed: [Event] = []
+            if case .running(let running) = core.phase {
+                postponed = running.postponed
+                timeout = running.timer.map { armed in
                     PendingTimeout(remaining: max(.zero, now.duration(to: armed.deadline)), event: armed.event)
-                }, postponed: core.postponed)
+                }
+            }
+            return Snapshot(
+                state: core.state, visit: core.visit, sequence: core.sequence, history: core.history.elements,
+                timeout: timeout, postponed: postponed)
         }
     }
 
@@ -71,15 +77,15 @@ extension StateMachine {
             initial: snapshot.state, label: label, historyLimit: historyLimit, postponeLimit: postponeLimit,
             clock: clock, reporter: reporter, transition: transition)
         let deadline = snapshot.timeout.map { self.clock.now.advanced(by: $0.remaining) }
-        core.withLock { core in
+        let effects = core.withLock { core -> Effects? in
             core.visit = snapshot.visit
             core.sequence = snapshot.sequence
             for record in snapshot.history.suffix(historyLimit) { core.history.append(record) }
-            core.postponed = Array(snapshot.postponed.prefix(postponeLimit))
-            if let pending = snapshot.timeout, let deadline {
-                core.timeout = arm(event: pending.event, deadline: deadline, visit: snapshot.visit)
-            }
+            for event in snapshot.postponed.prefix(postponeLimit) { _ = core.postpone(event) }
+            guard let pending = snapshot.timeout, let deadline else { return nil }
+            return core.arm(event: pending.event, deadline: deadline)
         }
+        if let effects { perform(effects) }
     }
 }
 

@@ -3,6 +3,10 @@ extension StateMachine {
     ///
     /// Buffering is newest-only: a slow reader sees where the machine is when it asks, never a
     /// backlog of steps. Any number of readers may exist; each has its own stream.
+    ///
+    /// Inlinable, with the whole reading path, so that a client's reader runs specialised for its own
+    /// `State` instead of through generic metadata on every wake-up.
+    @inlinable
     public func states() -> AsyncStream<State> {
         let id = core.withLock { core in
             let id = core.makeID()
@@ -15,91 +19,122 @@ extension StateMachine {
     }
 
     /// What a reader finds when it asks for the next state.
+    @usableFromInline
     enum ReaderStep: Sendable {
+        /// A state it has not seen.
         case state(State)
+        /// Its stream is over (stop, cancellation, or the reader is gone).
         case finished
-        case empty
+        /// It has seen the newest state and its stream goes on (not parked yet).
+        case caughtUp
+        /// It is parked: a change, stop or cancellation resumes it.
+        case parked
     }
 
     /// The next state for reader `id`, waiting for a change when it has seen the newest one.
+    ///
+    /// One lock per call: the reader takes the state or parks in the same step, and whoever wakes a
+    /// parked reader hands it the state of that moment, so a wake-up costs no second trip to the lock.
+    @inlinable
     func nextState(reader id: Int) async -> State? {
-        while true {
-            switch core.withLock({ $0.take(reader: id) }) {
-            case .state(let state): return state
-            case .finished: return nil
-            case .empty: break
-            }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let parked = core.withLock { $0.park(reader: id, continuation) }
-                    if !parked { continuation.resume() }
+        // Most calls find a state to take at once. A reader that has caught up first lets the senders run
+        // once: events that arrive meanwhile coalesce into the state it takes next, instead of each waking
+        // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
+        switch core.withLock({ $0.take(reader: id) }) {
+        case .state(let state): return state
+        case .finished: return nil
+        case .caughtUp: await Task.yield()
+        case .parked: preconditionFailure("Internal inconsistency: reader \(id) parked by a take")
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
+                // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
+                // parked list (a change, stop, cancellation or the stream's end).
+                switch core.withLock({ $0.takeOrPark(reader: id, continuation) }) {
+                case .state(let state): continuation.resume(returning: state)
+                case .finished: continuation.resume(returning: nil)
+                case .parked: break
+                case .caughtUp: preconditionFailure("Internal inconsistency: reader \(id) neither took nor parked")
                 }
-            } onCancel: {
-                core.withLock { $0.cancel(reader: id) }?.resume()
             }
+        } onCancel: {
+            core.withLock { $0.cancel(reader: id) }?.resume(returning: nil)
         }
     }
 
     /// Forgets reader `id` once its stream is gone.
+    @inlinable
     func removeReader(_ id: Int) {
-        let waiter = core.withLock { core -> CheckedContinuation<Void, Never>? in
-            guard let index = core.readers.firstIndex(where: { $0.id == id }) else { return nil }
-            let waiter = core.readers.remove(at: index).waiter
-            if waiter != nil { core.parkedReaders -= 1 }
-            return waiter
-        }
-        waiter?.resume()
+        core.withLock { $0.remove(reader: id) }?.resume(returning: nil)
     }
 }
 
 extension StateMachine.Core {
-    /// Takes the current state if the reader has not seen it, or reports that its stream is over.
+    /// Takes the current state if the reader has not seen it, ends its stream (stopped or cancelled), or
+    /// says it has caught up.
+    @inlinable
     mutating func take(reader id: Int) -> StateMachine.ReaderStep {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return .finished }
         if readers[index].seen != changes {
             readers[index].seen = changes
             return .state(state)
         }
-        if stopped || readers[index].cancelled {
+        if isStopped || readers[index].cancelled {
             readers.remove(at: index)
             return .finished
         }
-        return .empty
+        return .caughtUp
     }
 
-    /// Stores the waiting reader; `false` when there is already something to take, so it must not wait.
-    mutating func park(reader id: Int, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
-        guard let index = readers.firstIndex(where: { $0.id == id }) else { return false }
-        if readers[index].seen != changes || stopped || readers[index].cancelled || Task.isCancelled {
-            return false
-        }
-        readers[index].waiter = continuation
-        parkedReaders += 1
-        return true
+    /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
+    /// cancelled) or parks it until the next change.
+    @inlinable
+    mutating func takeOrPark(
+        reader id: Int, _ continuation: UnsafeContinuation<State?, Never>
+    ) -> StateMachine.ReaderStep {
+        let step = take(reader: id)
+        guard case .caughtUp = step else { return step }
+        precondition(!parked.contains { $0.id == id }, "Internal inconsistency: reader \(id) parked twice")
+        parked.append(StateMachine.ParkedReader(id: id, continuation: continuation))
+        return .parked
     }
 
-    /// Marks the reader's task cancelled and returns its waiter to wake.
-    mutating func cancel(reader id: Int) -> CheckedContinuation<Void, Never>? {
+    /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
+    @inlinable
+    mutating func cancel(reader id: Int) -> UnsafeContinuation<State?, Never>? {
         guard let index = readers.firstIndex(where: { $0.id == id }) else { return nil }
         readers[index].cancelled = true
-        guard let waiter = readers[index].waiter else { return nil }
-        readers[index].waiter = nil
-        parkedReaders -= 1
-        return waiter
+        return unpark(reader: id)
+    }
+
+    /// Forgets the reader and returns its continuation to resume, if it was parked.
+    @inlinable
+    mutating func remove(reader id: Int) -> UnsafeContinuation<State?, Never>? {
+        readers.removeAll { $0.id == id }
+        return unpark(reader: id)
+    }
+
+    @inlinable
+    mutating func unpark(reader id: Int) -> UnsafeContinuation<State?, Never>? {
+        guard let index = parked.firstIndex(where: { $0.id == id }) else { return nil }
+        return parked.remove(at: index).continuation
     }
 }
 
 /// Holds one reader's place in a machine for as long as its stream exists.
+@usableFromInline
 final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
     // Weak: a stream must not keep a forgotten machine alive; it simply finishes.
-    private weak let machine: StateMachine<State, Event>?
-    private let id: Int
+    @usableFromInline weak let machine: StateMachine<State, Event>?
+    @usableFromInline let id: Int
 
+    @inlinable
     init(machine: StateMachine<State, Event>, id: Int) {
         self.machine = machine
         self.id = id
     }
 
+    @inlinable
     func next() async -> State? {
         guard let machine else { return nil }
         return await machine.nextState(reader: id)

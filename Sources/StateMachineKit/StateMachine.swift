@@ -1,10 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A thread-safe state machine whose transition function is its specification.
 ///
 /// Events from any thread or task are applied one at a time under a lock by the pure transition
-/// function. Each `.to` starts a new, numbered *visit*; `whileIn` work belongs to a visit and is
-/// cancelled when it ends; a ``Sender`` refuses to deliver for a visit that has ended; a state
-/// timeout fires only within its visit. Reports, reader wake-ups and cancellations happen after
-/// the lock is released, so a reporter or a piece of work may call back into the machine.
+/// function. Each `.to` starts a new, numbered *visit*; `whileIn` work is a *run* that belongs to a
+/// visit and is cancelled when it ends (or when an `.update` leaves the states it runs in); a ``Sender``
+/// refuses to deliver for a run that has ended; a state timeout fires only within its visit.
+///
+/// The decisions live in the machine's core (StateMachine+Core.swift), which holds no lock and starts nothing;
+/// this class owns the lock and performs what a decision returns once the lock is released: it cancels
+/// tasks, creates the tasks of new runs and timers and attaches them back by id, wakes readers, and
+/// delivers reports in the order the events were applied — so a reporter or a piece of work may call
+/// back into the machine.
 public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// The pure decision for one event in one state.
     public typealias TransitionFunction = @Sendable (State, Event) -> Transition<State, Event>
@@ -47,12 +58,17 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.clock = clock ?? .continuous
         self.reporter = reporter
         self.transition = transition
-        self.core = Locked(Core(state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit))
+        self.core = Locked(
+            Core(
+                state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit,
+                reportLevel: reporter?.minimumLevel))
     }
 
     deinit {
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
-        core.withLock { $0.stop() }?.perform()
+        guard let effects = core.withLock({ $0.stop() }) else { return }
+        for task in effects.cancel { task.cancel() }
+        for reader in effects.wake { reader.continuation.resume(returning: nil) }
     }
 
     /// The current state.
@@ -65,20 +81,62 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public var history: [Record] { core.withLock { $0.history.elements } }
 
     /// The events waiting for the next `.to` to be retried, oldest first (empty after ``stop()``).
-    public var postponed: [Event] { core.withLock { $0.postponed } }
+    public var postponed: [Event] {
+        core.withLock { core in
+            switch core.phase {
+            case .running(let running): running.postponed
+            case .stopped: []
+            case .modifying: preconditionFailure("Internal inconsistency: \(label) read while modifying")
+            }
+        }
+    }
 
     /// Whether ``stop()`` has been called.
-    public var isStopped: Bool { core.withLock { $0.stopped } }
-
-    /// A sender for the current visit, for work started outside `whileIn` (an effect adapter, a callback).
-    public func sender() -> Sender {
-        Sender(machine: self, visit: visit, activity: nil)
-    }
+    public var isStopped: Bool { core.withLock { $0.isStopped } }
 
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
     @inlinable @discardableResult
     public func send(_ event: Event) -> Outcome {
         deliver(event, origin: .anyone)
+    }
+
+    /// Applies `event` and returns what happened together with a ``Sender`` bound, in the same step, to
+    /// the visit the event left the machine in: the new visit for `.moved`, else the visit it found.
+    ///
+    /// This is how work started outside `whileIn` (a callback API, an effect adapter) gets its sender:
+    /// `let (outcome, sender) = machine.sendAndBind(.refresh)` and, when `outcome == .moved`, start the
+    /// request with `sender`. Because the binding happens under the lock together with the event, no
+    /// other event can slip in between, so the sender is never bound to a later visit. The sender's
+    /// events are stale once that visit ends (even when a postponed event retried after this one ends
+    /// it at once). After ``stop()`` the outcome is `.stopped` and the sender's events are too.
+    @discardableResult
+    public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
+        let (outcome, effects) = core.withLock { core in
+            core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock)
+        }
+        guard let effects else {
+            return (outcome, Sender(machine: nil, run: WorkRun(id: 0, label: nil, visit: visit)))
+        }
+        let bound = effects.bound
+        perform(effects)
+        guard let run = bound else {
+            preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
+        }
+        return (outcome, Sender(machine: self, run: run))
+    }
+
+    /// A sender for the current visit, read separately from any event.
+    @available(
+        *, deprecated,
+        message: "racy: another event may end the visit between your send and this call; use sendAndBind(_:)"
+    )
+    public func sender() -> Sender {
+        let run = core.withLock { core -> WorkRun? in
+            var effects: Effects?
+            core.bindVisit(into: &effects)
+            return effects?.bound
+        }
+        return Sender(machine: run == nil ? nil : self, run: run ?? WorkRun(id: 0, label: nil, visit: visit))
     }
 
     /// Runs `work` in its own task on every entry into `state` (and at once if the machine is in it),
@@ -89,182 +147,85 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Runs `work` in its own task on every entry into a state matching `predicate` (and at once if the
     /// machine is in one). The work is cancelled when the visit ends, or when an `.update` moves to a
-    /// value the predicate rejects; an `.update` into a matching value starts it. The predicate runs
-    /// under the machine's lock and must be pure.
+    /// value the predicate rejects; an `.update` into a matching value starts a new run. Each run has its
+    /// own ``Sender``, whose events are stale once that run ended — even when a later run of the same
+    /// work is live in the same visit. The predicate runs under the machine's lock and must be pure.
     public func whileIn(
         where predicate: @escaping @Sendable (State) -> Bool, label: String,
         _ work: @escaping @Sendable (Sender) async -> Void
     ) {
-        core.withLock { core in
-            guard !core.stopped else { return }
-            let registration = WorkRegistration(id: core.makeID(), label: label, predicate: predicate, work: work)
-            core.registrations.append(registration)
-            if predicate(core.state) {
-                core.active.append(start(registration, visit: core.visit))
-            }
+        if let effects = core.withLock({ $0.register(label: label, predicate: predicate, work: work) }) {
+            perform(effects)
         }
     }
 
     /// Stops the machine: later events return `.stopped`, work is cancelled with cause
-    /// `machineStopped`, the armed timeout is cancelled, postponed events are dropped (they could only be
-    /// retried after a state change, and there will be none) and every `states()` stream finishes.
+    /// `machineStopped` (its senders' events are stale from then on), the armed timeout is cancelled,
+    /// postponed events are dropped (they could only be retried after a state change, and there will
+    /// be none) and every `states()` stream finishes.
     public func stop() {
-        guard let aftermath = core.withLock({ $0.stop() }) else { return }
-        aftermath.perform()
-        report(cancelled: aftermath.cancelled, state: aftermath.state)
+        if let effects = core.withLock({ $0.stop() }) { perform(effects) }
     }
 
-    // MARK: - Delivery
+    // MARK: - Performing decisions
 
-    /// Where an event came from, which decides whether the machine may refuse it before deciding.
-    @usableFromInline
-    enum Origin: Sendable {
-        /// `send`: always applied while running.
-        case anyone
-        /// A ``Sender``: applied only during its visit.
-        case sender(visit: Int)
-        /// A state timeout: applied only during the visit that armed it.
-        case timeout(visit: Int)
-    }
-
-    /// Applies one event under the lock, then performs the effects outside it.
+    /// Applies one event under the lock, then performs what the decision returned outside it.
     @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
-        let reporting = reporter != nil
-        let (outcome, aftermath) = core.withLock { core in
-            core.apply(event, origin: origin, transition: transition, machine: self, reporting: reporting)
+        let (outcome, effects) = core.withLock { core in
+            core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
         }
-        if let aftermath {
-            aftermath.perform()
-            if let reporter { report(aftermath, outcome: outcome, event: event, origin: origin, to: reporter) }
-        }
+        if let effects { perform(effects) }
         return outcome
     }
 
-    /// Starts one run of registered work for `visit`. Called under the lock so the run is recorded
-    /// before any other event can end the visit.
-    @usableFromInline
-    func start(_ registration: WorkRegistration, visit: Int) -> ActiveWork {
-        let activity = WorkActivity(label: registration.label, visit: visit)
-        let sender = Sender(machine: self, visit: visit, activity: activity)
-        let work = registration.work
-        let task = Task { await work(sender) }
-        return ActiveWork(registrationID: registration.id, activity: activity, task: task)
-    }
-
-    /// Arms a state timeout for `visit`. The deadline is fixed now, under the lock, so the timer does
-    /// not depend on when its task first runs.
-    @usableFromInline
-    func arm(_ timeout: StateTimeout<Event>, visit: Int) -> ArmedTimeout {
-        let deadline = clock.now.advanced(by: timeout.after)
-        return arm(event: timeout.event, deadline: deadline, visit: visit)
-    }
-
-    /// Arms a timer that delivers `event` at `deadline` if `visit` is still current then.
-    func arm(event: Event, deadline: AnyClock.Instant, visit: Int) -> ArmedTimeout {
-        let clock = self.clock
-        let task = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline, tolerance: nil)
-            } catch {
-                return
-            }
-            _ = self?.deliver(event, origin: .timeout(visit: visit))
-        }
-        return ArmedTimeout(visit: visit, deadline: deadline, event: event, task: task)
-    }
-
-    // MARK: - Reports
-
-    /// Inlinable so that a client's specialised machine prints its own types without dynamic casts.
+    /// Performs a decision's effects; must run outside the lock: cancellation handlers run
+    /// synchronously and may call back into the machine, and so may reporters.
     @inlinable
-    func report(_ aftermath: Aftermath, outcome: Outcome, event: Event, origin: Origin, to reporter: Reporter) {
-        if let record = aftermath.record {
-            report(record, origin: origin, retried: false, to: reporter)
-            if case .timeout = origin, reporter.accepts(.debug) {
-                reporter.report(
-                    Report(
-                        label: label, level: .debug, name: Report.Name.timeout,
-                        message: "state timeout fired in \(record.before): \(event)",
-                        metadata: ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]))
-            }
-        } else if case .timeout(let visit) = origin, outcome == .stale, reporter.accepts(.debug) {
-            reporter.report(
-                Report(
-                    label: label, level: .debug, name: Report.Name.timeout,
-                    message: "state timeout for visit \(visit) expired after its visit ended; \(event) not delivered",
-                    metadata: ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]))
+    func perform(_ effects: consuming Effects) {
+        for task in effects.cancel { task.cancel() }
+        if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
+        for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
+        if !effects.reports.isEmpty {
+            // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
+            let reports = effects.reports
+            effects.reports = []
+            deliver(reports: reports)
         }
-        for record in aftermath.retried {
-            report(record, origin: .anyone, retried: true, to: reporter)
-        }
-        report(cancelled: aftermath.cancelled, state: aftermath.state)
+        if effects.waitsForBacklog { waitForReportBacklog() }
     }
 
-    /// Reports one recorded event; a retried postponed event carries `retried=true`.
-    @inlinable
-    func report(_ record: Record, origin: Origin, retried: Bool, to reporter: Reporter) {
-        let event = record.event
-        let level: Report.Level
-        let name: String
-        let message: String
-        var metadata = ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]
-        switch record.outcome {
-        case .moved, .updated, .stayed:
-            level = .trace
-            name = Report.Name.transition
-            message = "\(record.before) + \(event) -> \(record.after) (\(record.outcome))"
-            metadata["after"] = "\(record.after)"
-        case .ignored:
-            level = .trace
-            name = Report.Name.ignored
-            message = "\(event) ignored in \(record.before)"
-        case .invalid(let reason):
-            level = .error
-            name = Report.Name.invalid
-            message = "\(event) is invalid in \(record.before): \(reason)"
-            metadata["reason"] = reason
-        case .stale:
-            level = .notice
-            name = Report.Name.staleEvent
-            let senderVisit: Int
-            if case .sender(let visit) = origin { senderVisit = visit } else { senderVisit = record.visit }
-            message = "dropped \(event) sent for visit \(senderVisit); the machine is in visit \(record.visit)"
-            metadata["reason"] = "visit \(senderVisit) ended"
-            metadata["sender_visit"] = "\(senderVisit)"
-        case .stopped:
-            level = .trace
-            name = Report.Name.ignored
-            message = "\(event) arrived after stop"
-        case .postponed:
-            level = .debug
-            name = Report.Name.postponed
-            message = "\(event) postponed in \(record.before) until the next state change"
-        case .overflowed:
-            level = .warning
-            name = Report.Name.postponeOverflow
-            message =
-                "dropped \(event) in \(record.before): \(postponeLimit) postponed events are already waiting"
-            metadata["reason"] = "postponeLimit \(postponeLimit) reached"
-        }
-        if retried { metadata["retried"] = "true" }
-        if reporter.accepts(level) {
-            reporter.report(Report(label: label, level: level, name: name, message: message, metadata: metadata))
-        }
-    }
-
+    /// Waits, yielding the processor, while a reporter on another thread is behind by more than
+    /// ``Core/reportBacklog`` notes: senders slow to the reporter's pace instead of queueing without bound.
     @usableFromInline
-    func report(cancelled: [ActiveWork], state: State?) {
-        guard let reporter, reporter.accepts(.debug), !cancelled.isEmpty else { return }
-        for work in cancelled {
-            let cause = work.activity.cause ?? .stateExited
-            var metadata = ["work": work.activity.label, "visit": "\(work.activity.visit)", "cause": cause.rawValue]
-            if let state { metadata["state"] = "\(state)" }
-            reporter.report(
-                Report(
-                    label: label, level: .debug, name: Report.Name.cancelled,
-                    message: "cancelled \(work.activity.label) of visit \(work.activity.visit): \(cause.rawValue)",
-                    metadata: metadata))
+    func waitForReportBacklog() {
+        while core.withLock({ $0.backlogIsFull }) { sched_yield() }
+    }
+
+    /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run
+    /// or timer ended before it was attached is cancelled at once.
+    @usableFromInline
+    func start(_ runs: [RunStart], arm timers: [TimerStart]) {
+        for start in runs {
+            let sender = Sender(machine: self, run: start.run)
+            let work = start.work
+            let task = Task { await work(sender) }
+            core.withLock { $0.attach(run: start.run.id, task: task) }?.cancel()
+        }
+        for timer in timers {
+            let clock = self.clock
+            let origin = Origin.timer(id: timer.id, visit: timer.visit)
+            let deadline = timer.deadline
+            let event = timer.event
+            let task = Task { [weak self] in
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                } catch {
+                    return
+                }
+                _ = self?.deliver(event, origin: origin)
+            }
+            core.withLock { $0.attach(timer: timer.id, task: task) }?.cancel()
         }
     }
 }

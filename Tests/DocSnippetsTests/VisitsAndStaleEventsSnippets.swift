@@ -55,10 +55,8 @@ func fetchItems() async throws -> [String] {
     @Test func aSenderOfAnEndedVisitIsStale() {
         // snippet: feed-stale
         let machine = StateMachine(initial: Feed.idle, label: "feed", transition: feed)
-        machine.send(.refresh)
-        let first = machine.sender()  // belongs to visit 2, the first request
-        machine.send(.refresh)  // visit 3: a second request; the first answer no longer matters
-        let second = machine.sender()
+        let (_, first) = machine.sendAndBind(.refresh)  // visit 2, the first request
+        let (_, second) = machine.sendAndBind(.refresh)  // visit 3: the first answer no longer matters
 
         let late = first.send(.received(["old"]))  // .stale: dropped, recorded, reported
         let fresh = second.send(.received(["new"]))  // .moved

@@ -184,8 +184,9 @@ enum GateEvent: Hashable, Sendable, CustomStringConvertible {
 
     @Test func anEventASenderPostponedIsRetriedInTheNewVisitNotRefusedAsStale() {
         let machine = Machine(initial: .opening(percent: 0), label: "gate", transition: gate)
-        let sender = machine.sender()
-        #expect(sender.send(.pass(4)) == .postponed)
+        let (outcome, sender) = machine.sendAndBind(.pass(4))
+        #expect(outcome == .postponed)
+        #expect(sender.visit == 1)
         machine.send(.opened)
         #expect(machine.state == .open(passed: [4]))
         #expect(

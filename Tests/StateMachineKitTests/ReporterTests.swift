@@ -48,6 +48,86 @@ import Testing
         #expect(history.last?.after == machine.state)
     }
 
+    /// Eight senders race; the reporter reads the state and, now and then, sends from inside a report.
+    /// Reports are delivered outside the lock, yet in exactly the order the machine applied the events,
+    /// and the reporter's own sends neither deadlock nor jump the queue.
+    @Test(arguments: 0..<20)
+    func reportsReachTheReporterInTheOrderTheEventsWereApplied(repetition: Int) async {
+        let machineSlot = Late<StateMachine<Int, Int>>()
+        let delivered = Locked<[Int]>([])
+        let reporter = Reporter { report in
+            guard let machine = machineSlot.value, let event = Int(report.metadata["event"] ?? "") else { return }
+            _ = machine.state
+            if event >= 0, event.isMultiple(of: 97) { machine.send(-event - 1) }
+            delivered.withLock { $0.append(event) }
+        }
+        let machine = StateMachine<Int, Int>(initial: 0, label: "order", historyLimit: 4000, reporter: reporter) {
+            _, event in .update(event)
+        }
+        machineSlot.value = machine
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<8 {
+                group.addTask { for index in 0..<250 { machine.send(sender * 1000 + index) } }
+            }
+        }
+        let applied = machine.history.map(\.event)
+        #expect(applied.count == 2000 + applied.filter { $0 < 0 }.count)
+        #expect(applied.filter { $0 < 0 }.count == applied.filter { $0 >= 0 && $0.isMultiple(of: 97) }.count)
+        #expect(delivered.withLock { $0 } == applied)
+    }
+
+    /// Counts how often the states of a machine are printed.
+    final class PrintCounter: Sendable {
+        let count = Locked(0)
+    }
+
+    /// A number that counts its own printing, to see whether a report was formatted.
+    struct Printed: Hashable, Sendable, CustomStringConvertible {
+        var value: Int
+        let counter: PrintCounter
+
+        static func == (lhs: Printed, rhs: Printed) -> Bool { lhs.value == rhs.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+        var description: String {
+            counter.count.withLock { $0 += 1 }
+            return "\(value)"
+        }
+    }
+
+    @Test func tracingToASinkThatCountsByNameFormatsNothingUntilASinkReads() {
+        let counter = PrintCounter()
+        let names = Locked<[String: Int]>([:])
+        let kept = Locked<[Report]>([])
+        let machine = StateMachine<Printed, Int>(
+            initial: Printed(value: 0, counter: counter), label: "count",
+            reporter: Reporter { report in
+                names.withLock { $0[report.name, default: 0] += 1 }
+                kept.withLock { $0.append(report) }
+            }
+        ) { state, amount in .update(Printed(value: state.value + amount, counter: state.counter)) }
+        for _ in 0..<100 { machine.send(1) }
+        #expect(names.withLock { $0 } == ["statemachine.transition": 100])
+        #expect(counter.count.withLock { $0 } == 0)
+        let first = kept.withLock { $0[0] }
+        #expect(first.message == "0 + 1 -> 1 (updated)")
+        // Made on that read, for this report only: two states in the message, two in the metadata.
+        #expect(counter.count.withLock { $0 } == 4)
+        #expect(first.metadata == ["state": "0", "event": "1", "visit": "1", "after": "1"])
+    }
+
+    @Test func aReporterAboveTheLevelOfEveryReportBuildsNone() {
+        let counter = PrintCounter()
+        let calls = Locked(0)
+        let machine = StateMachine<Printed, Int>(
+            initial: Printed(value: 0, counter: counter), label: "count",
+            reporter: Reporter(minimumLevel: .error) { _ in calls.withLock { $0 += 1 } }
+        ) { state, amount in .update(Printed(value: state.value + amount, counter: state.counter)) }
+        for _ in 0..<100 { machine.send(1) }
+        let calledAndPrinted: [Int] = [calls.withLock { $0 }, counter.count.withLock { $0 }]
+        #expect(calledAndPrinted == [0, 0])
+    }
+
     @Test func minimumLevelFiltersBeforeTheSink() {
         let log = ReportLog()
         let quiet = Reporter(minimumLevel: .error) { log.reporter.report($0) }
@@ -85,8 +165,7 @@ import Testing
         let reporter = Reporter.jsonLines(to: pipe.fileHandleForWriting, minimumLevel: .notice)
         let machine = Machine(initial: .broken, label: "gate", reporter: reporter, transition: turnstile)
         machine.send(.coin)
-        machine.send(.kick)
-        let stale = machine.sender()
+        let stale = machine.sendAndBind(.kick).sender
         machine.send(.repair)
         stale.send(.coin)
         try pipe.fileHandleForWriting.close()
@@ -94,7 +173,7 @@ import Testing
         #expect(
             text == """
                 {"label":"gate","level":"error","message":"kick is invalid in broken: already broken","metadata":{"event":"kick","reason":"already broken","state":"broken","visit":"1"},"name":"statemachine.invalid"}
-                {"label":"gate","level":"notice","message":"dropped coin sent for visit 1; the machine is in visit 2","metadata":{"event":"coin","reason":"visit 1 ended","sender_visit":"1","state":"locked","visit":"2"},"name":"statemachine.stale_event"}
+                {"label":"gate","level":"notice","message":"dropped coin sent for visit 1; the machine is in visit 2","metadata":{"cause":"stateExited","event":"coin","reason":"visit 1 ended","sender_visit":"1","state":"locked","visit":"2"},"name":"statemachine.stale_event"}
 
                 """)
         let decoded = try text.split(separator: "\n").map { try JSONDecoder().decode(Report.self, from: Data($0.utf8)) }

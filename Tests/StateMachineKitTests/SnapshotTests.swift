@@ -64,11 +64,12 @@ import Testing
         let original = Machine(initial: .idle, label: "dl", transition: download)
         original.send(.start)
         let restored = Machine(restoring: original.snapshot(), label: "dl", historyLimit: 1, transition: download)
-        let sender = restored.sender()
+        let (outcome, sender) = restored.sendAndBind(.progress(10))
+        #expect(outcome == .updated)
         #expect(sender.visit == 2)
         #expect(sender.send(.finish) == .moved)
         #expect(sender.send(.start) == .stale)
-        #expect(restored.history.map(\.sequence) == [3])
+        #expect(restored.history.map(\.sequence) == [4])
     }
 
     @Test func aSnapshotWithoutTimeoutRestoresWithoutOne() {

@@ -60,7 +60,7 @@ import Testing
         clock.advance(by: .seconds(60))
         #expect(machine.state == .waiting(attempt: 1))
         #expect(machine.history.map(\.event) == [.fail, .restart])
-        #expect(machine.core.withLock { $0.timeout == nil })
+        #expect(machine.snapshot().timeout == nil)
     }
 
     @Test func reEntryReArmsTheTimeoutFromTheNewVisit() async {
@@ -101,9 +101,13 @@ import Testing
         let log = ReportLog()
         let machine = Self.machine(TestClock(), reporter: log.reporter)
         machine.send(.fail)
+        let timer = machine.core.withLock { core -> Int? in
+            guard case .running(let running) = core.phase else { return nil }
+            return running.timer?.id
+        }
         machine.send(.retry)
         // The timer of visit 2 lost the race with the end of its visit.
-        #expect(machine.deliver(.retry, origin: .timeout(visit: 2)) == .stale)
+        #expect(machine.deliver(.retry, origin: .timer(id: timer ?? -1, visit: 2)) == .stale)
         #expect(machine.state == .running(percent: 0))
         #expect(machine.history.map(\.event) == [.fail, .retry])
         #expect(

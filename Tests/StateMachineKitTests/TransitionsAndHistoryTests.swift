@@ -112,7 +112,7 @@ import Testing
         machine.stop()
         #expect(machine.isStopped)
         #expect(machine.send(.push) == .stopped)
-        #expect(machine.sender().send(.push) == .stopped)
+        #expect(machine.sendAndBind(.push).sender.send(.push) == .stopped)
         #expect(machine.state == .unlocked)
         #expect(machine.history.count == 1)
     }

@@ -107,7 +107,50 @@ import Testing
     @Test func whileInAfterStopNeverStarts() {
         let machine = Machine(initial: .running(percent: 0), label: "dl", transition: download)
         machine.stop()
-        machine.whileIn(where: \.isRunning, label: "late") { _ in }
-        #expect(machine.core.withLock { $0.registrations.count + $0.active.count } == 0)
+        // The decision itself: a stopped core registers nothing and starts nothing.
+        let effects = machine.core.withLock { core in
+            core.register(label: "late", predicate: \.isRunning, work: { _ in })
+        }
+        #expect(effects == nil)
+    }
+
+    /// Each activation is its own run with its own sender: the run an `.update` ended stays ended when
+    /// the next `.update` starts a new one in the same visit.
+    @Test func everyActivationWithinAVisitHasItsOwnSender() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let senders = Signals<Machine.Sender>()
+        machine.whileIn(where: \.isRunning, label: "transfer") { sender in
+            senders.post(sender)
+            await untilCancelled()
+        }
+        machine.send(.start)
+        let first = await senders.next()[0]
+        machine.send(.pause)
+        machine.send(.resume)
+        let second = await senders.next()[0]
+        #expect([first.isCurrent, second.isCurrent] == [false, true])
+        #expect([first.cancellationCause, second.cancellationCause] == [.stateExited, nil])
+        #expect([first.send(.progress(99)), second.send(.progress(50))] == [.stale, .updated])
+        #expect(machine.state == .running(percent: 50))
+        machine.stop()
+        #expect(second.cancellationCause == .machineStopped)
+    }
+
+    /// A run is attached to its task after the lock is released; a run that ended before that moment
+    /// gets its task cancelled at once, so no work outlives its run.
+    @Test func aRunEndedBeforeItsTaskWasAttachedIsCancelledWhenAttached() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let effects = machine.core.withLock { core in
+            core.register(label: "transfer", predicate: { _ in true }, work: { _ in })
+        }
+        let run = effects?.start.first?.run
+        #expect(run?.visit == 1)
+        machine.stop()
+        let task = Task<Void, Never> { await untilCancelled() }
+        let returned = machine.core.withLock { core in core.attach(run: run?.id ?? -1, task: task) }
+        #expect(returned == task)
+        #expect(run?.cause == .machineStopped)
+        task.cancel()
+        await task.value
     }
 }
