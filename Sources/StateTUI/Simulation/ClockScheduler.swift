@@ -26,4 +26,7 @@ public struct ClockScheduler: SimulationScheduler {
         let handle = ScheduledWork { task.cancel() }
         return handle
     }
+
+    /// Nothing to do: real time moves on its own, nobody waits for the world to be quiet.
+    public func workSetUp() {}
 }

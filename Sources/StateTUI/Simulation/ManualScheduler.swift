@@ -43,10 +43,16 @@ public final class ManualScheduler: SimulationScheduler {
         return handle
     }
 
-    /// Calls `hook` after every ``schedule(after:_:)`` (nil: nothing): a demo that waits for the simulated
-    /// world to set itself up looks again when something is scheduled.
+    /// Calls `hook` after every ``schedule(after:_:)`` and every ``workSetUp()`` (nil: nothing): a demo that
+    /// waits for the simulated world to set itself up looks again when something is scheduled, and when a
+    /// run of work has recorded that it is set up (which it does after scheduling its first callback).
     public func whenScheduled(_ hook: (@Sendable () -> Void)?) {
         scheduled.withLock { $0 = hook }
+    }
+
+    /// Calls the hook given to ``whenScheduled(_:)``.
+    public func workSetUp() {
+        scheduled.withLock { $0 }?()
     }
 
     /// Runs the earliest callback due at or before `deadline` (time since zero), moving time to its own

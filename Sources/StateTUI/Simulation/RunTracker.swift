@@ -5,10 +5,18 @@ import StateMachineKit
 /// of its own, a moment after the event that entered the state).
 final class RunTracker: Sendable {
     private let begun = Locked(0)
+    private let scheduler: any SimulationScheduler
 
-    /// Notes that the work holding `visit`'s sender has begun.
+    /// A tracker whose news goes to `scheduler`'s driver.
+    init(scheduler: any SimulationScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Notes that the work holding `visit`'s sender has begun, then tells the scheduler's driver: it may have
+    /// looked, found the work not yet set up and be waiting, and nothing else would wake it.
     func began(visit: Int) {
         begun.withLock { $0 = max($0, visit) }
+        scheduler.workSetUp()
     }
 
     /// Whether the work `engine`'s current visit asks for (when `runs` says it runs there) has begun.

@@ -7,6 +7,10 @@ public protocol SimulationScheduler: Sendable {
     /// Runs `work` once `delay` has passed, unless the returned handle is cancelled first.
     @discardableResult
     func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
+
+    /// Tells whoever drives time that a run of work has finished setting itself up (its callbacks are
+    /// scheduled and it says so), so a driver waiting for the world to be quiet looks again.
+    func workSetUp()
 }
 
 /// A pending callback of a ``SimulationScheduler``; cancelling it means the work never runs.

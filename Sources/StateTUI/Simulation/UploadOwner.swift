@@ -17,7 +17,7 @@ public final class UploadOwner: Sendable {
     private let scheduler: any SimulationScheduler
     private let chunkInterval: Duration
     private let parts: Locked<Parts>
-    private let runs = RunTracker()
+    private let runs: RunTracker
 
     /// An idle upload whose simulated task runs on `scheduler`, drawing chunk sizes from `random`.
     public init(
@@ -26,6 +26,7 @@ public final class UploadOwner: Sendable {
     ) {
         self.machine = machine
         self.scheduler = scheduler
+        runs = RunTracker(scheduler: scheduler)
         self.chunkInterval = chunkInterval
         parts = Locked(Parts(random: random))
         machine.engine.whileIn(where: Self.transfers, label: "upload task") { [weak self] sender in

@@ -12,12 +12,13 @@ public final class LoadEffectRunner: Sendable {
     /// The simulated server.
     public let server: LoadServer
     private let nextFails = Locked(false)
-    private let runs = RunTracker()
+    private let runs: RunTracker
 
     /// A runner for `machine` and `server`.
     public init(machine: LoadMachine = LoadMachine(), server: LoadServer) {
         self.machine = machine
         self.server = server
+        runs = RunTracker(scheduler: server.scheduler)
         machine.engine.whileIn(where: Self.requests, label: "load request") { [weak self] sender in
             guard let self else { return }
             let fails = nextFails.withLock { fails in

@@ -15,7 +15,7 @@ public final class SimulatedTransfer: Sendable {
     /// The machine, the authority on the transfer's state.
     public let machine: TransferMachine
     private let shared: Shared
-    private let runs = RunTracker()
+    private let runs: RunTracker
 
     /// A transfer named `name` whose worker ticks on `scheduler`, its randomness drawn from `random`;
     /// `clock` is the machine's (for state timeouts).
@@ -26,6 +26,7 @@ public final class SimulatedTransfer: Sendable {
         let shared = Shared(random: random)
         self.name = name
         self.shared = shared
+        runs = RunTracker(scheduler: scheduler)
         machine = TransferMachine(label: name, clock: clock)
         let runs = self.runs
         machine.engine.whileIn(where: Self.works, label: "simulated transfer") { [weak machine] sender in
