@@ -27,15 +27,19 @@ import Testing
         #expect(Set(folders) == Set(FuzzTarget.allCases.map(\.rawValue)))
     }
 
+    /// Each seed, and each kept crash reproducer (named the same way once its crash was fixed), ends in the
+    /// answer its name gives.
     @Test(
         "each seed is accepted (ok-…) or cleanly rejected (bad-…) as its name says, and both kinds are seeded",
         arguments: FuzzTarget.allCases)
     func seedsEndAsNamed(_ target: FuzzTarget) throws {
-        let seeds = Self.inputs("Corpus", target)
+        let seeds = Self.inputs("Corpus", target) + Self.inputs("Crashes", target)
         var answers: [String: Bool] = [:]
-        for seed in seeds { answers[seed.lastPathComponent] = target.run(try Self.bytes(seed)) }
+        /// `Corpus/FuzzReplay/ok-load.txt`.
+        func key(_ file: URL) -> String { String(file.path.dropFirst(Self.fuzzFolder.path.count + 1)) }
+        for seed in seeds { answers[key(seed)] = target.run(try Self.bytes(seed)) }
         let named = Dictionary(
-            uniqueKeysWithValues: seeds.map { ($0.lastPathComponent, $0.lastPathComponent.hasPrefix("ok-")) })
+            uniqueKeysWithValues: seeds.map { (key($0), $0.lastPathComponent.hasPrefix("ok-")) })
         #expect(answers == named)
         #expect(Set(named.values) == [true, false])
     }

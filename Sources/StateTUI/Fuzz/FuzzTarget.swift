@@ -8,7 +8,8 @@ import TerminalUI
 /// An entry returns whether the parser accepted the input; a rejection is a clean, thrown or returned
 /// error. Anything else (a trap, an overflow, a hang, an unbounded allocation) is the bug a fuzzer hunts.
 package enum FuzzTarget: String, CaseIterable, Sendable {
-    /// The canonical text of each model's events, actions, states and effects.
+    /// The canonical text of each model's events, actions, states and effects (printing what it read must
+    /// give text that reads back the same).
     case canonical = "FuzzCanonical"
     /// `statetui replay`'s line reader: the first line names the model, every other line is replayed.
     case replay = "FuzzReplay"
@@ -46,15 +47,28 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Accepted when any model type reads the text; whatever reads must print text that reads back as itself.
     private static func canonical(_ text: String) -> Bool {
-        let parsers: [(String) -> Bool] = [
-            { (try? CanonicalValue.parse($0)) != nil },
-            { (try? TransferEvent(parsing: $0)) != nil }, { (try? TransferState(parsing: $0)) != nil },
-            { (try? TransferEffect(parsing: $0)) != nil }, { (try? TransferModel(parsing: $0)) != nil },
-            { (try? UploadEvent(parsing: $0)) != nil }, { (try? UploadState(parsing: $0)) != nil },
-            { (try? LoadAction(parsing: $0)) != nil }, { (try? LoadState(parsing: $0)) != nil },
+        if let value = try? CanonicalValue.parse(text) {
+            let printed = value.description
+            precondition((try? CanonicalValue.parse(printed))?.description == printed, "\(printed) does not read back")
+        }
+        let accepted = [
+            readsBack(TransferEvent.self, text), readsBack(TransferState.self, text),
+            readsBack(TransferEffect.self, text), readsBack(TransferModel.self, text),
+            readsBack(UploadEvent.self, text), readsBack(UploadState.self, text),
+            readsBack(LoadAction.self, text), readsBack(LoadState.self, text),
         ]
-        return parsers.map { $0(text) }.dropFirst().contains(true)
+        return accepted.contains(true)
+    }
+
+    /// True when `text` is a `Value`; its canonical text must then read back to the same text.
+    private static func readsBack<Value: CanonicalText>(_: Value.Type, _ text: String) -> Bool {
+        guard let value = try? Value(parsing: text) else { return false }
+        let printed = value.description
+        precondition(
+            (try? Value(parsing: printed))?.description == printed, "\(Value.self): \(printed) does not read back")
+        return true
     }
 
     private static func replay(_ text: String) -> Bool {
