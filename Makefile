@@ -2,6 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
+FUZZ_SCRATCH ?= .build-fuzz
 # The toolchain's own tools, found next to `swift` on PATH (no xcrun): docc and swift-format ship with it.
 # Symlinks are resolved so a `swift` linked into /usr/bin still finds its toolchain; PATH is the fallback.
 TOOLCHAIN_BIN := $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")" 2>/dev/null)
@@ -11,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting
 
-.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall
+.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -145,3 +146,31 @@ bench:
 	$(SWIFT) build -c release --product Benchmarks
 	$(SWIFT) build -c release --product statetui
 	./.build/release/Benchmarks $(GROUPS)
+
+# libFuzzer executables, one per parser of outside input (Tests/Fuzz/<Name>/main.swift; the entries are FuzzTarget
+# in StateTUI), built with the fuzzer and AddressSanitizer in their own scratch folder. Package.swift declares them
+# only when STATETUI_FUZZ=1, so no other build sees them. Run one by hand on a copy of its seeds, e.g.
+#   cp -r Tests/Fuzz/Corpus/FuzzReplay /tmp/replay && .build-fuzz/debug/FuzzReplay /tmp/replay
+FUZZ_TARGETS := $(patsubst Tests/Fuzz/%/main.swift,%,$(wildcard Tests/Fuzz/*/main.swift))
+FUZZ_BUILD := STATETUI_FUZZ=1 $(SWIFT) build --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address
+FUZZ_SECONDS ?= 20
+fuzz:
+	for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product $$target || exit 1; done
+
+# Each fuzzer for FUZZ_SECONDS on a temporary copy of its seed corpus (the checked-in one stays as it is); any
+# crash, timeout (10 s per input) or memory blow-up (2 GiB) fails, and its reproducer is kept in
+# $(FUZZ_SCRATCH)/artifacts for Tests/Fuzz/Crashes/<Name>/. Prints each target's executions and final corpus.
+fuzz-smoke: fuzz
+	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; work="$$(mktemp -d)"; trap 'rm -rf "$$work"' EXIT; \
+	mkdir -p $(FUZZ_SCRATCH)/artifacts; failed=""; \
+	for target in $(FUZZ_TARGETS); do \
+	  mkdir -p "$$work/$$target"; cp Tests/Fuzz/Corpus/$$target/* "$$work/$$target/"; \
+	  "$$bin/$$target" "$$work/$$target" -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 \
+	    -print_final_stats=1 -artifact_prefix="$(FUZZ_SCRATCH)/artifacts/$$target-" > "$$work/$$target.log" 2>&1; \
+	  status=$$?; \
+	  runs="$$(sed -n 's/^stat::number_of_executed_units: *//p' "$$work/$$target.log")"; \
+	  corpus="$$(ls "$$work/$$target" | wc -l)"; \
+	  echo "$$target: $${runs:-?} executions in $(FUZZ_SECONDS) s, corpus $$(ls Tests/Fuzz/Corpus/$$target | wc -l) seeds -> $$corpus inputs, exit $$status"; \
+	  if [ $$status -ne 0 ]; then tail -40 "$$work/$$target.log"; failed="$$failed $$target"; fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make fuzz-smoke: failed:$$failed (reproducers in $(FUZZ_SCRATCH)/artifacts)" >&2; exit 1; fi

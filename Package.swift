@@ -136,3 +136,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, declared only when STATETUI_FUZZ=1 (`make fuzz`), so the ordinary build, tests and docs
+// never see them: one executable per folder Tests/Fuzz/<Name> holding a main.swift, which hands its input to the
+// parser's entry in StateTUI (FuzzTarget) through FuzzDriver, a C shim over libFuzzer's LLVMFuzzerRunDriver.
+if ProcessInfo.processInfo.environment["STATETUI_FUZZ"] == "1" {
+    let fuzzRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tests/Fuzz")
+    let fuzzNames = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzRoot.path)) ?? []).sorted().filter {
+        FileManager.default.fileExists(atPath: fuzzRoot.appendingPathComponent("\($0)/main.swift").path)
+    }
+    package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
+    for name in fuzzNames {
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["FuzzDriver", "StateTUI"], path: "Tests/Fuzz/\(name)"))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
