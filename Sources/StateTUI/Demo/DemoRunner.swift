@@ -79,10 +79,11 @@ public final class DemoRunner<State: Equatable & Sendable, Action: Sendable, Eff
         await drain()
     }
 
-    /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile).
+    /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile), in time
+    /// linear in the text (``ScreenPattern``).
     public static func matches(_ text: String, _ pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return text.contains(regex)
+        guard let compiled = try? ScreenPattern(pattern) else { return false }
+        return compiled.matches(text)
     }
 
     private func dispatch(_ action: Action) async {
