@@ -216,8 +216,9 @@ import Glibc
                         + "refreshTapped, succeeded([String]), failed(String)\n"))
     }
 
-    /// A FIFO's lines are replayed as they arrive: the first verdict is printed while the writer still holds
-    /// the FIFO open, which only a reader that streams (rather than reading the whole file first) can do.
+    /// A FIFO's lines are replayed as they arrive: a bad second line ends the run (flushing the first verdict)
+    /// while the writer still holds the FIFO open, which only a reader that streams (rather than reading the
+    /// whole file first) can do.
     @Test func aReplayFileIsReadAsItArrivesNotWhole() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -236,7 +237,7 @@ import Glibc
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        #expect(write(writer, "start\n", 6) == 6)
+        #expect(write(writer, "start\nbogus\n", 12) == 12)
         // Bounded: a whole-file reader never answers before the writer closes, so give up after a minute.
         let descriptor = output.fileHandleForReading.fileDescriptor
         var firstLine: [UInt8] = []
@@ -252,10 +253,9 @@ import Glibc
             guard count > 0 else { break }
             firstLine += chunk[..<count]
         }
-        #expect(write(writer, "pause\n", 6) == 6)
         close(writer)
         process.waitUntilExit()
         #expect(String(decoding: firstLine, as: UTF8.self) == "to running(request: 1, percent: 0)\n")
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 2)
     }
 }
