@@ -68,6 +68,12 @@ static inline int cn_key_f(int n) { return KEY_F(n); }
 static inline SCREEN *cn_newterm(const char *type, FILE *out, FILE *in) { return newterm(type, out, in); }
 static inline SCREEN *cn_set_term(SCREEN *screen) { return set_term(screen); }
 static inline void cn_delscreen(SCREEN *screen) { delscreen(screen); }
+/* Whether the current terminal description can move the cursor to any cell (`cup`): without it (TERM=dumb)
+   curses would draw a whole frame on one line. tigetstr returns NULL when absent, (char *)-1 when not a string. */
+static inline int cn_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 
 /* True when the C library's character type is UTF-8, which ncursesw needs to emit wide characters. */
 static inline int cn_locale_is_utf8(void) {

@@ -1,9 +1,15 @@
 /// Reads canonical text back into a ``CanonicalValue``: a small tokenizer and recursive-descent
 /// parser over the Swift-literal subset the printer writes (names, labelled arguments, integers,
-/// doubles, strings with Swift escapes, arrays and `nil`).
+/// doubles, strings with Swift escapes, arrays and `nil`). Nesting is bounded by ``maximumDepth`` so no
+/// input can exhaust the stack, here or in the recursive printing and destruction of the value.
 struct CanonicalParser {
+    /// The deepest nesting of arrays and calls read: far beyond any model's (three levels), far below
+    /// what the stack holds.
+    static let maximumDepth = 64
+
     private let scalars: [Unicode.Scalar]
     private var index = 0
+    private var depth = 0
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -24,6 +30,11 @@ struct CanonicalParser {
     // MARK: Grammar
 
     private mutating func parseValue() throws(CanonicalTextError) -> CanonicalValue {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else {
+            throw error("values are nested more than \(Self.maximumDepth) deep")
+        }
         skipSpace()
         guard let scalar = peek() else { throw error("expected a value but the text ended") }
         switch scalar {
@@ -121,12 +132,12 @@ struct CanonicalParser {
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
         if isDouble {
             guard let value = Double(text), value.isFinite else {
-                throw error("\(text) is not a finite number", at: start)
+                throw error("\(CanonicalValue.excerpt(text)) is not a finite number", at: start)
             }
             return .double(value)
         }
         guard let value = Int(text) else {
-            throw error("\(text) does not fit in an integer", at: start)
+            throw error("\(CanonicalValue.excerpt(text)) does not fit in an integer", at: start)
         }
         return .int(value)
     }
@@ -169,7 +180,7 @@ struct CanonicalParser {
             guard (1...8).contains(digits.count), let value = UInt32(digits, radix: 16),
                 let result = Unicode.Scalar(value)
             else {
-                throw error("\\u{\(digits)} is not a Unicode scalar", at: start)
+                throw error("\\u{\(CanonicalValue.excerpt(digits))} is not a Unicode scalar", at: start)
             }
             try expect("}")
             return result

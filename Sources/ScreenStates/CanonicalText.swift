@@ -45,14 +45,14 @@ extension CanonicalValue {
         case .call(let name, let given):
             // `idle()` is not Swift for a case without payload, so it is not canonical text either.
             guard !(given.isEmpty && labels.isEmpty) else {
-                throw CanonicalTextError(column: 0, "write \(name) without parentheses")
+                throw CanonicalTextError(column: 0, "write \(Self.excerpt(name)) without parentheses")
             }
             arguments = given
         case .int, .double, .string, .array, .nil:
-            throw CanonicalTextError(column: 0, "\(self) is not \(form)")
+            throw CanonicalTextError(column: 0, "\(excerpt) is not \(form)")
         }
         guard arguments.map(\.label) == labels else {
-            throw CanonicalTextError(column: 0, "\(self) does not match \(form)")
+            throw CanonicalTextError(column: 0, "\(excerpt) does not match \(form)")
         }
         return arguments.map(\.value)
     }
@@ -60,7 +60,7 @@ extension CanonicalValue {
     /// This value as an `Int`, or an error naming `role` (`percent`).
     public func intValue(_ role: String) throws(CanonicalTextError) -> Int {
         guard case .int(let value) = self else {
-            throw CanonicalTextError(column: 0, "\(role) must be an integer, not \(self)")
+            throw CanonicalTextError(column: 0, "\(role) must be an integer, not \(excerpt)")
         }
         return value
     }
@@ -71,14 +71,14 @@ extension CanonicalValue {
         case .double(let value): return value
         case .int(let value): return Double(value)
         case .name, .call, .string, .array, .nil:
-            throw CanonicalTextError(column: 0, "\(role) must be a number, not \(self)")
+            throw CanonicalTextError(column: 0, "\(role) must be a number, not \(excerpt)")
         }
     }
 
     /// This value as a `String`, or an error naming `role`.
     public func stringValue(_ role: String) throws(CanonicalTextError) -> String {
         guard case .string(let value) = self else {
-            throw CanonicalTextError(column: 0, "\(role) must be a quoted string, not \(self)")
+            throw CanonicalTextError(column: 0, "\(role) must be a quoted string, not \(excerpt)")
         }
         return value
     }
@@ -86,7 +86,7 @@ extension CanonicalValue {
     /// This value as an array of strings, or an error naming `role`.
     public func stringsValue(_ role: String) throws(CanonicalTextError) -> [String] {
         guard case .array(let elements) = self else {
-            throw CanonicalTextError(column: 0, "\(role) must be an array of strings, not \(self)")
+            throw CanonicalTextError(column: 0, "\(role) must be an array of strings, not \(excerpt)")
         }
         var strings: [String] = []
         for element in elements {
@@ -104,6 +104,6 @@ extension CanonicalValue {
     /// The error for a value whose case name is none of the type's; callers that show it to a
     /// user add the accepted forms (``CanonicalText/canonicalForms``).
     public static func unknownCase(_ value: CanonicalValue, of typeName: String) -> CanonicalTextError {
-        CanonicalTextError(column: 0, "\(value) is not a \(typeName)")
+        CanonicalTextError(column: 0, "\(value.excerpt) is not a \(typeName)")
     }
 }

@@ -134,3 +134,23 @@ extension CanonicalValue {
         values.map { .strings($0) } ?? .nil
     }
 }
+
+extension CanonicalValue {
+    /// The most characters of outside input an error message quotes.
+    public static let excerptLength = 200
+
+    /// `text` as an error message quotes it: whole when it has at most `limit` characters (Unicode
+    /// scalars), else its first `limit`, an ellipsis and how many were left out, so a 10 MB bad line
+    /// never travels whole to standard error.
+    public static func excerpt(_ text: String, limit: Int = excerptLength) -> String {
+        let scalars = text.unicodeScalars
+        guard let cut = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+            cut != scalars.endIndex
+        else { return text }
+        let omitted = scalars[cut...].count
+        return String(scalars[..<cut]) + "… (\(omitted) more characters)"
+    }
+
+    /// The canonical text, cut to ``excerptLength`` characters as an error message quotes it.
+    public var excerpt: String { Self.excerpt(description) }
+}

@@ -16,6 +16,8 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownTerminalType(String)
     /// Standard input is not a terminal and `/dev/tty` could not be opened for keys.
     case noKeyboard(String)
+    /// `TERM`'s description cannot move the cursor (`TERM=dumb`): a frame would come out on one line.
+    case cannotAddressCursor(String)
 
     /// The one-line message.
     public var description: String {
@@ -24,6 +26,9 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
         case .terminalTypeNotSet: "TERM is not set; cannot drive the terminal"
         case .unknownTerminalType(let type): "unknown terminal type '\(type)' (TERM)"
         case .noKeyboard(let reason): "cannot read keys: standard input is not a terminal and /dev/tty \(reason)"
+        case .cannotAddressCursor(let type):
+            "terminal type '\(type)' (TERM) cannot move the cursor; set TERM to a full terminal such as "
+                + "xterm-256color, or use --headless (statetui demo NAME --headless, statetui copy --headless)"
         }
     }
 }
@@ -42,6 +47,8 @@ public final class NCursesTerminal: Terminal {
     public let wakeup = Wakeup()
     /// Whether colours are in use (false under `NO_COLOR` or on a monochrome terminal).
     public let usesColor: Bool
+    /// The characters this terminal can show, chosen from the locale: every cell passes through it.
+    public let glyphs: GlyphSet
 
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
@@ -53,12 +60,13 @@ public final class NCursesTerminal: Terminal {
     private var characters: [wchar_t] = []
 
     /// Opens the terminal on standard output. Throws ``TerminalError`` (never exits) when standard output is
-    /// not a terminal or `TERM` is unset or unknown.
-    /// - Parameter environment: where `TERM` and `NO_COLOR` are read from.
+    /// not a terminal or `TERM` is unset, unknown or cannot move the cursor.
+    /// - Parameter environment: where `TERM`, `NO_COLOR` and the locale variables are read from (the locale
+    ///   itself is selected from the process's environment by `setlocale`).
     public init(environment: [String: String]) throws {
         guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let type = environment["TERM"], !type.isEmpty else { throw TerminalError.terminalTypeNotSet }
-        NCursesTerminal.chooseUTF8Locale()
+        glyphs = NCursesTerminal.chooseLocale(environment: environment)
         let input: UnsafeMutablePointer<FILE>
         if isatty(STDIN_FILENO) == 1 {
             input = cn_stdin()
@@ -75,6 +83,12 @@ public final class NCursesTerminal: Terminal {
         guard let screen = type.withCString({ cn_newterm($0, cn_stdout(), input) }) else {
             if ownsInputFile { fclose(input) }
             throw TerminalError.unknownTerminalType(type)
+        }
+        guard cn_can_address_cursor() != 0 else {
+            _ = endwin()
+            cn_delscreen(screen)
+            if ownsInputFile { fclose(input) }
+            throw TerminalError.cannotAddressCursor(type)
         }
         self.screen = screen
         _ = cn_set_term(screen)
@@ -196,7 +210,9 @@ public final class NCursesTerminal: Terminal {
         if style.attributes.contains(.underline) { attributes |= cn_a_underline() }
         let pair = usesColor ? colorPair(style) : 0
         characters.removeAll(keepingCapacity: true)
-        for scalar in cell.grapheme.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
+        for scalar in glyphs.shown(cell.grapheme).unicodeScalars {
+            characters.append(wchar_t(bitPattern: scalar.value))
+        }
         if characters.isEmpty { characters.append(0x20) }
         characters.append(0)
         _ = characters.withUnsafeBufferPointer { buffer in
@@ -225,11 +241,14 @@ public final class NCursesTerminal: Terminal {
         return -1
     }
 
-    /// ncursesw only emits wide characters under a UTF-8 locale: take the user's, else C.UTF-8.
-    private static func chooseUTF8Locale() {
+    /// The user's locale, and the glyphs it can show. ncursesw only emits wide characters under a UTF-8
+    /// locale, so when no locale is named at all C.UTF-8 is taken for the characters' encoding.
+    private static func chooseLocale(environment: [String: String]) -> GlyphSet {
         _ = setlocale(LC_ALL, "")
-        if cn_locale_is_utf8() == 0 {
+        let glyphs = GlyphSet.forLocale(environment: environment, selectedLocaleIsUTF8: cn_locale_is_utf8() != 0)
+        if glyphs == .unicode && cn_locale_is_utf8() == 0 {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
+        return glyphs
     }
 }

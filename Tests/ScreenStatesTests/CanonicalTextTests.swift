@@ -198,4 +198,46 @@ import Testing
                         .labelled("previous", .array([.string("a"), .nil, .int(-3), .double(0.5)])),
                     ]))
     }
+
+    @Test(arguments: [
+        ("succeeded(" + String(repeating: "[", count: 50_000), 74),
+        (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), 65),
+        ("a(" + String(repeating: "b(", count: 70), 129),
+    ])
+    func nestingDeeperThanTheBoundIsAnErrorNotAStackOverflow(text: String, column: Int) {
+        #expect(throws: CanonicalTextError(column: column, "values are nested more than 64 deep")) {
+            try CanonicalValue.parse(text)
+        }
+    }
+
+    @Test func nestingUpToTheBoundParses() throws {
+        let text = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        var expected = CanonicalValue.array([])
+        for _ in 1..<64 { expected = .array([expected]) }
+        #expect(try CanonicalValue.parse(text) == expected)
+    }
+
+    @Test func excerptsKeepShortTextAndCutLongText() {
+        #expect(CanonicalValue.excerpt(String(repeating: "a", count: 200)) == String(repeating: "a", count: 200))
+        #expect(
+            CanonicalValue.excerpt(String(repeating: "é", count: 10_000))
+                == String(repeating: "é", count: 200) + "… (9800 more characters)")
+    }
+
+    @Test(arguments: [
+        String(repeating: "x", count: 1_000_000),
+        "loaded([" + String(repeating: "\"a\", ", count: 100_000) + "1])",
+        String(repeating: "9", count: 1_000_000),
+        "failed(\"\\u{" + String(repeating: "0", count: 1_000_000) + "}\")",
+        "refreshTapped(" + String(repeating: "1, ", count: 100_000) + "1)",
+        "succeeded(" + String(repeating: "[", count: 60) + String(repeating: "1, ", count: 100_000) + "1",
+    ])
+    func errorsAboutALongLineQuoteAtMost200CharactersOfIt(text: String) {
+        do {
+            _ = try LoadAction(parsing: text)
+            Issue.record("parsed \(text.prefix(40))")
+        } catch {
+            #expect(error.description.count < 400, "\(error.description.prefix(500))")
+        }
+    }
 }

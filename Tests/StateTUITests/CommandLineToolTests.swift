@@ -197,4 +197,37 @@ import Testing
                 "statetui: 'svg' is not a valid value for --format; expected one of: mermaid, dot, table, text\n"
                     + "USAGE:\n  statetui graph <model> [--full] [--format <format>] [--charset <charset>]\n"))
     }
+
+    @Test(arguments: [["help", "--help"], ["help", "-h"]])
+    func helpOnHelpPrintsTheOverview(arguments: [String]) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 0)
+        #expect(memory.output == CommandLineTool.help)
+        #expect(memory.error == "")
+    }
+
+    @Test func aHugeWordIsQuotedAtMost200Characters() {
+        let memory = MemoryIO()
+        #expect(memory.run([String(repeating: "w", count: 100_000)]) == 2)
+        #expect(
+            memory.error
+                == "statetui: unknown command '" + String(repeating: "w", count: 200) + "… (99800 more characters)'\n"
+                + "USAGE:\n" + CommandLineTool.usage + "\nSee 'statetui --help'.\n")
+    }
+
+    @Test(arguments: ["40000x40000", "1001x24", "80x501", "0x24", "-1x24", "80x", "9223372036854775808x1"])
+    func aDemoSizeOutsideTheBoundIsAUsageError(size: String) {
+        let memory = MemoryIO()
+        #expect(memory.run(["demo", "load", "--headless", "--size", size]) == 2)
+        #expect(memory.output == "")
+        #expect(
+            memory.error.hasPrefix(
+                "statetui: '\(size)' is not a valid value for --size; expected WxH from 1x1 to 1000x500, e.g. 80x24\n"))
+    }
+
+    @Test func theLargestDemoSizeIsAccepted() {
+        let memory = MemoryIO(files: ["one.demo": .success("expect /Transfers/\n")])
+        #expect(memory.run(["demo", "one.demo", "--headless", "--size", "1000x500"]) == 0)
+        #expect(memory.error == "")
+    }
 }

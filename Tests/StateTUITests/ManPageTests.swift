@@ -115,7 +115,10 @@ import Testing
         let environment = Self.arguments(of: "Ev", in: Self.section("ENVIRONMENT").filter { $0.hasPrefix(".It ") })
         #expect(environment == ["NO_COLOR", DashboardOptions.seedVariable, "TERM"])
         let statuses = Self.section("EXIT STATUS").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }
-        #expect(statuses == ["0", "1", "2", "130", "143"])
-        #expect(CommandLineTool.help.contains("Exit status: 0 ok, 1 failure, 2 usage or environment error, 130/143"))
+        #expect(statuses == ["0", "1", "2", "129", "130", "141", "143"])
+        #expect(
+            CommandLineTool.help.contains(
+                "Exit status: 0 ok, 1 failure, 2 usage or environment error, 129/130/143 hung up/interrupted/terminated,"
+                    + "\n141 standard output closed by its reader (as SIGPIPE)."))
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The edges a command touches: standard input, files, standard output and standard error.
 /// Commands take one so tests can run them in memory; ``standard()`` is the real process.
@@ -12,6 +16,14 @@ public struct CommandIO {
         public init(_ message: String) { self.message = message }
     }
 
+    /// A source of lines: the next line without its terminator, nil at the end, or why it cannot be read
+    /// (the source continues after an error that concerns one line).
+    public typealias Lines = () -> Result<String, ReadError>?
+
+    /// The largest file ``readFile`` reads whole (a demo script): 1 MiB. Longer inputs are read as
+    /// ``Lines``.
+    public static let maximumFileSize = 1 << 20
+
     /// The next line of standard input without its line terminator; nil at the end.
     public var readInputLine: () -> String?
     /// The whole text of a file, or why it cannot be read.
@@ -20,53 +32,114 @@ public struct CommandIO {
     public var writeOutput: (String) -> Void
     /// Writes to standard error (diagnostics).
     public var writeError: (String) -> Void
+    /// The lines of standard input (nil) or of the file at a path, read a bounded window at a time.
+    public var openLines: (String?) -> Result<Lines, ReadError>
 
-    /// An IO from its four edges.
+    /// An IO from its edges. Without `openLines`, lines come from `readInputLine` and from `readFile`'s text.
     public init(
         readInputLine: @escaping () -> String?, readFile: @escaping (String) -> Result<String, ReadError>,
-        writeOutput: @escaping (String) -> Void, writeError: @escaping (String) -> Void
+        writeOutput: @escaping (String) -> Void, writeError: @escaping (String) -> Void,
+        openLines: ((String?) -> Result<Lines, ReadError>)? = nil
     ) {
         self.readInputLine = readInputLine
         self.readFile = readFile
         self.writeOutput = writeOutput
         self.writeError = writeError
+        self.openLines =
+            openLines ?? { path in
+                guard let path else { return .success({ readInputLine().map { .success($0) } }) }
+                return readFile(path).map { text in
+                    let remaining = RemainingLines(CommandIO.splitLines(text))
+                    return { remaining.next().map { .success($0) } }
+                }
+            }
     }
 
-    /// The process's own standard streams and file system. Output is buffered and flushed
-    /// before anything is written to standard error, so the two stay in order.
+    /// The process's own standard streams and file system. Output is buffered and flushed before anything
+    /// is written to standard error, so the two stay in order. A write error never crashes: when the reader
+    /// of standard output has gone, the process exits quietly with ``StandardStream/closedPipeStatus``; any
+    /// other write error prints one line on standard error and exits with status 1.
     public static func standard() -> (io: CommandIO, flush: () -> Void) {
         let output = OutputBuffer()
+        let input = LineReader(descriptor: 0, closing: false)
         let io = CommandIO(
-            readInputLine: { readLine(strippingNewline: true) },
-            readFile: readTextFile,
+            readInputLine: { try? input.next() },
+            readFile: { readTextFile($0) },
             writeOutput: { output.append($0) },
             writeError: { text in
                 output.flush()
-                FileHandle.standardError.write(Data(text.utf8))
+                // Nothing is left to tell about a failing standard error: the exit status says it.
+                if StandardStream.error.write(text.utf8) != nil { exit(1) }
+            },
+            openLines: { path in
+                guard let path, path != "-" else { return .success(input.nextResult) }
+                return openFile(path).map { LineReader(descriptor: $0, closing: true).nextResult }
             })
         return (io, { output.flush() })
     }
 
-    /// Reads a UTF-8 text file, naming the cause when it cannot.
-    public static func readTextFile(_ path: String) -> Result<String, ReadError> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(ReadError("no such file"))
+    /// Reads a UTF-8 text file of at most `limit` bytes, naming the cause when it cannot; never blocks on a
+    /// FIFO without a writer.
+    public static func readTextFile(_ path: String, limit: Int = maximumFileSize) -> Result<String, ReadError> {
+        openFile(path).flatMap { descriptor in
+            defer { close(descriptor) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while bytes.count <= limit {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return .failure(ReadError("cannot be read (\(StandardStream.describe(errno: errno)))"))
+                }
+                if count == 0 { break }
+                bytes += chunk[..<count]
+            }
+            guard bytes.count <= limit else { return .failure(ReadError("is larger than \(limit) bytes")) }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return .failure(ReadError("is not UTF-8 text"))
+            }
+            return .success(text)
         }
-        guard !isDirectory.boolValue else { return .failure(ReadError("is a directory")) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(ReadError("cannot be read (permission denied?)"))
+    }
+
+    /// Opens `path` for reading without blocking on a FIFO that has no writer yet (reads then block as
+    /// usual), refusing directories; the caller closes the descriptor.
+    static func openFile(_ path: String) -> Result<Int32, ReadError> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: return .failure(ReadError("no such file"))
+            case EACCES, EPERM: return .failure(ReadError("cannot be read (permission denied)"))
+            default: return .failure(ReadError("cannot be opened (\(StandardStream.describe(errno: code)))"))
+            }
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            return .failure(ReadError("is not UTF-8 text"))
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(ReadError("cannot be read (\(StandardStream.describe(errno: code)))"))
         }
-        return .success(text)
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            close(descriptor)
+            return .failure(ReadError("is a directory"))
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return .success(descriptor)
+    }
+
+    /// Splits on line feeds (a trailing one ends the last line rather than starting an empty one).
+    static func splitLines(_ text: String) -> [String] {
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 }
 
-/// Collects standard output and writes it in large pieces.
+/// Collects standard output and writes it in large pieces; a failed write ends the process (see
+/// ``CommandIO/standard()``).
 private final class OutputBuffer {
-    private var pending = Data()
+    private var pending: [UInt8] = []
 
     func append(_ text: String) {
         pending.append(contentsOf: text.utf8)
@@ -75,7 +148,24 @@ private final class OutputBuffer {
 
     func flush() {
         guard !pending.isEmpty else { return }
-        FileHandle.standardOutput.write(pending)
+        let failure = StandardStream.output.write(pending)
         pending.removeAll(keepingCapacity: true)
+        switch failure {
+        case nil: return
+        case .closedPipe: exit(StandardStream.closedPipeStatus)
+        case .failed(let code):
+            StandardStream.error.write(
+                "statetui: cannot write to standard output: \(StandardStream.describe(errno: code))\n".utf8)
+            exit(1)
+        }
     }
+}
+
+/// The lines of a text already in memory, handed out one at a time.
+private final class RemainingLines {
+    private var lines: ArraySlice<String>
+
+    init(_ lines: [String]) { self.lines = lines[...] }
+
+    func next() -> String? { lines.popFirst() }
 }

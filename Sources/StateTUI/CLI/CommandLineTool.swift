@@ -37,7 +37,8 @@ public enum CommandLineTool {
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
         lines += [
             "",
-            "Exit status: 0 ok, 1 failure, 2 usage or environment error, 130/143 interrupted.",
+            "Exit status: 0 ok, 1 failure, 2 usage or environment error, 129/130/143 hung up/interrupted/terminated,",
+            "141 standard output closed by its reader (as SIGPIPE).",
             "See 'statetui help <command>' for a command's arguments.",
         ]
         return lines.joined(separator: "\n") + "\n"
@@ -69,28 +70,31 @@ public enum CommandLineTool {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help":
-            guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])'") }
+            guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
             io.writeOutput(help)
             return 0
         case "--version":
-            guard rest.isEmpty else { throw UsageError("unexpected argument '\(rest[0])'") }
+            guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
             io.writeOutput("statetui \(Version.current)\n")
             return 0
         case "help":
-            guard let topic = rest.first else {
+            // `help --help` asks for help on help: the overview, as `help` alone prints.
+            guard let topic = rest.first, topic != "-h", topic != "--help" else {
+                guard rest.count <= 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
                 io.writeOutput(help)
                 return 0
             }
-            guard rest.count == 1 else { throw UsageError("unexpected argument '\(rest[1])'") }
+            guard rest.count == 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
             guard let spec = commands.first(where: { $0.name == topic }) else {
-                throw UsageError("unknown command '\(topic)'")
+                throw UsageError("unknown command \(UsageError.quote(topic))")
             }
             io.writeOutput(spec.help)
             return 0
-        default:  // not a state switch: any other word names a command or is an error
+        default:
             guard let spec = commands.first(where: { $0.name == first }) else {
                 throw first.hasPrefix("-")
-                    ? UsageError("unknown option '\(first)'") : UsageError("unknown command '\(first)'")
+                    ? UsageError("unknown option \(UsageError.quote(first))")
+                    : UsageError("unknown command \(UsageError.quote(first))")
             }
             let parsed = try spec.parse(rest)
             if parsed.wantsHelp {
@@ -102,7 +106,7 @@ public enum CommandLineTool {
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io, environment: environment)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
-            default:  // not a state switch: command names are strings
+            default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }
         }

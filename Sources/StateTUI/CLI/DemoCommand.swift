@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ScreenStates
 import StateMachineKit
 import TerminalUI
 
@@ -24,12 +25,18 @@ public enum DemoCommand {
         flags: [.init("headless", help: "Print every frame as plain text instead of using the terminal.")],
         discussion: """
             A demo file has one step a line: a key name (s, space, tab, shift-tab, enter, esc, up, ctrl-c, f5 …),
-            a pause ('sleep 300ms', 'sleep 2s') or a check on the screen ('expect /regex/'); '#' starts a comment.
+            a pause ('sleep 300ms', 'sleep 1.5s', 'sleep 60m', 'sleep 24h'; at most 8760h) or a check on the screen
+            ('expect /regex/': literals, ., [a-z], \\d \\w \\s \\b, ( ), (?: ), |, * + ? {n,m}, ^ $, matched in
+            time linear in the screen); '#' starts a comment. A demo file is at most 1 MiB.
             Without --headless, a person watches it run and q stops it. With --headless no terminal is
             needed: every frame is printed after a '--- frame N: <step> ---' line, and time is simulated, so
             the frames are the same on every run. A failed expect prints the step and the screen on standard
             error and exits 1; a demo file with an error prints 'statetui: FILE:LINE: …' and exits 2.
             """)
+
+    /// The largest `--size`: wider and taller than any real terminal, small enough that every frame of a
+    /// demo is drawn, matched and printed in moments.
+    public static let maximumSize = Size(width: 1000, height: 500)
 
     /// Runs the parsed command.
     static func run(_ command: ParsedCommand, io: CommandIO) throws(UsageError) -> Int32 {
@@ -37,8 +44,12 @@ public enum DemoCommand {
             preconditionFailure("Internal inconsistency: demo's spec admitted \(command)")
         }
         let sizeText = command.options["size"] ?? "80x24"
-        guard let size = Size(parsing: sizeText) else {
-            throw UsageError("'\(sizeText)' is not a valid value for --size; expected WxH, e.g. 80x24", command: "demo")
+        guard let size = Size(parsing: sizeText), size.width <= maximumSize.width, size.height <= maximumSize.height
+        else {
+            throw UsageError(
+                "\(UsageError.quote(sizeText)) is not a valid value for --size; expected WxH from 1x1 to "
+                    + "\(maximumSize.width)x\(maximumSize.height), e.g. 80x24",
+                command: "demo")
         }
         let file: String
         let text: String
@@ -49,13 +60,13 @@ public enum DemoCommand {
             file = name
             switch io.readFile(name) {
             case .failure(let failure):
-                io.writeError("statetui: \(name): \(failure.message)\n")
+                io.writeError("statetui: \(CanonicalValue.excerpt(name)): \(failure.message)\n")
                 return 2
             case .success(let contents): text = contents
             }
         } else {
             throw UsageError(
-                "unknown demo '\(name)'; expected one of: \(BundledDemos.names.joined(separator: ", ")), or a FILE.demo",
+                "unknown demo \(UsageError.quote(name)); expected one of: \(BundledDemos.names.joined(separator: ", ")), or a FILE.demo",
                 command: "demo")
         }
         let script: DemoScript

@@ -65,7 +65,7 @@ extension CommandSpec {
                 continue
             }
             guard word.hasPrefix("--"), let option = options.first(where: { $0.name == optionName }) else {
-                throw UsageError("unknown option '\(word.prefix { $0 != "=" })'", command: name)
+                throw UsageError("unknown option \(UsageError.quote(word.prefix { $0 != "=" }))", command: name)
             }
             let value: String
             if let equals = body.firstIndex(of: "=") {
@@ -100,7 +100,7 @@ extension CommandSpec {
             parsed.arguments[argument.name] = positionals[position]
         }
         if positionals.count > arguments.count {
-            throw UsageError("unexpected argument '\(positionals[arguments.count])'", command: name)
+            throw UsageError("unexpected argument \(UsageError.quote(positionals[arguments.count]))", command: name)
         }
         return parsed
     }
@@ -139,7 +139,7 @@ extension CommandSpec {
     private func check(_ value: String, allowed: [String]?, what: String) throws(UsageError) {
         guard let allowed, !allowed.contains(value) else { return }
         throw UsageError(
-            "'\(value)' is not a valid value for \(what); expected one of: \(allowed.joined(separator: ", "))",
+            "\(UsageError.quote(value)) is not a valid value for \(what); expected one of: \(allowed.joined(separator: ", "))",
             command: name)
     }
 }

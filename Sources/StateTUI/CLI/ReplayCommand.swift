@@ -27,17 +27,33 @@ public enum ReplayCommand {
             """)
 
     /// Runs a replay of `model` over `lines` (line terminators already removed), writing results
-    /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse.
+    /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse or cannot be read.
     public static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
-        run(model: model, replayer: model.makeReplayer(), lines: lines, io: io)
+        run(model: model, replayer: model.makeReplayer(), source: { lines().map { .success($0) } }, io: io)
     }
 
     /// ``run(model:lines:io:)`` through a given replayer for `model`'s events, so another machine for the
     /// same model (a `@StateMachine` rewrite) can be held to exactly the output `statetui replay` prints.
     public static func run(model: ScreenModel, replayer: Replayer, lines: () -> String?, io: CommandIO) -> Int32 {
+        run(model: model, replayer: replayer, source: { lines().map { .success($0) } }, io: io)
+    }
+
+    /// The replay over a source whose lines may fail to be read (too long, not UTF-8): such a line stops
+    /// the run like one that does not parse, its message naming `sourceName` (the file) and the line.
+    static func run(
+        model: ScreenModel, replayer: Replayer, source: CommandIO.Lines, sourceName: String = "standard input",
+        io: CommandIO
+    ) -> Int32 {
         var number = 0
-        while let raw = lines() {
+        while let next = source() {
             number += 1
+            let raw: String
+            switch next {
+            case .success(let line): raw = line
+            case .failure(let failure):
+                io.writeError("statetui: \(sourceName): line \(number): \(failure.message)\n")
+                return 2
+            }
             let line = trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") { continue }
             do {
@@ -52,30 +68,21 @@ public enum ReplayCommand {
         return 0
     }
 
-    /// Runs the parsed command: from the named file, or from standard input.
+    /// Runs the parsed command: from the named file, or from standard input, a bounded window at a time.
     static func run(_ command: ParsedCommand, io: CommandIO) -> Int32 {
         guard let model = command.arguments["model"].flatMap(ScreenModel.init(rawValue:)) else {
             preconditionFailure("Internal inconsistency: replay's spec admitted \(command)")
         }
-        guard let path = command.arguments["file"], path != "-" else {
-            return run(model: model, lines: io.readInputLine, io: io)
-        }
-        switch io.readFile(path) {
+        let path = command.arguments["file"].flatMap { $0 == "-" ? nil : $0 }
+        switch io.openLines(path) {
         case .failure(let failure):
-            io.writeError("statetui: \(path): \(failure.message)\n")
+            io.writeError("statetui: \(CanonicalValue.excerpt(path ?? "-")): \(failure.message)\n")
             return 2
-        case .success(let text):
-            var remaining = splitLines(text)[...]
-            return run(model: model, lines: { remaining.popFirst() }, io: io)
+        case .success(let lines):
+            return run(
+                model: model, replayer: model.makeReplayer(), source: lines,
+                sourceName: path.map { CanonicalValue.excerpt($0) } ?? "standard input", io: io)
         }
-    }
-
-    /// Splits on line feeds (a trailing one ends the last line rather than starting an empty
-    /// one); a carriage return before a line feed belongs to the terminator.
-    static func splitLines(_ text: String) -> [String] {
-        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
     }
 
     /// The line without surrounding spaces, tabs or a carriage return.

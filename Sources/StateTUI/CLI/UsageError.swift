@@ -1,3 +1,5 @@
+import ScreenStates
+
 /// A command line that cannot be run as written: the message names the cause, and the command it
 /// concerns (when known) supplies the usage line printed after it. Exit status 2.
 public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -8,8 +10,15 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A usage error about `command` (nil: the top level).
     public init(_ message: String, command: String? = nil) {
-        self.message = message
+        // Each site quotes words through quote(_:); this bound holds for any that does not.
+        self.message = CanonicalValue.excerpt(message, limit: 4 * CanonicalValue.excerptLength)
         self.command = command
+    }
+
+    /// A word of the command line as a message quotes it: in single quotes, at most
+    /// ``CanonicalValue/excerptLength`` characters of it.
+    public static func quote(_ word: some StringProtocol) -> String {
+        "'" + CanonicalValue.excerpt(String(word)) + "'"
     }
 
     /// The message.

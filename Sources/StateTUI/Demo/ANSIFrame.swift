@@ -51,7 +51,7 @@ public enum ANSIFrame {
         case ..<0: return []
         case 0..<8: return ["\(base + index)"]
         case 8..<16: return ["\(base + 60 + index - 8)"]
-        default: return ["\(base + 8)", "5", "\(index)"]  // not a state switch: the 256-colour palette
+        default: return ["\(base + 8)", "5", "\(index)"]
         }
     }
 }

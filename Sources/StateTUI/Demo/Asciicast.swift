@@ -58,7 +58,7 @@ public struct Asciicast: Hashable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            default:  // not a state switch: every other scalar is copied
+            default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     out += String(format: "\\u%04x", scalar.value)
                 } else {

@@ -32,10 +32,11 @@ public enum DemoPlayer {
         "--- frame \(frame): \(step) ---"
     }
 
-    /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile).
+    /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile), in time
+    /// linear in the text (``ScreenPattern``).
     public static func matches(_ text: String, _ pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return text.contains(regex)
+        guard let compiled = try? ScreenPattern(pattern) else { return false }
+        return compiled.matches(text)
     }
 
     /// Plays `script` without a terminal, writing every frame to `output` and recording into `cast`.

@@ -1,7 +1,8 @@
+import ScreenStates
 import TerminalUI
 
 /// A parsed `.demo` file: one step a line — a key name (`r`, `space`, `tab`, `ctrl-c`, `up`, `f5`), a pause
-/// (`sleep 300ms`, `sleep 2s`) or a check on the screen (`expect /regex/`). Blank lines and lines starting
+/// (`sleep 300ms`, `sleep 1.5s`, `sleep 60m`, `sleep 24h`) or a check on the screen (`expect /regex/`). Blank lines and lines starting
 /// with `#` are skipped.
 public struct DemoScript: Hashable, Sendable {
     /// One step of a demo.
@@ -62,38 +63,79 @@ public struct DemoScript: Hashable, Sendable {
         func fail(_ message: String) -> DemoScriptError { DemoScriptError(file: file, line: number, message: message) }
         if line == "sleep" || line.hasPrefix("sleep ") {
             let amount = String(line.dropFirst(5)).trimmingSpaces
-            guard let duration = parseDuration(amount) else {
-                throw fail("'\(line)': sleep needs a duration such as 300ms or 2s")
+            switch parseDuration(amount) {
+            case .success(let duration): return .sleep(duration)
+            case .failure(let problem): throw fail("\(quoted(line)): \(problem.message)")
             }
-            return .sleep(duration)
         }
         if line == "expect" || line.hasPrefix("expect ") {
             let pattern = String(line.dropFirst(6)).trimmingSpaces
             guard pattern.count >= 2, pattern.hasPrefix("/"), pattern.hasSuffix("/") else {
-                throw fail("'\(line)': expect needs a regular expression between slashes, e.g. expect /Upload/")
+                throw fail("\(quoted(line)): expect needs a regular expression between slashes, e.g. expect /Upload/")
             }
             let body = String(pattern.dropFirst().dropLast())
-            guard !body.isEmpty else { throw fail("'\(line)': the regular expression is empty") }
+            guard !body.isEmpty else { throw fail("\(quoted(line)): the regular expression is empty") }
             do {
-                _ = try Regex(body)
+                _ = try ScreenPattern(body)
             } catch {
-                throw fail("'\(line)': invalid regular expression: \(error)")
+                throw fail("\(quoted(line)): invalid regular expression \(error)")
             }
             return .expect(body)
         }
         guard let key = Key(name: line) else {
             throw fail(
-                "unknown step '\(line)': expected a key name (q, space, tab, shift-tab, enter, up, ctrl-c, f5 …), "
+                "unknown step \(quoted(line)): expected a key name (q, space, tab, shift-tab, enter, up, ctrl-c, f5 …), "
                     + "'sleep 300ms' or 'expect /regex/'")
         }
         return .key(key)
     }
 
-    /// `300ms` or `2s` (whole numbers) as a duration; nil otherwise.
-    static func parseDuration(_ text: String) -> Duration? {
-        if text.hasSuffix("ms"), let value = Int(text.dropLast(2)), value >= 0 { return .milliseconds(value) }
-        if text.hasSuffix("s"), let value = Int(text.dropLast(1)), value >= 0 { return .seconds(value) }
-        return nil
+    /// The longest sleep: a year of simulated time.
+    public static let maximumSleep = Duration.seconds(365 * 24 * 3600)
+
+    /// Why a sleep's duration was refused.
+    struct DurationProblem: Error, Hashable {
+        var message: String
+    }
+
+    /// A number (`300`, `1.5`) and a unit (`ms`, `s`, `m`, `h`) as a duration of at most ``maximumSleep``,
+    /// exact to the nanosecond; why not otherwise.
+    static func parseDuration(_ text: String) -> Result<Duration, DurationProblem> {
+        let form = "sleep needs a duration: a number and a unit (ms, s, m or h), e.g. 300ms, 1.5s, 60m or 24h"
+        let units: [(suffix: String, nanoseconds: Int)] = [
+            ("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000), ("h", 3_600_000_000_000),
+        ]
+        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else {
+            return .failure(DurationProblem(message: form))
+        }
+        let number = text.dropLast(unit.suffix.count)
+        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = parts.map { $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }
+        guard !parts[0].isEmpty, !digits.contains(false), parts.count == 1 || !parts[1].isEmpty else {
+            return .failure(DurationProblem(message: form))
+        }
+        let limit = Int(maximumSleep.components.seconds) * 1_000_000_000
+        let tooLong = DurationProblem(message: "a sleep is at most 8760h (365 days of simulated time)")
+        // Whole units first, refusing before anything could overflow.
+        guard parts[0].count <= 18, let whole = Int(parts[0]), whole <= limit / unit.nanoseconds else {
+            return .failure(tooLong)
+        }
+        var nanoseconds = whole * unit.nanoseconds
+        if parts.count == 2 {
+            // At most nine fraction digits count: a unit is at most 3.6e12 ns, so the tenth is far below 1 ns.
+            let fraction = parts[1].prefix(9)
+            guard let value = Int(fraction) else { return .failure(DurationProblem(message: form)) }
+            var scale = 1
+            for _ in 0..<fraction.count { scale *= 10 }
+            nanoseconds += Int((Double(value) / Double(scale) * Double(unit.nanoseconds)).rounded())
+        }
+        guard nanoseconds <= limit else { return .failure(tooLong) }
+        return .success(.nanoseconds(nanoseconds))
+    }
+
+    /// A line as a message quotes it: in single quotes, at most 200 characters of it.
+    private static func quoted(_ line: String) -> String {
+        "'" + CanonicalValue.excerpt(line) + "'"
     }
 }
 

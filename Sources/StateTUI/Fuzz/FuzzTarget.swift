@@ -28,7 +28,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         switch self {
         case .canonical: Self.canonical(Self.text(bytes))
-        case .replay: Self.replay(Self.text(bytes))
+        case .replay: Self.replay(bytes)
         case .demoScript: (try? DemoScript.parse(Self.text(bytes), file: "fuzz.demo")) != nil
         case .keyDecoder: Self.keys(bytes)
         case .journal: Self.journal(bytes)
@@ -71,10 +71,21 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         return true
     }
 
-    private static func replay(_ text: String) -> Bool {
-        var lines = ReplayCommand.splitLines(text)[...]
-        guard let name = lines.popFirst(), let model = ScreenModel(rawValue: name) else { return false }
-        return ReplayCommand.run(model: model, lines: { lines.popFirst() }, io: memoryIO()) == 0
+    /// The bytes through the windowed ``LineReader`` that `statetui replay` reads files and standard input
+    /// with (a small window and line limit, so short inputs reach its refill and overlong-line paths).
+    private static func replay(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var rest = UnsafeRawBufferPointer(bytes)[...]
+        let reader = LineReader(maximumLineLength: 64) { buffer in
+            let count = min(buffer.count, rest.count, 7)
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: rest.prefix(count)))
+            rest = rest.dropFirst(count)
+            return count
+        }
+        guard case .success(let name)? = reader.nextResult(), let model = ScreenModel(rawValue: name) else {
+            return false
+        }
+        return ReplayCommand.run(
+            model: model, replayer: model.makeReplayer(), source: { reader.nextResult() }, io: memoryIO()) == 0
     }
 
     private static func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -109,7 +120,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The whole command line through ``CommandLineTool`` in memory, except `demo` and `copy`, which would play
     /// a demo or copy files: those stop after their spec's parse and option checks.
     private static func commandLine(_ text: String) -> Bool {
-        let words = ReplayCommand.splitLines(text)
+        let words = CommandIO.splitLines(text)
         guard let first = words.first, first == DemoCommand.spec.name || first == CopyCommand.spec.name else {
             return CommandLineTool.run(words, io: memoryIO(), dashboard: { _ in 0 }) == 0
         }

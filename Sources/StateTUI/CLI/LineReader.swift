@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads lines from a file descriptor through a fixed window, so a file of any length is read in bounded
+/// memory and a line longer than ``maximumLineLength`` is an error instead of an allocation the size of
+/// the input. A line feed ends a line; a carriage return before it belongs to the terminator's caller
+/// (replay trims it); the last line needs no line feed.
+public final class LineReader {
+    /// The longest line accepted, in bytes (without its line feed): 1 MiB.
+    public static let maximumLineLength = 1 << 20
+    /// How much is read from the descriptor at a time.
+    static let windowSize = 1 << 16
+
+    private let read: (UnsafeMutableRawBufferPointer) -> Int
+    private let onClose: () -> Void
+    private let maximumLineLength: Int
+    private var window: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    private var skipping = false
+
+    /// A reader over any source of bytes: `read` fills a buffer and returns the count, 0 at the end, -1 on
+    /// an error (with `errno` set); `onClose` runs once when the reader is released.
+    public init(
+        maximumLineLength: Int = LineReader.maximumLineLength,
+        read: @escaping (UnsafeMutableRawBufferPointer) -> Int, onClose: @escaping () -> Void = {}
+    ) {
+        self.maximumLineLength = maximumLineLength
+        self.read = read
+        self.onClose = onClose
+    }
+
+    /// A reader over `descriptor`; closes it when released if `closing`.
+    public convenience init(descriptor: Int32, closing: Bool) {
+        self.init(
+            read: { buffer in
+                #if canImport(Glibc)
+                Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+                #else
+                Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+                #endif
+            },
+            onClose: { if closing { _ = close(descriptor) } })
+    }
+
+    deinit { onClose() }
+
+    /// The next line without its line feed, nil at the end; throws when a line is longer than the maximum
+    /// or is not UTF-8, or when reading fails. After an overlong line, the next call continues after it.
+    public func next() throws(CommandIO.ReadError) -> String? {
+        while true {
+            if let newline = window[start...].firstIndex(of: 0x0A) {
+                let lineStart = start
+                start = newline + 1
+                if skipping {
+                    skipping = false
+                    continue
+                }
+                guard newline - lineStart <= maximumLineLength else {
+                    throw CommandIO.ReadError("longer than \(maximumLineLength) bytes")
+                }
+                return try text(window[lineStart..<newline])
+            }
+            if window.count - start > maximumLineLength {
+                // Drop what is held of the overlong line and say so once; the rest of it is skipped.
+                window.removeAll(keepingCapacity: true)
+                start = 0
+                if !skipping {
+                    skipping = true
+                    throw CommandIO.ReadError("longer than \(maximumLineLength) bytes")
+                }
+            }
+            if atEnd {
+                guard start < window.count, !skipping else {
+                    skipping = false
+                    return nil
+                }
+                let rest = window[start...]
+                start = window.count
+                guard rest.count <= maximumLineLength else {
+                    throw CommandIO.ReadError("longer than \(maximumLineLength) bytes")
+                }
+                return try text(rest)
+            }
+            try fill()
+        }
+    }
+
+    /// ``next()`` as a value: nil at the end, else the line or why it could not be read.
+    public func nextResult() -> Result<String, CommandIO.ReadError>? {
+        do {
+            return try next().map { .success($0) }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fill() throws(CommandIO.ReadError) {
+        if start > 0 {
+            window.removeFirst(start)
+            start = 0
+        }
+        let count = window.count
+        window.append(contentsOf: repeatElement(0, count: Self.windowSize))
+        var got = -1
+        while got < 0 {
+            got = window.withUnsafeMutableBytes { buffer in
+                read(UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
+            if got < 0 && errno != EINTR {
+                window.removeLast(Self.windowSize)
+                throw CommandIO.ReadError("cannot be read (\(StandardStream.describe(errno: errno)))")
+            }
+        }
+        window.removeLast(Self.windowSize - got)
+        if got == 0 { atEnd = true }
+    }
+
+    private func text(_ bytes: ArraySlice<UInt8>) throws(CommandIO.ReadError) -> String {
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            throw CommandIO.ReadError("not UTF-8 text")
+        }
+        return line
+    }
+}

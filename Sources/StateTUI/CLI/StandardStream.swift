@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file descriptor written with `write(2)` until every byte is out: the one place the command line writes
+/// to standard output and standard error, so a write error is a value, never a crash.
+public struct StandardStream: Sendable {
+    /// Why bytes could not be written.
+    public enum WriteFailure: Error, Hashable, Sendable {
+        /// The reading end of a pipe is gone (`EPIPE`): the reader has what it wanted.
+        case closedPipe
+        /// Any other error, with its `errno` (`ENOSPC`, `EIO`, …).
+        case failed(errno: Int32)
+    }
+
+    /// The exit status after the reader of standard output went away: what a shell reports for a
+    /// process killed by SIGPIPE (128 + 13), so `statetui … | head` ends as other Unix tools do.
+    public static let closedPipeStatus: Int32 = 141
+
+    /// The descriptor written to.
+    public var descriptor: Int32
+
+    /// A stream over `descriptor` (not owned: never closed).
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Standard output.
+    public static let output = StandardStream(descriptor: 1)
+    /// Standard error.
+    public static let error = StandardStream(descriptor: 2)
+
+    /// Writes every byte, retrying after a signal and after a short write; nil when all were written.
+    @discardableResult
+    public func write(_ bytes: some Collection<UInt8>) -> WriteFailure? {
+        let bytes = Array(bytes)
+        return bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(buffer.baseAddress! + offset, buffer.count - offset)
+                if written >= 0 {
+                    offset += written
+                    continue
+                }
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK {
+                    // A non-blocking descriptor inherited from the shell: wait until it takes more.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                }
+                return code == EPIPE ? .closedPipe : .failed(errno: code)
+            }
+            return nil
+        }
+    }
+
+    private func systemWrite(_ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, pointer, count)
+        #else
+        Darwin.write(descriptor, pointer, count)
+        #endif
+    }
+
+    /// `errno`'s text, e.g. `No space left on device`.
+    public static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
