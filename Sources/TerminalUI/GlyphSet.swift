@@ -29,11 +29,20 @@ public enum GlyphSet: Hashable, Sendable {
     /// The ASCII stand-in for each glyph the widgets and screens draw.
     public static let asciiStandIns: [String: String] = {
         var table: [String: String] = [:]
-        for glyph in ["─", "━", "═", "—", "–"] { table[glyph] = "-" }
+        for glyph in ["─", "━", "—", "–"] { table[glyph] = "-" }
+        // Double lines mark a state diagram's initial state: `=` keeps them apart from single ones.
+        table["═"] = "="
         for glyph in ["│", "┃", "║"] { table[glyph] = "|" }
-        for glyph in ["┌", "┐", "└", "┘", "╭", "╮", "╰", "╯", "╔", "╗", "╚", "╝", "├", "┤", "┬", "┴", "┼"] {
+        for glyph in [
+            "┌", "┐", "└", "┘", "╭", "╮", "╰", "╯", "╔", "╗", "╚", "╝", "├", "┤", "┬", "┴", "┼", "╤", "╧", "╟",
+        ] {
             table[glyph] = "+"
         }
+        // The arrowheads of a state diagram's edges.
+        table["▲"] = "^"
+        table["▼"] = "v"
+        table["◀"] = "<"
+        table["▶"] = ">"
         table["█"] = "#"
         for glyph in ProgressBar.eighths { table[String(glyph)] = "=" }
         let spinner = ["|", "/", "-", "\\"]

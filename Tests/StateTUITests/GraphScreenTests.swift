@@ -177,6 +177,27 @@ import Testing
         assertSnapshot(text: Self.styleMask(canvas), named: "graph-live-\(model.rawValue)-100x30.styles")
     }
 
+    /// Under a locale that is not UTF-8 every glyph the screens draw has an ASCII stand-in: boxes, the
+    /// initial state's double border and the arrowheads of a diagram, whole or by case, as well as the other
+    /// screens and the help overlay; none falls back to `?`.
+    @Test(arguments: [false, true])
+    func everyGlyphOfEveryScreenHasAnASCIIStandIn(full: Bool) {
+        var drawn = Set<String>()
+        // Each diagram is laid out once; only the Graph screen shows a different picture per model.
+        let graphs = ScreenModel.allCases.map { GraphScreenState(model: $0, full: full) }
+        for screen in Screen.allCases {
+            for overlay in [nil, Overlay.help] {
+                for graph in screen == .graph ? graphs : [graphs[0]] {
+                    let app = AppState(
+                        screen: screen, transfers: DashboardFixtures.screen(), graph: graph, overlay: overlay)
+                    drawn.formUnion(AppView.render(app, size: Size(width: 240, height: 90)).cells.map(\.grapheme))
+                }
+            }
+        }
+        let missing = drawn.filter { !$0.utf8.allSatisfy { $0 < 0x80 } && GlyphSet.asciiStandIns[$0] == nil }
+        #expect(missing.sorted() == [])
+    }
+
     @Test func aDiagramTooBigForTheScreenSaysSoAndOffersTheTable() {
         let app = AppState(
             screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .transfer, full: true)
