@@ -18,6 +18,7 @@ public final class LineReader {
     private let onClose: () -> Void
     private let maximumLineLength: Int
     private var window: [UInt8] = []
+    private var scratch = [UInt8](repeating: 0, count: LineReader.windowSize)
     private var start = 0
     private var atEnd = false
     private var skipping = false
@@ -103,19 +104,16 @@ public final class LineReader {
             window.removeFirst(start)
             start = 0
         }
-        let count = window.count
-        window.append(contentsOf: repeatElement(0, count: Self.windowSize))
+        // Read into the fixed scratch buffer and append only what arrived: a source that hands over a few
+        // bytes at a time (a pipe, a terminal) costs a copy of those bytes, not of a whole window.
         var got = -1
         while got < 0 {
-            got = window.withUnsafeMutableBytes { buffer in
-                read(UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            }
+            got = scratch.withUnsafeMutableBytes { read($0) }
             if got < 0 && errno != EINTR {
-                window.removeLast(Self.windowSize)
                 throw CommandIO.ReadError("cannot be read (\(StandardStream.describe(errno: errno)))")
             }
         }
-        window.removeLast(Self.windowSize - got)
+        window.append(contentsOf: scratch[..<got])
         if got == 0 { atEnd = true }
     }
 
