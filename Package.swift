@@ -131,8 +131,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "FileTransfer", dependencies: ["CLibCrypto"]),
-        .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer"]),
+        .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit"]),
+        .testTarget(
+            name: "FileTransferTests", dependencies: ["FileTransfer", "StateMachineKit", "StateMachineTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
