@@ -170,7 +170,7 @@ public final class CopyJob: Sendable {
         let size = sourceStatus.size
 
         var staged: StagedFile
-        switch try plan(sourceStatus: sourceStatus, in: directory) {
+        switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
@@ -405,7 +405,9 @@ public final class CopyJob: Sendable {
 
     /// Decides, from the journal and the disk, whether to skip, resume or start over. Only a private
     /// regular file under the partial's name is ever resumed; anything else there is replaced.
-    private func plan(sourceStatus: FileStatus, in directory: DestinationDirectory) throws(TransferError) -> Plan {
+    private func plan(
+        _ source: Int32, sourceStatus: FileStatus, in directory: DestinationDirectory
+    ) throws(TransferError) -> Plan {
         let partial = try directory.status(of: StagedFile.partialName(for: request.name))
             .flatMap { $0.isPrivateRegularFile ? $0 : nil }
         let destination = try directory.status(of: request.name)
@@ -475,6 +477,15 @@ public final class CopyJob: Sendable {
             try digestOfFile(request.name, in: directory) == owned
         {
             return .fresh(replaces: owned)
+        }
+        // A regular file there that already holds the source's bytes is a completed copy (a rerun after
+        // the journal was removed): nothing is written.
+        if destination.kind == .regularFile, destination.size == sourceStatus.size,
+            let digest = try digestOfFile(request.name, in: directory),
+            try digestOfPrefix(source, length: sourceStatus.size) == digest
+        {
+            return .alreadyComplete(
+                CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
         }
         throw .destinationExists(path: request.destinationPath)
     }
