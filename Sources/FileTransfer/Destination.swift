@@ -91,10 +91,12 @@ public final class DestinationDirectory: Sendable {
         let opened: Int32
         do {
             opened = try fileSystem.openAt(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
-        } catch .init(rawValue: ELOOP) {
-            throw .unsafeEntry(path: entry, detail: "it is a symbolic link, which the copy never follows")
-        } catch .notDirectory {
-            throw .unsafeEntry(path: entry, detail: "it is not a directory")
+        } catch .init(rawValue: ELOOP), .notDirectory {
+            // Linux answers ENOTDIR for a symbolic link opened with O_DIRECTORY | O_NOFOLLOW.
+            let isLink = (try? status(of: name))??.kind == .symbolicLink
+            throw .unsafeEntry(
+                path: entry,
+                detail: isLink ? "it is a symbolic link, which the copy never follows" : "it is not a directory")
         } catch {
             throw .io(operation: "open", path: entry, reason: error)
         }

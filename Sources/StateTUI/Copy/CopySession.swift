@@ -48,30 +48,31 @@ public struct CopySession: Sendable {
             if let other = seen[name] { throw .sameName(name, first: other, second: source) }
             seen[name] = source
         }
+        // Every tree is read before anything is written, so a tree beyond its bounds leaves no trace.
+        var trees: [String: SourceTree] = [:]
+        for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
+            // Only a directory itself (not a symbolic link to one) is copied as a tree.
+            do {
+                trees[source] = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
+            } catch {
+                throw .sourceTree(error)
+            }
+        }
         do {
             journal = try CopyJournal(directory: top)
         } catch {
             throw .destination(error)
         }
         var journals = [journal]
-        var skipped: [SourceTree.Skipped] = []
         var transfers: [CopyTransfer] = []
         for source in sources {
-            // Only a directory itself (not a symbolic link to one) is copied as a tree.
-            guard (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory else {
+            guard let tree = trees[source] else {
                 transfers.append(
                     CopyTransfer(
                         source: source, destinationDirectory: destinationDirectory, overwrite: overwrite,
                         journal: journal, options: options))
                 continue
             }
-            let tree: SourceTree
-            do {
-                tree = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
-            } catch {
-                throw .sourceTree(error)
-            }
-            skipped += tree.skipped
             var opened: [[String]: (directory: DestinationDirectory, journal: CopyJournal?)] = [[]: (top, journal)]
             let holdsFiles = Set(tree.files.map(\.directory))
             for components in tree.directories {
@@ -98,7 +99,7 @@ public struct CopySession: Sendable {
             }
         }
         self.journals = journals
-        self.skipped = skipped
+        self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
     }
 
