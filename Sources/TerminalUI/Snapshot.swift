@@ -13,9 +13,62 @@ public enum Snapshot {
         case mismatch(diff: String)
     }
 
-    /// The text a snapshot stores for a canvas: its plain-text lines, each ended by a newline.
+    /// The text a snapshot stores for a canvas: its plain-text lines, each ended by a newline, then the
+    /// ``styles(of:)`` block, so a golden file catches a lost highlight or a wrong colour as well as wrong text.
     public static func text(of canvas: Canvas) -> String {
-        canvas.text
+        canvas.text + styles(of: canvas)
+    }
+
+    /// The first line of the style block under a snapshot's text.
+    public static let stylesHeader = "-- styles (row: first-last column style) --"
+
+    /// The styles of `canvas` as text, like ratatui's `TestBackend` asserts them: a header line, then one line
+    /// per row that holds a styled cell, `ROW: RUN, RUN`, each run the columns of neighbouring cells in one
+    /// style (`0-9 bold reverse`, `12 fg=green`), from the left; plain cells are not listed. Rows and columns
+    /// count from 0. A canvas with no styled cell says `(all plain)`.
+    public static func styles(of canvas: Canvas) -> String {
+        var out = stylesHeader + "\n"
+        var listed = false
+        for y in 0..<canvas.size.height {
+            var runs: [String] = []
+            var start = 0
+            while start < canvas.size.width {
+                let style = canvas[start, y].style
+                var end = start
+                while end + 1 < canvas.size.width && canvas[end + 1, y].style == style { end += 1 }
+                if style != .plain {
+                    let columns = start == end ? "\(start)" : "\(start)-\(end)"
+                    runs.append(columns + " " + describe(style))
+                }
+                start = end + 1
+            }
+            guard !runs.isEmpty else { continue }
+            listed = true
+            out += "\(y): " + runs.joined(separator: ", ") + "\n"
+        }
+        return listed ? out : out + "(all plain)\n"
+    }
+
+    /// A style in words: `fg=NAME`, `bg=NAME`, then its attributes, in that order (`fg=green bold reverse`).
+    public static func describe(_ style: Style) -> String {
+        var words: [String] = []
+        if style.foreground != .default { words.append("fg=" + colorName(style.foreground)) }
+        if style.background != .default { words.append("bg=" + colorName(style.background)) }
+        let named: [(Attributes, String)] = [
+            (.bold, "bold"), (.dim, "dim"), (.reverse, "reverse"), (.underline, "underline"),
+        ]
+        for (attribute, name) in named where style.attributes.contains(attribute) { words.append(name) }
+        return words.isEmpty ? "plain" : words.joined(separator: " ")
+    }
+
+    /// The ANSI name of colours 0–15 (`red`, `brightBlack`), `color(N)` for the rest of the palette.
+    private static func colorName(_ color: Color) -> String {
+        let names = [
+            "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "brightBlack", "brightRed",
+            "brightGreen", "brightYellow", "brightBlue", "brightMagenta", "brightCyan", "brightWhite",
+        ]
+        let index = Int(color.paletteIndex)
+        return names.indices.contains(index) ? names[index] : color.description
     }
 
     /// Compares `text` with the file at `path`: writes it when `update` is true or the file is missing,
