@@ -63,7 +63,7 @@ public enum TransfersFeature {
         case .character("r"): .retry
         case .character("f"): .failNextOutcome
         case .character, .control, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab,
-            .backTab, .escape, .enter, .backspace, .function, .resize:
+            .backTab, .escape, .enter, .backspace, .function, .resize, .mouse:
             nil
         }
     }
