@@ -94,6 +94,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     let canvas = app.view(state, size)
                     let built = clock.now
                     let report = terminal.draw(canvas)
+                    terminal.showProgress(app.progress(state))
                     frameCount += 1
                     lastFrame = start
                     drawnSize = size

@@ -1,3 +1,4 @@
+import ScreenStates
 import StateTUI
 import TerminalUI
 import TerminalUITesting
@@ -126,5 +127,28 @@ import Testing
         #expect(state == F.app(selected: 3))
         _ = AppReducer.reduce(&state, .transfers(.select(row: 99)))
         #expect(state == F.app(selected: 4))
+    }
+}
+
+/// The terminal's progress indicator follows the transfers under way.
+@Suite struct TransfersProgressTests {
+    typealias F = DashboardFixtures
+
+    static func screen(_ phases: [TransferState]) -> TransfersScreenState {
+        TransfersScreenState(
+            rows: phases.enumerated().map { index, phase in
+                TransferRow(name: "t\(index)", model: TransferModel(phase: phase, lastRequest: 1))
+            })
+    }
+
+    @Test(arguments: [
+        ([TransferState.idle, .completed(file: "a")], TerminalProgress.none),
+        ([.running(request: 1, percent: 20), .idle], .percent(20)),
+        ([.running(request: 1, percent: 20), .paused(request: 1, percent: 61)], .percent(40)),
+        ([.paused(request: 1, percent: 61), .failed(message: "x")], .paused(61)),
+        ([], .none),
+    ])
+    func theIndicatorShowsTheMeanOfWhatIsUnderWay(phases: [TransferState], progress: TerminalProgress) {
+        #expect(TransfersFeature.progress(Self.screen(phases)) == progress)
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 public enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap`` (keys, and what depends on the
     /// drawn layout: clicks, the wheel, scrolling the help), the environment's effect runner and the
-    /// subscriptions each state asks for. The live dashboard and every demo run this same app.
+    /// subscriptions each state asks for; the terminal's progress indicator follows the transfers. The live dashboard and every demo run this same app.
     public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
@@ -22,7 +22,8 @@ public enum Dashboard {
             layoutKeymap: Keymap.action,
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
-            subscribe: environment.subscriptions(for:))
+            subscribe: environment.subscriptions(for:),
+            progress: { TransfersFeature.progress($0.transfers) })
     }
 
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the

@@ -78,6 +78,27 @@ extension TransfersFeature {
         }
     }
 
+    /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
+    /// paused when none of them runs; nothing when none is under way.
+    public static func progress(_ state: TransfersScreenState) -> TerminalProgress {
+        var percents: [Int] = []
+        var running = false
+        for row in state.rows {
+            switch row.model.phase {
+            case .running(_, let percent):
+                percents.append(percent)
+                running = true
+            case .paused(_, let percent):
+                percents.append(percent)
+            case .idle, .completed, .failed:
+                break
+            }
+        }
+        guard !percents.isEmpty else { return .none }
+        let mean = percents.reduce(0, +) / percents.count
+        return running ? .percent(mean) : .paused(mean)
+    }
+
     /// How full a transfer's bar is: its percent while active, full when completed, what a failure kept.
     static func fraction(_ model: TransferModel) -> Double {
         switch model.phase {
