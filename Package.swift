@@ -73,7 +73,8 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
+                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
+                "MachineDrivers", "DashboardApp", "Commands",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         .testTarget(
@@ -96,7 +97,7 @@ let package = Package(
         .target(name: "MacroModels", dependencies: ["ScreenStates", "StateMachineMacros"]),
         .testTarget(
             name: "MacroModelsTests",
-            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "StateTUI"]),
+            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
         .systemLibrary(
             name: "CNCurses",
@@ -113,14 +114,25 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
-        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer"]),
-        .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
+        // Adapters that drive the models' machines with real work (copies of files) or simulated work.
+        .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit"]),
+        // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
+        .target(
+            name: "DashboardApp",
+            dependencies: ["MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer"]),
+        // The command line: parsing, every command, the fuzz entry points.
+        .target(
+            name: "Commands",
+            dependencies: [
+                "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+            ]),
+        .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
             dependencies: [
-                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
-                "FileTransfer",
+                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
+                "TerminalUITesting", "statetui", "FileTransfer",
             ],
             exclude: ["__Snapshots__"]
         ),
@@ -139,7 +151,7 @@ let package = Package(
 
 // libFuzzer targets, declared only when STATETUI_FUZZ=1 (`make fuzz`), so the ordinary build, tests and docs
 // never see them: one executable per folder Tests/Fuzz/<Name> holding a main.swift, which hands its input to the
-// parser's entry in StateTUI (FuzzTarget) through FuzzDriver, a C shim over libFuzzer's LLVMFuzzerRunDriver.
+// parser's entry in Commands (FuzzTarget) through FuzzDriver, a C shim over libFuzzer's LLVMFuzzerRunDriver.
 if ProcessInfo.processInfo.environment["STATETUI_FUZZ"] == "1" {
     let fuzzRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tests/Fuzz")
     let fuzzNames = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzRoot.path)) ?? []).sorted().filter {
@@ -148,7 +160,7 @@ if ProcessInfo.processInfo.environment["STATETUI_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     for name in fuzzNames {
         package.targets.append(
-            .executableTarget(name: name, dependencies: ["FuzzDriver", "StateTUI"], path: "Tests/Fuzz/\(name)"))
+            .executableTarget(name: name, dependencies: ["FuzzDriver", "Commands"], path: "Tests/Fuzz/\(name)"))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

@@ -1,5 +1,5 @@
+import DashboardApp
 import ScreenStates
-import StateTUI
 import TerminalUI
 import TerminalUITesting
 import Testing

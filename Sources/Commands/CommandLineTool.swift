@@ -1,3 +1,4 @@
+import DashboardApp
 import ScreenStates
 
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the

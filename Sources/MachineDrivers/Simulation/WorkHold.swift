@@ -6,10 +6,10 @@ import StateMachineKit
 /// The work's `Sender` stays with the callbacks, so whatever they report after the machine cancelled the
 /// run (a chunk already on the wire, a response already on its way) reaches the machine through the sender
 /// of that run and is dropped there as stale.
-enum WorkHold {
+package enum WorkHold {
     /// Calls `setUp` with a `finish` function, then returns once `finish` is called or the task is
     /// cancelled; `onCancel` runs (once, synchronously with the cancellation) only in the second case.
-    static func run(
+    package static func run(
         _ setUp: (_ finish: @escaping @Sendable () -> Void) -> Void, onCancel: @escaping @Sendable () -> Void
     ) async {
         let gate = Gate()

@@ -1,3 +1,4 @@
+import DashboardApp
 import FileTransfer
 import ScreenStates
 import TerminalUI

@@ -1,3 +1,4 @@
+import MachineDrivers
 import ScreenStates
 
 /// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its simulated

@@ -1,5 +1,6 @@
 import FileTransfer
 import Foundation
+import MachineDrivers
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files with
 /// true pause, resume and cancel, verification before the final name, and crash recovery.

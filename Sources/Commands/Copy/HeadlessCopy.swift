@@ -1,5 +1,6 @@
 import Dispatch
 import FileTransfer
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
 import Synchronization

@@ -1,3 +1,4 @@
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
 

@@ -1,3 +1,6 @@
+import DashboardApp
+import MachineDrivers
+
 /// `statetui copy` without `--headless`: the dashboard's Transfers screen with one row per source,
 /// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume,
 /// cancel, retry, and `f` to inject a write failure).

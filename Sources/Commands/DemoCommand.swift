@@ -1,3 +1,4 @@
+import DashboardApp
 import Dispatch
 import Foundation
 import ScreenStates

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 
 /// Golden-text snapshots of canvases: compare a rendering with a text file, rewrite the file on purpose.
 /// Plain functions, so any test framework can wrap them (``TerminalUITesting`` does for Swift Testing).
