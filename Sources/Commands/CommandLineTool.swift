@@ -32,7 +32,8 @@ public enum CommandLineTool {
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
             CommandSpec.row("--version", "Show the version."),
             CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
-            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."), "",
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."),
+            CommandSpec.row("--no-mouse", "Dashboard: leave the mouse to the terminal (no clicks, no wheel)."), "",
             "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
         ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }

@@ -30,7 +30,7 @@ extension Dashboard {
         }
         let terminal: NCursesTerminal
         do {
-            terminal = try NCursesTerminal(environment: variables)
+            terminal = try NCursesTerminal(environment: variables, mouse: options.mouse)
         } catch {
             writeError("statetui: \(error)\n")
             return 2

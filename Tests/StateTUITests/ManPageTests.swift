@@ -75,7 +75,7 @@ import Testing
 
     @Test func theManPageIsRead() {
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
-        #expect(Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed"])
+        #expect(Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed", "--no-mouse"])
     }
 
     @Test func everyCommandIsDocumented() {

@@ -20,6 +20,8 @@ public enum AppAction: Hashable, Sendable {
     case showHelp
     /// Close the overlay (`Esc`, or `?` again).
     case closeOverlay
+    /// Show the help overlay from this line (↑/↓/PgUp/PgDn/Home/End or the wheel while it is open).
+    case scrollHelp(toLine: Int)
     /// Stop the app (`q`).
     case quit
     /// Stop the app as interrupted (Ctrl-C).

@@ -34,9 +34,14 @@ public enum AppReducer {
             return []
         case .showHelp:
             state.overlay = .help
+            state.helpOffset = 0
             return []
         case .closeOverlay:
             state.overlay = nil
+            state.helpOffset = 0
+            return []
+        case .scrollHelp(let line):
+            if state.overlay == .help { state.helpOffset = max(0, line) }
             return []
         case .quit:
             state.exit = .quit

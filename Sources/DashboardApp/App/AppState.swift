@@ -16,6 +16,8 @@ public struct AppState: Hashable, Sendable {
     public var history: HistoryScreenState
     /// What is drawn over the screen, if anything.
     public var overlay: Overlay?
+    /// The first line the help overlay shows (it scrolls when taller than the terminal); 0 when closed.
+    public var helpOffset: Int = 0
     /// Set when the app should stop; the run loop returns once it is.
     public var exit: ExitReason?
 

@@ -17,17 +17,28 @@ public enum AppView {
             renderTooSmall(on: &canvas)
             return canvas
         }
-        let parts = canvas.bounds.rows([.fixed(1), .fill, .fixed(1)])
+        let parts = parts(size)
         canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
         renderScreen(state, in: parts[1], on: &canvas)
         switch state.overlay {
         case .help?:
-            renderHelp(state, in: canvas.bounds, on: &canvas)
-            canvas.render(KeyHelpBar(items: [KeyHelp("esc", "close")] + Keymap.globalHelp.suffix(1)), in: parts[2])
+            let help = helpLayout(state, size: size)
+            help.modal.render(ScrollView(lines: help.lines, offset: state.helpOffset), in: help.area, on: &canvas)
+            let scrolls = help.lines.count > help.modal.bodyHeight(in: help.area)
+            canvas.render(
+                KeyHelpBar(
+                    items: [KeyHelp("esc", "close")] + (scrolls ? [KeyHelp("↑↓", "scroll")] : [])
+                        + Keymap.globalHelp.suffix(1)),
+                in: parts[2])
         case nil:
             canvas.render(KeyHelpBar(items: screenHelp(state) + Keymap.globalHelp), in: parts[2])
         }
         return canvas
+    }
+
+    /// The rows of a screen of `size`: the tab bar, the active screen, the help bar.
+    static func parts(_ size: Size) -> [Rect] {
+        Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])
     }
 
     /// The tab bar: every screen by number, the selected one highlighted, those without a feature dimmed.
@@ -76,10 +87,11 @@ public enum AppView {
         }
     }
 
-    /// The help overlay: every key of every screen (the active screen first, its keys one a line), then the
-    /// app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits 80×24.
-    static func renderHelp(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        let box = area.inset(top: 1, bottom: 1)
+    /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),
+    /// then the app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits
+    /// 80×24. Where it does not fit, the modal's body scrolls (from ``AppState/helpOffset``).
+    static func helpLayout(_ state: AppState, size: Size) -> (modal: Modal, lines: [Line], area: Rect) {
+        let box = Rect(size: size).inset(top: 1, bottom: 1)
         let textWidth = max(10, min(76, box.width - 4))
         var lines: [Line] = []
         let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
@@ -92,9 +104,7 @@ public enum AppView {
         lines.append(Line("Everywhere", style: .bold))
         lines += wrapKeys(Keymap.globalKeys, width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
-        let modal = Modal(title: "Help", size: Size(width: contentWidth + 4, height: lines.count + 2))
-        let inside = modal.render(in: box, on: &canvas)
-        canvas.render(Paragraph(lines), in: inside.inset(left: 1, right: 1))
+        return (Modal(title: "Help", fitting: Size(width: contentWidth, height: lines.count)), lines, box)
     }
 
     /// `key label · key label …` broken into lines of at most `width` columns, an entry never split.

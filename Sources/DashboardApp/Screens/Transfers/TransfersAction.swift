@@ -8,6 +8,8 @@ public enum TransfersAction: Hashable, Sendable {
     case selectPrevious
     /// Select the row below (`↓`, `j`).
     case selectNext
+    /// Select row `row` (a click on it); clamped to the rows there are.
+    case select(row: Int)
     /// Start the selected transfer (`s`).
     case start
     /// Pause the selected transfer when running, resume it when paused (space, `p`).

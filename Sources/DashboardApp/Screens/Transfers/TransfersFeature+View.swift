@@ -19,13 +19,25 @@ extension TransfersFeature {
     /// bar in eighths, the state in canonical text, the request identity, whether its next outcome fails)
     /// and, on its last line, the stale callbacks the machines dropped.
     public static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
-        let box = Box(title: "Transfers")
-        canvas.render(box, in: area)
-        let inside = box.inner(area).inset(left: 1, right: 1)
+        canvas.render(panel, in: area)
+        let inside = panel.inner(area)
         guard !inside.isEmpty else { return }
         let parts = inside.rows([.fill, .fixed(1)])
-        let table = Table(
-            columns: columns(width: inside.width),
+        let table = table(state, width: inside.width)
+        canvas.render(table, in: parts[0])
+        drawProgressBars(state, table: table, in: parts[0], on: &canvas)
+        canvas.render(
+            Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
+            in: parts[1])
+    }
+
+    /// The frame the screen is drawn in.
+    static let panel = Panel(title: "Transfers")
+
+    /// The table of transfers for `width` columns (its bars are drawn over it by ``view(_:in:on:)``).
+    static func table(_ state: TransfersScreenState, width: Int) -> Table {
+        Table(
+            columns: columns(width: width),
             rows: state.rows.map { row in
                 [
                     Line(row.name), "", Line(row.stateText, style: style(row.model.phase)),
@@ -34,11 +46,14 @@ extension TransfersFeature {
                 ]
             },
             selected: state.rows.isEmpty ? nil : state.selected)
-        canvas.render(table, in: parts[0])
-        drawProgressBars(state, table: table, in: parts[0], on: &canvas)
-        canvas.render(
-            Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
-            in: parts[1])
+    }
+
+    /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
+    /// selects it.
+    public static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
+        let inside = panel.inner(area)
+        guard !inside.isEmpty else { return nil }
+        return table(state, width: inside.width).row(at: point, in: inside.rows([.fill, .fixed(1)])[0])
     }
 
     /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
@@ -61,6 +76,27 @@ extension TransfersFeature {
                 in: cell)
             if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
         }
+    }
+
+    /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
+    /// paused when none of them runs; nothing when none is under way.
+    public static func progress(_ state: TransfersScreenState) -> TerminalProgress {
+        var percents: [Int] = []
+        var running = false
+        for row in state.rows {
+            switch row.model.phase {
+            case .running(_, let percent):
+                percents.append(percent)
+                running = true
+            case .paused(_, let percent):
+                percents.append(percent)
+            case .idle, .completed, .failed:
+                break
+            }
+        }
+        guard !percents.isEmpty else { return .none }
+        let mean = percents.reduce(0, +) / percents.count
+        return running ? .percent(mean) : .paused(mean)
     }
 
     /// How full a transfer's bar is: its percent while active, full when completed, what a failure kept.

@@ -17,6 +17,9 @@ public enum TransfersFeature {
         case .selectNext:
             state.selected = max(0, min(state.selected + 1, state.rows.count - 1))
             return []
+        case .select(let row):
+            state.selected = max(0, min(row, state.rows.count - 1))
+            return []
         case .start, .togglePause, .cancel, .retry:
             guard let row = state.selectedRow, let event = event(for: action, in: row.model) else { return [] }
             return [.send(row: state.selected, event)]
@@ -42,7 +45,9 @@ public enum TransfersFeature {
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .failNextOutcome, .machineChanged, .simulationChanged, .recordsChanged: []
+        case .selectPrevious, .selectNext, .select, .failNextOutcome, .machineChanged, .simulationChanged,
+            .recordsChanged:
+            []
         }
     }
 
