@@ -66,6 +66,7 @@ let package = Package(
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
         .library(name: "FileTransfer", targets: ["FileTransfer"]),
+        .library(name: "StateMachineInspector", targets: ["StateMachineInspector"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
@@ -74,8 +75,12 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
+                "StateMachineInspector",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
+        .target(name: "StateMachineInspector", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
         .macro(
