@@ -10,7 +10,7 @@ DOCC ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/docc) docc)
 SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-format)
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
-DOC_MODULES := StateMachineKit StateMachineTesting
+DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
 .PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
@@ -107,7 +107,8 @@ docs:
 	done; \
 	printf '%s\n' '<!doctype html><meta charset="utf-8"><title>statetui documentation</title>' \
 		'<ul><li><a href="StateMachineKit/documentation/statemachinekit/">StateMachineKit</a></li>' \
-		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li></ul>' \
+		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li>' \
+		'<li><a href="StateMachineInspector/documentation/statemachineinspector/">StateMachineInspector</a></li></ul>' \
 		> $(DOCS_SITE)/index.html; \
 	echo "documentation in $(DOCS_SITE)/ (serve that folder; each module lives under its own name)"
 

@@ -102,7 +102,8 @@ let package = Package(
         .testTarget(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "StateTUI"]),
-        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
+        .testTarget(
+            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
@@ -118,14 +119,18 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
-        .target(name: "StateTUI", dependencies: ["ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer"]),
+        .target(
+            name: "StateTUI",
+            dependencies: [
+                "ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer", "StateMachineInspector",
+            ]),
         .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
             dependencies: [
                 "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
-                "FileTransfer",
+                "FileTransfer", "StateMachineInspector",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -74,7 +74,12 @@ struct MachineEntry: Sendable {
         watch = { [weak machine] inspector, id in
             Task.detached { [weak inspector] in
                 if let stream = machine?.states() {
-                    for await _ in stream { inspector?.flush(machine: id) }
+                    for await _ in stream {
+                        inspector?.flush(machine: id)
+                        // Newest-only: changes made meanwhile are read together, and a busy machine's senders
+                        // do not pay a reader's wake-up for every event.
+                        try? await Task.sleep(for: Inspector.readInterval)
+                    }
                 }
                 // The stream ended: the machine stopped or went away, unless the last client left.
                 if !Task.isCancelled { inspector?.flush(machine: id) }
@@ -347,6 +352,8 @@ struct Hub {
     /// Says `bye` to every client and ends inspection; `false` when it had ended already.
     mutating func stop() -> Bool {
         guard !stopped else { return false }
+        // What the machines did since the last read goes out before the bye.
+        flushAll()
         broadcast([.bye])
         stopped = true
         for index in machines.indices { machines[index].watcher?.cancel() }

@@ -40,6 +40,8 @@ public final class Inspector: Sendable {
     public static let incomingLimit = 64 << 10
     /// How many machines may be registered at once; more are refused by ``register(_:sampleEvents:maximumStates:describeState:describeEvent:)``.
     public static let machineLimit = 4096
+    /// The least time between two reads of one machine on its state changes.
+    static let readInterval = Duration.milliseconds(10)
     /// How often, while a client is attached, machines are read for records that changed no state.
     static let tickMilliseconds: Int32 = 200
 

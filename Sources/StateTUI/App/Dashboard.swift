@@ -1,3 +1,4 @@
+import StateMachineInspector
 import StateMachineKit
 import TerminalUI
 
@@ -49,6 +50,16 @@ public enum Dashboard {
                 return 2
             }
         }
+        var inspector: Inspector?
+        if options.inspectable {
+            do {
+                inspector = try Inspection.start(name: "statetui", environment: variables)
+            } catch {
+                writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+        }
+        defer { inspector?.stop() }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal(environment: variables)
@@ -58,6 +69,7 @@ public enum Dashboard {
         }
         var generator = SystemRandomNumberGenerator()
         let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()
