@@ -149,7 +149,7 @@ bench:
 	./.build/release/Benchmarks $(GROUPS)
 
 # libFuzzer executables, one per parser of outside input (Tests/Fuzz/<Name>/main.swift; the entries are FuzzTarget
-# in StateTUI), built with the fuzzer and AddressSanitizer in their own scratch folder. Package.swift declares them
+# in Commands), built with the fuzzer and AddressSanitizer in their own scratch folder. Package.swift declares them
 # only when STATETUI_FUZZ=1, so no other build sees them. Run one by hand on a copy of its seeds, e.g.
 #   cp -r Tests/Fuzz/Corpus/FuzzReplay /tmp/replay && .build-fuzz/debug/FuzzReplay /tmp/replay
 FUZZ_TARGETS := $(patsubst Tests/Fuzz/%/main.swift,%,$(wildcard Tests/Fuzz/*/main.swift))

@@ -74,8 +74,8 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "StateTUI", "ScreenStates",
-                "StateMachineInspector",
+                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
+                "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "MacroModels", dependencies: ["ScreenStates", "StateMachineMacros"]),
         .testTarget(
             name: "MacroModelsTests",
-            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "StateTUI"]),
+            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(
             name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
         .systemLibrary(
@@ -119,18 +119,26 @@ let package = Package(
         .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
         .testTarget(
             name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
+        // Adapters that drive the models' machines with real work (copies of files) or simulated work.
+        .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit"]),
+        // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
-            name: "StateTUI",
+            name: "DashboardApp",
+            dependencies: ["MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer"]),
+        // The command line: parsing, every command, the fuzz entry points.
+        .target(
+            name: "Commands",
             dependencies: [
-                "ScreenStates", "StateMachineKit", "TerminalUI", "FileTransfer", "StateMachineInspector",
+                "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+                "StateMachineInspector",
             ]),
-        .executableTarget(name: "statetui", dependencies: ["StateTUI"]),
+        .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
             dependencies: [
-                "StateTUI", "ScreenStates", "StateMachineKit", "TerminalUI", "TerminalUITesting", "statetui",
-                "FileTransfer", "StateMachineInspector",
+                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
+                "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector",
             ],
             exclude: ["__Snapshots__"]
         ),
@@ -149,7 +157,7 @@ let package = Package(
 
 // libFuzzer targets, declared only when STATETUI_FUZZ=1 (`make fuzz`), so the ordinary build, tests and docs
 // never see them: one executable per folder Tests/Fuzz/<Name> holding a main.swift, which hands its input to the
-// parser's entry in StateTUI (FuzzTarget) through FuzzDriver, a C shim over libFuzzer's LLVMFuzzerRunDriver.
+// parser's entry in Commands (FuzzTarget) through FuzzDriver, a C shim over libFuzzer's LLVMFuzzerRunDriver.
 if ProcessInfo.processInfo.environment["STATETUI_FUZZ"] == "1" {
     let fuzzRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tests/Fuzz")
     let fuzzNames = ((try? FileManager.default.contentsOfDirectory(atPath: fuzzRoot.path)) ?? []).sorted().filter {
@@ -158,7 +166,7 @@ if ProcessInfo.processInfo.environment["STATETUI_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"))
     for name in fuzzNames {
         package.targets.append(
-            .executableTarget(name: name, dependencies: ["FuzzDriver", "StateTUI"], path: "Tests/Fuzz/\(name)"))
+            .executableTarget(name: name, dependencies: ["FuzzDriver", "Commands"], path: "Tests/Fuzz/\(name)"))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

@@ -1,7 +1,8 @@
+import Commands
 import FileTransfer
 import Foundation
+import MachineDrivers
 import ScreenStates
-import StateTUI
 import Synchronization
 
 /// `statetui copy --headless` end to end, in this process: the command line, the journal, one

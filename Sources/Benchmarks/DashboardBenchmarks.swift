@@ -1,7 +1,8 @@
+import Commands
+import DashboardApp
 import Foundation
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import Synchronization
 import TerminalUI
 

@@ -107,6 +107,52 @@ static inline int cn_get_wch(WINDOW *win, unsigned int *value) {
     return status;
 }
 
+/* ---- raw output: modes curses knows nothing of (mouse reporting, the progress indicator) ---- */
+
+/* Writes `length` bytes to standard output, past curses' buffer, retrying short writes and EINTR.
+   Returns 0 when all were written, -1 on an error (the terminal may be gone; nothing to do about it). */
+static inline int cn_write_raw(const char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(STDOUT_FILENO, bytes, length);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        bytes += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
+/* What must be written on the way out to undo those modes (mouse reporting off, progress removed), kept in
+   a fixed buffer so the fatal-signal handler can write it with write(2) alone. */
+#define CN_EXIT_BYTES_CAPACITY 128
+static inline char *cn_exit_bytes(void) {
+    static char bytes[CN_EXIT_BYTES_CAPACITY];
+    return bytes;
+}
+static volatile sig_atomic_t cn_exit_length = 0;
+
+/* Sets the bytes the way out writes (cut to the buffer's capacity); an empty string writes nothing. */
+static inline void cn_set_exit_bytes(const char *text) {
+    size_t length = strlen(text);
+    if (length > CN_EXIT_BYTES_CAPACITY) length = CN_EXIT_BYTES_CAPACITY;
+    cn_exit_length = 0;
+    memcpy(cn_exit_bytes(), text, length);
+    cn_exit_length = (sig_atomic_t)length;
+}
+
+/* Writes the exit bytes once, async-signal-safely. */
+static inline void cn_write_exit_bytes(void) {
+    int length = cn_exit_length;
+    cn_exit_length = 0;
+    if (length > 0) (void)cn_write_raw(cn_exit_bytes(), (size_t)length);
+}
+
+/* Stops curses from reading its own mouse code (`kmous`, often ESC [ <), so mouse reports reach the
+   application's decoder as the characters the terminal sent. */
+static inline int cn_disable_curses_mouse_key(void) { return keyok(KEY_MOUSE, FALSE); }
+
 /* ---- signals: resize wake-up and terminal restore on the way out ---- */
 
 /* Set by the SIGWINCH handler, taken by the run loop. */
@@ -149,6 +195,7 @@ static inline struct sigaction *cn_previous_winch(void) {
 static void cn_on_fatal(int sig) {
     if (cn_curses_active) {
         cn_curses_active = 0;
+        cn_write_exit_bytes();
         endwin();
     }
     for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {

@@ -16,6 +16,7 @@ public final class HeadlessTerminal: Terminal, Sendable {
         var script: [HeadlessInput]
         var suspensions = 0
         var restored = false
+        var progress = TerminalProgress.none
     }
 
     private let screen: Locked<Screen>
@@ -44,6 +45,10 @@ public final class HeadlessTerminal: Terminal, Sendable {
 
     /// Whether ``restore()`` was called.
     public var isRestored: Bool { screen.withLock { $0.restored } }
+
+    /// The progress indicator last shown (``TerminalProgress/none`` again once restored, as a real terminal
+    /// is left).
+    public var progress: TerminalProgress { screen.withLock { $0.progress } }
 
     /// Scripts more input, delivered after what is already scripted.
     public func enqueue(_ inputs: [HeadlessInput]) {
@@ -87,9 +92,17 @@ public final class HeadlessTerminal: Terminal, Sendable {
         screen.withLock { $0.canvas = nil }
     }
 
-    /// Marks the terminal restored.
+    /// Marks the terminal restored and removes the progress indicator.
     public func restore() {
-        screen.withLock { $0.restored = true }
+        screen.withLock {
+            $0.restored = true
+            $0.progress = .none
+        }
+    }
+
+    /// Keeps the indicator, to be read back by ``progress``.
+    public func showProgress(_ progress: TerminalProgress) {
+        screen.withLock { $0.progress = progress }
     }
 
     private func nextScripted() -> Key? {

@@ -39,6 +39,8 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     case function(Int)
     /// The terminal changed size.
     case resize
+    /// A mouse report (when the terminal reports the mouse): a click, a release or a turn of the wheel.
+    case mouse(MouseEvent)
 
     /// Ctrl-C.
     public static let controlC = Key.control("c")
@@ -68,11 +70,12 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
         case .backspace: "backspace"
         case .function(let number): "f\(number)"
         case .resize: "resize"
+        case .mouse(let event): event.description
         }
     }
 
-    /// Parses the written form of ``description`` (`q`, `space`, `ctrl-c`, `up`, `shift-tab`, `f5`); nil when
-    /// it names no key. Demo scripts and tests use it.
+    /// Parses the written form of ``description`` (`q`, `space`, `ctrl-c`, `up`, `shift-tab`, `f5`, and mouse
+    /// reports such as `press-left@12,3`); nil when it names no key. Demo scripts and tests use it.
     public init?(name: String) {
         let named: [String: Key] = [
             "space": .character(" "), "up": .up, "down": .down, "left": .left, "right": .right, "home": .home,
@@ -86,6 +89,8 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
             self = .character(character)
         } else if name.hasPrefix("ctrl-"), name.count == 6, let letter = name.last, letter.isASCII, letter.isLetter {
             self = .control(Character(letter.lowercased()))
+        } else if let event = MouseEvent(name: name) {
+            self = .mouse(event)
         } else if name.hasPrefix("f"), let number = Int(name.dropFirst()), (1...63).contains(number) {
             self = .function(number)
         } else {

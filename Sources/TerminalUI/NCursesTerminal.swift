@@ -35,8 +35,11 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The real terminal through ncursesw: alternate screen, hidden cursor, raw keys (Ctrl-C and Ctrl-Z arrive
 /// as keys), a 25 ms Esc delay, colours unless `NO_COLOR` is set, and only changed cells written per frame.
-/// The terminal is restored by ``restore()``, on deinit, and by signal handlers for SIGTERM, SIGHUP, SIGINT,
-/// SIGQUIT and the fatal signals, which restore and then die of the same signal.
+/// When asked, the mouse is reported (xterm modes 1000 and 1006: clicks and the wheel arrive as
+/// ``Key/mouse(_:)``), and the terminal's own progress indicator is driven where it has one
+/// (``TerminalProgress``). The terminal is restored — mouse reporting off, progress indicator removed — by
+/// ``restore()``, on deinit, and by signal handlers for SIGTERM, SIGHUP, SIGINT, SIGQUIT and the fatal
+/// signals, which restore and then die of the same signal.
 public final class NCursesTerminal: Terminal {
     private struct PairKey: Hashable {
         var foreground: Int
@@ -49,6 +52,15 @@ public final class NCursesTerminal: Terminal {
     public let usesColor: Bool
     /// The characters this terminal can show, chosen from the locale: every cell passes through it.
     public let glyphs: GlyphSet
+    /// Whether mouse reports were asked for.
+    public let reportsMouse: Bool
+    /// Whether the terminal shows ``TerminalProgress`` (from the environment it was opened with).
+    public let showsProgress: Bool
+
+    /// Turns mouse reporting on: button presses and releases with the wheel (1000), in SGR form (1006).
+    static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    /// Turns mouse reporting off again.
+    static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
 
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
@@ -58,12 +70,20 @@ public final class NCursesTerminal: Terminal {
     private var pairs: [PairKey: Int32] = [:]
     private var isRestored = false
     private var characters: [wchar_t] = []
+    private var decoder = KeyDecoder()
+    /// Keys decoded from input already read, handed out one per ``readKey(timeout:)``.
+    private var decoded: [Key] = []
+    /// The indicator last shown (``TerminalProgress/none`` until the app shows one).
+    private var progress = TerminalProgress.none
 
     /// Opens the terminal on standard output. Throws ``TerminalError`` (never exits) when standard output is
     /// not a terminal or `TERM` is unset, unknown or cannot move the cursor.
-    /// - Parameter environment: where `TERM`, `NO_COLOR` and the locale variables are read from (the locale
-    ///   itself is selected from the process's environment by `setlocale`).
-    public init(environment: [String: String]) throws {
+    /// - Parameters:
+    ///   - environment: where `TERM`, `NO_COLOR`, the locale variables and the variables that say whether
+    ///     the terminal has a progress indicator are read from (the locale itself is selected from the
+    ///     process's environment by `setlocale`).
+    ///   - mouse: whether to ask the terminal to report clicks and the wheel.
+    public init(environment: [String: String], mouse: Bool = false) throws {
         guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let type = environment["TERM"], !type.isEmpty else { throw TerminalError.terminalTypeNotSet }
         glyphs = NCursesTerminal.chooseLocale(environment: environment)
@@ -79,6 +99,8 @@ public final class NCursesTerminal: Terminal {
             ownsInputFile = true
         }
         inputFile = input
+        reportsMouse = mouse
+        showsProgress = TerminalProgress.isSupported(environment: environment)
         cn_save_signal_dispositions()
         guard let screen = type.withCString({ cn_newterm($0, cn_stdout(), input) }) else {
             if ownsInputFile { fclose(input) }
@@ -111,6 +133,7 @@ public final class NCursesTerminal: Terminal {
             usesColor = false
         }
         cn_install_signal_handlers(wakeup.writeDescriptor)
+        enterModes()
     }
 
     deinit {
@@ -154,8 +177,10 @@ public final class NCursesTerminal: Terminal {
         return nextKey()
     }
 
-    /// Leaves curses mode and stops the process; returns once the shell continues it.
+    /// Leaves curses mode (mouse reporting off, progress indicator removed) and stops the process; returns
+    /// once the shell continues it.
     public func suspend() {
+        leaveModes()
         _ = endwin()
         cn_stop_self()
     }
@@ -165,6 +190,16 @@ public final class NCursesTerminal: Terminal {
         _ = applyResize()
         _ = clearok(cn_curscr(), true)
         previous = nil
+        enterModes()
+    }
+
+    /// Shows `progress` in the terminal's indicator when it has one (``showsProgress``); writes only when it
+    /// changed.
+    public func showProgress(_ progress: TerminalProgress) {
+        guard showsProgress, !isRestored, progress != self.progress else { return }
+        self.progress = progress
+        writeRaw(progress.sequence)
+        cn_set_exit_bytes(exitBytes)
     }
 
     /// Ends curses mode, puts the signal handlers back and frees the screen. Idempotent.
@@ -172,22 +207,56 @@ public final class NCursesTerminal: Terminal {
         guard !isRestored else { return }
         isRestored = true
         cn_remove_signal_handlers()
+        leaveModes()
         _ = curs_set(1)
         _ = endwin()
         cn_delscreen(screen)
         if ownsInputFile { fclose(inputFile) }
     }
 
+    /// The next decoded key: reads what input is waiting until some key is complete; once nothing more is
+    /// waiting, a held-back Esc (or a report cut short) comes out as the keys it was.
     private func nextKey() -> Key? {
         var value: UInt32 = 0
-        while true {
+        while decoded.isEmpty {
             let status = cn_get_wch(window, &value)
-            if status == ERR { return nil }
-            // KEY_RESIZE from curses only echoes a resize our SIGWINCH handler already reported.
-            if let key = KeyDecoder.decode(status: status, value: value), key != .resize {
-                return key
+            guard let input = WideInput(status: status, value: value) else {
+                decoded = decoder.flush()
+                break
             }
+            // KEY_RESIZE from curses only echoes a resize our SIGWINCH handler already reported.
+            decoded = decoder.feed(input).filter { $0 != .resize }
         }
+        return decoded.isEmpty ? nil : decoded.removeFirst()
+    }
+
+    /// What undoes the modes this terminal set: written by ``restore()`` and by the fatal-signal handlers.
+    private var exitBytes: String {
+        (reportsMouse ? NCursesTerminal.mouseOff : "")
+            + (showsProgress && progress != .none ? TerminalProgress.none.sequence : "")
+    }
+
+    /// Turns mouse reporting on (when asked) and shows the progress indicator again after a suspension.
+    private func enterModes() {
+        if reportsMouse {
+            _ = cn_disable_curses_mouse_key()
+            writeRaw(NCursesTerminal.mouseOn)
+        }
+        if showsProgress && progress != .none { writeRaw(progress.sequence) }
+        cn_set_exit_bytes(exitBytes)
+    }
+
+    /// Undoes what ``enterModes()`` did (the progress indicator is kept, to be shown again on resume).
+    private func leaveModes() {
+        cn_set_exit_bytes("")
+        writeRaw(exitBytes)
+    }
+
+    /// Writes bytes past curses' buffer; a terminal that is gone is not an error worth dying of.
+    private func writeRaw(_ text: String) {
+        guard !text.isEmpty else { return }
+        let length = text.utf8.count
+        _ = text.withCString { cn_write_raw($0, length) }
     }
 
     private func applyResize() -> Key {

@@ -52,6 +52,14 @@ public struct Table: Hashable, Sendable, Widget {
         row.columns(columns.map(\.width), spacing: spacing)
     }
 
+    /// The row at `point` when the table is drawn in `area`: nil on the header, outside the area or below the
+    /// last row. Mouse clicks pick rows with it.
+    public func row(at point: Point, in area: Rect) -> Int? {
+        let body = area.inset(top: 1)
+        guard body.contains(point) else { return nil }
+        return SelectableList.item(atRow: point.y, in: body, selected: selected, count: rows.count, offset: offset)
+    }
+
     /// Draws the header and the rows that fit below it.
     public func render(in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }

@@ -34,4 +34,12 @@ public protocol Terminal: AnyObject {
     func resume()
     /// Puts the terminal back as it was found. Idempotent.
     func restore()
+    /// Shows `progress` in the terminal's own progress indicator where the terminal has one (see
+    /// ``TerminalProgress``); the indicator is removed again on the way out.
+    func showProgress(_ progress: TerminalProgress)
+}
+
+extension Terminal {
+    /// No indicator to show: a terminal without one ignores progress.
+    public func showProgress(_ progress: TerminalProgress) {}
 }

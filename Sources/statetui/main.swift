@@ -1,6 +1,8 @@
-// Parsing and wiring only: every command and the dashboard live in StateTUI, where they are tested.
+// Parsing and wiring only: every command lives in Commands and the dashboard in DashboardApp, where they are
+// tested.
+import Commands
+import DashboardApp
 import Foundation
-import StateTUI
 
 let (io, flush) = CommandIO.standard()
 let environment = ProcessInfo.processInfo.environment

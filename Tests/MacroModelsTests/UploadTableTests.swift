@@ -1,7 +1,7 @@
+import Commands
 import MacroModels
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import Testing
 
 /// The `@StateMachine` rewrite of the upload model behaves exactly like the hand-written function.

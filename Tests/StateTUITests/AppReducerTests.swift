@@ -1,6 +1,7 @@
+import DashboardApp
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import TerminalUI
 import Testing
 

@@ -1,5 +1,5 @@
+import Commands
 import ScreenStates
-import StateTUI
 import Testing
 
 @Suite struct CommandLineToolTests {

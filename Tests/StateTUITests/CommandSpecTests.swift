@@ -1,4 +1,4 @@
-import StateTUI
+import Commands
 import Testing
 
 @Suite struct CommandSpecTests {

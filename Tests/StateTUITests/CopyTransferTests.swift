@@ -1,8 +1,8 @@
 import FileTransfer
 import Foundation
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import Testing
 
 /// A file system whose writes to the partial wait for the test's permission, one at a time, and are

@@ -1,5 +1,6 @@
+import DashboardApp
+import MachineDrivers
 import ScreenStates
-import StateTUI
 
 /// Transfer models in each phase, and dashboard states built from them, for reducer and view tests.
 enum DashboardFixtures {

@@ -1,4 +1,4 @@
-import StateTUI
+import Commands
 import Testing
 
 /// `statetui` with no command opens the dashboard; its options parse or fail with a named cause.

@@ -1,4 +1,4 @@
-import StateTUI
+import DashboardApp
 import TerminalUI
 import Testing
 

@@ -1,6 +1,6 @@
+import DashboardApp
 import Foundation
 import ScreenStates
-import StateTUI
 import TerminalUI
 import Testing
 
@@ -155,7 +155,7 @@ import Testing
         if ProcessInfo.processInfo.environment["DEMOS_UPDATE"] == "1" {
             let source = Self.bundledSource(names: BundledDemos.names, texts: files)
             try Data(source.utf8).write(
-                to: Self.root.appendingPathComponent("Sources/StateTUI/Demo/BundledDemos.swift"))
+                to: Self.root.appendingPathComponent("Sources/DashboardApp/Demo/BundledDemos.swift"))
         }
         #expect(listed == BundledDemos.names.sorted(), "every demo file is bundled")
         for name in BundledDemos.names {

@@ -1,5 +1,5 @@
+import Commands
 import Foundation
-import StateTUI
 import Testing
 
 /// The fuzz targets' seed corpora and kept crash reproducers (Tests/Fuzz), run through the same entry the

@@ -1,7 +1,8 @@
+import Commands
+import DashboardApp
 import Foundation
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import TerminalUI
 import TerminalUITesting
 import Testing

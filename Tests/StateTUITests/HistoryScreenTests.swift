@@ -1,6 +1,6 @@
+import DashboardApp
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import TerminalUI
 import TerminalUITesting
 import Testing

@@ -1,7 +1,7 @@
+import Commands
 import Foundation
 import StateMachineInspector
 import StateMachineKit
-import StateTUI
 import Testing
 
 /// `statetui inspect`: the list of inspectable programs, `--headless` JSON lines, and the errors.

@@ -1,4 +1,4 @@
-import StateTUI
+import Commands
 import Testing
 
 #if canImport(Glibc)

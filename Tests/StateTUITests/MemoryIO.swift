@@ -1,4 +1,4 @@
-import StateTUI
+import Commands
 
 /// Standard input, files and both output streams in memory, so commands run without a process.
 final class MemoryIO {

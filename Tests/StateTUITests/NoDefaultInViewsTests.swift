@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 /// Seed 002: a `default:` in a switch over a state silences exactly the error that reminds you to render a
-/// new case. Scans every Swift file of the app shell and the screens (Sources/StateTUI/App and Screens: the
+/// new case. Scans every Swift file of the app shell and the screens (Sources/DashboardApp/App and Screens: the
 /// views, features, reducers and keymaps, where the switches over states, actions and keys live); a
 /// `default:` there is allowed only with a comment on its line saying `not a state switch`. The command
 /// line's and the demo player's parsers switch over characters, words and error numbers, which no switch can
 /// list exhaustively, so they are not scanned.
 @Suite struct NoDefaultInViewsTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/StateTUI")
+        .deletingLastPathComponent().appendingPathComponent("Sources/DashboardApp")
     static let roots = ["App", "Screens"].map { sources.appendingPathComponent($0) }
 
     static func swiftFiles() throws -> [URL] {

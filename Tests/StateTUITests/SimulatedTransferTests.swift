@@ -1,6 +1,7 @@
+import DashboardApp
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
-import StateTUI
 import Testing
 
 /// The simulated effect adapter on a manual scheduler: progress through the sender of its run, an outcome

@@ -1,5 +1,6 @@
+import DashboardApp
+import MachineDrivers
 import ScreenStates
-import StateTUI
 import TerminalUI
 import TerminalUITesting
 import Testing

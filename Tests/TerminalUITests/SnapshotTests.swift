@@ -20,6 +20,44 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a\nc\n")
     }
 
+    /// A selection highlight lost with the text unchanged is a different snapshot: the style block differs.
+    @Test func aStyleOnlyChangeFailsTheSnapshot() throws {
+        let path = temporaryPath()
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
+        var highlighted = Canvas(size: Size(width: 6, height: 2))
+        highlighted.write("ab", at: Point(x: 0, y: 0))
+        let lost = highlighted
+        highlighted.addAttributes(.reverse, in: highlighted.bounds.row(0))
+        #expect(lost.text == highlighted.text)
+        #expect(
+            try Snapshot.compare(Snapshot.text(of: highlighted), toFileAt: path, update: false) == .recorded(path: path)
+        )
+        #expect(
+            try Snapshot.compare(Snapshot.text(of: lost), toFileAt: path, update: false)
+                == .mismatch(diff: "-4: 0: 0-5 reverse$\n+4: (all plain)$"))
+        var recoloured = highlighted
+        recoloured.setStyle(Style.reverse.foreground(.red), in: Rect(x: 0, y: 0, width: 1, height: 1))
+        #expect(
+            try Snapshot.compare(Snapshot.text(of: recoloured), toFileAt: path, update: false)
+                == .mismatch(diff: "-4: 0: 0-5 reverse$\n+4: 0: 0 fg=red reverse, 1-5 reverse$"))
+    }
+
+    /// The style block names each row's runs of one style, colours by name, wide graphemes by both cells.
+    @Test func theStyleBlockListsRunsOfEachRow() {
+        var canvas = Canvas(size: Size(width: 10, height: 3))
+        canvas.write("ok", at: Point(x: 0, y: 0), style: Style.bold.foreground(.green))
+        canvas.write("日本", at: Point(x: 3, y: 0), style: .dim)
+        canvas.write("x", at: Point(x: 9, y: 2), style: Style(background: .indexed(208), attributes: .underline))
+        #expect(
+            Snapshot.text(of: canvas)
+                == "ok 日本\n\n         x\n" + Snapshot.stylesHeader + "\n"
+                + "0: 0-1 fg=green bold, 3-6 dim\n2: 9 bg=color(208) underline\n")
+        #expect(
+            Snapshot.styles(of: Canvas(size: Size(width: 3, height: 1))) == Snapshot.stylesHeader + "\n(all plain)\n")
+    }
+
     @Test func lineDiffShowsOnlyDifferingLines() {
         #expect(
             Snapshot.lineDiff(expected: "same\nold \nx", actual: "same\nnew\nx\nextra")

@@ -1,5 +1,5 @@
+import Commands
 import FuzzDriver
-import StateTUI
 
 /// libFuzzer's entry, called once per input: ``FuzzTarget/commandLine`` holds the parser's side.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,0 +1,117 @@
+import DashboardApp
+import ScreenStates
+
+/// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
+/// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``
+/// and exits with its result.
+public enum CommandLineTool {
+    /// The subcommands, in the order help lists them.
+    public static let commands: [CommandSpec] = [
+        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
+    ]
+
+    /// The top-level usage lines.
+    public static var usage: String {
+        ([
+            DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>",
+            "statetui --help | --version",
+        ]
+            + commands.map(\.usage)).map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// `statetui --help`.
+    public static var help: String {
+        var lines = [
+            "OVERVIEW: State machines from the screen-state seeds, driven and inspected from the terminal.",
+            "", "USAGE:", usage, "",
+            "With no command, statetui opens the dashboard (q quits, ? lists the keys).", "", "COMMANDS:",
+        ]
+        lines += commands.map { CommandSpec.row($0.name, $0.abstract) }
+        lines.append(CommandSpec.row("help", "Show help for a command."))
+        lines += [
+            "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
+            CommandSpec.row("--version", "Show the version."),
+            CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."),
+            CommandSpec.row("--inspectable", "Dashboard: let 'statetui inspect' follow its machines."), "",
+            "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
+        ]
+        lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
+        lines += [
+            "",
+            "Exit status: 0 ok, 1 failure, 2 usage or environment error, 129/130/143 hung up/interrupted/terminated,",
+            "141 standard output closed by its reader (as SIGPIPE).",
+            "See 'statetui help <command>' for a command's arguments.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs the words after the program name; returns the exit status. No words (or only dashboard
+    /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
+    /// `environment` holds the process's variables (the terminal for `copy`, the copy's test knobs).
+    public static func run(
+        _ arguments: [String], io: CommandIO, environment: [String: String] = [:],
+        dashboard: (DashboardOptions) -> Int32
+    ) -> Int32 {
+        do {
+            if let options = try DashboardOptions.parse(arguments) { return dashboard(options) }
+            return try dispatch(arguments, io: io, environment: environment)
+        } catch {
+            let spec = error.command.flatMap { name in commands.first { $0.name == name } }
+            let usageLines = spec.map { "  " + $0.usage } ?? usage
+            let more = spec.map { "statetui help \($0.name)" } ?? "statetui --help"
+            io.writeError("statetui: \(error.message)\nUSAGE:\n\(usageLines)\nSee '\(more)'.\n")
+            return 2
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], io: CommandIO, environment: [String: String]) throws(UsageError)
+        -> Int32
+    {
+        guard let first = arguments.first else { throw UsageError("missing command") }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help":
+            guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
+            io.writeOutput(help)
+            return 0
+        case "--version":
+            guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
+            io.writeOutput("statetui \(Version.current)\n")
+            return 0
+        case "help":
+            // `help --help` asks for help on help: the overview, as `help` alone prints.
+            guard let topic = rest.first, topic != "-h", topic != "--help" else {
+                guard rest.count <= 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
+                io.writeOutput(help)
+                return 0
+            }
+            guard rest.count == 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
+            guard let spec = commands.first(where: { $0.name == topic }) else {
+                throw UsageError("unknown command \(UsageError.quote(topic))")
+            }
+            io.writeOutput(spec.help)
+            return 0
+        default:
+            guard let spec = commands.first(where: { $0.name == first }) else {
+                throw first.hasPrefix("-")
+                    ? UsageError("unknown option \(UsageError.quote(first))")
+                    : UsageError("unknown command \(UsageError.quote(first))")
+            }
+            let parsed = try spec.parse(rest)
+            if parsed.wantsHelp {
+                io.writeOutput(spec.help)
+                return 0
+            }
+            switch spec.name {
+            case ReplayCommand.spec.name: return ReplayCommand.run(parsed, io: io)
+            case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io, environment: environment)
+            case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
+            case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
+            case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
+            default:
+                preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import DashboardApp
+import StateMachineInspector
+import TerminalUI
+
+extension Dashboard {
+    /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the
+    /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal, the trace file or
+    /// `STATE_MACHINE_SEED` cannot be used (the one-line reason goes to `writeError`).
+    ///
+    /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
+    /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them).
+    public static func run(
+        _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
+        transfers: TransfersRuntime? = nil, prepare: (DashboardEnvironment) -> Void = { _ in }
+    ) -> Int32 {
+        let seed: UInt64?
+        do {
+            seed = try options.resolvedSeed(environment: variables)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return 2
+        }
+        var trace: FrameTrace?
+        if let path = options.tracePath {
+            do {
+                trace = try FrameTrace(path: path)
+            } catch {
+                writeError("statetui: \(error)\n")
+                return 2
+            }
+        }
+        var inspector: Inspector?
+        if options.inspectable {
+            do {
+                inspector = try Inspection.start(name: "statetui", environment: variables)
+            } catch {
+                writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+        }
+        defer { inspector?.stop() }
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: variables)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return 2
+        }
+        var generator = SystemRandomNumberGenerator()
+        let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        if let inspector { environment.register(in: inspector) }
+        prepare(environment)
+        let final = app(environment).run(on: terminal, trace: trace)
+        environment.stop()
+        terminal.restore()
+        trace?.close()
+        return final.exit?.status ?? 0
+    }
+}

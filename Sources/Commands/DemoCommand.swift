@@ -1,0 +1,154 @@
+import DashboardApp
+import Dispatch
+import Foundation
+import ScreenStates
+import StateMachineKit
+import TerminalUI
+
+/// `statetui demo transfer|upload|load|tour [--headless] [--size WxH] [--record FILE.cast]`: plays a scripted
+/// screen-state demo on the dashboard.
+public enum DemoCommand {
+    /// The declaration behind parsing and help.
+    public static let spec = CommandSpec(
+        name: "demo",
+        abstract: "Play a scripted screen-state demo on the dashboard, in the terminal or headless.",
+        arguments: [
+            .init(
+                "name",
+                help: "The demo: \(BundledDemos.names.joined(separator: "|")), or the path of a FILE.demo.")
+        ],
+        options: [
+            .init("size", valueName: "WxH", help: "The screen size of a headless run.", defaultValue: "80x24"),
+            .init(
+                "record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.",
+                defaultValue: nil),
+        ],
+        flags: [.init("headless", help: "Print every frame as plain text instead of using the terminal.")],
+        discussion: """
+            A demo file has one step a line: a key name (s, space, tab, shift-tab, enter, esc, up, ctrl-c, f5 …),
+            a pause ('sleep 300ms', 'sleep 1.5s', 'sleep 60m', 'sleep 24h'; at most 8760h) or a check on the screen
+            ('expect /regex/': literals, ., [a-z], \\d \\w \\s \\b, ( ), (?: ), |, * + ? {n,m}, ^ $, matched in
+            time linear in the screen); '#' starts a comment. A demo file is at most 1 MiB.
+            Without --headless, a person watches it run and q stops it. With --headless no terminal is
+            needed: every frame is printed after a '--- frame N: <step> ---' line, and time is simulated, so
+            the frames are the same on every run. A failed expect prints the step and the screen on standard
+            error and exits 1; a demo file with an error prints 'statetui: FILE:LINE: …' and exits 2.
+            """)
+
+    /// The largest `--size`: wider and taller than any real terminal, small enough that every frame of a
+    /// demo is drawn, matched and printed in moments.
+    public static let maximumSize = Size(width: 1000, height: 500)
+
+    /// Runs the parsed command.
+    static func run(_ command: ParsedCommand, io: CommandIO) throws(UsageError) -> Int32 {
+        guard let name = command.arguments["name"] else {
+            preconditionFailure("Internal inconsistency: demo's spec admitted \(command)")
+        }
+        let sizeText = command.options["size"] ?? "80x24"
+        guard let size = Size(parsing: sizeText), size.width <= maximumSize.width, size.height <= maximumSize.height
+        else {
+            throw UsageError(
+                "\(UsageError.quote(sizeText)) is not a valid value for --size; expected WxH from 1x1 to "
+                    + "\(maximumSize.width)x\(maximumSize.height), e.g. 80x24",
+                command: "demo")
+        }
+        let file: String
+        let text: String
+        if let bundled = BundledDemos.texts[name] {
+            file = "Resources/demos/\(name).demo"
+            text = bundled
+        } else if name.hasSuffix(".demo") {
+            file = name
+            switch io.readFile(name) {
+            case .failure(let failure):
+                io.writeError("statetui: \(CanonicalValue.excerpt(name)): \(failure.message)\n")
+                return 2
+            case .success(let contents): text = contents
+            }
+        } else {
+            throw UsageError(
+                "unknown demo \(UsageError.quote(name)); expected one of: \(BundledDemos.names.joined(separator: ", ")), or a FILE.demo",
+                command: "demo")
+        }
+        let script: DemoScript
+        do {
+            script = try DemoScript.parse(text, file: file)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        let recordPath = command.options["record"]
+        let headless = command.flags.contains("headless")
+        var ending: DemoPlayer.Ending
+        var cast: Asciicast?
+        if headless {
+            if recordPath != nil { cast = recording(name: name, size: size) }
+            let (result, frames, recorded) = blocking { [cast] in
+                var cast = cast
+                var frames: [String] = []
+                let ending = await DemoPlayer.headless(script, size: size, cast: &cast) { frames.append($0) }
+                return (ending, frames, cast)
+            }
+            for frame in frames { io.writeOutput(frame) }
+            ending = result
+            cast = recorded
+        } else {
+            let terminal: NCursesTerminal
+            do {
+                terminal = try NCursesTerminal(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                io.writeError("statetui: \(error) (use --headless to play the demo without a terminal)\n")
+                return 2
+            }
+            if recordPath != nil { cast = recording(name: name, size: terminal.size) }
+            let shared = TerminalHandle(terminal)
+            let (result, recorded) = blocking { [cast] in
+                var cast = cast
+                let ending = await DemoPlayer.interactive(script, on: shared.terminal, cast: &cast)
+                return (ending, cast)
+            }
+            terminal.restore()
+            ending = result
+            cast = recorded
+        }
+        if let recordPath, let cast {
+            do {
+                try Data(cast.text.utf8).write(to: URL(fileURLWithPath: recordPath))
+            } catch {
+                io.writeError("statetui: cannot write \(recordPath): \((error as NSError).localizedDescription)\n")
+                return 2
+            }
+        }
+        if case .failed(let step, let screen) = ending {
+            io.writeError("statetui: \(file):\(step.line): \(step.text) did not match; the screen was:\n\(screen)")
+        }
+        return ending.status
+    }
+
+    private static func recording(name: String, size: Size) -> Asciicast {
+        Asciicast(
+            width: size.width, height: size.height, timestamp: Int(Date().timeIntervalSince1970),
+            title: "statetui demo \(name)")
+    }
+
+    /// The terminal handed to the task that plays the demo; the calling thread only waits meanwhile, so the
+    /// terminal is still used by one thread at a time.
+    private final class TerminalHandle: @unchecked Sendable {
+        let terminal: NCursesTerminal
+        init(_ terminal: NCursesTerminal) { self.terminal = terminal }
+    }
+
+    /// Runs `body` in a task and waits for its result on the calling (non-async) thread.
+    private static func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+        let result = Locked<Result?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        guard let value = result.withLock({ $0 }) else { preconditionFailure("Internal inconsistency: no result") }
+        return value
+    }
+}

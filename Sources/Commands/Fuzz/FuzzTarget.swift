@@ -1,0 +1,139 @@
+import DashboardApp
+import FileTransfer
+import ScreenStates
+import TerminalUI
+
+/// Every parser of outside input, fed raw bytes: the one entry that each libFuzzer executable
+/// (`Tests/Fuzz/<Name>/main.swift`, built by `make fuzz`) and the seed-corpus regression test share.
+///
+/// An entry returns whether the parser accepted the input; a rejection is a clean, thrown or returned
+/// error. Anything else (a trap, an overflow, a hang, an unbounded allocation) is the bug a fuzzer hunts.
+package enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The canonical text of each model's events, actions, states and effects (printing what it read must
+    /// give text that reads back the same).
+    case canonical = "FuzzCanonical"
+    /// `statetui replay`'s line reader: the first line names the model, every other line is replayed.
+    case replay = "FuzzReplay"
+    /// A demo script (`*.demo`).
+    case demoScript = "FuzzDemoScript"
+    /// The key decoder: each byte as a character, then every 5 bytes as one wide input.
+    case keyDecoder = "FuzzKeyDecoder"
+    /// The copy journal reader, fed whole and in two pieces (both must read the same).
+    case journal = "FuzzJournal"
+    /// An asciicast v2 recording.
+    case asciicast = "FuzzAsciicast"
+    /// The command line, one argument per line: parsed and run in memory (`demo` and `copy` only parsed).
+    case commandLine = "FuzzCommandLine"
+
+    /// Runs the parser on `bytes`; true when it accepted them.
+    package func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch self {
+        case .canonical: Self.canonical(Self.text(bytes))
+        case .replay: Self.replay(bytes)
+        case .demoScript: (try? DemoScript.parse(Self.text(bytes), file: "fuzz.demo")) != nil
+        case .keyDecoder: Self.keys(bytes)
+        case .journal: Self.journal(bytes)
+        case .asciicast: (try? Asciicast(parsing: Self.text(bytes))) != nil
+        case .commandLine: Self.commandLine(Self.text(bytes))
+        }
+    }
+
+    /// Runs the parser on `bytes`; true when it accepted them.
+    package func run(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { run($0) }
+    }
+
+    /// The bytes as text, as a file read by the command is (invalid UTF-8 repaired).
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Accepted when any model type reads the text; whatever reads must print text that reads back as itself.
+    private static func canonical(_ text: String) -> Bool {
+        if let value = try? CanonicalValue.parse(text) {
+            let printed = value.description
+            precondition((try? CanonicalValue.parse(printed))?.description == printed, "\(printed) does not read back")
+        }
+        let accepted = [
+            readsBack(TransferEvent.self, text), readsBack(TransferState.self, text),
+            readsBack(TransferEffect.self, text), readsBack(TransferModel.self, text),
+            readsBack(UploadEvent.self, text), readsBack(UploadState.self, text),
+            readsBack(LoadAction.self, text), readsBack(LoadState.self, text),
+        ]
+        return accepted.contains(true)
+    }
+
+    /// True when `text` is a `Value`; its canonical text must then read back to the same text.
+    private static func readsBack<Value: CanonicalText>(_: Value.Type, _ text: String) -> Bool {
+        guard let value = try? Value(parsing: text) else { return false }
+        let printed = value.description
+        precondition(
+            (try? Value(parsing: printed))?.description == printed, "\(Value.self): \(printed) does not read back")
+        return true
+    }
+
+    /// The bytes through the windowed ``LineReader`` that `statetui replay` reads files and standard input
+    /// with (a small window and line limit, so short inputs reach its refill and overlong-line paths).
+    private static func replay(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var rest = UnsafeRawBufferPointer(bytes)[...]
+        let reader = LineReader(maximumLineLength: 64) { buffer in
+            let count = min(buffer.count, rest.count, 7)
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: rest.prefix(count)))
+            rest = rest.dropFirst(count)
+            return count
+        }
+        guard case .success(let name)? = reader.nextResult(), let model = ScreenModel(rawValue: name) else {
+            return false
+        }
+        return ReplayCommand.run(
+            model: model, replayer: model.makeReplayer(), source: { reader.nextResult() }, io: memoryIO()) == 0
+    }
+
+    private static func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var decoded = bytes.compactMap { KeyDecoder.decode(.character(UInt32($0))) }
+        var rest = bytes[...]
+        while rest.count >= 5 {
+            let kind = rest.removeFirst()
+            let value = rest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            rest = rest.dropFirst(4)
+            let input: WideInput = kind & 1 == 0 ? .character(value) : .keyCode(Int32(bitPattern: value))
+            if let key = KeyDecoder.decode(input) { decoded.append(key) }
+        }
+        return !decoded.isEmpty
+    }
+
+    private static func journal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var whole = JournalReader()
+        whole.consume(raw)
+        let result = whole.finish()
+        var pieces = JournalReader()
+        let cut = raw.first.map { Int($0) % (raw.count + 1) } ?? 0
+        pieces.consume(UnsafeRawBufferPointer(rebasing: raw[..<cut]))
+        pieces.consume(UnsafeRawBufferPointer(rebasing: raw[cut...]))
+        let piecewise = pieces.finish()
+        precondition(
+            piecewise.entries == result.entries && piecewise.problems == result.problems,
+            "the journal read differently in two pieces")
+        return result.problems.isEmpty
+    }
+
+    /// The whole command line through ``CommandLineTool`` in memory, except `demo` and `copy`, which would play
+    /// a demo or copy files: those stop after their spec's parse and option checks.
+    private static func commandLine(_ text: String) -> Bool {
+        let words = CommandIO.splitLines(text)
+        guard let first = words.first, first == DemoCommand.spec.name || first == CopyCommand.spec.name else {
+            return CommandLineTool.run(words, io: memoryIO(), dashboard: { _ in 0 }) == 0
+        }
+        let spec = first == DemoCommand.spec.name ? DemoCommand.spec : CopyCommand.spec
+        guard let parsed = try? spec.parse(Array(words.dropFirst())) else { return false }
+        return parsed.options["size"].map { Size(parsing: $0) != nil } ?? true
+    }
+
+    /// An IO with no input and no files that discards what is written.
+    private static func memoryIO() -> CommandIO {
+        CommandIO(
+            readInputLine: { nil }, readFile: { _ in .failure(CommandIO.ReadError("no such file")) },
+            writeOutput: { _ in }, writeError: { _ in })
+    }
+}

@@ -1,0 +1,115 @@
+import MachineDrivers
+import ScreenStates
+import StateMachineKit
+import TerminalUI
+
+/// The dashboard's edges, one runtime per screen feature: the machines, their effect runners and their
+/// subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
+///
+/// The store learns of the machines only through subscriptions: each machine's `states()` and its records
+/// (``RecordFeed``). Effect runners act on machines and never report changes themselves.
+public struct DashboardEnvironment: Sendable {
+    /// The Transfers screen's machines and simulated workers.
+    public var transfers: TransfersRuntime
+    /// The Upload screen's owner: the upload machine and its simulated task.
+    public var upload: UploadOwner
+    /// The Load screen's machine and simulated server.
+    public var load: LoadEffectRunner
+    /// The Graph screen's file writer.
+    public var graph: GraphEffectRunner
+
+    /// An environment from its runtimes.
+    public init(
+        transfers: TransfersRuntime, upload: UploadOwner, load: LoadEffectRunner,
+        graph: GraphEffectRunner = GraphEffectRunner()
+    ) {
+        self.transfers = transfers
+        self.upload = upload
+        self.load = load
+        self.graph = graph
+    }
+
+    /// The live dashboard: simulated work on `clock`, drawn from `seed`; `transfers` replaces the simulated
+    /// transfers (`statetui copy` passes its real copies).
+    public static func live(
+        clock: AnyClock = .continuous, seed: UInt64, transfers: TransfersRuntime? = nil
+    ) -> DashboardEnvironment {
+        let scheduler = ClockScheduler(clock: clock)
+        return DashboardEnvironment(
+            transfers: transfers ?? TransfersRuntime(scheduler: scheduler, clock: clock, seed: seed),
+            upload: UploadOwner(
+                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SeededRandom(seed: seed)),
+            load: LoadEffectRunner(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
+    }
+
+    /// The name the History screen gives the upload machine.
+    public static let uploadName = "upload"
+    /// The name the History screen gives the load machine.
+    public static let loadName = "load"
+
+    /// Every machine's name, in the History screen's order: the transfers, the upload, the load.
+    public var machineNames: [String] {
+        transfers.transfers.map(\.name) + [Self.uploadName, Self.loadName]
+    }
+
+    /// The app state before any snapshot arrived.
+    public var initialState: AppState {
+        AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
+    }
+
+    /// Performs one effect (the app's effect runner).
+    public func perform(_ effect: AppEffect, send: Send<AppAction>) {
+        switch effect {
+        case .transfers(let effect): transfers.perform(effect)
+        case .upload(let effect): UploadEffectRunner(owner: upload).run(effect, send: Send { send(.upload($0)) })
+        case .load(let effect): load.run(effect)
+        case .graph(let effect): graph.run(effect, send: Send { send(.graph($0)) })
+        }
+    }
+
+    /// The subscriptions `state` asks for: every machine's `states()` and records always, and the History
+    /// screen's selected machine's records only while that screen is shown.
+    public func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
+        let upload = upload.machine
+        let load = load.machine
+        var subscriptions = transfers.subscriptions(AppAction.transfers)
+        subscriptions += [
+            Subscription(id: "upload.states", { upload.engine.states() }) { .upload(.uploadChanged($0)) },
+            Subscription(id: "upload.records", { upload.records() }) { .upload(.recordsChanged($0)) },
+            Subscription(id: "load.states", { load.engine.states() }) { .load(.loadChanged($0)) },
+            Subscription(id: "load.records", { load.records() }) { .load(.recordsChanged($0)) },
+        ]
+        if state.screen == .history, let name = state.history.machine, let history = historySubscription(for: name) {
+            subscriptions.append(history)
+        }
+        return subscriptions
+    }
+
+    /// The History screen's subscription to the records of the machine called `name`.
+    func historySubscription(for name: String) -> Subscription<AppAction>? {
+        let id = "history.\(name)"
+        if name == Self.uploadName {
+            let machine = upload.machine
+            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+        }
+        if name == Self.loadName {
+            let machine = load.machine
+            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+        }
+        guard let transfer = transfers.transfers.first(where: { $0.name == name }) else { return nil }
+        let machine = transfer.machine
+        return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+    }
+
+    /// The History screen's action for the records of the machine called `name`.
+    static func history<State, Event>(of name: String, _ records: [StateMachine<State, Event>.Record]) -> AppAction {
+        .history(.recordsChanged(machine: name, HistoryRow.rows(machine: name, history: records)))
+    }
+
+    /// Stops every machine.
+    public func stop() {
+        transfers.stop()
+        upload.machine.engine.stop()
+        load.machine.engine.stop()
+    }
+}

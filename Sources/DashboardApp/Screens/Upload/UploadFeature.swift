@@ -1,0 +1,159 @@
+import MachineDrivers
+import ScreenStates
+import TerminalUI
+
+/// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: whether a key
+/// applies is asked of ``UploadState/transition(_:_:)``, the reducer only asks the owner for actions
+/// (effects) and shows what the machine's `states()` and records deliver.
+public enum UploadFeature {
+    /// Applies an action. A key whose event the upload's transition function says does nothing now sends
+    /// nothing; the screen shows the function's reason instead.
+    public static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
+        switch action {
+        case .start, .pauseOrResume, .cancel, .retry:
+            let upload = state.upload
+            guard let event = event(for: action, in: upload) else {
+                state.notice =
+                    candidates(action).lazy.compactMap {
+                        EventRule.refusal($0, in: upload, UploadState.transition)
+                    }.first
+                return []
+            }
+            state.notice = nil
+            return [effect(for: event, in: &state)]
+        case .toggleFailNext:
+            state.failNext.toggle()
+            return []
+        case .uploadChanged(let upload):
+            if upload != state.upload { state.notice = nil }
+            state.upload = upload
+            return []
+        case .recordsChanged(let records):
+            state.tally.add(records)
+            return []
+        case .refused(let reason):
+            state.notice = reason
+            return []
+        }
+    }
+
+    /// The events a key stands for, in the order they are tried: one key pauses or resumes.
+    static func candidates(_ action: UploadAction) -> [UploadEvent] {
+        switch action {
+        case .start: [.start]
+        case .pauseOrResume: [.pause, .resume]
+        case .cancel: [.cancel]
+        case .retry: [.retry]
+        case .toggleFailNext, .uploadChanged, .recordsChanged, .refused: []
+        }
+    }
+
+    /// The event `action` sends in `upload`: the first of its candidates the transition function applies.
+    static func event(for action: UploadAction, in upload: UploadState) -> UploadEvent? {
+        EventRule.first(of: candidates(action), in: upload, UploadState.transition)
+    }
+
+    /// The owner's work for `event`; a start or retry uses the fail switch up.
+    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadEffect {
+        switch event {
+        case .start, .retry:
+            let fails = state.failNext
+            state.failNext = false
+            return event == .start ? .start(fails: fails) : .retry(fails: fails)
+        case .pause: return .pause
+        case .resume: return .resume
+        case .cancel: return .cancel
+        case .progress, .complete, .fail:
+            // Task reports are no key's candidates; the owner's task sends them through its run's sender.
+            preconditionFailure("Internal inconsistency: a key asked for the task report \(event)")
+        }
+    }
+
+    /// The same keys as the Transfers screen: `s` start, space/`p` pause or resume, `c` cancel, `r` retry,
+    /// `f` fail the next upload.
+    public static func keymap(_ key: Key, _ state: UploadScreenState) -> UploadAction? {
+        switch key {
+        case .character("s"): .start
+        case .character(" "), .character("p"): .pauseOrResume
+        case .character("c"): .cancel
+        case .character("r"): .retry
+        case .character("f"): .toggleFailNext
+        default: nil  // not a state switch: any other key does nothing here
+        }
+    }
+
+    /// Every key of the screen, for the `?` overlay.
+    public static let allKeys: [KeyHelp] = [
+        KeyHelp("s", "start"), KeyHelp("space/p", "pause or resume"), KeyHelp("c", "cancel"),
+        KeyHelp("r", "retry"), KeyHelp("f", "fail the next upload"),
+    ]
+
+    /// The keys whose event the transition function applies now, then `f`.
+    public static func help(_ state: UploadScreenState) -> [KeyHelp] {
+        let keys: [(key: String, action: UploadAction)] = [
+            ("s", .start), ("space/p", .pauseOrResume), ("c", .cancel), ("r", .retry),
+        ]
+        var help = keys.compactMap { key, action in
+            event(for: action, in: state.upload).map { KeyHelp(key, label($0, in: state.upload)) }
+        }
+        help.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
+        return help
+    }
+
+    /// What the help bar calls a key sending `event`.
+    private static func label(_ event: UploadEvent, in upload: UploadState) -> String {
+        switch event {
+        case .start: upload == .completed ? "start another" : "start"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .cancel: "cancel"
+        case .retry: "retry"
+        case .progress, .complete, .fail: "\(event)"
+        }
+    }
+
+    /// Draws the screen: one case of the upload state each, exhaustively.
+    public static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
+        guard !area.isEmpty else { return }
+        var lines: [Line] = [Line([Span("State ", style: .bold), Span(state.upload.description)]), ""]
+        var bar: ProgressBar?
+        switch state.upload {
+        case .idle:
+            lines += ["No upload yet.", "", Line("[ Start ]", style: .bold)]
+        case .uploading(let progress):
+            lines.append(Line("Uploading… \(percent(progress))"))
+            bar = ProgressBar(fraction: progress, trackStyle: .dim)
+            lines += ["", Line("[ Pause ]  [ Cancel ]", style: .bold)]
+        case .paused(let progress):
+            lines.append(Line("Paused at \(percent(progress))"))
+            bar = ProgressBar(fraction: progress, trackStyle: .dim)
+            // Resume only where the model says it applies (seed 001's canResume).
+            let controls = (state.upload.canResume ? "[ Resume ]  " : "") + "[ Cancel ]"
+            lines += ["", Line(controls, style: .bold)]
+        case .completed:
+            lines += [Line("✓ Upload complete", style: .bold), "", Line("[ Start another ]", style: .bold)]
+        case .failed(let message):
+            lines += [Line("✗ Upload failed: \(message)", style: .bold)]
+            lines += ["", Line(state.upload.canRetry ? "[ Retry ]" : "", style: .bold)]
+        }
+        lines.append("")
+        lines.append(
+            Line(
+                "stale reports dropped: \(state.tally.stale) · invalid: \(state.tally.invalid)",
+                style: state.tally.stale > 0 ? .bold : .dim))
+        if state.failNext { lines.append(Line("The next upload will fail half way.", style: .dim)) }
+        if let notice = state.notice { lines.append(Line("refused: \(notice)", style: .reverse)) }
+        Paragraph(lines).render(in: area, on: &canvas)
+        if let bar {
+            // The bar sits on the row after the percentage (an empty line was left for it).
+            let row = area.row(3).inset(right: area.width > 10 ? 2 : 0)
+            canvas.write("[", at: Point(x: row.x, y: row.y), clip: area)
+            bar.render(in: row.inset(left: 1, right: 1), on: &canvas)
+            canvas.write("]", at: Point(x: row.maxX - 1, y: row.y), clip: area)
+        }
+    }
+
+    private static func percent(_ fraction: Double) -> String {
+        "\(Int((fraction * 100).rounded()))%"
+    }
+}
