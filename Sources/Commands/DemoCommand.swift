@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// `statetui demo transfer|upload|load|tour [--headless] [--size WxH] [--record FILE.cast]`: plays a scripted

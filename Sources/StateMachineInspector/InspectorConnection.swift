@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Support
 
 #if canImport(Glibc)
 import Glibc

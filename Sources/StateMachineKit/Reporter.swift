@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Where a machine's reports go: a `@Sendable (Report) -> Void`, called outside the machine's lock.
 ///

@@ -1,3 +1,5 @@
+import Support
+
 extension StateMachine {
     /// How a recorded event reached the machine, which decides how it is reported.
     @usableFromInline

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Support
 
 /// Model-checks a live `StateMachine` — its `whileIn` work and state timeouts included — by running
 /// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.

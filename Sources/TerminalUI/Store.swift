@@ -1,3 +1,5 @@
+import Support
+
 /// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back,
 /// runs subscriptions, and draws a frame only when the state (or the terminal size) changed, at most as often
 /// as the pacer allows. Between events the loop sleeps in the terminal's wait; nothing spins.
@@ -15,7 +17,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     private let queue: ActionQueue<Action>
     private let tasks = TaskBag()
-    private let effectsRunning = Locked(0)
+    private let effectsRunning = RunningCount()
     /// The subscriptions running now by id, each with its task and its newest-only slot in the queue.
     private var running: [String: (task: Task<Void, Never>, slot: Int)] = [:]
     private var nextSlot = 0
@@ -36,7 +38,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     /// How many effects have started and not yet ended. Each end also wakes the run loop, so a driver that
     /// waits for quiet (a scripted demo) looks again without polling.
-    public var runningEffects: Int { effectsRunning.withLock { $0 } }
+    public var runningEffects: Int { effectsRunning.count.withLock { $0 } }
 
     /// Whether actions wait to be reduced.
     public var hasQueuedActions: Bool { !queue.isEmpty }
@@ -153,13 +155,18 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         let send = self.send
         let queue = self.queue
         let effectsRunning = self.effectsRunning
-        effectsRunning.withLock { $0 += effects.count }
+        effectsRunning.count.withLock { $0 += effects.count }
         for effect in effects {
             tasks.spawn {
                 await runEffect(effect, send)
-                effectsRunning.withLock { $0 -= 1 }
+                effectsRunning.count.withLock { $0 -= 1 }
                 queue.wake()
             }
         }
     }
+}
+
+/// How many effects are running: shared by the store and the tasks that run them.
+private final class RunningCount: Sendable {
+    let count = Locked(0)
 }

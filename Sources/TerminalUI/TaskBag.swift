@@ -1,3 +1,5 @@
+import Support
+
 /// The store's running tasks (effects and subscriptions), cancelled together when the store stops.
 final class TaskBag: Sendable {
     private struct Tasks {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FileTransfer
+import Support
 
 /// The journal: its line format, replay, damaged lines, and reconciliation after a crash.
 @Suite struct CopyJournalTests {

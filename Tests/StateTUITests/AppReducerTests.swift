@@ -2,6 +2,7 @@ import DashboardApp
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 import Testing
 

@@ -1,6 +1,7 @@
 import DashboardApp
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 import TerminalUITesting
 import Testing

@@ -1,6 +1,7 @@
 import DashboardApp
 import MachineDrivers
 import ScreenStates
+import Support
 import TerminalUI
 import TerminalUITesting
 import Testing
@@ -138,7 +139,7 @@ import Testing
 @Suite struct UploadOwnerTests {
     static func owner() -> (UploadOwner, ManualScheduler) {
         let scheduler = ManualScheduler()
-        return (UploadOwner(scheduler: scheduler, random: SeededRandom(seed: 7)), scheduler)
+        return (UploadOwner(scheduler: scheduler, random: SplitMix64(seed: 7)), scheduler)
     }
 
     /// Waits until the run the current visit asks for has begun and set up its first chunk.

@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The dashboard's edges, one runtime per screen feature: the machines, their effect runners and their
@@ -38,7 +39,7 @@ public struct DashboardEnvironment: Sendable {
         return DashboardEnvironment(
             transfers: transfers ?? TransfersRuntime(scheduler: scheduler, clock: clock, seed: seed),
             upload: UploadOwner(
-                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SeededRandom(seed: seed)),
+                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SplitMix64(seed: seed)),
             load: LoadEffectRunner(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
     }
 

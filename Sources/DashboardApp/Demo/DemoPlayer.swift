@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// Plays a demo script on the dashboard: headless (every frame printed as text after a

@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The dashboard as a demo plays it: the real environment with every clock under the script's control — the
@@ -28,7 +29,7 @@ public struct DemoSession: Sendable {
         environment = DashboardEnvironment(
             transfers: transfers,
             upload: UploadOwner(
-                machine: UploadMachine(clock: machineClock), scheduler: scheduler, random: SeededRandom(seed: seed)),
+                machine: UploadMachine(clock: machineClock), scheduler: scheduler, random: SplitMix64(seed: seed)),
             load: LoadEffectRunner(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
             graph: directory.map(GraphEffectRunner.init(directory:)) ?? GraphEffectRunner())
     }

@@ -2,6 +2,7 @@ import Dispatch
 import FileTransfer
 import ScreenStates
 import StateMachineKit
+import Support
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Runs async operations one at a time, in the order they arrive.
 ///

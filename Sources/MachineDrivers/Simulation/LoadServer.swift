@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// The simulated server behind the load screen: answers each request after `latency` on a
 /// ``SimulationScheduler``, with the items or with `offline` when asked to fail. It keeps the reply path of

@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// A scheduler whose time moves only in ``advance(by:)``, which runs every callback that falls due, in
 /// deadline order (ties in scheduling order), on the calling thread. Demos and tests use it so frames are

@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// One `TransferMachine` driven by a simulated effect adapter: whenever the machine enters a running
 /// state, a worker runs as its `whileIn` work, ticking on a ``SimulationScheduler``: it reports progress
@@ -19,8 +20,8 @@ public final class SimulatedTransfer: Sendable {
 
     /// A transfer named `name` whose worker ticks on `scheduler`, its randomness drawn from `random`;
     /// `clock` is the machine's (for state timeouts).
-    public init(
-        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SimulationRandom,
+    package init(
+        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SplitMix64,
         timing: SimulationTiming
     ) {
         let shared = Shared(random: random)
@@ -149,14 +150,14 @@ public final class SimulatedTransfer: Sendable {
     private final class Shared: Sendable {
         private struct Inner {
             var status = SimulationStatus()
-            var random: SimulationRandom
+            var random: SplitMix64
         }
 
         private let inner: Locked<Inner>
         let updates: AsyncStream<SimulationStatus>
         private let continuation: AsyncStream<SimulationStatus>.Continuation
 
-        init(random: SimulationRandom) {
+        init(random: SplitMix64) {
             inner = Locked(Inner(random: random))
             (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
             continuation.yield(SimulationStatus())

@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// The simulated network task behind the upload screen: it sends chunks on a ``SimulationScheduler`` and
 /// reports progress, completion or failure to whichever run of the upload machine's `whileIn` work holds it.
@@ -44,7 +45,7 @@ public final class SimulatedUpload: Sendable {
         var percent = 0
         var phase = Phase.stopped
         var pending: ScheduledWork?
-        var random: SeededRandom
+        var random: SplitMix64
         var report: (@Sendable (Report) -> Void)?
         var finishRun: (@Sendable () -> Void)?
     }
@@ -56,8 +57,8 @@ public final class SimulatedUpload: Sendable {
 
     /// A task that has not started. Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`);
     /// with `failsHalfway` the chunk that would pass half way fails instead.
-    public init(
-        scheduler: any SimulationScheduler, random: SeededRandom, chunkInterval: Duration = .milliseconds(100),
+    package init(
+        scheduler: any SimulationScheduler, random: SplitMix64, chunkInterval: Duration = .milliseconds(100),
         failsHalfway: Bool
     ) {
         self.scheduler = scheduler

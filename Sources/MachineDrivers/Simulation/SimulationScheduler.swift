@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Where the simulated world (the uploader, the load server) waits: "call me back after this long".
 /// Injected, so the live dashboard waits on a real clock while demos and tests advance time by hand and

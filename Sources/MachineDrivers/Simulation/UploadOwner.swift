@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// Seed 001's upload owner ("From example to a real upload"): it owns the ``UploadMachine`` and the
 /// ``SimulatedUpload`` task. The task is the machine's `whileIn` work while it uploads: each run holds the
@@ -9,7 +10,7 @@ import StateMachineKit
 public final class UploadOwner: Sendable {
     private struct Parts {
         var task: SimulatedUpload?
-        var random: SeededRandom
+        var random: SplitMix64
     }
 
     /// The machine: the authority on the upload's state.
@@ -20,8 +21,8 @@ public final class UploadOwner: Sendable {
     private let runs: RunTracker
 
     /// An idle upload whose simulated task runs on `scheduler`, drawing chunk sizes from `random`.
-    public init(
-        machine: UploadMachine = UploadMachine(), scheduler: any SimulationScheduler, random: SeededRandom,
+    package init(
+        machine: UploadMachine = UploadMachine(), scheduler: any SimulationScheduler, random: SplitMix64,
         chunkInterval: Duration = .milliseconds(100)
     ) {
         self.machine = machine
@@ -84,7 +85,7 @@ public final class UploadOwner: Sendable {
         let previous = parts.withLock { parts -> SimulatedUpload? in
             let previous = parts.task
             parts.task = SimulatedUpload(
-                scheduler: scheduler, random: SeededRandom(seed: parts.random.next()), chunkInterval: chunkInterval,
+                scheduler: scheduler, random: SplitMix64(seed: parts.random.next()), chunkInterval: chunkInterval,
                 failsHalfway: failsHalfway)
             return previous
         }

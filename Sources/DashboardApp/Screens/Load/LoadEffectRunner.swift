@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The Load screen's edge: the load machine and the simulated server. A request is the machine's `whileIn`

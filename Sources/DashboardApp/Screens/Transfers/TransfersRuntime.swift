@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
@@ -24,10 +25,10 @@ public final class TransfersRuntime: Sendable {
         names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
-        var seeds = SimulationRandom(seed: seed)
+        var seeds = SplitMix64(seed: seed)
         transfers = names.map { name in
             SimulatedTransfer(
-                name: name, scheduler: scheduler, clock: clock, random: SimulationRandom(seed: seeds.next()),
+                name: name, scheduler: scheduler, clock: clock, random: SplitMix64(seed: seeds.next()),
                 timing: timing)
         }
     }
