@@ -4,9 +4,9 @@ import MachineDrivers
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files with
 /// true pause, resume and cancel, verification before the final name, and crash recovery.
-public enum CopyCommand {
+package enum CopyCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "copy",
         abstract: "Copy files with real pause, resume, cancel, verification and crash recovery.",
         arguments: [

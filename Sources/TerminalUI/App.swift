@@ -22,7 +22,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     /// asks for its id and cancels it once a state no longer does (a screen that listens only while shown).
     public var subscribe: @Sendable (State) -> [Subscription<Action>]
     /// The key that suspends to the shell (Ctrl-Z by default; nil: none).
-    public var suspendKey: Key?
+    var suspendKey: Key?
 
     /// Creates an app.
     public init(

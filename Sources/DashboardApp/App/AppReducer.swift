@@ -1,9 +1,9 @@
 /// The dashboard's only place where state changes: app-wide actions here, screen actions handed to their
 /// feature's reducer with the feature's effects wrapped back into ``AppEffect``.
-public enum AppReducer {
+package enum AppReducer {
     /// Applies `action` to `state`; returns the effects to run, as values. While the Graph screen is shown it
     /// then follows the live machines' newest states, whichever action delivered them.
-    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let effects = reduceAction(&state, action)
         if state.screen == .graph { GraphFeature.follow(&state.graph, live: GraphLiveStates(state)) }
         return effects

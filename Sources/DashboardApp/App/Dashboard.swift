@@ -9,10 +9,10 @@ import Darwin
 
 /// The dashboard `statetui` opens with no command: the pure parts wired into a TerminalUI ``App`` over
 /// an environment, run on a real terminal.
-public enum Dashboard {
+package enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap``, the environment's effect runner
     /// and the subscriptions each state asks for. The live dashboard and every demo run this same app.
-    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+    package static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,

@@ -3,7 +3,7 @@
 /// Adding a screen's feature: make ``isAvailable`` true for it, add its child state to ``AppState``, its
 /// action to ``AppAction``, its effect to ``AppEffect`` and one line each to ``AppReducer``, ``Keymap``,
 /// ``AppView`` and ``DashboardEnvironment``.
-public enum Screen: Int, CaseIterable, Hashable, Sendable {
+package enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// Several simulated transfers, each a `TransferMachine`.
     case transfers = 1
     /// The upload state of seed 001.
@@ -16,7 +16,7 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
     case history
 
     /// The tab's title.
-    public var title: String {
+    package var title: String {
         switch self {
         case .transfers: "Transfers"
         case .upload: "Upload"
@@ -28,17 +28,17 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
 
     /// Whether the screen has a feature yet. A screen without one shows dimmed in the tab bar and can never
     /// be selected, so the tab bar shows where it will be without pretending it works.
-    public var isAvailable: Bool {
+    package var isAvailable: Bool {
         switch self {
         case .transfers, .upload, .load, .graph, .history: true
         }
     }
 
     /// The screen after this one among the available ones, wrapping around (Tab).
-    public var next: Screen { Screen.cycle(from: self, step: 1) }
+    package var next: Screen { Screen.cycle(from: self, step: 1) }
 
     /// The screen before this one among the available ones, wrapping around (Shift-Tab).
-    public var previous: Screen { Screen.cycle(from: self, step: -1) }
+    package var previous: Screen { Screen.cycle(from: self, step: -1) }
 
     private static func cycle(from screen: Screen, step: Int) -> Screen {
         let all = allCases

@@ -3,17 +3,17 @@ import ScreenStates
 
 /// The transfers of one `statetui copy` command: one ``CopyTransfer`` per source, sharing the
 /// destination's journal. Built only after the destination passed its preflight check.
-public struct CopySession: Sendable {
+package struct CopySession: Sendable {
     /// The transfers, in the order the sources were given.
-    public let transfers: [CopyTransfer]
+    package let transfers: [CopyTransfer]
     /// The destination directory's journal.
-    public let journal: CopyJournal
+    package let journal: CopyJournal
 
     /// Checks the destination, opens its journal and prepares one transfer per source.
     ///
     /// Throws `destinationNotWritableDirectory` (nothing started) or the journal's failure to open.
     /// Two sources with the same file name would write the same destination file: refused up front.
-    public init(
+    package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions
     ) throws(CopySessionError) {
         do {
@@ -43,7 +43,7 @@ public struct CopySession: Sendable {
 }
 
 /// Why a copy session could not be prepared: nothing was started.
-public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The destination is not a writable directory, or its journal cannot be opened.
     case destination(TransferError)
     /// Two sources share a file name, so both would be copied onto one destination file.
@@ -52,7 +52,7 @@ public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible
     case unnamedSource(String)
 
     /// One line naming the cause.
-    public var description: String {
+    package var description: String {
         switch self {
         case .destination(let error):
             error.description

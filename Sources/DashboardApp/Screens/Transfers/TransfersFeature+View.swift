@@ -18,7 +18,7 @@ extension TransfersFeature {
     /// Draws the screen into `area`: a box titled `Transfers` holding one row per transfer (name, progress
     /// bar in eighths, the state in canonical text, the request identity, whether its next outcome fails)
     /// and, on its last line, the stale callbacks the machines dropped.
-    public static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
         let box = Box(title: "Transfers")
         canvas.render(box, in: area)
         let inside = box.inner(area).inset(left: 1, right: 1)
