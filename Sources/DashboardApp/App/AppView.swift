@@ -39,8 +39,7 @@ package enum AppView {
         }
         return TabBar(
             titles: screens.map { fullWidth <= width || $0 == selected ? $0.title : "" },
-            selected: screens.firstIndex(of: selected) ?? 0,
-            disabled: Set(screens.indices.filter { !screens[$0].isAvailable }))
+            selected: screens.firstIndex(of: selected) ?? 0)
     }
 
     /// The active screen's content.

@@ -16,7 +16,7 @@ package enum Keymap {
         if case .character(let character) = key, let number = character.wholeNumberValue,
             let screen = Screen(rawValue: number)
         {
-            return screen.isAvailable && screen != state.screen ? .select(screen) : nil
+            return screen != state.screen ? .select(screen) : nil
         }
         return screenAction(for: key, in: state)
     }
