@@ -6,9 +6,9 @@ import StateMachineInspector
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash
 /// recovery.
-public enum CopyCommand {
+package enum CopyCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "copy",
         abstract: "Copy files and directory trees with real pause, resume, cancel, verification and crash recovery.",
         arguments: [

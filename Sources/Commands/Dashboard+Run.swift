@@ -9,7 +9,7 @@ extension Dashboard {
     ///
     /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
     /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them).
-    public static func run(
+    package static func run(
         _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
         transfers: TransfersRuntime? = nil, prepare: (DashboardEnvironment) -> Void = { _ in }
     ) -> Int32 {

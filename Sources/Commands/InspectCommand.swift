@@ -4,9 +4,9 @@ import StateMachineInspector
 
 /// `statetui inspect [NAME|PID|SOCKET] [--headless]`: lists the programs whose machines can be inspected,
 /// or follows one program's machines live.
-public enum InspectCommand {
+package enum InspectCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "inspect",
         abstract: "List the inspectable programs, or follow one program's machines live.",
         arguments: [
@@ -81,7 +81,7 @@ public enum InspectCommand {
     }
 
     /// `NAME  PID  MACHINES  SINCE`, one row per program; `?` for a program that did not answer.
-    public static func table(_ programs: [InspectableProcess]) -> String {
+    package static func table(_ programs: [InspectableProcess]) -> String {
         var rows = [["NAME", "PID", "MACHINES", "SINCE"]]
         for program in programs {
             let machines = program.machines.map { String($0) } ?? "?"

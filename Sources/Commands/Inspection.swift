@@ -3,9 +3,9 @@ import ScreenStates
 import StateMachineInspector
 
 /// How statetui's own programs become inspectable (`statetui --inspectable`, `statetui copy --inspectable`).
-public enum Inspection {
+package enum Inspection {
     /// Starts an inspector named `name` in the socket directory `environment` names (`XDG_RUNTIME_DIR`).
-    public static func start(name: String, environment: [String: String]) throws(InspectorError) -> Inspector {
+    package static func start(name: String, environment: [String: String]) throws(InspectorError) -> Inspector {
         try Inspector.start(name: name, directory: InspectorDirectory.path(environment: environment))
     }
 }
@@ -13,7 +13,7 @@ public enum Inspection {
 extension DashboardEnvironment {
     /// Registers the dashboard's machines with `inspector`: every transfer (by its name), the upload and the
     /// load machine, the last two with the sample events `statetui graph` explores.
-    public func register(in inspector: Inspector) {
+    package func register(in inspector: Inspector) {
         for transfer in transfers.transfers {
             inspector.register(transfer.machine.engine)
         }

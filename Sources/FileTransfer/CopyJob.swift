@@ -537,7 +537,7 @@ public final class CopyJob: Sendable {
 
     /// Ignores SIGXFSZ once per process, so writing past `ulimit -f` fails with EFBIG (reported as out
     /// of space) instead of killing the process.
-    public static func ignoreFileSizeSignal() {
+    static func ignoreFileSizeSignal() {
         _ = ignoringFileSizeSignal
     }
 

@@ -6,7 +6,7 @@ import ScreenStates
 ///
 /// ``SimulatedTransfer`` drives its machine with simulated work on a clock; ``CopyTransfer`` (from
 /// `statetui copy`) copies a real file. The screen, its keys and its runtime are the same for both.
-public protocol TransferDriver: Sendable {
+package protocol TransferDriver: Sendable {
     /// The name the row shows.
     var name: String { get }
     /// The machine, the authority on the transfer's state.

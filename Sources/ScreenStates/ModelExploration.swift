@@ -31,7 +31,7 @@ extension TransferModel {
 
     /// ``transition(_:_:)`` with the target folded (``folded(beyond:)``) for exploration with
     /// events naming ids up to `newestSampleRequest`.
-    public static func foldedTransition(
+    static func foldedTransition(
         beyond newestSampleRequest: Int
     ) -> @Sendable (TransferModel, TransferEvent) -> Transition<TransferModel, TransferEvent> {
         { model, event in
@@ -66,7 +66,7 @@ extension UploadState {
 
 extension LoadState {
     /// The actions `statetui graph load` and the diagram explore: seed 002's.
-    public static let sampleActions: [LoadAction] = [.refreshTapped, .succeeded(["a", "b"]), .failed("offline")]
+    static let sampleActions: [LoadAction] = [.refreshTapped, .succeeded(["a", "b"]), .failed("offline")]
 
     /// Every state reachable from idle with ``sampleActions``.
     public static func exploreSamples() -> StateGraph<LoadState, LoadAction> {

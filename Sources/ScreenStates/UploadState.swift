@@ -124,7 +124,7 @@ public enum UploadState: Hashable, Sendable {
     }
 
     /// The phase in words, for reasons: `idle`, `uploading`, `paused`, `completed`, `failed`.
-    public var phaseName: String {
+    var phaseName: String {
         switch self {
         case .idle: "idle"
         case .uploading: "uploading"

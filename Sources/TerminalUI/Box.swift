@@ -1,17 +1,17 @@
 /// The characters a border is drawn with.
 public struct BorderSet: Hashable, Sendable {
     /// Top-left corner.
-    public var topLeft: String
+    var topLeft: String
     /// Top-right corner.
-    public var topRight: String
+    var topRight: String
     /// Bottom-left corner.
-    public var bottomLeft: String
+    var bottomLeft: String
     /// Bottom-right corner.
-    public var bottomRight: String
+    var bottomRight: String
     /// Top and bottom edges.
-    public var horizontal: String
+    var horizontal: String
     /// Left and right edges.
-    public var vertical: String
+    var vertical: String
 
     /// Creates a border set.
     public init(
@@ -43,7 +43,7 @@ public struct Box: Hashable, Sendable, Widget {
     /// The border's style.
     public var style: Style
     /// The title's style.
-    public var titleStyle: Style
+    var titleStyle: Style
     /// The border characters.
     public var border: BorderSet
 

@@ -53,7 +53,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     /// Reduces every action waiting in the queue, oldest first. Returns whether the state changed.
     @discardableResult
-    public func processQueued() -> Bool {
+    func processQueued() -> Bool {
         let actions = queue.drain()
         guard !actions.isEmpty else { return false }
         let before = state

@@ -162,16 +162,7 @@ import Testing
         #expect(Keymap.action(for: key, in: state) == nil, "\(name)")
     }
 
-    @Test func selectingAScreenWithoutAFeatureChangesNothing() {
-        for screen in Screen.allCases where !screen.isAvailable {
-            var state = F.app()
-            #expect(AppReducer.reduce(&state, .select(screen)) == [])
-            #expect(state == F.app())
-        }
-    }
-
     @Test func tabAndShiftTabCycleThroughEveryScreen() {
-        #expect(Screen.allCases.filter(\.isAvailable) == Screen.allCases)
         #expect(Screen.allCases.map(\.next) == [.upload, .load, .graph, .history, .transfers])
         #expect(Screen.allCases.map(\.previous) == [.history, .transfers, .upload, .load, .graph])
         for screen in Screen.allCases {

@@ -1,5 +1,5 @@
 /// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions scoped to it.
-public enum AppAction: Hashable, Sendable {
+package enum AppAction: Hashable, Sendable {
     /// An action of the Transfers screen.
     case transfers(TransfersAction)
     /// An action of the Upload screen.

@@ -1,7 +1,7 @@
 import MachineDrivers
 
 /// Work the dashboard asks for: each screen's effects, scoped to it.
-public enum AppEffect: Hashable, Sendable {
+package enum AppEffect: Hashable, Sendable {
     /// An effect of the Transfers screen.
     case transfers(TransfersEffect)
     /// An effect of the Upload screen.

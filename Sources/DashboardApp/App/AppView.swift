@@ -3,15 +3,15 @@ import TerminalUI
 /// Draws the dashboard: the tab bar on the first row, the active screen, the help bar on the last row and
 /// any overlay on top. Below ``minimumSize`` only a message saying so. Pure: the same state and size always
 /// give the same canvas.
-public enum AppView {
+package enum AppView {
     /// The smallest terminal the dashboard lays itself out in.
-    public static let minimumSize = Size(width: 40, height: 12)
+    static let minimumSize = Size(width: 40, height: 12)
 
     /// The message shown below ``minimumSize``.
-    public static let tooSmallMessage = "terminal too small (need 40×12)"
+    static let tooSmallMessage = "terminal too small (need 40×12)"
 
     /// The screen for `state` at `size`.
-    public static func render(_ state: AppState, size: Size) -> Canvas {
+    package static func render(_ state: AppState, size: Size) -> Canvas {
         var canvas = Canvas(size: size)
         guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
             renderTooSmall(on: &canvas)
@@ -50,8 +50,7 @@ public enum AppView {
         }
         return TabBar(
             titles: screens.map { fullWidth <= width || $0 == selected ? $0.title : "" },
-            selected: screens.firstIndex(of: selected) ?? 0,
-            disabled: Set(screens.indices.filter { !screens[$0].isAvailable }))
+            selected: screens.firstIndex(of: selected) ?? 0)
     }
 
     /// The active screen's content.

@@ -9,12 +9,12 @@ import Darwin
 
 /// The dashboard `statetui` opens with no command: the pure parts wired into a TerminalUI ``App`` over
 /// an environment, run on a real terminal.
-public enum Dashboard {
+package enum Dashboard {
     /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap`` (keys, and what depends on the
     /// drawn layout: clicks, the wheel, scrolling the help), the environment's effect runner and the
     /// subscriptions each state asks for; the terminal's progress indicator follows the transfers. The live
     /// dashboard and every demo run this same app.
-    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+    package static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,

@@ -9,18 +9,18 @@ import TerminalUI
 ///
 /// The store learns of the machines only through subscriptions: each machine's `states()` and its records
 /// (``RecordFeed``). Effect runners act on machines and never report changes themselves.
-public struct DashboardEnvironment: Sendable {
+package struct DashboardEnvironment: Sendable {
     /// The Transfers screen's machines and simulated workers.
-    public var transfers: TransfersRuntime
+    package var transfers: TransfersRuntime
     /// The Upload screen's owner: the upload machine and its simulated task.
-    public var upload: UploadOwner
+    package var upload: UploadOwner
     /// The Load screen's machine and simulated server.
-    public var load: LoadEffectRunner
+    package var load: LoadEffectRunner
     /// The Graph screen's file writer.
-    public var graph: GraphEffectRunner
+    package var graph: GraphEffectRunner
 
     /// An environment from its runtimes.
-    public init(
+    package init(
         transfers: TransfersRuntime, upload: UploadOwner, load: LoadEffectRunner,
         graph: GraphEffectRunner = GraphEffectRunner()
     ) {
@@ -32,7 +32,7 @@ public struct DashboardEnvironment: Sendable {
 
     /// The live dashboard: simulated work on `clock`, drawn from `seed`; `transfers` replaces the simulated
     /// transfers (`statetui copy` passes its real copies).
-    public static func live(
+    package static func live(
         clock: AnyClock = .continuous, seed: UInt64, transfers: TransfersRuntime? = nil
     ) -> DashboardEnvironment {
         let scheduler = ClockScheduler(clock: clock)
@@ -44,22 +44,22 @@ public struct DashboardEnvironment: Sendable {
     }
 
     /// The name the History screen gives the upload machine.
-    public static let uploadName = "upload"
+    static let uploadName = "upload"
     /// The name the History screen gives the load machine.
-    public static let loadName = "load"
+    static let loadName = "load"
 
     /// Every machine's name, in the History screen's order: the transfers, the upload, the load.
-    public var machineNames: [String] {
+    var machineNames: [String] {
         transfers.transfers.map(\.name) + [Self.uploadName, Self.loadName]
     }
 
     /// The app state before any snapshot arrived.
-    public var initialState: AppState {
+    package var initialState: AppState {
         AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
     }
 
     /// Performs one effect (the app's effect runner).
-    public func perform(_ effect: AppEffect, send: Send<AppAction>) {
+    package func perform(_ effect: AppEffect, send: Send<AppAction>) {
         switch effect {
         case .transfers(let effect): transfers.perform(effect)
         case .upload(let effect): UploadEffectRunner(owner: upload).run(effect, send: Send { send(.upload($0)) })
@@ -70,7 +70,7 @@ public struct DashboardEnvironment: Sendable {
 
     /// The subscriptions `state` asks for: every machine's `states()` and records always, and the History
     /// screen's selected machine's records only while that screen is shown.
-    public func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
+    package func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
         let upload = upload.machine
         let load = load.machine
         var subscriptions = transfers.subscriptions(AppAction.transfers)
@@ -108,7 +108,7 @@ public struct DashboardEnvironment: Sendable {
     }
 
     /// Stops every machine.
-    public func stop() {
+    package func stop() {
         transfers.stop()
         upload.machine.engine.stop()
         load.machine.engine.stop()

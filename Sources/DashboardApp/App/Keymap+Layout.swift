@@ -7,7 +7,7 @@ extension Keymap {
     /// transfer selects it, the wheel moves the selection (Transfers) or scrolls (History, Graph); while the
     /// help overlay is open ↑/↓/PgUp/PgDn/Home/End and the wheel scroll it. Every other key means what
     /// ``action(for:in:)`` says.
-    public static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
+    package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
         if state.overlay == .help, let move = ScrollMove(key: key) {
             return scrollHelp(state, size: size) { move.offset(from: $0, count: $1, height: $2) }
         }

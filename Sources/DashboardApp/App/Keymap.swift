@@ -2,9 +2,9 @@ import TerminalUI
 
 /// What a key means: app-wide keys first (quit, help, screens), then the active screen's own keymap.
 /// While an overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
-public enum Keymap {
+package enum Keymap {
     /// The action for `key` in `state`, nil when the key does nothing there.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
+    package static func action(for key: Key, in state: AppState) -> AppAction? {
         if key == .character("q") { return .quit }
         if key == .controlC { return .interrupt }
         if state.overlay != nil {
@@ -16,7 +16,7 @@ public enum Keymap {
         if case .character(let character) = key, let number = character.wholeNumberValue,
             let screen = Screen(rawValue: number)
         {
-            return screen.isAvailable && screen != state.screen ? .select(screen) : nil
+            return screen != state.screen ? .select(screen) : nil
         }
         return screenAction(for: key, in: state)
     }
@@ -33,10 +33,10 @@ public enum Keymap {
     }
 
     /// The app-wide keys the help bar always offers, after the screen's own.
-    public static let globalHelp = [KeyHelp("?", "help"), KeyHelp("q", "quit")]
+    static let globalHelp = [KeyHelp("?", "help"), KeyHelp("q", "quit")]
 
     /// Every app-wide key, as the help overlay lists them.
-    public static let globalKeys = [
+    static let globalKeys = [
         KeyHelp("1–5", "show a screen"),
         KeyHelp("tab", "next screen"),
         KeyHelp("shift-tab", "previous screen"),

@@ -1,9 +1,9 @@
 /// The dashboard's screens, in tab order; the raw value is the number key that selects it.
 ///
-/// Adding a screen's feature: make ``isAvailable`` true for it, add its child state to ``AppState``, its
+/// Adding a screen: a case here, its child state in ``AppState``, its
 /// action to ``AppAction``, its effect to ``AppEffect`` and one line each to ``AppReducer``, ``Keymap``,
 /// ``AppView`` and ``DashboardEnvironment``.
-public enum Screen: Int, CaseIterable, Hashable, Sendable {
+package enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// Several simulated transfers, each a `TransferMachine`.
     case transfers = 1
     /// The upload state of seed 001.
@@ -16,7 +16,7 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
     case history
 
     /// The tab's title.
-    public var title: String {
+    package var title: String {
         switch self {
         case .transfers: "Transfers"
         case .upload: "Upload"
@@ -26,28 +26,15 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// Whether the screen has a feature yet. A screen without one shows dimmed in the tab bar and can never
-    /// be selected, so the tab bar shows where it will be without pretending it works.
-    public var isAvailable: Bool {
-        switch self {
-        case .transfers, .upload, .load, .graph, .history: true
-        }
-    }
+    /// The screen after this one, wrapping around (Tab).
+    package var next: Screen { Screen.cycle(from: self, step: 1) }
 
-    /// The screen after this one among the available ones, wrapping around (Tab).
-    public var next: Screen { Screen.cycle(from: self, step: 1) }
-
-    /// The screen before this one among the available ones, wrapping around (Shift-Tab).
-    public var previous: Screen { Screen.cycle(from: self, step: -1) }
+    /// The screen before this one, wrapping around (Shift-Tab).
+    package var previous: Screen { Screen.cycle(from: self, step: -1) }
 
     private static func cycle(from screen: Screen, step: Int) -> Screen {
         let all = allCases
         guard let start = all.firstIndex(of: screen) else { return screen }
-        var index = start
-        for _ in all.indices {
-            index = (index + step + all.count) % all.count
-            if all[index].isAvailable { return all[index] }
-        }
-        return screen
+        return all[(start + step + all.count) % all.count]
     }
 }

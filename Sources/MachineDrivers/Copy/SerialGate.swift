@@ -24,9 +24,6 @@ final class SerialGate: Sendable {
         return result
     }
 
-    /// True while an operation runs or waits.
-    var isBusy: Bool { state.withLock { $0.busy } }
-
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state in

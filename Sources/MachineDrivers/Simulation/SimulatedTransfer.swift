@@ -10,11 +10,11 @@ import Support
 /// When the machine ends the run under it (pause, cancel), the worker does not vanish at once, as real work
 /// rarely does: after ``SimulationTiming/lateCallbackDelay`` it sends one more progress report through the
 /// cancelled run's sender. The machine drops it as stale and records it; the screen counts it from there.
-public final class SimulatedTransfer: Sendable {
+package final class SimulatedTransfer: Sendable {
     /// The file the transfer produces.
-    public let name: String
+    package let name: String
     /// The machine, the authority on the transfer's state.
-    public let machine: TransferMachine
+    package let machine: TransferMachine
     private let shared: Shared
     private let runs: RunTracker
 
@@ -44,21 +44,21 @@ public final class SimulatedTransfer: Sendable {
     }
 
     /// The worker's status now.
-    public var status: SimulationStatus { shared.status }
+    package var status: SimulationStatus { shared.status }
 
     /// The worker's status after every change, newest only.
-    public var statusUpdates: AsyncStream<SimulationStatus> { shared.updates }
+    package var statusUpdates: AsyncStream<SimulationStatus> { shared.updates }
 
     /// Whether the worker the current visit asks for has begun (a scripted demo waits for it).
-    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
+    package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
 
     /// Makes the next outcome this transfer reports a failure.
-    public func failNextOutcome() {
+    package func failNextOutcome() {
         shared.setFailNext()
     }
 
     /// Stops the machine (its work is cancelled) and ends the status updates.
-    public func stop() {
+    package func stop() {
         machine.engine.stop()
         shared.finish()
     }

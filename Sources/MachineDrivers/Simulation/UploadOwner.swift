@@ -7,14 +7,14 @@ import Support
 /// `Sender` the machine gave it, so a report from a run the machine ended is dropped there as stale.
 /// Pausing suspends the task first and sends `pause` only when that worked. The owner never tells anyone
 /// about changes: readers subscribe to the machine's `states()` and records.
-public final class UploadOwner: Sendable {
+package final class UploadOwner: Sendable {
     private struct Parts {
         var task: SimulatedUpload?
         var random: SplitMix64
     }
 
     /// The machine: the authority on the upload's state.
-    public let machine: UploadMachine
+    package let machine: UploadMachine
     private let scheduler: any SimulationScheduler
     private let chunkInterval: Duration
     private let parts: Locked<Parts>
@@ -46,19 +46,19 @@ public final class UploadOwner: Sendable {
     }
 
     /// The current state.
-    public var state: UploadState { machine.state }
+    package var state: UploadState { machine.state }
 
     /// The task of the current upload, if one was started.
-    public var task: SimulatedUpload? { parts.withLock { $0.task } }
+    package var task: SimulatedUpload? { parts.withLock { $0.task } }
 
     /// Whether the task the current visit asks for has begun (a scripted demo waits for it).
-    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
+    package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
 
     /// Performs a user action the screen asked for; returns why nothing happened when the action could not
     /// be carried out (a pause whose task would not suspend), nil otherwise. The machine decides the rest:
     /// an action its transition function refuses changes nothing.
     @discardableResult
-    public func perform(_ effect: UploadEffect) -> String? {
+    package func perform(_ effect: UploadEffect) -> String? {
         switch effect {
         case .start(let fails):
             begin(.start, failsHalfway: fails)

@@ -1,7 +1,7 @@
 import ScreenStates
 
 /// What can happen on the Graph screen.
-public enum GraphAction: Hashable, Sendable {
+package enum GraphAction: Hashable, Sendable {
     /// `g`: the next model (transfer, upload, load, then round again).
     case nextModel
     /// `G`: the previous model.

@@ -5,21 +5,21 @@ import TerminalUI
 /// The Graph screen: the selected model drawn as boxes and arrows (collapsed by case, or every explored state),
 /// the live machine's state lit and its last transition highlighted, pannable; or its transition table with
 /// counts, invalid pairs and dead ends. `m` exports the Mermaid diagram.
-public enum GraphFeature {
+package enum GraphFeature {
     /// Rows PgUp/PgDn move.
-    public static let page = 10
+    package static let page = 10
     /// Columns `←`/`→` move.
-    public static let panStep = 4
+    static let panStep = 4
 
     /// One entry of the key table: the keys, what they do, and the help entry that names them (bindings that
     /// belong together, like the four pan directions, share one).
-    public struct Binding: Hashable, Sendable {
+    package struct Binding: Hashable, Sendable {
         /// The keys that do it.
-        public var keys: [Key]
+        package var keys: [Key]
         /// The action.
-        public var action: GraphAction
+        package var action: GraphAction
         /// How the help lists it.
-        public var help: KeyHelp
+        package var help: KeyHelp
     }
 
     private static let modelHelp = KeyHelp("g/G", "next/previous model")
@@ -28,7 +28,7 @@ public enum GraphFeature {
     private static let farHelp = KeyHelp("[/]", "far left/right")
 
     /// Every key of the screen: the keymap, the help bar and the help overlay all read this table.
-    public static let bindings: [Binding] = [
+    package static let bindings: [Binding] = [
         Binding(keys: [.character("g")], action: .nextModel, help: modelHelp),
         Binding(keys: [.character("G")], action: .previousModel, help: modelHelp),
         Binding(keys: [.up, .character("k")], action: .scroll(-1), help: panHelp),
@@ -47,7 +47,7 @@ public enum GraphFeature {
     ]
 
     /// Applies an action.
-    public static func reduce(_ state: inout GraphScreenState, _ action: GraphAction) -> [GraphEffect] {
+    package static func reduce(_ state: inout GraphScreenState, _ action: GraphAction) -> [GraphEffect] {
         switch action {
         case .nextModel, .previousModel:
             let all = ScreenModel.allCases
@@ -81,7 +81,7 @@ public enum GraphFeature {
     }
 
     /// Follows the live machines after every app action: a machine whose state changed gets a trail entry.
-    public static func follow(_ state: inout GraphScreenState, live: GraphLiveStates) {
+    package static func follow(_ state: inout GraphScreenState, live: GraphLiveStates) {
         state.transferTrail.observe(live.transfer, from: live.transferName)
         state.uploadTrail.observe(live.upload, from: ScreenModel.upload.rawValue)
         state.loadTrail.observe(live.load, from: ScreenModel.load.rawValue)
@@ -96,17 +96,17 @@ public enum GraphFeature {
     }
 
     /// The action of `key`, looked up in ``bindings``; nil for a key the screen does not use.
-    public static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
+    package static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
         bindings.first { $0.keys.contains(key) }?.action
     }
 
     /// Every key of the screen, for the `?` overlay: the help entries of ``bindings``, each once, in order.
-    public static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
+    package static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
         if !entries.contains(binding.help) { entries.append(binding.help) }
     }
 
     /// The keys the help bar offers now, named as ``bindings`` names them.
-    public static func help(_ state: GraphScreenState) -> [KeyHelp] {
+    package static func help(_ state: GraphScreenState) -> [KeyHelp] {
         func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.help.key ?? "" }
         let table: String
         switch state.presentation {
@@ -122,12 +122,12 @@ public enum GraphFeature {
     }
 
     /// The style of a live state's box, and of the last transition's line, arrowheads and label.
-    public static let liveStyle = Style.reverse
+    package static let liveStyle = Style.reverse
     /// See ``liveStyle``.
-    public static let lastEdgeStyle = Style(foreground: .yellow, attributes: .bold)
+    package static let lastEdgeStyle = Style(foreground: .yellow, attributes: .bold)
 
     /// Draws the header, the legend, any notice and the panned body.
-    public static func view(_ state: GraphScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: GraphScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let report = state.report
         var tabs: [Span] = []

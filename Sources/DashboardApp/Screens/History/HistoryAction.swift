@@ -1,5 +1,5 @@
 /// What can happen on the History screen.
-public enum HistoryAction: Hashable, Sendable {
+package enum HistoryAction: Hashable, Sendable {
     /// `h`/`→`: the next machine.
     case nextMachine
     /// `←`: the previous machine.

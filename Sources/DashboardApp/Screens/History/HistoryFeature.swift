@@ -6,12 +6,12 @@ import TerminalUI
 ///
 /// The screen subscribes to the selected machine's records only while it is shown (``Dashboard``), and
 /// shows the value its subscription delivers.
-public enum HistoryFeature {
+package enum HistoryFeature {
     /// Rows PgUp/PgDn move.
-    public static let page = 10
+    package static let page = 10
 
     /// Applies an action.
-    public static func reduce(_ state: inout HistoryScreenState, _ action: HistoryAction) -> [HistoryEffect] {
+    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryAction) -> [HistoryEffect] {
         switch action {
         case .nextMachine, .previousMachine:
             guard !state.machines.isEmpty else { return [] }
@@ -37,7 +37,7 @@ public enum HistoryFeature {
     }
 
     /// `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/PgDn/Home/End scroll.
-    public static func keymap(_ key: Key, _ state: HistoryScreenState) -> HistoryAction? {
+    package static func keymap(_ key: Key, _ state: HistoryScreenState) -> HistoryAction? {
         switch key {
         case .character("h"), .right: .nextMachine
         case .left: .previousMachine
@@ -52,13 +52,13 @@ public enum HistoryFeature {
     }
 
     /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
+    package static let allKeys: [KeyHelp] = [
         KeyHelp("h/→", "next machine"), KeyHelp("←", "previous machine"), KeyHelp("↑/↓", "scroll"),
         KeyHelp("pgup/pgdn", "page"), KeyHelp("home/end", "oldest/newest"),
     ]
 
     /// The keys that apply now: scrolling only when there is something to scroll.
-    public static func help(_ state: HistoryScreenState) -> [KeyHelp] {
+    package static func help(_ state: HistoryScreenState) -> [KeyHelp] {
         var keys = [KeyHelp("h/→", "machine")]
         if state.rows.count > 1 { keys.append(KeyHelp("↑/↓", "scroll")) }
         if state.scrolledUp > 0 { keys.append(KeyHelp("end", "newest")) }
@@ -83,7 +83,7 @@ public enum HistoryFeature {
     }
 
     /// Draws the machine selector, a header counting the records and the rows that fit, newest at the bottom.
-    public static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         selector(state, width: area.width).render(in: area.row(0), on: &canvas)
         let rows = state.rows

@@ -1,18 +1,18 @@
 /// What the History screen shows: the machines by name, the selected one's records as its subscription
 /// last delivered them (never edited here), and how far up the user scrolled.
-public struct HistoryScreenState: Hashable, Sendable {
+package struct HistoryScreenState: Hashable, Sendable {
     /// Every machine the screen can show, in order: each transfer, the upload, the load.
-    public var machines: [String]
+    package var machines: [String]
     /// The index of the selected machine in ``machines``.
-    public var selected: Int
+    package var selected: Int
     /// The selected machine's records, oldest first.
-    public var rows: [HistoryRow]
+    package var rows: [HistoryRow]
     /// Rows scrolled up from the newest. 0 follows the newest record at the bottom; above 0 the same
     /// records stay in view as new ones arrive, until the user scrolls back down (End).
-    public var scrolledUp: Int
+    package var scrolledUp: Int
 
     /// The screen on the first of `machines`, following its newest records.
-    public init(machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0) {
+    package init(machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0) {
         self.machines = machines
         self.selected = selected
         self.rows = rows
@@ -20,7 +20,7 @@ public struct HistoryScreenState: Hashable, Sendable {
     }
 
     /// The selected machine's name, nil when there are none.
-    public var machine: String? {
+    package var machine: String? {
         machines.indices.contains(selected) ? machines[selected] : nil
     }
 }

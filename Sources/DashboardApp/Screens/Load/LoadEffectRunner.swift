@@ -8,16 +8,16 @@ import TerminalUI
 /// work while it loads, holding the `Sender` of its run, so a response for a request the machine is done
 /// with (a late duplicate after a failure) is dropped there as stale. State changes reach the screen only
 /// through the machine's `states()` and records, never from here.
-public final class LoadEffectRunner: Sendable {
+package final class LoadEffectRunner: Sendable {
     /// The machine behind the left pane.
-    public let machine: LoadMachine
+    package let machine: LoadMachine
     /// The simulated server.
-    public let server: LoadServer
+    package let server: LoadServer
     private let nextFails = Locked(false)
     private let runs: RunTracker
 
     /// A runner for `machine` and `server`.
-    public init(machine: LoadMachine = LoadMachine(), server: LoadServer) {
+    package init(machine: LoadMachine = LoadMachine(), server: LoadServer) {
         self.machine = machine
         self.server = server
         runs = RunTracker(scheduler: server.scheduler)
@@ -47,10 +47,10 @@ public final class LoadEffectRunner: Sendable {
     }
 
     /// Whether the request the current visit asks for has begun (a scripted demo waits for it).
-    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.requests) }
+    package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.requests) }
 
     /// Performs one effect.
-    public func run(_ effect: LoadScreenEffect) {
+    package func run(_ effect: LoadScreenEffect) {
         switch effect {
         case .refresh(let fails):
             nextFails.withLock { $0 = fails }

@@ -4,23 +4,23 @@ import ScreenStates
 /// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its simulated
 /// worker, and what its records counted. The reducer never changes these on its own; only their sources'
 /// snapshots do.
-public struct TransferRow: Hashable, Sendable {
+package struct TransferRow: Hashable, Sendable {
     /// The file the transfer produces (also its row's label).
-    public var name: String
+    package var name: String
     /// The newest state its `TransferMachine` published.
-    public var model: TransferModel {
+    package var model: TransferModel {
         didSet { stateText = String(describing: model.phase) }
     }
     /// The phase in canonical text, printed once per snapshot rather than once per frame (printing is
     /// a fair share of a frame's time with many rows).
-    public private(set) var stateText: String
+    package private(set) var stateText: String
     /// The newest status its simulated worker published.
-    public var simulation: SimulationStatus
+    package var simulation: SimulationStatus
     /// What its machine's records counted: the stale late callbacks among them.
-    public var tally: RecordTally
+    package var tally: RecordTally
 
     /// A row for `name` at `model`.
-    public init(
+    package init(
         name: String, model: TransferModel = .initial, simulation: SimulationStatus = SimulationStatus(),
         tally: RecordTally = RecordTally()
     ) {

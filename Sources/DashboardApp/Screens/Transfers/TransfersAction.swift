@@ -3,7 +3,7 @@ import ScreenStates
 import StateMachineKit
 
 /// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
-public enum TransfersAction: Hashable, Sendable {
+package enum TransfersAction: Hashable, Sendable {
     /// Select the row above (`↑`, `k`).
     case selectPrevious
     /// Select the row below (`↓`, `j`).

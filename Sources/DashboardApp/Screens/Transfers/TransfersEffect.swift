@@ -1,7 +1,7 @@
 import ScreenStates
 
 /// Work the Transfers screen asks for; ``TransfersRuntime`` performs it.
-public enum TransfersEffect: Hashable, Sendable {
+package enum TransfersEffect: Hashable, Sendable {
     /// Send `event` to row `row`'s machine.
     case send(row: Int, TransferEvent)
     /// Tell row `row`'s simulated worker to report its next outcome as a failure.

@@ -18,7 +18,7 @@ extension TransfersFeature {
     /// Draws the screen into `area`: a box titled `Transfers` holding one row per transfer (name, progress
     /// bar in eighths, the state in canonical text, the request identity, whether its next outcome fails)
     /// and, on its last line, the stale callbacks the machines dropped.
-    public static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
         canvas.render(panel, in: area)
         let inside = panel.inner(area)
         guard !inside.isEmpty else { return }
@@ -50,7 +50,7 @@ extension TransfersFeature {
 
     /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
     /// selects it.
-    public static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
+    package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
         let inside = panel.inner(area)
         guard !inside.isEmpty else { return nil }
         return table(state, width: inside.width).row(at: point, in: inside.rows([.fill, .fixed(1)])[0])
@@ -80,7 +80,7 @@ extension TransfersFeature {
 
     /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
     /// paused when none of them runs; nothing when none is under way.
-    public static func progress(_ state: TransfersScreenState) -> TerminalProgress {
+    package static func progress(_ state: TransfersScreenState) -> TerminalProgress {
         var percents: [Int] = []
         var running = false
         for row in state.rows {

@@ -7,9 +7,9 @@ import TerminalUI
 /// (an effect), and the machine's next snapshot changes the row. Whether a key applies is asked of
 /// ``TransferModel/transition(_:_:)`` for the selected transfer: a key whose event would not change it
 /// produces no effect, and the help bar does not offer it.
-public enum TransfersFeature {
+package enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
-    public static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
+    package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
         switch action {
         case .selectPrevious:
             state.selected = max(0, min(state.selected - 1, state.rows.count - 1))
@@ -58,7 +58,7 @@ public enum TransfersFeature {
     }
 
     /// The action `key` stands for on this screen; nil for keys the screen does not use.
-    public static func keymap(_ key: Key, _ state: TransfersScreenState) -> TransfersAction? {
+    package static func keymap(_ key: Key, _ state: TransfersScreenState) -> TransfersAction? {
         switch key {
         case .up, .character("k"): .selectPrevious
         case .down, .character("j"): .selectNext
@@ -74,7 +74,7 @@ public enum TransfersFeature {
     }
 
     /// The keys that do something for the selected transfer now, in the order the help bar shows them.
-    public static func help(_ state: TransfersScreenState) -> [KeyHelp] {
+    package static func help(_ state: TransfersScreenState) -> [KeyHelp] {
         var items: [KeyHelp] = []
         if state.rows.count > 1 { items.append(KeyHelp("↑↓", "select")) }
         guard let row = state.selectedRow else { return items }
@@ -101,7 +101,7 @@ public enum TransfersFeature {
     }
 
     /// Every key of the screen, for the help overlay.
-    public static let keys = [
+    package static let keys = [
         KeyHelp("↑ / k", "previous transfer"),
         KeyHelp("↓ / j", "next transfer"),
         KeyHelp("s", "start"),

@@ -7,21 +7,21 @@ import TerminalUI
 /// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
 /// runner and the subscriptions that turn each machine's `states()` and records (and each driver's status)
 /// into actions, newest only.
-public final class TransfersRuntime: Sendable {
+package final class TransfersRuntime: Sendable {
     /// The transfers, in row order.
-    public let transfers: [any TransferDriver]
+    package let transfers: [any TransferDriver]
 
     /// The screen over `drivers`, one row each (e.g. the real copies of `statetui copy`).
-    public init(drivers: [any TransferDriver]) {
+    package init(drivers: [any TransferDriver]) {
         transfers = drivers
     }
 
     /// The names the dashboard shows.
-    public static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
+    static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
 
     /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
     /// draws from its own generator seeded from `seed`.
-    public init(
+    package init(
         names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
@@ -34,12 +34,12 @@ public final class TransfersRuntime: Sendable {
     }
 
     /// The screen before any snapshot arrived: every transfer idle, the first selected.
-    public var initialState: TransfersScreenState {
+    package var initialState: TransfersScreenState {
         TransfersScreenState(rows: transfers.map { TransferRow(name: $0.name, model: $0.machine.model) })
     }
 
     /// Performs one effect.
-    public func perform(_ effect: TransfersEffect) {
+    package func perform(_ effect: TransfersEffect) {
         switch effect {
         case .send(let row, let event):
             guard transfers.indices.contains(row) else { return }
@@ -52,7 +52,7 @@ public final class TransfersRuntime: Sendable {
 
     /// Three subscriptions per transfer, each newest only: the machine's states, its records and the
     /// worker's status, wrapped by `embed` into the app's action type.
-    public func subscriptions<Action: Sendable>(
+    package func subscriptions<Action: Sendable>(
         _ embed: @escaping @Sendable (TransfersAction) -> Action
     ) -> [Subscription<Action>] {
         transfers.enumerated().flatMap { row, transfer in
@@ -72,7 +72,7 @@ public final class TransfersRuntime: Sendable {
     }
 
     /// Stops every machine and worker.
-    public func stop() {
+    package func stop() {
         for transfer in transfers { transfer.stop() }
     }
 }

@@ -1,23 +1,23 @@
 /// The Transfers screen: the transfers in order and which one is selected.
-public struct TransfersScreenState: Hashable, Sendable {
+package struct TransfersScreenState: Hashable, Sendable {
     /// The transfers, top to bottom.
-    public var rows: [TransferRow]
+    package var rows: [TransferRow]
     /// The selected row's index (0 when there are no rows).
-    public var selected: Int
+    package var selected: Int
 
     /// A screen showing `rows`, the first selected.
-    public init(rows: [TransferRow], selected: Int = 0) {
+    package init(rows: [TransferRow], selected: Int = 0) {
         self.rows = rows
         self.selected = selected
     }
 
     /// The selected row, nil when there are none.
-    public var selectedRow: TransferRow? {
+    var selectedRow: TransferRow? {
         rows.indices.contains(selected) ? rows[selected] : nil
     }
 
     /// Stale callbacks dropped over all transfers, from the machines' own records.
-    public var staleEvents: Int {
+    package var staleEvents: Int {
         rows.reduce(0) { $0 + $1.tally.stale }
     }
 }

@@ -4,17 +4,17 @@ import TerminalUI
 
 /// Performs ``UploadEffect``s on the upload owner and feeds refusals back. State changes reach the screen
 /// only through the machine's `states()` and records, never from here.
-public struct UploadEffectRunner: Sendable {
+package struct UploadEffectRunner: Sendable {
     /// The owner of the upload and its task.
-    public let owner: UploadOwner
+    package let owner: UploadOwner
 
     /// A runner for `owner`.
-    public init(owner: UploadOwner) {
+    package init(owner: UploadOwner) {
         self.owner = owner
     }
 
     /// Performs one effect.
-    public func run(_ effect: UploadEffect, send: Send<UploadAction>) {
+    package func run(_ effect: UploadEffect, send: Send<UploadAction>) {
         if let reason = owner.perform(effect) { send(.refused(reason)) }
     }
 }

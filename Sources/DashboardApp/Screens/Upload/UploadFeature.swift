@@ -5,10 +5,10 @@ import TerminalUI
 /// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: whether a key
 /// applies is asked of ``UploadState/transition(_:_:)``, the reducer only asks the owner for actions
 /// (effects) and shows what the machine's `states()` and records deliver.
-public enum UploadFeature {
+package enum UploadFeature {
     /// Applies an action. A key whose event the upload's transition function says does nothing now sends
     /// nothing; the screen shows the function's reason instead.
-    public static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
+    package static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
         switch action {
         case .start, .pauseOrResume, .cancel, .retry:
             let upload = state.upload
@@ -71,7 +71,7 @@ public enum UploadFeature {
 
     /// The same keys as the Transfers screen: `s` start, space/`p` pause or resume, `c` cancel, `r` retry,
     /// `f` fail the next upload.
-    public static func keymap(_ key: Key, _ state: UploadScreenState) -> UploadAction? {
+    package static func keymap(_ key: Key, _ state: UploadScreenState) -> UploadAction? {
         switch key {
         case .character("s"): .start
         case .character(" "), .character("p"): .pauseOrResume
@@ -83,13 +83,13 @@ public enum UploadFeature {
     }
 
     /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
+    package static let allKeys: [KeyHelp] = [
         KeyHelp("s", "start"), KeyHelp("space/p", "pause or resume"), KeyHelp("c", "cancel"),
         KeyHelp("r", "retry"), KeyHelp("f", "fail the next upload"),
     ]
 
     /// The keys whose event the transition function applies now, then `f`.
-    public static func help(_ state: UploadScreenState) -> [KeyHelp] {
+    package static func help(_ state: UploadScreenState) -> [KeyHelp] {
         let keys: [(key: String, action: UploadAction)] = [
             ("s", .start), ("space/p", .pauseOrResume), ("c", .cancel), ("r", .retry),
         ]
@@ -113,7 +113,7 @@ public enum UploadFeature {
     }
 
     /// Draws the screen: one case of the upload state each, exhaustively.
-    public static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         var lines: [Line] = [Line([Span("State ", style: .bold), Span(state.upload.description)]), ""]
         var bar: ProgressBar?
