@@ -66,6 +66,7 @@ let package = Package(
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
         .library(name: "FileTransfer", targets: ["FileTransfer"]),
+        .library(name: "StateMachineInspector", targets: ["StateMachineInspector"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
@@ -74,9 +75,12 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
-                "MachineDrivers", "DashboardApp", "Commands",
+                "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
+        .target(name: "StateMachineInspector", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
         .macro(
@@ -98,7 +102,8 @@ let package = Package(
         .testTarget(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
-        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
+        .testTarget(
+            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
@@ -125,6 +130,7 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+                "StateMachineInspector",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
@@ -132,7 +138,7 @@ let package = Package(
             name: "StateTUITests",
             dependencies: [
                 "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
-                "TerminalUITesting", "statetui", "FileTransfer",
+                "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector",
             ],
             exclude: ["__Snapshots__"]
         ),
@@ -143,8 +149,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "FileTransfer", dependencies: ["CLibCrypto"]),
-        .testTarget(name: "FileTransferTests", dependencies: ["FileTransfer"]),
+        .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit"]),
+        .testTarget(
+            name: "FileTransferTests", dependencies: ["FileTransfer", "StateMachineKit", "StateMachineTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

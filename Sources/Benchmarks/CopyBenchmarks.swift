@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Copy benchmarks: our copier against `cp` on the same 1 GiB file in the same run, the chunk-size
-/// sweep behind `CopyOptions.defaultChunkSize`, pause latency, and SHA-256 throughput (libcrypto).
+/// sweep behind `CopyOptions.defaultChunkSize`, pause latency (a pause ends the run's task), and SHA-256
+/// throughput (libcrypto).
 ///
 /// `cp` (coreutils 9) copies with copy_file_range and never fsyncs; our copier reads, hashes, writes,
 /// checkpoints and fsyncs before the rename. So three baselines are printed: `cp`, `cp` followed by
@@ -86,9 +87,10 @@ func runCopyBenchmarks() {
 
     let latencies = measurePauseLatency(source: source, destination: destination)
     print(
-        "pause latency (pause() to last write), ms: median \(format(median(latencies.toLastWrite) * 1000, 2)), "
-            + "max \(format(latencies.toLastWrite.max()! * 1000, 2)); pause() to parked: median "
-            + "\(format(median(latencies.toParked) * 1000, 2)), max \(format(latencies.toParked.max()! * 1000, 2))")
+        "pause latency (run's task cancelled to last write), ms: median "
+            + "\(format(median(latencies.toLastWrite) * 1000, 2)), max \(format(latencies.toLastWrite.max()! * 1000, 2)); "
+            + "cancelled to stopped (partial synced, checkpoint journaled): median "
+            + "\(format(median(latencies.toStopped) * 1000, 2)), max \(format(latencies.toStopped.max()! * 1000, 2))")
     print(
         "SHA-256 in memory (libcrypto): \(format(hashing.wall, 0)) MB/s, \(format(hashing.cpu, 0)) MB per CPU second")
 
@@ -206,12 +208,13 @@ private func timeOurCopy(source: String, destination: String, chunkSize: Int) ->
     return (seconds(end - start), data)
 }
 
-/// Pauses a running 1 GiB copy from outside (as a key press would) several times and measures how long
-/// writes go on after `pause()` returns, using a file system that timestamps every completed write.
-private func measurePauseLatency(source: String, destination: String) -> (toLastWrite: [Double], toParked: [Double]) {
+/// Pauses a running 1 GiB copy from outside several times, as the dashboard does (a pause ends the
+/// visit's work, which cancels the task awaiting the run), and measures how long writes go on after the
+/// cancel and how long until the run has stopped, using a file system that timestamps every write.
+private func measurePauseLatency(source: String, destination: String) -> (toLastWrite: [Double], toStopped: [Double]) {
     final class Observations: Sendable {
         let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
-        let started = Mutex(false)
+        let writes = Mutex(0)
     }
     let observations = Observations()
     var fileSystem = FileSystem.posix
@@ -224,26 +227,27 @@ private func measurePauseLatency(source: String, destination: String) -> (toLast
     let job = CopyJob(
         request: CopyRequest(id: "pause", source: source, destinationDirectory: destination, overwrite: true),
         options: CopyOptions(fileSystem: fileSystem))
-    let result: Result<(toLastWrite: [Double], toParked: [Double]), TransferError> = blocking {
-        () async throws(TransferError) -> (toLastWrite: [Double], toParked: [Double]) in
-        let running = Task { try await job.run { _ in observations.started.withLock { $0 = true } } }
+    let result: Result<(toLastWrite: [Double], toStopped: [Double]), TransferError> = blocking {
+        () async throws(TransferError) -> (toLastWrite: [Double], toStopped: [Double]) in
         var toLastWrite: [Double] = []
-        var toParked: [Double] = []
-        while !observations.started.withLock({ $0 }) { await Task.yield() }
+        var toStopped: [Double] = []
         for _ in 0..<7 {
+            // Each resume continues the same job at the offset the last pause reached.
+            observations.writes.withLock { $0 = 0 }
+            let running = Task { try await job.run { _ in observations.writes.withLock { $0 += 1 } } }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while observations.writes.withLock({ $0 }) < 2, ContinuousClock.now < deadline { await Task.yield() }
             try? await Task.sleep(for: .milliseconds(40))
             let requested = ContinuousClock.now
-            job.pause()
-            guard await job.untilPaused() != nil else { break }
-            let parked = ContinuousClock.now
+            running.cancel()
+            guard case .success(.interrupted) = await running.result else { break }
+            let stopped = ContinuousClock.now
             let last = observations.lastWrite.withLock { $0 } ?? requested
             toLastWrite.append(max(0, seconds(last - requested)))
-            toParked.append(seconds(parked - requested))
-            job.resume()
+            toStopped.append(seconds(stopped - requested))
         }
         job.cancel()
-        _ = try? await running.value
-        return (toLastWrite, toParked)
+        return (toLastWrite, toStopped)
     }
     switch result {
     case .success(let latencies) where !latencies.toLastWrite.isEmpty:

@@ -1,22 +1,27 @@
 import FileTransfer
 import Foundation
 import MachineDrivers
+import StateMachineInspector
 
-/// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files with
-/// true pause, resume and cancel, verification before the final name, and crash recovery.
+/// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files and
+/// directory trees with true pause, resume and cancel, verification before the final name, and crash
+/// recovery.
 public enum CopyCommand {
     /// The declaration behind parsing and help.
     public static let spec = CommandSpec(
         name: "copy",
-        abstract: "Copy files with real pause, resume, cancel, verification and crash recovery.",
+        abstract: "Copy files and directory trees with real pause, resume, cancel, verification and crash recovery.",
         arguments: [
-            .init("source", help: "A file to copy; one transfer per file.", isVariadic: true),
+            .init(
+                "source", help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
+                isVariadic: true),
             .init("destination", help: "The directory that receives the files; it must exist and be writable."),
         ],
         flags: [
             .init("headless", help: "Run without a terminal: start every transfer and print progress lines."),
             .init("start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
             .init("overwrite", help: "Replace destination files that this copy did not write."),
+            .init("inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
@@ -24,13 +29,24 @@ public enum CopyCommand {
             onto its final name. Pause really stops reading and writing; resume continues at the offset
             reached; cancel removes the partial. A journal (.statetui-journal in the destination) records
             intentions, durable checkpoints and outcomes: after a crash or kill, the same command continues
-            where the durable data ends and skips files already completed.
+            where the durable data ends and skips files already completed. Once every transfer into a
+            directory completed (or was cancelled), its journal is removed; a later run finds the copied files
+            identical to their sources and skips them.
+
+            A directory is copied like cp -r: SOURCE_DIR becomes DEST_DIR/NAME with the same tree below it,
+            one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
+            its own journal, so a rerun after a crash continues every file. Directories are created under
+            the destination without following a symbolic link planted there (refused, exit 2). Symbolic
+            links in the source tree are not followed and not copied, nor are FIFOs, sockets and devices:
+            each is reported on standard error as skipped. A tree deeper than 32 directories or holding
+            more than 10000 files and directories is refused before anything is copied (exit 2).
 
             With --headless, one line per change that matters is printed, e.g.
               a.bin: running(request: 1, percent: 40)
               a.bin: completed(file: "/backup/a.bin")
             Exit status: 0 when every transfer completed, 1 when any failed (its reason on standard error),
-            2 when the destination is not a writable directory or the arguments are wrong (nothing started),
+            2 when the destination is not a writable directory, a source tree is beyond its bounds or the
+            arguments are wrong (nothing started),
             130/143 after SIGINT/SIGTERM (partials and journal kept).
             """)
 
@@ -51,13 +67,31 @@ public enum CopyCommand {
             switch error {
             case .sameName, .unnamedSource:
                 throw UsageError(error.description, command: spec.name)
-            case .destination:
+            case .destination, .sourceTree:
                 io.writeError("statetui: \(error)\n")
                 return 2
             }
         }
-        for problem in session.journal.problems {
-            io.writeError("statetui: \(session.journal.path): \(problem)\n")
+        var inspector: Inspector?
+        if command.flags.contains("inspectable") {
+            do {
+                inspector = try Inspection.start(name: "statetui-copy", environment: environment)
+            } catch {
+                io.writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+            for transfer in session.transfers {
+                inspector?.register(transfer.machine.engine)
+            }
+        }
+        defer { inspector?.stop() }
+        for journal in session.journals {
+            for problem in journal.problems {
+                io.writeError("statetui: \(journal.path): \(problem)\n")
+            }
+        }
+        for skipped in session.skipped {
+            io.writeError("statetui: \(skipped)\n")
         }
         guard command.flags.contains("headless") else {
             return InteractiveCopy.run(

@@ -1,4 +1,5 @@
 import DashboardApp
+import StateMachineInspector
 import TerminalUI
 
 extension Dashboard {
@@ -28,6 +29,16 @@ extension Dashboard {
                 return 2
             }
         }
+        var inspector: Inspector?
+        if options.inspectable {
+            do {
+                inspector = try Inspection.start(name: "statetui", environment: variables)
+            } catch {
+                writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+        }
+        defer { inspector?.stop() }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal(environment: variables, mouse: options.mouse)
@@ -37,6 +48,7 @@ extension Dashboard {
         }
         var generator = SystemRandomNumberGenerator()
         let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()

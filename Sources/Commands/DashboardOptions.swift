@@ -1,4 +1,5 @@
-/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--no-mouse]`.
+/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--no-mouse]
+/// [--inspectable]`.
 public struct DashboardOptions: Hashable, Sendable {
     /// Where per-frame timings are logged (`--trace FILE`), if anywhere.
     public var tracePath: String?
@@ -7,22 +8,27 @@ public struct DashboardOptions: Hashable, Sendable {
     /// Whether the terminal reports clicks and the wheel (off with `--no-mouse`, which leaves the mouse to
     /// the terminal, for selecting text).
     public var mouse: Bool
+    /// Whether `statetui inspect` may follow the dashboard's machines (`--inspectable`).
+    public var inspectable: Bool
 
     /// Options.
-    public init(tracePath: String? = nil, seed: UInt64? = nil, mouse: Bool = true) {
+    public init(tracePath: String? = nil, seed: UInt64? = nil, mouse: Bool = true, inspectable: Bool = false) {
         self.tracePath = tracePath
         self.seed = seed
         self.mouse = mouse
+        self.inspectable = inspectable
     }
 
     /// The usage line.
-    public static let usage = "statetui [--trace <file>] [--seed <n>] [--no-mouse]"
+    public static let usage = "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable]"
 
     /// Parses the words after the program name when they open the dashboard: none at all, or only
     /// dashboard options. Returns nil when the first word is something else (a command, `--help`).
     public static func parse(_ arguments: [String]) throws(UsageError) -> DashboardOptions? {
         guard let first = arguments.first else { return DashboardOptions() }
-        guard first == "--trace" || first == "--seed" || first == "--no-mouse" else { return nil }
+        guard first == "--trace" || first == "--seed" || first == "--no-mouse" || first == "--inspectable" else {
+            return nil
+        }
         var options = DashboardOptions()
         var rest = arguments[...]
         while let option = rest.popFirst() {
@@ -41,6 +47,8 @@ public struct DashboardOptions: Hashable, Sendable {
                 options.seed = seed
             case "--no-mouse":
                 options.mouse = false
+            case "--inspectable":
+                options.inspectable = true
             default:  // not a state switch: any other word is a usage error
                 throw UsageError("unexpected argument '\(option)'")
             }

@@ -74,11 +74,6 @@ final class Checkpointer: Sendable {
         }
     }
 
-    /// Waits until every queued checkpoint is durable (or failed).
-    func drain() {
-        queue.sync {}
-    }
-
     /// Waits for the queued checkpoints, closes the descriptor and returns the durable offset; throws
     /// the first background failure.
     func finish() throws(TransferError) -> Int64 {

@@ -1,136 +1,81 @@
-import Foundation
+import StateMachineKit
 
-/// The requests a copy loop obeys between chunks, and the place it parks while paused.
+/// Drives a ``CopyJob``'s ``CopyLifecycle`` machine: starts and ends runs, carries interrupts and
+/// cancels to it, and answers the copy loop's question between chunks.
 ///
-/// The loop runs on its own thread and blocks on the condition while paused: it issues no system call
-/// until `resume`, `cancel` or an interrupt wakes it. Pause takes effect at the next chunk boundary.
-final class CopyControl: @unchecked Sendable {
+/// The machine is the only authority: whether a run may begin, whether the loop goes on and who removes
+/// the partial after a cancel are all its decisions; this type only reads them off the outcomes.
+final class CopyControl: Sendable {
+    typealias Machine = StateMachine<CopyLifecycle, CopyLifecycleEvent>
+
     /// What the loop does next.
     enum Command: Equatable {
         /// Copy the next chunk.
         case proceed
-        /// Stop and remove the partial.
+        /// Stop; the partial is removed when the run ends.
         case cancel
         /// Stop, make the partial durable and keep it (the run's task was cancelled).
         case interrupt
     }
 
-    // Everything below is guarded by `condition`.
-    private let condition = NSCondition()
-    private var pauseRequested = false
-    private var cancelRequested = false
-    /// A cancel arrived while a run was active: that run, not `cancel()`, removes the partial.
-    private var cleanupOwedByRun = false
-    private var activeRun: Int?
-    private var interruptedRun: Int?
-    private var runCount = 0
-    private var phase = CopyPhase.idle
-    private var pauseWaiters: [CheckedContinuation<Int64?, Never>] = []
+    private let machine: Machine
 
-    private func locked<T>(_ body: () -> T) -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        return body()
+    /// A controller in `ready`; `label` names the machine (the file being copied).
+    init(label: String) {
+        machine = Machine(initial: .ready, label: label, historyLimit: 16, transition: CopyLifecycle.transition)
     }
 
-    var currentPhase: CopyPhase { locked { phase } }
+    /// Where the job is now.
+    var state: CopyLifecycle { machine.state }
 
-    var isCancelled: Bool { locked { cancelRequested } }
-
-    var isPauseRequested: Bool { locked { pauseRequested } }
-
-    /// True once, for the run that must remove the partial after a cancel; later runs of a cancelled
-    /// job then leave the disk alone (a new job for the same file may be using it).
-    func takeCancelCleanup() -> Bool {
-        locked {
-            defer { cleanupOwedByRun = false }
-            return cleanupOwedByRun
+    /// Starts a run and returns its sender (the run's identity), or nil when the job was cancelled and
+    /// the run must return `.cancelled` at once. A second run while one is active is a caller's bug.
+    func beginRun() -> Machine.Sender? {
+        let (outcome, run) = machine.sendAndBind(.begin)
+        switch outcome {
+        case .moved:
+            return run
+        case .ignored:
+            return nil
+        case .invalid(let reason):
+            preconditionFailure("CopyJob.run of \(machine.label): \(reason)")
+        case .updated, .stayed, .stopped, .stale, .postponed, .overflowed:
+            preconditionFailure("Internal inconsistency: \(machine.label) began a run with outcome \(outcome)")
         }
     }
 
-    func pause() {
-        locked { pauseRequested = true }
+    /// The run's task was cancelled: its loop stops at the next chunk boundary (stale once the run ended).
+    func interrupt(_ run: Machine.Sender) {
+        run.send(.interrupt)
     }
 
-    func resume() {
-        locked {
-            pauseRequested = false
-            condition.broadcast()
+    /// Called by the loop between chunks (a lock and a read, no system call): what to do next.
+    func next() -> Command {
+        switch machine.state {
+        case .running: .proceed
+        case .interrupting: .interrupt
+        case .cancelling: .cancel
+        case .ready, .discarding, .completed, .cancelled:
+            preconditionFailure("Internal inconsistency: \(machine.label)'s loop runs in \(machine.state)")
         }
     }
 
-    /// Records the cancel; returns true when no run is active, i.e. the caller must clean up itself.
-    func cancel() -> Bool {
-        locked {
-            cancelRequested = true
-            condition.broadcast()
-            if activeRun != nil {
-                cleanupOwedByRun = true
-            }
-            return activeRun == nil && phase != .ended
+    /// Cancels the job; when no run is active the machine names the caller to remove the partial, which
+    /// `discard` does before this returns. During a run, the run removes it when it stops.
+    func cancel(discard: () -> Void) {
+        let (outcome, discarding) = machine.sendAndBind(.cancel)
+        if outcome == .moved {
+            discard()
+            discarding.send(.discarded)
         }
     }
 
-    /// Starts a run; nil when one is already active.
-    func beginRun() -> Int? {
-        locked {
-            guard activeRun == nil else { return nil }
-            runCount += 1
-            activeRun = runCount
-            return runCount
-        }
-    }
-
-    func interrupt(run: Int) {
-        locked {
-            interruptedRun = run
-            condition.broadcast()
-        }
-    }
-
-    /// Ends a run; `ended` is true when the job can do nothing more (completed or cancelled).
-    func endRun(_ run: Int, ended: Bool) {
-        locked {
-            activeRun = nil
-            phase = ended ? .ended : .idle
-            for waiter in pauseWaiters { waiter.resume(returning: nil) }
-            pauseWaiters = []
-        }
-    }
-
-    /// Called by the loop between chunks: parks while paused, then says what to do.
-    func next(run: Int, offset: Int64) -> Command {
-        locked {
-            while true {
-                if cancelRequested { return .cancel }
-                if interruptedRun == run { return .interrupt }
-                guard pauseRequested else {
-                    phase = .running(offset: offset)
-                    return .proceed
-                }
-                if phase != .paused(offset: offset) {
-                    phase = .paused(offset: offset)
-                    for waiter in pauseWaiters { waiter.resume(returning: offset) }
-                    pauseWaiters = []
-                }
-                condition.wait()
-            }
-        }
-    }
-
-    /// Waits until the loop has parked; returns the offset it parked at, or nil if the run ended first.
-    func untilPaused() async -> Int64? {
-        await withCheckedContinuation { continuation in
-            locked {
-                switch phase {
-                case .paused(let offset):
-                    continuation.resume(returning: offset)
-                case .idle where activeRun == nil && runCount > 0, .ended:
-                    continuation.resume(returning: nil)
-                case .idle, .running:
-                    pauseWaiters.append(continuation)
-                }
-            }
+    /// Ends `run` as `end`; when a cancel arrived during the run, the machine names the run to remove
+    /// the partial, which `discard` does before this returns.
+    func endRun(_ run: Machine.Sender, _ end: CopyRunEnd, discard: () -> Void) {
+        if run.send(.finished(end)) == .updated {
+            discard()
+            run.send(.discarded)
         }
     }
 }

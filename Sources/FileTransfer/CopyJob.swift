@@ -6,11 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// One file transfer's effect owner: copies the source into a staged partial in chunks, obeys pause,
-/// resume and cancel between chunks, and commits the file only after it verifies.
+/// One file transfer's effect owner: copies the source into a staged partial in chunks, stops between
+/// chunks when its run's task is cancelled (a pause or a stop) or the job is cancelled, and commits the
+/// file only after it verifies.
 ///
-/// `run` is the async, cancellable copy step a state machine's `whileIn` work calls:
-/// - `pause()` parks the loop at the next chunk boundary; it then performs no I/O until `resume()`.
+/// `run` is the async, cancellable copy step a state machine's `whileIn` work calls (a dashboard pauses a
+/// transfer by ending that work):
 /// - cancelling the task that awaits `run` stops the I/O, syncs the partial, journals the checkpoint and
 ///   returns `.interrupted(offset:)`; the next `run` continues at that offset. The job keeps the
 ///   running SHA-256 in memory, so that run reads the source only from the offset on; if the source
@@ -18,6 +19,10 @@ import Darwin
 ///   recovery, a new job, always does).
 /// - `cancel()` stops the copy and removes the partial (also when no run is active).
 /// - progress callbacks come from bytes written, on the copy thread, once per chunk.
+///
+/// The job's lifecycle is a state machine on the engine (`CopyLifecycle`, driven by `CopyControl`): it
+/// decides whether a run may begin, what the loop does between chunks and who removes the partial after
+/// a cancel.
 ///
 /// With a journal, the intention is journaled before the partial is created, checkpoints after each
 /// fsync, outcomes at the end, and a new job for the same name reconciles with what the journal says.
@@ -29,7 +34,7 @@ public final class CopyJob: Sendable {
     /// Chunk size, checkpoint interval and file system.
     public let options: CopyOptions
 
-    private let control = CopyControl()
+    private let control: CopyControl
     /// The destination directory, held open from the first use on (the journal's, when there is one).
     private let openedDirectory = Locked<DestinationDirectory?>(nil)
     /// Where an interrupted or failed run left a durable partial, for a journal-less resume.
@@ -55,27 +60,23 @@ public final class CopyJob: Sendable {
         self.request = request
         self.journal = journal
         self.options = options
+        self.control = CopyControl(label: "copy \(DisplayText.escaped(request.name))")
     }
 
-    /// Where the loop is now.
-    public var phase: CopyPhase { control.currentPhase }
+    /// Where the job is in its life.
+    var lifecycle: CopyLifecycle { control.state }
 
-    /// Asks the loop to park at the next chunk boundary (also before it starts).
-    public func pause() {
-        control.pause()
-    }
-
-    /// Lets a parked loop continue at the offset it reached.
-    public func resume() {
-        control.resume()
-    }
-
-    /// Stops the copy for good and removes the partial; a job cannot run again after a cancel.
+    /// Stops the copy for good and removes the partial (at once when no run is active, else when the run
+    /// stops at its next chunk boundary); a job cannot run again after a cancel.
     public func cancel() {
-        if control.cancel() {
-            try? directory().remove(StagedFile.partialName(for: request.name))
-            try? journal?.append(.cancelled(name: request.name))
-        }
+        control.cancel { discardPartial() }
+    }
+
+    /// Removes the partial and journals the cancellation: done once, by whoever the lifecycle names.
+    private func discardPartial() {
+        try? directory().remove(StagedFile.partialName(for: request.name))
+        try? journal?.append(.cancelled(name: request.name))
+        resumePoint.withLock { $0 = nil }
     }
 
     /// The destination directory, opened once for this job (the journal's own directory, when there
@@ -98,20 +99,12 @@ public final class CopyJob: Sendable {
         }
     }
 
-    /// Waits until the loop has parked after `pause()`; returns the offset at which it performs no more
-    /// I/O, or nil if the run ended before it parked.
-    public func untilPaused() async -> Int64? {
-        await control.untilPaused()
-    }
-
     /// Copies (or continues copying) until the file is committed, the job is cancelled or the task is
     /// cancelled; throws the cause when the copy fails. Only one run may be active at a time.
     public func run(
         progress: @escaping @Sendable (CopyProgress) -> Void = { _ in }
     ) async throws(TransferError) -> CopyOutcome {
-        guard let run = control.beginRun() else {
-            preconditionFailure("CopyJob.run called while another run of \(request.name) is active")
-        }
+        guard let run = control.beginRun() else { return .cancelled }
         let control = self.control
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -124,25 +117,28 @@ public final class CopyJob: Sendable {
                 thread.start()
             }
         } onCancel: {
-            control.interrupt(run: run)
+            control.interrupt(run)
         }
         return try result.get()
     }
 
-    private func perform(run: Int, progress: @Sendable (CopyProgress) -> Void) -> Result<CopyOutcome, TransferError> {
+    private func perform(
+        run: CopyControl.Machine.Sender, progress: @Sendable (CopyProgress) -> Void
+    ) -> Result<CopyOutcome, TransferError> {
         let result: Result<CopyOutcome, TransferError>
         do throws(TransferError) {
-            result = .success(try copy(run: run, progress: progress))
+            result = .success(try copy(progress: progress))
         } catch {
             try? journal?.append(.failed(name: request.name, reason: error.description))
             result = .failure(error)
         }
-        let ended: Bool
+        let end: CopyRunEnd
         switch result {
-        case .success(.completed), .success(.alreadyComplete), .success(.cancelled): ended = true
-        case .success(.interrupted), .failure: ended = false
+        case .success(.completed), .success(.alreadyComplete): end = .completed
+        case .success(.cancelled): end = .cancelled
+        case .success(.interrupted), .failure: end = .stopped
         }
-        control.endRun(run, ended: ended)
+        control.endRun(run, end) { discardPartial() }
         return result
     }
 
@@ -156,7 +152,7 @@ public final class CopyJob: Sendable {
         case continueInMemory(offset: Int64, kept: KeptProgress)
     }
 
-    private func copy(run: Int, progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyOutcome {
+    private func copy(progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyOutcome {
         Self.ignoreFileSizeSignal()
         let fileSystem = options.fileSystem
         let request = self.request
@@ -166,12 +162,8 @@ public final class CopyJob: Sendable {
                 path: request.destinationPath, detail: "the name is reserved for the copy's journal and partial files")
         }
         let directory = try self.directory()
-        if control.isCancelled {
-            // Cancelled after this run began but before the loop: cancel() left the cleanup to us.
-            if control.takeCancelCleanup() {
-                try? directory.remove(StagedFile.partialName(for: request.name))
-                try? journal?.append(.cancelled(name: request.name))
-            }
+        if control.next() == .cancel {
+            // Cancelled after this run began but before the loop: the run's end removes the partial.
             return .cancelled
         }
 
@@ -180,7 +172,7 @@ public final class CopyJob: Sendable {
         let size = sourceStatus.size
 
         var staged: StagedFile
-        switch try plan(sourceStatus: sourceStatus, in: directory) {
+        switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
@@ -225,19 +217,12 @@ public final class CopyJob: Sendable {
                 if let failure = checkpointer.firstFailure {
                     throw failure
                 }
-                if control.isPauseRequested {
-                    // Paused means quiet: no background fsync still running either.
-                    checkpointer.drain()
-                }
-                switch control.next(run: run, offset: offset) {
+                switch control.next() {
                 case .proceed:
                     break
                 case .cancel:
-                    _ = control.takeCancelCleanup()
                     _ = checkpointer.abandon()
-                    staged.discard()
-                    try? journal?.append(.cancelled(name: request.name))
-                    resumePoint.withLock { $0 = nil }
+                    _ = staged.close()
                     return .cancelled
                 case .interrupt:
                     _ = try checkpointer.finish()
@@ -422,7 +407,9 @@ public final class CopyJob: Sendable {
 
     /// Decides, from the journal and the disk, whether to skip, resume or start over. Only a private
     /// regular file under the partial's name is ever resumed; anything else there is replaced.
-    private func plan(sourceStatus: FileStatus, in directory: DestinationDirectory) throws(TransferError) -> Plan {
+    private func plan(
+        _ source: Int32, sourceStatus: FileStatus, in directory: DestinationDirectory
+    ) throws(TransferError) -> Plan {
         let partial = try directory.status(of: StagedFile.partialName(for: request.name))
             .flatMap { $0.isPrivateRegularFile ? $0 : nil }
         let destination = try directory.status(of: request.name)
@@ -492,6 +479,15 @@ public final class CopyJob: Sendable {
             try digestOfFile(request.name, in: directory) == owned
         {
             return .fresh(replaces: owned)
+        }
+        // A regular file there that already holds the source's bytes is a completed copy (a rerun after
+        // the journal was removed): nothing is written.
+        if destination.kind == .regularFile, destination.size == sourceStatus.size,
+            let digest = try digestOfFile(request.name, in: directory),
+            try digestOfPrefix(source, length: sourceStatus.size) == digest
+        {
+            return .alreadyComplete(
+                CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
         }
         throw .destinationExists(path: request.destinationPath)
     }

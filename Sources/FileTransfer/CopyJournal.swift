@@ -94,6 +94,26 @@ public final class CopyJournal: Sendable {
         state.withLock { $0.entries }
     }
 
+    /// Removes the journal file when every transfer it records completed or was cancelled (nothing is
+    /// left to recover); returns whether it did. The directory entry is removed, never followed, and the
+    /// removal made durable; a later append goes to the unlinked file and is lost, as nothing needs it.
+    @discardableResult
+    public func removeIfSettled() throws(TransferError) -> Bool {
+        let directory = self.directory
+        return try state.withLock { state throws(TransferError) in
+            let settled = state.entries.values.allSatisfy { entry in
+                switch entry.status {
+                case .completed, .cancelled: true
+                case .inProgress, .committing, .failed, .damaged: false
+                }
+            }
+            guard settled else { return false }
+            try directory.remove(Self.fileName)
+            try directory.sync()
+            return true
+        }
+    }
+
     /// Appends one record and syncs the journal before returning.
     public func append(_ record: JournalRecord) throws(TransferError) {
         let line = Self.line(for: record)

@@ -75,6 +75,34 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
+    /// The subdirectory `name`, created (mode 0755 before the umask) unless a directory is already there,
+    /// and opened without following a symbolic link: a symbolic link or any other entry planted under the
+    /// name is refused with `unsafeEntry`, so a tree is never copied through it.
+    public func subdirectory(_ name: String) throws(TransferError) -> DestinationDirectory {
+        try checkName(name)
+        let entry = path(of: name)
+        do {
+            try fileSystem.makeDirectoryAt(descriptor, name, 0o755)
+        } catch .init(rawValue: EEXIST) {
+            // Whatever is there is checked by the open below.
+        } catch {
+            throw .writing(entry, operation: "create directory", error)
+        }
+        let opened: Int32
+        do {
+            opened = try fileSystem.openAt(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
+        } catch .init(rawValue: ELOOP), .notDirectory {
+            // Linux answers ENOTDIR for a symbolic link opened with O_DIRECTORY | O_NOFOLLOW.
+            let isLink = (try? status(of: name))??.kind == .symbolicLink
+            throw .unsafeEntry(
+                path: entry,
+                detail: isLink ? "it is a symbolic link, which the copy never follows" : "it is not a directory")
+        } catch {
+            throw .io(operation: "open", path: entry, reason: error)
+        }
+        return DestinationDirectory(path: entry, descriptor: opened, fileSystem: fileSystem)
+    }
+
     /// The path of `name` in this directory, for messages.
     public func path(of name: String) -> String {
         path + "/" + name

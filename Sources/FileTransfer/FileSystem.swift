@@ -50,6 +50,11 @@ public struct FileSystem: Sendable {
     public var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
     /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
     public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
+    /// Creates a directory inside an open directory (`mkdirat(2)`); a name already there is `EEXIST`.
+    public var makeDirectoryAt: @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32) throws(Errno) -> Void
+    /// The names in an open directory, without `.` and `..`, at most `limit` of them (`readdir(3)` on a
+    /// duplicate of the descriptor).
+    public var entriesAt: @Sendable (_ directory: Int32, _ limit: Int) throws(Errno) -> [String]
 
     /// Builds a file system from its functions.
     public init(
@@ -69,7 +74,9 @@ public struct FileSystem: Sendable {
         statusAt: @escaping @Sendable (Int32, String) throws(Errno) -> FileStatus,
         renameAt: @escaping @Sendable (Int32, String, String) throws(Errno) -> Void,
         removeAt: @escaping @Sendable (Int32, String) throws(Errno) -> Void,
-        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void
+        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void,
+        makeDirectoryAt: @escaping @Sendable (Int32, String, UInt32) throws(Errno) -> Void,
+        entriesAt: @escaping @Sendable (Int32, Int) throws(Errno) -> [String]
     ) {
         self.open = open
         self.openAt = openAt
@@ -88,6 +95,8 @@ public struct FileSystem: Sendable {
         self.renameAt = renameAt
         self.removeAt = removeAt
         self.access = access
+        self.makeDirectoryAt = makeDirectoryAt
+        self.entriesAt = entriesAt
     }
 
     /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
@@ -147,6 +156,30 @@ public struct FileSystem: Sendable {
         },
         access: { path, mode throws(Errno) in
             _ = try retryingInterrupts { Glibc.access(path, mode) }
+        },
+        makeDirectoryAt: { directory, name, mode throws(Errno) in
+            _ = try retryingInterrupts { mkdirat(directory, name, mode_t(mode)) }
+        },
+        entriesAt: { directory, limit throws(Errno) in
+            // fdopendir owns the descriptor it is given, so it gets a duplicate, read from the start.
+            let duplicate = try retryingInterrupts { fcntl(directory, F_DUPFD_CLOEXEC, 0) }
+            guard lseek(duplicate, 0, SEEK_SET) >= 0, let stream = fdopendir(duplicate) else {
+                let error = Errno.current
+                _ = Glibc.close(duplicate)
+                throw error
+            }
+            defer { closedir(stream) }
+            rewinddir(stream)
+            var names: [String] = []
+            errno = 0
+            while names.count < limit, let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            if errno != 0 { throw Errno.current }
+            return names
         })
 }
 

@@ -4,7 +4,9 @@
 # space via `ulimit -f`, a source changing during the copy, a corrupt or truncated journal, an existing
 # destination), SIGINT/SIGTERM, bad arguments, and hostile input (FIFO and device sources, symbolic
 # links planted in the destination, the destination replaced mid-copy, a sparse 1 GiB file, control
-# characters in names, 1,000 files, a 10 MB journal line). Every copied file is compared with `sha256sum`.
+# characters in names, 1,000 files, a 10 MB journal line), and directory trees copied like `cp -r` (kill -9
+# mid-tree and rerun, journals removed after success, links and FIFOs skipped, a planted link in the
+# destination refused, the depth bound). Every copied file is compared with `sha256sum`.
 #
 # The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS so it can be interrupted in the middle; the
 # script waits for the partial files to reach a size instead of sleeping a fixed time.
@@ -51,6 +53,14 @@ wait_for_size() {
     done
 }
 
+# Waits until the partial PATH has BYTES (else fails with MESSAGE), then kills the background copy with -9.
+kill_at_size() {
+    wait_for_size "$1" "$2" || fail "$3"
+    kill -9 "$background"
+    wait "$background" 2>/dev/null || true
+    background=""
+}
+
 src="$work/src"
 mkdir -p "$src"
 make_file "$src/one.bin" $((12 << 20))
@@ -63,10 +73,7 @@ dst="$work/killed"
 mkdir "$dst"
 "${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst" --headless >"$work/kill.out" 2>&1 &
 background=$!
-wait_for_size "$dst/.one.bin.statetui-partial" $((3 << 20)) || fail "kill -9: the copy never got 3 MiB into one.bin"
-kill -9 "$background"
-wait "$background" 2>/dev/null || true
-background=""
+kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin"
 [ -f "$dst/.one.bin.statetui-partial" ] || fail "kill -9: no partial of one.bin was left behind"
 [ -f "$dst/one.bin" ] && fail "kill -9: one.bin appeared under its final name before it was complete"
 for name in one two three empty; do
@@ -81,14 +88,15 @@ if "$BIN" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "
         same "$src/$name.bin" "$dst/$name.bin" || { ok=0; fail "kill -9: after the restart $name.bin differs from its source"; }
     done
     [ -z "$(find "$dst" -name '*.statetui-partial')" ] || { ok=0; fail "kill -9: partial files remain after the restart"; }
+    [ ! -e "$dst/.statetui-journal" ] || { ok=0; fail "kill -9: the journal remains after every transfer completed"; }
     grep -q 'one.bin: running(request: 1, percent: [1-9]' "$work/restart.out" ||
         { ok=0; fail "kill -9: the restart did not continue one.bin past 0%: $(head -3 "$work/restart.out")"; }
-    [ $ok = 1 ] && pass "kill -9 mid-copy, restart: every file matches its source's SHA-256, one.bin continued"
+    [ $ok = 1 ] && pass "kill -9 mid-copy, restart: every file matches its source's SHA-256, one.bin continued, journal removed"
 else
     fail "kill -9: the restart exited $?: $(cat "$work/restart.out")"
 fi
 
-# 2. A run over completed files copies nothing again and succeeds.
+# 2. A run over completed files (their journal removed) copies nothing again and succeeds.
 before=$(stat -c %Y.%i "$dst/one.bin")
 "$BIN" copy "$src/one.bin" "$dst" --headless >"$work/again.out" 2>&1 || fail "rerun over a completed copy exited $?"
 [ "$(stat -c %Y.%i "$dst/one.bin")" = "$before" ] && pass "rerun skips a completed file" ||
@@ -119,8 +127,9 @@ fi
 mkdir -p "$work/dir-source"
 status=0
 "$BIN" copy "$src" "$src/three.bin" "$work/dir-source" --headless >/dev/null 2>"$work/dirsource.err" || status=$?
-if [ $status = 1 ] && grep -q "cannot copy $src: it is a directory, not a regular file" "$work/dirsource.err" && same "$src/three.bin" "$work/dir-source/three.bin"; then
-    pass "a directory as source fails that transfer, named as a directory, the other completes"
+if [ $status = 0 ] && same "$src/one.bin" "$work/dir-source/src/one.bin" && same "$src/three.bin" "$work/dir-source/three.bin" &&
+    same "$src/empty.bin" "$work/dir-source/src/empty.bin"; then
+    pass "a directory and a file as sources: the directory is copied as a tree beside the file"
 else
     fail "directory as source: status $status, stderr: $(cat "$work/dirsource.err")"
 fi
@@ -190,10 +199,7 @@ for damage in corrupt truncate; do
     mkdir "$dst"
     "${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$dst" --headless >/dev/null 2>&1 &
     background=$!
-    wait_for_size "$dst/.one.bin.statetui-partial" $((3 << 20)) || fail "$damage journal: the copy never got going"
-    kill -9 "$background"
-    wait "$background" 2>/dev/null || true
-    background=""
+    kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "$damage journal: the copy never got going"
     journal="$dst/.statetui-journal"
     if [ $damage = corrupt ]; then
         # Flip the checksum of the second line (a record about one of the files).
@@ -377,6 +383,67 @@ if [ $status = 0 ] && grep -q 'journal line 1: line of 10485760 bytes, longer th
     pass "a 10 MB journal line: one short message naming the cause, the copy completes"
 else
     fail "huge journal line: status $status, $(wc -c <"$work/huge.err") bytes on stderr: $(head -c 300 "$work/huge.err")"
+fi
+
+# 18a. A directory tree is copied like cp -r: DEST/photos/... with the same tree, one transfer per file shown by
+#      its path; kill -9 in the middle and the same command continues every file from its directory's journal;
+#      after success no journal and no partial remains; symbolic links and FIFOs in the tree are skipped and
+#      reported; a symbolic link planted where a tree directory goes is refused; a tree too deep is refused.
+tree="$work/tree-src/photos"
+mkdir -p "$tree/2024/summer" "$tree/2023" "$tree/empty"
+make_file "$tree/2024/summer/big.bin" $((8 << 20))
+make_file "$tree/2024/a.bin" $((3 << 20))
+make_file "$tree/2023/b.bin" 1000
+make_file "$tree/top.bin" 10
+ln -s "$work/victim" "$tree/2023/link"
+mkfifo "$tree/fifo"
+dst="$work/tree"
+mkdir "$dst"
+"${slow[@]}" copy "$tree" "$dst" --headless >"$work/tree-kill.out" 2>&1 &
+background=$!
+kill_at_size "$dst/photos/2024/summer/.big.bin.statetui-partial" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB"
+[ -f "$dst/photos/2024/summer/.statetui-journal" ] || fail "tree kill -9: no journal in photos/2024/summer"
+status=0
+"$BIN" copy "$tree" "$dst" --headless >"$work/tree.out" 2>"$work/tree.err" || status=$?
+ok=1
+[ $status = 0 ] || { ok=0; fail "tree: the rerun exited $status: $(cat "$work/tree.err")"; }
+for file in 2024/summer/big.bin 2024/a.bin 2023/b.bin top.bin; do
+    same "$tree/$file" "$dst/photos/$file" || { ok=0; fail "tree: photos/$file differs from its source"; }
+done
+grep -q '^photos/2024/summer/big.bin: running(request: 1, percent: [1-9]' "$work/tree.out" ||
+    { ok=0; fail "tree: the rerun did not continue photos/2024/summer/big.bin: $(head -3 "$work/tree.out")"; }
+[ -d "$dst/photos/empty" ] || { ok=0; fail "tree: the empty directory was not created"; }
+[ -z "$(find "$dst" -name '.statetui-*')" ] || { ok=0; fail "tree: journals or partials remain: $(find "$dst" -name '.statetui-*')"; }
+[ ! -e "$dst/photos/2023/link" ] && [ ! -e "$dst/photos/fifo" ] || { ok=0; fail "tree: a link or FIFO was copied"; }
+grep -q "skipping $tree/2023/link: it is a symbolic link, which a tree copy never follows" "$work/tree.err" &&
+    grep -q "skipping $tree/fifo: it is a FIFO (named pipe), not a regular file" "$work/tree.err" ||
+    { ok=0; fail "tree: skipped entries not reported: $(cat "$work/tree.err")"; }
+[ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, links and FIFOs skipped, no journal left"
+dst="$work/tree-planted"
+mkdir "$dst" "$work/tree-victim"
+ln -s "$work/tree-victim" "$dst/photos"
+status=0
+"$BIN" copy "$tree" "$dst" --headless >/dev/null 2>"$work/tree-planted.err" || status=$?
+if [ $status = 2 ] && grep -q "refusing to use $dst/photos: it is a symbolic link" "$work/tree-planted.err" &&
+    [ -z "$(ls -A "$work/tree-victim")" ]; then
+    pass "tree copy: a symbolic link planted at the tree's directory is refused (exit 2), nothing written through it"
+else
+    fail "tree planted link: status $status, victim: $(ls -A "$work/tree-victim"), stderr: $(cat "$work/tree-planted.err")"
+fi
+deep="$work/deep-src/deep"
+path="$deep"
+for _ in $(seq 1 33); do path="$path/d"; done
+mkdir -p "$path"
+printf 'x' >"$path/leaf"
+dst="$work/deep"
+mkdir "$dst"
+status=0
+"$BIN" copy "$deep" "$dst" --headless >/dev/null 2>"$work/deep.err" || status=$?
+if [ $status = 2 ] && grep -q "cannot copy $deep: it is nested more than 32 directories deep" "$work/deep.err" &&
+    [ -z "$(ls -A "$dst")" ]; then
+    pass "tree copy: a tree nested deeper than 32 directories is refused with the bound named, nothing created"
+else
+    fail "deep tree: status $status, created: $(ls -A "$dst"), stderr: $(cat "$work/deep.err")"
 fi
 
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FileTransfer
 
-/// The copy loop: progress, pause, resume, cancel, interruption and the fault cases.
+/// The copy loop: progress, cancel, interruption and the fault cases.
 @Suite struct CopyJobTests {
     static let chunk = 4096
 
@@ -85,62 +85,29 @@ import Testing
         #expect(contents(of: fixture.finalPath) == [])
     }
 
-    @Test func pauseWritesNothingAndResumeContinuesAtTheOffset() async throws {
+    @Test func anInterruptStopsTheLoopAtTheNextChunkBoundaryAndKeepsThePartial() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
-        let pauseAt = Int64(4 * Self.chunk)
-        let running = Task {
-            try await job.run { progress in
-                // Deterministic hook: the copy thread itself asks for the pause at a known offset.
-                if progress.bytesWritten == pauseAt { job.pause() }
-            }
-        }
-        let parked = await job.untilPaused()
-        #expect(parked == pauseAt)
-        #expect(job.phase == .paused(offset: pauseAt))
-        fixture.log.mark("paused")
-        let sizeWhenPaused = size(of: fixture.partialPath)
-        for _ in 0..<100 { await Task.yield() }
-        let sizeLater = size(of: fixture.partialPath)
-        fixture.log.mark("resuming")
-        job.resume()
-        let outcome = try await running.value
-
-        #expect([sizeWhenPaused, sizeLater] == [pauseAt, pauseAt])
-        #expect(fixture.log.writes(between: "paused", and: "resuming") == [])
-        // Every source byte was read exactly once, in order: resume did not start over.
-        #expect(fixture.sourceReads() == Self.chunkReads(of: fixture, from: 0))
-        #expect(outcome == .completed(fixture.committed))
-        #expect(contents(of: fixture.finalPath) == fixture.content)
+        let stopAt = Int64(4 * Self.chunk)
+        #expect(try await runInterrupted(job, at: stopAt) == .interrupted(offset: stopAt))
+        #expect(size(of: fixture.partialPath) == stopAt)
+        #expect(job.lifecycle == .ready)
+        #expect(fixture.sourceReads() == Array(Self.chunkReads(of: fixture, from: 0).prefix(4)))
     }
 
-    @Test func pauseBeforeTheRunParksAtTheStart() async throws {
+    @Test func aTaskCancelledBeforeTheRunStartsStopsAtTheFirstChunk() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
-        job.pause()
-        let running = Task { try await job.run() }
-        #expect(await job.untilPaused() == 0)
+        let running = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await job.run()
+        }
+        #expect(try await running.value == .interrupted(offset: 0))
         #expect(fixture.sourceReads() == [])
-        job.resume()
-        #expect(try await running.value == .completed(fixture.committed))
-    }
-
-    @Test func cancelWhilePausedRemovesThePartial() async throws {
-        let fixture = try Fixture()
-        defer { fixture.directory.remove() }
-        let job = fixture.job()
-        let running = Task {
-            try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } }
-        }
-        #expect(await job.untilPaused() == Int64(2 * Self.chunk))
-        #expect(exists(fixture.partialPath))
-        job.cancel()
-        #expect(try await running.value == .cancelled)
-        #expect(job.phase == .ended)
-        #expect(!exists(fixture.partialPath))
-        #expect(!exists(fixture.finalPath))
+        #expect(job.lifecycle == .ready)
+        #expect(try await job.run() == .completed(fixture.committed))
     }
 
     @Test func cancelWhileRunningRemovesThePartial() async throws {
@@ -149,6 +116,44 @@ import Testing
         let job = fixture.job()
         let outcome = try await job.run { if $0.bytesWritten == Int64(3 * Self.chunk) { job.cancel() } }
         #expect(outcome == .cancelled)
+        #expect(job.lifecycle == .cancelled)
+        #expect(!exists(fixture.partialPath))
+        #expect(!exists(fixture.finalPath))
+    }
+
+    @Test func aCancelAfterTheLastChunkIsTooLateAndTheFileIsCommitted() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let total = Int64(fixture.content.count)
+        let outcome = try await job.run { if $0.bytesWritten == total { job.cancel() } }
+        #expect(outcome == .completed(fixture.committed))
+        #expect(job.lifecycle == .completed)
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
+    @Test func aCancelDuringARunThatFailsRemovesThePartialWhenTheRunEnds() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let journal = try CopyJournal(directory: fixture.destination)
+        let job = fixture.job(journal: journal)
+        let total = Int64(fixture.content.count)
+        // The cancel arrives after the last chunk; then the source turns out changed, so the run fails
+        // instead of committing, and the run removes the partial the cancel asked to remove.
+        let change = MidRun(at: total) {
+            job.cancel()
+            try write(fixture.content + [1], to: fixture.source)
+        }
+        await #expect(
+            throws: TransferError.sourceChanged(
+                path: fixture.source, detail: "size or modification time differs from when the copy started")
+        ) {
+            try await job.run(progress: change.progress)
+        }
+        #expect(change.report.calls == 1 && change.report.thrown == [])
+        #expect(job.lifecycle == .cancelled)
+        // The failure was journaled, then the cancellation the run performed for the cancel.
+        #expect(journal.entry(named: "source.bin")?.status == .cancelled)
         #expect(!exists(fixture.partialPath))
         #expect(!exists(fixture.finalPath))
     }
@@ -171,16 +176,10 @@ import Testing
         }
     }
 
-    /// Runs a job until it is interrupted (its task cancelled while paused) at `stopAt`.
+    /// Runs a job until it is interrupted (its task cancelled from the copy thread) at `stopAt`.
     static func interrupt(_ job: CopyJob, at stopAt: Int64) async throws {
-        let running = Task {
-            try await job.run { if $0.bytesWritten == stopAt { job.pause() } }
-        }
-        #expect(await job.untilPaused() == stopAt)
-        running.cancel()
-        #expect(try await running.value == .interrupted(offset: stopAt))
-        #expect(job.phase == .idle)
-        job.resume()
+        #expect(try await runInterrupted(job, at: stopAt) == .interrupted(offset: stopAt))
+        #expect(job.lifecycle == .ready)
     }
 
     @Test(arguments: [false, true])
@@ -278,12 +277,10 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
-        let running = Task { try await job.run { if $0.bytesWritten == Int64(Self.chunk) { job.pause() } } }
-        _ = await job.untilPaused()
-        running.cancel()
-        #expect(try await running.value == .interrupted(offset: Int64(Self.chunk)))
+        try await Self.interrupt(job, at: Int64(Self.chunk))
         #expect(exists(fixture.partialPath))
         job.cancel()
+        #expect(job.lifecycle == .cancelled)
         #expect(!exists(fixture.partialPath))
         // A cancelled job stays cancelled and leaves the disk alone: a new job may own the partial now.
         try write([1, 2], to: fixture.partialPath)
@@ -363,19 +360,19 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
-        let running = Task { try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } } }
-        _ = await job.untilPaused()
-        let handle = try #require(FileHandle(forWritingAtPath: fixture.source))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data([1, 2, 3]))
-        try handle.close()
-        job.resume()
+        let change = MidRun(at: Int64(2 * Self.chunk)) {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fixture.source))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data([1, 2, 3]))
+            try handle.close()
+        }
         await #expect(
             throws: TransferError.sourceChanged(
                 path: fixture.source, detail: "size or modification time differs from when the copy started")
         ) {
-            try await running.value
+            try await job.run(progress: change.progress)
         }
+        #expect(change.report.calls == 1 && change.report.thrown == [])
         #expect(!exists(fixture.finalPath))
         #expect(!exists(fixture.partialPath))
     }
@@ -385,18 +382,18 @@ import Testing
         defer { fixture.directory.remove() }
         try setModificationTime(of: fixture.source, seconds: 1_000_000)
         let job = fixture.job()
-        let running = Task { try await job.run { if $0.bytesWritten == Int64(6 * Self.chunk) { job.pause() } } }
-        _ = await job.untilPaused()
-        // Same size, different bytes in the part already copied; the new modification time gives it away.
-        try write(pattern(count: fixture.content.count, seed: 99), to: fixture.source)
-        try setModificationTime(of: fixture.source, seconds: 2_000_000)
-        job.resume()
+        let change = MidRun(at: Int64(6 * Self.chunk)) {
+            // Same size, different bytes in the part already copied; the new modification time gives it away.
+            try write(pattern(count: fixture.content.count, seed: 99), to: fixture.source)
+            try setModificationTime(of: fixture.source, seconds: 2_000_000)
+        }
         await #expect(
             throws: TransferError.sourceChanged(
                 path: fixture.source, detail: "size or modification time differs from when the copy started")
         ) {
-            try await running.value
+            try await job.run(progress: change.progress)
         }
+        #expect(change.report.calls == 1 && change.report.thrown == [])
         #expect(!exists(fixture.finalPath))
         #expect(!exists(fixture.partialPath))
     }
@@ -405,16 +402,16 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
-        let running = Task { try await job.run { if $0.bytesWritten == Int64(2 * Self.chunk) { job.pause() } } }
-        _ = await job.untilPaused()
-        try write(Array(fixture.content[..<(3 * Self.chunk + 10)]), to: fixture.source)
-        job.resume()
+        let change = MidRun(at: Int64(2 * Self.chunk)) {
+            try write(Array(fixture.content[..<(3 * Self.chunk + 10)]), to: fixture.source)
+        }
         await #expect(
             throws: TransferError.sourceChanged(
                 path: fixture.source, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
         ) {
-            try await running.value
+            try await job.run(progress: change.progress)
         }
+        #expect(change.report.calls == 1 && change.report.thrown == [])
         #expect(!exists(fixture.finalPath))
         #expect(!exists(fixture.partialPath))
     }

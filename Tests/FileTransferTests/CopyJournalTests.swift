@@ -196,27 +196,39 @@ import Testing
         #expect(journal.entry(named: "source.bin")?.status == .completed(size: size, digest: digest))
     }
 
-    /// Drives a real copy, freezes it mid-way (parked after a pause), and copies the destination
+    /// Drives a real copy, freezes it mid-way (the copy thread held just before it writes the chunk after
+    /// `stopAfterChunks`, once the checkpoints queued so far are durable), and copies the destination
     /// directory as a crash would leave it; a new run against that copy must pick up at the checkpoint.
     @Test(arguments: [1, 4, 5, 9])
     func aCopyStoppedAbruptlyResumesAtItsLastDurableCheckpoint(stopAfterChunks: Int) async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         let journal = try CopyJournal(directory: fixture.destination)
-        let job = fixture.job(journal: journal, options: fixture.options(checkpointEvery: 2))
         let stopAt = Int64(stopAfterChunks * Self.chunk)
-        let running = Task { try await job.run { if $0.bytesWritten == stopAt { job.pause() } } }
-        #expect(await job.untilPaused() == stopAt)
-
+        let checkpoint = Int64(stopAfterChunks / 2 * 2 * Self.chunk)
         let crashed = try fixture.directory.directory("crashed")
-        for name in [CopyJournal.fileName, ".source.bin.statetui-partial"] {
-            try FileManager.default.copyItem(atPath: fixture.destination + "/" + name, toPath: crashed + "/" + name)
+        let stopping = Locked<CopyJob?>(nil)
+        let crash = MidRun(at: stopAt) {
+            // Checkpoints are made durable in the background; no new one is queued while this runs.
+            for _ in 0..<10_000 where (journal.entry(named: "source.bin")?.durableOffset ?? 0) < checkpoint {
+                usleep(1000)
+            }
+            for name in [CopyJournal.fileName, ".source.bin.statetui-partial"] {
+                try FileManager.default.copyItem(
+                    atPath: fixture.destination + "/" + name, toPath: crashed + "/" + name)
+            }
+            stopping.withLock { $0 }?.cancel()
         }
-        job.cancel()
-        #expect(try await running.value == .cancelled)
+        let options = fixture.options(checkpointEvery: 2) { path, offset, _ in
+            if path.hasSuffix("/.source.bin.statetui-partial") { crash.reached(offset) }
+            return nil
+        }
+        let job = fixture.job(journal: journal, options: options)
+        stopping.withLock { $0 = job }
+        #expect(try await job.run() == .cancelled)
+        #expect(crash.report.calls == 1 && crash.report.thrown == [])
 
         let recovered = try CopyJournal(directory: crashed)
-        let checkpoint = Int64(stopAfterChunks / 2 * 2 * Self.chunk)
         #expect(recovered.entry(named: "source.bin")?.durableOffset == checkpoint)
         let log = CallLog()
         let request = CopyRequest(id: "1", source: fixture.source, destinationDirectory: crashed)

@@ -159,7 +159,7 @@ import Testing
         }
     }
 
-    /// The destination's path is replaced while a copy is paused (renamed away, a symbolic link to
+    /// The destination's path is replaced in the middle of a copy (renamed away, a symbolic link to
     /// another directory put in its place): the copy finishes in the directory it started in, and
     /// nothing is written where the link points.
     @Test func replacingTheDestinationPathMidCopyDoesNotRedirectIt() async throws {
@@ -170,12 +170,12 @@ import Testing
         let journal = try CopyJournal(directory: fixture.destination)
         let job = fixture.job(journal: journal)
         let stopAt = Int64(2 * CopyJobTests.chunk)
-        let running = Task { try await job.run { if $0.bytesWritten == stopAt { job.pause() } } }
-        #expect(await job.untilPaused() == stopAt)
-        try FileManager.default.moveItem(atPath: fixture.destination, toPath: moved)
-        try FileManager.default.createSymbolicLink(atPath: fixture.destination, withDestinationPath: elsewhere)
-        job.resume()
-        #expect(try await running.value == fixture.committed())
+        let replace = MidRun(at: stopAt) {
+            try FileManager.default.moveItem(atPath: fixture.destination, toPath: moved)
+            try FileManager.default.createSymbolicLink(atPath: fixture.destination, withDestinationPath: elsewhere)
+        }
+        #expect(try await job.run(progress: replace.progress) == fixture.committed())
+        #expect(replace.report.calls == 1 && replace.report.thrown == [])
         #expect(contents(of: moved + "/a") == fixture.content)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [])
         #expect(exists(moved + "/" + CopyJournal.fileName))

@@ -83,15 +83,6 @@ final class CallLog: Sendable {
         all.filter { if case .read(path, _, _) = $0 { true } else { false } }
     }
 
-    /// Writes between two markers.
-    func writes(between first: String, and second: String) -> [Entry] {
-        let log = all
-        guard let start = log.firstIndex(of: .marker(first)), let end = log.firstIndex(of: .marker(second)) else {
-            return log
-        }
-        return log[start..<end].filter { if case .write = $0 { true } else { false } }
-    }
-
     /// The real file system, recording reads and writes; `failWrite` may replace a write's result.
     func fileSystem(
         failWrite: (@Sendable (_ path: String, _ offset: Int64, _ count: Int) -> Errno?)? = nil
@@ -178,4 +169,57 @@ func makeSpecialFile(_ kind: FileKind, in directory: TemporaryDirectory) throws 
     case .regularFile, .symbolicLink, .blockDevice, .unknown:
         throw Errno(rawValue: EINVAL)
     }
+}
+
+/// Work a test does on the copy thread between two chunks, when the job reports `offset` bytes written:
+/// the loop is then between chunks and asks its lifecycle nothing until the work returns. What the work
+/// threw is kept for the test to check.
+final class MidRun: Sendable {
+    let offset: Int64
+    private let work: @Sendable () throws -> Void
+    private let thrown = Locked<[String]>([])
+    private let calls = Locked(0)
+
+    init(at offset: Int64, _ work: @escaping @Sendable () throws -> Void) {
+        self.offset = offset
+        self.work = work
+    }
+
+    /// The progress callback to hand to `run`.
+    func progress(_ progress: CopyProgress) {
+        reached(progress.bytesWritten)
+    }
+
+    /// Runs the work when `position` is the offset it waits for.
+    func reached(_ position: Int64) {
+        guard position == offset else { return }
+        calls.withLock { $0 += 1 }
+        do {
+            try work()
+        } catch {
+            thrown.withLock { $0.append(String(describing: error)) }
+        }
+    }
+
+    /// How often the work ran and what it threw: `(1, [])` when it ran once, cleanly.
+    var report: (calls: Int, thrown: [String]) { (calls.withLock { $0 }, thrown.withLock { $0 }) }
+}
+
+/// Runs `job` and cancels the task awaiting it from the copy thread when `offset` bytes are written, so
+/// the run is interrupted exactly there (the cancellation reaches the job's lifecycle before the loop
+/// asks it about the next chunk). Returns the run's outcome.
+func runInterrupted(_ job: CopyJob, at offset: Int64) async throws -> CopyOutcome {
+    let handle = Locked<Task<CopyOutcome, any Error>?>(nil)
+    let (started, start) = AsyncStream<Void>.makeStream()
+    let running = Task {
+        // Wait until the handle is stored, so the copy thread always finds it.
+        for await _ in started { break }
+        return try await job.run { progress in
+            if progress.bytesWritten == offset { handle.withLock { $0 }?.cancel() }
+        }
+    }
+    handle.withLock { $0 = running }
+    start.yield()
+    start.finish()
+    return try await running.value
 }

@@ -43,7 +43,7 @@ public enum HeadlessCopy {
         // machine that settles after the snapshot is seen (and printed) in the next round.
         func printChanges(_ states: [TransferState]) {
             for (index, state) in states.enumerated() where lines.isWorthReporting(state, after: printed[index]) {
-                io.writeOutput(ProgressLines.line(name: transfers[index].request.name, state: state) + "\n")
+                io.writeOutput(ProgressLines.line(name: transfers[index].request.id, state: state) + "\n")
                 printed[index] = state
             }
         }
@@ -61,6 +61,7 @@ public enum HeadlessCopy {
             }
             if states.allSatisfy(isSettled) {
                 waitFor { for transfer in transfers { await transfer.finish() } }
+                for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
                 break
             }
             // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
@@ -71,7 +72,7 @@ public enum HeadlessCopy {
             if case .failed(let message) = transfer.machine.state {
                 failed += 1
                 io.writeError(
-                    "statetui: \(DisplayText.escaped(transfer.request.name)): \(DisplayText.escaped(message))\n")
+                    "statetui: \(DisplayText.escaped(transfer.request.id)): \(DisplayText.escaped(message))\n")
             }
         }
         if failed > 0 {

@@ -7,12 +7,13 @@ import MachineDrivers
 public enum InteractiveCopy {
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`; returns
     /// the dashboard's exit status (0 after `q`, 130 after Ctrl-C, 2 without a usable terminal). On the
-    /// way out every copy stops cleanly: partials synced and journaled for the next run.
+    /// way out every copy stops cleanly: partials synced and journaled for the next run, and a journal
+    /// with nothing left to recover (every transfer completed or cancelled) removed.
     public static func run(
         _ session: CopySession, startAll: Bool, io: CommandIO, environment: [String: String]
     ) -> Int32 {
         let transfers = session.transfers
-        return Dashboard.run(
+        let status = Dashboard.run(
             DashboardOptions(), environment: environment, writeError: io.writeError,
             transfers: TransfersRuntime(drivers: transfers)
         ) { _ in
@@ -20,5 +21,7 @@ public enum InteractiveCopy {
                 for transfer in transfers { transfer.machine.send(.start) }
             }
         }
+        for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
+        return status
     }
 }

@@ -1,23 +1,43 @@
 import FileTransfer
 import ScreenStates
 
-/// The transfers of one `statetui copy` command: one ``CopyTransfer`` per source, sharing the
-/// destination's journal. Built only after the destination passed its preflight check.
-public struct CopySession: Sendable {
-    /// The transfers, in the order the sources were given.
-    public let transfers: [CopyTransfer]
-    /// The destination directory's journal.
-    public let journal: CopyJournal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-    /// Checks the destination, opens its journal and prepares one transfer per source.
+/// The transfers of one `statetui copy` command: one ``CopyTransfer`` per source file and one per
+/// regular file of each source directory (copied like `cp -r`, keeping the tree under the destination).
+/// Built only after the destination passed its preflight check.
+///
+/// Every destination directory that receives files has its own journal, so crash recovery covers every
+/// file of a tree; the tree's directories are created relative to their open parents and opened without
+/// following a symbolic link (``DestinationDirectory/subdirectory(_:)``).
+public struct CopySession: Sendable {
+    /// The transfers: the sources in the order given, each tree's files depth first.
+    public let transfers: [CopyTransfer]
+    /// The destination directory's own journal.
+    public let journal: CopyJournal
+    /// Every journal the transfers use: the destination's first, then one per tree directory with files.
+    public let journals: [CopyJournal]
+    /// Entries of the source trees that are not copied (symbolic links, FIFOs, sockets, devices).
+    public let skipped: [SourceTree.Skipped]
+
+    /// Checks the destination, reads the source trees, creates their directories, opens the journals and
+    /// prepares one transfer per file.
     ///
-    /// Throws `destinationNotWritableDirectory` (nothing started) or the journal's failure to open.
-    /// Two sources with the same file name would write the same destination file: refused up front.
+    /// Throws `destinationNotWritableDirectory` (nothing started), the journal's failure to open, a tree
+    /// beyond its `limits`, or an entry planted where a tree's directory goes. Two sources with the same
+    /// name would write the same destination entry: refused up front.
     public init(
-        sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions
+        sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
+        limits: SourceTree.Limits = .standard
     ) throws(CopySessionError) {
+        let fileSystem = options.fileSystem
+        let top: DestinationDirectory
         do {
-            try Destination.validate(destinationDirectory)
+            top = try DestinationDirectory(path: destinationDirectory, fileSystem: fileSystem)
         } catch {
             throw .destination(error)
         }
@@ -28,16 +48,71 @@ public struct CopySession: Sendable {
             if let other = seen[name] { throw .sameName(name, first: other, second: source) }
             seen[name] = source
         }
+        // Every tree is read before anything is written, so a tree beyond its bounds leaves no trace.
+        var trees: [String: SourceTree] = [:]
+        for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
+            // Only a directory itself (not a symbolic link to one) is copied as a tree.
+            do {
+                trees[source] = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
+            } catch {
+                throw .sourceTree(error)
+            }
+        }
         do {
-            journal = try CopyJournal(directory: destinationDirectory)
+            journal = try CopyJournal(directory: top)
         } catch {
             throw .destination(error)
         }
-        let journal = self.journal
-        transfers = sources.map { source in
-            CopyTransfer(
-                source: source, destinationDirectory: destinationDirectory, overwrite: overwrite, journal: journal,
-                options: options)
+        var journals = [journal]
+        var transfers: [CopyTransfer] = []
+        for source in sources {
+            guard let tree = trees[source] else {
+                transfers.append(
+                    CopyTransfer(
+                        source: source, destinationDirectory: destinationDirectory, overwrite: overwrite,
+                        journal: journal, options: options))
+                continue
+            }
+            var opened: [[String]: (directory: DestinationDirectory, journal: CopyJournal?)] = [[]: (top, journal)]
+            let holdsFiles = Set(tree.files.map(\.directory))
+            for components in tree.directories {
+                guard let parent = opened[Array(components.dropLast())], let name = components.last else {
+                    preconditionFailure("Internal inconsistency: \(components) listed before its parent")
+                }
+                do {
+                    let directory = try parent.directory.subdirectory(name)
+                    let directoryJournal = holdsFiles.contains(components) ? try CopyJournal(directory: directory) : nil
+                    opened[components] = (directory, directoryJournal)
+                    if let directoryJournal { journals.append(directoryJournal) }
+                } catch {
+                    throw .destination(error)
+                }
+            }
+            for file in tree.files {
+                guard let journal = opened[file.directory]?.journal else {
+                    preconditionFailure("Internal inconsistency: no journal for \(file.relativePath)")
+                }
+                transfers.append(
+                    CopyTransfer(
+                        source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
+                        journal: journal, options: options, displayName: file.relativePath))
+            }
+        }
+        self.journals = journals
+        self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
+        self.transfers = transfers
+    }
+
+    /// Removes every journal whose transfers all completed or were cancelled (nothing left to recover);
+    /// returns a message for each journal that could not be removed.
+    public func removeSettledJournals() -> [String] {
+        journals.compactMap { journal -> String? in
+            do throws(TransferError) {
+                try journal.removeIfSettled()
+                return nil
+            } catch {
+                return error.description
+            }
         }
     }
 }
@@ -50,6 +125,8 @@ public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible
     case sameName(String, first: String, second: String)
     /// A source path has no file name to copy onto (`/`, `.`, `..`).
     case unnamedSource(String)
+    /// A source directory is beyond the bounds of a tree copy or cannot be read.
+    case sourceTree(SourceTreeError)
 
     /// One line naming the cause.
     public var description: String {
@@ -61,6 +138,8 @@ public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible
                 + "'\(DisplayText.escaped(name))'"
         case .unnamedSource(let source):
             "'\(DisplayText.escaped(source))' names no file to copy"
+        case .sourceTree(let error):
+            error.description
         }
     }
 }

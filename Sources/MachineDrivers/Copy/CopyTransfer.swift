@@ -47,23 +47,25 @@ public final class CopyTransfer: TransferDriver {
     private let job = Locked<CopyJob?>(nil)
     private let driverStatus: DriverStatus
 
-    /// A transfer (and its machine, labelled with the file name) that copies `source` into
-    /// `destinationDirectory`. Registers the machine's `whileIn` work at once.
+    /// A transfer (and its machine, labelled with `displayName`, by default the file name) that copies
+    /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
+    /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`).
     public init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
-        options: CopyOptions = CopyOptions()
+        options: CopyOptions = CopyOptions(), displayName: String? = nil
     ) {
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
+        let shown = displayName ?? name
         let status = DriverStatus()
         self.driverStatus = status
         let machine = TransferMachine(
-            label: DisplayText.escaped(name),
+            label: DisplayText.escaped(shown),
             reporter: Reporter { report in
                 if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
             })
         self.machine = machine
         self.request = CopyRequest(
-            id: name, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
+            id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
         self.journal = journal
         var options = options
         let write = options.fileSystem.write
@@ -82,9 +84,9 @@ public final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// The final file name as the dashboard's row shows it, control characters escaped
-    /// (``DisplayText/escaped(_:limit:)``); `request.name` is the name itself.
-    public var name: String { DisplayText.escaped(request.name) }
+    /// The file as the dashboard's row and the progress lines show it (its name, or its path in a tree
+    /// copy), control characters escaped (``DisplayText/escaped(_:limit:)``); `request.id` is the text itself.
+    public var name: String { DisplayText.escaped(request.id) }
 
     /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
     /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.

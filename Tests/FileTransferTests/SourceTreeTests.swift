@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import FileTransfer
+
+/// Reading a source directory for a tree copy, its bounds, and the destination side of a tree: its
+/// directories created without following planted links, its journals removed once settled.
+@Suite struct SourceTreeTests {
+    /// `root/tree` with nested directories, an empty one, a symbolic link to a file and one to a
+    /// directory outside the tree, and a FIFO.
+    static func makeTree(in directory: TemporaryDirectory) throws -> String {
+        let tree = try directory.directory("tree")
+        let outside = try directory.directory("outside")
+        try write([1], to: outside + "/secret")
+        _ = try directory.directory("tree/b/c")
+        _ = try directory.directory("tree/a")
+        _ = try directory.directory("tree/empty")
+        try write([2], to: tree + "/z.txt")
+        try write([3], to: tree + "/b/one")
+        try write([4], to: tree + "/b/c/two")
+        try write([5], to: tree + "/a/three")
+        try FileManager.default.createSymbolicLink(atPath: tree + "/b/link", withDestinationPath: outside + "/secret")
+        try FileManager.default.createSymbolicLink(atPath: tree + "/linked-dir", withDestinationPath: outside)
+        guard mkfifo(tree + "/fifo", 0o600) == 0 else { throw Errno.current }
+        return tree
+    }
+
+    @Test func aTreeIsReadDepthFirstInNameOrderWithoutFollowingLinks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        let tree = try SourceTree.walk(root)
+        let expected = SourceTree(
+            name: "tree",
+            directories: [["tree"], ["tree", "a"], ["tree", "b"], ["tree", "b", "c"], ["tree", "empty"]],
+            files: [
+                .init(directory: ["tree", "a"], name: "three", source: root + "/a/three"),
+                .init(directory: ["tree", "b", "c"], name: "two", source: root + "/b/c/two"),
+                .init(directory: ["tree", "b"], name: "one", source: root + "/b/one"),
+                .init(directory: ["tree"], name: "z.txt", source: root + "/z.txt"),
+            ],
+            skipped: [
+                .init(path: root + "/b/link", kind: .symbolicLink),
+                .init(path: root + "/fifo", kind: .fifo),
+                .init(path: root + "/linked-dir", kind: .symbolicLink),
+            ])
+        #expect(tree == expected)
+        #expect(tree.files.map(\.relativePath) == ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"])
+        #expect(
+            tree.skipped.map(\.description) == [
+                "skipping \(root)/b/link: it is a symbolic link, which a tree copy never follows",
+                "skipping \(root)/fifo: it is a FIFO (named pipe), not a regular file",
+                "skipping \(root)/linked-dir: it is a symbolic link, which a tree copy never follows",
+            ])
+    }
+
+    /// (depth limit, whether the tree `tree/b/c/two` fits): entries at level 3 need a limit of 3.
+    @Test(arguments: [(2, false), (3, true)])
+    func aTreeDeeperThanTheLimitIsRefusedNamingTheBound(maximumDepth: Int, fits: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        let limits = SourceTree.Limits(maximumDepth: maximumDepth, maximumEntries: 100)
+        if fits {
+            #expect(try SourceTree.walk(root, limits: limits).files.count == 4)
+        } else {
+            #expect(throws: SourceTreeError.tooDeep(root: root, path: root + "/b/c", limit: maximumDepth)) {
+                try SourceTree.walk(root, limits: limits)
+            }
+            #expect(
+                SourceTreeError.tooDeep(root: root, path: root + "/b/c", limit: 2).description
+                    == "cannot copy \(root): it is nested more than 2 directories deep (\(root)/b/c)")
+        }
+    }
+
+    /// The tree holds 8 files and directories (4 of each, the root not counted).
+    @Test(arguments: [(7, false), (8, true)])
+    func aTreeWithMoreEntriesThanTheLimitIsRefusedNamingTheBound(maximumEntries: Int, fits: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        let limits = SourceTree.Limits(maximumDepth: 32, maximumEntries: maximumEntries)
+        if fits {
+            #expect(try SourceTree.walk(root, limits: limits).directories.count == 5)
+        } else {
+            #expect(throws: SourceTreeError.tooManyEntries(root: root, limit: maximumEntries)) {
+                try SourceTree.walk(root, limits: limits)
+            }
+            #expect(
+                SourceTreeError.tooManyEntries(root: root, limit: 7).description
+                    == "cannot copy \(root): it holds more than 7 files and directories")
+        }
+    }
+
+    @Test func aSubdirectoryIsCreatedOnceAndReopenedButAPlantedLinkIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try DestinationDirectory(path: try directory.directory("out"))
+        let victim = try directory.directory("victim")
+        let made = try destination.subdirectory("tree")
+        #expect(made.path == destination.path + "/tree")
+        #expect(try destination.subdirectory("tree").path == made.path)
+        #expect(try destination.status(of: "tree")?.isDirectory == true)
+
+        try FileManager.default.createSymbolicLink(atPath: destination.path + "/planted", withDestinationPath: victim)
+        #expect(
+            throws: TransferError.unsafeEntry(
+                path: destination.path + "/planted", detail: "it is a symbolic link, which the copy never follows")
+        ) {
+            try destination.subdirectory("planted")
+        }
+        try write([1], to: destination.path + "/file")
+        #expect(throws: TransferError.unsafeEntry(path: destination.path + "/file", detail: "it is not a directory")) {
+            try destination.subdirectory("file")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim) == [])
+    }
+
+    @Test func aJournalIsRemovedOnlyOnceNothingIsLeftToRecover() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let journal = try CopyJournal(directory: destination)
+        let digest = SHA256.hash([1])
+        try journal.append(
+            .intent(
+                name: "a", request: "1", source: "/src/a",
+                sourceStatus: FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true),
+                replaces: nil))
+        try journal.append(.cancelled(name: "b"))
+        #expect(try journal.removeIfSettled() == false)
+        #expect(exists(destination + "/" + CopyJournal.fileName))
+        try journal.append(.completed(name: "a", size: 1, digest: digest))
+        #expect(try journal.removeIfSettled() == true)
+        #expect(!exists(destination + "/" + CopyJournal.fileName))
+    }
+
+    @Test func aDestinationFileIdenticalToItsSourceCountsAsCompleteWithoutAJournal() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        try write(fixture.content, to: fixture.finalPath)
+        let before = try #require(
+            FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int)
+        let outcome = try await fixture.job().run()
+        #expect(outcome == .alreadyComplete(fixture.committed))
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int == before)
+        // Different bytes of the same size are still refused.
+        try write(pattern(count: fixture.content.count, seed: 99), to: fixture.finalPath)
+        await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) {
+            try await fixture.job().run()
+        }
+        #expect(!exists(fixture.partialPath))
+    }
+}
