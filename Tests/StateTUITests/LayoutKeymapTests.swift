@@ -152,3 +152,25 @@ import Testing
         #expect(TransfersFeature.progress(Self.screen(phases)) == progress)
     }
 }
+
+/// A demo script clicks and turns the wheel through the same store, layout keymap and reducer as a person.
+@Suite struct MouseDemoTests {
+    @Test func aScriptedClickAndWheelDriveTheDashboard() async throws {
+        let (ending, frames) = try await DemoTests.play(
+            script: """
+                press-left@16,0
+                expect /State idle/
+                press-left@5,0
+                wheeldown@30,10
+                wheeldown@30,10
+                f
+                expect /│ dataset\\.csv .*fail │/
+                press-left@10,7
+                f
+                expect /│ notes\\.md .*fail │/
+                """,
+            session: DemoSession())
+        #expect(ending == .completed)
+        #expect(frames.first { $0.contains("--- frame 1: press-left@16,0 ---") } != nil)
+    }
+}
