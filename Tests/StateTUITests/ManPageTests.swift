@@ -75,7 +75,8 @@ import Testing
 
     @Test func theManPageIsRead() {
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
-        #expect(Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed", "--no-mouse", "--inspectable"])
+        #expect(
+            Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed", "--no-mouse", "--inspectable"])
     }
 
     @Test func everyCommandIsDocumented() {
