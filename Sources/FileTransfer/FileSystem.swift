@@ -42,7 +42,7 @@ public struct FileSystem: Sendable {
     public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
     /// Describes a name inside an open directory without following a symbolic link
     /// (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`).
-    var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
+    package var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
     /// Renames atomically within one open directory (`renameat(2)`); replaces the entry at `to`
     /// (a symbolic link there is replaced, never followed).
     public var renameAt: @Sendable (_ directory: Int32, _ from: String, _ to: String) throws(Errno) -> Void

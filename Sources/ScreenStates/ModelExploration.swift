@@ -66,7 +66,7 @@ extension UploadState {
 
 extension LoadState {
     /// The actions `statetui graph load` and the diagram explore: seed 002's.
-    static let sampleActions: [LoadAction] = [.refreshTapped, .succeeded(["a", "b"]), .failed("offline")]
+    public static let sampleActions: [LoadAction] = [.refreshTapped, .succeeded(["a", "b"]), .failed("offline")]
 
     /// Every state reachable from idle with ``sampleActions``.
     public static func exploreSamples() -> StateGraph<LoadState, LoadAction> {

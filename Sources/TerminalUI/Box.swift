@@ -1,17 +1,17 @@
 /// The characters a border is drawn with.
 public struct BorderSet: Hashable, Sendable {
     /// Top-left corner.
-    var topLeft: String
+    public var topLeft: String
     /// Top-right corner.
-    var topRight: String
+    public var topRight: String
     /// Bottom-left corner.
-    var bottomLeft: String
+    public var bottomLeft: String
     /// Bottom-right corner.
-    var bottomRight: String
+    public var bottomRight: String
     /// Top and bottom edges.
-    var horizontal: String
+    public var horizontal: String
     /// Left and right edges.
-    var vertical: String
+    public var vertical: String
 
     /// Creates a border set.
     public init(
@@ -43,7 +43,7 @@ public struct Box: Hashable, Sendable, Widget {
     /// The border's style.
     public var style: Style
     /// The title's style.
-    var titleStyle: Style
+    public var titleStyle: Style
     /// The border characters.
     public var border: BorderSet
 

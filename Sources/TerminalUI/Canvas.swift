@@ -79,7 +79,7 @@ public struct Canvas: Hashable, Sendable {
     }
 
     /// Replaces the style of every cell in `rect` (clipped), keeping the graphemes.
-    mutating func setStyle(_ style: Style, in rect: Rect) {
+    public mutating func setStyle(_ style: Style, in rect: Rect) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         for y in area.y..<area.maxY {

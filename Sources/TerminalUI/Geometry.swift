@@ -78,7 +78,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// One past the last column.
     public var maxX: Int { x + width }
     /// One past the last row.
-    var maxY: Int { y + height }
+    public var maxY: Int { y + height }
     /// True when it covers no cell.
     public var isEmpty: Bool { width == 0 || height == 0 }
 

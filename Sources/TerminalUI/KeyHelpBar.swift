@@ -23,7 +23,7 @@ public struct KeyHelpBar: Hashable, Sendable, Widget {
     /// The keys' style.
     public var keyStyle: Style
     /// The labels' style.
-    var labelStyle: Style
+    public var labelStyle: Style
 
     /// The text between entries.
     public static let separator = " · "
@@ -36,7 +36,7 @@ public struct KeyHelpBar: Hashable, Sendable, Widget {
     }
 
     /// How many leading entries fit in `width` columns, leaving room for ` …` when some are dropped.
-    static func fittingCount(_ items: [KeyHelp], width: Int) -> Int {
+    public static func fittingCount(_ items: [KeyHelp], width: Int) -> Int {
         let separatorWidth = DisplayWidth.of(separator)
         var used = 0
         var widths: [Int] = []

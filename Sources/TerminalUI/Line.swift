@@ -25,7 +25,7 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
     public var width: Int { spans.reduce(0) { $0 + $1.width } }
 
     /// The plain text of the line.
-    var plainText: String { spans.map(\.text).joined() }
+    public var plainText: String { spans.map(\.text).joined() }
 
     /// The line cut to at most `width` columns, ending in `…` when something was cut.
     public func truncated(to width: Int) -> Line {

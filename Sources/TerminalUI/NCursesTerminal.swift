@@ -49,7 +49,7 @@ public final class NCursesTerminal: Terminal {
     /// Wakes a blocked ``readKey(timeout:)``; also written by the SIGWINCH handler.
     public let wakeup = Wakeup()
     /// Whether colours are in use (false under `NO_COLOR` or on a monochrome terminal).
-    let usesColor: Bool
+    public let usesColor: Bool
     /// The characters this terminal can show, chosen from the locale: every cell passes through it.
     public let glyphs: GlyphSet
     /// Whether mouse reports were asked for.

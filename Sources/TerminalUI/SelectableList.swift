@@ -7,7 +7,7 @@ public struct SelectableList: Hashable, Sendable, Widget {
     /// The first item the caller would like shown (adjusted to keep the selection visible).
     public var offset: Int
     /// Added to the selected row.
-    var highlight: Attributes
+    public var highlight: Attributes
 
     /// Creates a list.
     public init(items: [Line], selected: Int? = nil, offset: Int = 0, highlight: Attributes = .reverse) {

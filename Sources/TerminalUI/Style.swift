@@ -11,7 +11,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// Whatever the terminal uses when nothing is set (keeps transparent backgrounds transparent).
     public static let `default` = Color(paletteIndex: -1)
     /// ANSI 0.
-    static let black = Color(paletteIndex: 0)
+    public static let black = Color(paletteIndex: 0)
     /// ANSI 1.
     public static let red = Color(paletteIndex: 1)
     /// ANSI 2.
@@ -21,30 +21,30 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// ANSI 4.
     public static let blue = Color(paletteIndex: 4)
     /// ANSI 5.
-    static let magenta = Color(paletteIndex: 5)
+    public static let magenta = Color(paletteIndex: 5)
     /// ANSI 6.
     public static let cyan = Color(paletteIndex: 6)
     /// ANSI 7.
-    static let white = Color(paletteIndex: 7)
+    public static let white = Color(paletteIndex: 7)
     /// ANSI 8.
     public static let brightBlack = Color(paletteIndex: 8)
     /// ANSI 9.
-    static let brightRed = Color(paletteIndex: 9)
+    public static let brightRed = Color(paletteIndex: 9)
     /// ANSI 10.
-    static let brightGreen = Color(paletteIndex: 10)
+    public static let brightGreen = Color(paletteIndex: 10)
     /// ANSI 11.
-    static let brightYellow = Color(paletteIndex: 11)
+    public static let brightYellow = Color(paletteIndex: 11)
     /// ANSI 12.
-    static let brightBlue = Color(paletteIndex: 12)
+    public static let brightBlue = Color(paletteIndex: 12)
     /// ANSI 13.
-    static let brightMagenta = Color(paletteIndex: 13)
+    public static let brightMagenta = Color(paletteIndex: 13)
     /// ANSI 14.
-    static let brightCyan = Color(paletteIndex: 14)
+    public static let brightCyan = Color(paletteIndex: 14)
     /// ANSI 15.
-    static let brightWhite = Color(paletteIndex: 15)
+    public static let brightWhite = Color(paletteIndex: 15)
 
     /// An entry of the 256-colour palette (0–15 are the ANSI colours above).
-    static func indexed(_ index: UInt8) -> Color {
+    public static func indexed(_ index: UInt8) -> Color {
         Color(paletteIndex: Int16(index))
     }
 
@@ -113,7 +113,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// This style with `extra` attributes added.
-    func adding(_ extra: Attributes) -> Style {
+    public func adding(_ extra: Attributes) -> Style {
         var copy = self
         copy.attributes.formUnion(extra)
         return copy

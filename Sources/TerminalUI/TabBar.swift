@@ -7,11 +7,11 @@ public struct TabBar: Hashable, Sendable, Widget {
     /// Unselected tabs' style.
     public var style: Style
     /// The selected tab's style.
-    var selectedStyle: Style
+    public var selectedStyle: Style
     /// The indices of tabs that cannot be chosen (yet).
     public var disabled: Set<Int>
     /// Disabled tabs' style.
-    var disabledStyle: Style
+    public var disabledStyle: Style
 
     /// Creates a tab bar.
     public init(

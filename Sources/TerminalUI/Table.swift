@@ -27,9 +27,9 @@ public struct Table: Hashable, Sendable, Widget {
     /// The first row the caller would like shown (adjusted to keep the selection visible).
     public var offset: Int
     /// The header's style.
-    var headerStyle: Style
+    public var headerStyle: Style
     /// Added to the selected row.
-    var highlight: Attributes
+    public var highlight: Attributes
     /// Cells between columns.
     public var spacing: Int
 

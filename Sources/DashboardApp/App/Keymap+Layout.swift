@@ -24,7 +24,7 @@ extension Keymap {
             let tabs = AppView.tabBar(selected: state.screen, width: size.width)
             if let tab = tabs.tab(at: event.position, in: parts[0]) {
                 let screen = Screen.allCases[tab]
-                return screen.isAvailable && screen != state.screen ? .select(screen) : nil
+                return screen != state.screen ? .select(screen) : nil
             }
             return click(at: event.position, in: state, area: parts[1])
         case .wheelUp:
