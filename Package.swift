@@ -66,6 +66,7 @@ let package = Package(
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
         .library(name: "FileTransfer", targets: ["FileTransfer"]),
+        .library(name: "StateMachineInspector", targets: ["StateMachineInspector"]),
     ],
     targets: [
         .target(name: "StateMachineKit"),
@@ -74,9 +75,12 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
-                "MachineDrivers", "DashboardApp", "Commands",
+                "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
+        .target(name: "StateMachineInspector", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
         .testTarget(
             name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
         .macro(
@@ -98,7 +102,8 @@ let package = Package(
         .testTarget(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
-        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
+        .testTarget(
+            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
@@ -119,12 +124,16 @@ let package = Package(
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
-            dependencies: ["MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer"]),
+            dependencies: [
+                "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+                "StateMachineInspector",
+            ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(
             name: "Commands",
             dependencies: [
                 "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+                "StateMachineInspector",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
@@ -132,7 +141,7 @@ let package = Package(
             name: "StateTUITests",
             dependencies: [
                 "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
-                "TerminalUITesting", "statetui", "FileTransfer",
+                "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -34,6 +34,8 @@ public struct CommandIO {
     public var writeError: (String) -> Void
     /// The lines of standard input (nil) or of the file at a path, read a bounded window at a time.
     public var openLines: (String?) -> Result<Lines, ReadError>
+    /// Writes out what ``writeOutput`` buffered, for output that a reader follows live (`inspect --headless`).
+    public var flushOutput: () -> Void = {}
 
     /// An IO from its edges. Without `openLines`, lines come from `readInputLine` and from `readFile`'s text.
     public init(
@@ -75,7 +77,9 @@ public struct CommandIO {
                 guard let path, path != "-" else { return .success(input.nextResult) }
                 return openFile(path).map { LineReader(descriptor: $0, closing: true).nextResult }
             })
-        return (io, { output.flush() })
+        var flushing = io
+        flushing.flushOutput = { output.flush() }
+        return (flushing, { output.flush() })
     }
 
     /// Reads a UTF-8 text file of at most `limit` bytes, naming the cause when it cannot; never blocks on a

@@ -7,7 +7,7 @@ import ScreenStates
 public enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     public static let commands: [CommandSpec] = [
-        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec,
+        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
     ]
 
     /// The top-level usage lines.
@@ -32,7 +32,8 @@ public enum CommandLineTool {
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
             CommandSpec.row("--version", "Show the version."),
             CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
-            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."), "",
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."),
+            CommandSpec.row("--inspectable", "Dashboard: let 'statetui inspect' follow its machines."), "",
             "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
         ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
@@ -107,6 +108,7 @@ public enum CommandLineTool {
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io, environment: environment)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
+            case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

@@ -1,4 +1,6 @@
 import DashboardApp
+import StateMachineInspector
+import StateMachineKit
 import TerminalUI
 
 extension Dashboard {
@@ -28,6 +30,16 @@ extension Dashboard {
                 return 2
             }
         }
+        var inspector: Inspector?
+        if options.inspectable {
+            do {
+                inspector = try Inspection.start(name: "statetui", environment: variables)
+            } catch {
+                writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+        }
+        defer { inspector?.stop() }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal(environment: variables)
@@ -37,6 +49,7 @@ extension Dashboard {
         }
         var generator = SystemRandomNumberGenerator()
         let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()

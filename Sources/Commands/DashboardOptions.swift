@@ -1,24 +1,27 @@
-/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N]`.
+/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--inspectable]`.
 public struct DashboardOptions: Hashable, Sendable {
     /// Where per-frame timings are logged (`--trace FILE`), if anywhere.
     public var tracePath: String?
     /// The simulated transfers' random seed (`--seed N`); when nil, `STATE_MACHINE_SEED` or a fresh one.
     public var seed: UInt64?
+    /// Whether `statetui inspect` may follow the dashboard's machines (`--inspectable`).
+    public var inspectable: Bool
 
     /// Options.
-    public init(tracePath: String? = nil, seed: UInt64? = nil) {
+    public init(tracePath: String? = nil, seed: UInt64? = nil, inspectable: Bool = false) {
         self.tracePath = tracePath
         self.seed = seed
+        self.inspectable = inspectable
     }
 
     /// The usage line.
-    public static let usage = "statetui [--trace <file>] [--seed <n>]"
+    public static let usage = "statetui [--trace <file>] [--seed <n>] [--inspectable]"
 
     /// Parses the words after the program name when they open the dashboard: none at all, or only
     /// dashboard options. Returns nil when the first word is something else (a command, `--help`).
     public static func parse(_ arguments: [String]) throws(UsageError) -> DashboardOptions? {
         guard let first = arguments.first else { return DashboardOptions() }
-        guard first == "--trace" || first == "--seed" else { return nil }
+        guard first == "--trace" || first == "--seed" || first == "--inspectable" else { return nil }
         var options = DashboardOptions()
         var rest = arguments[...]
         while let option = rest.popFirst() {
@@ -35,6 +38,8 @@ public struct DashboardOptions: Hashable, Sendable {
                         "option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got '\(text)'")
                 }
                 options.seed = seed
+            case "--inspectable":
+                options.inspectable = true
             default:  // not a state switch: any other word is a usage error
                 throw UsageError("unexpected argument '\(option)'")
             }
