@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -29,7 +29,7 @@ test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
-	$(MAKE) test-inspect
+	$(MAKE) test-inspect-screens
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
@@ -62,9 +62,9 @@ test-dashboard:
 test-compile-fail:
 	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
 
-# statetui inspect end to end in tmux: list, the screens following a copy, --headless as JSON lines, kill -9.
-test-inspect:
-	SWIFT=$(SWIFT) Tests/EndToEnd/inspect.sh
+# statetui inspect's screens end to end in tmux: list, the screens following a copy, --headless, kill -9.
+test-inspect-screens:
+	SWIFT=$(SWIFT) Tests/EndToEnd/inspect-screens.sh
 
 # statetui copy --headless end to end on real files: kill -9 and restart, the fault cases, signals.
 test-copy:

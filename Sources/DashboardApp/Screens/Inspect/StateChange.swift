@@ -55,16 +55,14 @@ public enum StateChange {
                 current.append(character)
                 continue
             }
-            switch character {
-            case "\"": quoted = true
-            case "(", "[": depth += 1
-            case ")", "]": depth -= 1
-            case "," where depth == 0:
+            if character == "," && depth == 0 {
                 pieces.append(current)
                 current = ""
                 continue
-            default: break
             }
+            if character == "\"" { quoted = true }
+            if character == "(" || character == "[" { depth += 1 }
+            if character == ")" || character == "]" { depth -= 1 }
             current.append(character)
         }
         pieces.append(current)

@@ -4,7 +4,7 @@
 # resume and completion (the copy dashboard's keys sent with send-keys), `--headless` of the same run parsed as
 # JSON lines by jq (.ci/run installs it) naming every transition, and a copy killed with kill -9 reported as
 # exited while `inspect` still exits 0. Screens are polled with a bounded wait, never a fixed sleep.
-name=inspect
+name=inspect-screens
 wait_seconds=30
 source "$(dirname "$0")/tmux-session.sh"
 
