@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -29,6 +29,7 @@ test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
+	$(MAKE) test-inspect
 	$(MAKE) test-inspect-screens
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
@@ -53,6 +54,10 @@ casts:
 # Every screen but Transfers, and the interactive demo, driven in tmux.
 test-screens:
 	SWIFT=$(SWIFT) Tests/EndToEnd/screens.sh
+
+# statetui inspect against a real statetui copy --inspectable: list, --headless JSON lines, kill -9, bad clients.
+test-inspect:
+	SWIFT=$(SWIFT) Tests/EndToEnd/inspect.sh
 
 # The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
 test-dashboard:

@@ -72,7 +72,7 @@ func runInspectorBenchmarks() async {
 
     // (d) a client that never reads: memory before and after, and whether it was let go.
     let stalledMachine = makeMachine()
-    inspector.register(stalledMachine, describeState: { "\($0) " + String(repeating: "x", count: 200) })
+    inspector.register(stalledMachine, describeState: { "\($0) " + String(repeating: "x", count: 4000) })
     // Connected, never read.
     let stalled = try? InspectorConnection(socketPath: inspector.socketPath)
     await waitForClients(inspector, 2)

@@ -1,6 +1,5 @@
 import DashboardApp
 import StateMachineInspector
-import StateMachineKit
 import TerminalUI
 
 extension Dashboard {

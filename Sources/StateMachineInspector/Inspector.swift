@@ -59,7 +59,9 @@ public final class Inspector: Sendable {
     /// private directory if needed (``InspectorDirectory``), listens on `NAME.PID.sock` in it, and serves
     /// clients on a thread of its own until ``stop()`` or the program's exit.
     ///
-    /// - Parameter directory: the socket directory; ``InspectorDirectory/current`` when `nil`.
+    /// - Parameters:
+    ///   - name: the program's name in `statetui inspect`'s list.
+    ///   - directory: the socket directory; ``InspectorDirectory/current`` when `nil`.
     public static func start(name: String, directory: String? = nil) throws(InspectorError) -> Inspector {
         guard (1...64).contains(name.utf8.count),
             name.utf8.allSatisfy({
@@ -99,6 +101,7 @@ public final class Inspector: Sendable {
     /// Costs one lock and an append: nothing of the machine is read while no client is attached.
     ///
     /// - Parameters:
+    ///   - machine: the machine; held weakly, so registering never keeps it alive.
     ///   - sampleEvents: events to explore the machine's graph with (from its state now), sent to clients
     ///     as ``InspectorMachine/graph``; none when empty. Explored only when a client first asks.
     ///   - maximumStates: where the exploration stops.
