@@ -69,13 +69,16 @@ func runInspectorBenchmarks() async {
         watched.stop()
     }
     let messages = received.load(ordering: .relaxed)
+    // The reading client leaves first, so that the next row measures the stalled client alone.
+    client.cancel()
+    await waitForClients(inspector, 0)
 
     // (d) a client that never reads: memory before and after, and whether it was let go.
     let stalledMachine = makeMachine()
     inspector.register(stalledMachine, describeState: { "\($0) " + String(repeating: "x", count: 4000) })
     // Connected, never read.
     let stalled = try? InspectorConnection(socketPath: inspector.socketPath)
-    await waitForClients(inspector, 2)
+    await waitForClients(inspector, 1)
     let clientsBefore = inspector.clientCount
     _ = run(stalledMachine, 100_000)
     let rssBefore = residentKilobytes()
@@ -87,7 +90,6 @@ func runInspectorBenchmarks() async {
     let rssAfter = residentKilobytes()
     let clientsAfter = inspector.clientCount
     stalled?.close()
-    client.cancel()
 
     let rates = samples.mapValues(median)
     let unregistered = rates["unregistered"] ?? 1
