@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -30,6 +30,7 @@ test:
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
 	$(MAKE) test-inspect
+	$(MAKE) test-inspect-screens
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
@@ -65,6 +66,10 @@ test-dashboard:
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:
 	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
+
+# statetui inspect's screens end to end in tmux: list, the screens following a copy, --headless, kill -9.
+test-inspect-screens:
+	SWIFT=$(SWIFT) Tests/EndToEnd/inspect-screens.sh
 
 # statetui copy --headless end to end on real files: kill -9 and restart, the fault cases, signals.
 test-copy:

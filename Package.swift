@@ -130,6 +130,7 @@ let package = Package(
             name: "DashboardApp",
             dependencies: [
                 "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer", "Support",
+                "StateMachineInspector",
             ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(

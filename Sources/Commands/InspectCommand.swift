@@ -1,6 +1,8 @@
+import DashboardApp
 import FileTransfer
 import Foundation
 import StateMachineInspector
+import TerminalUI
 
 /// `statetui inspect [NAME|PID|SOCKET] [--headless]`: lists the programs whose machines can be inspected,
 /// or follows one program's machines live.
@@ -25,6 +27,13 @@ package enum InspectCommand {
             on both ends. Sockets of programs that no longer run are removed when the programs are listed.
 
             Without a target, one line per program: name, pid, machines and since when it is inspectable.
+            With a target, the inspect screens: 1 Machines (every machine: state, visit, last event, stale and
+            invalid counts, live or stopped; ↑/↓ select, enter opens its history), 2 History (the selected
+            machine's records; ↑/↓/pgup/pgdn/home travel back to a record to see the state before, the event,
+            the state after and what changed; end follows the newest again), 3 Graph (the graph the program
+            explored from sample events, else the one learned from the transitions seen so far, the current
+            state lit; arrows and h/l pan). ←/→ select another machine on History and Graph; tab cycles the
+            screens; q quits. When the program exits the screens say "program exited" and keep the last picture.
             With a target and --headless, every message the program sends is printed as one JSON line (hello,
             machine, state, record, missed, stopped, bye), until the program exits or stops inspection.
             Exit status: 0 when the program exited (said bye or closed the connection), 1 when its messages
@@ -38,21 +47,37 @@ package enum InspectCommand {
     {
         let directory = InspectorDirectory.path(environment: environment)
         guard let target = command.arguments["target"] else { return list(directory: directory, io: io) }
-        guard command.flags.contains("headless") else {
-            throw UsageError(
-                "inspect \(UsageError.quote(target)) opens the inspect screens, which this build does not have; "
-                    + "add --headless for JSON lines", command: spec.name)
-        }
+        let socketPath: String
         let connection: InspectorConnection
         do {
-            connection = try InspectorConnection(
-                socketPath: InspectorDiscovery.resolve(target, directory: directory))
+            socketPath = try InspectorDiscovery.resolve(target, directory: directory)
+            connection = try InspectorConnection(socketPath: socketPath)
         } catch {
             io.writeError("statetui: inspect: \(error)\n")
             return 2
         }
+        guard command.flags.contains("headless") else {
+            // The screens open their own connection; this one only proved the program is there and ours.
+            connection.close()
+            return screens(socketPath: socketPath, io: io, environment: environment)
+        }
         defer { connection.close() }
         return follow(connection, io: io)
+    }
+
+    /// Opens the terminal on the inspect screens of the program at `socketPath` until `q` (0) or Ctrl-C (130);
+    /// the screens keep the last picture when the program exits. 2 when the terminal cannot be used.
+    static func screens(socketPath: String, io: CommandIO, environment: [String: String]) -> Int32 {
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: environment)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        let final = InspectFeature.app(socketPath: socketPath).run(on: terminal)
+        terminal.restore()
+        return final.exit?.status ?? 0
     }
 
     /// Prints every message of `connection` as a JSON line, flushed at once, until the program closes it.

@@ -150,11 +150,12 @@ struct InspectCommandTests {
         #expect(result.error == "statetui: inspect: 2 programs are named twin; give a pid: 1, \(getpid())\n")
     }
 
-    @Test("a target without --headless is a usage error in this build")
-    func targetWithoutHeadlessIsAUsageError() throws {
+    @Test("without --headless the target is resolved before the screens open: an unknown one exits 2")
+    func screensOfAnUnknownTargetExitTwo() throws {
         let runtime = try RuntimeDirectory()
         let result = Self.run(["inspect", "lamps"], environment: runtime.environment)
         #expect(result.status == 2)
-        #expect(result.error.contains("add --headless"))
+        #expect(result.output == "")
+        #expect(result.error == "statetui: inspect: no inspectable program named lamps; none is running\n")
     }
 }

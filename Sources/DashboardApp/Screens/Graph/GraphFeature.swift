@@ -213,11 +213,22 @@ package enum GraphFeature {
         let layout = state.layout
         var live = Set<Int>()
         if let current = state.liveMarks.current { live = Set(state.nodes(for: current)) }
-        let lastEdges = Set(state.lastTransitionEdges)
+        draw(
+            layout, live: live, lastEdges: Set(state.lastTransitionEdges), top: state.offset, left: state.column,
+            in: body, on: &canvas)
+    }
+
+    /// The window of `layout` from row `top` and column `left` drawn in `body`: the boxes of `live` in
+    /// ``liveStyle``, the edges of `lastEdges` in ``lastEdgeStyle``. The Graph screen and `statetui inspect`'s
+    /// Graph both draw this way.
+    static func draw(
+        _ layout: DiagramLayout, live: Set<Int>, lastEdges: Set<Int>, top: Int, left: Int, in body: Rect,
+        on canvas: inout Canvas
+    ) {
         var lastCells = Set<DiagramLayout.Point>()
         for edge in lastEdges { lastCells.formUnion(layout.paths[edge]) }
-        let top = min(state.offset, max(0, layout.height - 1))
-        let left = min(state.column, max(0, layout.width - 1))
+        let top = min(top, max(0, layout.height - 1))
+        let left = min(left, max(0, layout.width - 1))
         for row in 0..<min(body.height, max(0, layout.height - top)) {
             let y = top + row
             let characters = Array(layout.lines[y])
