@@ -24,7 +24,7 @@ public enum AppReducer {
             _ = HistoryFeature.reduce(&state.history, action)
             return []
         case .select(let screen):
-            if screen.isAvailable { state.screen = screen }
+            state.screen = screen
             return []
         case .nextScreen:
             state.screen = state.screen.next

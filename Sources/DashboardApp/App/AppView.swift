@@ -21,16 +21,14 @@ public enum AppView {
         canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
         renderScreen(state, in: parts[1], on: &canvas)
         switch state.overlay {
-        case .help?:
-            renderHelp(state, in: canvas.bounds, on: &canvas)
-            canvas.render(KeyHelpBar(items: [KeyHelp("esc", "close")] + Keymap.globalHelp.suffix(1)), in: parts[2])
-        case nil:
-            canvas.render(KeyHelpBar(items: screenHelp(state) + Keymap.globalHelp), in: parts[2])
+        case .help?: renderHelp(state, in: canvas.bounds, on: &canvas)
+        case nil: break
         }
+        canvas.render(KeyHelpBar(items: Keymap.barHelp(state)), in: parts[2])
         return canvas
     }
 
-    /// The tab bar: every screen by number, the selected one highlighted, those without a feature dimmed.
+    /// The tab bar: every screen by number, the selected one highlighted.
     /// When the titles do not fit in `width`, only the selected tab keeps its title.
     static func tabBar(selected: Screen, width: Int) -> TabBar {
         let screens = Screen.allCases
@@ -39,8 +37,7 @@ public enum AppView {
         }
         return TabBar(
             titles: screens.map { fullWidth <= width || $0 == selected ? $0.title : "" },
-            selected: screens.firstIndex(of: selected) ?? 0,
-            disabled: Set(screens.indices.filter { !screens[$0].isAvailable }))
+            selected: screens.firstIndex(of: selected) ?? 0)
     }
 
     /// The active screen's content.
@@ -54,28 +51,6 @@ public enum AppView {
         }
     }
 
-    /// The keys of the active screen that apply now.
-    static func screenHelp(_ state: AppState) -> [KeyHelp] {
-        switch state.screen {
-        case .transfers: TransfersFeature.help(state.transfers)
-        case .upload: UploadFeature.help(state.upload)
-        case .load: LoadFeature.help(state.load)
-        case .graph: GraphFeature.help(state.graph)
-        case .history: HistoryFeature.help(state.history)
-        }
-    }
-
-    /// Every key of the active screen, applicable now or not, for the help overlay.
-    static func screenKeys(_ screen: Screen) -> [KeyHelp] {
-        switch screen {
-        case .transfers: TransfersFeature.keys
-        case .upload: UploadFeature.allKeys
-        case .load: LoadFeature.allKeys
-        case .graph: GraphFeature.allKeys
-        case .history: HistoryFeature.allKeys
-        }
-    }
-
     /// The help overlay: every key of every screen (the active screen first, its keys one a line), then the
     /// app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits 80×24.
     static func renderHelp(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
@@ -84,13 +59,13 @@ public enum AppView {
         var lines: [Line] = []
         let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
         for screen in order {
-            let keys = screenKeys(screen)
+            let keys = Keymap.bindings(for: screen).allHelp()
             guard !keys.isEmpty else { continue }
             lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
             lines += wrapKeys(keys, width: textWidth)
         }
         lines.append(Line("Everywhere", style: .bold))
-        lines += wrapKeys(Keymap.globalKeys, width: textWidth)
+        lines += wrapKeys(Keymap.globalHelp, width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
         let modal = Modal(title: "Help", size: Size(width: contentWidth + 4, height: lines.count + 2))
         let inside = modal.render(in: box, on: &canvas)

@@ -1,8 +1,14 @@
 /// The dashboard's screens, in tab order; the raw value is the number key that selects it.
 ///
-/// Adding a screen's feature: make ``isAvailable`` true for it, add its child state to ``AppState``, its
-/// action to ``AppAction``, its effect to ``AppEffect`` and one line each to ``AppReducer``, ``Keymap``,
-/// ``AppView`` and ``DashboardEnvironment``.
+/// Every screen is a feature of one shape, in `Screens/<Name>/`: `XScreenState` (its state), `XAction`,
+/// `XEffect` (work as values), `XFeature` with `reduce`, `view` and `bindings` (its one key table, a
+/// ``KeyBinding`` list), and a runtime that performs the effects and holds the subscriptions. Adding a screen:
+/// 1. a case here (its number and ``title``);
+/// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect``;
+/// 3. one line in each switch over the screen or its action the compiler then points at: ``AppReducer``
+///    (reduce), ``Keymap/bindings(for:)`` (keys, help bar, help overlay, man page and README all read it),
+///    ``AppView`` (view) and ``DashboardEnvironment`` (effects and subscriptions);
+/// 4. `make keys-docs` to write its keys into the man page and the README.
 public enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// Several simulated transfers, each a `TransferMachine`.
     case transfers = 1
@@ -26,28 +32,15 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// Whether the screen has a feature yet. A screen without one shows dimmed in the tab bar and can never
-    /// be selected, so the tab bar shows where it will be without pretending it works.
-    public var isAvailable: Bool {
-        switch self {
-        case .transfers, .upload, .load, .graph, .history: true
-        }
-    }
-
-    /// The screen after this one among the available ones, wrapping around (Tab).
+    /// The screen after this one, wrapping around (Tab).
     public var next: Screen { Screen.cycle(from: self, step: 1) }
 
-    /// The screen before this one among the available ones, wrapping around (Shift-Tab).
+    /// The screen before this one, wrapping around (Shift-Tab).
     public var previous: Screen { Screen.cycle(from: self, step: -1) }
 
     private static func cycle(from screen: Screen, step: Int) -> Screen {
         let all = allCases
         guard let start = all.firstIndex(of: screen) else { return screen }
-        var index = start
-        for _ in all.indices {
-            index = (index + step + all.count) % all.count
-            if all[index].isAvailable { return all[index] }
-        }
-        return screen
+        return all[(start + step + all.count) % all.count]
     }
 }
