@@ -113,11 +113,6 @@ import Testing
                 name: "f arms a failure for the next outcome", key: .character("f"), before: F.app(selected: running),
                 after: F.app(selected: running), effects: [.transfers(.failNextOutcome(row: running))]),
             Case(
-                name: "f does nothing when a failure is already armed", key: .character("f"),
-                before: F.app(selected: running, failing: [running]),
-                after: F.app(selected: running, failing: [running]),
-                effects: []),
-            Case(
                 name: "? opens the help overlay", key: .character("?"), before: F.app(),
                 after: F.app(overlay: .help), effects: []),
             Case(
@@ -159,6 +154,7 @@ import Testing
         ("↓ under the help overlay", Key.down, F.app(overlay: .help)),
         ("an unbound letter", Key.character("x"), F.app()),
         ("a resize", Key.resize, F.app()),
+        ("f when a failure is already armed", Key.character("f"), F.app(selected: 1, failing: [1])),
     ])
     func aKeyWithNoMeaningMapsToNoAction(_ name: String, key: Key, state: AppState) {
         #expect(Keymap.action(for: key, in: state) == nil, "\(name)")
