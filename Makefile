@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -35,6 +35,11 @@ test:
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
 	$(MAKE) test-demos
+
+# The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
+# while they differ).
+keys-docs:
+	STATETUI_RECORD=1 $(SWIFT) test --filter KeyDocsTests
 
 # Every bundled demo through the binary, headless: an expect that fails stops make.
 DEMOS := transfer upload load tour

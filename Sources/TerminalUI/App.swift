@@ -18,7 +18,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var layoutKeymap: (@Sendable (Key, State, Size) -> Action?)?
     /// Whether the app is done (the run loop returns the state then).
     public var isFinished: @Sendable (State) -> Bool
-    /// Performs one effect, sending any resulting actions back. Runs in its own task.
+    /// Performs one effect, sending any resulting actions back. Runs in its own task once the effects asked for
+    /// before it have finished, so effects reach the world in the order keys asked for them; work that lasts
+    /// belongs in a subscription or a machine's `whileIn`, not in an effect.
     public var runEffect: @Sendable (Effect, Send<Action>) async -> Void
     /// Sources of actions that live as long as the run loop.
     public var subscriptions: [Subscription<Action>]

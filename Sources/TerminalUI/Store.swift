@@ -1,7 +1,8 @@
 import Support
 
-/// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back,
-/// runs subscriptions, and draws a frame only when the state (or the terminal size) changed, at most as often
+/// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back (one
+/// after another, in the order they were asked for), runs subscriptions, and draws a frame only when the state
+/// (or the terminal size) changed, at most as often
 /// as the pacer allows. Between events the loop sleeps in the terminal's wait; nothing spins.
 ///
 /// A store belongs to the thread that runs it; effects and subscriptions reach it only through ``send``.
@@ -18,6 +19,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     private let queue: ActionQueue<Action>
     private let tasks = TaskBag()
     private let effectsRunning = RunningCount()
+    /// The effect started last: the next one waits for it, so effects run in the order they were asked for.
+    private var lastEffect: Task<Void, Never>?
     /// The subscriptions running now by id, each with its task and its newest-only slot in the queue.
     private var running: [String: (task: Task<Void, Never>, slot: Int)] = [:]
     private var nextSlot = 0
@@ -157,7 +160,11 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         let effectsRunning = self.effectsRunning
         effectsRunning.count.withLock { $0 += effects.count }
         for effect in effects {
-            tasks.spawn {
+            let previous = lastEffect
+            lastEffect = tasks.spawn {
+                // In order: a key's effect never overtakes the one an earlier key asked for (`s p` typed fast
+                // sends start, then pause, to the machine).
+                await previous?.value
                 await runEffect(effect, send)
                 effectsRunning.count.withLock { $0 -= 1 }
                 queue.wake()

@@ -11,8 +11,9 @@ final class TaskBag: Sendable {
 
     private let tasks = Locked(Tasks())
 
-    /// Starts `operation` in a task that is forgotten once it finishes.
-    func spawn(_ operation: @escaping @Sendable () async -> Void) {
+    /// Starts `operation` in a task that is forgotten once it finishes; returns the task.
+    @discardableResult
+    func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         let id = tasks.withLock { tasks in
             tasks.next += 1
             return tasks.next
@@ -28,6 +29,7 @@ final class TaskBag: Sendable {
             return false
         }
         if cancelNow { task.cancel() }
+        return task
     }
 
     /// How many tasks are still running.

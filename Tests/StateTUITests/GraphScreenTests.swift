@@ -99,15 +99,15 @@ import Testing
         (.character("]"), .scrollSideways(8)), (.character("f"), .toggleFullGraph), (.character("t"), .toggleTable),
     ])
     func keys(key: Key, action: GraphAction) {
-        #expect(GraphFeature.keymap(key, GraphScreenState()) == action)
+        #expect(GraphFeature.bindings.action(for: key, in: GraphScreenState()) == action)
     }
 
     @Test func everyKeyOfTheTableIsBoundOnceAndListedInTheHelp() {
         let keys = GraphFeature.bindings.flatMap(\.keys)
         #expect(Set(keys).count == keys.count)
-        #expect(Set(GraphFeature.allKeys) == Set(GraphFeature.bindings.map(\.help)))
-        #expect(GraphFeature.allKeys.count == Set(GraphFeature.allKeys).count)
-        #expect(GraphFeature.keymap(.character("z"), GraphScreenState()) == nil)
+        #expect(Set(GraphFeature.bindings.allHelp()) == Set(GraphFeature.bindings.map(\.help)))
+        #expect(GraphFeature.bindings.allHelp().count == Set(GraphFeature.bindings.allHelp()).count)
+        #expect(GraphFeature.bindings.action(for: .character("z"), in: GraphScreenState()) == nil)
     }
 
     @Test func fSwitchesBetweenTheCollapsedAndTheFullGraphAndTBetweenDiagramAndTable() {

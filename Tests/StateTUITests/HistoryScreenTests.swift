@@ -133,6 +133,6 @@ import Testing
         (.up, .scrollUp(1)), (.down, .scrollUp(-1)), (.pageUp, .scrollUp(10)),
     ])
     func keys(key: Key, action: HistoryAction) {
-        #expect(HistoryFeature.keymap(key, HistoryScreenState()) == action)
+        #expect(HistoryFeature.bindings.action(for: key, in: HistoryScreenState()) == action)
     }
 }

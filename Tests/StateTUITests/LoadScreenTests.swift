@@ -46,7 +46,7 @@ import Testing
         var state = LoadScreenState(load: .loading(previous: nil), failNext: true)
         #expect(LoadFeature.reduce(&state, .refresh) == [])
         #expect(state == LoadScreenState(load: .loading(previous: nil), failNext: true))
-        #expect(LoadFeature.help(state).map(\.key) == ["f"])
+        #expect(LoadFeature.bindings.barHelp(in: state).map(\.key) == ["f"])
     }
 
     @Test func theFlagsHearEveryRecordedActionOnceTheStaleOneToo() {
@@ -83,11 +83,11 @@ import Testing
     }
 
     @Test func theLateKeyAppliesOnlyAfterAFailure() {
-        #expect(LoadFeature.keymap(.character("l"), LoadScreenState()) == nil)
+        #expect(LoadFeature.bindings.action(for: .character("l"), in: LoadScreenState()) == nil)
         let failed = LoadScreenState(load: .failed("offline", previous: nil))
-        #expect(LoadFeature.keymap(.character("l"), failed) == .deliverLateResponse)
-        #expect(LoadFeature.help(failed).map(\.key) == ["r", "f", "l"])
-        #expect(LoadFeature.help(LoadScreenState()).map(\.key) == ["r", "f"])
+        #expect(LoadFeature.bindings.action(for: .character("l"), in: failed) == .deliverLateResponse)
+        #expect(LoadFeature.bindings.barHelp(in: failed).map(\.key) == ["r", "f", "l"])
+        #expect(LoadFeature.bindings.barHelp(in: LoadScreenState()).map(\.key) == ["r", "f"])
     }
 
     @Test func theLateKeyAsksTheServerToAnswerAgain() {

@@ -94,7 +94,7 @@ import Testing
         (.character("c"), .cancel), (.character("r"), .retry), (.character("f"), .toggleFailNext),
     ])
     func keys(key: Key, action: UploadAction) {
-        #expect(UploadFeature.keymap(key, UploadScreenState()) == action)
+        #expect(UploadFeature.bindings.action(for: key, in: UploadScreenState()) == action)
     }
 
     /// One rulebook: in every upload state, a key's effect is the first of its events the upload's transition
@@ -105,7 +105,7 @@ import Testing
             ("s", .start, [.start]), ("space/p", .pauseOrResume, [.pause, .resume]), ("c", .cancel, [.cancel]),
             ("r", .retry, [.retry]),
         ]
-        let offered = Set(UploadFeature.help(UploadScreenState(upload: upload)).map(\.key))
+        let offered = Set(UploadFeature.bindings.barHelp(in: UploadScreenState(upload: upload)).map(\.key))
         for (key, action, candidates) in keys {
             var state = UploadScreenState(upload: upload)
             let effects = UploadFeature.reduce(&state, action)
@@ -121,16 +121,19 @@ import Testing
     }
 
     @Test func helpOffersOnlyWhatApplies() {
-        #expect(UploadFeature.help(UploadScreenState()).map(\.key) == ["s", "f"])
+        #expect(UploadFeature.bindings.barHelp(in: UploadScreenState()).map(\.key) == ["s", "f"])
         #expect(
-            UploadFeature.help(UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
                 "space/p", "c", "f",
             ])
         #expect(
-            UploadFeature.help(UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
                 "resume", "cancel", "fail next",
             ])
-        #expect(UploadFeature.help(UploadScreenState(upload: .failed(message: "x"))).map(\.key) == ["r", "f"])
+        #expect(
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .failed(message: "x"))).map(\.key) == [
+                "r", "f",
+            ])
     }
 }
 

@@ -10,11 +10,11 @@ package enum AppAction: Hashable, Sendable {
     case graph(GraphAction)
     /// An action of the History screen.
     case history(HistoryAction)
-    /// Show this screen (`1`–`5`); ignored for a screen that is not available.
+    /// Show this screen (`1`–`5`).
     case select(Screen)
-    /// The next available screen (Tab).
+    /// The next screen (Tab).
     case nextScreen
-    /// The previous available screen (Shift-Tab).
+    /// The previous screen (Shift-Tab).
     case previousScreen
     /// Open the help overlay (`?`).
     case showHelp

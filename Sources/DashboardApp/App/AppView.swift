@@ -24,14 +24,13 @@ package enum AppView {
         case .help?:
             let help = helpLayout(state, size: size)
             help.modal.render(ScrollView(lines: help.lines, offset: state.helpOffset), in: help.area, on: &canvas)
-            let scrolls = help.lines.count > help.modal.bodyHeight(in: help.area)
-            canvas.render(
-                KeyHelpBar(
-                    items: [KeyHelp("esc", "close")] + (scrolls ? [KeyHelp("↑↓", "scroll")] : [])
-                        + Keymap.globalHelp.suffix(1)),
-                in: parts[2])
+            var bar = Keymap.barHelp(state)
+            if help.lines.count > help.modal.bodyHeight(in: help.area) {
+                bar.insert(KeyHelp("↑↓", "scroll"), at: min(1, bar.count))
+            }
+            canvas.render(KeyHelpBar(items: bar), in: parts[2])
         case nil:
-            canvas.render(KeyHelpBar(items: screenHelp(state) + Keymap.globalHelp), in: parts[2])
+            canvas.render(KeyHelpBar(items: Keymap.barHelp(state)), in: parts[2])
         }
         return canvas
     }
@@ -41,7 +40,7 @@ package enum AppView {
         Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])
     }
 
-    /// The tab bar: every screen by number, the selected one highlighted, those without a feature dimmed.
+    /// The tab bar: every screen by number, the selected one highlighted.
     /// When the titles do not fit in `width`, only the selected tab keeps its title.
     static func tabBar(selected: Screen, width: Int) -> TabBar {
         let screens = Screen.allCases
@@ -64,28 +63,6 @@ package enum AppView {
         }
     }
 
-    /// The keys of the active screen that apply now.
-    static func screenHelp(_ state: AppState) -> [KeyHelp] {
-        switch state.screen {
-        case .transfers: TransfersFeature.help(state.transfers)
-        case .upload: UploadFeature.help(state.upload)
-        case .load: LoadFeature.help(state.load)
-        case .graph: GraphFeature.help(state.graph)
-        case .history: HistoryFeature.help(state.history)
-        }
-    }
-
-    /// Every key of the active screen, applicable now or not, for the help overlay.
-    static func screenKeys(_ screen: Screen) -> [KeyHelp] {
-        switch screen {
-        case .transfers: TransfersFeature.keys
-        case .upload: UploadFeature.allKeys
-        case .load: LoadFeature.allKeys
-        case .graph: GraphFeature.allKeys
-        case .history: HistoryFeature.allKeys
-        }
-    }
-
     /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),
     /// then the app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits
     /// 80×24. Where it does not fit, the modal's body scrolls (from ``AppState/helpOffset``).
@@ -95,13 +72,13 @@ package enum AppView {
         var lines: [Line] = []
         let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
         for screen in order {
-            let keys = screenKeys(screen)
+            let keys = Keymap.bindings(for: screen).allHelp()
             guard !keys.isEmpty else { continue }
             lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
             lines += wrapKeys(keys, width: textWidth)
         }
         lines.append(Line("Everywhere", style: .bold))
-        lines += wrapKeys(Keymap.globalKeys, width: textWidth)
+        lines += wrapKeys(Keymap.globalHelp, width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
         return (Modal(title: "Help", fitting: Size(width: contentWidth, height: lines.count)), lines, box)
     }

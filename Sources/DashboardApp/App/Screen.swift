@@ -1,8 +1,14 @@
 /// The dashboard's screens, in tab order; the raw value is the number key that selects it.
 ///
-/// Adding a screen: a case here, its child state in ``AppState``, its
-/// action to ``AppAction``, its effect to ``AppEffect`` and one line each to ``AppReducer``, ``Keymap``,
-/// ``AppView`` and ``DashboardEnvironment``.
+/// Every screen is a feature of one shape, in `Screens/<Name>/`: `XScreenState` (its state), `XAction`,
+/// `XEffect` (work as values), `XFeature` with `reduce`, `view` and `bindings` (its one key table, a
+/// ``KeyBinding`` list), and a runtime that performs the effects and holds the subscriptions. Adding a screen:
+/// 1. a case here (its number and ``title``);
+/// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect``;
+/// 3. one line in each switch over the screen or its action the compiler then points at: ``AppReducer``
+///    (reduce), ``Keymap/bindings(for:)`` (keys, help bar, help overlay, man page and README all read it),
+///    ``AppView`` (view) and ``DashboardEnvironment`` (effects and subscriptions);
+/// 4. `make keys-docs` to write its keys into the man page and the README.
 package enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// Several simulated transfers, each a `TransferMachine`.
     case transfers = 1

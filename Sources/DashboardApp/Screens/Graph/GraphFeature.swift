@@ -11,39 +11,43 @@ package enum GraphFeature {
     /// Columns `←`/`→` move.
     static let panStep = 4
 
-    /// One entry of the key table: the keys, what they do, and the help entry that names them (bindings that
-    /// belong together, like the four pan directions, share one).
-    package struct Binding: Hashable, Sendable {
-        /// The keys that do it.
-        package var keys: [Key]
-        /// The action.
-        package var action: GraphAction
-        /// How the help lists it.
-        package var help: KeyHelp
-    }
-
     private static let modelHelp = KeyHelp("g/G", "next/previous model")
     private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
     private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
     private static let farHelp = KeyHelp("[/]", "far left/right")
 
-    /// Every key of the screen: the keymap, the help bar and the help overlay all read this table.
-    package static let bindings: [Binding] = [
-        Binding(keys: [.character("g")], action: .nextModel, help: modelHelp),
-        Binding(keys: [.character("G")], action: .previousModel, help: modelHelp),
-        Binding(keys: [.up, .character("k")], action: .scroll(-1), help: panHelp),
-        Binding(keys: [.down, .character("j")], action: .scroll(1), help: panHelp),
-        Binding(keys: [.left, .character("h")], action: .scrollSideways(-panStep), help: panHelp),
-        Binding(keys: [.right, .character("l")], action: .scrollSideways(panStep), help: panHelp),
-        Binding(keys: [.pageUp], action: .scroll(-page), help: pageHelp),
-        Binding(keys: [.pageDown], action: .scroll(page), help: pageHelp),
-        Binding(keys: [.home], action: .scroll(Int.min / 2), help: pageHelp),
-        Binding(keys: [.end], action: .scroll(Int.max / 2), help: pageHelp),
-        Binding(keys: [.character("[")], action: .scrollSideways(-8), help: farHelp),
-        Binding(keys: [.character("]")], action: .scrollSideways(8), help: farHelp),
-        Binding(keys: [.character("f")], action: .toggleFullGraph, help: KeyHelp("f", "full graph / by case")),
-        Binding(keys: [.character("t")], action: .toggleTable, help: KeyHelp("t", "table / diagram")),
-        Binding(keys: [.character("m")], action: .writeMermaid, help: KeyHelp("m", "write Mermaid file")),
+    private static func modelBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("g/G", "model") }
+    private static func panBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("←↑↓→", "pan") }
+    private static func notInBar(_ state: GraphScreenState) -> KeyHelp? { nil }
+
+    /// Every key of the screen, in the help bar's order.
+    package static let bindings: [KeyBinding<GraphScreenState, GraphAction>] = [
+        KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar),
+        KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar),
+        KeyBinding([.up, .character("k")], .scroll(-1), help: panHelp, bar: panBar),
+        KeyBinding([.down, .character("j")], .scroll(1), help: panHelp, bar: panBar),
+        KeyBinding([.left, .character("h")], .scrollSideways(-panStep), help: panHelp, bar: panBar),
+        KeyBinding([.right, .character("l")], .scrollSideways(panStep), help: panHelp, bar: panBar),
+        KeyBinding([.pageUp], .scroll(-page), help: pageHelp, bar: notInBar),
+        KeyBinding([.pageDown], .scroll(page), help: pageHelp, bar: notInBar),
+        KeyBinding([.home], .scroll(Int.min / 2), help: pageHelp, bar: notInBar),
+        KeyBinding([.end], .scroll(Int.max / 2), help: pageHelp, bar: notInBar),
+        KeyBinding([.character("[")], .scrollSideways(-8), help: farHelp, bar: notInBar),
+        KeyBinding([.character("]")], .scrollSideways(8), help: farHelp, bar: notInBar),
+        KeyBinding(
+            [.character("f")], .toggleFullGraph, help: KeyHelp("f", "full graph / by case"),
+            bar: { KeyHelp("f", $0.showsFullGraph ? "by case" : "full") }),
+        KeyBinding(
+            [.character("t")], .toggleTable, help: KeyHelp("t", "table / diagram"),
+            bar: { state in
+                switch state.presentation {
+                case .diagram: KeyHelp("t", "table")
+                case .table: KeyHelp("t", "diagram")
+                }
+            }),
+        KeyBinding(
+            [.character("m")], .writeMermaid, help: KeyHelp("m", "write Mermaid file"),
+            bar: { KeyHelp("m", "write \($0.report.mermaidFileName)") }),
     ]
 
     /// Applies an action.
@@ -93,32 +97,6 @@ package enum GraphFeature {
         case .diagram: (state.layout.width, state.layout.height)
         case .table: (state.report.bodyLines.map(\.count).max() ?? 0, state.report.bodyLines.count)
         }
-    }
-
-    /// The action of `key`, looked up in ``bindings``; nil for a key the screen does not use.
-    package static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
-        bindings.first { $0.keys.contains(key) }?.action
-    }
-
-    /// Every key of the screen, for the `?` overlay: the help entries of ``bindings``, each once, in order.
-    package static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
-        if !entries.contains(binding.help) { entries.append(binding.help) }
-    }
-
-    /// The keys the help bar offers now, named as ``bindings`` names them.
-    package static func help(_ state: GraphScreenState) -> [KeyHelp] {
-        func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.help.key ?? "" }
-        let table: String
-        switch state.presentation {
-        case .diagram: table = "table"
-        case .table: table = "diagram"
-        }
-        return [
-            KeyHelp(key(.nextModel), "model"), KeyHelp("←↑↓→", "pan"),
-            KeyHelp(key(.toggleFullGraph), state.showsFullGraph ? "by case" : "full"),
-            KeyHelp(key(.toggleTable), table),
-            KeyHelp(key(.writeMermaid), "write \(state.report.mermaidFileName)"),
-        ]
     }
 
     /// The style of a live state's box, and of the last transition's line, arrowheads and label.

@@ -36,34 +36,29 @@ package enum HistoryFeature {
         return []
     }
 
-    /// `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/PgDn/Home/End scroll.
-    package static func keymap(_ key: Key, _ state: HistoryScreenState) -> HistoryAction? {
-        switch key {
-        case .character("h"), .right: .nextMachine
-        case .left: .previousMachine
-        case .up, .character("k"): .scrollUp(1)
-        case .down, .character("j"): .scrollUp(-1)
-        case .pageUp: .scrollUp(page)
-        case .pageDown: .scrollUp(-page)
-        case .home: .scrollUp(Int.max / 2)
-        case .end: .scrollUp(Int.min / 2)
-        default: nil  // not a state switch: any other key does nothing here
-        }
-    }
+    private static let scrollHelp = KeyHelp("↑/↓", "scroll")
+    private static let pageHelp = KeyHelp("pgup/pgdn", "page")
+    private static let endsHelp = KeyHelp("home/end", "oldest/newest")
 
-    /// Every key of the screen, for the `?` overlay.
-    package static let allKeys: [KeyHelp] = [
-        KeyHelp("h/→", "next machine"), KeyHelp("←", "previous machine"), KeyHelp("↑/↓", "scroll"),
-        KeyHelp("pgup/pgdn", "page"), KeyHelp("home/end", "oldest/newest"),
+    /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
+    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll).
+    package static let bindings: [KeyBinding<HistoryScreenState, HistoryAction>] = [
+        KeyBinding(
+            [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
+            bar: { _ in KeyHelp("h/→", "machine") }),
+        KeyBinding([.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }),
+        KeyBinding(
+            [.up, .character("k")], .scrollUp(1), help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        KeyBinding(
+            [.down, .character("j")], .scrollUp(-1), help: scrollHelp,
+            bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        KeyBinding([.pageUp], .scrollUp(page), help: pageHelp, bar: { _ in nil }),
+        KeyBinding([.pageDown], .scrollUp(-page), help: pageHelp, bar: { _ in nil }),
+        KeyBinding([.home], .scrollUp(Int.max / 2), help: endsHelp, bar: { _ in nil }),
+        KeyBinding(
+            [.end], .scrollUp(Int.min / 2), help: endsHelp,
+            bar: { $0.scrolledUp > 0 ? KeyHelp("end", "newest") : nil }),
     ]
-
-    /// The keys that apply now: scrolling only when there is something to scroll.
-    package static func help(_ state: HistoryScreenState) -> [KeyHelp] {
-        var keys = [KeyHelp("h/→", "machine")]
-        if state.rows.count > 1 { keys.append(KeyHelp("↑/↓", "scroll")) }
-        if state.scrolledUp > 0 { keys.append(KeyHelp("end", "newest")) }
-        return keys
-    }
 
     /// The machine selector: every name with the selected one highlighted when they fit in `width`,
     /// otherwise only the selected one and its place.

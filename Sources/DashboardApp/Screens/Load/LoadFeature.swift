@@ -50,33 +50,22 @@ package enum LoadFeature {
         return flags
     }
 
-    /// `r` refresh, `f` fail the next response, `l` a late response (after a failure only: the demonstration
-    /// of seed 002's late success; the machine drops it as stale).
-    package static func keymap(_ key: Key, _ state: LoadScreenState) -> LoadScreenAction? {
-        switch key {
-        case .character("r"): return .refresh
-        case .character("f"): return .toggleFailNext
-        case .character("l"): return isFailed(state.load) ? .deliverLateResponse : nil
-        default: return nil  // not a state switch: any other key does nothing here
-        }
-    }
-
-    /// Every key of the screen, for the `?` overlay.
-    package static let allKeys: [KeyHelp] = [
-        KeyHelp("r", "refresh"), KeyHelp("f", "fail the next response"),
-        KeyHelp("l", "late response (after a failure)"),
+    /// Every key of the screen, in the help bar's order: `r` refresh (offered only when the transition
+    /// function lets a refresh change the state; pressed, the reducer asks it again), `f` fail the next
+    /// response, `l` a late response (after a failure only: the demonstration of seed 002's late success; the
+    /// machine drops it as stale).
+    package static let bindings: [KeyBinding<LoadScreenState, LoadScreenAction>] = [
+        KeyBinding(
+            [.character("r")], .refresh, help: KeyHelp("r", "refresh"), judge: .machine,
+            bar: { KeyHelp("r", isFailed($0.load) ? "retry" : "refresh") },
+            applies: { EventRule.applies(LoadAction.refreshTapped, in: $0.load, LoadState.transition) }),
+        KeyBinding(
+            [.character("f")], .toggleFailNext, help: KeyHelp("f", "fail the next response"),
+            bar: { KeyHelp("f", $0.failNext ? "don't fail next" : "fail next") }),
+        KeyBinding(
+            [.character("l")], .deliverLateResponse, help: KeyHelp("l", "late response (after a failure)"),
+            bar: { _ in KeyHelp("l", "late response") }, applies: { isFailed($0.load) }),
     ]
-
-    /// The keys that apply now: `r` only when the transition function lets a refresh change the state.
-    package static func help(_ state: LoadScreenState) -> [KeyHelp] {
-        var keys: [KeyHelp] = []
-        if EventRule.applies(LoadAction.refreshTapped, in: state.load, LoadState.transition) {
-            keys.append(KeyHelp("r", isFailed(state.load) ? "retry" : "refresh"))
-        }
-        keys.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
-        if isFailed(state.load) { keys.append(KeyHelp("l", "late response")) }
-        return keys
-    }
 
     private static func isFailed(_ load: LoadState) -> Bool {
         switch load {

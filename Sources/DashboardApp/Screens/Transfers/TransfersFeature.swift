@@ -1,12 +1,13 @@
 import ScreenStates
 import TerminalUI
 
-/// The Transfers screen as a feature: reducer, keymap, help and view (in `TransfersFeature+View.swift`).
+/// The Transfers screen as a feature: reducer, key table (``bindings``) and view (in
+/// `TransfersFeature+View.swift`).
 ///
-/// The reducer never changes a transfer's state itself: a key becomes an event for the selected machine
-/// (an effect), and the machine's next snapshot changes the row. Whether a key applies is asked of
-/// ``TransferModel/transition(_:_:)`` for the selected transfer: a key whose event would not change it
-/// produces no effect, and the help bar does not offer it.
+/// The reducer never changes a transfer's state itself: a key becomes an intent for the selected machine (an
+/// effect naming the events it stands for), the runtime sends the first one the machine's transition function
+/// applies when the intent meets it, and the machine's next snapshot changes the row. The help bar offers a
+/// key only while ``TransferModel/transition(_:_:)`` applies one of its events to the selected transfer.
 package enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
     package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
@@ -21,8 +22,10 @@ package enum TransfersFeature {
             state.selected = max(0, min(row, state.rows.count - 1))
             return []
         case .start, .togglePause, .cancel, .retry:
-            guard let row = state.selectedRow, let event = event(for: action, in: row.model) else { return [] }
-            return [.send(row: state.selected, event)]
+            // The machine judges the intent when the effect meets it: this snapshot may not show yet what an
+            // earlier key sent (`s p` typed fast), so it is not asked here.
+            guard state.selectedRow != nil else { return [] }
+            return [.send(row: state.selected, candidates(action))]
         case .failNextOutcome:
             guard let row = state.selectedRow, !row.simulation.failsNextOutcome else { return [] }
             return [.failNextOutcome(row: state.selected)]
@@ -54,39 +57,42 @@ package enum TransfersFeature {
     /// The event `action` sends to a transfer at `model`: the first of its candidates the transfer's
     /// transition function applies; nil when none does (the help bar leaves such keys out).
     static func event(for action: TransfersAction, in model: TransferModel) -> TransferEvent? {
-        EventRule.first(of: candidates(action), in: model, TransferModel.transition)
+        TransfersRuntime.event(of: candidates(action), at: model)
     }
 
-    /// The action `key` stands for on this screen; nil for keys the screen does not use.
-    package static func keymap(_ key: Key, _ state: TransfersScreenState) -> TransfersAction? {
-        switch key {
-        case .up, .character("k"): .selectPrevious
-        case .down, .character("j"): .selectNext
-        case .character("s"): .start
-        case .character(" "), .character("p"): .togglePause
-        case .character("c"): .cancel
-        case .character("r"): .retry
-        case .character("f"): .failNextOutcome
-        case .character, .control, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab,
-            .backTab, .escape, .enter, .backspace, .function, .resize, .mouse:
-            nil
+    /// A key that sends one of `action`'s events to the selected transfer: offered in the bar (named for the
+    /// event it would send now) while the selected transfer's transition function applies one; the machine
+    /// judges it when pressed.
+    private static func machineKey(_ keys: [Key], _ action: TransfersAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<TransfersScreenState, TransfersAction>
+    {
+        @Sendable func event(_ state: TransfersScreenState) -> TransferEvent? {
+            state.selectedRow.flatMap { Self.event(for: action, in: $0.model) }
         }
+        return KeyBinding(
+            keys, action, help: help, judge: .machine, bar: { event($0).map { KeyHelp(bar, label($0)) } },
+            applies: { event($0) != nil })
     }
 
-    /// The keys that do something for the selected transfer now, in the order the help bar shows them.
-    package static func help(_ state: TransfersScreenState) -> [KeyHelp] {
-        var items: [KeyHelp] = []
-        if state.rows.count > 1 { items.append(KeyHelp("↑↓", "select")) }
-        guard let row = state.selectedRow else { return items }
-        let keys: [(key: String, action: TransfersAction)] = [
-            ("r", .retry), ("s", .start), ("p", .togglePause), ("c", .cancel),
-        ]
-        for (key, action) in keys {
-            if let event = event(for: action, in: row.model) { items.append(KeyHelp(key, label(event))) }
-        }
-        if !row.simulation.failsNextOutcome { items.append(KeyHelp("f", "fail next")) }
-        return items
-    }
+    private static let selectHelp = KeyHelp("↑↓", "select")
+
+    /// Every key of the screen, in the help bar's order.
+    package static let bindings: [KeyBinding<TransfersScreenState, TransfersAction>] = [
+        KeyBinding(
+            [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
+            bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+        KeyBinding(
+            [.down, .character("j")], .selectNext, help: KeyHelp("↓ / j", "next transfer"),
+            bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+        machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
+        machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+        machineKey([.character(" "), .character("p")], .togglePause, KeyHelp("space / p", "pause / resume"), bar: "p"),
+        machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
+        KeyBinding(
+            [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
+            bar: { _ in KeyHelp("f", "fail next") },
+            applies: { $0.selectedRow.map { !$0.simulation.failsNextOutcome } ?? false }),
+    ]
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: TransferEvent) -> String {
@@ -99,15 +105,4 @@ package enum TransfersFeature {
         case .progress, .succeeded, .failed: "\(event)"
         }
     }
-
-    /// Every key of the screen, for the help overlay.
-    package static let keys = [
-        KeyHelp("↑ / k", "previous transfer"),
-        KeyHelp("↓ / j", "next transfer"),
-        KeyHelp("s", "start"),
-        KeyHelp("space / p", "pause / resume"),
-        KeyHelp("c", "cancel"),
-        KeyHelp("r", "retry a failed transfer"),
-        KeyHelp("f", "next outcome fails"),
-    ]
 }

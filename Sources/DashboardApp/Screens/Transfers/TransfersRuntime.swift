@@ -41,13 +41,20 @@ package final class TransfersRuntime: Sendable {
     /// Performs one effect.
     package func perform(_ effect: TransfersEffect) {
         switch effect {
-        case .send(let row, let event):
+        case .send(let row, let events):
             guard transfers.indices.contains(row) else { return }
-            transfers[row].machine.send(event)
+            let machine = transfers[row].machine
+            if let event = Self.event(of: events, at: machine.model) { machine.send(event) }
         case .failNextOutcome(let row):
             guard transfers.indices.contains(row) else { return }
             transfers[row].failNextOutcome()
         }
+    }
+
+    /// The event a ``TransfersEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
+    /// transition function applies; nil when none does.
+    package static func event(of events: [TransferEvent], at model: TransferModel) -> TransferEvent? {
+        EventRule.first(of: events, in: model, TransferModel.transition)
     }
 
     /// Three subscriptions per transfer, each newest only: the machine's states, its records and the

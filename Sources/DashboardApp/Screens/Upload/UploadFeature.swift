@@ -69,36 +69,29 @@ package enum UploadFeature {
         }
     }
 
-    /// The same keys as the Transfers screen: `s` start, space/`p` pause or resume, `c` cancel, `r` retry,
-    /// `f` fail the next upload.
-    package static func keymap(_ key: Key, _ state: UploadScreenState) -> UploadAction? {
-        switch key {
-        case .character("s"): .start
-        case .character(" "), .character("p"): .pauseOrResume
-        case .character("c"): .cancel
-        case .character("r"): .retry
-        case .character("f"): .toggleFailNext
-        default: nil  // not a state switch: any other key does nothing here
-        }
+    /// A key that sends one of `action`'s events: offered in the bar (named for the event it would send now)
+    /// while the transition function applies one; when pressed, the reducer asks the function again and shows
+    /// its reason for a refusal.
+    private static func machineKey(_ keys: [Key], _ action: UploadAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<UploadScreenState, UploadAction>
+    {
+        KeyBinding(
+            keys, action, help: help, judge: .machine,
+            bar: { state in event(for: action, in: state.upload).map { KeyHelp(bar, label($0, in: state.upload)) } },
+            applies: { event(for: action, in: $0.upload) != nil })
     }
 
-    /// Every key of the screen, for the `?` overlay.
-    package static let allKeys: [KeyHelp] = [
-        KeyHelp("s", "start"), KeyHelp("space/p", "pause or resume"), KeyHelp("c", "cancel"),
-        KeyHelp("r", "retry"), KeyHelp("f", "fail the next upload"),
+    /// Every key of the screen, in the help bar's order: the same keys as the Transfers screen.
+    package static let bindings: [KeyBinding<UploadScreenState, UploadAction>] = [
+        machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+        machineKey(
+            [.character(" "), .character("p")], .pauseOrResume, KeyHelp("space/p", "pause or resume"), bar: "space/p"),
+        machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
+        machineKey([.character("r")], .retry, KeyHelp("r", "retry"), bar: "r"),
+        KeyBinding(
+            [.character("f")], .toggleFailNext, help: KeyHelp("f", "fail the next upload"),
+            bar: { KeyHelp("f", $0.failNext ? "don't fail next" : "fail next") }),
     ]
-
-    /// The keys whose event the transition function applies now, then `f`.
-    package static func help(_ state: UploadScreenState) -> [KeyHelp] {
-        let keys: [(key: String, action: UploadAction)] = [
-            ("s", .start), ("space/p", .pauseOrResume), ("c", .cancel), ("r", .retry),
-        ]
-        var help = keys.compactMap { key, action in
-            event(for: action, in: state.upload).map { KeyHelp(key, label($0, in: state.upload)) }
-        }
-        help.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
-        return help
-    }
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: UploadEvent, in upload: UploadState) -> String {
