@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import FileTransfer
-import Support
 
 /// The journal: its line format, replay, damaged lines, and reconciliation after a crash.
 @Suite struct CopyJournalTests {

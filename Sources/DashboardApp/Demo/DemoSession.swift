@@ -11,7 +11,7 @@ package struct DemoSession: Sendable {
     /// The environment the app runs on.
     package let environment: DashboardEnvironment
     /// The simulated transfers (the environment's, typed).
-    let simulatedTransfers: [SimulatedTransfer]
+    package let simulatedTransfers: [SimulatedTransfer]
     /// The machines' clock.
     package let clock: TestClock
     /// Where all simulated work waits.

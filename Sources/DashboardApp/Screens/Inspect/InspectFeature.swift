@@ -128,8 +128,9 @@ package enum InspectFeature {
     }
 
     /// The one subscription: the program's messages while the user is inspecting and it has not ended.
-    package static func subscriptions(socketPath: String, for state: InspectScreenState) -> [Subscription<InspectAction>]
-    {
+    package static func subscriptions(socketPath: String, for state: InspectScreenState) -> [Subscription<
+        InspectAction
+    >] {
         guard state.exit == nil, !state.programExited, state.failure == nil else { return [] }
         return [
             Subscription(
