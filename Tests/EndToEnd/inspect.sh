@@ -67,7 +67,7 @@ grep -q '"outcome":"moved".*completed' "$work/inspect.out" || grep -q 'completed
     || fail "completion not seen"
 first=$(jq -r 'select(.type == "machine") | .sequence' "$work/inspect.out" | head -1)
 jq -r 'select(.type == "record") | .sequence' "$work/inspect.out" > "$work/sequences"
-missed=$(jq -r 'select(.type == "missed") | .count' "$work/inspect.out" | paste -sd+ | bc 2>/dev/null || echo 0)
+missed=$(jq -s '[.[] | select(.type == "missed") | .count] | add // 0' "$work/inspect.out")
 last=$(tail -1 "$work/sequences")
 count=$(wc -l < "$work/sequences")
 [ $((last - first)) -eq $((count + ${missed:-0})) ] || fail "records $first..$last: $count seen, ${missed:-0} missed"
