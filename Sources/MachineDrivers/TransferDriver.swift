@@ -12,9 +12,9 @@ package protocol TransferDriver: Sendable {
     /// The machine, the authority on the transfer's state.
     var machine: TransferMachine { get }
     /// The driver's status after every change, newest only: whether the next outcome is armed to fail.
-    var statusUpdates: AsyncStream<SimulationStatus> { get }
+    var statusUpdates: AsyncStream<TransferDriverStatus> { get }
     /// The driver's status now.
-    var status: SimulationStatus { get }
+    var status: TransferDriverStatus { get }
     /// Makes the next outcome a failure (simulated: the worker reports one; real: the next write fails).
     func failNextOutcome()
     /// Stops the machine (its work is cancelled) and ends the status updates.

@@ -188,10 +188,10 @@ import Testing
 
     @Test func aWorkerSnapshotReplacesItsRowsStatusOnly() {
         var state = F.app()
-        let status = SimulationStatus(failsNextOutcome: true)
-        let effects = AppReducer.reduce(&state, .transfers(.simulationChanged(row: 4, status)))
+        let status = TransferDriverStatus(failsNextOutcome: true)
+        let effects = AppReducer.reduce(&state, .transfers(.driverStatusChanged(row: 4, status)))
         var expected = F.app()
-        expected.transfers.rows[4].simulation = status
+        expected.transfers.rows[4].driverStatus = status
         #expect(state == expected)
         #expect(effects == [])
     }
@@ -219,7 +219,7 @@ import Testing
     @Test func aSnapshotForARowThatDoesNotExistIsDropped() {
         var state = F.app()
         #expect(AppReducer.reduce(&state, .transfers(.machineChanged(row: 9, F.running))) == [])
-        #expect(AppReducer.reduce(&state, .transfers(.simulationChanged(row: -1, SimulationStatus()))) == [])
+        #expect(AppReducer.reduce(&state, .transfers(.driverStatusChanged(row: -1, TransferDriverStatus()))) == [])
         #expect(state == F.app())
     }
 
@@ -272,7 +272,7 @@ import Testing
         ]
         let graph = StateGraph.explore(
             from: TransferModel.initial, events: events, transition: TransferModel.transition)
-        let keys: [(TransfersAction, [TransferEvent])] = [
+        let keys: [(TransfersScreenAction, [TransferEvent])] = [
             (.start, [.start]), (.togglePause, [.pause, .resume]), (.cancel, [.cancel]), (.retry, [.retry]),
         ]
         for model in graph.states {

@@ -34,9 +34,11 @@ import Testing
     }
 
     /// The state after `lines`, then `actions`, from a fresh screen.
-    static func state(_ lines: [String] = recorded, then actions: [InspectAction] = []) throws -> InspectScreenState {
+    static func state(_ lines: [String] = recorded, then actions: [InspectScreenAction] = []) throws
+        -> InspectScreenState
+    {
         var state = InspectScreenState(socketPath: "/run/user/1000/statetui/statetui-copy.4242.sock")
-        for action in try messages(lines).map(InspectAction.received) + actions {
+        for action in try messages(lines).map(InspectScreenAction.received) + actions {
             #expect(InspectFeature.reduce(&state, action) == [])
         }
         return state
@@ -100,7 +102,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("1"), InspectTab.history, InspectAction.show(.machines)),
+        (Key.character("1"), InspectTab.history, InspectScreenAction.show(.machines)),
         (.tab, .graph, .cycleTab(1)),
         (.enter, .machines, .openHistory),
         (.up, .machines, .moveMachine(-1)),
@@ -110,7 +112,7 @@ import Testing
         (.right, .graph, .moveMachine(1)),
         (.character("q"), .graph, .quit),
     ])
-    func keysMeanWhatTheBindingsTableSaysOnEachScreen(key: Key, tab: InspectTab, action: InspectAction) {
+    func keysMeanWhatTheBindingsTableSaysOnEachScreen(key: Key, tab: InspectTab, action: InspectScreenAction) {
         var state = InspectScreenState(socketPath: "s")
         state.tab = tab
         #expect(InspectFeature.keymap(key, state) == action)

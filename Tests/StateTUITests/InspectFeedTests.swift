@@ -9,11 +9,11 @@ import Testing
         var description: String { "socket: read failed" }
     }
 
-    static func actions(_ messages: [InspectorMessage], ending error: Broken?) async -> [InspectAction] {
+    static func actions(_ messages: [InspectorMessage], ending error: Broken?) async -> [InspectScreenAction] {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: InspectorMessage.self)
         for message in messages { continuation.yield(message) }
         continuation.finish(throwing: error)
-        var actions: [InspectAction] = []
+        var actions: [InspectScreenAction] = []
         for await action in InspectFeed(messages: stream) { actions.append(action) }
         return actions
     }

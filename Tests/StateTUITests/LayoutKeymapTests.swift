@@ -40,8 +40,8 @@ import Testing
 
     @Test(
         arguments: [
-            (Screen.history, MouseAction.wheelUp, AppAction.history(.scrollUp(3))),
-            (.history, .wheelDown, .history(.scrollUp(-3))),
+            (Screen.history, MouseAction.wheelUp, AppAction.history(.scroll(-3))),
+            (.history, .wheelDown, .history(.scroll(3))),
             (.graph, .wheelUp, .graph(.scroll(-3))),
             (.graph, .wheelDown, .graph(.scroll(3))),
             (.upload, .wheelDown, nil),

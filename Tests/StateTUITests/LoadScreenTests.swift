@@ -99,13 +99,13 @@ import Testing
 
 /// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
 @Suite struct LoadEffectRunnerTests {
-    static func settle(_ runner: LoadEffectRunner, _ scheduler: ManualScheduler) async {
+    static func settle(_ runner: LoadRuntime, _ scheduler: ManualScheduler) async {
         while !runner.isSetUp || scheduler.pendingCount == 0 { await Task.yield() }
     }
 
     @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {
         let scheduler = ManualScheduler()
-        let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
+        let runner = LoadRuntime(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)
         scheduler.advance(by: .milliseconds(199))
@@ -117,7 +117,7 @@ import Testing
     /// Before the fix the late response carried no identity and went to the machine as a fresh action.
     @Test func aFirstRequestsLateResponseDiesInTheMachineAsStale() async {
         let scheduler = ManualScheduler()
-        let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler))
+        let runner = LoadRuntime(server: LoadServer(scheduler: scheduler))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)
         scheduler.advance(by: .seconds(1))

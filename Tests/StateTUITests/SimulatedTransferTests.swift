@@ -39,7 +39,7 @@ import Testing
                 "progress(request: 1, percent: 75) updated", "progress(request: 1, percent: 100) updated",
                 "succeeded(request: 1, file: \"photos.tar\") moved",
             ])
-        #expect(transfer.status == SimulationStatus())
+        #expect(transfer.status == TransferDriverStatus())
     }
 
     @Test func anArmedFailureIsTheNextOutcomeAndIsUsedUp() async {
@@ -47,14 +47,14 @@ import Testing
         let transfer = Self.make(scheduler)
         defer { transfer.stop() }
         transfer.failNextOutcome()
-        #expect(transfer.status == SimulationStatus(failsNextOutcome: true))
+        #expect(transfer.status == TransferDriverStatus(failsNextOutcome: true))
         transfer.machine.send(.start)
         await Self.settle(transfer, scheduler)
         scheduler.advance(by: .seconds(4))
         #expect(
             transfer.machine.model
                 == TransferModel(phase: .failed(message: "simulated failure"), lastRequest: 1, retainedPercent: 100))
-        #expect(transfer.status == SimulationStatus())
+        #expect(transfer.status == TransferDriverStatus())
     }
 
     @Test func aPausedWorkersLateCallbackIsDroppedAsStaleAndCountedFromTheRecords() async {

@@ -90,10 +90,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("s"), UploadAction.start), (.character(" "), .pauseOrResume), (.character("p"), .pauseOrResume),
+        (Key.character("s"), UploadScreenAction.start), (.character(" "), .pauseOrResume),
+        (.character("p"), .pauseOrResume),
         (.character("c"), .cancel), (.character("r"), .retry), (.character("f"), .toggleFailNext),
     ])
-    func keys(key: Key, action: UploadAction) {
+    func keys(key: Key, action: UploadScreenAction) {
         #expect(UploadFeature.bindings.action(for: key, in: UploadScreenState()) == action)
     }
 
@@ -101,7 +102,7 @@ import Testing
     /// function moves or updates on, none when it moves on none, and the help bar offers exactly those keys.
     @Test(arguments: everyCase.map(\.state.upload))
     func keysAndHelpAskTheTransitionFunction(upload: UploadState) {
-        let keys: [(String, UploadAction, [UploadEvent])] = [
+        let keys: [(String, UploadScreenAction, [UploadEvent])] = [
             ("s", .start, [.start]), ("space/p", .pauseOrResume, [.pause, .resume]), ("c", .cancel, [.cancel]),
             ("r", .retry, [.retry]),
         ]

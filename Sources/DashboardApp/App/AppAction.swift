@@ -1,15 +1,15 @@
 /// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions scoped to it.
 package enum AppAction: Hashable, Sendable {
     /// An action of the Transfers screen.
-    case transfers(TransfersAction)
+    case transfers(TransfersScreenAction)
     /// An action of the Upload screen.
-    case upload(UploadAction)
+    case upload(UploadScreenAction)
     /// An action of the Load screen.
     case load(LoadScreenAction)
     /// An action of the Graph screen.
-    case graph(GraphAction)
+    case graph(GraphScreenAction)
     /// An action of the History screen.
-    case history(HistoryAction)
+    case history(HistoryScreenAction)
     /// Show this screen (`1`–`5`).
     case select(Screen)
     /// The next screen (Tab).

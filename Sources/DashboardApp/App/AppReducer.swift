@@ -20,8 +20,7 @@ package enum AppReducer {
         case .graph(let action):
             return GraphFeature.reduce(&state.graph, action).map(AppEffect.graph)
         case .history(let action):
-            // The History screen has no effects (HistoryEffect has no cases), so there is nothing to wrap.
-            _ = HistoryFeature.reduce(&state.history, action)
+            HistoryFeature.reduce(&state.history, action)
             return []
         case .select(let screen):
             state.screen = screen

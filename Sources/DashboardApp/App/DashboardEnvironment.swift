@@ -4,25 +4,25 @@ import StateMachineKit
 import Support
 import TerminalUI
 
-/// The dashboard's edges, one runtime per screen feature: the machines, their effect runners and their
-/// subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
+/// The dashboard's edges, one runtime per screen feature (`XRuntime`): the machines, the work they ask for
+/// and their subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
 ///
 /// The store learns of the machines only through subscriptions: each machine's `states()` and its records
-/// (``RecordFeed``). Effect runners act on machines and never report changes themselves.
+/// (``RecordFeed``). Runtimes act on machines and never report changes themselves.
 package struct DashboardEnvironment: Sendable {
     /// The Transfers screen's machines and simulated workers.
     package var transfers: TransfersRuntime
     /// The Upload screen's owner: the upload machine and its simulated task.
-    package var upload: UploadOwner
+    package var upload: UploadRuntime
     /// The Load screen's machine and simulated server.
-    package var load: LoadEffectRunner
+    package var load: LoadRuntime
     /// The Graph screen's file writer.
-    package var graph: GraphEffectRunner
+    package var graph: GraphRuntime
 
     /// An environment from its runtimes.
     package init(
-        transfers: TransfersRuntime, upload: UploadOwner, load: LoadEffectRunner,
-        graph: GraphEffectRunner = GraphEffectRunner()
+        transfers: TransfersRuntime, upload: UploadRuntime, load: LoadRuntime,
+        graph: GraphRuntime = GraphRuntime()
     ) {
         self.transfers = transfers
         self.upload = upload
@@ -38,9 +38,10 @@ package struct DashboardEnvironment: Sendable {
         let scheduler = ClockScheduler(clock: clock)
         return DashboardEnvironment(
             transfers: transfers ?? TransfersRuntime(scheduler: scheduler, clock: clock, seed: seed),
-            upload: UploadOwner(
-                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SplitMix64(seed: seed)),
-            load: LoadEffectRunner(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
+            upload: UploadRuntime(
+                owner: UploadOwner(
+                    machine: UploadMachine(clock: clock), scheduler: scheduler, random: SplitMix64(seed: seed))),
+            load: LoadRuntime(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
     }
 
     /// The name the History screen gives the upload machine.
@@ -62,7 +63,7 @@ package struct DashboardEnvironment: Sendable {
     package func perform(_ effect: AppEffect, send: Send<AppAction>) {
         switch effect {
         case .transfers(let effect): transfers.perform(effect)
-        case .upload(let effect): UploadEffectRunner(owner: upload).run(effect, send: Send { send(.upload($0)) })
+        case .upload(let effect): upload.run(effect, send: Send { send(.upload($0)) })
         case .load(let effect): load.run(effect)
         case .graph(let effect): graph.run(effect, send: Send { send(.graph($0)) })
         }

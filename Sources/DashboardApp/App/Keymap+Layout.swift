@@ -52,11 +52,11 @@ extension Keymap {
     /// A turn of the wheel on the active screen: the selection moves a row on Transfers, History and Graph
     /// scroll by ``ScrollMove/wheelLines``.
     static func wheel(up: Bool, in state: AppState) -> AppAction? {
-        let lines = up ? ScrollMove.wheelLines : -ScrollMove.wheelLines
+        let lines = up ? -ScrollMove.wheelLines : ScrollMove.wheelLines
         switch state.screen {
         case .transfers: return .transfers(up ? .selectPrevious : .selectNext)
-        case .history: return .history(.scrollUp(lines))
-        case .graph: return .graph(.scroll(-lines))
+        case .history: return .history(.scroll(lines))
+        case .graph: return .graph(.scroll(lines))
         case .upload, .load: return nil
         }
     }

@@ -1,8 +1,12 @@
 /// The dashboard's screens, in tab order; the raw value is the number key that selects it.
 ///
-/// Every screen is a feature of one shape, in `Screens/<Name>/`: `XScreenState` (its state), `XAction`,
-/// `XEffect` (work as values), `XFeature` with `reduce`, `view` and `bindings` (its one key table, a
-/// ``KeyBinding`` list), and a runtime that performs the effects and holds the subscriptions. Adding a screen:
+/// Every screen is a feature of one shape, in `Screens/<Name>/`: `XScreenState` (its state),
+/// `XScreenAction`, `XScreenEffect` (work as values; a screen asking for none, like History, has none and its
+/// `reduce` returns nothing), `XFeature` with `reduce`, `view` and `bindings` (its one key table, a
+/// ``KeyBinding`` list), and `XRuntime`, which performs the effects and holds the machines (``TransfersRuntime``,
+/// ``UploadRuntime``, ``LoadRuntime``, ``GraphRuntime``). The `Screen` infix keeps a screen's types apart from
+/// its model's (`LoadAction` is the load model's event). Scrolling actions count rows one way: positive scrolls
+/// down (forward), negative up. Adding a screen:
 /// 1. a case here (its number and ``title``);
 /// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect``;
 /// 3. one line in each switch over the screen or its action the compiler then points at: ``AppReducer``
@@ -10,7 +14,7 @@
 ///    ``AppView`` (view) and ``DashboardEnvironment`` (effects and subscriptions);
 /// 4. `make keys-docs` to write its keys into the man page and the README.
 package enum Screen: Int, CaseIterable, Hashable, Sendable {
-    /// Several simulated transfers, each a `TransferMachine`.
+    /// Several transfers, simulated or real (`statetui copy`), each a `TransferMachine`.
     case transfers = 1
     /// The upload state of seed 001.
     case upload

@@ -28,10 +28,12 @@ package struct DemoSession: Sendable {
         simulatedTransfers = transfers.transfers.compactMap { $0 as? SimulatedTransfer }
         environment = DashboardEnvironment(
             transfers: transfers,
-            upload: UploadOwner(
-                machine: UploadMachine(clock: machineClock), scheduler: scheduler, random: SplitMix64(seed: seed)),
-            load: LoadEffectRunner(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
-            graph: directory.map(GraphEffectRunner.init(directory:)) ?? GraphEffectRunner())
+            upload: UploadRuntime(
+                owner: UploadOwner(
+                    machine: UploadMachine(clock: machineClock), scheduler: scheduler,
+                    random: SplitMix64(seed: seed))),
+            load: LoadRuntime(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
+            graph: directory.map(GraphRuntime.init(directory:)) ?? GraphRuntime())
     }
 
     /// The app the demo drives: exactly the dashboard's.
@@ -57,13 +59,13 @@ package struct DemoSession: Sendable {
             let shown = state.transfers.rows[row]
             let machine = transfer.machine.engine
             if shown.model != machine.state || shown.tally.lastSequence != Self.newest(machine)
-                || shown.simulation != transfer.status
+                || shown.driverStatus != transfer.status
             {
                 return false
             }
         }
         let upload = environment.upload
-        guard upload.isSetUp, state.upload.upload == upload.state,
+        guard upload.isSetUp, state.upload.upload == upload.machine.state,
             state.upload.tally.lastSequence == Self.newest(upload.machine.engine)
         else { return false }
         let load = environment.load

@@ -110,10 +110,10 @@ package final class CopyTransfer: TransferDriver {
     }
 
     /// The status after every change, newest only.
-    package var statusUpdates: AsyncStream<SimulationStatus> { driverStatus.updates }
+    package var statusUpdates: AsyncStream<TransferDriverStatus> { driverStatus.updates }
 
     /// The status now: stale events counted and whether the next write is armed to fail.
-    package var status: SimulationStatus { driverStatus.value }
+    package var status: TransferDriverStatus { driverStatus.value }
 
     /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
     package func failNextOutcome() {
@@ -204,20 +204,20 @@ private final class ProgressForwarder: Sendable {
 
 /// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
 private final class DriverStatus: Sendable {
-    private let current = Locked(SimulationStatus())
-    let updates: AsyncStream<SimulationStatus>
-    private let continuation: AsyncStream<SimulationStatus>.Continuation
+    private let current = Locked(TransferDriverStatus())
+    let updates: AsyncStream<TransferDriverStatus>
+    private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
     init() {
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(SimulationStatus())
+        continuation.yield(TransferDriverStatus())
     }
 
     /// The status now.
-    var value: SimulationStatus { current.withLock { $0 } }
+    var value: TransferDriverStatus { current.withLock { $0 } }
 
     /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
-    func change(_ body: (inout SimulationStatus) -> Void) {
+    func change(_ body: (inout TransferDriverStatus) -> Void) {
         current.withLock { status in
             body(&status)
             continuation.yield(status)

@@ -44,10 +44,10 @@ package final class SimulatedTransfer: Sendable {
     }
 
     /// The worker's status now.
-    package var status: SimulationStatus { shared.status }
+    package var status: TransferDriverStatus { shared.status }
 
     /// The worker's status after every change, newest only.
-    package var statusUpdates: AsyncStream<SimulationStatus> { shared.updates }
+    package var statusUpdates: AsyncStream<TransferDriverStatus> { shared.updates }
 
     /// Whether the worker the current visit asks for has begun (a scripted demo waits for it).
     package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
@@ -149,21 +149,21 @@ package final class SimulatedTransfer: Sendable {
     /// What the worker and the app share.
     private final class Shared: Sendable {
         private struct Inner {
-            var status = SimulationStatus()
+            var status = TransferDriverStatus()
             var random: SplitMix64
         }
 
         private let inner: Locked<Inner>
-        let updates: AsyncStream<SimulationStatus>
-        private let continuation: AsyncStream<SimulationStatus>.Continuation
+        let updates: AsyncStream<TransferDriverStatus>
+        private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
         init(random: SplitMix64) {
             inner = Locked(Inner(random: random))
             (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-            continuation.yield(SimulationStatus())
+            continuation.yield(TransferDriverStatus())
         }
 
-        var status: SimulationStatus { inner.withLock { $0.status } }
+        var status: TransferDriverStatus { inner.withLock { $0.status } }
 
         func setFailNext() {
             change { $0.failsNextOutcome = true }
@@ -187,7 +187,7 @@ package final class SimulatedTransfer: Sendable {
         }
 
         /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
-        private func change(_ body: (inout SimulationStatus) -> Void) {
+        private func change(_ body: (inout TransferDriverStatus) -> Void) {
             inner.withLock { inner in
                 body(&inner.status)
                 continuation.yield(inner.status)

@@ -58,7 +58,7 @@ package final class UploadOwner: Sendable {
     /// be carried out (a pause whose task would not suspend), nil otherwise. The machine decides the rest:
     /// an action its transition function refuses changes nothing.
     @discardableResult
-    package func perform(_ effect: UploadEffect) -> String? {
+    package func perform(_ effect: UploadScreenEffect) -> String? {
         switch effect {
         case .start(let fails):
             begin(.start, failsHalfway: fails)

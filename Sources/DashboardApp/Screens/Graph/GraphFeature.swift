@@ -21,7 +21,7 @@ package enum GraphFeature {
     private static func notInBar(_ state: GraphScreenState) -> KeyHelp? { nil }
 
     /// Every key of the screen, in the help bar's order.
-    package static let bindings: [KeyBinding<GraphScreenState, GraphAction>] = [
+    package static let bindings: [KeyBinding<GraphScreenState, GraphScreenAction>] = [
         KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar),
         KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar),
         KeyBinding([.up, .character("k")], .scroll(-1), help: panHelp, bar: panBar),
@@ -51,7 +51,7 @@ package enum GraphFeature {
     ]
 
     /// Applies an action.
-    package static func reduce(_ state: inout GraphScreenState, _ action: GraphAction) -> [GraphEffect] {
+    package static func reduce(_ state: inout GraphScreenState, _ action: GraphScreenAction) -> [GraphScreenEffect] {
         switch action {
         case .nextModel, .previousModel:
             let all = ScreenModel.allCases

@@ -10,21 +10,22 @@ package enum HistoryFeature {
     /// Rows PgUp/PgDn move.
     package static let page = 10
 
-    /// Applies an action.
-    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryAction) -> [HistoryEffect] {
+    /// Applies an action. The screen asks for no work: its rows arrive from its subscription.
+    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryScreenAction) {
         switch action {
         case .nextMachine, .previousMachine:
-            guard !state.machines.isEmpty else { return [] }
+            guard !state.machines.isEmpty else { return }
             let step = action == .nextMachine ? 1 : state.machines.count - 1
             state.selected = (state.selected + step) % state.machines.count
             // The other machine's records come from its own subscription, which starts now.
             state.rows = []
             state.scrolledUp = 0
-        case .scrollUp(let rows):
+        case .scroll(let rows):
+            // Positive rows scroll down, towards the newest record: fewer rows above it.
             let most = max(0, state.rows.count - 1)
-            state.scrolledUp = min(most, max(0, state.scrolledUp + rows))
+            state.scrolledUp = min(most, max(0, state.scrolledUp - rows))
         case .recordsChanged(let machine, let rows):
-            guard machine == state.machine else { return [] }
+            guard machine == state.machine else { return }
             if state.scrolledUp > 0 {
                 // Scrolled up: keep the same records in view, so the newcomers push the offset up.
                 let last = state.rows.last?.sequence ?? 0
@@ -33,7 +34,6 @@ package enum HistoryFeature {
             state.rows = rows
             state.scrolledUp = min(state.scrolledUp, max(0, rows.count - 1))
         }
-        return []
     }
 
     private static let scrollHelp = KeyHelp("↑/↓", "scroll")
@@ -42,21 +42,21 @@ package enum HistoryFeature {
 
     /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
     /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll).
-    package static let bindings: [KeyBinding<HistoryScreenState, HistoryAction>] = [
+    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
         KeyBinding(
             [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
             bar: { _ in KeyHelp("h/→", "machine") }),
         KeyBinding([.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }),
         KeyBinding(
-            [.up, .character("k")], .scrollUp(1), help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+            [.up, .character("k")], .scroll(-1), help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
         KeyBinding(
-            [.down, .character("j")], .scrollUp(-1), help: scrollHelp,
+            [.down, .character("j")], .scroll(1), help: scrollHelp,
             bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        KeyBinding([.pageUp], .scrollUp(page), help: pageHelp, bar: { _ in nil }),
-        KeyBinding([.pageDown], .scrollUp(-page), help: pageHelp, bar: { _ in nil }),
-        KeyBinding([.home], .scrollUp(Int.max / 2), help: endsHelp, bar: { _ in nil }),
+        KeyBinding([.pageUp], .scroll(-page), help: pageHelp, bar: { _ in nil }),
+        KeyBinding([.pageDown], .scroll(page), help: pageHelp, bar: { _ in nil }),
+        KeyBinding([.home], .scroll(Int.min / 2), help: endsHelp, bar: { _ in nil }),
         KeyBinding(
-            [.end], .scrollUp(Int.min / 2), help: endsHelp,
+            [.end], .scroll(Int.max / 2), help: endsHelp,
             bar: { $0.scrolledUp > 0 ? KeyHelp("end", "newest") : nil }),
     ]
 

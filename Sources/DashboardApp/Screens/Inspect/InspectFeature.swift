@@ -8,7 +8,7 @@ import TerminalUI
 /// with the current state lit. When the program exits the screens say so and keep the last picture.
 ///
 /// The program's messages reach the store through one subscription (``subscriptions(socketPath:for:)``) as
-/// ``InspectAction/received(_:)``; the reducer is pure and the screens are drawn from its state alone.
+/// ``InspectScreenAction/received(_:)``; the reducer is pure and the screens are drawn from its state alone.
 package enum InspectFeature {
     /// Rows PgUp/PgDn move.
     package static let page = 10
@@ -22,7 +22,7 @@ package enum InspectFeature {
         /// The screens where they do it.
         package var tabs: Set<InspectTab>
         /// The action.
-        package var action: InspectAction
+        package var action: InspectScreenAction
         /// How the help lists it.
         package var help: KeyHelp
     }
@@ -61,7 +61,7 @@ package enum InspectFeature {
         ]
 
     /// The action of `key` on the state's screen, looked up in ``bindings``; nil for a key it does not use.
-    package static func keymap(_ key: Key, _ state: InspectScreenState) -> InspectAction? {
+    package static func keymap(_ key: Key, _ state: InspectScreenState) -> InspectScreenAction? {
         bindings.first { $0.tabs.contains(state.tab) && $0.keys.contains(key) }?.action
     }
 
@@ -73,7 +73,9 @@ package enum InspectFeature {
     }
 
     /// Applies an action.
-    package static func reduce(_ state: inout InspectScreenState, _ action: InspectAction) -> [InspectEffect] {
+    package static func reduce(_ state: inout InspectScreenState, _ action: InspectScreenAction)
+        -> [InspectScreenEffect]
+    {
         switch action {
         case .received(let message):
             state.program.apply(message)
@@ -129,7 +131,7 @@ package enum InspectFeature {
 
     /// The one subscription: the program's messages while the user is inspecting and it has not ended.
     package static func subscriptions(socketPath: String, for state: InspectScreenState) -> [Subscription<
-        InspectAction
+        InspectScreenAction
     >] {
         guard state.exit == nil, !state.programExited, state.failure == nil else { return [] }
         return [
@@ -140,7 +142,7 @@ package enum InspectFeature {
     }
 
     /// The app `statetui inspect NAME` runs on the program at `socketPath`.
-    package static func app(socketPath: String) -> App<InspectScreenState, InspectAction, InspectEffect> {
+    package static func app(socketPath: String) -> App<InspectScreenState, InspectScreenAction, InspectScreenEffect> {
         App(
             initialState: InspectScreenState(socketPath: socketPath),
             reduce: reduce,

@@ -1,13 +1,13 @@
 import StateMachineInspector
 
-/// The inspected program's connection as the store's actions: each message as ``InspectAction/received(_:)``,
-/// then one ``InspectAction/disconnected(reason:)`` when the connection ends (cleanly or not), then nothing.
+/// The inspected program's connection as the store's actions: each message as ``InspectScreenAction/received(_:)``,
+/// then one ``InspectScreenAction/disconnected(reason:)`` when the connection ends (cleanly or not), then nothing.
 ///
 /// The messages are read on the connection's own thread (``StateMachineInspector/InspectorConnection/messages(socketPath:)``);
 /// this sequence only maps them, so no task polls and ending the subscription closes the socket.
 struct InspectFeed<Messages: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Messages.Element == InspectorMessage {
-    typealias Element = InspectAction
+    typealias Element = InspectScreenAction
 
     let messages: Messages
 
@@ -15,7 +15,7 @@ where Messages.Element == InspectorMessage {
         var messages: Messages.AsyncIterator
         var ended = false
 
-        mutating func next() async -> InspectAction? {
+        mutating func next() async -> InspectScreenAction? {
             guard !ended else { return nil }
             do {
                 if let message = try await messages.next() { return .received(message) }

@@ -1,6 +1,6 @@
 import ScreenStates
 
-/// The work the Load screen asks for; ``LoadEffectRunner`` performs it.
+/// The work the Load screen asks for; ``LoadRuntime`` performs it.
 package enum LoadScreenEffect: Hashable, Sendable {
     /// Refresh: the machine starts a request, which fails when `fails`.
     case refresh(fails: Bool)

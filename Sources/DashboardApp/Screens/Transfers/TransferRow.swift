@@ -14,20 +14,20 @@ package struct TransferRow: Hashable, Sendable {
     /// The phase in canonical text, printed once per snapshot rather than once per frame (printing is
     /// a fair share of a frame's time with many rows).
     package private(set) var stateText: String
-    /// The newest status its simulated worker published.
-    package var simulation: SimulationStatus
+    /// The newest status its driver (simulated worker or real copy) published.
+    package var driverStatus: TransferDriverStatus
     /// What its machine's records counted: the stale late callbacks among them.
     package var tally: RecordTally
 
     /// A row for `name` at `model`.
     package init(
-        name: String, model: TransferModel = .initial, simulation: SimulationStatus = SimulationStatus(),
+        name: String, model: TransferModel = .initial, driverStatus: TransferDriverStatus = TransferDriverStatus(),
         tally: RecordTally = RecordTally()
     ) {
         self.name = name
         self.model = model
         self.stateText = String(describing: model.phase)
-        self.simulation = simulation
+        self.driverStatus = driverStatus
         self.tally = tally
     }
 }

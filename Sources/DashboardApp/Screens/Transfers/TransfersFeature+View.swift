@@ -42,7 +42,7 @@ extension TransfersFeature {
                 [
                     Line(row.name), "", Line(row.stateText, style: style(row.model.phase)),
                     Line(requestText(row.model), alignment: .right),
-                    Line(row.simulation.failsNextOutcome ? "fail" : "", style: .bold),
+                    Line(row.driverStatus.failsNextOutcome ? "fail" : "", style: .bold),
                 ]
             },
             selected: state.rows.isEmpty ? nil : state.selected)

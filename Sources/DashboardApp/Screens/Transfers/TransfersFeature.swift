@@ -10,7 +10,9 @@ import TerminalUI
 /// key only while ``TransferModel/transition(_:_:)`` applies one of its events to the selected transfer.
 package enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
-    package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
+    package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
+        -> [TransfersScreenEffect]
+    {
         switch action {
         case .selectPrevious:
             state.selected = max(0, min(state.selected - 1, state.rows.count - 1))
@@ -27,13 +29,13 @@ package enum TransfersFeature {
             guard state.selectedRow != nil else { return [] }
             return [.send(row: state.selected, candidates(action))]
         case .failNextOutcome:
-            guard let row = state.selectedRow, !row.simulation.failsNextOutcome else { return [] }
+            guard let row = state.selectedRow, !row.driverStatus.failsNextOutcome else { return [] }
             return [.failNextOutcome(row: state.selected)]
         case .machineChanged(let row, let model):
             if state.rows.indices.contains(row) { state.rows[row].model = model }
             return []
-        case .simulationChanged(let row, let status):
-            if state.rows.indices.contains(row) { state.rows[row].simulation = status }
+        case .driverStatusChanged(let row, let status):
+            if state.rows.indices.contains(row) { state.rows[row].driverStatus = status }
             return []
         case .recordsChanged(let row, let records):
             if state.rows.indices.contains(row) { state.rows[row].tally.add(records) }
@@ -42,13 +44,13 @@ package enum TransfersFeature {
     }
 
     /// The events a key stands for, in the order they are tried: one key pauses or resumes.
-    static func candidates(_ action: TransfersAction) -> [TransferEvent] {
+    static func candidates(_ action: TransfersScreenAction) -> [TransferEvent] {
         switch action {
         case .start: [.start]
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .select, .failNextOutcome, .machineChanged, .simulationChanged,
+        case .selectPrevious, .selectNext, .select, .failNextOutcome, .machineChanged, .driverStatusChanged,
             .recordsChanged:
             []
         }
@@ -56,15 +58,15 @@ package enum TransfersFeature {
 
     /// The event `action` sends to a transfer at `model`: the first of its candidates the transfer's
     /// transition function applies; nil when none does (the help bar leaves such keys out).
-    static func event(for action: TransfersAction, in model: TransferModel) -> TransferEvent? {
+    static func event(for action: TransfersScreenAction, in model: TransferModel) -> TransferEvent? {
         TransfersRuntime.event(of: candidates(action), at: model)
     }
 
     /// A key that sends one of `action`'s events to the selected transfer: offered in the bar (named for the
     /// event it would send now) while the selected transfer's transition function applies one; the machine
     /// judges it when pressed.
-    private static func machineKey(_ keys: [Key], _ action: TransfersAction, _ help: KeyHelp, bar: String)
-        -> KeyBinding<TransfersScreenState, TransfersAction>
+    private static func machineKey(_ keys: [Key], _ action: TransfersScreenAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<TransfersScreenState, TransfersScreenAction>
     {
         @Sendable func event(_ state: TransfersScreenState) -> TransferEvent? {
             state.selectedRow.flatMap { Self.event(for: action, in: $0.model) }
@@ -77,7 +79,7 @@ package enum TransfersFeature {
     private static let selectHelp = KeyHelp("↑↓", "select")
 
     /// Every key of the screen, in the help bar's order.
-    package static let bindings: [KeyBinding<TransfersScreenState, TransfersAction>] = [
+    package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] = [
         KeyBinding(
             [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
             bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
@@ -91,7 +93,7 @@ package enum TransfersFeature {
         KeyBinding(
             [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
             bar: { _ in KeyHelp("f", "fail next") },
-            applies: { $0.selectedRow.map { !$0.simulation.failsNextOutcome } ?? false }),
+            applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
     ]
 
     /// What the help bar calls a key sending `event`.

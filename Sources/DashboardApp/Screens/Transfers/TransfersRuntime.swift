@@ -39,7 +39,7 @@ package final class TransfersRuntime: Sendable {
     }
 
     /// Performs one effect.
-    package func perform(_ effect: TransfersEffect) {
+    package func perform(_ effect: TransfersScreenEffect) {
         switch effect {
         case .send(let row, let events):
             guard transfers.indices.contains(row) else { return }
@@ -51,7 +51,7 @@ package final class TransfersRuntime: Sendable {
         }
     }
 
-    /// The event a ``TransfersEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
+    /// The event a ``TransfersScreenEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
     /// transition function applies; nil when none does.
     package static func event(of events: [TransferEvent], at model: TransferModel) -> TransferEvent? {
         EventRule.first(of: events, in: model, TransferModel.transition)
@@ -60,7 +60,7 @@ package final class TransfersRuntime: Sendable {
     /// Three subscriptions per transfer, each newest only: the machine's states, its records and the
     /// worker's status, wrapped by `embed` into the app's action type.
     package func subscriptions<Action: Sendable>(
-        _ embed: @escaping @Sendable (TransfersAction) -> Action
+        _ embed: @escaping @Sendable (TransfersScreenAction) -> Action
     ) -> [Subscription<Action>] {
         transfers.enumerated().flatMap { row, transfer in
             let machine = transfer.machine
@@ -72,7 +72,7 @@ package final class TransfersRuntime: Sendable {
                     embed(.recordsChanged(row: row, $0))
                 },
                 Subscription(id: "transfers.\(row).status", { transfer.statusUpdates }) {
-                    embed(.simulationChanged(row: row, $0))
+                    embed(.driverStatusChanged(row: row, $0))
                 },
             ]
         }

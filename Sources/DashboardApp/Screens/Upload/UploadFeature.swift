@@ -8,7 +8,7 @@ import TerminalUI
 package enum UploadFeature {
     /// Applies an action. A key whose event the upload's transition function says does nothing now sends
     /// nothing; the screen shows the function's reason instead.
-    package static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
+    package static func reduce(_ state: inout UploadScreenState, _ action: UploadScreenAction) -> [UploadScreenEffect] {
         switch action {
         case .start, .pauseOrResume, .cancel, .retry:
             let upload = state.upload
@@ -38,7 +38,7 @@ package enum UploadFeature {
     }
 
     /// The events a key stands for, in the order they are tried: one key pauses or resumes.
-    static func candidates(_ action: UploadAction) -> [UploadEvent] {
+    static func candidates(_ action: UploadScreenAction) -> [UploadEvent] {
         switch action {
         case .start: [.start]
         case .pauseOrResume: [.pause, .resume]
@@ -49,12 +49,12 @@ package enum UploadFeature {
     }
 
     /// The event `action` sends in `upload`: the first of its candidates the transition function applies.
-    static func event(for action: UploadAction, in upload: UploadState) -> UploadEvent? {
+    static func event(for action: UploadScreenAction, in upload: UploadState) -> UploadEvent? {
         EventRule.first(of: candidates(action), in: upload, UploadState.transition)
     }
 
     /// The owner's work for `event`; a start or retry uses the fail switch up.
-    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadEffect {
+    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadScreenEffect {
         switch event {
         case .start, .retry:
             let fails = state.failNext
@@ -72,8 +72,8 @@ package enum UploadFeature {
     /// A key that sends one of `action`'s events: offered in the bar (named for the event it would send now)
     /// while the transition function applies one; when pressed, the reducer asks the function again and shows
     /// its reason for a refusal.
-    private static func machineKey(_ keys: [Key], _ action: UploadAction, _ help: KeyHelp, bar: String)
-        -> KeyBinding<UploadScreenState, UploadAction>
+    private static func machineKey(_ keys: [Key], _ action: UploadScreenAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<UploadScreenState, UploadScreenAction>
     {
         KeyBinding(
             keys, action, help: help, judge: .machine,
@@ -82,7 +82,7 @@ package enum UploadFeature {
     }
 
     /// Every key of the screen, in the help bar's order: the same keys as the Transfers screen.
-    package static let bindings: [KeyBinding<UploadScreenState, UploadAction>] = [
+    package static let bindings: [KeyBinding<UploadScreenState, UploadScreenAction>] = [
         machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
         machineKey(
             [.character(" "), .character("p")], .pauseOrResume, KeyHelp("space/p", "pause or resume"), bar: "space/p"),

@@ -1,7 +1,7 @@
 import ScreenStates
 
 /// Work the Transfers screen asks for; ``TransfersRuntime`` performs it.
-package enum TransfersEffect: Hashable, Sendable {
+package enum TransfersScreenEffect: Hashable, Sendable {
     /// Send row `row`'s machine the first of `events` its transition function applies when the effect meets
     /// it (nothing when none does): a key's intent, judged by the machine, not by the screen's snapshot.
     case send(row: Int, [TransferEvent])

@@ -1,5 +1,6 @@
-/// What a simulated transfer worker reports about itself, apart from the machine's state.
-package struct SimulationStatus: Hashable, Sendable {
+/// What a transfer's driver (``TransferDriver``: a simulated worker or a real copy) reports about itself, apart
+/// from the machine's state.
+package struct TransferDriverStatus: Hashable, Sendable {
     /// Late callbacks a driver counted as dropped. The dashboard does not read it: it counts stale events
     /// from each machine's own records (``RecordTally``).
     package var staleEvents: Int

@@ -2,17 +2,17 @@ import Foundation
 import TerminalUI
 
 /// Writes the Mermaid files the Graph screen asks for and reports where, or why not.
-package struct GraphEffectRunner: Sendable {
+package struct GraphRuntime: Sendable {
     /// The directory files go to: the current directory in the dashboard.
     package let directory: String
 
-    /// A runner writing into `directory` (the process's current directory by default).
+    /// A runtime writing into `directory` (the process's current directory by default).
     package init(directory: String = FileManager.default.currentDirectoryPath) {
         self.directory = directory
     }
 
     /// Performs one effect.
-    package func run(_ effect: GraphEffect, send: Send<GraphAction>) {
+    package func run(_ effect: GraphScreenEffect, send: Send<GraphScreenAction>) {
         switch effect {
         case .writeFile(let name, let text):
             let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path

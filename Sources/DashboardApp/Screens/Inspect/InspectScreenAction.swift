@@ -1,7 +1,7 @@
 import StateMachineInspector
 
 /// What can happen on the inspect screens: the inspected program's messages, its connection ending, and keys.
-package enum InspectAction: Hashable, Sendable {
+package enum InspectScreenAction: Hashable, Sendable {
     /// One message of the inspected program, in the order the connection delivered them.
     case received(InspectorMessage)
     /// The connection ended: the program exited or stopped inspection (`nil`), or a line could not be read.

@@ -3,7 +3,7 @@ import ScreenStates
 import StateMachineKit
 
 /// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
-package enum TransfersAction: Hashable, Sendable {
+package enum TransfersScreenAction: Hashable, Sendable {
     /// Select the row above (`↑`, `k`).
     case selectPrevious
     /// Select the row below (`↓`, `j`).
@@ -22,8 +22,8 @@ package enum TransfersAction: Hashable, Sendable {
     case failNextOutcome
     /// Row `row`'s machine published `model`.
     case machineChanged(row: Int, TransferModel)
-    /// Row `row`'s simulated worker published `status`.
-    case simulationChanged(row: Int, SimulationStatus)
+    /// Row `row`'s driver (simulated worker or real copy) published `status`.
+    case driverStatusChanged(row: Int, TransferDriverStatus)
     /// Row `row`'s machine's records now (stale ones included).
     case recordsChanged(row: Int, [StateMachine<TransferModel, TransferEvent>.Record])
 }

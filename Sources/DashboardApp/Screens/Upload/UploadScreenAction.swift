@@ -2,7 +2,7 @@ import ScreenStates
 import StateMachineKit
 
 /// What can happen on the Upload screen: the keys, the machine's snapshots and the owner's refusals.
-package enum UploadAction: Hashable, Sendable {
+package enum UploadScreenAction: Hashable, Sendable {
     /// `s`: start an upload.
     case start
     /// space or `p`: pause an upload in progress or resume a paused one.

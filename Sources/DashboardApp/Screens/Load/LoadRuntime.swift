@@ -8,7 +8,7 @@ import TerminalUI
 /// work while it loads, holding the `Sender` of its run, so a response for a request the machine is done
 /// with (a late duplicate after a failure) is dropped there as stale. State changes reach the screen only
 /// through the machine's `states()` and records, never from here.
-package final class LoadEffectRunner: Sendable {
+package final class LoadRuntime: Sendable {
     /// The machine behind the left pane.
     package let machine: LoadMachine
     /// The simulated server.
@@ -16,7 +16,7 @@ package final class LoadEffectRunner: Sendable {
     private let nextFails = Locked(false)
     private let runs: RunTracker
 
-    /// A runner for `machine` and `server`.
+    /// A runtime for `machine` and `server`.
     package init(machine: LoadMachine = LoadMachine(), server: LoadServer) {
         self.machine = machine
         self.server = server

@@ -2,7 +2,7 @@ import ScreenStates
 
 /// The work the Upload screen asks of the ``UploadOwner``: the user's actions, each one the upload's
 /// transition function said applies when the key was pressed.
-package enum UploadEffect: Hashable, Sendable {
+package enum UploadScreenEffect: Hashable, Sendable {
     /// Start a new upload; it fails half way when `fails`.
     case start(fails: Bool)
     /// Retry the failed upload; the new attempt fails half way when `fails`.
