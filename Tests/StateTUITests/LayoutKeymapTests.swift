@@ -53,6 +53,25 @@ import Testing
         #expect(Keymap.action(for: Self.wheel(action), in: state, size: Self.screen) == expected)
     }
 
+    /// One sign for every scrolling screen: `↓`, PgDn, End and the wheel turned down scroll by a positive count
+    /// (forward, towards the newest), `↑`, PgUp, Home and the wheel turned up by a negative one.
+    @Test(arguments: [Screen.history, .graph])
+    func downIsPositiveAndUpNegativeOnEveryScreenThatScrolls(screen: Screen) throws {
+        var state = F.app()
+        state.screen = screen
+        func rows(_ key: Key) throws -> Int {
+            switch try #require(Keymap.action(for: key, in: state, size: Self.screen)) {
+            case .history(.scroll(let rows)), .graph(.scroll(let rows)): return rows
+            default:
+                Issue.record("\(key) does not scroll on \(screen)")
+                return 0
+            }
+        }
+        let forward: [Key] = [.down, .pageDown, .end, Self.wheel(.wheelDown)]
+        let back: [Key] = [.up, .pageUp, .home, Self.wheel(.wheelUp)]
+        #expect(try forward.map(rows).allSatisfy { $0 > 0 } && back.map(rows).allSatisfy { $0 < 0 })
+    }
+
     /// Below 40×12 only the too-small message is drawn: nothing there to click.
     @Test func nothingIsClickedOnTheTooSmallScreen() {
         #expect(Keymap.action(for: Self.press(16, 0), in: F.app(), size: Size(width: 39, height: 12)) == nil)

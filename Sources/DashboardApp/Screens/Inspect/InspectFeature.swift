@@ -46,11 +46,11 @@ package enum InspectFeature {
             Binding(keys: [.enter], tabs: [.machines], action: .openHistory, help: KeyHelp("enter", "history")),
             Binding(keys: [.left], tabs: [.history, .graph], action: .moveMachine(-1), help: otherMachineHelp),
             Binding(keys: [.right], tabs: [.history, .graph], action: .moveMachine(1), help: otherMachineHelp),
-            Binding(keys: [.up, .character("k")], tabs: [.history], action: .travel(1), help: travelHelp),
-            Binding(keys: [.down, .character("j")], tabs: [.history], action: .travel(-1), help: travelHelp),
-            Binding(keys: [.pageUp], tabs: [.history], action: .travel(page), help: travelHelp),
-            Binding(keys: [.pageDown], tabs: [.history], action: .travel(-page), help: travelHelp),
-            Binding(keys: [.home], tabs: [.history], action: .travel(Int.max / 2), help: travelHelp),
+            Binding(keys: [.up, .character("k")], tabs: [.history], action: .travel(-1), help: travelHelp),
+            Binding(keys: [.down, .character("j")], tabs: [.history], action: .travel(1), help: travelHelp),
+            Binding(keys: [.pageUp], tabs: [.history], action: .travel(-page), help: travelHelp),
+            Binding(keys: [.pageDown], tabs: [.history], action: .travel(page), help: travelHelp),
+            Binding(keys: [.home], tabs: [.history], action: .travel(Int.min / 2), help: travelHelp),
             Binding(keys: [.end], tabs: [.history], action: .followNewest, help: KeyHelp("end", "follow newest")),
             Binding(keys: [.up, .character("k")], tabs: [.graph], action: .pan(rows: -1, columns: 0), help: panHelp),
             Binding(keys: [.down, .character("j")], tabs: [.graph], action: .pan(rows: 1, columns: 0), help: panHelp),
@@ -106,12 +106,12 @@ package enum InspectFeature {
                 state.graphOffset = 0
                 state.graphColumn = 0
             }
-        case .travel(let back):
+        case .travel(let rows):
             guard let records = state.selectedMachine?.records, !records.isEmpty else { return [] }
             let index =
                 state.record.flatMap { record in records.firstIndex { $0.sequence == record } }
                 ?? records.count - 1
-            let target = min(records.count - 1, max(0, index - back))
+            let target = min(records.count - 1, max(0, index + rows))
             state.record = target == records.count - 1 && state.record == nil ? nil : records[target].sequence
         case .followNewest:
             state.record = nil

@@ -12,7 +12,8 @@ package enum InspectScreenAction: Hashable, Sendable {
     case cycleTab(Int)
     /// Machines `↑`/`↓` (and `←`/`→` on History and Graph): select the machine this many rows away.
     case moveMachine(Int)
-    /// History `↑`/`↓`/PgUp/PgDn/Home: select the record this many rows back in time (negative: forward).
+    /// History `↑`/`↓`/PgUp/PgDn/Home: select the record this many rows away. Positive moves down (forward
+    /// in time, towards the newest), negative up (back in time), as the dashboard's scrolling actions do.
     case travel(Int)
     /// History `End`: follow the newest record again.
     case followNewest
