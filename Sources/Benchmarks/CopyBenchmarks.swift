@@ -11,8 +11,7 @@ import Synchronization
 /// `sync FILE` (the durable equivalent), and our copier's data phase (until the last byte is written
 /// and hashed, before the commit's fsync).
 func runCopyBenchmarks() {
-    let size = Int(ProcessInfo.processInfo.environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-    let runs = max(3, Int(ProcessInfo.processInfo.environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
+    let (size, runs) = copyBenchSizeAndRuns()
     guard
         let (root, source, destination) = makeCopyBenchDirectory(
             name: "copybench", label: "copy benchmarks", size: size)
@@ -98,6 +97,14 @@ func runCopyBenchmarks() {
 }
 
 /// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).
+/// The source file's size, `COPY_BENCH_BYTES` (1 GiB unless set), and the runs of each contender,
+/// `COPY_BENCH_RUNS` (3 unless set, never fewer).
+func copyBenchSizeAndRuns() -> (size: Int, runs: Int) {
+    let environment = ProcessInfo.processInfo.environment
+    let size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
+    return (size, max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3))
+}
+
 /// A fresh directory /tmp/statetui-NAME-XXXXXX holding `source.bin` (`size` bytes) and an empty `out`; nil, after
 /// printing why under `label`, when either cannot be made. The caller removes `root`.
 func makeCopyBenchDirectory(name: String, label: String, size: Int) -> (

@@ -14,8 +14,7 @@ import Synchronization
 /// checkpoints, fsyncs, verifies and renames. Both ratios are printed: against `cp` and against
 /// `cp && sync FILE` (the durable equivalent).
 func runCopyCommandBenchmarks() {
-    let size = Int(ProcessInfo.processInfo.environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-    let runs = max(3, Int(ProcessInfo.processInfo.environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
+    let (size, runs) = copyBenchSizeAndRuns()
     guard
         let (root, source, destination) = makeCopyBenchDirectory(
             name: "copycmdbench", label: "copy command benchmarks", size: size)
