@@ -10,7 +10,7 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// The engine running the model's table.
     public let engine: StateMachine<State, Event>
     /// The engine's records as a stream (``records()``).
-    private let feed: RecordFeed<State, Event>
+    @usableFromInline let feed: RecordFeed<State, Event>
 
     /// A machine starting in `initial`, running `transition`.
     public init(
@@ -33,27 +33,27 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Applies `event`; true when it was accepted, false when it was rejected (ignored or invalid)
     /// and the state is unchanged.
-    @discardableResult
+    @inlinable @discardableResult
     public func send(_ event: Event) -> Bool {
         Self.wasAccepted(apply(event))
     }
 
     /// Applies `event` and returns the engine's outcome, whose verdict `replay` prints.
-    @discardableResult
+    @inlinable @discardableResult
     public func apply(_ event: Event) -> Outcome {
         feed.noted(engine.send(event))
     }
 
     /// Delivers `event` through `sender` (the sender of a run of `whileIn` work) and returns the machine's
     /// outcome; a record that leaves the state as it was (stale, ignored, …) wakes ``records()`` readers.
-    @discardableResult
+    @inlinable @discardableResult
     public func deliver(_ event: Event, through sender: StateMachine<State, Event>.Sender) -> Outcome {
         feed.noted(sender.send(event))
     }
 
     /// Whether the engine accepted an event: moved, updated, stayed or kept for a retry (postponed, not
     /// dropped at the limit).
-    private static func wasAccepted(_ outcome: Outcome) -> Bool {
+    @usableFromInline static func wasAccepted(_ outcome: Outcome) -> Bool {
         switch outcome.verdict {
         case .to?, .update?, .stay?: true
         case .postpone?: outcome == .postponed
