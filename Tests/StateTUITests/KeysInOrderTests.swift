@@ -1,4 +1,5 @@
 import DashboardApp
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
 import TerminalUI
@@ -26,5 +27,50 @@ import Testing
         #expect(machine.engine.history.map(\.event) == [.start, .pause])
         #expect(machine.engine.history.map(\.outcome) == [.moved, .moved])
         #expect(final.exit == .quit)
+    }
+
+    /// `s p` typed fast on the Upload screen: `p` meets the machine after `s`'s start, maybe before the
+    /// upload's task has begun (the owner holds the task then), and the upload ends paused.
+    @Test(.timeLimit(.minutes(1))) func startThenPauseTypedBackToBackOnUploadEndsPaused() async {
+        let session = DemoSession(seed: 1)
+        let machine = session.environment.upload.machine
+        let terminal = HeadlessTerminal(
+            size: Size(width: 80, height: 24),
+            script: [.key(.character("2")), .key(.character("s")), .key(.character("p"))])
+        let app = session.app
+        let run = Task { await app.run(detachedOn: terminal) }
+        for await upload in machine.engine.states() {
+            if case .paused = upload { break }
+        }
+        terminal.enqueue(keys: [.character("q")])
+        let final = await run.value
+        #expect(machine.engine.history.map(\.event) == [.start, .pause])
+        #expect(machine.engine.history.map(\.outcome) == [.moved, .moved])
+        #expect(final.upload.notice == nil)
+    }
+
+    /// `r` typed while the Load screen still shows the last request loading, though the machine already has
+    /// its answer (the snapshot lags behind the machine): the key reaches the machine, which starts a new
+    /// request. Before, the screen judged `r` against its stale `loading` and dropped it.
+    @Test(.timeLimit(.minutes(1))) func aRefreshTheStaleScreenWouldRefuseReachesTheMachine() async throws {
+        let session = DemoSession(seed: 1)
+        let runtime = session.environment.load
+        let store = Store(app: session.app)
+        store.dispatch(.select(.load))
+        store.dispatch(.load(.refresh))
+        store.dispatch(.load(.loadChanged(.loading(previous: nil))))
+        while !(runtime.machine.engine.history.count == 1 && runtime.isSetUp) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        session.scheduler.advance(by: .seconds(60))
+        for await load in runtime.machine.engine.states() {
+            if case .loaded = load { break }
+        }
+        store.dispatch(.load(.refresh))
+        for await load in runtime.machine.engine.states() {
+            if case .loading = load { break }
+        }
+        #expect(runtime.machine.engine.history.map(\.outcome) == [.moved, .moved, .moved])
+        #expect(store.state.load.load == .loading(previous: nil))
     }
 }

@@ -84,20 +84,20 @@ import Testing
         #expect(Keymap.action(for: key, in: state, size: Self.screen) == Keymap.action(for: key, in: state))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 32 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 38 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 24)),
+            (.end, 0, .scrollHelp(toLine: 30)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 24, .scrollHelp(toLine: 23)),
-            (.pageUp, 24, .scrollHelp(toLine: 17)),
-            (.home, 24, .scrollHelp(toLine: 0)),
-            (.down, 24, nil),
-            (.end, 24, nil),
+            (.up, 30, .scrollHelp(toLine: 29)),
+            (.pageUp, 30, .scrollHelp(toLine: 23)),
+            (.home, 30, .scrollHelp(toLine: 0)),
+            (.down, 30, nil),
+            (.end, 30, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -136,8 +136,40 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 24
+        state.helpOffset = 30
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
+    }
+
+    /// The tables are the one source of the mouse too: every click and turn of the wheel is a binding of a
+    /// table, listed with the other keys.
+    @Test func everyClickAndTurnOfTheWheelIsABindingOfATable() {
+        func mouse(_ bindings: [KeyBinding<AppState, AppAction>]) -> [MouseAction] { bindings.flatMap(\.mouse) }
+        #expect(mouse(Keymap.globalBindings) == [.press(.left), .wheelUp, .wheelDown])
+        #expect(
+            Screen.allCases.map { mouse(Keymap.bindings(for: $0)) } == [
+                [.press(.left), .wheelUp, .wheelDown], [], [], [.wheelUp, .wheelDown], [.wheelUp, .wheelDown],
+            ])
+        #expect(Keymap.globalHelp.contains(KeyHelp("click a tab", "show its screen")))
+        #expect(Keymap.bindings(for: .transfers).allHelp().contains(KeyHelp("click", "select a transfer")))
+    }
+
+    /// The help bar's `↑↓ scroll` comes from the overlay's scroll binding, asked at the drawn size: offered
+    /// where the help does not fit, not where it does.
+    @Test func theHelpBarOffersScrollingOnlyWhereTheHelpDoesNotFit() {
+        let help = F.app(overlay: .help)
+        let close = KeyHelp("esc", "close")
+        let quit = KeyHelp("q", "quit")
+        #expect(Keymap.barHelp(help, size: Size(width: 40, height: 12)) == [close, KeyHelp("↑↓", "scroll"), quit])
+        #expect(Keymap.barHelp(help, size: Size(width: 120, height: 40)) == [close, quit])
+    }
+
+    /// Asked without the drawn layout, a binding that needs it does nothing: a click hits nothing, the help
+    /// does not scroll.
+    @Test(arguments: [
+        (press(16, 0), AppState?.none), (press(10, 5), nil), (Key.down, .some(DashboardFixtures.app(overlay: .help))),
+    ])
+    func aBindingThatNeedsTheLayoutDoesNothingWithoutIt(key: Key, state: AppState?) {
+        #expect(Keymap.action(for: key, in: state ?? F.app()) == nil)
     }
 
     @Test func clickingATransferSelectsIt() {

@@ -34,43 +34,49 @@ import Testing
         }
     }
 
-    @Test func startAsksTheOwnerWhenIdle() {
-        var state = UploadScreenState()
-        let effects = UploadFeature.reduce(&state, .start)
-        #expect(state == UploadScreenState())
-        #expect(effects == [.start(fails: false)])
+    /// A key is an intent whatever the screen shows: the owner judges it when it meets the machine.
+    @Test(arguments: everyCase.map(\.state))
+    func eachKeyIsAnIntentForTheOwnerWhateverTheScreenShows(screen: UploadScreenState) {
+        let keys: [(UploadScreenAction, UploadScreenEffect)] = [
+            (.start, .send([.start], fails: screen.failNext)),
+            (.pauseOrResume, .send([.pause, .resume], fails: false)),
+            (.cancel, .send([.cancel], fails: false)), (.retry, .send([.retry], fails: screen.failNext)),
+        ]
+        for (action, effect) in keys {
+            var state = screen
+            #expect(UploadFeature.reduce(&state, action) == [effect], "\(action) in \(screen.upload)")
+            #expect(state == screen, "\(action) in \(screen.upload)")
+        }
     }
 
-    @Test func spaceResumesWhenPausedAndPausesWhenUploading() {
-        var paused = UploadScreenState(upload: .paused(progress: 0.5))
-        #expect(UploadFeature.reduce(&paused, .pauseOrResume) == [.resume])
-        var uploading = UploadScreenState(upload: .uploading(progress: 0.5))
-        #expect(UploadFeature.reduce(&uploading, .pauseOrResume) == [.pause])
-    }
-
-    @Test func pauseAfterCompletionIsRefusedWithTheReasonAndNoEffect() {
-        var state = UploadScreenState(upload: .completed)
-        let effects = UploadFeature.reduce(&state, .pauseOrResume)
-        #expect(effects == [])
+    /// The owner judges an intent against the machine's state when it meets it: space pauses an upload in
+    /// progress and resumes a paused one; one no candidate applies to is refused with the function's reason.
+    @Test func theOwnerSendsTheFirstEventTheMachineAppliesOrGivesTheReason() {
+        let owner = UploadOwner(scheduler: ManualScheduler(), random: SplitMix64(seed: 1))
         #expect(
-            state
-                == UploadScreenState(
-                    upload: .completed, notice: "pause while completed: only an upload in progress can pause"))
+            owner.perform(.send([.pause, .resume], fails: false))
+                == "pause while idle: only an upload in progress can pause")
+        #expect(owner.state == .idle)
+        #expect(owner.perform(.send([.start], fails: false)) == nil)
+        #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
+        #expect(owner.state == .paused(progress: 0))
+        #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
+        #expect(owner.state == .uploading(progress: 0))
+        #expect(owner.perform(.send([.cancel], fails: false)) == nil)
+        #expect(owner.machine.engine.history.map(\.event) == [.start, .pause, .resume, .cancel])
     }
 
-    @Test func retryAfterFailureAndCancelWhileUploading() {
-        var failed = UploadScreenState(upload: .failed(message: "x"))
-        #expect(UploadFeature.reduce(&failed, .retry) == [.retry(fails: false)])
-        var uploading = UploadScreenState(upload: .uploading(progress: 0.2))
-        #expect(UploadFeature.reduce(&uploading, .cancel) == [.cancel])
-    }
-
-    @Test func failNextIsUsedUpByTheNextStart() {
+    /// The fail switch stays up until the machine records the start (or retry) it was for.
+    @Test func failNextIsUsedUpOnceTheMachineRecordsAStart() {
+        let machine = UploadMachine()
         var state = UploadScreenState()
         #expect(UploadFeature.reduce(&state, .toggleFailNext) == [])
         #expect(state == UploadScreenState(failNext: true))
-        #expect(UploadFeature.reduce(&state, .start) == [.start(fails: true)])
-        #expect(state == UploadScreenState())
+        #expect(UploadFeature.reduce(&state, .start) == [.send([.start], fails: true)])
+        #expect(state == UploadScreenState(failNext: true))
+        machine.apply(.start)
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(state == UploadScreenState(tally: RecordTally(lastSequence: 1, stale: 0, invalid: 0)))
     }
 
     @Test func recordsCountStaleAndInvalidOnceEach() {
@@ -98,8 +104,8 @@ import Testing
         #expect(UploadFeature.bindings.action(for: key, in: UploadScreenState()) == action)
     }
 
-    /// One rulebook: in every upload state, a key's effect is the first of its events the upload's transition
-    /// function moves or updates on, none when it moves on none, and the help bar offers exactly those keys.
+    /// One rulebook: in every upload state, the help bar offers a key exactly when the upload's transition
+    /// function moves or updates on one of its events, and the owner sends that event for the key's intent.
     @Test(arguments: everyCase.map(\.state.upload))
     func keysAndHelpAskTheTransitionFunction(upload: UploadState) {
         let keys: [(String, UploadScreenAction, [UploadEvent])] = [
@@ -107,16 +113,13 @@ import Testing
             ("r", .retry, [.retry]),
         ]
         let offered = Set(UploadFeature.bindings.barHelp(in: UploadScreenState(upload: upload)).map(\.key))
-        for (key, action, candidates) in keys {
-            var state = UploadScreenState(upload: upload)
-            let effects = UploadFeature.reduce(&state, action)
+        for (key, _, candidates) in keys {
             let applying = candidates.first {
                 switch UploadState.transition(upload, $0) {
                 case .to, .update: true
                 case .stay, .ignore, .invalid, .postpone: false
                 }
             }
-            #expect(effects.isEmpty == (applying == nil), "\(key) in \(upload)")
             #expect(offered.contains(key) == (applying != nil), "\(key) in \(upload)")
         }
     }

@@ -24,14 +24,10 @@ package enum AppView {
         case .help?:
             let help = helpLayout(state, size: size)
             help.modal.render(ScrollView(lines: help.lines, offset: state.helpOffset), in: help.area, on: &canvas)
-            var bar = Keymap.barHelp(state)
-            if help.lines.count > help.modal.bodyHeight(in: help.area) {
-                bar.insert(KeyHelp("↑↓", "scroll"), at: min(1, bar.count))
-            }
-            canvas.render(KeyHelpBar(items: bar), in: parts[2])
         case nil:
-            canvas.render(KeyHelpBar(items: Keymap.barHelp(state)), in: parts[2])
+            break
         }
+        canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
         return canvas
     }
 

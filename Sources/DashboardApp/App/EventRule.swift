@@ -1,3 +1,4 @@
+import MachineDrivers
 import StateMachineKit
 
 /// The one rulebook for keys: whether a key's event does anything now is asked of the model's transition
@@ -9,10 +10,7 @@ enum EventRule {
     static func applies<State, Event>(
         _ event: Event, in state: State, _ transition: (State, Event) -> Transition<State, Event>
     ) -> Bool {
-        switch transition(state, event) {
-        case .to, .update: true
-        case .stay, .ignore, .invalid, .postpone: false
-        }
+        transition(state, event).changesState
     }
 
     /// The first of `candidates` that applies in `state` (pause, else resume, for one key), nil when none does.
@@ -27,7 +25,6 @@ enum EventRule {
     static func refusal<State, Event>(
         _ event: Event, in state: State, _ transition: (State, Event) -> Transition<State, Event>
     ) -> String? {
-        if case .invalid(let reason) = transition(state, event) { return reason }
-        return nil
+        transition(state, event).refusal
     }
 }

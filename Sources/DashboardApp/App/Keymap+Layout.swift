@@ -1,74 +1,48 @@
 import TerminalUI
 
-/// What depends on the drawn layout: mouse reports hit what is drawn where, and the help overlay scrolls by
-/// the height it is drawn at.
+/// The app-wide bindings whose action depends on the drawn layout: a click on a tab hits what is drawn where,
+/// and the help overlay scrolls by the height it is drawn at. They sit in ``Keymap/globalBindings`` like every
+/// other key; the screens declare their own clicks and wheel in their tables.
 extension Keymap {
-    /// The action for `key` in `state` drawn at `size`: a click on a tab shows its screen, a click on a
-    /// transfer selects it, the wheel moves the selection (Transfers) or scrolls (History, Graph); while the
-    /// help overlay is open ↑/↓/PgUp/PgDn/Home/End and the wheel scroll it. Every other key means what
-    /// ``action(for:in:)`` says.
-    package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
-        if state.overlay == .help, let move = ScrollMove(key: key) {
-            return scrollHelp(state, size: size) { move.offset(from: $0, count: $1, height: $2) }
-        }
-        guard case .mouse(let event) = key else { return action(for: key, in: state) }
-        guard size.width >= AppView.minimumSize.width, size.height >= AppView.minimumSize.height else { return nil }
-        if state.overlay == .help {
-            return scrollHelp(state, size: size) {
-                ScrollMove.offset(afterWheel: event, from: $0, count: $1, height: $2)
-            }
-        }
-        let parts = AppView.parts(size)
-        switch event.action {
-        case .press(.left):
-            let tabs = AppView.tabBar(selected: state.screen, width: size.width)
-            if let tab = tabs.tab(at: event.position, in: parts[0]) {
-                let screen = Screen.allCases[tab]
-                return screen != state.screen ? .select(screen) : nil
-            }
-            return click(at: event.position, in: state, area: parts[1])
-        case .wheelUp:
-            return wheel(up: true, in: state)
-        case .wheelDown:
-            return wheel(up: false, in: state)
-        case .press(.middle), .press(.right), .release:
-            return nil
-        }
+    /// A click on a tab shows its screen (not under the help overlay).
+    static let tabClick = KeyBinding<AppState, AppAction>(
+        [], mouse: [.press(.left)], help: KeyHelp("click a tab", "show its screen"), bar: { _, _ in nil },
+        applies: noOverlay
+    ) { state, context in
+        guard let point = context.position else { return nil }
+        let tabs = AppView.tabBar(selected: state.screen, width: context.size.width)
+        guard let tab = tabs.tab(at: point, in: AppView.parts(context.size)[0]) else { return nil }
+        let screen = Screen.allCases[tab]
+        return screen != state.screen ? .select(screen) : nil
     }
 
-    /// A click on the active screen, drawn in `area`.
-    static func click(at point: Point, in state: AppState, area: Rect) -> AppAction? {
-        switch state.screen {
-        case .transfers:
-            guard let row = TransfersFeature.row(at: point, state.transfers, in: area),
-                row != state.transfers.selected
-            else { return nil }
-            return .transfers(.select(row: row))
-        case .upload, .load, .graph, .history:
-            return nil
-        }
-    }
+    /// While the help overlay is open ↑/↓/PgUp/PgDn/Home/End and the wheel scroll it, when it is taller than
+    /// the frame; the bar offers `↑↓ scroll` then.
+    static let helpScroll = KeyBinding<AppState, AppAction>(
+        [.up, .down, .pageUp, .pageDown, .home, .end], mouse: [.wheelUp, .wheelDown],
+        help: KeyHelp("↑↓ pgup pgdn home end wheel", "scroll this help"),
+        bar: { state, size in size.flatMap { helpScrolls(state, size: $0) ? KeyHelp("↑↓", "scroll") : nil } },
+        applies: { $0.overlay == .help }, resolve: scrollHelp)
 
-    /// A turn of the wheel on the active screen: the selection moves a row on Transfers, History and Graph
-    /// scroll by ``ScrollMove/wheelLines``.
-    static func wheel(up: Bool, in state: AppState) -> AppAction? {
-        let lines = up ? -ScrollMove.wheelLines : ScrollMove.wheelLines
-        switch state.screen {
-        case .transfers: return .transfers(up ? .selectPrevious : .selectNext)
-        case .history: return .history(.scroll(lines))
-        case .graph: return .graph(.scroll(lines))
-        case .upload, .load: return nil
-        }
-    }
-
-    /// The help overlay scrolled by `move` (from the first line shown, the lines there are and the rows
-    /// that show them); nil when it would not move.
-    static func scrollHelp(_ state: AppState, size: Size, _ move: (Int, Int, Int) -> Int?) -> AppAction? {
+    /// Whether the help overlay drawn at `size` is taller than its body.
+    static func helpScrolls(_ state: AppState, size: Size) -> Bool {
         let help = AppView.helpLayout(state, size: size)
+        return help.lines.count > help.modal.bodyHeight(in: help.area)
+    }
+
+    /// The help overlay scrolled by the key of `context` (from the first line shown, by the lines there are
+    /// and the rows that show them); nil when it would not move.
+    static func scrollHelp(_ state: AppState, _ context: KeyContext) -> AppAction? {
+        let help = AppView.helpLayout(state, size: context.size)
         let height = help.modal.bodyHeight(in: help.area)
-        guard let line = move(state.helpOffset, help.lines.count, height),
-            line != ScrollView.clampedOffset(state.helpOffset, count: help.lines.count, height: height)
-        else { return nil }
+        let (from, count) = (state.helpOffset, help.lines.count)
+        let line: Int?
+        if case .mouse(let event) = context.key {
+            line = ScrollMove.offset(afterWheel: event, from: from, count: count, height: height)
+        } else {
+            line = ScrollMove(key: context.key)?.offset(from: from, count: count, height: height)
+        }
+        guard let line, line != ScrollView.clampedOffset(from, count: count, height: height) else { return nil }
         return .scrollHelp(toLine: line)
     }
 }

@@ -3,11 +3,33 @@ import TerminalUI
 /// What a key means: the app-wide table first (quit, help, screens), then the active screen's table. While an
 /// overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
 package enum Keymap {
-    /// The action for `key` in `state`, nil when the key does nothing there.
+    /// The action for `key` in `state`, nil when the key does nothing there. Asked without the drawn layout,
+    /// so the bindings that need it (clicks, the wheel, scrolling the help) do nothing: the store asks
+    /// ``action(for:in:size:)``.
     package static func action(for key: Key, in state: AppState) -> AppAction? {
-        if let action = globalBindings.action(for: key, in: state) { return action }
+        action(for: key, in: state, contexts: nil)
+    }
+
+    /// The action for `key` in `state` drawn at `size`: the bindings whose action depends on the layout get
+    /// the ``KeyContext`` of the press (the app-wide ones the whole frame, the screen's its area). Below
+    /// ``AppView/minimumSize`` nothing is drawn to click on.
+    package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
+        if case .mouse = key, size.width < AppView.minimumSize.width || size.height < AppView.minimumSize.height {
+            return nil
+        }
+        let contexts = (
+            global: KeyContext(key: key, size: size, area: Rect(size: size)),
+            screen: KeyContext(key: key, size: size, area: AppView.parts(size)[1])
+        )
+        return action(for: key, in: state, contexts: contexts)
+    }
+
+    private static func action(
+        for key: Key, in state: AppState, contexts: (global: KeyContext, screen: KeyContext)?
+    ) -> AppAction? {
+        if let action = globalBindings.action(for: key, in: state, context: contexts?.global) { return action }
         guard state.overlay == nil else { return nil }
-        return bindings(for: state.screen).action(for: key, in: state)
+        return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)
     }
 
     /// A screen's key table, lifted to the app's state and actions: the one place that knows which feature
@@ -22,18 +44,18 @@ package enum Keymap {
         }
     }
 
-    /// The keys the help bar offers in `state`: the active screen's that apply now (none under an overlay),
-    /// then the app-wide ones.
-    package static func barHelp(_ state: AppState) -> [KeyHelp] {
-        let screen = state.overlay == nil ? bindings(for: state.screen).barHelp(in: state) : []
-        return screen + globalBindings.barHelp(in: state)
+    /// The keys the help bar offers in `state` drawn at `size`: the active screen's that apply now (none
+    /// under an overlay), then the app-wide ones.
+    package static func barHelp(_ state: AppState, size: Size? = nil) -> [KeyHelp] {
+        let screen = state.overlay == nil ? bindings(for: state.screen).barHelp(in: state, size: size) : []
+        return screen + globalBindings.barHelp(in: state, size: size)
     }
 
-    private static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
+    static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
     private static func notInBar(_ state: AppState) -> KeyHelp? { nil }
 
-    /// The app-wide keys, in the help overlay's order. Ctrl-Z is the store's suspend key and is listed in
-    /// ``suspendHelp``.
+    /// The app-wide keys, in the help overlay's order: a click on a tab and scrolling the help overlay
+    /// (``layoutBindings``) among them. Ctrl-Z is the store's suspend key and is listed in ``suspendHelp``.
     package static let globalBindings: [KeyBinding<AppState, AppAction>] =
         Screen.allCases.map { screen in
             KeyBinding(
@@ -41,6 +63,7 @@ package enum Keymap {
                 help: KeyHelp("\(Screen.allCases[0].rawValue)–\(Screen.allCases.count)", "show a screen"),
                 bar: notInBar, applies: { noOverlay($0) && screen != $0.screen })
         } + [
+            tabClick,
             KeyBinding(
                 [.tab], .nextScreen, help: KeyHelp("tab", "next screen"), bar: notInBar,
                 applies: { noOverlay($0) && $0.screen.next != $0.screen }),
@@ -53,6 +76,7 @@ package enum Keymap {
             KeyBinding(
                 [.escape, .character("?")], .closeOverlay, help: KeyHelp("esc", "close this help"),
                 bar: { _ in KeyHelp("esc", "close") }, applies: { !noOverlay($0) }),
+            helpScroll,
             KeyBinding([.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") }),
             KeyBinding([.controlC], .interrupt, help: quitHelp, bar: notInBar),
         ]

@@ -35,6 +35,9 @@ package final class SimulatedUpload: Sendable {
         case stopped
         /// Sending: a chunk is scheduled and reports go to the attached run.
         case sending
+        /// Suspended before a run attached (a pause typed right after the start): a run that attaches now
+        /// sends nothing until the pause is refused (``resumeAfterRefusedPause()``) or taken (``pauseTaken()``).
+        case held
         /// Its run was cancelled mid-flight: the chunk on the wire still lands, then nothing more.
         case landing
         /// Done (completed, failed, or landed after a cancel).
@@ -81,14 +84,24 @@ package final class SimulatedUpload: Sendable {
     ) async {
         await WorkHold.run(
             { finish in
-                let resumed = task.withLock { task -> Bool in
-                    guard task.phase == .stopped else { return false }
-                    task.report = report
-                    task.finishRun = finish
-                    task.phase = .sending
-                    return true
+                // true: send; false: nothing to send; nil: held by a pause the machine has not judged yet.
+                let sends = task.withLock { task -> Bool? in
+                    switch task.phase {
+                    case .stopped, .held:
+                        task.report = report
+                        task.finishRun = finish
+                        guard task.phase == .stopped else { return nil }
+                        task.phase = .sending
+                        return true
+                    case .sending, .landing, .finished:
+                        return false
+                    }
                 }
-                if resumed { scheduleChunk(reporting: report) } else { finish() }
+                switch sends {
+                case true?: scheduleChunk(reporting: report)
+                case false?: finish()
+                case nil: break
+                }
                 onSetUp()
             },
             onCancel: { [self] in
@@ -101,15 +114,24 @@ package final class SimulatedUpload: Sendable {
             })
     }
 
-    /// Stops sending: the pending chunk is cancelled. False when the task was not sending, so a pause must
-    /// not be recorded (seed 001: update the state only if suspending worked).
+    /// Stops sending: the pending chunk is cancelled. Before any run attached (`s p` typed fast) the task
+    /// is held instead, so a run attaching before the machine takes the pause sends nothing. False when the
+    /// task was not sending and not about to, so a pause must not be recorded (seed 001: update the state
+    /// only if suspending worked).
     @discardableResult
     package func suspend() -> Bool {
         let pending = task.withLock { task -> ScheduledWork?? in
-            guard task.phase == .sending else { return .none }
-            task.phase = .stopped
-            defer { task.pending = nil }
-            return .some(task.pending)
+            switch task.phase {
+            case .sending:
+                task.phase = .stopped
+                defer { task.pending = nil }
+                return .some(task.pending)
+            case .stopped where task.report == nil:
+                task.phase = .held
+                return .some(nil)
+            case .stopped, .held, .landing, .finished:
+                return .none
+            }
         }
         guard let pending else { return false }
         pending?.cancel()
@@ -119,11 +141,23 @@ package final class SimulatedUpload: Sendable {
     /// Carries on after a ``suspend()`` whose pause the machine did not take: the attached run goes on.
     func resumeAfterRefusedPause() {
         let report = task.withLock { task -> (@Sendable (Report) -> Void)? in
-            guard task.phase == .stopped, let report = task.report else { return nil }
+            guard task.phase == .stopped || task.phase == .held else { return nil }
+            guard let report = task.report else {
+                task.phase = .stopped
+                return nil
+            }
             task.phase = .sending
             return report
         }
         if let report { scheduleChunk(reporting: report) }
+    }
+
+    /// The machine took the pause a ``suspend()`` asked for: a task held before its run attached is simply
+    /// stopped, and the run of the resumed visit sends.
+    func pauseTaken() {
+        task.withLock { task in
+            if task.phase == .held { task.phase = .stopped }
+        }
     }
 
     private func scheduleChunk(reporting report: @escaping @Sendable (Report) -> Void) {

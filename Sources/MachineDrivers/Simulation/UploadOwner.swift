@@ -68,13 +68,34 @@ package final class UploadOwner: Sendable {
             guard let task, task.suspend() else {
                 return "the upload task could not be suspended, so the upload goes on"
             }
-            if machine.apply(.pause) != .moved { task.resumeAfterRefusedPause() }
+            if machine.apply(.pause) == .moved { task.pauseTaken() } else { task.resumeAfterRefusedPause() }
         case .resume:
             machine.apply(.resume)
         case .cancel:
             if machine.apply(.cancel) == .moved { parts.withLock { $0.task = nil } }
+        case .send(let events, let fails):
+            // The intent meets the machine's state now, not the state the screen showed when the key was
+            // pressed (`s p` typed fast: the screen may still show idle).
+            let upload = machine.state
+            guard let event = events.first(where: { UploadState.transition(upload, $0).changesState }) else {
+                return events.lazy.compactMap { UploadState.transition(upload, $0).refusal }.first
+            }
+            return Self.effect(for: event, fails: fails).flatMap(perform)
         }
         return nil
+    }
+
+    /// The action that sends `event`; a start or retry fails half way when `fails`. Nil for the task's own
+    /// reports, which no user action sends.
+    static func effect(for event: UploadEvent, fails: Bool) -> UploadScreenEffect? {
+        switch event {
+        case .start: .start(fails: fails)
+        case .retry: .retry(fails: fails)
+        case .pause: .pause
+        case .resume: .resume
+        case .cancel: .cancel
+        case .progress, .complete, .fail: nil
+        }
     }
 
     /// A fresh task, then the event that starts it: the run the machine begins on entering `uploading`

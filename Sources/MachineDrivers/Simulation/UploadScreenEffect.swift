@@ -1,7 +1,7 @@
 import ScreenStates
 
-/// The work the Upload screen asks of the ``UploadOwner``: the user's actions, each one the upload's
-/// transition function said applies when the key was pressed.
+/// The work the Upload screen asks of the ``UploadOwner``: a key's intent (``send(_:fails:)``), which the owner
+/// judges against the machine's state when it meets it, or one of the actions an intent comes down to.
 package enum UploadScreenEffect: Hashable, Sendable {
     /// Start a new upload; it fails half way when `fails`.
     case start(fails: Bool)
@@ -13,4 +13,8 @@ package enum UploadScreenEffect: Hashable, Sendable {
     case resume
     /// Cancel the upload.
     case cancel
+    /// A key's intent: the first of `events` the upload's transition function applies when the intent meets
+    /// the machine (a start or retry failing half way when `fails`); when none does, the owner gives the
+    /// function's reason.
+    case send([UploadEvent], fails: Bool)
 }

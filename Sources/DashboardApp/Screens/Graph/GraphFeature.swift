@@ -20,6 +20,8 @@ package enum GraphFeature {
     private static func panBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("←↑↓→", "pan") }
     private static func notInBar(_ state: GraphScreenState) -> KeyHelp? { nil }
 
+    private static let wheelHelp = KeyHelp("wheel", "scroll")
+
     /// Every key of the screen, in the help bar's order.
     package static let bindings: [KeyBinding<GraphScreenState, GraphScreenAction>] = [
         KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar),
@@ -48,6 +50,8 @@ package enum GraphFeature {
         KeyBinding(
             [.character("m")], .writeMermaid, help: KeyHelp("m", "write Mermaid file"),
             bar: { KeyHelp("m", "write \($0.report.mermaidFileName)") }),
+        KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
+        KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
     ]
 
     /// Applies an action.

@@ -40,6 +40,8 @@ package enum HistoryFeature {
     private static let pageHelp = KeyHelp("pgup/pgdn", "page")
     private static let endsHelp = KeyHelp("home/end", "oldest/newest")
 
+    private static let wheelHelp = KeyHelp("wheel", "scroll")
+
     /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
     /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll).
     package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
@@ -58,6 +60,8 @@ package enum HistoryFeature {
         KeyBinding(
             [.end], .scroll(Int.max / 2), help: endsHelp,
             bar: { $0.scrolledUp > 0 ? KeyHelp("end", "newest") : nil }),
+        KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
+        KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
     ]
 
     /// The machine selector: every name with the selected one highlighted when they fit in `width`,

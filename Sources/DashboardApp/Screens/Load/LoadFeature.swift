@@ -9,11 +9,9 @@ package enum LoadFeature {
     package static func reduce(_ state: inout LoadScreenState, _ action: LoadScreenAction) -> [LoadScreenEffect] {
         switch action {
         case .refresh:
-            // Asked of the transition function: a refresh while loading is `stay`, so nothing is sent.
-            guard EventRule.applies(LoadAction.refreshTapped, in: state.load, LoadState.transition) else { return [] }
-            let fails = state.failNext
-            state.failNext = false
-            return [.refresh(fails: fails)]
+            // An intent the machine judges when it meets it (a refresh while loading is `stay` there, so no
+            // request starts), never against this snapshot, which may not show what an earlier key sent yet.
+            return [.refresh(fails: state.failNext)]
         case .toggleFailNext:
             state.failNext.toggle()
             return []
@@ -25,7 +23,11 @@ package enum LoadFeature {
         case .recordsChanged(let records):
             for record in state.tally.newRecords(records) {
                 state.flags = flags(state.flags, after: record.event)
-                if record.event == .refreshTapped && record.outcome == .moved { state.requests += 1 }
+                if record.event == .refreshTapped && record.outcome == .moved {
+                    // The request the fail switch was for has started: it is used up.
+                    state.requests += 1
+                    state.failNext = false
+                }
             }
             state.tally.add(records)
             return []

@@ -94,7 +94,19 @@ package enum TransfersFeature {
             [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
             bar: { _ in KeyHelp("f", "fail next") },
             applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
+        KeyBinding(
+            [], mouse: [.press(.left)], help: KeyHelp("click", "select a transfer"), bar: { _, _ in nil }
+        ) { state, context in
+            guard let point = context.position, let row = row(at: point, state, in: context.area),
+                row != state.selected
+            else { return nil }
+            return .select(row: row)
+        },
+        KeyBinding([], .selectPrevious, help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
+        KeyBinding([], .selectNext, help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
     ]
+
+    private static let wheelHelp = KeyHelp("wheel", "previous / next transfer")
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: TransferEvent) -> String {

@@ -6,21 +6,17 @@ import TerminalUI
 /// applies is asked of ``UploadState/transition(_:_:)``, the reducer only asks the owner for actions
 /// (effects) and shows what the machine's `states()` and records deliver.
 package enum UploadFeature {
-    /// Applies an action. A key whose event the upload's transition function says does nothing now sends
-    /// nothing; the screen shows the function's reason instead.
+    /// Applies an action. A key becomes an intent the owner judges when it meets the machine (after the
+    /// effects earlier keys asked for), never against this snapshot, which may not show what an earlier key
+    /// sent yet (`s p` typed fast); a key whose event the transition function says does nothing then comes
+    /// back as the function's reason (``UploadScreenAction/refused(_:)``). The fail switch is used up once the
+    /// machine records a start or retry.
     package static func reduce(_ state: inout UploadScreenState, _ action: UploadScreenAction) -> [UploadScreenEffect] {
         switch action {
-        case .start, .pauseOrResume, .cancel, .retry:
-            let upload = state.upload
-            guard let event = event(for: action, in: upload) else {
-                state.notice =
-                    candidates(action).lazy.compactMap {
-                        EventRule.refusal($0, in: upload, UploadState.transition)
-                    }.first
-                return []
-            }
-            state.notice = nil
-            return [effect(for: event, in: &state)]
+        case .start, .retry:
+            return [.send(candidates(action), fails: state.failNext)]
+        case .pauseOrResume, .cancel:
+            return [.send(candidates(action), fails: false)]
         case .toggleFailNext:
             state.failNext.toggle()
             return []
@@ -29,6 +25,8 @@ package enum UploadFeature {
             state.upload = upload
             return []
         case .recordsChanged(let records):
+            let starts = state.tally.newRecords(records).filter { [.start, .retry].contains($0.event) }
+            if starts.contains(where: { $0.outcome == .moved }) { state.failNext = false }
             state.tally.add(records)
             return []
         case .refused(let reason):
@@ -53,25 +51,9 @@ package enum UploadFeature {
         EventRule.first(of: candidates(action), in: upload, UploadState.transition)
     }
 
-    /// The owner's work for `event`; a start or retry uses the fail switch up.
-    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadScreenEffect {
-        switch event {
-        case .start, .retry:
-            let fails = state.failNext
-            state.failNext = false
-            return event == .start ? .start(fails: fails) : .retry(fails: fails)
-        case .pause: return .pause
-        case .resume: return .resume
-        case .cancel: return .cancel
-        case .progress, .complete, .fail:
-            // Task reports are no key's candidates; the owner's task sends them through its run's sender.
-            preconditionFailure("Internal inconsistency: a key asked for the task report \(event)")
-        }
-    }
-
     /// A key that sends one of `action`'s events: offered in the bar (named for the event it would send now)
-    /// while the transition function applies one; when pressed, the reducer asks the function again and shows
-    /// its reason for a refusal.
+    /// while the transition function applies one; when pressed, the owner asks the function again when the
+    /// intent meets the machine, and the screen shows its reason for a refusal.
     private static func machineKey(_ keys: [Key], _ action: UploadScreenAction, _ help: KeyHelp, bar: String)
         -> KeyBinding<UploadScreenState, UploadScreenAction>
     {
