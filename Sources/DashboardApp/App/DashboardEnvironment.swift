@@ -18,16 +18,22 @@ package struct DashboardEnvironment: Sendable {
     package var load: LoadRuntime
     /// The Graph screen's file writer.
     package var graph: GraphRuntime
+    /// Where the timers that clear status messages run (``StatusExpiry``): the live clock's, or a demo's and
+    /// a test's manual scheduler.
+    package var scheduler: any SimulationScheduler
+    /// The timers of the status messages shown.
+    let statusExpiry = StatusExpiry()
 
-    /// An environment from its runtimes.
+    /// An environment from its runtimes; status messages clear themselves on `scheduler`.
     package init(
         transfers: TransfersRuntime, upload: UploadRuntime, load: LoadRuntime,
-        graph: GraphRuntime = GraphRuntime()
+        graph: GraphRuntime = GraphRuntime(), scheduler: any SimulationScheduler = ClockScheduler(clock: .continuous)
     ) {
         self.transfers = transfers
         self.upload = upload
         self.load = load
         self.graph = graph
+        self.scheduler = scheduler
     }
 
     /// The live dashboard: simulated work on `clock`, drawn from `seed`; `transfers` replaces the simulated
@@ -41,7 +47,8 @@ package struct DashboardEnvironment: Sendable {
             upload: UploadRuntime(
                 owner: UploadOwner(
                     machine: UploadMachine(clock: clock), scheduler: scheduler, random: SplitMix64(seed: seed))),
-            load: LoadRuntime(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
+            load: LoadRuntime(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)),
+            scheduler: scheduler)
     }
 
     /// The name the History screen gives the upload machine.
@@ -69,8 +76,9 @@ package struct DashboardEnvironment: Sendable {
         }
     }
 
-    /// The subscriptions `state` asks for: every machine's `states()` and records always, and the History
-    /// screen's selected machine's records only while that screen is shown.
+    /// The subscriptions `state` asks for: every machine's `states()` and records always, the History
+    /// screen's selected machine's records only while that screen is shown, and a timer for each status
+    /// message shown (``StatusExpiry``), named for the message, so a new message gets a timer of its own.
     package func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
         let upload = upload.machine
         let load = load.machine
@@ -84,7 +92,25 @@ package struct DashboardEnvironment: Sendable {
         if state.screen == .history, let name = state.history.machine, let history = historySubscription(for: name) {
             subscriptions.append(history)
         }
+        subscriptions += statusMessages(state).map { statusExpiry.subscription(id: $0.id, on: scheduler, $0.expired) }
         return subscriptions
+    }
+
+    /// The status messages `state` shows, each with the id of its timer and the action that clears it.
+    func statusMessages(_ state: AppState) -> [(id: String, expired: AppAction)] {
+        var messages: [(id: String, expired: AppAction)] = []
+        if let notice = state.upload.notice {
+            messages.append(("upload.notice:\(notice)", .upload(.noticeExpired(notice))))
+        }
+        if let export = state.graph.export {
+            messages.append(("graph.export:\(export)", .graph(.exportExpired(export))))
+        }
+        return messages
+    }
+
+    /// Whether every status message `state` shows has its timer set and not fired.
+    package func statusTimersAreSet(_ state: AppState) -> Bool {
+        statusMessages(state).allSatisfy { statusExpiry.isPending($0.id) }
     }
 
     /// The History screen's subscription to the records of the machine called `name`.

@@ -33,7 +33,7 @@ package struct DemoSession: Sendable {
                     machine: UploadMachine(clock: machineClock), scheduler: scheduler,
                     random: SplitMix64(seed: seed))),
             load: LoadRuntime(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
-            graph: directory.map(GraphRuntime.init(directory:)) ?? GraphRuntime())
+            graph: directory.map(GraphRuntime.init(directory:)) ?? GraphRuntime(), scheduler: scheduler)
     }
 
     /// The app the demo drives: exactly the dashboard's.
@@ -49,8 +49,9 @@ package struct DemoSession: Sendable {
     }
 
     /// Whether `state` has caught up with the world: it shows every machine's current state and newest
-    /// record (and, on the History screen, the selected machine's newest record), every worker's status, and
-    /// the work each machine's visit asks for has begun. A deterministic condition on the machines, read
+    /// record (and, on the History screen, the selected machine's newest record), every worker's status, the
+    /// work each machine's visit asks for has begun, and every status message shown has its timer set and not
+    /// fired. A deterministic condition on the machines, read
     /// only to know when to take the next step; the state itself came through the subscriptions.
     package func isSettled(_ state: AppState) -> Bool {
         let environment = self.environment
@@ -70,7 +71,7 @@ package struct DemoSession: Sendable {
         else { return false }
         let load = environment.load
         guard load.isSetUp, state.load.load == load.machine.state,
-            state.load.tally.lastSequence == Self.newest(load.machine.engine)
+            state.load.tally.lastSequence == Self.newest(load.machine.engine), environment.statusTimersAreSet(state)
         else { return false }
         guard state.screen == .history, let name = state.history.machine else { return true }
         return state.history.rows.last?.sequence ?? 0 == newest(named: name)

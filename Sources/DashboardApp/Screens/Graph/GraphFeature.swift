@@ -85,6 +85,9 @@ package enum GraphFeature {
         case .exported(let export):
             state.export = export
             return []
+        case .exportExpired(let export):
+            if state.export == export { state.export = nil }
+            return []
         }
     }
 

@@ -19,4 +19,6 @@ package enum GraphScreenAction: Hashable, Sendable {
     case writeMermaid
     /// The export finished.
     case exported(GraphScreenState.Export)
+    /// This export's message has been shown long enough (``StatusExpiry``).
+    case exportExpired(GraphScreenState.Export)
 }

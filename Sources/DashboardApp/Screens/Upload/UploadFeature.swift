@@ -32,6 +32,9 @@ package enum UploadFeature {
         case .refused(let reason):
             state.notice = reason
             return []
+        case .noticeExpired(let notice):
+            if state.notice == notice { state.notice = nil }
+            return []
         }
     }
 
@@ -42,7 +45,7 @@ package enum UploadFeature {
         case .pauseOrResume: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .toggleFailNext, .uploadChanged, .recordsChanged, .refused: []
+        case .toggleFailNext, .uploadChanged, .recordsChanged, .refused, .noticeExpired: []
         }
     }
 

@@ -9,7 +9,7 @@ package struct UploadScreenState: Hashable, Sendable {
     package var tally: RecordTally
     /// Whether the next start or retry fails half way (`f`).
     package var failNext: Bool
-    /// Why the last action was refused, until the state changes.
+    /// Why the last action was refused, until the state changes or ``StatusExpiry/lifetime`` has passed.
     package var notice: String?
 
     /// The screen before anything happened.
