@@ -3,7 +3,7 @@ import Foundation
 import MachineDrivers
 import StateMachineInspector
 
-/// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files and
+/// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite] [--no-confirm]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash
 /// recovery.
 package enum CopyCommand {
@@ -22,6 +22,7 @@ package enum CopyCommand {
             .init("start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
             .init("overwrite", help: "Replace destination files that this copy did not write."),
             .init("inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
+            .init("no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
@@ -40,6 +41,9 @@ package enum CopyCommand {
             links in the source tree are not followed and not copied, nor are FIFOs, sockets and devices:
             each is reported on standard error as skipped. A tree deeper than 32 directories or holding
             more than 10000 files and directories is refused before anything is copied (exit 2).
+
+            In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
+            --no-confirm quits at once, and Ctrl-C never asks.
 
             With --headless, one line per change that matters is printed, e.g.
               a.bin: running(request: 1, percent: 40)
@@ -95,7 +99,8 @@ package enum CopyCommand {
         }
         guard command.flags.contains("headless") else {
             return InteractiveCopy.run(
-                session, startAll: command.flags.contains("start"), io: io, environment: environment)
+                session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
+                io: io, environment: environment)
         }
         return HeadlessCopy.run(session, io: io)
     }

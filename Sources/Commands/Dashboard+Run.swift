@@ -8,10 +8,12 @@ extension Dashboard {
     /// `STATE_MACHINE_SEED` cannot be used (the one-line reason goes to `writeError`).
     ///
     /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
-    /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them).
+    /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them);
+    /// with `confirmsQuit`, `q` asks before stopping transfers under way.
     package static func run(
         _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
-        transfers: TransfersRuntime? = nil, prepare: (DashboardEnvironment) -> Void = { _ in }
+        transfers: TransfersRuntime? = nil, confirmsQuit: Bool = false,
+        prepare: (DashboardEnvironment) -> Void = { _ in }
     ) -> Int32 {
         let seed: UInt64?
         do {
@@ -47,7 +49,8 @@ extension Dashboard {
             return 2
         }
         var generator = SystemRandomNumberGenerator()
-        let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        var environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        environment.confirmsQuit = confirmsQuit
         if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)

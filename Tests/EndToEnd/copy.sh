@@ -506,6 +506,36 @@ if command -v tmux >/dev/null 2>&1; then
     wait_screen '^exit=0$' || { ok=0; fail "interactive FIFO: q did not exit 0: $(screen)"; }
     tm kill-server >/dev/null 2>&1 || true
     [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once and q exits 0"
+
+    # `q` while a copy runs asks first: `n` stays, `y` leaves with exit 0 and the partial kept for the next run;
+    # with --no-confirm `q` leaves at once.
+    throttle="STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=100"
+    dst="$work/confirm"
+    mkdir "$dst"
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen $throttle '$BIN' copy '$src/one.bin' '$dst' --start; echo exit=\$?; sleep 60"
+    ok=1
+    wait_screen 'one\.bin .*running' || { ok=0; fail "confirm: one.bin did not start: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen 'Copies are still running' || { ok=0; fail "confirm: q did not ask: $(screen)"; }
+    tm send-keys -t copy n
+    wait_screen 'q quit$' || { ok=0; fail "confirm: n did not close the question: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen 'y quit' || { ok=0; fail "confirm: q did not ask again: $(screen)"; }
+    tm send-keys -t copy y
+    wait_screen '^exit=0$' || { ok=0; fail "confirm: y did not exit 0: $(screen)"; }
+    [ -f "$dst/.one.bin.statetui-partial" ] || { ok=0; fail "confirm: the partial was not kept"; }
+    tm kill-server >/dev/null 2>&1 || true
+    [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 0 keeping the partial"
+
+    tm new-session -d -s copy -x 110 -y 24 \
+        "env TERM=screen $throttle '$BIN' copy '$src/one.bin' '$dst' --start --no-confirm; echo exit=\$?; sleep 60"
+    ok=1
+    wait_screen 'one\.bin .*running' || { ok=0; fail "--no-confirm: one.bin did not continue: $(screen)"; }
+    tm send-keys -t copy q
+    wait_screen '^exit=0$' || { ok=0; fail "--no-confirm: q did not exit 0 at once: $(screen)"; }
+    tm kill-server >/dev/null 2>&1 || true
+    [ $ok = 1 ] && pass "interactive --no-confirm: q while copying exits 0 at once"
 else
     echo "skip copy e2e: interactive mode (no tmux)"
 fi

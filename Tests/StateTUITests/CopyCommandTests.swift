@@ -74,6 +74,11 @@ import Testing
             ["a", "--start", "d"],
             ParsedCommand(name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]], flags: ["start"])
         ),
+        (
+            ["a", "d", "--no-confirm"],
+            ParsedCommand(
+                name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]], flags: ["no-confirm"])
+        ),
     ])
     func parsesSourcesDestinationAndFlags(words: [String], expected: ParsedCommand) throws {
         #expect(try CopyCommand.spec.parse(words) == expected)
@@ -93,7 +98,8 @@ import Testing
     @Test func usageAndHelpNameTheFlags() {
         #expect(
             CopyCommand.spec.usage
-                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--inspectable]")
+                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--inspectable]"
+                + " [--no-confirm]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)

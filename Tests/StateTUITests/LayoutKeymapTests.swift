@@ -84,20 +84,20 @@ import Testing
         #expect(Keymap.action(for: key, in: state, size: Self.screen) == Keymap.action(for: key, in: state))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 38 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 39 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 30)),
+            (.end, 0, .scrollHelp(toLine: 31)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 30, .scrollHelp(toLine: 29)),
-            (.pageUp, 30, .scrollHelp(toLine: 23)),
-            (.home, 30, .scrollHelp(toLine: 0)),
-            (.down, 30, nil),
-            (.end, 30, nil),
+            (.up, 31, .scrollHelp(toLine: 30)),
+            (.pageUp, 31, .scrollHelp(toLine: 24)),
+            (.home, 31, .scrollHelp(toLine: 0)),
+            (.down, 31, nil),
+            (.end, 31, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -136,7 +136,7 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 30
+        state.helpOffset = 31
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
     }
 

@@ -8,14 +8,16 @@ enum InteractiveCopy {
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`; returns
     /// the dashboard's exit status (0 after `q`, 130 after Ctrl-C, 2 without a usable terminal). On the
     /// way out every copy stops cleanly: partials synced and journaled for the next run, and a journal
-    /// with nothing left to recover (every transfer completed or cancelled) removed.
+    /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
+    /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, startAll: Bool, io: CommandIO, environment: [String: String]
+        _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, io: CommandIO,
+        environment: [String: String]
     ) -> Int32 {
         let transfers = session.transfers
         let status = Dashboard.run(
             DashboardOptions(), environment: environment, writeError: io.writeError,
-            transfers: TransfersRuntime(drivers: transfers)
+            transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit
         ) { _ in
             if startAll {
                 for transfer in transfers { transfer.machine.send(.start) }

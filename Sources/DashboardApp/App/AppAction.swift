@@ -22,8 +22,10 @@ package enum AppAction: Hashable, Sendable {
     case closeOverlay
     /// Show the help overlay from this line (↑/↓/PgUp/PgDn/Home/End or the wheel while it is open).
     case scrollHelp(toLine: Int)
-    /// Stop the app (`q`).
+    /// Stop the app (`q`); when ``AppState/confirmsQuit`` holds and copies are under way, ask first.
     case quit
+    /// Stop the app: the user said yes when asked (`y`).
+    case quitConfirmed
     /// Stop the app as interrupted (Ctrl-C).
     case interrupt
 }

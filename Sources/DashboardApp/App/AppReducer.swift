@@ -9,18 +9,18 @@ package enum AppReducer {
         return effects
     }
 
+    /// Whether any transfer is running or paused: what the terminal's progress indicator shows.
+    static func copiesUnderWay(_ state: AppState) -> Bool {
+        TransfersFeature.progress(state.transfers) != .none
+    }
+
     private static func reduceAction(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
-        case .transfers(let action):
-            return TransfersFeature.reduce(&state.transfers, action).map(AppEffect.transfers)
-        case .upload(let action):
-            return UploadFeature.reduce(&state.upload, action).map(AppEffect.upload)
-        case .load(let action):
-            return LoadFeature.reduce(&state.load, action).map(AppEffect.load)
-        case .graph(let action):
-            return GraphFeature.reduce(&state.graph, action).map(AppEffect.graph)
-        case .history(let action):
-            HistoryFeature.reduce(&state.history, action)
+        case .transfers, .upload, .load, .graph, .history:
+            // A screen's action goes to the screen that registered it (``Screen/feature``).
+            for screen in Screen.allCases {
+                if let effects = screen.feature.reduce(&state, action) { return effects }
+            }
             return []
         case .select(let screen):
             state.screen = screen
@@ -43,6 +43,13 @@ package enum AppReducer {
             if state.overlay == .help { state.helpOffset = max(0, line) }
             return []
         case .quit:
+            if state.confirmsQuit && state.overlay != .confirmQuit && copiesUnderWay(state) {
+                state.overlay = .confirmQuit
+            } else {
+                state.exit = .quit
+            }
+            return []
+        case .quitConfirmed:
             state.exit = .quit
             return []
         case .interrupt:

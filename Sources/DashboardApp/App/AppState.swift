@@ -20,6 +20,9 @@ package struct AppState: Hashable, Sendable {
     package var helpOffset: Int = 0
     /// Set when the app should stop; the run loop returns once it is.
     package var exit: ExitReason?
+    /// Whether `q` asks before stopping while transfers are under way (running or paused): on for the real
+    /// copies of `statetui copy` unless `--no-confirm`.
+    package var confirmsQuit = false
 
     /// A dashboard on `screen` with the given child states.
     package init(

@@ -24,11 +24,30 @@ package enum AppView {
         case .help?:
             let help = helpLayout(state, size: size)
             help.modal.render(ScrollView(lines: help.lines, offset: state.helpOffset), in: help.area, on: &canvas)
+        case .confirmQuit?:
+            let lines = quitQuestion(state)
+            let modal = Modal(title: "Quit?", fitting: Size(width: lines.map(\.width).max() ?? 0, height: lines.count))
+            modal.render(ScrollView(lines: lines, offset: 0), in: parts[1], on: &canvas)
         case nil:
             break
         }
         canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
         return canvas
+    }
+
+    /// What `q` asks while copies run.
+    static func quitQuestion(_ state: AppState) -> [Line] {
+        let underWay = TransfersFeature.progress(state.transfers)
+        let what =
+            switch underWay {
+            case .none: "No copy is running any more."
+            case .paused: "Copies are paused, not finished."
+            case .percent, .indeterminate, .error: "Copies are still running."
+            }
+        return [
+            Line(what), Line("Quitting stops them; the same command continues them later."), "",
+            Line([Span("y", style: .bold), Span(" quit · "), Span("n", style: .bold), Span(" stay")]),
+        ]
     }
 
     /// The rows of a screen of `size`: the tab bar, the active screen, the help bar.
@@ -48,15 +67,9 @@ package enum AppView {
             selected: screens.firstIndex(of: selected) ?? 0)
     }
 
-    /// The active screen's content.
+    /// The active screen's content, drawn by its registration (``Screen/feature``).
     static func renderScreen(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        switch state.screen {
-        case .transfers: TransfersFeature.view(state.transfers, in: area, on: &canvas)
-        case .upload: UploadFeature.view(state.upload, in: area, on: &canvas)
-        case .load: LoadFeature.view(state.load, in: area, on: &canvas)
-        case .graph: GraphFeature.view(state.graph, in: area, on: &canvas)
-        case .history: HistoryFeature.view(state.history, in: area, on: &canvas)
-        }
+        state.screen.feature.view(state, area, &canvas)
     }
 
     /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),

@@ -21,6 +21,8 @@ package struct DashboardEnvironment: Sendable {
     /// Where the timers that clear status messages run (``StatusExpiry``): the live clock's, or a demo's and
     /// a test's manual scheduler.
     package var scheduler: any SimulationScheduler
+    /// Whether `q` asks before stopping transfers under way (``AppState/confirmsQuit``): on for real copies.
+    package var confirmsQuit = false
     /// The timers of the status messages shown.
     let statusExpiry = StatusExpiry()
 
@@ -63,16 +65,17 @@ package struct DashboardEnvironment: Sendable {
 
     /// The app state before any snapshot arrived.
     package var initialState: AppState {
-        AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
+        var state = AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
+        state.confirmsQuit = confirmsQuit
+        return state
     }
 
-    /// Performs one effect (the app's effect runner).
+    /// Performs one effect (the app's effect runner) on the runtime of the screen that registered it
+    /// (``Screen/feature``).
     package func perform(_ effect: AppEffect, send: Send<AppAction>) {
         switch effect {
-        case .transfers(let effect): transfers.perform(effect)
-        case .upload(let effect): upload.run(effect, send: Send { send(.upload($0)) })
-        case .load(let effect): load.run(effect)
-        case .graph(let effect): graph.run(effect, send: Send { send(.graph($0)) })
+        case .transfers, .upload, .load, .graph:
+            for screen in Screen.allCases where screen.feature.perform(self, effect, send) { return }
         }
     }
 

@@ -32,16 +32,10 @@ package enum Keymap {
         return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)
     }
 
-    /// A screen's key table, lifted to the app's state and actions: the one place that knows which feature
-    /// draws which screen's keys.
+    /// A screen's key table, lifted to the app's state and actions, from its registration
+    /// (``Screen/feature``).
     package static func bindings(for screen: Screen) -> [KeyBinding<AppState, AppAction>] {
-        switch screen {
-        case .transfers: TransfersFeature.bindings.map { $0.scoped(state: \.transfers, action: AppAction.transfers) }
-        case .upload: UploadFeature.bindings.map { $0.scoped(state: \.upload, action: AppAction.upload) }
-        case .load: LoadFeature.bindings.map { $0.scoped(state: \.load, action: AppAction.load) }
-        case .graph: GraphFeature.bindings.map { $0.scoped(state: \.graph, action: AppAction.graph) }
-        case .history: HistoryFeature.bindings.map { $0.scoped(state: \.history, action: AppAction.history) }
-        }
+        screen.feature.bindings
     }
 
     /// The keys the help bar offers in `state` drawn at `size`: the active screen's that apply now (none
@@ -77,11 +71,22 @@ package enum Keymap {
                 [.escape, .character("?")], .closeOverlay, help: KeyHelp("esc", "close this help"),
                 bar: { _ in KeyHelp("esc", "close") }, applies: { !noOverlay($0) }),
             helpScroll,
-            KeyBinding([.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") }),
+            KeyBinding(
+                [.character("y")], .quitConfirmed, help: confirmHelp, bar: { _ in KeyHelp("y", "quit") },
+                applies: asksToQuit),
+            KeyBinding(
+                [.character("n")], .closeOverlay, help: confirmHelp, bar: { _ in KeyHelp("n", "stay") },
+                applies: asksToQuit),
+            KeyBinding(
+                [.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") },
+                applies: { !asksToQuit($0) }),
             KeyBinding([.controlC], .interrupt, help: quitHelp, bar: notInBar),
         ]
 
     private static let quitHelp = KeyHelp("q / ctrl-c", "quit")
+    private static let confirmHelp = KeyHelp("y / n", "quit or stay when q asks (copies running)")
+
+    private static func asksToQuit(_ state: AppState) -> Bool { state.overlay == .confirmQuit }
 
     /// The suspend key (the store's ``App/suspendKey``, Ctrl-Z), which never reaches the keymap.
     package static let suspendHelp = KeyHelp("ctrl-z", "suspend to the shell")

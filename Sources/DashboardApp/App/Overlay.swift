@@ -2,4 +2,6 @@
 package enum Overlay: Hashable, Sendable {
     /// Every key of the dashboard and of the active screen (`?`; `Esc` closes it).
     case help
+    /// `q` while copies run: quit and stop them (`y`), or stay (`n`, `Esc`).
+    case confirmQuit
 }

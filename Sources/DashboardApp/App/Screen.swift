@@ -8,10 +8,12 @@
 /// its model's (`LoadAction` is the load model's event). Scrolling actions count rows one way: positive scrolls
 /// down (forward), negative up. Adding a screen:
 /// 1. a case here (its number and ``title``);
-/// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect``;
-/// 3. one line in each switch over the screen or its action the compiler then points at: ``AppReducer``
-///    (reduce), ``Keymap/bindings(for:)`` (keys, help bar, help overlay, man page and README all read it),
-///    ``AppView`` (view) and ``DashboardEnvironment`` (effects and subscriptions);
+/// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect`` (and its runtime in
+///    ``DashboardEnvironment``);
+/// 3. its one registration entry in ``feature``: the key table, view, reducer and effect runner that
+///    ``AppReducer``, ``Keymap`` (keys, help bar, help overlay, man page and README), ``AppView`` and
+///    ``DashboardEnvironment`` read; the compiler then points at the two lists of screen cases left, in
+///    ``AppReducer`` and ``DashboardEnvironment/perform(_:send:)``;
 /// 4. `make keys-docs` to write its keys into the man page and the README.
 package enum Screen: Int, CaseIterable, Hashable, Sendable {
     /// Several transfers, simulated or real (`statetui copy`), each a `TransferMachine`.
@@ -35,6 +37,76 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         case .history: "History"
         }
     }
+
+    /// The screen's registration: the one entry the reducer, the keymap, the view and the environment read.
+    package var feature: ScreenFeature {
+        switch self {
+        case .transfers: Self.transfersFeature
+        case .upload: Self.uploadFeature
+        case .load: Self.loadFeature
+        case .graph: Self.graphFeature
+        case .history: Self.historyFeature
+        }
+    }
+
+    private static let transfersFeature = ScreenFeature(
+        state: \.transfers, action: AppAction.transfers,
+        actionOf: {
+            guard case .transfers(let action) = $0 else { return nil }
+            return action
+        },
+        effect: AppEffect.transfers,
+        effectOf: {
+            guard case .transfers(let effect) = $0 else { return nil }
+            return effect
+        }, reduce: TransfersFeature.reduce, view: TransfersFeature.view, bindings: TransfersFeature.bindings,
+        perform: { environment, effect, _ in environment.transfers.perform(effect) })
+
+    private static let uploadFeature = ScreenFeature(
+        state: \.upload, action: AppAction.upload,
+        actionOf: {
+            guard case .upload(let action) = $0 else { return nil }
+            return action
+        },
+        effect: AppEffect.upload,
+        effectOf: {
+            guard case .upload(let effect) = $0 else { return nil }
+            return effect
+        }, reduce: UploadFeature.reduce, view: UploadFeature.view, bindings: UploadFeature.bindings,
+        perform: { environment, effect, send in environment.upload.run(effect, send: send) })
+
+    private static let loadFeature = ScreenFeature(
+        state: \.load, action: AppAction.load,
+        actionOf: {
+            guard case .load(let action) = $0 else { return nil }
+            return action
+        },
+        effect: AppEffect.load,
+        effectOf: {
+            guard case .load(let effect) = $0 else { return nil }
+            return effect
+        }, reduce: LoadFeature.reduce, view: LoadFeature.view, bindings: LoadFeature.bindings,
+        perform: { environment, effect, _ in environment.load.run(effect) })
+
+    private static let graphFeature = ScreenFeature(
+        state: \.graph, action: AppAction.graph,
+        actionOf: {
+            guard case .graph(let action) = $0 else { return nil }
+            return action
+        },
+        effect: AppEffect.graph,
+        effectOf: {
+            guard case .graph(let effect) = $0 else { return nil }
+            return effect
+        }, reduce: GraphFeature.reduce, view: GraphFeature.view, bindings: GraphFeature.bindings,
+        perform: { environment, effect, send in environment.graph.run(effect, send: send) })
+
+    private static let historyFeature = ScreenFeature(
+        state: \.history, action: AppAction.history,
+        actionOf: {
+            guard case .history(let action) = $0 else { return nil }
+            return action
+        }, reduce: HistoryFeature.reduce, view: HistoryFeature.view, bindings: HistoryFeature.bindings)
 
     /// The screen after this one, wrapping around (Tab).
     package var next: Screen { Screen.cycle(from: self, step: 1) }

@@ -1,0 +1,82 @@
+import DashboardApp
+import ScreenStates
+import TerminalUI
+import TerminalUITesting
+import Testing
+
+/// Issue 17: `q` while real copies run asks first (`statetui copy`); `--no-confirm` quits at once.
+@Suite struct ConfirmQuitTests {
+    typealias F = DashboardFixtures
+
+    /// The fixture's rows include a running and a paused transfer.
+    static func copying(confirms: Bool) -> AppState {
+        var state = F.app()
+        state.confirmsQuit = confirms
+        return state
+    }
+
+    /// Pressed keys through the keymap and reducer, as the store applies them.
+    static func press(_ keys: [Key], _ state: inout AppState) {
+        for key in keys {
+            if let action = Keymap.action(for: key, in: state, size: Size(width: 80, height: 24)) {
+                _ = AppReducer.reduce(&state, action)
+            }
+        }
+    }
+
+    @Test func qWhileCopiesRunAsksAndYQuits() {
+        var state = Self.copying(confirms: true)
+        Self.press([.character("q")], &state)
+        var asked = Self.copying(confirms: true)
+        asked.overlay = .confirmQuit
+        #expect(state == asked)
+        #expect(Keymap.barHelp(state) == [KeyHelp("esc", "close"), KeyHelp("y", "quit"), KeyHelp("n", "stay")])
+        Self.press([.character("q"), .character("s")], &state)
+        #expect(state == asked)
+        Self.press([.character("y")], &state)
+        asked.exit = .quit
+        #expect(state == asked)
+    }
+
+    @Test(arguments: [Key.character("n"), .escape])
+    func nOrEscStays(key: Key) {
+        var state = Self.copying(confirms: true)
+        Self.press([.character("q"), key], &state)
+        #expect(state == Self.copying(confirms: true))
+    }
+
+    /// `--no-confirm` (or the simulated dashboard, which never asks): `q` quits at once.
+    @Test func withoutConfirmationQQuitsAtOnce() {
+        var state = Self.copying(confirms: false)
+        Self.press([.character("q")], &state)
+        var quit = Self.copying(confirms: false)
+        quit.exit = .quit
+        #expect(state == quit)
+    }
+
+    /// Nothing running or paused: nothing to lose, so `q` quits at once even when it would ask.
+    @Test func withNothingUnderWayQQuitsAtOnce() {
+        let idle = TransfersScreenState(rows: [TransferRow(name: "a", model: TransferModel())])
+        var state = AppState(transfers: idle)
+        state.confirmsQuit = true
+        var quit = state
+        quit.exit = .quit
+        Self.press([.character("q")], &state)
+        #expect(state == quit)
+    }
+
+    /// Ctrl-C never asks.
+    @Test func ctrlCNeverAsks() {
+        var state = Self.copying(confirms: true)
+        Self.press([.controlC], &state)
+        var interrupted = Self.copying(confirms: true)
+        interrupted.exit = .interrupted
+        #expect(state == interrupted)
+    }
+
+    @Test func theQuestion() {
+        var state = Self.copying(confirms: true)
+        state.overlay = .confirmQuit
+        assertSnapshot(AppView.render(state, size: Size(width: 80, height: 24)), named: "confirm-quit-80x24")
+    }
+}
