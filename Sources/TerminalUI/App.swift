@@ -12,6 +12,10 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var view: @Sendable (State, Size) -> Canvas
     /// The action a key means in a state (nil: the key does nothing there). ``Key/resize`` comes here too.
     public var keymap: @Sendable (Key, State) -> Action?
+    /// The action a key means in a state drawn at a size, for apps where that depends on what is drawn
+    /// where: a mouse report hits a tab or a row, a page is as tall as the drawn list. When set, it is asked
+    /// instead of ``keymap``, with the size of the frame on screen (the one the user clicked on).
+    public var layoutKeymap: (@Sendable (Key, State, Size) -> Action?)?
     /// Whether the app is done (the run loop returns the state then).
     public var isFinished: @Sendable (State) -> Bool
     /// Performs one effect, sending any resulting actions back. Runs in its own task.
@@ -30,6 +34,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         reduce: @escaping @Sendable (inout State, Action) -> [Effect],
         view: @escaping @Sendable (State, Size) -> Canvas,
         keymap: @escaping @Sendable (Key, State) -> Action?,
+        layoutKeymap: (@Sendable (Key, State, Size) -> Action?)? = nil,
         isFinished: @escaping @Sendable (State) -> Bool,
         runEffect: @escaping @Sendable (Effect, Send<Action>) async -> Void = { _, _ in },
         subscriptions: [Subscription<Action>] = [],
@@ -40,6 +45,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.reduce = reduce
         self.view = view
         self.keymap = keymap
+        self.layoutKeymap = layoutKeymap
         self.isFinished = isFinished
         self.runEffect = runEffect
         self.subscriptions = subscriptions

@@ -114,7 +114,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                 continue
             }
             if key == .resize { needsFrame = true }
-            guard let action = app.keymap(key, state) else { continue }
+            let mapped = app.layoutKeymap.map { $0(key, state, drawnSize) } ?? app.keymap(key, state)
+            guard let action = mapped else { continue }
             let before = state
             dispatch(action)
             if state != before {

@@ -229,6 +229,24 @@ private func counterApp(
         #expect(terminal.canvas.lines == ["count", ""])
     }
 
+    /// A layout keymap is asked instead of the keymap, with the size of the frame on screen: a click after a
+    /// resize is read against the frame drawn at the new size.
+    @Test func theLayoutKeymapSeesTheSizeOfTheDrawnFrame() {
+        var app = counterApp()
+        let keymap = app.keymap
+        app.layoutKeymap = { key, state, size in
+            guard case .mouse(let event) = key else { return keymap(key, state) }
+            return .received(size.width * 1000 + event.position.x)
+        }
+        let click = { (x: Int) in HeadlessInput.key(.mouse(MouseEvent(.press(.left), at: Point(x: x, y: 0)))) }
+        let terminal = HeadlessTerminal(
+            size: Size(width: 12, height: 1),
+            script: [click(3), .resize(Size(width: 5, height: 2)), click(4), .key(.character("q"))])
+        let final = Store(app: app).run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final.received == [12_003, 5_004])
+        #expect(final.resized == 1)
+    }
+
     @Test func controlZSuspendsAndRepaintsEverything() {
         let store = Store(app: counterApp())
         let terminal = HeadlessTerminal(
