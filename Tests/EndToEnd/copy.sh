@@ -470,7 +470,7 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy s
     wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
     tm send-keys -t copy p
-    wait_screen 'one\.bin .*paused\(request: 1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
+    wait_screen 'one\.bin .*paused · [0-9]+% · request #1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
     screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
     tm send-keys -t copy p
     wait_screen 'one\.bin .*completed\(file:' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }

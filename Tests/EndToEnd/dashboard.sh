@@ -51,19 +51,19 @@ wait_for '↑↓ select · s start · f fail next · \? help · q quit'
 step="select the second transfer and start it"
 keys j
 keys s
-wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 wait_for '│ photos\.tar +idle'
 wait_for 'p pause · c cancel'
 
 step="pause it; its late callback is dropped as stale"
 keys p
-wait_for '│ backup\.img .*paused\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ backup\.img .*paused · [0-9]+% · request #1'
 wait_for 'p resume · c cancel'
 wait_for 'stale events dropped: 1'
 
 step="resume it with space"
 keys Space
-wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 
 step="cancel it"
 keys c
@@ -119,14 +119,14 @@ expect_restored 139
 step="Ctrl-Z suspends to the shell and fg comes back intact"
 launch alone
 keys j s
-wait_for '│ backup\.img .*running\(request: 1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 keys C-z
 wait_for 'Stopped'
 [ "$(pane '#{alternate_on}')" = 0 ] || fail "suspended but still on the alternate screen"
 [ "$(pane '#{cursor_flag}')" = 1 ] || fail "suspended but the cursor is hidden"
 keys "fg" Enter
 wait_for '^ 1 Transfers'
-wait_for '│ backup\.img .*running\(request: 1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 wait_for 'p pause · c cancel'
 [ "$(pane '#{alternate_on}')" = 1 ] || fail "back from suspension but not on the alternate screen"
 keys q
@@ -137,7 +137,7 @@ expect_restored 0
 step="NO_COLOR draws without colour"
 launch NO_COLOR=1
 keys s
-wait_for '│ photos\.tar .*running\(request: 1'
+wait_for '│ photos\.tar .*running · [0-9]+% · request #1'
 if tm capture-pane -p -e -t "$session" | grep -E -q $'\e\\[[0-9;]*(3[0-7]|9[0-7]|38;5;[0-9]+)m'; then
     fail "a colour escape was drawn under NO_COLOR"
 fi

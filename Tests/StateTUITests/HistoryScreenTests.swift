@@ -129,9 +129,10 @@ import Testing
 
     @Test(arguments: [
         (Key.character("h"), HistoryAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
-        (.up, .scrollUp(1)), (.down, .scrollUp(-1)), (.pageUp, .scrollUp(10)),
+        (.up, .scrollTo(rowsUp: 0)), (.down, .scrollTo(rowsUp: 0)), (.pageUp, .scrollTo(rowsUp: 0)),
+        (.character("/"), .beginSearch),
     ])
-    func keys(key: Key, action: HistoryAction) {
+    func keysOfAnEmptyHistory(key: Key, action: HistoryAction) {
         #expect(HistoryFeature.keymap(key, HistoryScreenState()) == action)
     }
 }

@@ -30,6 +30,11 @@ public enum AppView {
         return canvas
     }
 
+    /// The area the active screen is drawn in at `size`: every row between the tab bar and the help bar.
+    public static func screenArea(_ size: Size) -> Rect {
+        Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])[1]
+    }
+
     /// The tab bar: every screen by number, the selected one highlighted, those without a feature dimmed.
     /// When the titles do not fit in `width`, only the selected tab keeps its title.
     static func tabBar(selected: Screen, width: Int) -> TabBar {

@@ -5,6 +5,10 @@ import TerminalUI
 public enum Keymap {
     /// The action for `key` in `state`, nil when the key does nothing there.
     public static func action(for key: Key, in state: AppState) -> AppAction? {
+        // A search pattern being typed takes every key but Ctrl-C, `q` and the digits included.
+        if state.overlay == nil, state.screen == .history, state.history.isTypingSearch, key != .controlC {
+            return screenAction(for: key, in: state)
+        }
         if key == .character("q") { return .quit }
         if key == .controlC { return .interrupt }
         if state.overlay != nil {
@@ -19,6 +23,23 @@ public enum Keymap {
             return screen.isAvailable && screen != state.screen ? .select(screen) : nil
         }
         return screenAction(for: key, in: state)
+    }
+
+    /// The action for `key` in `state` drawn at `size`: the keys whose meaning depends on what is drawn (a
+    /// page is as tall as the drawn list or pane) resolved against the layout, every other key as
+    /// ``action(for:in:)`` maps it.
+    public static func pagedAction(for key: Key, in state: AppState, size: Size) -> AppAction? {
+        let area = AppView.screenArea(size)
+        if state.overlay == nil, state.screen == .transfers, key != .up, key != .down,
+            let move = ScrollMove(key: key),
+            let offset = TransfersFeature.detailOffset(after: move, state.transfers, in: area)
+        {
+            return .transfers(.scrollDetail(to: offset))
+        }
+        let mapped = action(for: key, in: state)
+        guard case .history? = mapped else { return mapped }
+        return HistoryFeature.keymap(key, state.history, visibleRows: HistoryFeature.visibleRows(in: area))
+            .map(AppAction.history)
     }
 
     /// The active screen's meaning of `key`.

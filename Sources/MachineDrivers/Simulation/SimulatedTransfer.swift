@@ -17,13 +17,13 @@ public final class SimulatedTransfer: Sendable {
     private let shared: Shared
     private let runs: RunTracker
 
-    /// A transfer named `name` whose worker ticks on `scheduler`, its randomness drawn from `random`;
-    /// `clock` is the machine's (for state timeouts).
+    /// A transfer named `name` of `totalBytes` bytes (shown as its size) whose worker ticks on `scheduler`,
+    /// its randomness drawn from `random`; `clock` is the machine's (for state timeouts).
     public init(
         name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SimulationRandom,
-        timing: SimulationTiming
+        timing: SimulationTiming, totalBytes: Int64? = nil
     ) {
-        let shared = Shared(random: random)
+        let shared = Shared(random: random, status: SimulationStatus(totalBytes: totalBytes))
         self.name = name
         self.shared = shared
         runs = RunTracker(scheduler: scheduler)
@@ -148,7 +148,7 @@ public final class SimulatedTransfer: Sendable {
     /// What the worker and the app share.
     private final class Shared: Sendable {
         private struct Inner {
-            var status = SimulationStatus()
+            var status: SimulationStatus
             var random: SimulationRandom
         }
 
@@ -156,10 +156,10 @@ public final class SimulatedTransfer: Sendable {
         let updates: AsyncStream<SimulationStatus>
         private let continuation: AsyncStream<SimulationStatus>.Continuation
 
-        init(random: SimulationRandom) {
-            inner = Locked(Inner(random: random))
+        init(random: SimulationRandom, status: SimulationStatus) {
+            inner = Locked(Inner(status: status, random: random))
             (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-            continuation.yield(SimulationStatus())
+            continuation.yield(status)
         }
 
         var status: SimulationStatus { inner.withLock { $0.status } }

@@ -5,10 +5,14 @@ public struct SimulationStatus: Hashable, Sendable {
     public var staleEvents: Int
     /// Whether the next outcome the worker reports will be a failure (`f`).
     public var failsNextOutcome: Bool
+    /// The size of the file the transfer produces, in bytes; nil until the driver knows it (a real copy
+    /// learns it when its job opens the source).
+    public var totalBytes: Int64?
 
     /// A status.
-    public init(staleEvents: Int = 0, failsNextOutcome: Bool = false) {
+    public init(staleEvents: Int = 0, failsNextOutcome: Bool = false, totalBytes: Int64? = nil) {
         self.staleEvents = staleEvents
         self.failsNextOutcome = failsNextOutcome
+        self.totalBytes = totalBytes
     }
 }

@@ -75,3 +75,10 @@ public struct HistoryRow: Hashable, Sendable {
         }
     }
 }
+
+extension HistoryRow {
+    /// The row's text as searched: sequence, visit, event, verdict and what follows it, as the screen shows them.
+    public var searchText: String {
+        HistoryFeature.cells(self).map(\.plainText).joined(separator: " ")
+    }
+}

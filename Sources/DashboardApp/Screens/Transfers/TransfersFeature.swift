@@ -11,11 +11,23 @@ public enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
     public static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
         switch action {
-        case .selectPrevious:
-            state.selected = max(0, min(state.selected - 1, state.rows.count - 1))
+        case .selectPrevious, .selectNext:
+            let step = action == .selectNext ? 1 : -1
+            let next = max(0, min(state.selected + step, state.rows.count - 1))
+            if next != state.selected, state.detail != nil { state.detail = TransferDetail() }
+            state.selected = next
             return []
-        case .selectNext:
-            state.selected = max(0, min(state.selected + 1, state.rows.count - 1))
+        case .toggleDetail:
+            state.detail = state.detail == nil && state.selectedRow != nil ? TransferDetail() : nil
+            return []
+        case .closeDetail:
+            state.detail = nil
+            return []
+        case .scrollDetail(let offset):
+            if state.detail != nil { state.detail = TransferDetail(offset: max(0, offset)) }
+            return []
+        case .toggleStateText:
+            state.showsCanonical.toggle()
             return []
         case .start, .togglePause, .cancel, .retry:
             guard let row = state.selectedRow, let event = event(for: action, in: row.model) else { return [] }
@@ -29,8 +41,11 @@ public enum TransfersFeature {
         case .simulationChanged(let row, let status):
             if state.rows.indices.contains(row) { state.rows[row].simulation = status }
             return []
+        case .machineSampled(let row, let model, let sample):
+            if state.rows.indices.contains(row) { state.rows[row].take(model, sample) }
+            return []
         case .recordsChanged(let row, let records):
-            if state.rows.indices.contains(row) { state.rows[row].tally.add(records) }
+            if state.rows.indices.contains(row) { state.rows[row].take(records: records) }
             return []
         }
     }
@@ -42,7 +57,9 @@ public enum TransfersFeature {
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .failNextOutcome, .machineChanged, .simulationChanged, .recordsChanged: []
+        case .selectPrevious, .selectNext, .failNextOutcome, .toggleDetail, .closeDetail, .scrollDetail,
+            .toggleStateText, .machineChanged, .machineSampled, .simulationChanged, .recordsChanged:
+            []
         }
     }
 
@@ -62,8 +79,11 @@ public enum TransfersFeature {
         case .character("c"): .cancel
         case .character("r"): .retry
         case .character("f"): .failNextOutcome
+        case .character("v"): .toggleStateText
+        case .enter: state.selectedRow == nil ? nil : .toggleDetail
+        case .escape: state.detail == nil ? nil : .closeDetail
         case .character, .control, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab,
-            .backTab, .escape, .enter, .backspace, .function, .resize, .mouse:
+            .backTab, .backspace, .function, .resize, .mouse:
             nil
         }
     }
@@ -80,6 +100,8 @@ public enum TransfersFeature {
             if let event = event(for: action, in: row.model) { items.append(KeyHelp(key, label(event))) }
         }
         if !row.simulation.failsNextOutcome { items.append(KeyHelp("f", "fail next")) }
+        items.append(state.detail == nil ? KeyHelp("enter", "details") : KeyHelp("esc", "close details"))
+        items.append(KeyHelp("v", state.showsCanonical ? "words" : "canonical"))
         return items
     }
 
@@ -104,5 +126,9 @@ public enum TransfersFeature {
         KeyHelp("c", "cancel"),
         KeyHelp("r", "retry a failed transfer"),
         KeyHelp("f", "next outcome fails"),
+        KeyHelp("enter", "open / close the detail pane"),
+        KeyHelp("esc", "close the detail pane"),
+        KeyHelp("pgup / pgdn", "scroll the detail pane"),
+        KeyHelp("v", "states as words / canonical text"),
     ]
 }
