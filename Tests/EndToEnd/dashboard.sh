@@ -45,14 +45,14 @@ wait_for '^\$'
 step="the dashboard opens"
 launch
 wait_for '^ 1 Transfers   2 Upload   3 Load   4 Graph   5 History'
-wait_for '│ photos\.tar +idle'
-wait_for '↑↓ select · s start · f fail next · \? help · q quit'
+wait_for '│ photos\.tar .* idle +│'
+wait_for '↑↓ select · s start · f fail next · enter details · \? help · q quit'
 
 step="select the second transfer and start it"
 keys j
 keys s
 wait_for '│ backup\.img .*running · [0-9]+% · request #1'
-wait_for '│ photos\.tar +idle'
+wait_for '│ photos\.tar .* idle +│'
 wait_for 'p pause · c cancel'
 
 step="pause it; its late callback is dropped as stale"
@@ -67,7 +67,7 @@ wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 
 step="cancel it"
 keys c
-wait_for '│ backup\.img +idle +#1'
+wait_for '│ backup\.img .* idle · after request #1'
 wait_for 'stale events dropped: 2'
 wait_for '↑↓ select · s start'
 
@@ -77,7 +77,7 @@ wait_for '─ Help ─'
 wait_for 'space / p +pause / resume'
 keys Escape
 wait_gone '─ Help ─'
-wait_for '│ backup\.img +idle'
+wait_for '│ backup\.img .* idle'
 
 step="resize below 40x12 and back"
 tm resize-window -t "$session" -x 30 -y 8
@@ -88,7 +88,7 @@ tm resize-window -t "$session" -x 40 -y 12
 wait_for '^ 1 Transfers'
 wait_for 'stale events dropped: 2'
 tm resize-window -t "$session" -x 80 -y 24
-wait_for '│ Name +Progress +State +Request Next │'
+wait_for '│ Name +Size +Done +Rate +ETA State +│'
 wait_for 'stale events dropped: 2'
 
 step="q quits and restores the terminal"

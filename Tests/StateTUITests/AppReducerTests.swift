@@ -255,7 +255,7 @@ import Testing
                 KeyHelp("↑↓", "select"), KeyHelp("r", "retry"), KeyHelp("s", "start"), KeyHelp("f", "fail next"),
             ],
         ]
-        let always = [KeyHelp("enter", "details"), KeyHelp("v", "canonical")]
+        let always = [KeyHelp("enter", "details")]
         #expect(TransfersFeature.help(state) == expected[phase].map { $0 + always })
         let offered = Set(TransfersFeature.help(state).map(\.key))
         let letters: [(String, Key)] = [

@@ -100,8 +100,8 @@ public enum TransfersFeature {
             if let event = event(for: action, in: row.model) { items.append(KeyHelp(key, label(event))) }
         }
         if !row.simulation.failsNextOutcome { items.append(KeyHelp("f", "fail next")) }
-        items.append(state.detail == nil ? KeyHelp("enter", "details") : KeyHelp("esc", "close details"))
-        items.append(KeyHelp("v", state.showsCanonical ? "words" : "canonical"))
+        // `v` is in the help overlay: the bar keeps room for `? help` and `q quit` at 80 columns.
+        items.append(state.detail == nil ? KeyHelp("enter", "details") : KeyHelp("esc", "close"))
         return items
     }
 
