@@ -10,9 +10,9 @@ DOCC ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/docc) docc)
 SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-format)
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
-DOC_MODULES := StateMachineKit StateMachineTesting
+DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -30,10 +30,17 @@ test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
+	$(MAKE) test-inspect
+	$(MAKE) test-inspect-screens
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
 	$(MAKE) test-demos
+
+# The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
+# while they differ).
+keys-docs:
+	STATETUI_RECORD=1 $(SWIFT) test --filter KeyDocsTests
 
 # Every bundled demo through the binary, headless: an expect that fails stops make.
 DEMOS := transfer upload load tour
@@ -54,6 +61,10 @@ casts:
 test-screens:
 	SWIFT=$(SWIFT) Tests/EndToEnd/screens.sh
 
+# statetui inspect against a real statetui copy --inspectable: list, --headless JSON lines, kill -9, bad clients.
+test-inspect:
+	SWIFT=$(SWIFT) Tests/EndToEnd/inspect.sh
+
 # The real dashboard in tmux: keys, screens, resize, and the terminal restored on every way out.
 test-dashboard:
 	SWIFT=$(SWIFT) Tests/EndToEnd/dashboard.sh
@@ -61,6 +72,10 @@ test-dashboard:
 # Misuse of the StagedFile typestate (commit twice, use after discard) must not compile.
 test-compile-fail:
 	SWIFT=$(SWIFT) ./Tests/compile-fail.sh
+
+# statetui inspect's screens end to end in tmux: list, the screens following a copy, --headless, kill -9.
+test-inspect-screens:
+	SWIFT=$(SWIFT) Tests/EndToEnd/inspect-screens.sh
 
 # statetui copy --headless end to end on real files: kill -9 and restart, the fault cases, signals.
 test-copy:
@@ -108,7 +123,8 @@ docs:
 	done; \
 	printf '%s\n' '<!doctype html><meta charset="utf-8"><title>statetui documentation</title>' \
 		'<ul><li><a href="StateMachineKit/documentation/statemachinekit/">StateMachineKit</a></li>' \
-		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li></ul>' \
+		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li>' \
+		'<li><a href="StateMachineInspector/documentation/statemachineinspector/">StateMachineInspector</a></li></ul>' \
 		> $(DOCS_SITE)/index.html; \
 	echo "documentation in $(DOCS_SITE)/ (serve that folder; each module lives under its own name)"
 

@@ -66,19 +66,26 @@ let package = Package(
         .library(name: "ScreenStates", targets: ["ScreenStates"]),
         .executable(name: "statetui", targets: ["statetui"]),
         .library(name: "FileTransfer", targets: ["FileTransfer"]),
+        .library(name: "StateMachineInspector", targets: ["StateMachineInspector"]),
     ],
     targets: [
-        .target(name: "StateMachineKit"),
-        .target(name: "StateMachineTesting", dependencies: ["StateMachineKit"]),
+        // The few things several targets share (one lock, one seeded generator), at `package` access.
+        .target(name: "Support"),
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .target(name: "StateMachineKit", dependencies: ["Support"]),
+        .target(name: "StateMachineTesting", dependencies: ["StateMachineKit", "Support"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
-                "MachineDrivers", "DashboardApp", "Commands",
+                "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
             ]),
-        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "Support"]),
+        // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
+        .target(name: "StateMachineInspector", dependencies: ["StateMachineKit", "Support"]),
+        .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
         .testTarget(
-            name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit"]),
+            name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit", "Support"]),
         .macro(
             name: "StateMachineMacrosPlugin",
             swiftSettings: syntaxSwiftSettings,
@@ -98,33 +105,39 @@ let package = Package(
         .testTarget(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
-        .testTarget(name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting"]),
+        .testTarget(
+            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "TerminalUI", dependencies: ["CNCurses"]),
+        .target(name: "TerminalUI", dependencies: ["CNCurses", "Support"]),
         .target(name: "TerminalUITesting", dependencies: ["TerminalUI"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses"],
+            dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses", "Support"],
             exclude: ["__Snapshots__"]
         ),
-        .target(name: "ScreenStates", dependencies: ["StateMachineKit"]),
+        .target(name: "ScreenStates", dependencies: ["StateMachineKit", "Support"]),
         .testTarget(
-            name: "ScreenStatesTests", dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting"]),
+            name: "ScreenStatesTests",
+            dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting", "Support"]),
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
-        .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit"]),
+        .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
-            dependencies: ["MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer"]),
+            dependencies: [
+                "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer", "Support",
+                "StateMachineInspector",
+            ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(
             name: "Commands",
             dependencies: [
                 "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
+                "StateMachineInspector", "Support",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
@@ -132,7 +145,7 @@ let package = Package(
             name: "StateTUITests",
             dependencies: [
                 "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
-                "TerminalUITesting", "statetui", "FileTransfer",
+                "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector", "Support",
             ],
             exclude: ["__Snapshots__"]
         ),
@@ -143,9 +156,10 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit"]),
+        .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit", "Support"]),
         .testTarget(
-            name: "FileTransferTests", dependencies: ["FileTransfer", "StateMachineKit", "StateMachineTesting"]),
+            name: "FileTransferTests",
+            dependencies: ["FileTransfer", "StateMachineKit", "StateMachineTesting", "Support"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,3 +18,33 @@ func threadCPUTime() -> Duration {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
     return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
 }
+
+extension Duration {
+    /// Microseconds, rounded to one decimal place (the JSON lines' unit).
+    var microsecondsValue: Double {
+        let (seconds, attoseconds) = components
+        return ((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * 10).rounded() / 10
+    }
+}
+
+/// `duration` as "12.3 µs".
+func microseconds(_ duration: Duration) -> String {
+    String(format: "%.1f µs", duration.microsecondsValue)
+}
+
+/// Resident memory of this process in KB, from /proc (0 where there is none).
+func ownResidentKB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Prints a group's table: a header naming the group, then one row a measurement (name, median or value,
+/// p90 or detail) in fixed columns.
+func printFigureTable(group: String, rows: [(String, String, String)]) {
+    print(pad(group, 37) + "median / value   p90 / detail")
+    for (name, first, second) in rows {
+        print(pad(name, 37) + pad(first, 17) + second)
+    }
+}

@@ -11,24 +11,12 @@ import Synchronization
 /// `sync FILE` (the durable equivalent), and our copier's data phase (until the last byte is written
 /// and hashed, before the commit's fsync).
 func runCopyBenchmarks() {
-    let size = Int(ProcessInfo.processInfo.environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-    let runs = max(3, Int(ProcessInfo.processInfo.environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
-    var template = Array("/tmp/statetui-copybench-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-        print("copy benchmarks: cannot create a directory under /tmp: \(Errno.current)")
-        return
-    }
-    let root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let (size, runs) = copyBenchSizeAndRuns()
+    guard
+        let (root, source, destination) = makeCopyBenchDirectory(
+            name: "copybench", label: "copy benchmarks", size: size)
+    else { return }
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let source = root + "/source.bin"
-    let destination = root + "/out"
-    do {
-        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
-        try makeSource(at: source, size: size)
-    } catch {
-        print("copy benchmarks: cannot prepare \(source): \(error)")
-        return
-    }
     print(
         "Copy benchmarks: \(size >> 20) MiB, \(runs) runs each, SHA-256 from libcrypto, "
             + "load average \(loadAverage())")
@@ -44,11 +32,9 @@ func runCopyBenchmarks() {
     let chunkSizes = Array(Set(requested + [CopyOptions.defaultChunkSize])).sorted()
     for _ in 0..<runs {
         // Interleaved, so a burst of load from elsewhere hits every contender alike.
-        cpTimes.append(timeProcess("/bin/cp", [source, destination + "/cp.bin"]))
-        try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
-        cpSyncTimes.append(
-            timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
-        try? FileManager.default.removeItem(atPath: destination + "/cp.bin")
+        let baselines = timeCpBaselines(source: source, destination: destination)
+        cpTimes.append(baselines.plain)
+        cpSyncTimes.append(baselines.synced)
         for chunk in chunkSizes.shuffled() {
             let (total, data) = timeOurCopy(source: source, destination: destination, chunkSize: chunk)
             copies[chunk, default: ([], [])].total.append(total)
@@ -111,6 +97,38 @@ func runCopyBenchmarks() {
 }
 
 /// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).
+/// The source file's size, `COPY_BENCH_BYTES` (1 GiB unless set), and the runs of each contender,
+/// `COPY_BENCH_RUNS` (3 unless set, never fewer).
+func copyBenchSizeAndRuns() -> (size: Int, runs: Int) {
+    let environment = ProcessInfo.processInfo.environment
+    let size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
+    return (size, max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3))
+}
+
+/// A fresh directory /tmp/statetui-NAME-XXXXXX holding `source.bin` (`size` bytes) and an empty `out`; nil, after
+/// printing why under `label`, when either cannot be made. The caller removes `root`.
+func makeCopyBenchDirectory(name: String, label: String, size: Int) -> (
+    root: String, source: String, destination: String
+)? {
+    var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        print("\(label): cannot create a directory under /tmp: \(Errno.current)")
+        return nil
+    }
+    let root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let source = root + "/source.bin"
+    let destination = root + "/out"
+    do {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+        try makeSource(at: source, size: size)
+    } catch {
+        print("\(label): cannot prepare \(source): \(error)")
+        try? FileManager.default.removeItem(atPath: root)
+        return nil
+    }
+    return (root, source, destination)
+}
+
 func makeSource(at path: String, size: Int) throws {
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -141,6 +159,17 @@ private func cpuSeconds(children: Bool) -> Double {
 
 /// CPU seconds spent by each contender, which the other engineers' load on the machine barely skews.
 nonisolated(unsafe) private var cpuByContender: [String: [Double]] = [:]
+
+/// The two baselines, one run each: `cp SOURCE DESTINATION/cp.bin` and the same followed by `sync` of the copy
+/// (the durable equivalent); the copy is removed after each.
+func timeCpBaselines(source: String, destination: String) -> (plain: Double, synced: Double) {
+    let copy = destination + "/cp.bin"
+    let plain = timeProcess("/bin/cp", [source, copy])
+    try? FileManager.default.removeItem(atPath: copy)
+    let synced = timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, copy])
+    try? FileManager.default.removeItem(atPath: copy)
+    return (plain, synced)
+}
 
 func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
     let process = Process()
@@ -208,25 +237,35 @@ private func timeOurCopy(source: String, destination: String, chunkSize: Int) ->
     return (seconds(end - start), data)
 }
 
+/// Counts a file system's writes and keeps the time of the newest, for the pause latencies.
+final class WriteObserver: Sendable {
+    /// When the newest write returned.
+    let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
+    /// How many writes returned.
+    let writes = Mutex(0)
+
+    /// `fileSystem` with every write counted and timestamped here.
+    func observing(_ fileSystem: FileSystem) -> FileSystem {
+        var observed = fileSystem
+        let write = fileSystem.write
+        observed.write = { descriptor, bytes, offset throws(Errno) in
+            let count = try write(descriptor, bytes, offset)
+            self.lastWrite.withLock { $0 = ContinuousClock.now }
+            self.writes.withLock { $0 += 1 }
+            return count
+        }
+        return observed
+    }
+}
+
 /// Pauses a running 1 GiB copy from outside several times, as the dashboard does (a pause ends the
 /// visit's work, which cancels the task awaiting the run), and measures how long writes go on after the
 /// cancel and how long until the run has stopped, using a file system that timestamps every write.
 private func measurePauseLatency(source: String, destination: String) -> (toLastWrite: [Double], toStopped: [Double]) {
-    final class Observations: Sendable {
-        let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
-        let writes = Mutex(0)
-    }
-    let observations = Observations()
-    var fileSystem = FileSystem.posix
-    let write = fileSystem.write
-    fileSystem.write = { descriptor, bytes, offset throws(Errno) in
-        let count = try write(descriptor, bytes, offset)
-        observations.lastWrite.withLock { $0 = ContinuousClock.now }
-        return count
-    }
+    let observations = WriteObserver()
     let job = CopyJob(
         request: CopyRequest(id: "pause", source: source, destinationDirectory: destination, overwrite: true),
-        options: CopyOptions(fileSystem: fileSystem))
+        options: CopyOptions(fileSystem: observations.observing(.posix)))
     let result: Result<(toLastWrite: [Double], toStopped: [Double]), TransferError> = blocking {
         () async throws(TransferError) -> (toLastWrite: [Double], toStopped: [Double]) in
         var toLastWrite: [Double] = []
@@ -234,7 +273,7 @@ private func measurePauseLatency(source: String, destination: String) -> (toLast
         for _ in 0..<7 {
             // Each resume continues the same job at the offset the last pause reached.
             observations.writes.withLock { $0 = 0 }
-            let running = Task { try await job.run { _ in observations.writes.withLock { $0 += 1 } } }
+            let running = Task { try await job.run { _ in } }
             let deadline = ContinuousClock.now + .seconds(30)
             while observations.writes.withLock({ $0 }) < 2, ContinuousClock.now < deadline { await Task.yield() }
             try? await Task.sleep(for: .milliseconds(40))

@@ -14,24 +14,12 @@ import Synchronization
 /// checkpoints, fsyncs, verifies and renames. Both ratios are printed: against `cp` and against
 /// `cp && sync FILE` (the durable equivalent).
 func runCopyCommandBenchmarks() {
-    let size = Int(ProcessInfo.processInfo.environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-    let runs = max(3, Int(ProcessInfo.processInfo.environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
-    var template = Array("/tmp/statetui-copycmdbench-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-        print("copy command benchmarks: cannot create a directory under /tmp: \(Errno.current)")
-        return
-    }
-    let root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let (size, runs) = copyBenchSizeAndRuns()
+    guard
+        let (root, source, destination) = makeCopyBenchDirectory(
+            name: "copycmdbench", label: "copy command benchmarks", size: size)
+    else { return }
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let source = root + "/source.bin"
-    let destination = root + "/out"
-    do {
-        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
-        try makeSource(at: source, size: size)
-    } catch {
-        print("copy command benchmarks: cannot prepare \(source): \(error)")
-        return
-    }
     print("")
     print(
         "Copy command benchmarks: statetui copy --headless vs cp, \(size >> 20) MiB, \(runs) runs each, "
@@ -48,10 +36,9 @@ func runCopyCommandBenchmarks() {
     var lineCounts: [Int] = []
     for _ in 0..<runs {
         clean()
-        cpTimes.append(timeProcess("/bin/cp", [source, destination + "/cp.bin"]))
-        clean()
-        cpSyncTimes.append(
-            timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, destination + "/cp.bin"]))
+        let baselines = timeCpBaselines(source: source, destination: destination)
+        cpTimes.append(baselines.plain)
+        cpSyncTimes.append(baselines.synced)
         clean()
         let (elapsed, lines, status) = timeHeadlessCopy(source: source, destination: destination)
         if status != 0 { print("copy command benchmarks: statetui copy exited \(status)") }
@@ -112,19 +99,7 @@ private func timeHeadlessCopy(source: String, destination: String) -> (Double, I
 private func measureMachinePauseLatency(source: String, destination: String) -> (
     toLastWrite: [Double], toStopped: [Double]
 ) {
-    final class LastWrite: Sendable {
-        let instant = Mutex<ContinuousClock.Instant?>(nil)
-        let count = Mutex(0)
-    }
-    let last = LastWrite()
-    var fileSystem = FileSystem.posix
-    let write = fileSystem.write
-    fileSystem.write = { descriptor, bytes, offset throws(Errno) in
-        let written = try write(descriptor, bytes, offset)
-        last.instant.withLock { $0 = ContinuousClock.now }
-        last.count.withLock { $0 += 1 }
-        return written
-    }
+    let last = WriteObserver()
     let journal: CopyJournal
     do {
         journal = try CopyJournal(directory: destination)
@@ -134,7 +109,7 @@ private func measureMachinePauseLatency(source: String, destination: String) -> 
     }
     let transfer = CopyTransfer(
         source: source, destinationDirectory: destination, journal: journal,
-        options: CopyOptions(fileSystem: fileSystem))
+        options: CopyOptions(fileSystem: last.observing(.posix)))
     let result = Mutex<(toLastWrite: [Double], toStopped: [Double])>(([], []))
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -143,8 +118,8 @@ private func measureMachinePauseLatency(source: String, destination: String) -> 
         transfer.machine.send(.start)
         for _ in 0..<7 {
             // Let it write for a while (resuming re-verifies the prefix first), then pause.
-            let writesBefore = last.count.withLock { $0 }
-            while last.count.withLock({ $0 }) < writesBefore + 200 {
+            let writesBefore = last.writes.withLock { $0 }
+            while last.writes.withLock({ $0 }) < writesBefore + 200 {
                 guard transfer.machine.state.activeRequest != nil else { break }
                 try? await Task.sleep(for: .milliseconds(2))
             }
@@ -153,7 +128,7 @@ private func measureMachinePauseLatency(source: String, destination: String) -> 
             transfer.machine.send(.pause)
             await transfer.settle()
             let stopped = ContinuousClock.now
-            let lastWrite = last.instant.withLock { $0 } ?? requested
+            let lastWrite = last.lastWrite.withLock { $0 } ?? requested
             toLastWrite.append(max(0, seconds(lastWrite - requested)))
             toStopped.append(seconds(stopped - requested))
             transfer.machine.send(.resume)

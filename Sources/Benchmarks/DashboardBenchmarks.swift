@@ -19,7 +19,7 @@ func runDashboardBenchmarks() async {
         ("AppView 200x60 (view + diff)", microseconds(render.median), microseconds(render.p90) + " p90"),
         ("AppView 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90) + " p90"),
         ("key to screen (in process)", microseconds(latency.median), microseconds(latency.p90) + " p90"),
-        ("flood: machine changes", "\(flood.changes)", "\(flood.changes / flood.seconds)/s"),
+        ("flood: machine changes", "\(flood.sent)", "\(flood.sent / flood.seconds)/s"),
         (
             "flood: frames drawn", "\(flood.frames)",
             String(format: "%.1f fps", Double(flood.frames) / Double(flood.seconds))
@@ -36,19 +36,14 @@ func runDashboardBenchmarks() async {
     case .skipped(let reason):
         rows.append(("process figures", "skipped", reason))
     }
-    print("dashboard                            median / value   p90 / detail")
-    for (name, first, second) in rows {
-        print(
-            name.padding(toLength: 37, withPad: " ", startingAt: 0)
-                + first.padding(toLength: 17, withPad: " ", startingAt: 0) + second)
-    }
+    printFigureTable(group: "dashboard", rows: rows)
     var json = """
         {"group":"dashboard","render_200x60_median_us":\(render.median.microsecondsValue),\
         "render_200x60_p90_us":\(render.p90.microsecondsValue),\
         "render_200x60_cpu_median_us":\(renderCPU.median.microsecondsValue),\
         "key_to_screen_median_us":\(latency.median.microsecondsValue),\
         "key_to_screen_p90_us":\(latency.p90.microsecondsValue),\
-        "flood_changes":\(flood.changes),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
+        "flood_changes":\(flood.sent),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
         "flood_rss_start_kb":\(flood.residentStartKB),"flood_rss_end_kb":\(flood.residentEndKB)
         """
     if case .measured(let figures) = process {
@@ -59,17 +54,6 @@ func runDashboardBenchmarks() async {
             """
     }
     print(json + "}")
-}
-
-extension Duration {
-    fileprivate var microsecondsValue: Double {
-        let (seconds, attoseconds) = components
-        return ((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * 10).rounded() / 10
-    }
-}
-
-private func microseconds(_ duration: Duration) -> String {
-    String(format: "%.1f µs", duration.microsecondsValue)
 }
 
 private func milliseconds(_ duration: Duration) -> String {
@@ -96,67 +80,11 @@ private func busyState(tick: Int) -> AppState {
     return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
 }
 
-/// Building a 200×60 dashboard frame and diffing it with the previous one, every frame different: wall
-/// time and the thread's CPU time.
+/// Building a 200×60 dashboard frame and diffing it with the previous one, every frame different.
 private func measureDashboardRender(iterations: Int) -> (wall: Percentiles, cpu: Percentiles) {
-    let clock = ContinuousClock()
     let size = Size(width: 200, height: 60)
     let states = (0..<64).map(busyState)
-    var previous = AppView.render(states[0], size: size)
-    var wall: [Duration] = []
-    var cpu: [Duration] = []
-    wall.reserveCapacity(iterations)
-    cpu.reserveCapacity(iterations)
-    var changed = 0
-    for tick in 1...iterations {
-        let start = clock.now
-        let cpuStart = threadCPUTime()
-        let canvas = AppView.render(states[tick % states.count], size: size)
-        changed &+= canvas.forEachChange(from: previous) { _, _, _ in }
-        cpu.append(threadCPUTime() - cpuStart)
-        wall.append(clock.now - start)
-        previous = canvas
-    }
-    precondition(changed > 0, "dashboard frames never differed")
-    let warmUp = iterations / 10
-    return (Percentiles(Array(wall.dropFirst(warmUp))), Percentiles(Array(cpu.dropFirst(warmUp))))
-}
-
-/// A terminal that hands the store one key at a time (`j`, `k` alternately) and times each key until the
-/// frame showing it has been drawn (view, diff, and the draw call).
-private final class KeyTimingTerminal: Terminal {
-    let size = Size(width: 200, height: 60)
-    let wakeup = Wakeup()
-    private let clock = ContinuousClock()
-    private var remaining: Int
-    private var keyTime: ContinuousClock.Instant?
-    private var previous: Canvas?
-    private(set) var samples: [Duration] = []
-
-    init(keys: Int) {
-        remaining = keys
-    }
-
-    func draw(_ canvas: Canvas) -> DrawReport {
-        let changed = canvas.forEachChange(from: previous) { _, _, _ in }
-        previous = canvas
-        if let keyTime {
-            samples.append(clock.now - keyTime)
-            self.keyTime = nil
-        }
-        return DrawReport(changedCells: changed, diff: .zero, flush: .zero)
-    }
-
-    func readKey(timeout: Duration?) -> Key? {
-        if remaining == 0 { return .character("q") }
-        remaining -= 1
-        keyTime = clock.now
-        return remaining % 2 == 0 ? .character("j") : .character("k")
-    }
-
-    func suspend() {}
-    func resume() {}
-    func restore() {}
+    return measureFrames(iterations: iterations) { tick in AppView.render(states[tick % states.count], size: size) }
 }
 
 /// The dashboard's own app (reducer, keymap, view, live environment) with no frame pacing, so every key's
@@ -165,31 +93,15 @@ private func measureDashboardKeyLatency(keys: Int) -> Percentiles {
     let environment = DashboardEnvironment.live(seed: 1)
     defer { environment.stop() }
     let app = Dashboard.app(environment)
-    let terminal = KeyTimingTerminal(keys: keys)
+    let terminal = KeyTimingTerminal(keys: keys) { $0 % 2 == 0 ? .character("j") : .character("k") }
     app.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
-    return Percentiles(Array(terminal.samples.dropFirst(keys / 10)))
-}
-
-private struct MachineFlood {
-    var changes: Int
-    var frames: Int
-    var seconds: Int
-    var residentStartKB: Int
-    var residentEndKB: Int
-}
-
-/// Resident memory of this process in KB (0 without /proc).
-private func ownResidentKB() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    return terminal.latency
 }
 
 /// Four transfer machines changed as fast as two threads can (start, progress 1…100, cancel, again: every
 /// event is a change) for `seconds`, feeding the dashboard's reducer and view through `states()`
 /// subscriptions, newest only, at the 60 fps cap.
-private func measureMachineFlood(seconds: Int) async -> MachineFlood {
+private func measureMachineFlood(seconds: Int) async -> FloodFigures {
     let machines = (0..<4).map { TransferMachine(label: "flood-\($0)", historyLimit: 64) }
     let changes = Atomic<Int>(0)
     let (finished, finish) = AsyncStream<AppAction>.makeStream()
@@ -231,8 +143,8 @@ private func measureMachineFlood(seconds: Int) async -> MachineFlood {
     let start = ownResidentKB()
     _ = await app.run(detachedOn: terminal)
     for machine in machines { machine.engine.stop() }
-    return MachineFlood(
-        changes: changes.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds,
+    return FloodFigures(
+        sent: changes.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds,
         residentStartKB: start, residentEndKB: ownResidentKB())
 }
 

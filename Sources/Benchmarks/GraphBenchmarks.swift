@@ -2,6 +2,7 @@ import Foundation
 import ScreenStates
 import StateMachineKit
 import StateMachineTesting
+import Support
 
 /// A cell of a grid of two counters that wrap around: the synthetic machine for exploration speed.
 struct GridCell: Hashable, Sendable {

@@ -10,48 +10,25 @@ func runTerminalBenchmarks() async {
     let latency = measureKeyLatency(keys: 2000)
     let flood = await measureFlood(seconds: 1)
     let rows: [(String, String, String)] = [
-        ("render 200x60 (build + diff)", micro(render.median), micro(render.p90)),
-        ("render 200x60, thread CPU time", micro(renderCPU.median), micro(renderCPU.p90)),
-        ("key to canvas (headless)", micro(latency.median), micro(latency.p90)),
-        ("flood: values sent", "\(flood.values)", "\(flood.values / max(1, flood.seconds))/s"),
+        ("render 200x60 (build + diff)", microseconds(render.median), microseconds(render.p90)),
+        ("render 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90)),
+        ("key to canvas (headless)", microseconds(latency.median), microseconds(latency.p90)),
+        ("flood: values sent", "\(flood.sent)", "\(flood.sent / max(1, flood.seconds))/s"),
         (
             "flood: frames drawn", "\(flood.frames)",
             String(format: "%.1f fps", Double(flood.frames) / Double(max(1, flood.seconds)))
         ),
         ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
     ]
-    print("terminal                             median / value   p90 / detail")
-    for (name, first, second) in rows {
-        print(
-            name.padding(toLength: 37, withPad: " ", startingAt: 0)
-                + first.padding(toLength: 17, withPad: " ", startingAt: 0) + second)
-    }
+    printFigureTable(group: "terminal", rows: rows)
     let json = """
-        {"group":"terminal","render_200x60_median_us":\(render.median.micro),"render_200x60_p90_us":\(render.p90.micro),\
-        "render_200x60_cpu_median_us":\(renderCPU.median.micro),\
-        "key_to_canvas_median_us":\(latency.median.micro),"key_to_canvas_p90_us":\(latency.p90.micro),\
-        "flood_values":\(flood.values),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
+        {"group":"terminal","render_200x60_median_us":\(render.median.microsecondsValue),"render_200x60_p90_us":\(render.p90.microsecondsValue),\
+        "render_200x60_cpu_median_us":\(renderCPU.median.microsecondsValue),\
+        "key_to_canvas_median_us":\(latency.median.microsecondsValue),"key_to_canvas_p90_us":\(latency.p90.microsecondsValue),\
+        "flood_values":\(flood.sent),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
         "rss_start_kb":\(flood.residentStartKB),"rss_end_kb":\(flood.residentEndKB)}
         """
     print(json)
-}
-
-extension Duration {
-    fileprivate var micro: Double {
-        let (seconds, attoseconds) = components
-        return (Double(seconds) * 1e6 + Double(attoseconds) / 1e12).rounded(toPlaces: 1)
-    }
-}
-
-extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
-}
-
-private func micro(_ duration: Duration) -> String {
-    String(format: "%.1f µs", duration.micro)
 }
 
 /// A dashboard-like screen: tab bar, a boxed table of 56 rows with progress bars, a help bar.
@@ -90,65 +67,10 @@ private func benchmarkView(tick: Int, size: Size) -> Canvas {
     return canvas
 }
 
-/// Wall-clock and CPU-time percentiles of building a 200×60 dashboard frame and diffing it with the last.
+/// Building a 200×60 dashboard-like frame and diffing it with the previous one, every frame different.
 private func measureRender(iterations: Int) -> (wall: Percentiles, cpu: Percentiles) {
-    let clock = ContinuousClock()
     let size = Size(width: 200, height: 60)
-    var previous = benchmarkView(tick: 0, size: size)
-    var wall: [Duration] = []
-    var cpu: [Duration] = []
-    wall.reserveCapacity(iterations)
-    cpu.reserveCapacity(iterations)
-    var changed = 0
-    for tick in 1...iterations {
-        let start = clock.now
-        let cpuStart = threadCPUTime()
-        let canvas = benchmarkView(tick: tick, size: size)
-        changed &+= canvas.forEachChange(from: previous) { _, _, _ in }
-        cpu.append(threadCPUTime() - cpuStart)
-        wall.append(clock.now - start)
-        previous = canvas
-    }
-    precondition(changed > 0, "frames never differed")
-    let warmUp = iterations / 10
-    return (Percentiles(Array(wall.dropFirst(warmUp))), Percentiles(Array(cpu.dropFirst(warmUp))))
-}
-
-/// A headless terminal that delivers keys one at a time and measures from handing a key over to the next
-/// frame being drawn.
-private final class LatencyTerminal: Terminal {
-    let size = Size(width: 200, height: 60)
-    let wakeup = Wakeup()
-    private let clock = ContinuousClock()
-    private var remaining: Int
-    private var keyTime: ContinuousClock.Instant?
-    private var previous: Canvas?
-    private(set) var samples: [Duration] = []
-
-    init(keys: Int) {
-        remaining = keys
-    }
-
-    func draw(_ canvas: Canvas) -> DrawReport {
-        let changed = canvas.forEachChange(from: previous) { _, _, _ in }
-        previous = canvas
-        if let keyTime {
-            samples.append(clock.now - keyTime)
-            self.keyTime = nil
-        }
-        return DrawReport(changedCells: changed, diff: .zero, flush: .zero)
-    }
-
-    func readKey(timeout: Duration?) -> Key? {
-        if remaining == 0 { return .character("q") }
-        remaining -= 1
-        keyTime = clock.now
-        return .down
-    }
-
-    func suspend() {}
-    func resume() {}
-    func restore() {}
+    return measureFrames(iterations: iterations) { tick in benchmarkView(tick: tick, size: size) }
 }
 
 private func measureKeyLatency(keys: Int) -> Percentiles {
@@ -178,29 +100,13 @@ private func measureKeyLatency(keys: Int) -> Percentiles {
         },
         isFinished: { $0.quit }
     )
-    let terminal = LatencyTerminal(keys: keys)
+    let terminal = KeyTimingTerminal(keys: keys) { _ in .down }
     app.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
-    return Percentiles(Array(terminal.samples.dropFirst(keys / 10)))
-}
-
-private struct FloodResult {
-    var values: Int
-    var frames: Int
-    var seconds: Int
-    var residentStartKB: Int
-    var residentEndKB: Int
-}
-
-/// Resident memory in KB from /proc (0 where there is none).
-private func residentKB() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    return terminal.latency
 }
 
 /// A producer sends values as fast as it can for `seconds`; the store keeps the newest and draws at ≤ 60 fps.
-private func measureFlood(seconds: Int) async -> FloodResult {
+private func measureFlood(seconds: Int) async -> FloodFigures {
     struct State: Equatable, Sendable {
         var latest = 0
         var done = false
@@ -242,9 +148,9 @@ private func measureFlood(seconds: Int) async -> FloodResult {
         subscriptions: [Subscription(stream) { value in value.map(Action.value) ?? .done }]
     )
     let terminal = HeadlessTerminal(size: Size(width: 200, height: 60))
-    let start = residentKB()
+    let start = ownResidentKB()
     _ = await app.run(detachedOn: terminal)
-    return FloodResult(
-        values: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start,
-        residentEndKB: residentKB())
+    return FloodFigures(
+        sent: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start,
+        residentEndKB: ownResidentKB())
 }

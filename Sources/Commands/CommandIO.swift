@@ -6,37 +6,39 @@ import Darwin
 
 /// The edges a command touches: standard input, files, standard output and standard error.
 /// Commands take one so tests can run them in memory; ``standard()`` is the real process.
-public struct CommandIO {
+package struct CommandIO {
     /// Why a file could not be read, in words (`no such file`, `is a directory`, …).
-    public struct ReadError: Error, Hashable, Sendable {
+    package struct ReadError: Error, Hashable, Sendable {
         /// The cause.
-        public var message: String
+        package var message: String
 
         /// A read failure with its cause.
-        public init(_ message: String) { self.message = message }
+        package init(_ message: String) { self.message = message }
     }
 
     /// A source of lines: the next line without its terminator, nil at the end, or why it cannot be read
     /// (the source continues after an error that concerns one line).
-    public typealias Lines = () -> Result<String, ReadError>?
+    package typealias Lines = () -> Result<String, ReadError>?
 
     /// The largest file ``readFile`` reads whole (a demo script): 1 MiB. Longer inputs are read as
     /// ``Lines``.
-    public static let maximumFileSize = 1 << 20
+    static let maximumFileSize = 1 << 20
 
     /// The next line of standard input without its line terminator; nil at the end.
-    public var readInputLine: () -> String?
+    package var readInputLine: () -> String?
     /// The whole text of a file, or why it cannot be read.
-    public var readFile: (String) -> Result<String, ReadError>
+    package var readFile: (String) -> Result<String, ReadError>
     /// Writes to standard output (data).
-    public var writeOutput: (String) -> Void
+    package var writeOutput: (String) -> Void
     /// Writes to standard error (diagnostics).
-    public var writeError: (String) -> Void
+    package var writeError: (String) -> Void
     /// The lines of standard input (nil) or of the file at a path, read a bounded window at a time.
-    public var openLines: (String?) -> Result<Lines, ReadError>
+    package var openLines: (String?) -> Result<Lines, ReadError>
+    /// Writes out what ``writeOutput`` buffered, for output that a reader follows live (`inspect --headless`).
+    package var flushOutput: () -> Void = {}
 
     /// An IO from its edges. Without `openLines`, lines come from `readInputLine` and from `readFile`'s text.
-    public init(
+    package init(
         readInputLine: @escaping () -> String?, readFile: @escaping (String) -> Result<String, ReadError>,
         writeOutput: @escaping (String) -> Void, writeError: @escaping (String) -> Void,
         openLines: ((String?) -> Result<Lines, ReadError>)? = nil
@@ -59,7 +61,7 @@ public struct CommandIO {
     /// is written to standard error, so the two stay in order. A write error never crashes: when the reader
     /// of standard output has gone, the process exits quietly with ``StandardStream/closedPipeStatus``; any
     /// other write error prints one line on standard error and exits with status 1.
-    public static func standard() -> (io: CommandIO, flush: () -> Void) {
+    package static func standard() -> (io: CommandIO, flush: () -> Void) {
         let output = OutputBuffer()
         let input = LineReader(descriptor: 0, closing: false)
         let io = CommandIO(
@@ -75,12 +77,14 @@ public struct CommandIO {
                 guard let path, path != "-" else { return .success(input.nextResult) }
                 return openFile(path).map { LineReader(descriptor: $0, closing: true).nextResult }
             })
-        return (io, { output.flush() })
+        var flushing = io
+        flushing.flushOutput = { output.flush() }
+        return (flushing, { output.flush() })
     }
 
     /// Reads a UTF-8 text file of at most `limit` bytes, naming the cause when it cannot; never blocks on a
     /// FIFO without a writer.
-    public static func readTextFile(_ path: String, limit: Int = maximumFileSize) -> Result<String, ReadError> {
+    static func readTextFile(_ path: String, limit: Int = maximumFileSize) -> Result<String, ReadError> {
         openFile(path).flatMap { descriptor in
             defer { close(descriptor) }
             var bytes: [UInt8] = []

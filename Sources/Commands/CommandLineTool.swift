@@ -4,14 +4,14 @@ import ScreenStates
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
 /// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``
 /// and exits with its result.
-public enum CommandLineTool {
+package enum CommandLineTool {
     /// The subcommands, in the order help lists them.
-    public static let commands: [CommandSpec] = [
-        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec,
+    package static let commands: [CommandSpec] = [
+        ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
     ]
 
     /// The top-level usage lines.
-    public static var usage: String {
+    package static var usage: String {
         ([
             DashboardOptions.usage, "statetui <command> [<arguments>]", "statetui help <command>",
             "statetui --help | --version",
@@ -20,7 +20,7 @@ public enum CommandLineTool {
     }
 
     /// `statetui --help`.
-    public static var help: String {
+    package static var help: String {
         var lines = [
             "OVERVIEW: State machines from the screen-state seeds, driven and inspected from the terminal.",
             "", "USAGE:", usage, "",
@@ -32,7 +32,9 @@ public enum CommandLineTool {
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
             CommandSpec.row("--version", "Show the version."),
             CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
-            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."), "",
+            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."),
+            CommandSpec.row("--no-mouse", "Dashboard: leave the mouse to the terminal (no clicks, no wheel)."),
+            CommandSpec.row("--inspectable", "Dashboard: let 'statetui inspect' follow its machines."), "",
             "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
         ]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
@@ -48,7 +50,7 @@ public enum CommandLineTool {
     /// Runs the words after the program name; returns the exit status. No words (or only dashboard
     /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
     /// `environment` holds the process's variables (the terminal for `copy`, the copy's test knobs).
-    public static func run(
+    package static func run(
         _ arguments: [String], io: CommandIO, environment: [String: String] = [:],
         dashboard: (DashboardOptions) -> Int32
     ) -> Int32 {
@@ -107,6 +109,7 @@ public enum CommandLineTool {
             case GraphCommand.spec.name: return GraphCommand.run(parsed, io: io, environment: environment)
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
+            case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

@@ -1,22 +1,22 @@
 /// The declaration of one subcommand, in the shape of swift-argument-parser's
 /// `CommandConfiguration` plus its `@Argument`s and `@Option`s: enough to parse a command line and
 /// to write its help, so the two cannot disagree.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// A positional argument (`@Argument`).
-    public struct Argument: Sendable {
+    package struct Argument: Sendable {
         /// The name shown in usage, e.g. `model` (printed `<model>`).
-        public var name: String
+        package var name: String
         /// One line of help.
-        public var help: String
+        package var help: String
         /// Whether it may be left out (printed `[<file>]`).
-        public var isOptional: Bool
+        package var isOptional: Bool
         /// The values it accepts, or nil for any value.
-        public var allowedValues: [String]?
+        package var allowedValues: [String]?
         /// Whether it takes one or more words (printed `<source> ...`); at most one argument may.
-        public var isVariadic: Bool
+        var isVariadic: Bool
 
         /// A positional argument.
-        public init(
+        package init(
             _ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil,
             isVariadic: Bool = false
         ) {
@@ -29,34 +29,34 @@ public struct CommandSpec: Sendable {
     }
 
     /// An option without a value, `--name` (`@Flag`): present or absent.
-    public struct Flag: Sendable {
+    package struct Flag: Sendable {
         /// The long name without dashes, e.g. `headless`.
-        public var name: String
+        package var name: String
         /// One line of help.
-        public var help: String
+        package var help: String
 
         /// A flag.
-        public init(_ name: String, help: String) {
+        package init(_ name: String, help: String) {
             self.name = name
             self.help = help
         }
     }
 
     /// An option with a value, `--name value` or `--name=value` (`@Option`).
-    public struct Option: Sendable {
+    package struct Option: Sendable {
         /// The long name without dashes, e.g. `format`.
-        public var name: String
+        package var name: String
         /// The name of its value in usage, e.g. `format` (printed `<format>`).
-        public var valueName: String
+        package var valueName: String
         /// One line of help.
-        public var help: String
+        package var help: String
         /// The values it accepts, or nil for any value.
-        public var allowedValues: [String]?
+        package var allowedValues: [String]?
         /// The value used when the option is absent (nil: the option is simply absent).
-        public var defaultValue: String?
+        package var defaultValue: String?
 
         /// An option with a value and a default.
-        public init(
+        package init(
             _ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String?
         ) {
             self.name = name
@@ -68,20 +68,20 @@ public struct CommandSpec: Sendable {
     }
 
     /// The subcommand's name, e.g. `replay`.
-    public var name: String
+    package var name: String
     /// One line saying what it does.
-    public var abstract: String
+    package var abstract: String
     /// Its positional arguments, in order.
-    public var arguments: [Argument]
+    package var arguments: [Argument]
     /// Its options.
-    public var options: [Option]
+    package var options: [Option]
     /// Its flags.
-    public var flags: [Flag]
+    package var flags: [Flag]
     /// Longer help printed after the arguments and options.
-    public var discussion: String
+    var discussion: String
 
     /// A subcommand declaration.
-    public init(
+    package init(
         name: String, abstract: String, arguments: [Argument] = [], options: [Option] = [], flags: [Flag] = [],
         discussion: String = ""
     ) {
@@ -95,7 +95,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// `statetui graph <model> [--format <format>]`.
-    public var usage: String {
+    package var usage: String {
         var parts = ["statetui", name]
         for argument in arguments {
             let word = argument.isVariadic ? "<\(argument.name)> ..." : "<\(argument.name)>"
@@ -107,7 +107,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// The full help text for `statetui help NAME` and `statetui NAME --help`.
-    public var help: String {
+    package var help: String {
         var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)"]
         if !arguments.isEmpty {
             lines += ["", "ARGUMENTS:"]

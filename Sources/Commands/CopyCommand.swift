@@ -1,13 +1,14 @@
 import FileTransfer
 import Foundation
 import MachineDrivers
+import StateMachineInspector
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash
 /// recovery.
-public enum CopyCommand {
+package enum CopyCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "copy",
         abstract: "Copy files and directory trees with real pause, resume, cancel, verification and crash recovery.",
         arguments: [
@@ -20,6 +21,7 @@ public enum CopyCommand {
             .init("headless", help: "Run without a terminal: start every transfer and print progress lines."),
             .init("start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
             .init("overwrite", help: "Replace destination files that this copy did not write."),
+            .init("inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
@@ -70,6 +72,19 @@ public enum CopyCommand {
                 return 2
             }
         }
+        var inspector: Inspector?
+        if command.flags.contains("inspectable") {
+            do {
+                inspector = try Inspection.start(name: "statetui-copy", environment: environment)
+            } catch {
+                io.writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+            for transfer in session.transfers {
+                inspector?.register(transfer.machine.engine)
+            }
+        }
+        defer { inspector?.stop() }
         for journal in session.journals {
             for problem in journal.problems {
                 io.writeError("statetui: \(journal.path): \(problem)\n")

@@ -1,4 +1,5 @@
 import DashboardApp
+import StateMachineInspector
 import TerminalUI
 
 extension Dashboard {
@@ -8,7 +9,7 @@ extension Dashboard {
     ///
     /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
     /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them).
-    public static func run(
+    package static func run(
         _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
         transfers: TransfersRuntime? = nil, prepare: (DashboardEnvironment) -> Void = { _ in }
     ) -> Int32 {
@@ -28,15 +29,26 @@ extension Dashboard {
                 return 2
             }
         }
+        var inspector: Inspector?
+        if options.inspectable {
+            do {
+                inspector = try Inspection.start(name: "statetui", environment: variables)
+            } catch {
+                writeError("statetui: cannot be inspectable: \(error)\n")
+                return 2
+            }
+        }
+        defer { inspector?.stop() }
         let terminal: NCursesTerminal
         do {
-            terminal = try NCursesTerminal(environment: variables)
+            terminal = try NCursesTerminal(environment: variables, mouse: options.mouse)
         } catch {
             writeError("statetui: \(error)\n")
             return 2
         }
         var generator = SystemRandomNumberGenerator()
         let environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()

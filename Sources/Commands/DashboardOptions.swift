@@ -1,24 +1,34 @@
-/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N]`.
-public struct DashboardOptions: Hashable, Sendable {
+/// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--no-mouse]
+/// [--inspectable]`.
+package struct DashboardOptions: Hashable, Sendable {
     /// Where per-frame timings are logged (`--trace FILE`), if anywhere.
-    public var tracePath: String?
+    package var tracePath: String?
     /// The simulated transfers' random seed (`--seed N`); when nil, `STATE_MACHINE_SEED` or a fresh one.
-    public var seed: UInt64?
+    package var seed: UInt64?
+    /// Whether the terminal reports clicks and the wheel (off with `--no-mouse`, which leaves the mouse to
+    /// the terminal, for selecting text).
+    package var mouse: Bool
+    /// Whether `statetui inspect` may follow the dashboard's machines (`--inspectable`).
+    package var inspectable: Bool
 
     /// Options.
-    public init(tracePath: String? = nil, seed: UInt64? = nil) {
+    package init(tracePath: String? = nil, seed: UInt64? = nil, mouse: Bool = true, inspectable: Bool = false) {
         self.tracePath = tracePath
         self.seed = seed
+        self.mouse = mouse
+        self.inspectable = inspectable
     }
 
     /// The usage line.
-    public static let usage = "statetui [--trace <file>] [--seed <n>]"
+    package static let usage = "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable]"
 
     /// Parses the words after the program name when they open the dashboard: none at all, or only
     /// dashboard options. Returns nil when the first word is something else (a command, `--help`).
-    public static func parse(_ arguments: [String]) throws(UsageError) -> DashboardOptions? {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> DashboardOptions? {
         guard let first = arguments.first else { return DashboardOptions() }
-        guard first == "--trace" || first == "--seed" else { return nil }
+        guard first == "--trace" || first == "--seed" || first == "--no-mouse" || first == "--inspectable" else {
+            return nil
+        }
         var options = DashboardOptions()
         var rest = arguments[...]
         while let option = rest.popFirst() {
@@ -35,6 +45,10 @@ public struct DashboardOptions: Hashable, Sendable {
                         "option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got '\(text)'")
                 }
                 options.seed = seed
+            case "--no-mouse":
+                options.mouse = false
+            case "--inspectable":
+                options.inspectable = true
             default:  // not a state switch: any other word is a usage error
                 throw UsageError("unexpected argument '\(option)'")
             }
@@ -44,11 +58,11 @@ public struct DashboardOptions: Hashable, Sendable {
 
     /// The environment variable that seeds random choices when `--seed` is not given (shared with model
     /// checks, so one variable repeats a run).
-    public static let seedVariable = "STATE_MACHINE_SEED"
+    package static let seedVariable = "STATE_MACHINE_SEED"
 
     /// The seed to run with: `--seed`, else `STATE_MACHINE_SEED`, else nil (the caller draws one). A
     /// variable that is set but not a number is a usage error naming it.
-    public func resolvedSeed(environment: [String: String]) throws(UsageError) -> UInt64? {
+    package func resolvedSeed(environment: [String: String]) throws(UsageError) -> UInt64? {
         if let seed { return seed }
         guard let text = environment[Self.seedVariable], !text.isEmpty else { return nil }
         guard let seed = Self.parseSeed(text) else {

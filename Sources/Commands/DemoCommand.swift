@@ -3,13 +3,14 @@ import Dispatch
 import Foundation
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// `statetui demo transfer|upload|load|tour [--headless] [--size WxH] [--record FILE.cast]`: plays a scripted
 /// screen-state demo on the dashboard.
-public enum DemoCommand {
+package enum DemoCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "demo",
         abstract: "Play a scripted screen-state demo on the dashboard, in the terminal or headless.",
         arguments: [
@@ -37,7 +38,7 @@ public enum DemoCommand {
 
     /// The largest `--size`: wider and taller than any real terminal, small enough that every frame of a
     /// demo is drawn, matched and printed in moments.
-    public static let maximumSize = Size(width: 1000, height: 500)
+    static let maximumSize = Size(width: 1000, height: 500)
 
     /// Runs the parsed command.
     static func run(_ command: ParsedCommand, io: CommandIO) throws(UsageError) -> Int32 {

@@ -3,9 +3,9 @@ import StateMachineKit
 
 /// `statetui graph transfer|upload|load [--full] [--format mermaid|dot|table|text] [--charset unicode|ascii]`:
 /// explores the model with its sample events and prints the graph.
-public enum GraphCommand {
+package enum GraphCommand {
     /// The declaration behind parsing and help; the help lists each model's sample events.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "graph",
         abstract: "Explore a model with its sample events and print the reachable graph.",
         arguments: [
@@ -52,7 +52,7 @@ public enum GraphCommand {
 
     /// Unicode when the locale's character set is UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`, as
     /// setlocale(3) reads them), ASCII otherwise (including the C locale when none is set).
-    public static func charset(for environment: [String: String]) -> DiagramCharset {
+    package static func charset(for environment: [String: String]) -> DiagramCharset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let normalized = locale.lowercased().replacingOccurrences(of: "-", with: "")
         return normalized.contains("utf8") ? .unicode : .ascii

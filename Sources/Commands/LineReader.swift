@@ -8,9 +8,9 @@ import Darwin
 /// memory and a line longer than ``maximumLineLength`` is an error instead of an allocation the size of
 /// the input. A line feed ends a line; a carriage return before it belongs to the terminator's caller
 /// (replay trims it); the last line needs no line feed.
-public final class LineReader {
+package final class LineReader {
     /// The longest line accepted, in bytes (without its line feed): 1 MiB.
-    public static let maximumLineLength = 1 << 20
+    package static let maximumLineLength = 1 << 20
     /// How much is read from the descriptor at a time.
     static let windowSize = 1 << 16
 
@@ -25,7 +25,7 @@ public final class LineReader {
 
     /// A reader over any source of bytes: `read` fills a buffer and returns the count, 0 at the end, -1 on
     /// an error (with `errno` set); `onClose` runs once when the reader is released.
-    public init(
+    package init(
         maximumLineLength: Int = LineReader.maximumLineLength,
         read: @escaping (UnsafeMutableRawBufferPointer) -> Int, onClose: @escaping () -> Void = {}
     ) {
@@ -35,7 +35,7 @@ public final class LineReader {
     }
 
     /// A reader over `descriptor`; closes it when released if `closing`.
-    public convenience init(descriptor: Int32, closing: Bool) {
+    package convenience init(descriptor: Int32, closing: Bool) {
         self.init(
             read: { buffer in
                 #if canImport(Glibc)
@@ -51,7 +51,7 @@ public final class LineReader {
 
     /// The next line without its line feed, nil at the end; throws when a line is longer than the maximum
     /// or is not UTF-8, or when reading fails. After an overlong line, the next call continues after it.
-    public func next() throws(CommandIO.ReadError) -> String? {
+    package func next() throws(CommandIO.ReadError) -> String? {
         while true {
             if let newline = window[start...].firstIndex(of: 0x0A) {
                 let lineStart = start
@@ -91,7 +91,7 @@ public final class LineReader {
     }
 
     /// ``next()`` as a value: nil at the end, else the line or why it could not be read.
-    public func nextResult() -> Result<String, CommandIO.ReadError>? {
+    package func nextResult() -> Result<String, CommandIO.ReadError>? {
         do {
             return try next().map { .success($0) }
         } catch {

@@ -1,21 +1,21 @@
 /// A subcommand's command line after parsing: every argument and option by name, validated
 /// against its ``CommandSpec``, with defaults filled in.
-public struct ParsedCommand: Hashable, Sendable {
+package struct ParsedCommand: Hashable, Sendable {
     /// The subcommand's name.
-    public var name: String
+    package var name: String
     /// Positional arguments by name; an optional one left out is absent.
-    public var arguments: [String: String]
+    package var arguments: [String: String]
     /// Options by name, defaults included.
-    public var options: [String: String]
+    package var options: [String: String]
     /// The words of a variadic positional argument, by name.
-    public var lists: [String: [String]]
+    package var lists: [String: [String]]
     /// The flags given (names without dashes).
-    public var flags: Set<String>
+    package var flags: Set<String>
     /// Whether `-h`/`--help` was given, which wins over everything else.
-    public var wantsHelp: Bool
+    package var wantsHelp: Bool
 
     /// A parsed command line.
-    public init(
+    package init(
         name: String, arguments: [String: String] = [:], options: [String: String] = [:],
         lists: [String: [String]] = [:], flags: Set<String> = [], wantsHelp: Bool = false
     ) {
@@ -32,7 +32,7 @@ extension CommandSpec {
     /// Parses the words after the subcommand's name: positionals in order, `--name value` or
     /// `--name=value` anywhere, `--` ending options, `-h`/`--help` asking for help. Throws a
     /// ``UsageError`` naming the first thing that does not fit.
-    public func parse(_ words: [String]) throws(UsageError) -> ParsedCommand {
+    package func parse(_ words: [String]) throws(UsageError) -> ParsedCommand {
         var parsed = ParsedCommand(name: name)
         var positionals: [String] = []
         var index = 0

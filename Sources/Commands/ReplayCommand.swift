@@ -2,9 +2,9 @@ import ScreenStates
 
 /// `statetui replay transfer|upload|load [FILE]`: applies one event per line through the model's
 /// machine and prints the verdict and the state after each.
-public enum ReplayCommand {
+package enum ReplayCommand {
     /// The declaration behind parsing and help.
-    public static let spec = CommandSpec(
+    package static let spec = CommandSpec(
         name: "replay",
         abstract: "Apply events, one per line, through a model's machine and print each verdict and state.",
         arguments: [
@@ -28,13 +28,13 @@ public enum ReplayCommand {
 
     /// Runs a replay of `model` over `lines` (line terminators already removed), writing results
     /// to `io`. Returns the exit status: 0, or 2 at the first line that does not parse or cannot be read.
-    public static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
+    package static func run(model: ScreenModel, lines: () -> String?, io: CommandIO) -> Int32 {
         run(model: model, replayer: model.makeReplayer(), source: { lines().map { .success($0) } }, io: io)
     }
 
     /// ``run(model:lines:io:)`` through a given replayer for `model`'s events, so another machine for the
     /// same model (a `@StateMachine` rewrite) can be held to exactly the output `statetui replay` prints.
-    public static func run(model: ScreenModel, replayer: Replayer, lines: () -> String?, io: CommandIO) -> Int32 {
+    package static func run(model: ScreenModel, replayer: Replayer, lines: () -> String?, io: CommandIO) -> Int32 {
         run(model: model, replayer: replayer, source: { lines().map { .success($0) } }, io: io)
     }
 

@@ -6,9 +6,9 @@ import Darwin
 
 /// A file descriptor written with `write(2)` until every byte is out: the one place the command line writes
 /// to standard output and standard error, so a write error is a value, never a crash.
-public struct StandardStream: Sendable {
+package struct StandardStream: Sendable {
     /// Why bytes could not be written.
-    public enum WriteFailure: Error, Hashable, Sendable {
+    package enum WriteFailure: Error, Hashable, Sendable {
         /// The reading end of a pipe is gone (`EPIPE`): the reader has what it wanted.
         case closedPipe
         /// Any other error, with its `errno` (`ENOSPC`, `EIO`, …).
@@ -17,24 +17,24 @@ public struct StandardStream: Sendable {
 
     /// The exit status after the reader of standard output went away: what a shell reports for a
     /// process killed by SIGPIPE (128 + 13), so `statetui … | head` ends as other Unix tools do.
-    public static let closedPipeStatus: Int32 = 141
+    static let closedPipeStatus: Int32 = 141
 
     /// The descriptor written to.
-    public var descriptor: Int32
+    package var descriptor: Int32
 
     /// A stream over `descriptor` (not owned: never closed).
-    public init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
     /// Standard output.
-    public static let output = StandardStream(descriptor: 1)
+    package static let output = StandardStream(descriptor: 1)
     /// Standard error.
-    public static let error = StandardStream(descriptor: 2)
+    package static let error = StandardStream(descriptor: 2)
 
     /// Writes every byte, retrying after a signal and after a short write; nil when all were written.
     @discardableResult
-    public func write(_ bytes: some Collection<UInt8>) -> WriteFailure? {
+    package func write(_ bytes: some Collection<UInt8>) -> WriteFailure? {
         let bytes = Array(bytes)
         return bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -67,7 +67,7 @@ public struct StandardStream: Sendable {
     }
 
     /// `errno`'s text, e.g. `No space left on device`.
-    public static func describe(errno code: Int32) -> String {
+    package static func describe(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
 }

@@ -2,14 +2,14 @@ import ScreenStates
 
 /// A command line that cannot be run as written: the message names the cause, and the command it
 /// concerns (when known) supplies the usage line printed after it. Exit status 2.
-public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, e.g. `unknown option '--fromat'`.
-    public var message: String
+    package var message: String
     /// The subcommand being parsed, or nil for the top level.
-    public var command: String?
+    package var command: String?
 
     /// A usage error about `command` (nil: the top level).
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         // Each site quotes words through quote(_:); this bound holds for any that does not.
         self.message = CanonicalValue.excerpt(message, limit: 4 * CanonicalValue.excerptLength)
         self.command = command
@@ -17,10 +17,10 @@ public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A word of the command line as a message quotes it: in single quotes, at most
     /// ``CanonicalValue/excerptLength`` characters of it.
-    public static func quote(_ word: some StringProtocol) -> String {
+    package static func quote(_ word: some StringProtocol) -> String {
         "'" + CanonicalValue.excerpt(String(word)) + "'"
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,5 +1,5 @@
 /// The package's version, printed by `statetui --version`.
-public enum Version {
+package enum Version {
     /// The version of this build of statetui.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 #if canImport(Glibc)
 import Glibc

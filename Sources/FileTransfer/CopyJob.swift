@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 #if canImport(Glibc)
 import Glibc
@@ -6,8 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// One file transfer's effect owner: copies the source into a staged partial in chunks, obeys pause,
-/// resume and cancel between chunks, and commits the file only after it verifies.
+/// One file transfer's effect owner: copies the source into a staged partial in chunks, stops between
+/// chunks when its run's task is cancelled (a pause or a stop) or the job is cancelled, and commits the
+/// file only after it verifies.
 ///
 /// `run` is the async, cancellable copy step a state machine's `whileIn` work calls (a dashboard pauses a
 /// transfer by ending that work):
@@ -19,8 +21,9 @@ import Darwin
 /// - `cancel()` stops the copy and removes the partial (also when no run is active).
 /// - progress callbacks come from bytes written, on the copy thread, once per chunk.
 ///
-/// The job's lifecycle is a ``CopyLifecycle`` machine on the engine (``CopyControl``): it decides whether
-/// a run may begin, what the loop does between chunks and who removes the partial after a cancel.
+/// The job's lifecycle is a state machine on the engine (`CopyLifecycle`, driven by `CopyControl`): it
+/// decides whether a run may begin, what the loop does between chunks and who removes the partial after
+/// a cancel.
 ///
 /// With a journal, the intention is journaled before the partial is created, checkpoints after each
 /// fsync, outcomes at the end, and a new job for the same name reconciles with what the journal says.
@@ -534,7 +537,7 @@ public final class CopyJob: Sendable {
 
     /// Ignores SIGXFSZ once per process, so writing past `ulimit -f` fails with EFBIG (reported as out
     /// of space) instead of killing the process.
-    public static func ignoreFileSizeSignal() {
+    static func ignoreFileSizeSignal() {
         _ = ignoringFileSizeSignal
     }
 

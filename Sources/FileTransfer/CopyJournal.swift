@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 #if canImport(Glibc)
 import Glibc

@@ -22,7 +22,7 @@ public struct CopyRequest: Hashable, Sendable, Codable {
     }
 
     /// The final path of the copy.
-    public var destinationPath: String { destinationDirectory + "/" + name }
+    var destinationPath: String { destinationDirectory + "/" + name }
 
     /// The path of the hidden partial while the copy is in progress.
     public var partialPath: String { destinationDirectory + "/" + StagedFile.partialName(for: name) }

@@ -1,7 +1,7 @@
 /// Text from outside (file names, journal lines, OS messages with paths) made safe to print on one line.
 public enum DisplayText {
     /// The longest quote of outside text a message includes, in characters.
-    public static let quoteLimit = 200
+    static let quoteLimit = 200
 
     /// `text` with every control character (newline, tab, ESC, DEL, C1 controls), line or paragraph
     /// separator and invisible format character (bidirectional overrides) written as a Swift-style escape

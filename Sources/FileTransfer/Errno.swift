@@ -23,20 +23,20 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// No such file or directory.
     public static let noSuchFile = Errno(rawValue: ENOENT)
     /// Permission denied.
-    public static let permissionDenied = Errno(rawValue: EACCES)
+    static let permissionDenied = Errno(rawValue: EACCES)
     /// No space left on device.
     public static let noSpace = Errno(rawValue: ENOSPC)
     /// File too large (also what `write` returns beyond `ulimit -f` once SIGXFSZ is ignored).
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     /// Disk quota exceeded.
-    public static let quotaExceeded = Errno(rawValue: EDQUOT)
+    static let quotaExceeded = Errno(rawValue: EDQUOT)
     /// Is a directory.
     public static let isDirectory = Errno(rawValue: EISDIR)
     /// Not a directory.
-    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    static let notDirectory = Errno(rawValue: ENOTDIR)
     /// Input/output error.
     public static let ioError = Errno(rawValue: EIO)
 
     /// True for the errors that mean the destination has no room left.
-    public var isOutOfSpace: Bool { self == .noSpace || self == .fileTooLarge || self == .quotaExceeded }
+    var isOutOfSpace: Bool { self == .noSpace || self == .fileTooLarge || self == .quotaExceeded }
 }

@@ -21,7 +21,7 @@ public struct FileStatus: Hashable, Sendable, Codable {
     /// The kind of entry (a symbolic link only when the link itself was examined).
     public var kind: FileKind
     /// The number of hard links to the file.
-    public var linkCount: Int
+    var linkCount: Int
 
     /// Describes a file.
     public init(
@@ -74,12 +74,12 @@ public struct FileStatus: Hashable, Sendable, Codable {
     }
 
     /// True when size and modification time are the same, i.e. the content is presumed unchanged.
-    public func sameContent(as other: FileStatus) -> Bool {
+    func sameContent(as other: FileStatus) -> Bool {
         size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
     }
 
     /// True for a regular file with no other name: the only kind of entry the copier writes into.
-    public var isPrivateRegularFile: Bool {
+    var isPrivateRegularFile: Bool {
         kind == .regularFile && linkCount == 1
     }
 }

@@ -19,7 +19,7 @@ public struct FileSystem: Sendable {
     /// A second descriptor for the same open file (`fcntl(F_DUPFD_CLOEXEC)`).
     public var duplicate: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32
     /// Clears `O_NONBLOCK` on a descriptor opened with it (`fcntl(F_SETFL)`).
-    public var clearNonBlocking: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
+    var clearNonBlocking: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
     /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
     public var read:
         @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
@@ -42,12 +42,12 @@ public struct FileSystem: Sendable {
     public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
     /// Describes a name inside an open directory without following a symbolic link
     /// (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`).
-    public var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
+    package var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
     /// Renames atomically within one open directory (`renameat(2)`); replaces the entry at `to`
     /// (a symbolic link there is replaced, never followed).
     public var renameAt: @Sendable (_ directory: Int32, _ from: String, _ to: String) throws(Errno) -> Void
     /// Removes a name inside an open directory (`unlinkat(2)`); a symbolic link itself is removed.
-    public var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
+    var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
     /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
     public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
     /// Creates a directory inside an open directory (`mkdirat(2)`); a name already there is `EEXIST`.

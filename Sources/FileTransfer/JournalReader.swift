@@ -46,7 +46,7 @@ public struct JournalReader: Sendable {
     }
 
     /// True when the bytes read so far end at a line boundary (or there were none).
-    public var endsAtLineBoundary: Bool { lineLength == 0 }
+    var endsAtLineBoundary: Bool { lineLength == 0 }
 
     /// The entries and problems once every byte was read; a last line without its newline is a torn
     /// write and reported as truncated.

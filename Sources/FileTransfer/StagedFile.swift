@@ -29,13 +29,13 @@ public struct StagedFile: ~Copyable {
     private let hasher: PipelinedHasher
 
     /// The partial's file name for a final name: hidden, and never equal to a final name we write.
-    public static func partialName(for name: String) -> String {
+    static func partialName(for name: String) -> String {
         ".\(name).statetui-partial"
     }
 
     /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
     /// A file copied under one would replace the journal or another transfer's partial.
-    public static func isReserved(_ name: String) -> Bool {
+    static func isReserved(_ name: String) -> Bool {
         name == CopyJournal.fileName || (name.hasPrefix(".") && name.hasSuffix(".statetui-partial"))
     }
 
@@ -209,7 +209,7 @@ public struct StagedFile: ~Copyable {
     public var digest: SHA256Digest { hasher.state.finalize() }
 
     /// The running hash state of the partial's content so far.
-    public var hashState: SHA256 { hasher.state }
+    var hashState: SHA256 { hasher.state }
 
     /// Appends `bytes` to the partial.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
@@ -262,7 +262,7 @@ public struct StagedFile: ~Copyable {
 
     /// Appends `count` zero bytes as a hole: the file is extended (`ftruncate`) without writing them, so
     /// it stays sparse where the source is; the zeros are hashed like written bytes. Returns `count`.
-    public mutating func writeHole(count: Int) throws(TransferError) -> Int {
+    mutating func writeHole(count: Int) throws(TransferError) -> Int {
         guard count > 0 else { return 0 }
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem

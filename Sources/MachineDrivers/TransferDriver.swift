@@ -6,15 +6,15 @@ import ScreenStates
 ///
 /// ``SimulatedTransfer`` drives its machine with simulated work on a clock; ``CopyTransfer`` (from
 /// `statetui copy`) copies a real file. The screen, its keys and its runtime are the same for both.
-public protocol TransferDriver: Sendable {
+package protocol TransferDriver: Sendable {
     /// The name the row shows.
     var name: String { get }
     /// The machine, the authority on the transfer's state.
     var machine: TransferMachine { get }
     /// The driver's status after every change, newest only: whether the next outcome is armed to fail.
-    var statusUpdates: AsyncStream<SimulationStatus> { get }
+    var statusUpdates: AsyncStream<TransferDriverStatus> { get }
     /// The driver's status now.
-    var status: SimulationStatus { get }
+    var status: TransferDriverStatus { get }
     /// Makes the next outcome a failure (simulated: the worker reports one; real: the next write fails).
     func failNextOutcome()
     /// Stops the machine (its work is cancelled) and ends the status updates.

@@ -58,7 +58,7 @@ extension CanonicalValue {
     }
 
     /// This value as an `Int`, or an error naming `role` (`percent`).
-    public func intValue(_ role: String) throws(CanonicalTextError) -> Int {
+    func intValue(_ role: String) throws(CanonicalTextError) -> Int {
         guard case .int(let value) = self else {
             throw CanonicalTextError(column: 0, "\(role) must be an integer, not \(excerpt)")
         }
@@ -76,7 +76,7 @@ extension CanonicalValue {
     }
 
     /// This value as a `String`, or an error naming `role`.
-    public func stringValue(_ role: String) throws(CanonicalTextError) -> String {
+    func stringValue(_ role: String) throws(CanonicalTextError) -> String {
         guard case .string(let value) = self else {
             throw CanonicalTextError(column: 0, "\(role) must be a quoted string, not \(excerpt)")
         }
@@ -84,7 +84,7 @@ extension CanonicalValue {
     }
 
     /// This value as an array of strings, or an error naming `role`.
-    public func stringsValue(_ role: String) throws(CanonicalTextError) -> [String] {
+    func stringsValue(_ role: String) throws(CanonicalTextError) -> [String] {
         guard case .array(let elements) = self else {
             throw CanonicalTextError(column: 0, "\(role) must be an array of strings, not \(excerpt)")
         }
@@ -96,14 +96,14 @@ extension CanonicalValue {
     }
 
     /// This value as an optional array of strings (`nil` or `[…]`), or an error naming `role`.
-    public func optionalStringsValue(_ role: String) throws(CanonicalTextError) -> [String]? {
+    func optionalStringsValue(_ role: String) throws(CanonicalTextError) -> [String]? {
         if case .nil = self { return nil }
         return try stringsValue(role)
     }
 
     /// The error for a value whose case name is none of the type's; callers that show it to a
     /// user add the accepted forms (``CanonicalText/canonicalForms``).
-    public static func unknownCase(_ value: CanonicalValue, of typeName: String) -> CanonicalTextError {
+    static func unknownCase(_ value: CanonicalValue, of typeName: String) -> CanonicalTextError {
         CanonicalTextError(column: 0, "\(value.excerpt) is not a \(typeName)")
     }
 }

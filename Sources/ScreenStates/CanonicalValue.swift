@@ -130,7 +130,7 @@ extension CanonicalValue {
     }
 
     /// An optional array of strings: `nil` when absent, never `Optional([…])`.
-    public static func optionalStrings(_ values: [String]?) -> CanonicalValue {
+    static func optionalStrings(_ values: [String]?) -> CanonicalValue {
         values.map { .strings($0) } ?? .nil
     }
 }

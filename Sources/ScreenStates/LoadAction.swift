@@ -8,34 +8,27 @@ public enum LoadAction: Hashable, Sendable {
     case failed(String)
 }
 
-extension LoadAction: CanonicalText {
+extension LoadAction: CanonicalCases {
+    /// What an error calls a load action.
+    public static let canonicalTypeName = "load action"
+
     /// The forms a load action is written in.
-    public static let canonicalForms = ["refreshTapped", "succeeded([String])", "failed(String)"]
+    public static let canonicalCases: [CanonicalCase<LoadAction>] = [
+        CanonicalCase("refreshTapped", .refreshTapped),
+        CanonicalCase("succeeded", .unlabelled("items", "[String]")) { arguments throws(CanonicalTextError) in
+            .succeeded(try arguments.strings(0))
+        },
+        CanonicalCase("failed", .unlabelled("message", "String")) { arguments throws(CanonicalTextError) in
+            .failed(try arguments.string(0))
+        },
+    ]
 
     /// The action as canonical text's syntax tree: `succeeded(["a", "b"])`, `failed("offline")`.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .refreshTapped: .name("refreshTapped")
-        case .succeeded(let items): .call("succeeded", [.unlabelled(.strings(items))])
-        case .failed(let message): .call("failed", [.unlabelled(.string(message))])
-        }
-    }
-
-    /// Rebuilds a load action from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "refreshTapped":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .refreshTapped
-        case "succeeded":
-            let arguments = try value.arguments(of: forms[1], labels: [nil])
-            self = .succeeded(try arguments[0].stringsValue("items"))
-        case "failed":
-            let arguments = try value.arguments(of: forms[2], labels: [nil])
-            self = .failed(try arguments[0].stringValue("message"))
-        default:
-            throw CanonicalValue.unknownCase(value, of: "load action")
+        case .refreshTapped: Self.canonical("refreshTapped")
+        case .succeeded(let items): Self.canonical("succeeded", .strings(items))
+        case .failed(let message): Self.canonical("failed", .string(message))
         }
     }
 }

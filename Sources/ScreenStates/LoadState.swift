@@ -53,43 +53,32 @@ public func reduce(_ state: LoadState, _ action: LoadAction) -> LoadState {
     LoadState.reduce(state, action)
 }
 
-extension LoadState: CanonicalText {
+extension LoadState: CanonicalCases {
+    /// What an error calls a load state.
+    public static let canonicalTypeName = "load state"
+
     /// The forms a load state is written in.
-    public static let canonicalForms = [
-        "idle", "loading(previous: [String]?)", "loaded([String])", "failed(String, previous: [String]?)",
+    public static let canonicalCases: [CanonicalCase<LoadState>] = [
+        CanonicalCase("idle", .idle),
+        CanonicalCase("loading", .labelled("previous", "[String]?")) { arguments throws(CanonicalTextError) in
+            .loading(previous: try arguments.optionalStrings(0))
+        },
+        CanonicalCase("loaded", .unlabelled("items", "[String]")) { arguments throws(CanonicalTextError) in
+            .loaded(try arguments.strings(0))
+        },
+        CanonicalCase("failed", .unlabelled("message", "String"), .labelled("previous", "[String]?")) {
+            arguments throws(CanonicalTextError) in
+            .failed(try arguments.string(0), previous: try arguments.optionalStrings(1))
+        },
     ]
 
     /// The state as canonical text's syntax tree: `loading(previous: nil)`, `loaded(["a", "b"])`.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .idle: .name("idle")
-        case .loading(let previous): .call("loading", [.labelled("previous", .optionalStrings(previous))])
-        case .loaded(let items): .call("loaded", [.unlabelled(.strings(items))])
-        case .failed(let message, let previous):
-            .call("failed", [.unlabelled(.string(message)), .labelled("previous", .optionalStrings(previous))])
-        }
-    }
-
-    /// Rebuilds a load state from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "idle":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .idle
-        case "loading":
-            let arguments = try value.arguments(of: forms[1], labels: ["previous"])
-            self = .loading(previous: try arguments[0].optionalStringsValue("previous"))
-        case "loaded":
-            let arguments = try value.arguments(of: forms[2], labels: [nil])
-            self = .loaded(try arguments[0].stringsValue("items"))
-        case "failed":
-            let arguments = try value.arguments(of: forms[3], labels: [nil, "previous"])
-            self = .failed(
-                try arguments[0].stringValue("message"),
-                previous: try arguments[1].optionalStringsValue("previous"))
-        default:
-            throw CanonicalValue.unknownCase(value, of: "load state")
+        case .idle: Self.canonical("idle")
+        case .loading(let previous): Self.canonical("loading", .optionalStrings(previous))
+        case .loaded(let items): Self.canonical("loaded", .strings(items))
+        case .failed(let message, let previous): Self.canonical("failed", .string(message), .optionalStrings(previous))
         }
     }
 }

@@ -31,7 +31,7 @@ extension TransferModel {
 
     /// ``transition(_:_:)`` with the target folded (``folded(beyond:)``) for exploration with
     /// events naming ids up to `newestSampleRequest`.
-    public static func foldedTransition(
+    static func foldedTransition(
         beyond newestSampleRequest: Int
     ) -> @Sendable (TransferModel, TransferEvent) -> Transition<TransferModel, TransferEvent> {
         { model, event in

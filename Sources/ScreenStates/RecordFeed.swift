@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// A machine's history as a stream: the machine's own records, read again whenever it may have recorded
 /// something new.

@@ -12,9 +12,9 @@ public enum ScreenModel: String, CaseIterable, Hashable, Sendable {
     /// What one input line is for this model: `transfer event`, `upload event`, `load action`.
     public var inputName: String {
         switch self {
-        case .transfer: "transfer event"
-        case .upload: "upload event"
-        case .load: "load action"
+        case .transfer: TransferEvent.canonicalTypeName
+        case .upload: UploadEvent.canonicalTypeName
+        case .load: LoadAction.canonicalTypeName
         }
     }
 

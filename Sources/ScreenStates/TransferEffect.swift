@@ -13,40 +13,30 @@ public enum TransferEffect: Hashable, Sendable {
     case cancel(request: Int)
 }
 
-extension TransferEffect: CanonicalText {
+extension TransferEffect: CanonicalCases {
+    /// What an error calls a transfer effect.
+    public static let canonicalTypeName = "transfer effect"
+
     /// The forms a transfer effect is written in.
-    public static let canonicalForms = [
-        "begin(request: Int, percent: Int)", "suspend(request: Int)", "cancel(request: Int)",
+    public static let canonicalCases: [CanonicalCase<TransferEffect>] = [
+        CanonicalCase("begin", .labelled("request", "Int"), .labelled("percent", "Int")) {
+            arguments throws(CanonicalTextError) in
+            .begin(request: try arguments.int(0), percent: try arguments.int(1))
+        },
+        CanonicalCase("suspend", .labelled("request", "Int")) { arguments throws(CanonicalTextError) in
+            .suspend(request: try arguments.int(0))
+        },
+        CanonicalCase("cancel", .labelled("request", "Int")) { arguments throws(CanonicalTextError) in
+            .cancel(request: try arguments.int(0))
+        },
     ]
 
     /// The effect as canonical text's syntax tree.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .begin(let request, let percent):
-            .call("begin", [.labelled("request", .int(request)), .labelled("percent", .int(percent))])
-        case .suspend(let request):
-            .call("suspend", [.labelled("request", .int(request))])
-        case .cancel(let request):
-            .call("cancel", [.labelled("request", .int(request))])
-        }
-    }
-
-    /// Rebuilds an effect from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "begin":
-            let arguments = try value.arguments(of: forms[0], labels: ["request", "percent"])
-            self = .begin(
-                request: try arguments[0].intValue("request"), percent: try arguments[1].intValue("percent"))
-        case "suspend":
-            let arguments = try value.arguments(of: forms[1], labels: ["request"])
-            self = .suspend(request: try arguments[0].intValue("request"))
-        case "cancel":
-            let arguments = try value.arguments(of: forms[2], labels: ["request"])
-            self = .cancel(request: try arguments[0].intValue("request"))
-        default:
-            throw CanonicalValue.unknownCase(value, of: "transfer effect")
+        case .begin(let request, let percent): Self.canonical("begin", .int(request), .int(percent))
+        case .suspend(let request): Self.canonical("suspend", .int(request))
+        case .cancel(let request): Self.canonical("cancel", .int(request))
         }
     }
 }

@@ -28,63 +28,42 @@ public enum TransferEvent: Hashable, Sendable {
     }
 }
 
-extension TransferEvent: CanonicalText {
+extension TransferEvent: CanonicalCases {
+    /// What an error calls a transfer event.
+    public static let canonicalTypeName = "transfer event"
+
     /// The forms a transfer event is written in.
-    public static let canonicalForms = [
-        "start", "progress(request: Int, percent: Int)", "pause", "resume",
-        "succeeded(request: Int, file: String)", "failed(request: Int, message: String)", "cancel", "retry",
+    public static let canonicalCases: [CanonicalCase<TransferEvent>] = [
+        CanonicalCase("start", .start),
+        CanonicalCase("progress", .labelled("request", "Int"), .labelled("percent", "Int")) {
+            arguments throws(CanonicalTextError) in
+            .progress(request: try arguments.int(0), percent: try arguments.int(1))
+        },
+        CanonicalCase("pause", .pause),
+        CanonicalCase("resume", .resume),
+        CanonicalCase("succeeded", .labelled("request", "Int"), .labelled("file", "String")) {
+            arguments throws(CanonicalTextError) in
+            .succeeded(request: try arguments.int(0), file: try arguments.string(1))
+        },
+        CanonicalCase("failed", .labelled("request", "Int"), .labelled("message", "String")) {
+            arguments throws(CanonicalTextError) in
+            .failed(request: try arguments.int(0), message: try arguments.string(1))
+        },
+        CanonicalCase("cancel", .cancel),
+        CanonicalCase("retry", .retry),
     ]
 
     /// The event as canonical text's syntax tree.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .start: .name("start")
-        case .progress(let request, let percent):
-            .call("progress", [.labelled("request", .int(request)), .labelled("percent", .int(percent))])
-        case .pause: .name("pause")
-        case .resume: .name("resume")
-        case .succeeded(let request, let file):
-            .call("succeeded", [.labelled("request", .int(request)), .labelled("file", .string(file))])
-        case .failed(let request, let message):
-            .call("failed", [.labelled("request", .int(request)), .labelled("message", .string(message))])
-        case .cancel: .name("cancel")
-        case .retry: .name("retry")
-        }
-    }
-
-    /// Rebuilds a transfer event from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "start":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .start
-        case "progress":
-            let arguments = try value.arguments(of: forms[1], labels: ["request", "percent"])
-            self = .progress(
-                request: try arguments[0].intValue("request"), percent: try arguments[1].intValue("percent"))
-        case "pause":
-            _ = try value.arguments(of: forms[2], labels: [])
-            self = .pause
-        case "resume":
-            _ = try value.arguments(of: forms[3], labels: [])
-            self = .resume
-        case "succeeded":
-            let arguments = try value.arguments(of: forms[4], labels: ["request", "file"])
-            self = .succeeded(
-                request: try arguments[0].intValue("request"), file: try arguments[1].stringValue("file"))
-        case "failed":
-            let arguments = try value.arguments(of: forms[5], labels: ["request", "message"])
-            self = .failed(
-                request: try arguments[0].intValue("request"), message: try arguments[1].stringValue("message"))
-        case "cancel":
-            _ = try value.arguments(of: forms[6], labels: [])
-            self = .cancel
-        case "retry":
-            _ = try value.arguments(of: forms[7], labels: [])
-            self = .retry
-        default:
-            throw CanonicalValue.unknownCase(value, of: "transfer event")
+        case .start: Self.canonical("start")
+        case .progress(let request, let percent): Self.canonical("progress", .int(request), .int(percent))
+        case .pause: Self.canonical("pause")
+        case .resume: Self.canonical("resume")
+        case .succeeded(let request, let file): Self.canonical("succeeded", .int(request), .string(file))
+        case .failed(let request, let message): Self.canonical("failed", .int(request), .string(message))
+        case .cancel: Self.canonical("cancel")
+        case .retry: Self.canonical("retry")
         }
     }
 }

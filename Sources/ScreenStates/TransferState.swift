@@ -29,52 +29,37 @@ public enum TransferState: Hashable, Sendable {
     }
 }
 
-extension TransferState: CanonicalText {
+extension TransferState: CanonicalCases {
+    /// What an error calls a transfer state.
+    public static let canonicalTypeName = "transfer state"
+
     /// The forms a transfer state is written in.
-    public static let canonicalForms = [
-        "idle", "running(request: Int, percent: Int)", "paused(request: Int, percent: Int)",
-        "completed(file: String)", "failed(message: String)",
+    public static let canonicalCases: [CanonicalCase<TransferState>] = [
+        CanonicalCase("idle", .idle),
+        CanonicalCase("running", .labelled("request", "Int"), .labelled("percent", "Int")) {
+            arguments throws(CanonicalTextError) in
+            .running(request: try arguments.int(0), percent: try arguments.int(1))
+        },
+        CanonicalCase("paused", .labelled("request", "Int"), .labelled("percent", "Int")) {
+            arguments throws(CanonicalTextError) in
+            .paused(request: try arguments.int(0), percent: try arguments.int(1))
+        },
+        CanonicalCase("completed", .labelled("file", "String")) { arguments throws(CanonicalTextError) in
+            .completed(file: try arguments.string(0))
+        },
+        CanonicalCase("failed", .labelled("message", "String")) { arguments throws(CanonicalTextError) in
+            .failed(message: try arguments.string(0))
+        },
     ]
 
     /// The state as canonical text's syntax tree.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .idle:
-            .name("idle")
-        case .running(let request, let percent):
-            .call("running", [.labelled("request", .int(request)), .labelled("percent", .int(percent))])
-        case .paused(let request, let percent):
-            .call("paused", [.labelled("request", .int(request)), .labelled("percent", .int(percent))])
-        case .completed(let file):
-            .call("completed", [.labelled("file", .string(file))])
-        case .failed(let message):
-            .call("failed", [.labelled("message", .string(message))])
-        }
-    }
-
-    /// Rebuilds a transfer state from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "idle":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .idle
-        case "running":
-            let arguments = try value.arguments(of: forms[1], labels: ["request", "percent"])
-            self = .running(
-                request: try arguments[0].intValue("request"), percent: try arguments[1].intValue("percent"))
-        case "paused":
-            let arguments = try value.arguments(of: forms[2], labels: ["request", "percent"])
-            self = .paused(
-                request: try arguments[0].intValue("request"), percent: try arguments[1].intValue("percent"))
-        case "completed":
-            let arguments = try value.arguments(of: forms[3], labels: ["file"])
-            self = .completed(file: try arguments[0].stringValue("file"))
-        case "failed":
-            let arguments = try value.arguments(of: forms[4], labels: ["message"])
-            self = .failed(message: try arguments[0].stringValue("message"))
-        default:
-            throw CanonicalValue.unknownCase(value, of: "transfer state")
+        case .idle: Self.canonical("idle")
+        case .running(let request, let percent): Self.canonical("running", .int(request), .int(percent))
+        case .paused(let request, let percent): Self.canonical("paused", .int(request), .int(percent))
+        case .completed(let file): Self.canonical("completed", .string(file))
+        case .failed(let message): Self.canonical("failed", .string(message))
         }
     }
 }

@@ -18,56 +18,37 @@ public enum UploadEvent: Hashable, Sendable {
     case cancel
 }
 
-extension UploadEvent: CanonicalText {
+extension UploadEvent: CanonicalCases {
+    /// What an error calls an upload event.
+    public static let canonicalTypeName = "upload event"
+
     /// The forms an upload event is written in.
-    public static let canonicalForms = [
-        "start", "progress(Double)", "pause", "resume", "complete", "fail(message: String)", "retry", "cancel",
+    public static let canonicalCases: [CanonicalCase<UploadEvent>] = [
+        CanonicalCase("start", .start),
+        CanonicalCase("progress", .unlabelled("progress", "Double")) { arguments throws(CanonicalTextError) in
+            .progress(try arguments.double(0))
+        },
+        CanonicalCase("pause", .pause),
+        CanonicalCase("resume", .resume),
+        CanonicalCase("complete", .complete),
+        CanonicalCase("fail", .labelled("message", "String")) { arguments throws(CanonicalTextError) in
+            .fail(message: try arguments.string(0))
+        },
+        CanonicalCase("retry", .retry),
+        CanonicalCase("cancel", .cancel),
     ]
 
     /// The event as canonical text's syntax tree.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .start: .name("start")
-        case .progress(let fraction): .call("progress", [.unlabelled(.double(fraction))])
-        case .pause: .name("pause")
-        case .resume: .name("resume")
-        case .complete: .name("complete")
-        case .fail(let message): .call("fail", [.labelled("message", .string(message))])
-        case .retry: .name("retry")
-        case .cancel: .name("cancel")
-        }
-    }
-
-    /// Rebuilds an upload event from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "start":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .start
-        case "progress":
-            let arguments = try value.arguments(of: forms[1], labels: [nil])
-            self = .progress(try arguments[0].doubleValue("progress"))
-        case "pause":
-            _ = try value.arguments(of: forms[2], labels: [])
-            self = .pause
-        case "resume":
-            _ = try value.arguments(of: forms[3], labels: [])
-            self = .resume
-        case "complete":
-            _ = try value.arguments(of: forms[4], labels: [])
-            self = .complete
-        case "fail":
-            let arguments = try value.arguments(of: forms[5], labels: ["message"])
-            self = .fail(message: try arguments[0].stringValue("message"))
-        case "retry":
-            _ = try value.arguments(of: forms[6], labels: [])
-            self = .retry
-        case "cancel":
-            _ = try value.arguments(of: forms[7], labels: [])
-            self = .cancel
-        default:
-            throw CanonicalValue.unknownCase(value, of: "upload event")
+        case .start: Self.canonical("start")
+        case .progress(let fraction): Self.canonical("progress", .double(fraction))
+        case .pause: Self.canonical("pause")
+        case .resume: Self.canonical("resume")
+        case .complete: Self.canonical("complete")
+        case .fail(let message): Self.canonical("fail", .string(message))
+        case .retry: Self.canonical("retry")
+        case .cancel: Self.canonical("cancel")
         }
     }
 }

@@ -124,7 +124,7 @@ public enum UploadState: Hashable, Sendable {
     }
 
     /// The phase in words, for reasons: `idle`, `uploading`, `paused`, `completed`, `failed`.
-    public var phaseName: String {
+    var phaseName: String {
         switch self {
         case .idle: "idle"
         case .uploading: "uploading"
@@ -135,44 +135,33 @@ public enum UploadState: Hashable, Sendable {
     }
 }
 
-extension UploadState: CanonicalText {
+extension UploadState: CanonicalCases {
+    /// What an error calls an upload state.
+    public static let canonicalTypeName = "upload state"
+
     /// The forms an upload state is written in.
-    public static let canonicalForms = [
-        "idle", "uploading(progress: Double)", "paused(progress: Double)", "completed", "failed(message: String)",
+    public static let canonicalCases: [CanonicalCase<UploadState>] = [
+        CanonicalCase("idle", .idle),
+        CanonicalCase("uploading", .labelled("progress", "Double")) { arguments throws(CanonicalTextError) in
+            .uploading(progress: try arguments.double(0))
+        },
+        CanonicalCase("paused", .labelled("progress", "Double")) { arguments throws(CanonicalTextError) in
+            .paused(progress: try arguments.double(0))
+        },
+        CanonicalCase("completed", .completed),
+        CanonicalCase("failed", .labelled("message", "String")) { arguments throws(CanonicalTextError) in
+            .failed(message: try arguments.string(0))
+        },
     ]
 
     /// The state as canonical text's syntax tree.
     public var canonicalValue: CanonicalValue {
         switch self {
-        case .idle: .name("idle")
-        case .uploading(let progress): .call("uploading", [.labelled("progress", .double(progress))])
-        case .paused(let progress): .call("paused", [.labelled("progress", .double(progress))])
-        case .completed: .name("completed")
-        case .failed(let message): .call("failed", [.labelled("message", .string(message))])
-        }
-    }
-
-    /// Rebuilds an upload state from canonical text's syntax tree.
-    public init(canonicalValue value: CanonicalValue) throws(CanonicalTextError) {
-        let forms = Self.canonicalForms
-        switch value.caseName {
-        case "idle":
-            _ = try value.arguments(of: forms[0], labels: [])
-            self = .idle
-        case "uploading":
-            let arguments = try value.arguments(of: forms[1], labels: ["progress"])
-            self = .uploading(progress: try arguments[0].doubleValue("progress"))
-        case "paused":
-            let arguments = try value.arguments(of: forms[2], labels: ["progress"])
-            self = .paused(progress: try arguments[0].doubleValue("progress"))
-        case "completed":
-            _ = try value.arguments(of: forms[3], labels: [])
-            self = .completed
-        case "failed":
-            let arguments = try value.arguments(of: forms[4], labels: ["message"])
-            self = .failed(message: try arguments[0].stringValue("message"))
-        default:
-            throw CanonicalValue.unknownCase(value, of: "upload state")
+        case .idle: Self.canonical("idle")
+        case .uploading(let progress): Self.canonical("uploading", .double(progress))
+        case .paused(let progress): Self.canonical("paused", .double(progress))
+        case .completed: Self.canonical("completed")
+        case .failed(let message): Self.canonical("failed", .string(message))
         }
     }
 }

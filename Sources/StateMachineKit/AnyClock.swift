@@ -1,25 +1,10 @@
 /// Any `Clock` whose durations are `Duration`, behind one concrete type the machine can store.
 ///
-/// Time is measured from the moment the wrapped clock was wrapped, so instants of different clocks
-/// never mix: an `AnyClock.Instant` is an offset on this clock's own timeline.
+/// Time is measured from the moment the wrapped clock was wrapped: an `AnyClock.Instant` is an offset on
+/// this clock's own timeline.
 public struct AnyClock: Clock, Sendable {
     /// A point on the wrapped clock's timeline, as the offset from the moment it was wrapped.
-    public struct Instant: InstantProtocol, Sendable, Hashable, Codable {
-        /// Time since the clock was wrapped.
-        public var offset: Duration
-
-        /// The instant `offset` after the clock was wrapped.
-        public init(offset: Duration) { self.offset = offset }
-
-        /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-
-        /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-
-        /// Earlier instants come first.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
+    public typealias Instant = ClockInstant
 
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration, Duration?) async throws -> Void

@@ -120,20 +120,18 @@ enum DiagramText {
     /// Mermaid's state diagram ends a description at `#`, `;` or a newline and passes the rest to HTML,
     /// so those and the HTML-significant characters become Mermaid entity codes (`#59;`, `#quot;` …).
     static func mermaid(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
+        escaped(text) { scalar in
             switch scalar {
-            case "#": result += "#35;"
-            case ";": result += "#59;"
-            case "\"": result += "#quot;"
-            case "<": result += "#lt;"
-            case ">": result += "#gt;"
-            case "&": result += "#amp;"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += "#\(scalar.value);"
-            default: result.unicodeScalars.append(scalar)
+            case "#": "#35;"
+            case ";": "#59;"
+            case "\"": "#quot;"
+            case "<": "#lt;"
+            case ">": "#gt;"
+            case "&": "#amp;"
+            case _ where isControl(scalar): "#\(scalar.value);"
+            default: nil
             }
         }
-        return result
     }
 
     /// A Graphviz double-quoted string holding `text` exactly.
@@ -141,36 +139,48 @@ enum DiagramText {
     /// Backslashes are doubled (so `\n` in the text is not read as a Graphviz line break), quotes are
     /// escaped, and control characters print in Swift escape form rather than breaking the file.
     static func dotQuoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
+        let body = escaped(text) { scalar in
             switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\\\n"
-            case "\r": result += "\\\\r"
-            case "\t": result += "\\\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
+            case "\\": "\\\\"
+            case "\"": "\\\""
+            case "\n": "\\\\n"
+            case "\r": "\\\\r"
+            case "\t": "\\\\t"
+            case _ where isControl(scalar): "\\\\u{\(String(scalar.value, radix: 16))}"
+            default: nil
             }
         }
-        return result + "\""
+        return "\"" + body + "\""
     }
 
     /// Text for one cell of a Markdown table: `|` escaped, control characters in Swift escape form.
     static func tableCell(_ text: String) -> String {
+        escaped(text) { scalar in
+            switch scalar {
+            case "|": "\\|"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case _ where isControl(scalar): "\\u{\(String(scalar.value, radix: 16))}"
+            default: nil
+            }
+        }
+    }
+
+    /// `text` with every scalar `replacement` has a replacement for replaced, the others kept: the one loop
+    /// behind each format's escaping.
+    private static func escaped(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "|": result += "\\|"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
+            if let replaced = replacement(scalar) {
+                result += replaced
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result
     }
+
+    /// A C0 control character or DEL, which no format may hold raw.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || scalar.value == 0x7F }
 }

@@ -686,28 +686,36 @@ extension StateMachine {
         /// the caller that is.
         @inlinable @inline(__always)
         mutating func settle(_ effects: consuming Effects?) -> Effects? {
-            guard let effects = consume effects else { return notes.isEmpty ? nil : settle(some: Effects()) }
-            return settle(some: effects)
+            var effects = consume effects
+            if case .none = effects {
+                guard !notes.isEmpty else { return nil }
+                effects = Effects()
+            }
+            settle(some: &effects)
+            return effects
         }
 
+        /// Settles `effects` (never `nil` here) in place, and empties it to `nil` when nothing is left to do:
+        /// changed through the optional, never copied out of it (a copy would retain every array in it).
         @inlinable
-        mutating func settle(some effects: consuming Effects) -> Effects? {
-            var effects = consume effects
-            if !effects.wake.isEmpty && !effects.wakeFinishes { effects.wakeWith = handOver(to: effects.wake) }
+        mutating func settle(some effects: inout Effects?) {
+            if effects!.wakeFinishes == false && !effects!.wake.isEmpty {
+                effects!.wakeWith = handOver(to: effects!.wake)
+            }
             switch reportQueue {
             case .idle(var spare) where !notes.isEmpty:
                 reportQueue = .delivering(thread: currentThread())
                 swap(&notes, &spare)
-                effects.reports = spare
+                effects!.reports = spare
             case .delivering(let thread) where notes.count > Self.reportBacklog && thread != currentThread():
                 // Back-pressure: another thread delivers and the backlog is full, so this sender waits
                 // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
                 // from inside a report, never waits.
-                effects.waitsForBacklog = true
+                effects!.waitsForBacklog = true
             case .idle, .delivering:
                 break
             }
-            return effects.isEmpty ? nil : effects
+            if effects!.isEmpty { effects = nil }
         }
 
         /// How many notes may wait for a deliverer on another thread before their senders wait too.

@@ -1,3 +1,5 @@
+import Support
+
 extension StateMachine {
     /// How a recorded event reached the machine, which decides how it is reported.
     @usableFromInline
@@ -49,9 +51,11 @@ extension StateMachine {
         }
         var notes = consume notes
         repeat {
-            for index in notes.indices { report(notes[index], to: reporter) }
-            // Emptied here, outside the lock: destroying an event or a state must not run under it.
-            notes.removeAll(keepingCapacity: true)
+            // Each note is moved out of the buffer and destroyed after its report, outside the lock (destroying
+            // an event or a state must not run under it); indexing would copy each note and destroy it twice.
+            // The buffer is left empty with its capacity, for the core to reuse.
+            notes.reverse()
+            while let note = notes.popLast() { report(note, to: reporter) }
         } while core.withLock { $0.nextReports(&notes) }
     }
 
@@ -59,8 +63,8 @@ extension StateMachine {
     /// reads it. Inlinable so that a client's specialised machine prints its own types without dynamic
     /// casts.
     @inlinable
-    func report(_ note: Note, to reporter: Reporter) {
-        switch note {
+    func report(_ note: consuming Note, to reporter: Reporter) {
+        switch consume note {
         case .record(let record, let source):
             let level = NoteSource.event.level(of: record.outcome)
             if reporter.accepts(level) {

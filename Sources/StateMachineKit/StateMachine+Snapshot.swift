@@ -1,3 +1,5 @@
+import Support
+
 extension StateMachine {
     /// Where a machine is, enough to carry on in another process: state, visit, history, the
     /// armed state timeout with the time it had left, and the postponed events. `Codable` when `State`

@@ -1,3 +1,5 @@
+import Support
+
 extension StateMachine {
     /// The current state at once, then the newest state after each change, until ``stop()``.
     ///

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Support
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -175,7 +176,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         let (outcome, effects) = core.withLock { core in
             core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
         }
-        if let effects { perform(effects) }
+        // Consumed, not bound: binding would copy the effects (every array in them) and destroy both.
+        if let effects = consume effects { perform(consume effects) }
         return outcome
     }
 

@@ -1,25 +1,12 @@
+import Support
+
 /// A clock that moves only when told to, for deterministic tests of state timeouts.
 ///
 /// `sleep(until:)` suspends until ``advance(by:)`` moves the clock to or past the deadline; nothing
 /// ever waits for real time. Wrap it for a machine with `AnyClock(testClock)`.
 public final class TestClock: Clock, Sendable {
     /// A point on the test clock's timeline: the time advanced since it was created.
-    public struct Instant: InstantProtocol, Sendable, Hashable, Codable {
-        /// Time advanced since the clock was created.
-        public var offset: Duration
-
-        /// The instant `offset` after the clock was created.
-        public init(offset: Duration) { self.offset = offset }
-
-        /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-
-        /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-
-        /// Earlier instants come first.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
+    public typealias Instant = ClockInstant
 
     private struct Sleeper {
         var id: Int

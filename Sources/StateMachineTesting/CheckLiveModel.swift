@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Support
 
 /// Model-checks a live `StateMachine` — its `whileIn` work and state timeouts included — by running
 /// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.
@@ -60,31 +61,21 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
             let place = "step \(position + 1) (\(step))"
             for record in machine.history where record.sequence > checked {
                 checked = record.sequence
+                let unchangedBy: String?
                 switch record.outcome {
-                case .ignored, .invalid:
-                    if record.after != record.before {
-                        return (
-                            initial,
-                            ModelTrace(
-                                states: states,
-                                failure:
-                                    "rejected event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
-                            )
+                case .ignored, .invalid: unchangedBy = "rejected"
+                case .postponed, .overflowed: unchangedBy = "postponed"
+                case .moved, .updated, .stayed, .stopped, .stale: unchangedBy = nil
+                }
+                if let unchangedBy, record.after != record.before {
+                    return (
+                        initial,
+                        ModelTrace(
+                            states: states,
+                            failure:
+                                "\(unchangedBy) event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
                         )
-                    }
-                case .postponed, .overflowed:
-                    if record.after != record.before {
-                        return (
-                            initial,
-                            ModelTrace(
-                                states: states,
-                                failure:
-                                    "postponed event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
-                            )
-                        )
-                    }
-                case .moved, .updated, .stayed, .stopped, .stale:
-                    break
+                    )
                 }
                 if !invariant(record.after) {
                     return (

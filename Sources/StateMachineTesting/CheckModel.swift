@@ -11,7 +11,7 @@ import StateMachineKit
 /// `postponeLimit`, past which it is dropped), and every `.to` retries the queue in arrival order, each
 /// retried event checked by the same rules. The shortest-path shrink stays exact with a queue: a path
 /// in the queue-less graph never postpones, so it replays the same; and a failure reached with a queue
-/// is reached by at most as many events without one (each state change is one event in one state). Sequences come from a ``SplitMix64``
+/// is reached by at most as many events without one (each state change is one event in one state). Sequences come from a `SplitMix64`
 /// seeded with `seed`, or with `STATE_MACHINE_SEED` from the environment when that is set (so a failure
 /// printed in CI replays locally), or with a random seed; the seed used is in the counterexample.
 ///

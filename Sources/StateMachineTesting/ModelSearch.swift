@@ -1,3 +1,5 @@
+import Support
+
 /// What happened when one sequence of events ran against a model: the states after each event
 /// applied, and the failure that stopped it, if any.
 struct ModelTrace<State> {

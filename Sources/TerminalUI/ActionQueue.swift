@@ -1,3 +1,5 @@
+import Support
+
 /// The store's inbox: actions from effects and subscriptions, from any thread, in order. A subscription
 /// that only cares about the newest value keeps one slot, replaced while it waits, so a flood of changes
 /// costs one action per frame and flat memory. Only the first action after a drain wakes the run loop.

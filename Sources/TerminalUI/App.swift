@@ -18,7 +18,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var layoutKeymap: (@Sendable (Key, State, Size) -> Action?)?
     /// Whether the app is done (the run loop returns the state then).
     public var isFinished: @Sendable (State) -> Bool
-    /// Performs one effect, sending any resulting actions back. Runs in its own task.
+    /// Performs one effect, sending any resulting actions back. Runs in its own task once the effects asked for
+    /// before it have finished, so effects reach the world in the order keys asked for them; work that lasts
+    /// belongs in a subscription or a machine's `whileIn`, not in an effect.
     public var runEffect: @Sendable (Effect, Send<Action>) async -> Void
     /// Sources of actions that live as long as the run loop.
     public var subscriptions: [Subscription<Action>]
@@ -27,6 +29,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var subscribe: @Sendable (State) -> [Subscription<Action>]
     /// The key that suspends to the shell (Ctrl-Z by default; nil: none).
     public var suspendKey: Key?
+    /// What the terminal's own progress indicator shows for a state (``TerminalProgress``; none by default).
+    /// Pure, like the view: the store shows it with each frame, and terminals without one ignore it.
+    public var progress: @Sendable (State) -> TerminalProgress
 
     /// Creates an app.
     public init(
@@ -39,7 +44,8 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         runEffect: @escaping @Sendable (Effect, Send<Action>) async -> Void = { _, _ in },
         subscriptions: [Subscription<Action>] = [],
         subscribe: @escaping @Sendable (State) -> [Subscription<Action>] = { _ in [] },
-        suspendKey: Key? = .controlZ
+        suspendKey: Key? = .controlZ,
+        progress: @escaping @Sendable (State) -> TerminalProgress = { _ in .none }
     ) {
         self.initialState = initialState
         self.reduce = reduce
@@ -51,6 +57,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.subscriptions = subscriptions
         self.subscribe = subscribe
         self.suspendKey = suspendKey
+        self.progress = progress
     }
 
     /// Runs the app on `terminal` on the calling thread until ``isFinished`` holds; returns the final state.

@@ -1,3 +1,5 @@
+import Support
+
 /// One scripted input of a ``HeadlessTerminal``.
 public enum HeadlessInput: Hashable, Sendable {
     /// A key press.

@@ -19,7 +19,7 @@ public struct ProgressBar: Hashable, Sendable, Widget {
 
     /// How many eighths of a cell are filled in a bar `width` cells wide (rounded down, so a bar is only
     /// full at 1).
-    public static func filledEighths(fraction: Double, width: Int) -> Int {
+    static func filledEighths(fraction: Double, width: Int) -> Int {
         guard width > 0, !fraction.isNaN else { return 0 }
         let clamped = min(1, max(0, fraction))
         return min(width * 8, Int((clamped * Double(width * 8)).rounded(.down)))

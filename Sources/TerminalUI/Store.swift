@@ -1,5 +1,8 @@
-/// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back,
-/// runs subscriptions, and draws a frame only when the state (or the terminal size) changed, at most as often
+import Support
+
+/// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back (one
+/// after another, in the order they were asked for), runs subscriptions, and draws a frame only when the state
+/// (or the terminal size) changed, at most as often
 /// as the pacer allows. Between events the loop sleeps in the terminal's wait; nothing spins.
 ///
 /// A store belongs to the thread that runs it; effects and subscriptions reach it only through ``send``.
@@ -15,7 +18,9 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     private let queue: ActionQueue<Action>
     private let tasks = TaskBag()
-    private let effectsRunning = Locked(0)
+    private let effectsRunning = RunningCount()
+    /// The effect started last: the next one waits for it, so effects run in the order they were asked for.
+    private var lastEffect: Task<Void, Never>?
     /// The subscriptions running now by id, each with its task and its newest-only slot in the queue.
     private var running: [String: (task: Task<Void, Never>, slot: Int)] = [:]
     private var nextSlot = 0
@@ -36,7 +41,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     /// How many effects have started and not yet ended. Each end also wakes the run loop, so a driver that
     /// waits for quiet (a scripted demo) looks again without polling.
-    public var runningEffects: Int { effectsRunning.withLock { $0 } }
+    public var runningEffects: Int { effectsRunning.count.withLock { $0 } }
 
     /// Whether actions wait to be reduced.
     public var hasQueuedActions: Bool { !queue.isEmpty }
@@ -51,7 +56,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     /// Reduces every action waiting in the queue, oldest first. Returns whether the state changed.
     @discardableResult
-    public func processQueued() -> Bool {
+    func processQueued() -> Bool {
         let actions = queue.drain()
         guard !actions.isEmpty else { return false }
         let before = state
@@ -94,6 +99,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     let canvas = app.view(state, size)
                     let built = clock.now
                     let report = terminal.draw(canvas)
+                    terminal.showProgress(app.progress(state))
                     frameCount += 1
                     lastFrame = start
                     drawnSize = size
@@ -152,13 +158,22 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         let send = self.send
         let queue = self.queue
         let effectsRunning = self.effectsRunning
-        effectsRunning.withLock { $0 += effects.count }
+        effectsRunning.count.withLock { $0 += effects.count }
         for effect in effects {
-            tasks.spawn {
+            let previous = lastEffect
+            lastEffect = tasks.spawn {
+                // In order: a key's effect never overtakes the one an earlier key asked for (`s p` typed fast
+                // sends start, then pause, to the machine).
+                await previous?.value
                 await runEffect(effect, send)
-                effectsRunning.withLock { $0 -= 1 }
+                effectsRunning.count.withLock { $0 -= 1 }
                 queue.wake()
             }
         }
     }
+}
+
+/// How many effects are running: shared by the store and the tasks that run them.
+private final class RunningCount: Sendable {
+    let count = Locked(0)
 }

@@ -1,3 +1,5 @@
+import Support
+
 /// The store's running tasks (effects and subscriptions), cancelled together when the store stops.
 final class TaskBag: Sendable {
     private struct Tasks {
@@ -9,8 +11,9 @@ final class TaskBag: Sendable {
 
     private let tasks = Locked(Tasks())
 
-    /// Starts `operation` in a task that is forgotten once it finishes.
-    func spawn(_ operation: @escaping @Sendable () async -> Void) {
+    /// Starts `operation` in a task that is forgotten once it finishes; returns the task.
+    @discardableResult
+    func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         let id = tasks.withLock { tasks in
             tasks.next += 1
             return tasks.next
@@ -26,6 +29,7 @@ final class TaskBag: Sendable {
             return false
         }
         if cancelNow { task.cancel() }
+        return task
     }
 
     /// How many tasks are still running.

@@ -9,9 +9,9 @@ import Darwin
 /// subscriptions wake a loop that otherwise sleeps until a key arrives.
 public final class Wakeup: Sendable {
     /// The end the waiter polls.
-    public let readDescriptor: Int32
+    let readDescriptor: Int32
     /// The end `wake()` writes to.
-    public let writeDescriptor: Int32
+    let writeDescriptor: Int32
 
     /// Opens the pipe, both ends non-blocking and closed on exec.
     public init() {

@@ -3,7 +3,7 @@ import TerminalUI
 import Testing
 
 /// Whether this run rewrites golden files instead of comparing: `SNAPSHOT_UPDATE=1`.
-public var isUpdatingSnapshots: Bool {
+var isUpdatingSnapshots: Bool {
     ProcessInfo.processInfo.environment["SNAPSHOT_UPDATE"] == "1"
 }
 

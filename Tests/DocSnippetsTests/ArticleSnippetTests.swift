@@ -34,7 +34,7 @@ import Testing
         let languages = try Set(
             PackagePaths.articles().flatMap { try CodeBlock.all(in: String(contentsOf: $0, encoding: .utf8)) }
                 .map(\.language))
-        #expect(languages.isSubset(of: ["swift", "mermaid", "text", "sh"]), "\(languages.sorted())")
+        #expect(languages.isSubset(of: ["swift", "mermaid", "text", "sh", "json"]), "\(languages.sorted())")
     }
 
     @Test func theDiagramInTheExplorationArticleIsTheDoorsMermaid() throws {

@@ -5,7 +5,7 @@ enum PackagePaths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let snippetFolder = root.appendingPathComponent("Tests/DocSnippetsTests")
-    static let catalogs = ["StateMachineKit", "StateMachineTesting"].map {
+    static let catalogs = ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"].map {
         root.appendingPathComponent("Sources/\($0)/\($0).docc")
     }
 

@@ -3,8 +3,10 @@
 # resume it (its late callback shows up as a dropped stale event), cancel, open and close the help overlay,
 # shrink the window below 40x12 and back, quit. The screen is checked at each step (polling capture-pane
 # with a bounded wait, never a fixed sleep), and the terminal must be restored after q, Ctrl-C, SIGTERM and
-# SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, the shell's exit status as documented. Also: NO_COLOR
-# draws no colour, and stdout not a terminal or an unknown TERM is a one-line error with exit status 2.
+# SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, mouse reporting off,
+# the shell's exit status as documented. The mouse: a click on a tab and on a row, the wheel, the help
+# overlay scrolled at 40x12, and --no-mouse. Also: NO_COLOR draws no colour, and stdout not a terminal or an
+# unknown TERM is a one-line error with exit status 2.
 name=dashboard
 wait_seconds=10
 # shellcheck source=tmux-session.sh
@@ -16,7 +18,16 @@ expect_restored() {
     wait_for "^exit=$status\$"
     [ "$(pane '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
     [ "$(pane '#{cursor_flag}')" = 1 ] || fail "the cursor is still hidden"
+    [ "$(pane '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 00 ] || fail "mouse reporting is still on"
 }
+# A left click at column $1, row $2 (counted from 1), as a terminal reporting the mouse in SGR form (1006)
+# sends it: tmux hands what send-keys types to the program as its input.
+click() {
+    keys -l $'\e[<0;'"$1;$2"'M'
+    keys -l $'\e[<0;'"$1;$2"'m'
+}
+# The wheel turned down ($1 = 65) or up (64) over column 30, row 10.
+wheel() { keys -l $'\e[<'"$1"';30;10M'; }
 # The dashboard process, a child of the pane's shell.
 dashboard_pid() {
     local pid
@@ -27,15 +38,21 @@ dashboard_pid() {
 # Starts the dashboard from the shell; with `alone`, no `echo exit=$?` follows it on the command line (a
 # job stopped by Ctrl-Z would let that echo run at once).
 launch() {
+    local options=""
+    case "$*" in *--no-mouse*) options=--no-mouse ;; esac
     if [ "${1:-}" = alone ]; then
         keys "clear; $bin --seed 1" Enter
     else
-        keys "clear; $* $bin --seed 1; echo exit=\$?" Enter
+        keys "clear; ${*/--no-mouse/} $bin --seed 1 $options; echo exit=\$?" Enter
     fi
     wait_for '^ 1 Transfers'
     wait_for 'stale events dropped: 0'
     [ "$(pane '#{alternate_on}')" = 1 ] || fail "the dashboard is not on the alternate screen"
     [ "$(pane '#{cursor_flag}')" = 0 ] || fail "the cursor is visible in the dashboard"
+    case "$*" in
+    *--no-mouse*) [ "$(pane '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 00 ] || fail "--no-mouse, but the mouse is reported" ;;
+    *) [ "$(pane '#{mouse_standard_flag}#{mouse_sgr_flag}')" = 11 ] || fail "the dashboard did not ask for the mouse" ;;
+    esac
 }
 
 tm new-session -d -s "$session" -x 80 -y 24 "env -i PATH=\"$PATH\" HOME=\"$work\" HISTFILE=/dev/null TERM=screen PS1='$ ' bash --norc --noprofile"
@@ -78,6 +95,40 @@ wait_for 'space / p +pause / resume'
 keys Escape
 wait_gone '─ Help ─'
 wait_for '│ backup\.img .* idle'
+
+step="the mouse: a click on a tab shows its screen, a click on a row selects it, the wheel moves it"
+click 17 1
+wait_for '^State idle'
+click 5 1
+wait_for '│ Name +Size +Done'
+click 10 6
+keys f
+wait_for '│ dataset\.csv .*next fails *│'
+wheel 65
+keys f
+wait_for '│ video\.mp4 .*next fails *│'
+wheel 64
+wheel 64
+keys f
+wait_for '│ backup\.img .*next fails *│'
+
+step="the help overlay scrolls at 40x12, with keys and the wheel"
+tm resize-window -t "$session" -x 40 -y 12
+wait_for '^ 1 Transfers'
+keys '?'
+wait_for '↓ [0-9]+ more'
+wait_for 'esc close · ↑↓ scroll · q quit'
+keys End
+wait_for '↑ [0-9]+ more'
+wait_for 'ctrl-z suspend to the shell'
+keys Home
+wait_gone '↑ [0-9]+ more'
+wheel 65
+wait_for '↑ 3 more'
+keys Escape
+wait_gone '─ Help'
+tm resize-window -t "$session" -x 80 -y 24
+wait_for '│ Name +Size +Done +Rate +ETA State +│'
 
 step="resize below 40x12 and back"
 tm resize-window -t "$session" -x 30 -y 8
@@ -141,6 +192,11 @@ wait_for '│ photos\.tar .*running · [0-9]+% · request #1'
 if tm capture-pane -p -e -t "$session" | grep -E -q $'\e\\[[0-9;]*(3[0-7]|9[0-7]|38;5;[0-9]+)m'; then
     fail "a colour escape was drawn under NO_COLOR"
 fi
+keys q
+expect_restored 0
+
+step="--no-mouse leaves the mouse to the terminal"
+launch --no-mouse
 keys q
 expect_restored 0
 

@@ -102,6 +102,8 @@ keys '?'
 wait_for 'Upload'
 wait_for 'Graph'
 wait_for 'fail the next upload'
+# The whole help is taller than 24 rows: End scrolls to its last lines.
+keys End
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab

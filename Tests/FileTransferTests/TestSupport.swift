@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 @testable import FileTransfer
 

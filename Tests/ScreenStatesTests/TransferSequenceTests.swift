@@ -1,18 +1,7 @@
 import ScreenStates
 import StateMachineKit
+import Support
 import Testing
-
-/// A small deterministic generator so every run explores the same sequences.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct TransferSequenceTests {
     /// Events mixing cancel, restart, delayed and backward progress, stale and duplicate outcomes
@@ -35,7 +24,7 @@ struct SplitMix64: RandomNumberGenerator {
     /// the whole model unchanged, percent never decreases within one running phase, and a request
     /// id that stopped being active never becomes active again.
     @Test func invariantsHoldAfterEveryEvent() {
-        var generator = SplitMix64(state: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         for _ in 0..<300 {
             var model = TransferModel.initial
             var retired: Set<Int> = []

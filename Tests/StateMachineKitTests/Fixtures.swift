@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// The classic turnstile: a coin unlocks, a push locks.
 enum Turnstile: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Support
 import Testing
 
 @Suite struct ReporterTests {

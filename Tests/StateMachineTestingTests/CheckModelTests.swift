@@ -1,5 +1,6 @@
 import StateMachineKit
 import StateMachineTesting
+import Support
 import Testing
 
 /// A combination lock that opens (the planted bug) after `a`, `b`, `c` in a row; noise events in

@@ -1,5 +1,6 @@
 import StateMachineKit
 import StateMachineTesting
+import Support
 import Testing
 
 /// Random graphs of up to 30 states, self-loops, parallel edges and cycles included, laid out as text: the

@@ -2,6 +2,7 @@ import DashboardApp
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 import Testing
 
@@ -60,60 +61,58 @@ import Testing
                 effects: []),
             Case(
                 name: "s starts an idle transfer", key: .character("s"), before: F.app(selected: idle),
-                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, .start))]),
+                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, [.start]))]),
             Case(
                 name: "s starts a completed transfer again", key: .character("s"), before: F.app(selected: completed),
-                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, .start))]),
+                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, [.start]))]),
             Case(
                 name: "s starts a failed transfer afresh", key: .character("s"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, .start))]),
+                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.start]))]),
             Case(
-                name: "s does nothing while running", key: .character("s"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: []),
+                name: "s while running (the machine refuses it)", key: .character("s"),
+                before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.start]))]),
             Case(
-                name: "s does nothing while paused", key: .character("s"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: []),
+                name: "s while paused (the machine refuses it)", key: .character("s"), before: F.app(selected: paused),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.start]))]),
             Case(
                 name: "space pauses a running transfer", key: .character(" "), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, .pause))]),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.pause, .resume]))]),
             Case(
                 name: "p pauses a running transfer", key: .character("p"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, .pause))]),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.pause, .resume]))]),
             Case(
                 name: "space resumes a paused transfer", key: .character(" "), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .resume))]),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.pause, .resume]))]),
             Case(
                 name: "p resumes a paused transfer", key: .character("p"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .resume))]),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.pause, .resume]))]),
             Case(
-                name: "p does nothing when completed", key: .character("p"), before: F.app(selected: completed),
-                after: F.app(selected: completed), effects: []),
+                name: "p when completed (the machine refuses it)", key: .character("p"),
+                before: F.app(selected: completed),
+                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, [.pause, .resume]))]),
             Case(
-                name: "p does nothing when idle", key: .character("p"), before: F.app(selected: idle),
-                after: F.app(selected: idle), effects: []),
+                name: "p when idle (the machine refuses it)", key: .character("p"), before: F.app(selected: idle),
+                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, [.pause, .resume]))]),
             Case(
                 name: "c cancels a running transfer", key: .character("c"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, .cancel))]),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.cancel]))]),
             Case(
                 name: "c cancels a paused transfer", key: .character("c"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, .cancel))]),
+                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.cancel]))]),
             Case(
-                name: "c does nothing when failed", key: .character("c"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: []),
+                name: "c when failed (the machine refuses it)", key: .character("c"), before: F.app(selected: failed),
+                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.cancel]))]),
             Case(
                 name: "r retries a failed transfer", key: .character("r"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, .retry))]),
+                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.retry]))]),
             Case(
-                name: "r does nothing while running", key: .character("r"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: []),
+                name: "r while running (the machine refuses it)", key: .character("r"),
+                before: F.app(selected: running),
+                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.retry]))]),
             Case(
                 name: "f arms a failure for the next outcome", key: .character("f"), before: F.app(selected: running),
                 after: F.app(selected: running), effects: [.transfers(.failNextOutcome(row: running))]),
-            Case(
-                name: "f does nothing when a failure is already armed", key: .character("f"),
-                before: F.app(selected: running, failing: [running]),
-                after: F.app(selected: running, failing: [running]),
-                effects: []),
             Case(
                 name: "? opens the help overlay", key: .character("?"), before: F.app(),
                 after: F.app(overlay: .help), effects: []),
@@ -156,21 +155,13 @@ import Testing
         ("↓ under the help overlay", Key.down, F.app(overlay: .help)),
         ("an unbound letter", Key.character("x"), F.app()),
         ("a resize", Key.resize, F.app()),
+        ("f when a failure is already armed", Key.character("f"), F.app(selected: 1, failing: [1])),
     ])
     func aKeyWithNoMeaningMapsToNoAction(_ name: String, key: Key, state: AppState) {
         #expect(Keymap.action(for: key, in: state) == nil, "\(name)")
     }
 
-    @Test func selectingAScreenWithoutAFeatureChangesNothing() {
-        for screen in Screen.allCases where !screen.isAvailable {
-            var state = F.app()
-            #expect(AppReducer.reduce(&state, .select(screen)) == [])
-            #expect(state == F.app())
-        }
-    }
-
     @Test func tabAndShiftTabCycleThroughEveryScreen() {
-        #expect(Screen.allCases.filter(\.isAvailable) == Screen.allCases)
         #expect(Screen.allCases.map(\.next) == [.upload, .load, .graph, .history, .transfers])
         #expect(Screen.allCases.map(\.previous) == [.history, .transfers, .upload, .load, .graph])
         for screen in Screen.allCases {
@@ -197,10 +188,10 @@ import Testing
 
     @Test func aWorkerSnapshotReplacesItsRowsStatusOnly() {
         var state = F.app()
-        let status = SimulationStatus(failsNextOutcome: true)
-        let effects = AppReducer.reduce(&state, .transfers(.simulationChanged(row: 4, status)))
+        let status = TransferDriverStatus(failsNextOutcome: true)
+        let effects = AppReducer.reduce(&state, .transfers(.driverStatusChanged(row: 4, status)))
         var expected = F.app()
-        expected.transfers.rows[4].simulation = status
+        expected.transfers.rows[4].driverStatus = status
         #expect(state == expected)
         #expect(effects == [])
     }
@@ -234,7 +225,7 @@ import Testing
     @Test func aSnapshotForARowThatDoesNotExistIsDropped() {
         var state = F.app()
         #expect(AppReducer.reduce(&state, .transfers(.machineChanged(row: 9, F.running))) == [])
-        #expect(AppReducer.reduce(&state, .transfers(.simulationChanged(row: -1, SimulationStatus()))) == [])
+        #expect(AppReducer.reduce(&state, .transfers(.driverStatusChanged(row: -1, TransferDriverStatus()))) == [])
         #expect(state == F.app())
     }
 
@@ -256,22 +247,31 @@ import Testing
             ],
         ]
         let always = [KeyHelp("enter", "details")]
-        #expect(TransfersFeature.help(state) == expected[phase].map { $0 + always })
-        let offered = Set(TransfersFeature.help(state).map(\.key))
+        #expect(TransfersFeature.bindings.barHelp(in: state) == expected[phase].map { $0 + always })
+        let offered = Set(TransfersFeature.bindings.barHelp(in: state).map(\.key))
         let letters: [(String, Key)] = [
             ("s", .character("s")), ("p", .character("p")), ("c", .character("c")), ("r", .character("r")),
             ("f", .character("f")),
         ]
         for (name, key) in letters {
             var copy = state
-            let action = TransfersFeature.keymap(key, state)
+            let action = TransfersFeature.bindings.action(for: key, in: state)
             let effects = action.map { TransfersFeature.reduce(&copy, $0) } ?? []
-            #expect(offered.contains(name) == !effects.isEmpty, "\(name) in \(phase)")
+            // What reaches the machine: an intent's event as the runtime resolves it against the same model.
+            let reaching = effects.filter { effect in
+                switch effect {
+                case .send(_, let events):
+                    TransfersRuntime.event(of: events, at: state.rows[state.selected].model) != nil
+                case .failNextOutcome: true
+                }
+            }
+            #expect(offered.contains(name) == !reaching.isEmpty, "\(name) in \(phase)")
         }
     }
 
-    /// One rulebook: over every transfer model the transition function reaches, a key sends exactly the
-    /// first of its events that the function applies, and nothing when none does.
+    /// One rulebook: over every transfer model the transition function reaches, a key's intent reaches the
+    /// runtime, which sends exactly the first of its events that the function applies, and nothing when none
+    /// does.
     @Test func everyKeySendsOnlyWhatTheTransitionFunctionApplies() {
         let events: [TransferEvent] = [
             .start, .pause, .resume, .cancel, .retry, .progress(request: 1, percent: 50),
@@ -279,20 +279,20 @@ import Testing
         ]
         let graph = StateGraph.explore(
             from: TransferModel.initial, events: events, transition: TransferModel.transition)
-        let keys: [(TransfersAction, [TransferEvent])] = [
+        let keys: [(TransfersScreenAction, [TransferEvent])] = [
             (.start, [.start]), (.togglePause, [.pause, .resume]), (.cancel, [.cancel]), (.retry, [.retry]),
         ]
         for model in graph.states {
             for (action, candidates) in keys {
                 var state = TransfersScreenState(rows: [TransferRow(name: "a", model: model)])
-                let effects = TransfersFeature.reduce(&state, action)
+                #expect(TransfersFeature.reduce(&state, action) == [.send(row: 0, candidates)], "\(action)")
                 let applying = candidates.first {
                     switch TransferModel.transition(model, $0) {
                     case .to, .update: true
                     case .stay, .ignore, .invalid, .postpone: false
                     }
                 }
-                #expect(effects == applying.map { [.send(row: 0, $0)] } ?? [], "\(action) at \(model)")
+                #expect(TransfersRuntime.event(of: candidates, at: model) == applying, "\(action) at \(model)")
             }
         }
     }

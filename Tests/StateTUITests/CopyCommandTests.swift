@@ -92,7 +92,8 @@ import Testing
 
     @Test func usageAndHelpNameTheFlags() {
         #expect(
-            CopyCommand.spec.usage == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite]")
+            CopyCommand.spec.usage
+                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--inspectable]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)

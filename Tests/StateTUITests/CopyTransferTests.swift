@@ -3,6 +3,7 @@ import Foundation
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import Testing
 
 /// A file system whose writes to the partial wait for the test's permission, one at a time, and are

@@ -23,7 +23,7 @@ enum DashboardFixtures {
             rows: everyPhase.enumerated().map { index, entry in
                 TransferRow(
                     name: names[index], model: entry.model,
-                    simulation: SimulationStatus(failsNextOutcome: failing.contains(index)),
+                    driverStatus: TransferDriverStatus(failsNextOutcome: failing.contains(index)),
                     tally: RecordTally(lastSequence: stale[index] ?? 0, stale: stale[index] ?? 0))
             },
             selected: selected)

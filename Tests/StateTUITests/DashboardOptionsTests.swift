@@ -8,6 +8,10 @@ import Testing
         (["--trace", "frames.log"], DashboardOptions(tracePath: "frames.log")),
         (["--seed", "42"], DashboardOptions(seed: 42)),
         (["--seed", "7", "--trace", "t"], DashboardOptions(tracePath: "t", seed: 7)),
+        (["--no-mouse"], DashboardOptions(mouse: false)),
+        (["--seed", "7", "--no-mouse"], DashboardOptions(seed: 7, mouse: false)),
+        (["--inspectable"], DashboardOptions(inspectable: true)),
+        (["--seed", "7", "--inspectable"], DashboardOptions(seed: 7, inspectable: true)),
     ])
     func dashboardWordsOpenTheDashboard(arguments: [String], expected: DashboardOptions) {
         let memory = MemoryIO()

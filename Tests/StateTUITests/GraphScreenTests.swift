@@ -73,8 +73,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let received = Recorded<GraphAction>()
-        GraphEffectRunner(directory: directory.path).run(
+        let received = Recorded<GraphScreenAction>()
+        GraphRuntime(directory: directory.path).run(
             .writeFile(name: "statetui-load.mmd", text: "diagram\n"), send: Send { received.append($0) })
         let path = directory.appendingPathComponent("statetui-load.mmd").path
         #expect(received.values == [.exported(.written(path: path))])
@@ -82,8 +82,8 @@ import Testing
     }
 
     @Test func aFailedWriteIsReportedNotThrown() {
-        let received = Recorded<GraphAction>()
-        GraphEffectRunner(directory: "/nonexistent-statetui-dir").run(
+        let received = Recorded<GraphScreenAction>()
+        GraphRuntime(directory: "/nonexistent-statetui-dir").run(
             .writeFile(name: "statetui-load.mmd", text: "x"), send: Send { received.append($0) })
         guard case .exported(.failed(let path, let reason))? = received.values.first else {
             Issue.record("expected a failure, got \(received.values)")
@@ -94,20 +94,21 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("g"), GraphAction.nextModel), (.character("G"), .previousModel), (.right, .scrollSideways(4)),
+        (Key.character("g"), GraphScreenAction.nextModel), (.character("G"), .previousModel),
+        (.right, .scrollSideways(4)),
         (.left, .scrollSideways(-4)), (.down, .scroll(1)), (.up, .scroll(-1)), (.character("m"), .writeMermaid),
         (.character("]"), .scrollSideways(8)), (.character("f"), .toggleFullGraph), (.character("t"), .toggleTable),
     ])
-    func keys(key: Key, action: GraphAction) {
-        #expect(GraphFeature.keymap(key, GraphScreenState()) == action)
+    func keys(key: Key, action: GraphScreenAction) {
+        #expect(GraphFeature.bindings.action(for: key, in: GraphScreenState()) == action)
     }
 
     @Test func everyKeyOfTheTableIsBoundOnceAndListedInTheHelp() {
         let keys = GraphFeature.bindings.flatMap(\.keys)
         #expect(Set(keys).count == keys.count)
-        #expect(Set(GraphFeature.allKeys) == Set(GraphFeature.bindings.map(\.help)))
-        #expect(GraphFeature.allKeys.count == Set(GraphFeature.allKeys).count)
-        #expect(GraphFeature.keymap(.character("z"), GraphScreenState()) == nil)
+        #expect(Set(GraphFeature.bindings.allHelp()) == Set(GraphFeature.bindings.map(\.help)))
+        #expect(GraphFeature.bindings.allHelp().count == Set(GraphFeature.bindings.allHelp()).count)
+        #expect(GraphFeature.bindings.action(for: .character("z"), in: GraphScreenState()) == nil)
     }
 
     @Test func fSwitchesBetweenTheCollapsedAndTheFullGraphAndTBetweenDiagramAndTable() {

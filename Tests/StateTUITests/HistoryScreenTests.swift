@@ -1,6 +1,7 @@
 import DashboardApp
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 import TerminalUITesting
 import Testing
@@ -66,7 +67,7 @@ import Testing
     @Test(arguments: sizes)
     func scrolledUpShowsOlderRows(size: Size) async {
         var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: await Self.uploadRows())
-        _ = HistoryFeature.reduce(&state, .scrollUp(3))
+        HistoryFeature.reduce(&state, .scroll(-3))
         let app = AppState(screen: .history, transfers: DashboardFixtures.screen(), history: state)
         assertSnapshot(AppView.render(app, size: size), named: "history-scrolled-\(size)")
     }
@@ -74,25 +75,25 @@ import Testing
     @Test func scrollingIsBoundedAndSwitchingMachinesWaitsForTheOthersRecords() async {
         let rows = await Self.uploadRows()
         var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: rows)
-        _ = HistoryFeature.reduce(&state, .scrollUp(100))
+        HistoryFeature.reduce(&state, .scroll(-100))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows, scrolledUp: 7))
-        _ = HistoryFeature.reduce(&state, .scrollUp(-100))
+        HistoryFeature.reduce(&state, .scroll(100))
         #expect(state.scrolledUp == 0)
-        _ = HistoryFeature.reduce(&state, .scrollUp(2))
-        _ = HistoryFeature.reduce(&state, .nextMachine)
+        HistoryFeature.reduce(&state, .scroll(-2))
+        HistoryFeature.reduce(&state, .nextMachine)
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 6))
-        _ = HistoryFeature.reduce(&state, .nextMachine)
+        HistoryFeature.reduce(&state, .nextMachine)
         #expect(state.machine == Self.machines[0])
-        _ = HistoryFeature.reduce(&state, .previousMachine)
+        HistoryFeature.reduce(&state, .previousMachine)
         #expect(state.machine == "load")
     }
 
     @Test func recordsOfTheSelectedMachineReplaceItsRowsAndOthersAreIgnored() async {
         var state = HistoryScreenState(machines: Self.machines, selected: 5)
         let rows = await Self.uploadRows()
-        #expect(HistoryFeature.reduce(&state, .recordsChanged(machine: "load", Self.loadRows())) == [])
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "load", Self.loadRows()))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5))
-        #expect(HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows)) == [])
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 
@@ -100,12 +101,12 @@ import Testing
     @Test func aScrolledUpViewKeepsItsRecordsWhileNewOnesArrive() async {
         let rows = await Self.uploadRows()
         var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
-        _ = HistoryFeature.reduce(&state, .scrollUp(2))
-        _ = HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
+        HistoryFeature.reduce(&state, .scroll(-2))
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows, scrolledUp: 4))
         // At the bottom it follows the newest.
         var following = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
-        _ = HistoryFeature.reduce(&following, .recordsChanged(machine: "upload", rows))
+        HistoryFeature.reduce(&following, .recordsChanged(machine: "upload", rows))
         #expect(following == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 
@@ -121,18 +122,18 @@ import Testing
         #expect(history() == [])
         state.screen = .history
         #expect(history() == ["history.photos.tar"])
-        _ = HistoryFeature.reduce(&state.history, .previousMachine)
+        HistoryFeature.reduce(&state.history, .previousMachine)
         #expect(history() == ["history.load"])
         state.screen = .upload
         #expect(history() == [])
     }
 
     @Test(arguments: [
-        (Key.character("h"), HistoryAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
-        (.up, .scrollTo(rowsUp: 0)), (.down, .scrollTo(rowsUp: 0)), (.pageUp, .scrollTo(rowsUp: 0)),
-        (.character("/"), .beginSearch),
+        (Key.character("h"), HistoryScreenAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
+        (.up, .move(.lineUp, rows: HistoryFeature.page)), (.down, .move(.lineDown, rows: HistoryFeature.page)),
+        (.pageUp, .move(.pageUp, rows: HistoryFeature.page)), (.character("/"), .beginSearch),
     ])
-    func keysOfAnEmptyHistory(key: Key, action: HistoryAction) {
-        #expect(HistoryFeature.keymap(key, HistoryScreenState()) == action)
+    func keys(key: Key, action: HistoryScreenAction) {
+        #expect(HistoryFeature.bindings.action(for: key, in: HistoryScreenState()) == action)
     }
 }

@@ -21,20 +21,23 @@ import Testing
         HistoryScreenState(machines: DashboardFixtures.names, rows: rows(), scrolledUp: scrolledUp, search: search)
     }
 
-    /// Applies the keys in order through the keymap for a list `visibleRows` tall.
+    /// Applies the keys in order through the screen's key table (and its text input while a pattern is typed),
+    /// each action laid out for a list `visibleRows` tall.
     static func typing(_ keys: [Key], into state: HistoryScreenState, visibleRows: Int = 8) -> HistoryScreenState {
+        let area = Rect(x: 0, y: 0, width: 80, height: visibleRows + 3)
         var state = state
         for key in keys {
-            if let action = HistoryFeature.keymap(key, state, visibleRows: visibleRows) {
-                _ = HistoryFeature.reduce(&state, action)
+            if let action = HistoryFeature.textInput(key, state) ?? HistoryFeature.bindings.action(for: key, in: state)
+            {
+                HistoryFeature.reduce(&state, HistoryFeature.laidOut(action, in: area))
             }
         }
         return state
     }
 
     @Test(arguments: [
-        ([Key.pageUp], 8), ([.pageUp, .pageUp], 16), ([.pageUp, .pageDown], 0), ([.home], 22), ([.home, .pageUp], 22),
-        ([.home, .end], 0), ([.up, .up, .down], 1), ([.pageDown], 0),
+        ([Key.pageUp], 7), ([.pageUp, .pageUp], 14), ([.pageUp, .pageDown], 0), ([.home], 22), ([.home, .pageUp], 22),
+        ([.home, .end], 0), ([.up, .up, .down], 1), ([.pageDown], 0), ([.home, .down], 21),
     ])
     func pagesAreTheVisibleHeightAndTheEndsShowAFullPage(keys: [Key], scrolledUp: Int) {
         #expect(Self.typing(keys, into: Self.state()) == Self.state(scrolledUp: scrolledUp))
@@ -99,7 +102,11 @@ import Testing
     func theDashboardPagesByTheDrawnHeight(size: Size, page: Int) {
         var app = AppState(screen: .history, transfers: TransfersScreenState(rows: []), history: Self.state())
         app.history.rows = Self.rows(200)
-        #expect(Keymap.pagedAction(for: .pageUp, in: app, size: size) == .history(.scrollTo(rowsUp: page)))
+        #expect(Keymap.action(for: .pageUp, in: app, size: size) == .history(.move(.pageUp, rows: page)))
+        #expect(Keymap.action(for: .character("n"), in: app, size: size) == nil)
+        app.history.search = HistorySearch(pattern: "pause", isEditing: false)
+        #expect(
+            Keymap.action(for: .character("N"), in: app, size: size) == .history(.findMatch(older: false, rows: page)))
     }
 
     @Test func followingIsShownUntilTheUserScrolls() {

@@ -46,7 +46,7 @@ import Testing
         var state = LoadScreenState(load: .loading(previous: nil), failNext: true)
         #expect(LoadFeature.reduce(&state, .refresh) == [])
         #expect(state == LoadScreenState(load: .loading(previous: nil), failNext: true))
-        #expect(LoadFeature.help(state).map(\.key) == ["f"])
+        #expect(LoadFeature.bindings.barHelp(in: state).map(\.key) == ["f"])
     }
 
     @Test func theFlagsHearEveryRecordedActionOnceTheStaleOneToo() {
@@ -83,11 +83,11 @@ import Testing
     }
 
     @Test func theLateKeyAppliesOnlyAfterAFailure() {
-        #expect(LoadFeature.keymap(.character("l"), LoadScreenState()) == nil)
+        #expect(LoadFeature.bindings.action(for: .character("l"), in: LoadScreenState()) == nil)
         let failed = LoadScreenState(load: .failed("offline", previous: nil))
-        #expect(LoadFeature.keymap(.character("l"), failed) == .deliverLateResponse)
-        #expect(LoadFeature.help(failed).map(\.key) == ["r", "f", "l"])
-        #expect(LoadFeature.help(LoadScreenState()).map(\.key) == ["r", "f"])
+        #expect(LoadFeature.bindings.action(for: .character("l"), in: failed) == .deliverLateResponse)
+        #expect(LoadFeature.bindings.barHelp(in: failed).map(\.key) == ["r", "f", "l"])
+        #expect(LoadFeature.bindings.barHelp(in: LoadScreenState()).map(\.key) == ["r", "f"])
     }
 
     @Test func theLateKeyAsksTheServerToAnswerAgain() {
@@ -99,13 +99,13 @@ import Testing
 
 /// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
 @Suite struct LoadEffectRunnerTests {
-    static func settle(_ runner: LoadEffectRunner, _ scheduler: ManualScheduler) async {
+    static func settle(_ runner: LoadRuntime, _ scheduler: ManualScheduler) async {
         while !runner.isSetUp || scheduler.pendingCount == 0 { await Task.yield() }
     }
 
     @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {
         let scheduler = ManualScheduler()
-        let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
+        let runner = LoadRuntime(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)
         scheduler.advance(by: .milliseconds(199))
@@ -117,7 +117,7 @@ import Testing
     /// Before the fix the late response carried no identity and went to the machine as a fresh action.
     @Test func aFirstRequestsLateResponseDiesInTheMachineAsStale() async {
         let scheduler = ManualScheduler()
-        let runner = LoadEffectRunner(server: LoadServer(scheduler: scheduler))
+        let runner = LoadRuntime(server: LoadServer(scheduler: scheduler))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)
         scheduler.advance(by: .seconds(1))

@@ -75,7 +75,8 @@ import Testing
 
     @Test func theManPageIsRead() {
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
-        #expect(Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed"])
+        #expect(
+            Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed", "--no-mouse", "--inspectable"])
     }
 
     @Test func everyCommandIsDocumented() {
@@ -114,7 +115,7 @@ import Testing
 
     @Test func theSeedVariableAndExitStatusesAreDocumented() {
         let environment = Self.arguments(of: "Ev", in: Self.section("ENVIRONMENT").filter { $0.hasPrefix(".It ") })
-        #expect(environment == ["NO_COLOR", DashboardOptions.seedVariable, "TERM"])
+        #expect(environment == ["NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_RUNTIME_DIR"])
         let statuses = Self.section("EXIT STATUS").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }
         #expect(statuses == ["0", "1", "2", "129", "130", "141", "143"])
         #expect(

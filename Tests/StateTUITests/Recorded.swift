@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Values appended from any thread, read by a test afterwards.
 final class Recorded<Value: Sendable>: Sendable {

@@ -22,7 +22,7 @@ import Testing
                     + "the journal kept 41% so r resumes from there once space is freed"),
             lastRequest: 4, retainedPercent: 41)
         for index in screen.rows.indices {
-            screen.rows[index].simulation.totalBytes = Int64(index + 1) * 48_000_000
+            screen.rows[index].driverStatus.totalBytes = Int64(index + 1) * 48_000_000
             let model = screen.rows[index].model
             var earlier = model
             if case .running(let request, let percent) = model.phase {

@@ -2,6 +2,7 @@ import DashboardApp
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import Testing
 
 /// The simulated effect adapter on a manual scheduler: progress through the sender of its run, an outcome
@@ -10,7 +11,7 @@ import Testing
     static let timing = SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(2))
 
     static func make(_ scheduler: ManualScheduler, timing: SimulationTiming = timing) -> SimulatedTransfer {
-        SimulatedTransfer(name: "photos.tar", scheduler: scheduler, random: SimulationRandom(seed: 7), timing: timing)
+        SimulatedTransfer(name: "photos.tar", scheduler: scheduler, random: SplitMix64(seed: 7), timing: timing)
     }
 
     /// Waits until the worker the current visit asks for has begun and scheduled its first tick.
@@ -38,7 +39,7 @@ import Testing
                 "progress(request: 1, percent: 75) updated", "progress(request: 1, percent: 100) updated",
                 "succeeded(request: 1, file: \"photos.tar\") moved",
             ])
-        #expect(transfer.status == SimulationStatus())
+        #expect(transfer.status == TransferDriverStatus())
     }
 
     @Test func anArmedFailureIsTheNextOutcomeAndIsUsedUp() async {
@@ -46,14 +47,14 @@ import Testing
         let transfer = Self.make(scheduler)
         defer { transfer.stop() }
         transfer.failNextOutcome()
-        #expect(transfer.status == SimulationStatus(failsNextOutcome: true))
+        #expect(transfer.status == TransferDriverStatus(failsNextOutcome: true))
         transfer.machine.send(.start)
         await Self.settle(transfer, scheduler)
         scheduler.advance(by: .seconds(4))
         #expect(
             transfer.machine.model
                 == TransferModel(phase: .failed(message: "simulated failure"), lastRequest: 1, retainedPercent: 100))
-        #expect(transfer.status == SimulationStatus())
+        #expect(transfer.status == TransferDriverStatus())
     }
 
     @Test func aPausedWorkersLateCallbackIsDroppedAsStaleAndCountedFromTheRecords() async {
@@ -94,8 +95,8 @@ import Testing
 
     @Test func theSameSeedDrawsTheSameOutcomeTimes() {
         let timing = SimulationTiming(tick: .seconds(1), ticksPerTransfer: 1...1000, lateCallbackDelay: .seconds(1))
-        var first = SimulationRandom(seed: 42)
-        var second = SimulationRandom(seed: 42)
+        var first = SplitMix64(seed: 42)
+        var second = SplitMix64(seed: 42)
         let a = (0..<8).map { _ in Int.random(in: timing.ticksPerTransfer, using: &first) }
         let b = (0..<8).map { _ in Int.random(in: timing.ticksPerTransfer, using: &second) }
         #expect(a == b)

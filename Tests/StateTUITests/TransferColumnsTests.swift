@@ -26,7 +26,7 @@ import Testing
 
     /// Two samples a second apart, 10% of a 1 MB file between them: 100 KB/s, 7 seconds left at 30%.
     @Test func rateAndETAAreMeasuredFromTheSamples() {
-        var row = TransferRow(name: "a", simulation: SimulationStatus(totalBytes: 1_000_000))
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(totalBytes: 1_000_000))
         row.take(
             TransferModel(phase: .running(request: 1, percent: 20), lastRequest: 1),
             TransferSample(at: .seconds(4), visit: 2))
@@ -71,16 +71,16 @@ import Testing
     /// Enter opens the selected row's pane, Esc closes it, moving the selection starts its text at the top.
     @Test func theDetailPaneOpensClosesAndFollowsTheSelection() {
         var state = DashboardFixtures.screen(selected: 4)
-        let enter = TransfersFeature.keymap(.enter, state)
+        let enter = TransfersFeature.bindings.action(for: .enter, in: state)
         #expect(enter == .toggleDetail)
-        #expect(TransfersFeature.keymap(.escape, state) == nil)
+        #expect(TransfersFeature.bindings.action(for: .escape, in: state) == nil)
         _ = TransfersFeature.reduce(&state, .toggleDetail)
         #expect(state.detail == TransferDetail())
         _ = TransfersFeature.reduce(&state, .scrollDetail(to: 3))
         #expect(state.detail == TransferDetail(offset: 3))
         _ = TransfersFeature.reduce(&state, .selectPrevious)
         #expect(state.detail == TransferDetail())
-        #expect(TransfersFeature.keymap(.escape, state) == .closeDetail)
+        #expect(TransfersFeature.bindings.action(for: .escape, in: state) == .closeDetail)
         _ = TransfersFeature.reduce(&state, .closeDetail)
         #expect(state == DashboardFixtures.screen(selected: 3))
     }
@@ -104,12 +104,16 @@ import Testing
         app.transfers.rows[4].model = TransferModel(phase: .failed(message: message), lastRequest: 1)
         app.transfers.detail = TransferDetail()
         let size = Size(width: 80, height: 24)
-        guard case .transfers(.scrollDetail(let end))? = Keymap.pagedAction(for: .end, in: app, size: size) else {
+        guard case .transfers(.scrollDetail(let end))? = Keymap.action(for: .end, in: app, size: size) else {
             Issue.record("End does not scroll the pane")
             return
         }
         #expect(end > 0)
-        #expect(Keymap.pagedAction(for: .home, in: app, size: size) == .transfers(.scrollDetail(to: 0)))
-        #expect(Keymap.pagedAction(for: .down, in: app, size: size) == .transfers(.selectNext))
+        #expect(Keymap.action(for: .home, in: app, size: size) == .transfers(.scrollDetail(to: 0)))
+        #expect(Keymap.action(for: .down, in: app, size: size) == .transfers(.selectNext))
+        #expect(Keymap.action(for: .end, in: app, size: size) == .transfers(.scrollDetail(to: end)))
+        // Without a drawn pane the reducer scrolls by a nominal page.
+        _ = TransfersFeature.reduce(&app.transfers, .moveDetail(.pageDown))
+        #expect(app.transfers.detail == TransferDetail(offset: TransferDetail.nominalHeight - 1))
     }
 }

@@ -1,6 +1,7 @@
 import DashboardApp
 import MachineDrivers
 import ScreenStates
+import Support
 import TerminalUI
 import TerminalUITesting
 import Testing
@@ -89,22 +90,23 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("s"), UploadAction.start), (.character(" "), .pauseOrResume), (.character("p"), .pauseOrResume),
+        (Key.character("s"), UploadScreenAction.start), (.character(" "), .pauseOrResume),
+        (.character("p"), .pauseOrResume),
         (.character("c"), .cancel), (.character("r"), .retry), (.character("f"), .toggleFailNext),
     ])
-    func keys(key: Key, action: UploadAction) {
-        #expect(UploadFeature.keymap(key, UploadScreenState()) == action)
+    func keys(key: Key, action: UploadScreenAction) {
+        #expect(UploadFeature.bindings.action(for: key, in: UploadScreenState()) == action)
     }
 
     /// One rulebook: in every upload state, a key's effect is the first of its events the upload's transition
     /// function moves or updates on, none when it moves on none, and the help bar offers exactly those keys.
     @Test(arguments: everyCase.map(\.state.upload))
     func keysAndHelpAskTheTransitionFunction(upload: UploadState) {
-        let keys: [(String, UploadAction, [UploadEvent])] = [
+        let keys: [(String, UploadScreenAction, [UploadEvent])] = [
             ("s", .start, [.start]), ("space/p", .pauseOrResume, [.pause, .resume]), ("c", .cancel, [.cancel]),
             ("r", .retry, [.retry]),
         ]
-        let offered = Set(UploadFeature.help(UploadScreenState(upload: upload)).map(\.key))
+        let offered = Set(UploadFeature.bindings.barHelp(in: UploadScreenState(upload: upload)).map(\.key))
         for (key, action, candidates) in keys {
             var state = UploadScreenState(upload: upload)
             let effects = UploadFeature.reduce(&state, action)
@@ -120,16 +122,19 @@ import Testing
     }
 
     @Test func helpOffersOnlyWhatApplies() {
-        #expect(UploadFeature.help(UploadScreenState()).map(\.key) == ["s", "f"])
+        #expect(UploadFeature.bindings.barHelp(in: UploadScreenState()).map(\.key) == ["s", "f"])
         #expect(
-            UploadFeature.help(UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
                 "space/p", "c", "f",
             ])
         #expect(
-            UploadFeature.help(UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
                 "resume", "cancel", "fail next",
             ])
-        #expect(UploadFeature.help(UploadScreenState(upload: .failed(message: "x"))).map(\.key) == ["r", "f"])
+        #expect(
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .failed(message: "x"))).map(\.key) == [
+                "r", "f",
+            ])
     }
 }
 
@@ -138,7 +143,7 @@ import Testing
 @Suite struct UploadOwnerTests {
     static func owner() -> (UploadOwner, ManualScheduler) {
         let scheduler = ManualScheduler()
-        return (UploadOwner(scheduler: scheduler, random: SeededRandom(seed: 7)), scheduler)
+        return (UploadOwner(scheduler: scheduler, random: SplitMix64(seed: 7)), scheduler)
     }
 
     /// Waits until the run the current visit asks for has begun and set up its first chunk.

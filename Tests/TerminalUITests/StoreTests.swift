@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import TerminalUI
@@ -245,6 +246,18 @@ private func counterApp(
         let final = Store(app: app).run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         #expect(final.received == [12_003, 5_004])
         #expect(final.resized == 1)
+    }
+
+    /// The progress indicator follows the state with each frame (here: the count as a percentage).
+    @Test func theProgressIndicatorFollowsTheState() {
+        var app = counterApp()
+        app.progress = { $0.count == 0 ? .none : .percent($0.count * 10) }
+        let terminal = HeadlessTerminal(
+            size: Size(width: 8, height: 1),
+            script: [.key(.character("+")), .key(.character("+")), .key(.character("q"))])
+        let final = Store(app: app).run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final.count == 2)
+        #expect(terminal.progress == .percent(20))
     }
 
     @Test func controlZSuspendsAndRepaintsEverything() {

@@ -13,23 +13,23 @@ import Darwin
 ///   end-to-end test can pause or kill it in the middle).
 /// - `STATETUI_COPY_CHUNK_BYTES`: the chunk size.
 /// - `STATETUI_COPY_CHECKPOINT_BYTES`: the distance between durable checkpoints.
-public struct CopyTuning: Hashable, Sendable {
+package struct CopyTuning: Hashable, Sendable {
     /// The environment variable of the chunk delay.
-    public static let chunkDelayVariable = "STATETUI_COPY_CHUNK_DELAY_MS"
+    package static let chunkDelayVariable = "STATETUI_COPY_CHUNK_DELAY_MS"
     /// The environment variable of the chunk size.
-    public static let chunkSizeVariable = "STATETUI_COPY_CHUNK_BYTES"
+    package static let chunkSizeVariable = "STATETUI_COPY_CHUNK_BYTES"
     /// The environment variable of the checkpoint interval.
-    public static let checkpointVariable = "STATETUI_COPY_CHECKPOINT_BYTES"
+    static let checkpointVariable = "STATETUI_COPY_CHECKPOINT_BYTES"
 
     /// Milliseconds to sleep after each chunk written; 0 for none.
-    public var chunkDelayMilliseconds: Int
+    package var chunkDelayMilliseconds: Int
     /// Bytes per chunk.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// Bytes between durable checkpoints.
-    public var checkpointInterval: Int64
+    package var checkpointInterval: Int64
 
     /// Tuning with explicit values.
-    public init(
+    package init(
         chunkDelayMilliseconds: Int = 0, chunkSize: Int = CopyOptions.defaultChunkSize,
         checkpointInterval: Int64 = CopyOptions.defaultCheckpointInterval
     ) {
@@ -39,7 +39,7 @@ public struct CopyTuning: Hashable, Sendable {
     }
 
     /// Reads the variables; throws a message naming the variable whose value is not a number in range.
-    public init(environment: [String: String]) throws(UsageError) {
+    package init(environment: [String: String]) throws(UsageError) {
         func number(_ name: String, minimum: Int, otherwise value: Int) throws(UsageError) -> Int {
             guard let text = environment[name] else { return value }
             guard let number = Int(text), number >= minimum else {
@@ -56,7 +56,7 @@ public struct CopyTuning: Hashable, Sendable {
     }
 
     /// Copy options with these values on the real file system (slowed down when a delay is set).
-    public var options: CopyOptions {
+    package var options: CopyOptions {
         var fileSystem = FileSystem.posix
         if chunkDelayMilliseconds > 0 {
             let write = fileSystem.write

@@ -20,10 +20,10 @@ import Darwin
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
 /// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
 /// each machine's current state then, so a burst of progress costs one look, not one line.
-public enum HeadlessCopy {
+enum HeadlessCopy {
     /// Runs the session to its end; returns 0 when every transfer completed, 1 when any failed,
     /// 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart).
-    public static func run(_ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines()) -> Int32 {
+    static func run(_ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines()) -> Int32 {
         let transfers = session.transfers
         let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()

@@ -4,12 +4,12 @@ import MachineDrivers
 /// `statetui copy` without `--headless`: the dashboard's Transfers screen with one row per source,
 /// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume,
 /// cancel, retry, and `f` to inject a write failure).
-public enum InteractiveCopy {
+enum InteractiveCopy {
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`; returns
     /// the dashboard's exit status (0 after `q`, 130 after Ctrl-C, 2 without a usable terminal). On the
     /// way out every copy stops cleanly: partials synced and journaled for the next run, and a journal
     /// with nothing left to recover (every transfer completed or cancelled) removed.
-    public static func run(
+    package static func run(
         _ session: CopySession, startAll: Bool, io: CommandIO, environment: [String: String]
     ) -> Int32 {
         let transfers = session.transfers

@@ -6,18 +6,18 @@ import ScreenStates
 /// A line is printed when the phase changes (idle, running, paused, completed, failed), when a new
 /// request starts, and when running progress crosses a multiple of `step` percent; every other change
 /// is dropped, so a 1 GiB copy prints a dozen lines, not one per chunk. Pure, so it is tested alone.
-public struct ProgressLines: Hashable, Sendable {
+package struct ProgressLines: Hashable, Sendable {
     /// The percent interval between progress lines.
-    public var step: Int
+    package var step: Int
 
     /// Lines every `step` percent (10 by default).
-    public init(step: Int = 10) {
+    package init(step: Int = 10) {
         precondition(step > 0, "the progress step must be positive")
         self.step = step
     }
 
     /// Whether `state` is worth a line, given the state last printed (nil: nothing printed yet).
-    public func isWorthReporting(_ state: TransferState, after previous: TransferState?) -> Bool {
+    package func isWorthReporting(_ state: TransferState, after previous: TransferState?) -> Bool {
         guard let previous else { return true }
         switch (previous, state) {
         case (.running(let oldRequest, let oldPercent), .running(let request, let percent)):
@@ -38,7 +38,7 @@ public struct ProgressLines: Hashable, Sendable {
     /// `NAME: STATE` with the state in canonical text, e.g. `a.bin: running(request: 1, percent: 40)`;
     /// control characters in the name are escaped (a name `two\nlines` prints as `two\\nlines`), so
     /// the line is always one line.
-    public static func line(name: String, state: TransferState) -> String {
+    package static func line(name: String, state: TransferState) -> String {
         "\(DisplayText.escaped(name)): \(state)"
     }
 }

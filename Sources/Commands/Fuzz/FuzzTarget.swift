@@ -16,7 +16,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case replay = "FuzzReplay"
     /// A demo script (`*.demo`).
     case demoScript = "FuzzDemoScript"
-    /// The key decoder: each byte as a character, then every 5 bytes as one wide input.
+    /// The key decoder: each byte as a character, alone and through the stream decoder that reads mouse
+    /// reports, then every 5 bytes as one wide input through the stream decoder.
     case keyDecoder = "FuzzKeyDecoder"
     /// The copy journal reader, fed whole and in two pieces (both must read the same).
     case journal = "FuzzJournal"
@@ -91,13 +92,23 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
 
     private static func keys(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var decoded = bytes.compactMap { KeyDecoder.decode(.character(UInt32($0))) }
+        var stream = KeyDecoder()
+        for byte in bytes { decoded += stream.feed(.character(UInt32(byte))) }
+        decoded += stream.flush()
         var rest = bytes[...]
         while rest.count >= 5 {
             let kind = rest.removeFirst()
             let value = rest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             rest = rest.dropFirst(4)
             let input: WideInput = kind & 1 == 0 ? .character(value) : .keyCode(Int32(bitPattern: value))
-            if let key = KeyDecoder.decode(input) { decoded.append(key) }
+            decoded += stream.feed(input)
+        }
+        decoded += stream.flush()
+        precondition(!stream.isHoldingInput, "the decoder holds input after a flush")
+        for key in decoded {
+            guard case .mouse = key else { continue }
+            // A report names a cell of the grid, and reads back from its written name (traces, demo scripts).
+            precondition(Key(name: key.description) == key, "\(key) does not read back from its name")
         }
         return !decoded.isEmpty
     }

@@ -1,25 +1,27 @@
 /// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions scoped to it.
-public enum AppAction: Hashable, Sendable {
+package enum AppAction: Hashable, Sendable {
     /// An action of the Transfers screen.
-    case transfers(TransfersAction)
+    case transfers(TransfersScreenAction)
     /// An action of the Upload screen.
-    case upload(UploadAction)
+    case upload(UploadScreenAction)
     /// An action of the Load screen.
     case load(LoadScreenAction)
     /// An action of the Graph screen.
-    case graph(GraphAction)
+    case graph(GraphScreenAction)
     /// An action of the History screen.
-    case history(HistoryAction)
-    /// Show this screen (`1`–`5`); ignored for a screen that is not available.
+    case history(HistoryScreenAction)
+    /// Show this screen (`1`–`5`).
     case select(Screen)
-    /// The next available screen (Tab).
+    /// The next screen (Tab).
     case nextScreen
-    /// The previous available screen (Shift-Tab).
+    /// The previous screen (Shift-Tab).
     case previousScreen
     /// Open the help overlay (`?`).
     case showHelp
     /// Close the overlay (`Esc`, or `?` again).
     case closeOverlay
+    /// Show the help overlay from this line (↑/↓/PgUp/PgDn/Home/End or the wheel while it is open).
+    case scrollHelp(toLine: Int)
     /// Stop the app (`q`).
     case quit
     /// Stop the app as interrupted (Ctrl-C).

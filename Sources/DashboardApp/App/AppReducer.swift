@@ -1,9 +1,9 @@
 /// The dashboard's only place where state changes: app-wide actions here, screen actions handed to their
 /// feature's reducer with the feature's effects wrapped back into ``AppEffect``.
-public enum AppReducer {
+package enum AppReducer {
     /// Applies `action` to `state`; returns the effects to run, as values. While the Graph screen is shown it
     /// then follows the live machines' newest states, whichever action delivered them.
-    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let effects = reduceAction(&state, action)
         if state.screen == .graph { GraphFeature.follow(&state.graph, live: GraphLiveStates(state)) }
         return effects
@@ -20,11 +20,10 @@ public enum AppReducer {
         case .graph(let action):
             return GraphFeature.reduce(&state.graph, action).map(AppEffect.graph)
         case .history(let action):
-            // The History screen has no effects (HistoryEffect has no cases), so there is nothing to wrap.
-            _ = HistoryFeature.reduce(&state.history, action)
+            HistoryFeature.reduce(&state.history, action)
             return []
         case .select(let screen):
-            if screen.isAvailable { state.screen = screen }
+            state.screen = screen
             return []
         case .nextScreen:
             state.screen = state.screen.next
@@ -34,9 +33,14 @@ public enum AppReducer {
             return []
         case .showHelp:
             state.overlay = .help
+            state.helpOffset = 0
             return []
         case .closeOverlay:
             state.overlay = nil
+            state.helpOffset = 0
+            return []
+        case .scrollHelp(let line):
+            if state.overlay == .help { state.helpOffset = max(0, line) }
             return []
         case .quit:
             state.exit = .quit

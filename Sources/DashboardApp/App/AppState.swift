@@ -1,26 +1,28 @@
 /// The whole dashboard state: which screen is shown, one child state per screen feature, the overlay and
 /// whether the app is finishing. Each child holds the newest snapshots of its machines, never a copy the
 /// app mutates itself.
-public struct AppState: Hashable, Sendable {
+package struct AppState: Hashable, Sendable {
     /// The screen shown (always an available one).
-    public var screen: Screen
+    package var screen: Screen
     /// The Transfers screen.
-    public var transfers: TransfersScreenState
+    package var transfers: TransfersScreenState
     /// The Upload screen.
-    public var upload: UploadScreenState
+    package var upload: UploadScreenState
     /// The Load screen.
-    public var load: LoadScreenState
+    package var load: LoadScreenState
     /// The Graph screen.
-    public var graph: GraphScreenState
+    package var graph: GraphScreenState
     /// The History screen.
-    public var history: HistoryScreenState
+    package var history: HistoryScreenState
     /// What is drawn over the screen, if anything.
-    public var overlay: Overlay?
+    package var overlay: Overlay?
+    /// The first line the help overlay shows (it scrolls when taller than the terminal); 0 when closed.
+    package var helpOffset: Int = 0
     /// Set when the app should stop; the run loop returns once it is.
-    public var exit: ExitReason?
+    package var exit: ExitReason?
 
     /// A dashboard on `screen` with the given child states.
-    public init(
+    package init(
         screen: Screen = .transfers, transfers: TransfersScreenState, upload: UploadScreenState = UploadScreenState(),
         load: LoadScreenState = LoadScreenState(), graph: GraphScreenState = GraphScreenState(),
         history: HistoryScreenState = HistoryScreenState(), overlay: Overlay? = nil, exit: ExitReason? = nil

@@ -3,39 +3,44 @@ import TerminalUI
 /// Draws the dashboard: the tab bar on the first row, the active screen, the help bar on the last row and
 /// any overlay on top. Below ``minimumSize`` only a message saying so. Pure: the same state and size always
 /// give the same canvas.
-public enum AppView {
+package enum AppView {
     /// The smallest terminal the dashboard lays itself out in.
-    public static let minimumSize = Size(width: 40, height: 12)
+    static let minimumSize = Size(width: 40, height: 12)
 
     /// The message shown below ``minimumSize``.
-    public static let tooSmallMessage = "terminal too small (need 40×12)"
+    static let tooSmallMessage = "terminal too small (need 40×12)"
 
     /// The screen for `state` at `size`.
-    public static func render(_ state: AppState, size: Size) -> Canvas {
+    package static func render(_ state: AppState, size: Size) -> Canvas {
         var canvas = Canvas(size: size)
         guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
             renderTooSmall(on: &canvas)
             return canvas
         }
-        let parts = canvas.bounds.rows([.fixed(1), .fill, .fixed(1)])
+        let parts = parts(size)
         canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
         renderScreen(state, in: parts[1], on: &canvas)
         switch state.overlay {
         case .help?:
-            renderHelp(state, in: canvas.bounds, on: &canvas)
-            canvas.render(KeyHelpBar(items: [KeyHelp("esc", "close")] + Keymap.globalHelp.suffix(1)), in: parts[2])
+            let help = helpLayout(state, size: size)
+            help.modal.render(ScrollView(lines: help.lines, offset: state.helpOffset), in: help.area, on: &canvas)
+            var bar = Keymap.barHelp(state)
+            if help.lines.count > help.modal.bodyHeight(in: help.area) {
+                bar.insert(KeyHelp("↑↓", "scroll"), at: min(1, bar.count))
+            }
+            canvas.render(KeyHelpBar(items: bar), in: parts[2])
         case nil:
-            canvas.render(KeyHelpBar(items: screenHelp(state) + Keymap.globalHelp), in: parts[2])
+            canvas.render(KeyHelpBar(items: Keymap.barHelp(state)), in: parts[2])
         }
         return canvas
     }
 
-    /// The area the active screen is drawn in at `size`: every row between the tab bar and the help bar.
-    public static func screenArea(_ size: Size) -> Rect {
-        Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])[1]
+    /// The rows of a screen of `size`: the tab bar, the active screen, the help bar.
+    static func parts(_ size: Size) -> [Rect] {
+        Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])
     }
 
-    /// The tab bar: every screen by number, the selected one highlighted, those without a feature dimmed.
+    /// The tab bar: every screen by number, the selected one highlighted.
     /// When the titles do not fit in `width`, only the selected tab keeps its title.
     static func tabBar(selected: Screen, width: Int) -> TabBar {
         let screens = Screen.allCases
@@ -44,8 +49,7 @@ public enum AppView {
         }
         return TabBar(
             titles: screens.map { fullWidth <= width || $0 == selected ? $0.title : "" },
-            selected: screens.firstIndex(of: selected) ?? 0,
-            disabled: Set(screens.indices.filter { !screens[$0].isAvailable }))
+            selected: screens.firstIndex(of: selected) ?? 0)
     }
 
     /// The active screen's content.
@@ -59,47 +63,24 @@ public enum AppView {
         }
     }
 
-    /// The keys of the active screen that apply now.
-    static func screenHelp(_ state: AppState) -> [KeyHelp] {
-        switch state.screen {
-        case .transfers: TransfersFeature.help(state.transfers)
-        case .upload: UploadFeature.help(state.upload)
-        case .load: LoadFeature.help(state.load)
-        case .graph: GraphFeature.help(state.graph)
-        case .history: HistoryFeature.help(state.history)
-        }
-    }
-
-    /// Every key of the active screen, applicable now or not, for the help overlay.
-    static func screenKeys(_ screen: Screen) -> [KeyHelp] {
-        switch screen {
-        case .transfers: TransfersFeature.keys
-        case .upload: UploadFeature.allKeys
-        case .load: LoadFeature.allKeys
-        case .graph: GraphFeature.allKeys
-        case .history: HistoryFeature.allKeys
-        }
-    }
-
-    /// The help overlay: every key of every screen (the active screen first, its keys one a line), then the
-    /// app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits 80×24.
-    static func renderHelp(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        let box = area.inset(top: 1, bottom: 1)
+    /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),
+    /// then the app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits
+    /// 80×24. Where it does not fit, the modal's body scrolls (from ``AppState/helpOffset``).
+    static func helpLayout(_ state: AppState, size: Size) -> (modal: Modal, lines: [Line], area: Rect) {
+        let box = Rect(size: size).inset(top: 1, bottom: 1)
         let textWidth = max(10, min(76, box.width - 4))
         var lines: [Line] = []
         let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
         for screen in order {
-            let keys = screenKeys(screen)
+            let keys = Keymap.bindings(for: screen).allHelp()
             guard !keys.isEmpty else { continue }
             lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
             lines += wrapKeys(keys, width: textWidth)
         }
         lines.append(Line("Everywhere", style: .bold))
-        lines += wrapKeys(Keymap.globalKeys, width: textWidth)
+        lines += wrapKeys(Keymap.globalHelp, width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
-        let modal = Modal(title: "Help", size: Size(width: contentWidth + 4, height: lines.count + 2))
-        let inside = modal.render(in: box, on: &canvas)
-        canvas.render(Paragraph(lines), in: inside.inset(left: 1, right: 1))
+        return (Modal(title: "Help", fitting: Size(width: contentWidth, height: lines.count)), lines, box)
     }
 
     /// `key label · key label …` broken into lines of at most `width` columns, an entry never split.

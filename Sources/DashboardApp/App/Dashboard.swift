@@ -9,19 +9,21 @@ import Darwin
 
 /// The dashboard `statetui` opens with no command: the pure parts wired into a TerminalUI ``App`` over
 /// an environment, run on a real terminal.
-public enum Dashboard {
-    /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap`` (with the drawn size,
-    /// for paging), the environment's effect runner
-    /// and the subscriptions each state asks for. The live dashboard and every demo run this same app.
-    public static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
+package enum Dashboard {
+    /// The app over `environment`: ``AppReducer``, ``AppView``, ``Keymap`` (keys, and what depends on the
+    /// drawn layout: clicks, the wheel, scrolling the help), the environment's effect runner and the
+    /// subscriptions each state asks for; the terminal's progress indicator follows the transfers. The live
+    /// dashboard and every demo run this same app.
+    package static func app(_ environment: DashboardEnvironment) -> App<AppState, AppAction, AppEffect> {
         App(
             initialState: environment.initialState,
             reduce: AppReducer.reduce,
             view: AppView.render,
             keymap: Keymap.action,
-            layoutKeymap: Keymap.pagedAction,
+            layoutKeymap: Keymap.action,
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
-            subscribe: environment.subscriptions(for:))
+            subscribe: environment.subscriptions(for:),
+            progress: { TransfersFeature.progress($0.transfers) })
     }
 }

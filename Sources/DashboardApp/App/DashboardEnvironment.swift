@@ -1,27 +1,28 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
-/// The dashboard's edges, one runtime per screen feature: the machines, their effect runners and their
-/// subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
+/// The dashboard's edges, one runtime per screen feature (`XRuntime`): the machines, the work they ask for
+/// and their subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
 ///
 /// The store learns of the machines only through subscriptions: each machine's `states()` and its records
-/// (``RecordFeed``). Effect runners act on machines and never report changes themselves.
-public struct DashboardEnvironment: Sendable {
+/// (``RecordFeed``). Runtimes act on machines and never report changes themselves.
+package struct DashboardEnvironment: Sendable {
     /// The Transfers screen's machines and simulated workers.
-    public var transfers: TransfersRuntime
+    package var transfers: TransfersRuntime
     /// The Upload screen's owner: the upload machine and its simulated task.
-    public var upload: UploadOwner
+    package var upload: UploadRuntime
     /// The Load screen's machine and simulated server.
-    public var load: LoadEffectRunner
+    package var load: LoadRuntime
     /// The Graph screen's file writer.
-    public var graph: GraphEffectRunner
+    package var graph: GraphRuntime
 
     /// An environment from its runtimes.
-    public init(
-        transfers: TransfersRuntime, upload: UploadOwner, load: LoadEffectRunner,
-        graph: GraphEffectRunner = GraphEffectRunner()
+    package init(
+        transfers: TransfersRuntime, upload: UploadRuntime, load: LoadRuntime,
+        graph: GraphRuntime = GraphRuntime()
     ) {
         self.transfers = transfers
         self.upload = upload
@@ -31,37 +32,38 @@ public struct DashboardEnvironment: Sendable {
 
     /// The live dashboard: simulated work on `clock`, drawn from `seed`; `transfers` replaces the simulated
     /// transfers (`statetui copy` passes its real copies).
-    public static func live(
+    package static func live(
         clock: AnyClock = .continuous, seed: UInt64, transfers: TransfersRuntime? = nil
     ) -> DashboardEnvironment {
         let scheduler = ClockScheduler(clock: clock)
         return DashboardEnvironment(
             transfers: transfers ?? TransfersRuntime(scheduler: scheduler, clock: clock, seed: seed),
-            upload: UploadOwner(
-                machine: UploadMachine(clock: clock), scheduler: scheduler, random: SeededRandom(seed: seed)),
-            load: LoadEffectRunner(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
+            upload: UploadRuntime(
+                owner: UploadOwner(
+                    machine: UploadMachine(clock: clock), scheduler: scheduler, random: SplitMix64(seed: seed))),
+            load: LoadRuntime(machine: LoadMachine(clock: clock), server: LoadServer(scheduler: scheduler)))
     }
 
     /// The name the History screen gives the upload machine.
-    public static let uploadName = "upload"
+    static let uploadName = "upload"
     /// The name the History screen gives the load machine.
-    public static let loadName = "load"
+    static let loadName = "load"
 
     /// Every machine's name, in the History screen's order: the transfers, the upload, the load.
-    public var machineNames: [String] {
+    var machineNames: [String] {
         transfers.transfers.map(\.name) + [Self.uploadName, Self.loadName]
     }
 
     /// The app state before any snapshot arrived.
-    public var initialState: AppState {
+    package var initialState: AppState {
         AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
     }
 
     /// Performs one effect (the app's effect runner).
-    public func perform(_ effect: AppEffect, send: Send<AppAction>) {
+    package func perform(_ effect: AppEffect, send: Send<AppAction>) {
         switch effect {
         case .transfers(let effect): transfers.perform(effect)
-        case .upload(let effect): UploadEffectRunner(owner: upload).run(effect, send: Send { send(.upload($0)) })
+        case .upload(let effect): upload.run(effect, send: Send { send(.upload($0)) })
         case .load(let effect): load.run(effect)
         case .graph(let effect): graph.run(effect, send: Send { send(.graph($0)) })
         }
@@ -69,7 +71,7 @@ public struct DashboardEnvironment: Sendable {
 
     /// The subscriptions `state` asks for: every machine's `states()` and records always, and the History
     /// screen's selected machine's records only while that screen is shown.
-    public func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
+    package func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
         let upload = upload.machine
         let load = load.machine
         var subscriptions = transfers.subscriptions(AppAction.transfers)
@@ -107,7 +109,7 @@ public struct DashboardEnvironment: Sendable {
     }
 
     /// Stops every machine.
-    public func stop() {
+    package func stop() {
         transfers.stop()
         upload.machine.engine.stop()
         load.machine.engine.stop()

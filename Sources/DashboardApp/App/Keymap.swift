@@ -1,69 +1,71 @@
 import TerminalUI
 
-/// What a key means: app-wide keys first (quit, help, screens), then the active screen's own keymap.
-/// While an overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
-public enum Keymap {
+/// What a key means: the app-wide table first (quit, help, screens), then the active screen's table. While an
+/// overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
+package enum Keymap {
     /// The action for `key` in `state`, nil when the key does nothing there.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
-        // A search pattern being typed takes every key but Ctrl-C, `q` and the digits included.
-        if state.overlay == nil, state.screen == .history, state.history.isTypingSearch, key != .controlC {
-            return screenAction(for: key, in: state)
+    package static func action(for key: Key, in state: AppState) -> AppAction? {
+        // A search pattern being typed takes every printable key, the app-wide `q`, `?` and digits included.
+        if state.overlay == nil, state.screen == .history, let typed = HistoryFeature.textInput(key, state.history) {
+            return .history(typed)
         }
-        if key == .character("q") { return .quit }
-        if key == .controlC { return .interrupt }
-        if state.overlay != nil {
-            return key == .escape || key == .character("?") ? .closeOverlay : nil
-        }
-        if key == .character("?") { return .showHelp }
-        if key == .tab { return state.screen.next == state.screen ? nil : .nextScreen }
-        if key == .backTab { return state.screen.previous == state.screen ? nil : .previousScreen }
-        if case .character(let character) = key, let number = character.wholeNumberValue,
-            let screen = Screen(rawValue: number)
-        {
-            return screen.isAvailable && screen != state.screen ? .select(screen) : nil
-        }
-        return screenAction(for: key, in: state)
+        if let action = globalBindings.action(for: key, in: state) { return action }
+        guard state.overlay == nil else { return nil }
+        return bindings(for: state.screen).action(for: key, in: state)
     }
 
-    /// The action for `key` in `state` drawn at `size`: the keys whose meaning depends on what is drawn (a
-    /// page is as tall as the drawn list or pane) resolved against the layout, every other key as
-    /// ``action(for:in:)`` maps it.
-    public static func pagedAction(for key: Key, in state: AppState, size: Size) -> AppAction? {
-        let area = AppView.screenArea(size)
-        if state.overlay == nil, state.screen == .transfers, key != .up, key != .down,
-            let move = ScrollMove(key: key),
-            let offset = TransfersFeature.detailOffset(after: move, state.transfers, in: area)
-        {
-            return .transfers(.scrollDetail(to: offset))
-        }
-        let mapped = action(for: key, in: state)
-        guard case .history? = mapped else { return mapped }
-        return HistoryFeature.keymap(key, state.history, visibleRows: HistoryFeature.visibleRows(in: area))
-            .map(AppAction.history)
-    }
-
-    /// The active screen's meaning of `key`.
-    static func screenAction(for key: Key, in state: AppState) -> AppAction? {
-        switch state.screen {
-        case .transfers: TransfersFeature.keymap(key, state.transfers).map(AppAction.transfers)
-        case .upload: UploadFeature.keymap(key, state.upload).map(AppAction.upload)
-        case .load: LoadFeature.keymap(key, state.load).map(AppAction.load)
-        case .graph: GraphFeature.keymap(key, state.graph).map(AppAction.graph)
-        case .history: HistoryFeature.keymap(key, state.history).map(AppAction.history)
+    /// A screen's key table, lifted to the app's state and actions: the one place that knows which feature
+    /// draws which screen's keys.
+    package static func bindings(for screen: Screen) -> [KeyBinding<AppState, AppAction>] {
+        switch screen {
+        case .transfers: TransfersFeature.bindings.map { $0.scoped(state: \.transfers, action: AppAction.transfers) }
+        case .upload: UploadFeature.bindings.map { $0.scoped(state: \.upload, action: AppAction.upload) }
+        case .load: LoadFeature.bindings.map { $0.scoped(state: \.load, action: AppAction.load) }
+        case .graph: GraphFeature.bindings.map { $0.scoped(state: \.graph, action: AppAction.graph) }
+        case .history: HistoryFeature.bindings.map { $0.scoped(state: \.history, action: AppAction.history) }
         }
     }
 
-    /// The app-wide keys the help bar always offers, after the screen's own.
-    public static let globalHelp = [KeyHelp("?", "help"), KeyHelp("q", "quit")]
+    /// The keys the help bar offers in `state`: the active screen's that apply now (none under an overlay),
+    /// then the app-wide ones.
+    package static func barHelp(_ state: AppState) -> [KeyHelp] {
+        let screen = state.overlay == nil ? bindings(for: state.screen).barHelp(in: state) : []
+        return screen + globalBindings.barHelp(in: state)
+    }
 
-    /// Every app-wide key, as the help overlay lists them.
-    public static let globalKeys = [
-        KeyHelp("1–5", "show a screen"),
-        KeyHelp("tab", "next screen"),
-        KeyHelp("shift-tab", "previous screen"),
-        KeyHelp("?", "this help"),
-        KeyHelp("esc", "close this help"),
-        KeyHelp("q / ctrl-c", "quit"),
-        KeyHelp("ctrl-z", "suspend to the shell"),
-    ]
+    private static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
+    private static func notInBar(_ state: AppState) -> KeyHelp? { nil }
+
+    /// The app-wide keys, in the help overlay's order. Ctrl-Z is the store's suspend key and is listed in
+    /// ``suspendHelp``.
+    package static let globalBindings: [KeyBinding<AppState, AppAction>] =
+        Screen.allCases.map { screen in
+            KeyBinding(
+                [.character(Character(String(screen.rawValue)))], .select(screen),
+                help: KeyHelp("\(Screen.allCases[0].rawValue)–\(Screen.allCases.count)", "show a screen"),
+                bar: notInBar, applies: { noOverlay($0) && screen != $0.screen })
+        } + [
+            KeyBinding(
+                [.tab], .nextScreen, help: KeyHelp("tab", "next screen"), bar: notInBar,
+                applies: { noOverlay($0) && $0.screen.next != $0.screen }),
+            KeyBinding(
+                [.backTab], .previousScreen, help: KeyHelp("shift-tab", "previous screen"), bar: notInBar,
+                applies: { noOverlay($0) && $0.screen.previous != $0.screen }),
+            KeyBinding(
+                [.character("?")], .showHelp, help: KeyHelp("?", "this help"), bar: { _ in KeyHelp("?", "help") },
+                applies: noOverlay),
+            KeyBinding(
+                [.escape, .character("?")], .closeOverlay, help: KeyHelp("esc", "close this help"),
+                bar: { _ in KeyHelp("esc", "close") }, applies: { !noOverlay($0) }),
+            KeyBinding([.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") }),
+            KeyBinding([.controlC], .interrupt, help: quitHelp, bar: notInBar),
+        ]
+
+    private static let quitHelp = KeyHelp("q / ctrl-c", "quit")
+
+    /// The suspend key (the store's ``App/suspendKey``, Ctrl-Z), which never reaches the keymap.
+    package static let suspendHelp = KeyHelp("ctrl-z", "suspend to the shell")
+
+    /// Every app-wide key, as the help overlay and the documentation list them.
+    package static var globalHelp: [KeyHelp] { globalBindings.allHelp() + [suspendHelp] }
 }

@@ -4,7 +4,7 @@ import TerminalUI
 extension PresentedPhase {
     /// The one colour of each kind of phase on every screen; the words say the phase too, so nothing is
     /// lost without colour.
-    public var style: Style {
+    package var style: Style {
         switch self {
         case .idle: .plain
         case .active: Style(foreground: .green)
@@ -17,5 +17,5 @@ extension PresentedPhase {
 
 extension StatePresentation {
     /// The words in their phase's colour.
-    public var line: Line { Line(text, style: phase.style) }
+    package var line: Line { Line(text, style: phase.style) }
 }

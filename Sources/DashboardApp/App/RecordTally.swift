@@ -5,23 +5,23 @@ import StateMachineKit
 ///
 /// Records arrive as the machine's history (newest only, a bounded window), so each delivery is folded in
 /// by sequence number: a record is counted once, however many deliveries carry it.
-public struct RecordTally: Hashable, Sendable {
+package struct RecordTally: Hashable, Sendable {
     /// The sequence number of the newest record counted (0: none yet).
-    public var lastSequence: Int
+    package var lastSequence: Int
     /// Events the machine dropped because the work that sent them had ended.
-    public var stale: Int
+    package var stale: Int
     /// Events the machine refused as impossible in their state.
-    public var invalid: Int
+    package var invalid: Int
 
     /// A tally.
-    public init(lastSequence: Int = 0, stale: Int = 0, invalid: Int = 0) {
+    package init(lastSequence: Int = 0, stale: Int = 0, invalid: Int = 0) {
         self.lastSequence = lastSequence
         self.stale = stale
         self.invalid = invalid
     }
 
     /// The records of `history` newer than the last one counted, oldest first.
-    public func newRecords<State, Event>(
+    func newRecords<State, Event>(
         _ history: [StateMachine<State, Event>.Record]
     ) -> ArraySlice<StateMachine<State, Event>.Record> {
         let first = history.firstIndex { $0.sequence > lastSequence } ?? history.endIndex
@@ -29,7 +29,7 @@ public struct RecordTally: Hashable, Sendable {
     }
 
     /// Counts the records of `history` newer than the last one counted.
-    public mutating func add<State, Event>(_ history: [StateMachine<State, Event>.Record]) {
+    package mutating func add<State, Event>(_ history: [StateMachine<State, Event>.Record]) {
         for record in newRecords(history) {
             switch record.outcome {
             case .stale: stale += 1

@@ -1,10 +1,20 @@
 /// The dashboard's screens, in tab order; the raw value is the number key that selects it.
 ///
-/// Adding a screen's feature: make ``isAvailable`` true for it, add its child state to ``AppState``, its
-/// action to ``AppAction``, its effect to ``AppEffect`` and one line each to ``AppReducer``, ``Keymap``,
-/// ``AppView`` and ``DashboardEnvironment``.
-public enum Screen: Int, CaseIterable, Hashable, Sendable {
-    /// Several simulated transfers, each a `TransferMachine`.
+/// Every screen is a feature of one shape, in `Screens/<Name>/`: `XScreenState` (its state),
+/// `XScreenAction`, `XScreenEffect` (work as values; a screen asking for none, like History, has none and its
+/// `reduce` returns nothing), `XFeature` with `reduce`, `view` and `bindings` (its one key table, a
+/// ``KeyBinding`` list), and `XRuntime`, which performs the effects and holds the machines (``TransfersRuntime``,
+/// ``UploadRuntime``, ``LoadRuntime``, ``GraphRuntime``). The `Screen` infix keeps a screen's types apart from
+/// its model's (`LoadAction` is the load model's event). Scrolling actions count rows one way: positive scrolls
+/// down (forward), negative up. Adding a screen:
+/// 1. a case here (its number and ``title``);
+/// 2. its state in ``AppState``, its action in ``AppAction``, its effect in ``AppEffect``;
+/// 3. one line in each switch over the screen or its action the compiler then points at: ``AppReducer``
+///    (reduce), ``Keymap/bindings(for:)`` (keys, help bar, help overlay, man page and README all read it),
+///    ``AppView`` (view) and ``DashboardEnvironment`` (effects and subscriptions);
+/// 4. `make keys-docs` to write its keys into the man page and the README.
+package enum Screen: Int, CaseIterable, Hashable, Sendable {
+    /// Several transfers, simulated or real (`statetui copy`), each a `TransferMachine`.
     case transfers = 1
     /// The upload state of seed 001.
     case upload
@@ -16,7 +26,7 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
     case history
 
     /// The tab's title.
-    public var title: String {
+    package var title: String {
         switch self {
         case .transfers: "Transfers"
         case .upload: "Upload"
@@ -26,28 +36,15 @@ public enum Screen: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// Whether the screen has a feature yet. A screen without one shows dimmed in the tab bar and can never
-    /// be selected, so the tab bar shows where it will be without pretending it works.
-    public var isAvailable: Bool {
-        switch self {
-        case .transfers, .upload, .load, .graph, .history: true
-        }
-    }
+    /// The screen after this one, wrapping around (Tab).
+    package var next: Screen { Screen.cycle(from: self, step: 1) }
 
-    /// The screen after this one among the available ones, wrapping around (Tab).
-    public var next: Screen { Screen.cycle(from: self, step: 1) }
-
-    /// The screen before this one among the available ones, wrapping around (Shift-Tab).
-    public var previous: Screen { Screen.cycle(from: self, step: -1) }
+    /// The screen before this one, wrapping around (Shift-Tab).
+    package var previous: Screen { Screen.cycle(from: self, step: -1) }
 
     private static func cycle(from screen: Screen, step: Int) -> Screen {
         let all = allCases
         guard let start = all.firstIndex(of: screen) else { return screen }
-        var index = start
-        for _ in all.indices {
-            index = (index + step + all.count) % all.count
-            if all[index].isAvailable { return all[index] }
-        }
-        return screen
+        return all[(start + step + all.count) % all.count]
     }
 }

@@ -2,34 +2,34 @@ import Foundation
 
 /// An asciicast v2 recording (what asciinema plays): a JSON header line with the version, width, height and
 /// timestamp, then one `[time, "o", data]` line per output event.
-public struct Asciicast: Hashable, Sendable {
+package struct Asciicast: Hashable, Sendable {
     /// One output event: seconds since the start and the bytes written to the terminal.
-    public struct Event: Hashable, Sendable {
+    package struct Event: Hashable, Sendable {
         /// Seconds since the recording started.
-        public var time: Double
+        package var time: Double
         /// What the terminal received.
-        public var data: String
+        package var data: String
 
         /// An event.
-        public init(time: Double, data: String) {
+        package init(time: Double, data: String) {
             self.time = time
             self.data = data
         }
     }
 
     /// Columns.
-    public var width: Int
+    package var width: Int
     /// Rows.
-    public var height: Int
+    package var height: Int
     /// When the recording was made, seconds since 1970.
-    public var timestamp: Int
+    package var timestamp: Int
     /// The title shown by players.
-    public var title: String
+    package var title: String
     /// The output events, in time order.
-    public var events: [Event]
+    package var events: [Event]
 
     /// A recording with no events yet.
-    public init(width: Int, height: Int, timestamp: Int, title: String, events: [Event] = []) {
+    package init(width: Int, height: Int, timestamp: Int, title: String, events: [Event] = []) {
         self.width = width
         self.height = height
         self.timestamp = timestamp
@@ -38,7 +38,7 @@ public struct Asciicast: Hashable, Sendable {
     }
 
     /// The file's text: the header line, then the events, each line ended by a newline.
-    public var text: String {
+    package var text: String {
         var lines = [
             "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(timestamp), \"title\": \(Self.quoted(title))}"
         ]
@@ -70,18 +70,18 @@ public struct Asciicast: Hashable, Sendable {
     }
 
     /// Why a text is not an asciicast v2 recording.
-    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The line, from 1.
-        public var line: Int
+        package var line: Int
         /// What is wrong.
-        public var message: String
+        package var message: String
 
         /// `line N: message`.
-        public var description: String { "line \(line): \(message)" }
+        package var description: String { "line \(line): \(message)" }
     }
 
     /// Parses an asciicast v2 file (header and `"o"` events; other event types are skipped).
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first else { throw ParseError(line: 1, message: "empty file, no header") }
         guard let header = try? JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any] else {

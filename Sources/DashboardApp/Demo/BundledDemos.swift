@@ -3,12 +3,12 @@
 
 /// The demo scripts of `Resources/demos`, built into the binary so `statetui demo` works from any directory
 /// (an installed binary has no resource bundle next to it).
-public enum BundledDemos {
+package enum BundledDemos {
     /// The demos' names, in the order help lists them.
-    public static let names = ["transfer", "upload", "load", "tour"]
+    package static let names = ["transfer", "upload", "load", "tour"]
 
     /// Every demo's text by name.
-    public static let texts: [String: String] = [
+    package static let texts: [String: String] = [
         "transfer": [
             #"# The Transfers screen: start two transfers, pause and resume one, fail another and retry it."#,
             #"1"#,

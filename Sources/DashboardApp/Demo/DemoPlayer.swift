@@ -1,14 +1,15 @@
 import Foundation
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// Plays a demo script on the dashboard: headless (every frame printed as text after a
 /// `--- frame N: <step> ---` line) or on a terminal a person watches (`q` stops it), optionally recording an
 /// asciicast. Both run the dashboard's own ``TerminalUI/Store`` loop — the same reducer, subscriptions and
 /// effect runner as the live app — on a ``DemoSession``, with a ``DemoTerminal`` typing the script.
-public enum DemoPlayer {
+package enum DemoPlayer {
     /// What a play ended with, and its exit status.
-    public enum Ending: Hashable, Sendable {
+    package enum Ending: Hashable, Sendable {
         /// The script ran to its end (or the app quit at a `q` step): exit 0.
         case completed
         /// The watcher pressed `q`: exit 0.
@@ -19,7 +20,7 @@ public enum DemoPlayer {
         case stalled(after: String)
 
         /// The exit status.
-        public var status: Int32 {
+        package var status: Int32 {
             switch self {
             case .completed, .stopped: 0
             case .failed, .stalled: 1
@@ -28,19 +29,19 @@ public enum DemoPlayer {
     }
 
     /// The frame header line, `--- frame 3: sleep 300ms ---`.
-    public static func header(frame: Int, step: String) -> String {
+    package static func header(frame: Int, step: String) -> String {
         "--- frame \(frame): \(step) ---"
     }
 
     /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile), in time
     /// linear in the text (``ScreenPattern``).
-    public static func matches(_ text: String, _ pattern: String) -> Bool {
+    package static func matches(_ text: String, _ pattern: String) -> Bool {
         guard let compiled = try? ScreenPattern(pattern) else { return false }
         return compiled.matches(text)
     }
 
     /// Plays `script` without a terminal, writing every frame to `output` and recording into `cast`.
-    public static func headless(
+    package static func headless(
         _ script: DemoScript, size: Size, session: DemoSession = DemoSession(), cast: inout Asciicast?,
         output: (String) -> Void
     ) async -> Ending {
@@ -52,7 +53,7 @@ public enum DemoPlayer {
 
     /// Plays `script` on `terminal` at the pace its sleeps give, redrawing as simulated time passes; `q`
     /// stops it. Frames are recorded into `cast` with the demo's time.
-    public static func interactive(
+    package static func interactive(
         _ script: DemoScript, on terminal: some Terminal, session: DemoSession = DemoSession(),
         cast: inout Asciicast?
     ) async -> Ending {

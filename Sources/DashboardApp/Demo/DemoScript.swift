@@ -4,11 +4,11 @@ import TerminalUI
 /// A parsed `.demo` file: one step a line — a key name (`r`, `space`, `tab`, `ctrl-c`, `up`, `f5`), a pause
 /// (`sleep 300ms`, `sleep 1.5s`, `sleep 60m`, `sleep 24h`) or a check on the screen (`expect /regex/`). Blank lines and lines starting
 /// with `#` are skipped.
-public struct DemoScript: Hashable, Sendable {
+package struct DemoScript: Hashable, Sendable {
     /// One step of a demo.
-    public struct Step: Hashable, Sendable, CustomStringConvertible {
+    package struct Step: Hashable, Sendable, CustomStringConvertible {
         /// What the step does.
-        public enum Kind: Hashable, Sendable {
+        package enum Kind: Hashable, Sendable {
             /// Press this key.
             case key(Key)
             /// Let this much (simulated) time pass.
@@ -18,36 +18,36 @@ public struct DemoScript: Hashable, Sendable {
         }
 
         /// The line the step is on, from 1.
-        public var line: Int
+        package var line: Int
         /// What it does.
-        public var kind: Kind
+        package var kind: Kind
         /// The step as written (trimmed), as frame headers and errors print it.
-        public var text: String
+        package var text: String
 
         /// A step.
-        public init(line: Int, kind: Kind, text: String) {
+        package init(line: Int, kind: Kind, text: String) {
             self.line = line
             self.kind = kind
             self.text = text
         }
 
         /// The step as written.
-        public var description: String { text }
+        package var description: String { text }
     }
 
     /// The file the script came from, as errors name it.
-    public var file: String
+    package var file: String
     /// The steps, in order.
-    public var steps: [Step]
+    package var steps: [Step]
 
     /// A script from its steps.
-    public init(file: String, steps: [Step]) {
+    package init(file: String, steps: [Step]) {
         self.file = file
         self.steps = steps
     }
 
     /// Parses a demo file's text; throws at the first line that is not a step, naming file, line and cause.
-    public static func parse(_ text: String, file: String) throws(DemoScriptError) -> DemoScript {
+    package static func parse(_ text: String, file: String) throws(DemoScriptError) -> DemoScript {
         var steps: [Step] = []
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, raw) in lines.enumerated() {
@@ -91,7 +91,7 @@ public struct DemoScript: Hashable, Sendable {
     }
 
     /// The longest sleep: a year of simulated time.
-    public static let maximumSleep = Duration.seconds(365 * 24 * 3600)
+    static let maximumSleep = Duration.seconds(365 * 24 * 3600)
 
     /// Why a sleep's duration was refused.
     struct DurationProblem: Error, Hashable {
@@ -140,23 +140,23 @@ public struct DemoScript: Hashable, Sendable {
 }
 
 /// A demo file with a line that is not a step; printed `FILE:LINE: message`.
-public struct DemoScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct DemoScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    public var file: String
+    package var file: String
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// An error at `file`:`line`.
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
     /// `FILE:LINE: message`.
-    public var description: String { "\(file):\(line): \(message)" }
+    package var description: String { "\(file):\(line): \(message)" }
 }
 
 extension String {

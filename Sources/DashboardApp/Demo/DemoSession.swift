@@ -1,23 +1,24 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The dashboard as a demo plays it: the real environment with every clock under the script's control — the
 /// simulated transfers, the upload task and the load server on one ``ManualScheduler``, the machines on a
 /// ``TestClock`` — and fixed seeds, so a script gives the same frames on every run.
-public struct DemoSession: Sendable {
+package struct DemoSession: Sendable {
     /// The environment the app runs on.
-    public let environment: DashboardEnvironment
+    package let environment: DashboardEnvironment
     /// The simulated transfers (the environment's, typed).
-    public let simulatedTransfers: [SimulatedTransfer]
+    package let simulatedTransfers: [SimulatedTransfer]
     /// The machines' clock.
-    public let clock: TestClock
+    package let clock: TestClock
     /// Where all simulated work waits.
-    public let scheduler: ManualScheduler
+    package let scheduler: ManualScheduler
 
     /// A session with everything seeded from `seed`; Mermaid files go to `directory`.
-    public init(seed: UInt64 = 1, directory: String? = nil) {
+    package init(seed: UInt64 = 1, directory: String? = nil) {
         let clock = TestClock()
         let scheduler = ManualScheduler()
         let machineClock = AnyClock(clock)
@@ -27,18 +28,20 @@ public struct DemoSession: Sendable {
         simulatedTransfers = transfers.transfers.compactMap { $0 as? SimulatedTransfer }
         environment = DashboardEnvironment(
             transfers: transfers,
-            upload: UploadOwner(
-                machine: UploadMachine(clock: machineClock), scheduler: scheduler, random: SeededRandom(seed: seed)),
-            load: LoadEffectRunner(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
-            graph: directory.map(GraphEffectRunner.init(directory:)) ?? GraphEffectRunner())
+            upload: UploadRuntime(
+                owner: UploadOwner(
+                    machine: UploadMachine(clock: machineClock), scheduler: scheduler,
+                    random: SplitMix64(seed: seed))),
+            load: LoadRuntime(machine: LoadMachine(clock: machineClock), server: LoadServer(scheduler: scheduler)),
+            graph: directory.map(GraphRuntime.init(directory:)) ?? GraphRuntime())
     }
 
     /// The app the demo drives: exactly the dashboard's.
-    public var app: App<AppState, AppAction, AppEffect> { Dashboard.app(environment) }
+    package var app: App<AppState, AppAction, AppEffect> { Dashboard.app(environment) }
 
     /// Moves simulated time to `deadline` (time since the start), one due callback at a time: true when a
     /// callback ran (the world must settle before the next), false once time stands at `deadline`.
-    public func step(toward deadline: Duration) -> Bool {
+    package func step(toward deadline: Duration) -> Bool {
         let ran = scheduler.runNext(dueBy: deadline)
         if !ran { scheduler.advance(to: deadline) }
         clock.advance(by: scheduler.now - clock.now.offset)
@@ -49,20 +52,20 @@ public struct DemoSession: Sendable {
     /// record (and, on the History screen, the selected machine's newest record), every worker's status, and
     /// the work each machine's visit asks for has begun. A deterministic condition on the machines, read
     /// only to know when to take the next step; the state itself came through the subscriptions.
-    public func isSettled(_ state: AppState) -> Bool {
+    package func isSettled(_ state: AppState) -> Bool {
         let environment = self.environment
         for (row, transfer) in simulatedTransfers.enumerated() {
             guard state.transfers.rows.indices.contains(row), transfer.isSetUp else { return false }
             let shown = state.transfers.rows[row]
             let machine = transfer.machine.engine
             if shown.model != machine.state || shown.tally.lastSequence != Self.newest(machine)
-                || shown.simulation != transfer.status
+                || shown.driverStatus != transfer.status
             {
                 return false
             }
         }
         let upload = environment.upload
-        guard upload.isSetUp, state.upload.upload == upload.state,
+        guard upload.isSetUp, state.upload.upload == upload.machine.state,
             state.upload.tally.lastSequence == Self.newest(upload.machine.engine)
         else { return false }
         let load = environment.load

@@ -8,40 +8,40 @@
 /// `* + ?` and `{n}`, `{n,}`, `{n,m}` (each optionally lazy with `?`, which finding a match ignores);
 /// `^` and `$` at the start and end of the screen. Anything else (back-references, look-around, flags) is a
 /// syntax error naming it, never a silently different meaning. Characters are Swift `Character`s.
-public struct ScreenPattern: Hashable, Sendable {
+package struct ScreenPattern: Hashable, Sendable {
     /// Why a pattern cannot be compiled: the message and the 1-based character position.
-    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         /// 1-based position in the pattern, in characters.
-        public var position: Int
+        package var position: Int
         /// What is wrong.
-        public var message: String
+        package var message: String
 
         /// An error at `position`.
-        public init(position: Int, _ message: String) {
+        package init(position: Int, _ message: String) {
             self.position = position
             self.message = message
         }
 
         /// `at 3: … `.
-        public var description: String { "at character \(position): \(message)" }
+        package var description: String { "at character \(position): \(message)" }
     }
 
     /// The longest pattern accepted, in characters.
-    public static let maximumLength = 1000
+    package static let maximumLength = 1000
     /// The most NFA states a pattern may compile to (repetition counts multiply a pattern's size).
-    public static let maximumStates = 10_000
+    package static let maximumStates = 10_000
     /// The largest count in `{n,m}`.
-    public static let maximumRepeat = 1000
+    static let maximumRepeat = 1000
     /// The deepest nesting of groups.
-    public static let maximumNesting = 64
+    static let maximumNesting = 64
 
     /// The pattern as written.
-    public let source: String
+    package let source: String
     private let program: [Instruction]
 
     /// Compiles `source`, or throws naming the first thing that is not in the supported syntax or exceeds a
     /// bound.
-    public init(_ source: String) throws(SyntaxError) {
+    package init(_ source: String) throws(SyntaxError) {
         let characters = Array(source)
         guard characters.count <= Self.maximumLength else {
             throw SyntaxError(position: Self.maximumLength + 1, "longer than \(Self.maximumLength) characters")
@@ -56,7 +56,7 @@ public struct ScreenPattern: Hashable, Sendable {
     }
 
     /// Whether the pattern matches somewhere in `text`.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         let characters = Array(text)
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)

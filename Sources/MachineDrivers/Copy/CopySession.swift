@@ -14,15 +14,15 @@ import Darwin
 /// Every destination directory that receives files has its own journal, so crash recovery covers every
 /// file of a tree; the tree's directories are created relative to their open parents and opened without
 /// following a symbolic link (``DestinationDirectory/subdirectory(_:)``).
-public struct CopySession: Sendable {
+package struct CopySession: Sendable {
     /// The transfers: the sources in the order given, each tree's files depth first.
-    public let transfers: [CopyTransfer]
+    package let transfers: [CopyTransfer]
     /// The destination directory's own journal.
-    public let journal: CopyJournal
+    package let journal: CopyJournal
     /// Every journal the transfers use: the destination's first, then one per tree directory with files.
-    public let journals: [CopyJournal]
+    package let journals: [CopyJournal]
     /// Entries of the source trees that are not copied (symbolic links, FIFOs, sockets, devices).
-    public let skipped: [SourceTree.Skipped]
+    package let skipped: [SourceTree.Skipped]
 
     /// Checks the destination, reads the source trees, creates their directories, opens the journals and
     /// prepares one transfer per file.
@@ -30,7 +30,7 @@ public struct CopySession: Sendable {
     /// Throws `destinationNotWritableDirectory` (nothing started), the journal's failure to open, a tree
     /// beyond its `limits`, or an entry planted where a tree's directory goes. Two sources with the same
     /// name would write the same destination entry: refused up front.
-    public init(
+    package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
         limits: SourceTree.Limits = .standard
     ) throws(CopySessionError) {
@@ -105,7 +105,7 @@ public struct CopySession: Sendable {
 
     /// Removes every journal whose transfers all completed or were cancelled (nothing left to recover);
     /// returns a message for each journal that could not be removed.
-    public func removeSettledJournals() -> [String] {
+    package func removeSettledJournals() -> [String] {
         journals.compactMap { journal -> String? in
             do throws(TransferError) {
                 try journal.removeIfSettled()
@@ -118,7 +118,7 @@ public struct CopySession: Sendable {
 }
 
 /// Why a copy session could not be prepared: nothing was started.
-public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The destination is not a writable directory, or its journal cannot be opened.
     case destination(TransferError)
     /// Two sources share a file name, so both would be copied onto one destination file.
@@ -129,7 +129,7 @@ public enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible
     case sourceTree(SourceTreeError)
 
     /// One line naming the cause.
-    public var description: String {
+    package var description: String {
         switch self {
         case .destination(let error):
             error.description

@@ -2,6 +2,7 @@ import Dispatch
 import FileTransfer
 import ScreenStates
 import StateMachineKit
+import Support
 
 #if canImport(Glibc)
 import Glibc
@@ -32,15 +33,15 @@ import Darwin
 /// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
 /// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
 /// the transfer fails with the OS reason, keeps its partial, and `r` (retry) continues from it.
-public final class CopyTransfer: TransferDriver {
+package final class CopyTransfer: TransferDriver {
     /// The machine this adapter drives.
-    public let machine: TransferMachine
+    package let machine: TransferMachine
     /// The file to copy; `id` is the machine's label.
-    public let request: CopyRequest
+    package let request: CopyRequest
     /// The destination directory's journal, shared by every transfer into it.
-    public let journal: CopyJournal?
+    package let journal: CopyJournal?
     /// Chunk size, checkpoint interval and file system of the jobs.
-    public let options: CopyOptions
+    package let options: CopyOptions
 
     private let gate = SerialGate()
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
@@ -50,7 +51,7 @@ public final class CopyTransfer: TransferDriver {
     /// A transfer (and its machine, labelled with `displayName`, by default the file name) that copies
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
     /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`).
-    public init(
+    package init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
         options: CopyOptions = CopyOptions(), displayName: String? = nil
     ) {
@@ -86,11 +87,11 @@ public final class CopyTransfer: TransferDriver {
 
     /// The file as the dashboard's row and the progress lines show it (its name, or its path in a tree
     /// copy), control characters escaped (``DisplayText/escaped(_:limit:)``); `request.id` is the text itself.
-    public var name: String { DisplayText.escaped(request.id) }
+    package var name: String { DisplayText.escaped(request.id) }
 
     /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
     /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.
-    public func finish() async {
+    package func finish() async {
         machine.engine.stop()
         await gate.run {}
         driverStatus.finish()
@@ -98,7 +99,7 @@ public final class CopyTransfer: TransferDriver {
 
     /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
     /// must not be one of the cooperative pool's, until the copy has stopped.
-    public func stop() {
+    package func stop() {
         machine.engine.stop()
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -109,18 +110,18 @@ public final class CopyTransfer: TransferDriver {
     }
 
     /// The status after every change, newest only.
-    public var statusUpdates: AsyncStream<SimulationStatus> { driverStatus.updates }
+    package var statusUpdates: AsyncStream<TransferDriverStatus> { driverStatus.updates }
 
     /// The status now: stale events counted and whether the next write is armed to fail.
-    public var status: SimulationStatus { driverStatus.value }
+    package var status: TransferDriverStatus { driverStatus.value }
 
     /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
-    public func failNextOutcome() {
+    package func failNextOutcome() {
         driverStatus.change { $0.failsNextOutcome = true }
     }
 
     /// Waits until no operation on the job is running or queued.
-    public func settle() async {
+    package func settle() async {
         await gate.run {}
     }
 
@@ -208,20 +209,20 @@ private final class ProgressForwarder: Sendable {
 
 /// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
 private final class DriverStatus: Sendable {
-    private let current = Locked(SimulationStatus())
-    let updates: AsyncStream<SimulationStatus>
-    private let continuation: AsyncStream<SimulationStatus>.Continuation
+    private let current = Locked(TransferDriverStatus())
+    let updates: AsyncStream<TransferDriverStatus>
+    private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
     init() {
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(SimulationStatus())
+        continuation.yield(TransferDriverStatus())
     }
 
     /// The status now.
-    var value: SimulationStatus { current.withLock { $0 } }
+    var value: TransferDriverStatus { current.withLock { $0 } }
 
     /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
-    func change(_ body: (inout SimulationStatus) -> Void) {
+    func change(_ body: (inout TransferDriverStatus) -> Void) {
         current.withLock { status in
             body(&status)
             continuation.yield(status)

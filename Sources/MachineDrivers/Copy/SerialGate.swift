@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Runs async operations one at a time, in the order they arrive.
 ///
@@ -22,9 +23,6 @@ final class SerialGate: Sendable {
         release()
         return result
     }
-
-    /// True while an operation runs or waits.
-    var isBusy: Bool { state.withLock { $0.busy } }
 
     private func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -2,18 +2,18 @@ import StateMachineKit
 
 /// A scheduler that waits on a real clock (a `ContinuousClock` in the dashboard), each callback in a task of
 /// its own; cancelling the handle cancels the task's wait.
-public struct ClockScheduler: SimulationScheduler {
+package struct ClockScheduler: SimulationScheduler {
     /// The clock waited on.
-    public let clock: AnyClock
+    package let clock: AnyClock
 
     /// A scheduler on `clock`.
-    public init(clock: AnyClock = .continuous) {
+    package init(clock: AnyClock = .continuous) {
         self.clock = clock
     }
 
     /// Starts a task that sleeps `delay` on the clock, then runs `work` unless cancelled.
     @discardableResult
-    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+    package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let clock = self.clock
         let task = Task {
             do {
@@ -28,5 +28,5 @@ public struct ClockScheduler: SimulationScheduler {
     }
 
     /// Nothing to do: real time moves on its own, nobody waits for the world to be quiet.
-    public func workSetUp() {}
+    package func workSetUp() {}
 }

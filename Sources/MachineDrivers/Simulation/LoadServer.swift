@@ -1,21 +1,22 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// The simulated server behind the load screen: answers each request after `latency` on a
 /// ``SimulationScheduler``, with the items or with `offline` when asked to fail. It keeps the reply path of
 /// the last request it answered, so ``answerLate()`` can make that request answer once more, late — as a
 /// retried or duplicated response does on a real network.
-public final class LoadServer: Sendable {
+package final class LoadServer: Sendable {
     /// Where responses wait.
-    public let scheduler: any SimulationScheduler
+    package let scheduler: any SimulationScheduler
     /// How long a response takes.
-    public let latency: Duration
+    package let latency: Duration
     /// The items a successful response carries.
-    public let items: [String]
+    package let items: [String]
     private let answered = Locked<(@Sendable (LoadAction) -> Void)?>(nil)
 
     /// A server answering after `latency` with `items` (seed 002's `["a", "b"]` by default).
-    public init(
+    package init(
         scheduler: any SimulationScheduler, latency: Duration = .milliseconds(200), items: [String] = ["a", "b"]
     ) {
         self.scheduler = scheduler
@@ -24,13 +25,13 @@ public final class LoadServer: Sendable {
     }
 
     /// The message of a failed response.
-    public static let failureMessage = "offline"
+    static let failureMessage = "offline"
 
     /// The items a late response carries.
-    public static let lateItems = ["late"]
+    package static let lateItems = ["late"]
 
     /// Answers one request: `reply` gets the succeeded or failed action after the latency.
-    public func request(fails: Bool, reply: @escaping @Sendable (LoadAction) -> Void) {
+    package func request(fails: Bool, reply: @escaping @Sendable (LoadAction) -> Void) {
         let items = self.items
         scheduler.schedule(after: latency) { [self] in
             answered.withLock { $0 = reply }
@@ -40,7 +41,7 @@ public final class LoadServer: Sendable {
 
     /// The last request answered answers again now, with ``lateItems``; false when none has been answered.
     @discardableResult
-    public func answerLate() -> Bool {
+    package func answerLate() -> Bool {
         guard let reply = answered.withLock({ $0 }) else { return false }
         reply(.succeeded(Self.lateItems))
         return true

@@ -1,9 +1,10 @@
 import StateMachineKit
+import Support
 
 /// A scheduler whose time moves only in ``advance(by:)``, which runs every callback that falls due, in
 /// deadline order (ties in scheduling order), on the calling thread. Demos and tests use it so frames are
 /// reproducible: nothing happens between two steps of a script.
-public final class ManualScheduler: SimulationScheduler {
+package final class ManualScheduler: SimulationScheduler {
     private struct Entry {
         var deadline: Duration
         var order: Int
@@ -21,17 +22,17 @@ public final class ManualScheduler: SimulationScheduler {
     private let scheduled = Locked<(@Sendable () -> Void)?>(nil)
 
     /// A scheduler at time zero with nothing pending.
-    public init() {}
+    package init() {}
 
     /// The time advanced so far.
-    public var now: Duration { timeline.withLock { $0.now } }
+    package var now: Duration { timeline.withLock { $0.now } }
 
     /// How many callbacks are waiting.
-    public var pendingCount: Int { timeline.withLock { $0.entries.filter { !$0.handle.isCancelled }.count } }
+    package var pendingCount: Int { timeline.withLock { $0.entries.filter { !$0.handle.isCancelled }.count } }
 
     /// Schedules `work` at now + `delay`.
     @discardableResult
-    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+    package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let handle = ScheduledWork()
         timeline.withLock { timeline in
             timeline.entries.append(
@@ -46,19 +47,19 @@ public final class ManualScheduler: SimulationScheduler {
     /// Calls `hook` after every ``schedule(after:_:)`` and every ``workSetUp()`` (nil: nothing): a demo that
     /// waits for the simulated world to set itself up looks again when something is scheduled, and when a
     /// run of work has recorded that it is set up (which it does after scheduling its first callback).
-    public func whenScheduled(_ hook: (@Sendable () -> Void)?) {
+    package func whenScheduled(_ hook: (@Sendable () -> Void)?) {
         scheduled.withLock { $0 = hook }
     }
 
     /// Calls the hook given to ``whenScheduled(_:)``.
-    public func workSetUp() {
+    package func workSetUp() {
         scheduled.withLock { $0 }?()
     }
 
     /// Runs the earliest callback due at or before `deadline` (time since zero), moving time to its own
     /// deadline first; false when none is due then, leaving time as it is. A driver that must let the world
     /// react between two callbacks steps with this, then ends a stretch of time with ``advance(to:)``.
-    public func runNext(dueBy deadline: Duration) -> Bool {
+    package func runNext(dueBy deadline: Duration) -> Bool {
         while let next = takeNext(dueBy: deadline) {
             if !next.handle.isCancelled {
                 next.work()
@@ -69,13 +70,13 @@ public final class ManualScheduler: SimulationScheduler {
     }
 
     /// Moves time to `deadline` (never back), running each callback due by then at its own deadline.
-    public func advance(to deadline: Duration) {
+    package func advance(to deadline: Duration) {
         advance(by: deadline - now)
     }
 
     /// Moves time forward by `duration`, running each callback due by then at its own deadline (work a
     /// callback schedules within the window runs too).
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let target = timeline.withLock { $0.now + max(.zero, duration) }
         while let next = takeNext(dueBy: target) {
             if !next.handle.isCancelled {

@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Which visit a machine's simulated `whileIn` work last began in, so a scripted demo can wait until the
 /// work a visit asks for is set up on the scheduler before it moves time (the engine starts work in a task

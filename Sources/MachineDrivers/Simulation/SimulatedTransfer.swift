@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// One `TransferMachine` driven by a simulated effect adapter: whenever the machine enters a running
 /// state, a worker runs as its `whileIn` work, ticking on a ``SimulationScheduler``: it reports progress
@@ -9,21 +10,21 @@ import StateMachineKit
 /// When the machine ends the run under it (pause, cancel), the worker does not vanish at once, as real work
 /// rarely does: after ``SimulationTiming/lateCallbackDelay`` it sends one more progress report through the
 /// cancelled run's sender. The machine drops it as stale and records it; the screen counts it from there.
-public final class SimulatedTransfer: Sendable {
+package final class SimulatedTransfer: Sendable {
     /// The file the transfer produces.
-    public let name: String
+    package let name: String
     /// The machine, the authority on the transfer's state.
-    public let machine: TransferMachine
+    package let machine: TransferMachine
     private let shared: Shared
     private let runs: RunTracker
 
     /// A transfer named `name` of `totalBytes` bytes (shown as its size) whose worker ticks on `scheduler`,
     /// its randomness drawn from `random`; `clock` is the machine's (for state timeouts).
-    public init(
-        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SimulationRandom,
+    package init(
+        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SplitMix64,
         timing: SimulationTiming, totalBytes: Int64? = nil
     ) {
-        let shared = Shared(random: random, status: SimulationStatus(totalBytes: totalBytes))
+        let shared = Shared(random: random, status: TransferDriverStatus(totalBytes: totalBytes))
         self.name = name
         self.shared = shared
         runs = RunTracker(scheduler: scheduler)
@@ -43,21 +44,21 @@ public final class SimulatedTransfer: Sendable {
     }
 
     /// The worker's status now.
-    public var status: SimulationStatus { shared.status }
+    package var status: TransferDriverStatus { shared.status }
 
     /// The worker's status after every change, newest only.
-    public var statusUpdates: AsyncStream<SimulationStatus> { shared.updates }
+    package var statusUpdates: AsyncStream<TransferDriverStatus> { shared.updates }
 
     /// Whether the worker the current visit asks for has begun (a scripted demo waits for it).
-    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
+    package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
 
     /// Makes the next outcome this transfer reports a failure.
-    public func failNextOutcome() {
+    package func failNextOutcome() {
         shared.setFailNext()
     }
 
     /// Stops the machine (its work is cancelled) and ends the status updates.
-    public func stop() {
+    package func stop() {
         machine.engine.stop()
         shared.finish()
     }
@@ -148,21 +149,21 @@ public final class SimulatedTransfer: Sendable {
     /// What the worker and the app share.
     private final class Shared: Sendable {
         private struct Inner {
-            var status: SimulationStatus
-            var random: SimulationRandom
+            var status: TransferDriverStatus
+            var random: SplitMix64
         }
 
         private let inner: Locked<Inner>
-        let updates: AsyncStream<SimulationStatus>
-        private let continuation: AsyncStream<SimulationStatus>.Continuation
+        let updates: AsyncStream<TransferDriverStatus>
+        private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
-        init(random: SimulationRandom, status: SimulationStatus) {
+        init(random: SplitMix64, status: TransferDriverStatus) {
             inner = Locked(Inner(status: status, random: random))
             (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
             continuation.yield(status)
         }
 
-        var status: SimulationStatus { inner.withLock { $0.status } }
+        var status: TransferDriverStatus { inner.withLock { $0.status } }
 
         func setFailNext() {
             change { $0.failsNextOutcome = true }
@@ -186,7 +187,7 @@ public final class SimulatedTransfer: Sendable {
         }
 
         /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
-        private func change(_ body: (inout SimulationStatus) -> Void) {
+        private func change(_ body: (inout TransferDriverStatus) -> Void) {
             inner.withLock { inner in
                 body(&inner.status)
                 continuation.yield(inner.status)

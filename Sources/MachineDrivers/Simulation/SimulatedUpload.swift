@@ -1,5 +1,6 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// The simulated network task behind the upload screen: it sends chunks on a ``SimulationScheduler`` and
 /// reports progress, completion or failure to whichever run of the upload machine's `whileIn` work holds it.
@@ -8,9 +9,9 @@ import StateMachineKit
 /// run carries on from where it stopped, like `URLSessionTask.suspend()`/`resume()` in seed 001. A run the
 /// machine cancels while chunks are flowing (the upload was cancelled) leaves the chunk already on the wire
 /// to land: it reports through the cancelled run's sender, and the machine drops it as stale.
-public final class SimulatedUpload: Sendable {
+package final class SimulatedUpload: Sendable {
     /// What the task reports.
-    public enum Report: Hashable, Sendable {
+    package enum Report: Hashable, Sendable {
         /// This fraction (0…1) is sent.
         case progress(Double)
         /// Everything was sent.
@@ -19,7 +20,7 @@ public final class SimulatedUpload: Sendable {
         case failed(String)
 
         /// The upload event the report stands for.
-        public var event: UploadEvent {
+        package var event: UploadEvent {
             switch self {
             case .progress(let fraction): .progress(fraction)
             case .completed: .complete
@@ -44,7 +45,7 @@ public final class SimulatedUpload: Sendable {
         var percent = 0
         var phase = Phase.stopped
         var pending: ScheduledWork?
-        var random: SeededRandom
+        var random: SplitMix64
         var report: (@Sendable (Report) -> Void)?
         var finishRun: (@Sendable () -> Void)?
     }
@@ -56,8 +57,8 @@ public final class SimulatedUpload: Sendable {
 
     /// A task that has not started. Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`);
     /// with `failsHalfway` the chunk that would pass half way fails instead.
-    public init(
-        scheduler: any SimulationScheduler, random: SeededRandom, chunkInterval: Duration = .milliseconds(100),
+    package init(
+        scheduler: any SimulationScheduler, random: SplitMix64, chunkInterval: Duration = .milliseconds(100),
         failsHalfway: Bool
     ) {
         self.scheduler = scheduler
@@ -67,15 +68,15 @@ public final class SimulatedUpload: Sendable {
     }
 
     /// The fraction sent so far.
-    public var progress: Double { task.withLock { Double($0.percent) / 100 } }
+    package var progress: Double { task.withLock { Double($0.percent) / 100 } }
 
     /// Whether chunks are being sent (false before a run attaches, while suspended and once finished).
-    public var isRunning: Bool { task.withLock { $0.phase == .sending } }
+    package var isRunning: Bool { task.withLock { $0.phase == .sending } }
 
     /// One run of the machine's work: sends chunks, reporting each through `report`, until the upload ends
     /// or the machine cancels the run. `onSetUp` runs once the first chunk is scheduled (or the run found
     /// nothing to send).
-    public func run(
+    package func run(
         onSetUp: @escaping @Sendable () -> Void = {}, reporting report: @escaping @Sendable (Report) -> Void
     ) async {
         await WorkHold.run(
@@ -103,7 +104,7 @@ public final class SimulatedUpload: Sendable {
     /// Stops sending: the pending chunk is cancelled. False when the task was not sending, so a pause must
     /// not be recorded (seed 001: update the state only if suspending worked).
     @discardableResult
-    public func suspend() -> Bool {
+    package func suspend() -> Bool {
         let pending = task.withLock { task -> ScheduledWork?? in
             guard task.phase == .sending else { return .none }
             task.phase = .stopped
@@ -116,7 +117,7 @@ public final class SimulatedUpload: Sendable {
     }
 
     /// Carries on after a ``suspend()`` whose pause the machine did not take: the attached run goes on.
-    public func resumeAfterRefusedPause() {
+    func resumeAfterRefusedPause() {
         let report = task.withLock { task -> (@Sendable (Report) -> Void)? in
             guard task.phase == .stopped, let report = task.report else { return nil }
             task.phase = .sending

@@ -1,9 +1,10 @@
 import StateMachineKit
+import Support
 
 /// Where the simulated world (the uploader, the load server) waits: "call me back after this long".
 /// Injected, so the live dashboard waits on a real clock while demos and tests advance time by hand and
 /// get the same callbacks in the same order every run.
-public protocol SimulationScheduler: Sendable {
+package protocol SimulationScheduler: Sendable {
     /// Runs `work` once `delay` has passed, unless the returned handle is cancelled first.
     @discardableResult
     func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
@@ -14,20 +15,20 @@ public protocol SimulationScheduler: Sendable {
 }
 
 /// A pending callback of a ``SimulationScheduler``; cancelling it means the work never runs.
-public final class ScheduledWork: Sendable {
+package final class ScheduledWork: Sendable {
     private let cancelled = Locked(false)
     private let onCancel: @Sendable () -> Void
 
     /// A handle that calls `onCancel` (once) when cancelled.
-    public init(onCancel: @escaping @Sendable () -> Void = {}) {
+    package init(onCancel: @escaping @Sendable () -> Void = {}) {
         self.onCancel = onCancel
     }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { cancelled.withLock { $0 } }
+    package var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Makes sure the work does not run (a no-op once it ran).
-    public func cancel() {
+    package func cancel() {
         let first = cancelled.withLock { flag -> Bool in
             defer { flag = true }
             return !flag

@@ -1,27 +1,28 @@
 import ScreenStates
 import StateMachineKit
+import Support
 
 /// Seed 001's upload owner ("From example to a real upload"): it owns the ``UploadMachine`` and the
 /// ``SimulatedUpload`` task. The task is the machine's `whileIn` work while it uploads: each run holds the
 /// `Sender` the machine gave it, so a report from a run the machine ended is dropped there as stale.
 /// Pausing suspends the task first and sends `pause` only when that worked. The owner never tells anyone
 /// about changes: readers subscribe to the machine's `states()` and records.
-public final class UploadOwner: Sendable {
+package final class UploadOwner: Sendable {
     private struct Parts {
         var task: SimulatedUpload?
-        var random: SeededRandom
+        var random: SplitMix64
     }
 
     /// The machine: the authority on the upload's state.
-    public let machine: UploadMachine
+    package let machine: UploadMachine
     private let scheduler: any SimulationScheduler
     private let chunkInterval: Duration
     private let parts: Locked<Parts>
     private let runs: RunTracker
 
     /// An idle upload whose simulated task runs on `scheduler`, drawing chunk sizes from `random`.
-    public init(
-        machine: UploadMachine = UploadMachine(), scheduler: any SimulationScheduler, random: SeededRandom,
+    package init(
+        machine: UploadMachine = UploadMachine(), scheduler: any SimulationScheduler, random: SplitMix64,
         chunkInterval: Duration = .milliseconds(100)
     ) {
         self.machine = machine
@@ -45,19 +46,19 @@ public final class UploadOwner: Sendable {
     }
 
     /// The current state.
-    public var state: UploadState { machine.state }
+    package var state: UploadState { machine.state }
 
     /// The task of the current upload, if one was started.
-    public var task: SimulatedUpload? { parts.withLock { $0.task } }
+    package var task: SimulatedUpload? { parts.withLock { $0.task } }
 
     /// Whether the task the current visit asks for has begun (a scripted demo waits for it).
-    public var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
+    package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
 
     /// Performs a user action the screen asked for; returns why nothing happened when the action could not
     /// be carried out (a pause whose task would not suspend), nil otherwise. The machine decides the rest:
     /// an action its transition function refuses changes nothing.
     @discardableResult
-    public func perform(_ effect: UploadEffect) -> String? {
+    package func perform(_ effect: UploadScreenEffect) -> String? {
         switch effect {
         case .start(let fails):
             begin(.start, failsHalfway: fails)
@@ -84,7 +85,7 @@ public final class UploadOwner: Sendable {
         let previous = parts.withLock { parts -> SimulatedUpload? in
             let previous = parts.task
             parts.task = SimulatedUpload(
-                scheduler: scheduler, random: SeededRandom(seed: parts.random.next()), chunkInterval: chunkInterval,
+                scheduler: scheduler, random: SplitMix64(seed: parts.random.next()), chunkInterval: chunkInterval,
                 failsHalfway: failsHalfway)
             return previous
         }

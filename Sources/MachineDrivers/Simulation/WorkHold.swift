@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Keeps a run of `whileIn` work alive while its simulated world answers on a ``SimulationScheduler``: the
 /// work sets up its callbacks, then waits here until it says it is done or the machine cancels it.

@@ -5,49 +5,53 @@ import TerminalUI
 /// The Graph screen: the selected model drawn as boxes and arrows (collapsed by case, or every explored state),
 /// the live machine's state lit and its last transition highlighted, pannable; or its transition table with
 /// counts, invalid pairs and dead ends. `m` exports the Mermaid diagram.
-public enum GraphFeature {
+package enum GraphFeature {
     /// Rows PgUp/PgDn move.
-    public static let page = 10
+    package static let page = 10
     /// Columns `←`/`→` move.
-    public static let panStep = 4
-
-    /// One entry of the key table: the keys, what they do, and the help entry that names them (bindings that
-    /// belong together, like the four pan directions, share one).
-    public struct Binding: Hashable, Sendable {
-        /// The keys that do it.
-        public var keys: [Key]
-        /// The action.
-        public var action: GraphAction
-        /// How the help lists it.
-        public var help: KeyHelp
-    }
+    static let panStep = 4
 
     private static let modelHelp = KeyHelp("g/G", "next/previous model")
     private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
     private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
     private static let farHelp = KeyHelp("[/]", "far left/right")
 
-    /// Every key of the screen: the keymap, the help bar and the help overlay all read this table.
-    public static let bindings: [Binding] = [
-        Binding(keys: [.character("g")], action: .nextModel, help: modelHelp),
-        Binding(keys: [.character("G")], action: .previousModel, help: modelHelp),
-        Binding(keys: [.up, .character("k")], action: .scroll(-1), help: panHelp),
-        Binding(keys: [.down, .character("j")], action: .scroll(1), help: panHelp),
-        Binding(keys: [.left, .character("h")], action: .scrollSideways(-panStep), help: panHelp),
-        Binding(keys: [.right, .character("l")], action: .scrollSideways(panStep), help: panHelp),
-        Binding(keys: [.pageUp], action: .scroll(-page), help: pageHelp),
-        Binding(keys: [.pageDown], action: .scroll(page), help: pageHelp),
-        Binding(keys: [.home], action: .scroll(Int.min / 2), help: pageHelp),
-        Binding(keys: [.end], action: .scroll(Int.max / 2), help: pageHelp),
-        Binding(keys: [.character("[")], action: .scrollSideways(-8), help: farHelp),
-        Binding(keys: [.character("]")], action: .scrollSideways(8), help: farHelp),
-        Binding(keys: [.character("f")], action: .toggleFullGraph, help: KeyHelp("f", "full graph / by case")),
-        Binding(keys: [.character("t")], action: .toggleTable, help: KeyHelp("t", "table / diagram")),
-        Binding(keys: [.character("m")], action: .writeMermaid, help: KeyHelp("m", "write Mermaid file")),
+    private static func modelBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("g/G", "model") }
+    private static func panBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("←↑↓→", "pan") }
+    private static func notInBar(_ state: GraphScreenState) -> KeyHelp? { nil }
+
+    /// Every key of the screen, in the help bar's order.
+    package static let bindings: [KeyBinding<GraphScreenState, GraphScreenAction>] = [
+        KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar),
+        KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar),
+        KeyBinding([.up, .character("k")], .scroll(-1), help: panHelp, bar: panBar),
+        KeyBinding([.down, .character("j")], .scroll(1), help: panHelp, bar: panBar),
+        KeyBinding([.left, .character("h")], .scrollSideways(-panStep), help: panHelp, bar: panBar),
+        KeyBinding([.right, .character("l")], .scrollSideways(panStep), help: panHelp, bar: panBar),
+        KeyBinding([.pageUp], .scroll(-page), help: pageHelp, bar: notInBar),
+        KeyBinding([.pageDown], .scroll(page), help: pageHelp, bar: notInBar),
+        KeyBinding([.home], .scroll(Int.min / 2), help: pageHelp, bar: notInBar),
+        KeyBinding([.end], .scroll(Int.max / 2), help: pageHelp, bar: notInBar),
+        KeyBinding([.character("[")], .scrollSideways(-8), help: farHelp, bar: notInBar),
+        KeyBinding([.character("]")], .scrollSideways(8), help: farHelp, bar: notInBar),
+        KeyBinding(
+            [.character("f")], .toggleFullGraph, help: KeyHelp("f", "full graph / by case"),
+            bar: { KeyHelp("f", $0.showsFullGraph ? "by case" : "full") }),
+        KeyBinding(
+            [.character("t")], .toggleTable, help: KeyHelp("t", "table / diagram"),
+            bar: { state in
+                switch state.presentation {
+                case .diagram: KeyHelp("t", "table")
+                case .table: KeyHelp("t", "diagram")
+                }
+            }),
+        KeyBinding(
+            [.character("m")], .writeMermaid, help: KeyHelp("m", "write Mermaid file"),
+            bar: { KeyHelp("m", "write \($0.report.mermaidFileName)") }),
     ]
 
     /// Applies an action.
-    public static func reduce(_ state: inout GraphScreenState, _ action: GraphAction) -> [GraphEffect] {
+    package static func reduce(_ state: inout GraphScreenState, _ action: GraphScreenAction) -> [GraphScreenEffect] {
         switch action {
         case .nextModel, .previousModel:
             let all = ScreenModel.allCases
@@ -81,7 +85,7 @@ public enum GraphFeature {
     }
 
     /// Follows the live machines after every app action: a machine whose state changed gets a trail entry.
-    public static func follow(_ state: inout GraphScreenState, live: GraphLiveStates) {
+    package static func follow(_ state: inout GraphScreenState, live: GraphLiveStates) {
         state.transferTrail.observe(live.transfer, from: live.transferName)
         state.uploadTrail.observe(live.upload, from: ScreenModel.upload.rawValue)
         state.loadTrail.observe(live.load, from: ScreenModel.load.rawValue)
@@ -95,39 +99,13 @@ public enum GraphFeature {
         }
     }
 
-    /// The action of `key`, looked up in ``bindings``; nil for a key the screen does not use.
-    public static func keymap(_ key: Key, _ state: GraphScreenState) -> GraphAction? {
-        bindings.first { $0.keys.contains(key) }?.action
-    }
-
-    /// Every key of the screen, for the `?` overlay: the help entries of ``bindings``, each once, in order.
-    public static let allKeys: [KeyHelp] = bindings.reduce(into: []) { entries, binding in
-        if !entries.contains(binding.help) { entries.append(binding.help) }
-    }
-
-    /// The keys the help bar offers now, named as ``bindings`` names them.
-    public static func help(_ state: GraphScreenState) -> [KeyHelp] {
-        func key(_ action: GraphAction) -> String { bindings.first { $0.action == action }?.help.key ?? "" }
-        let table: String
-        switch state.presentation {
-        case .diagram: table = "table"
-        case .table: table = "diagram"
-        }
-        return [
-            KeyHelp(key(.nextModel), "model"), KeyHelp("←↑↓→", "pan"),
-            KeyHelp(key(.toggleFullGraph), state.showsFullGraph ? "by case" : "full"),
-            KeyHelp(key(.toggleTable), table),
-            KeyHelp(key(.writeMermaid), "write \(state.report.mermaidFileName)"),
-        ]
-    }
-
     /// The style of a live state's box, and of the last transition's line, arrowheads and label.
-    public static let liveStyle = Style.reverse
+    package static let liveStyle = Style.reverse
     /// See ``liveStyle``.
-    public static let lastEdgeStyle = Style(foreground: .yellow, attributes: .bold)
+    package static let lastEdgeStyle = Style(foreground: .yellow, attributes: .bold)
 
     /// Draws the header, the legend, any notice and the panned body.
-    public static func view(_ state: GraphScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: GraphScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let report = state.report
         var tabs: [Span] = []
@@ -213,11 +191,22 @@ public enum GraphFeature {
         let layout = state.layout
         var live = Set<Int>()
         if let current = state.liveMarks.current { live = Set(state.nodes(for: current)) }
-        let lastEdges = Set(state.lastTransitionEdges)
+        draw(
+            layout, live: live, lastEdges: Set(state.lastTransitionEdges), top: state.offset, left: state.column,
+            in: body, on: &canvas)
+    }
+
+    /// The window of `layout` from row `top` and column `left` drawn in `body`: the boxes of `live` in
+    /// ``liveStyle``, the edges of `lastEdges` in ``lastEdgeStyle``. The Graph screen and `statetui inspect`'s
+    /// Graph both draw this way.
+    static func draw(
+        _ layout: DiagramLayout, live: Set<Int>, lastEdges: Set<Int>, top: Int, left: Int, in body: Rect,
+        on canvas: inout Canvas
+    ) {
         var lastCells = Set<DiagramLayout.Point>()
         for edge in lastEdges { lastCells.formUnion(layout.paths[edge]) }
-        let top = min(state.offset, max(0, layout.height - 1))
-        let left = min(state.column, max(0, layout.width - 1))
+        let top = min(top, max(0, layout.height - 1))
+        let left = min(left, max(0, layout.width - 1))
         for row in 0..<min(body.height, max(0, layout.height - top)) {
             let y = top + row
             let characters = Array(layout.lines[y])

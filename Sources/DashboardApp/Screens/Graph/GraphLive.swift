@@ -3,23 +3,23 @@ import ScreenStates
 /// The newest state of one live machine and the one before it, so the Graph screen can light the state and
 /// the transition that led there. A change of `source` (another transfer selected) forgets the previous
 /// state instead of inventing a transition between two machines.
-public struct LiveTrail<Value: Hashable & Sendable>: Hashable, Sendable {
+package struct LiveTrail<Value: Hashable & Sendable>: Hashable, Sendable {
     /// Which machine the states belong to (the transfer's name; the model's name for the others).
-    public var source: String?
+    package var source: String?
     /// The newest state seen.
-    public var current: Value?
+    package var current: Value?
     /// The state before it, from the same source.
-    public var previous: Value?
+    package var previous: Value?
 
     /// A trail that has seen nothing.
-    public init(source: String? = nil, current: Value? = nil, previous: Value? = nil) {
+    package init(source: String? = nil, current: Value? = nil, previous: Value? = nil) {
         self.source = source
         self.current = current
         self.previous = previous
     }
 
     /// Records `value` from `source`: a new state moves the current one to `previous`.
-    public mutating func observe(_ value: Value?, from source: String?) {
+    package mutating func observe(_ value: Value?, from source: String?) {
         guard source == self.source else {
             self = LiveTrail(source: source, current: value)
             return
@@ -32,18 +32,18 @@ public struct LiveTrail<Value: Hashable & Sendable>: Hashable, Sendable {
 
 /// The live machines the Graph screen follows: the selected transfer, the upload and the load. Read from the
 /// app state after every action (the machines' newest snapshots), never from the machines themselves.
-public struct GraphLiveStates: Hashable, Sendable {
+package struct GraphLiveStates: Hashable, Sendable {
     /// The selected transfer's name, nil when there are no transfers.
-    public var transferName: String?
+    var transferName: String?
     /// The selected transfer's newest state.
-    public var transfer: TransferModel?
+    package var transfer: TransferModel?
     /// The upload machine's newest state.
-    public var upload: UploadState
+    package var upload: UploadState
     /// The load machine's newest state.
-    public var load: LoadState
+    package var load: LoadState
 
     /// The live states from their sources.
-    public init(transferName: String?, transfer: TransferModel?, upload: UploadState, load: LoadState) {
+    package init(transferName: String?, transfer: TransferModel?, upload: UploadState, load: LoadState) {
         self.transferName = transferName
         self.transfer = transfer
         self.upload = upload
@@ -51,7 +51,7 @@ public struct GraphLiveStates: Hashable, Sendable {
     }
 
     /// The live states of the dashboard's machines as `state` holds them.
-    public init(_ state: AppState) {
+    package init(_ state: AppState) {
         self.init(
             transferName: state.transfers.selectedRow?.name, transfer: state.transfers.selectedRow?.model,
             upload: state.upload.upload, load: state.load.load)
@@ -59,16 +59,16 @@ public struct GraphLiveStates: Hashable, Sendable {
 }
 
 /// Where a live state sits in a diagram: its box in the full graph and its case box.
-public struct LiveMark: Hashable, Sendable {
+package struct LiveMark: Hashable, Sendable {
     /// The full graph's box name (``ScreenStates/TransferModel/diagramName`` and the like).
-    public var name: String
+    package var name: String
     /// The collapsed graph's box name (``ScreenStates/TransferModel/diagramCase`` and the like).
-    public var caseName: String
+    package var caseName: String
     /// The state's canonical text, for the legend.
-    public var text: String
+    package var text: String
 
     /// A mark.
-    public init(name: String, caseName: String, text: String) {
+    package init(name: String, caseName: String, text: String) {
         self.name = name
         self.caseName = caseName
         self.text = text

@@ -3,26 +3,26 @@ import StateMachineKit
 
 /// What the Graph screen shows of one model, explored with the same sample events as `statetui graph`:
 /// the transition table, the counts, the invalid pairs with their reasons and the dead ends, as text.
-public struct GraphReport: Hashable, Sendable {
+package struct GraphReport: Hashable, Sendable {
     /// The model explored.
-    public var model: ScreenModel
+    package var model: ScreenModel
     /// Reachable states.
-    public var stateCount: Int
+    package var stateCount: Int
     /// Edges (`.to` and `.update` transitions).
-    public var edgeCount: Int
+    package var edgeCount: Int
     /// The transition table's lines (states × events: next state, `·` ignored, `=` stay, `!` invalid).
-    public var table: [String]
+    package var table: [String]
     /// `state + event: reason` for every invalid pair.
-    public var invalidPairs: [String]
+    var invalidPairs: [String]
     /// Reachable states no edge leaves.
-    public var deadEnds: [String]
+    package var deadEnds: [String]
     /// The Mermaid diagram `m` writes.
-    public var mermaid: String
+    package var mermaid: String
     /// The diagrams drawn on the screen, whole and collapsed by case.
-    public var diagram: ModelDiagram
+    package var diagram: ModelDiagram
 
     /// Explores `model` with its sample events (``ScreenModel/sampleInputs``, one source with the CLI).
-    public init(_ model: ScreenModel) {
+    package init(_ model: ScreenModel) {
         switch model {
         case .transfer: self.init(model: model, graph: TransferModel.exploreSamples(), caseName: \.diagramCase)
         case .upload: self.init(model: model, graph: UploadState.exploreSamples(), caseName: \.diagramCase)
@@ -43,10 +43,10 @@ public struct GraphReport: Hashable, Sendable {
     }
 
     /// The file `m` writes in the current directory: `statetui-transfer.mmd`.
-    public var mermaidFileName: String { "statetui-\(model.rawValue).mmd" }
+    var mermaidFileName: String { "statetui-\(model.rawValue).mmd" }
 
     /// Everything below the header, one line each: table, invalid pairs, dead ends.
-    public var bodyLines: [String] {
+    package var bodyLines: [String] {
         var lines = table
         lines += ["", "Invalid pairs (\(invalidPairs.count)):"]
         lines += invalidPairs.isEmpty ? ["  none"] : invalidPairs.map { "  " + $0 }

@@ -3,9 +3,9 @@ import StateMachineKit
 
 /// What the Graph screen shows: the selected model's report and diagram, collapsed or full, diagram or
 /// table, how far it is panned, the live machines' trails, and what became of the last Mermaid export.
-public struct GraphScreenState: Hashable, Sendable {
+package struct GraphScreenState: Hashable, Sendable {
     /// The outcome of writing a Mermaid file.
-    public enum Export: Hashable, Sendable {
+    package enum Export: Hashable, Sendable {
         /// Written to this path.
         case written(path: String)
         /// Could not be written to this path, for this reason.
@@ -13,7 +13,7 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// What the body shows.
-    public enum Presentation: Hashable, Sendable {
+    package enum Presentation: Hashable, Sendable {
         /// Boxes and arrows (``StateMachineKit/DiagramLayout``).
         case diagram
         /// The transition table, invalid pairs and dead ends.
@@ -21,28 +21,28 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// The explored model.
-    public private(set) var report: GraphReport
+    package private(set) var report: GraphReport
     /// Whether the diagram shows every explored state rather than one box per case.
-    public private(set) var showsFullGraph: Bool
+    private(set) var showsFullGraph: Bool
     /// The diagram drawn (derived from the model and ``showsFullGraph``, kept so a frame never lays out).
-    public private(set) var layout: DiagramLayout
+    package private(set) var layout: DiagramLayout
     /// Diagram or table.
-    public var presentation: Presentation
+    package var presentation: Presentation
     /// The first row shown (of the diagram or the table's body).
-    public var offset: Int
+    package var offset: Int
     /// The first column shown.
-    public var column: Int
+    package var column: Int
     /// The last export, if any.
-    public var export: Export?
+    package var export: Export?
     /// The selected transfer's states, newest and previous.
-    public var transferTrail: LiveTrail<TransferModel>
+    package var transferTrail: LiveTrail<TransferModel>
     /// The upload's states.
-    public var uploadTrail: LiveTrail<UploadState>
+    package var uploadTrail: LiveTrail<UploadState>
     /// The load's states.
-    public var loadTrail: LiveTrail<LoadState>
+    var loadTrail: LiveTrail<LoadState>
 
     /// The screen on `model`, at the top left, collapsed by case unless `full`.
-    public init(
+    package init(
         model: ScreenModel = .transfer, offset: Int = 0, column: Int = 0, export: Export? = nil, full: Bool = false,
         presentation: Presentation = .diagram
     ) {
@@ -60,10 +60,10 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// The selected model.
-    public var model: ScreenModel { report.model }
+    package var model: ScreenModel { report.model }
 
     /// Shows `model` (collapsed or full as now), back at the top left; the trails and export stay.
-    public mutating func select(_ model: ScreenModel) {
+    package mutating func select(_ model: ScreenModel) {
         report = GraphReport(model)
         layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
         offset = 0
@@ -71,7 +71,7 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// Switches between the full and the collapsed diagram, back at the top left.
-    public mutating func toggleFullGraph() {
+    package mutating func toggleFullGraph() {
         showsFullGraph.toggle()
         layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
         offset = 0
@@ -79,7 +79,7 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// Where the selected model's live machine is, and where it was just before: (previous, current).
-    public var liveMarks: (previous: LiveMark?, current: LiveMark?) {
+    package var liveMarks: (previous: LiveMark?, current: LiveMark?) {
         switch model {
         case .transfer:
             let mark = { (state: TransferModel) in
@@ -101,7 +101,7 @@ public struct GraphScreenState: Hashable, Sendable {
 
     /// The boxes to light for `mark`: its own box, or (in the full graph, for a state the samples never
     /// reached) every box of its case.
-    public func nodes(for mark: LiveMark) -> [Int] {
+    package func nodes(for mark: LiveMark) -> [Int] {
         let diagram = report.diagram
         guard showsFullGraph else { return diagram.collapsed.node(named: mark.caseName).map { [$0] } ?? [] }
         if let node = diagram.full.node(named: mark.name) { return [node] }
@@ -110,7 +110,7 @@ public struct GraphScreenState: Hashable, Sendable {
     }
 
     /// The edges of the last transition: from the previous state's box to the current one's.
-    public var lastTransitionEdges: [Int] {
+    package var lastTransitionEdges: [Int] {
         let marks = liveMarks
         guard let previous = marks.previous, let current = marks.current else { return [] }
         let graph = report.diagram.graph(full: showsFullGraph)

@@ -7,50 +7,57 @@ import TerminalUI
 ///
 /// The screen subscribes to the selected machine's records only while it is shown (``Dashboard``), and
 /// shows the value its subscription delivers.
-public enum HistoryFeature {
-    /// Rows PgUp/PgDn move when the drawn height is not known (the live dashboard always knows it).
-    public static let page = 10
+package enum HistoryFeature {
+    /// The rows a page holds when the drawn height is not known (the live dashboard resolves every page
+    /// against the drawn list: ``laidOut(_:in:)``).
+    package static let page = 10
 
-    /// Applies an action.
-    public static func reduce(_ state: inout HistoryScreenState, _ action: HistoryAction) -> [HistoryEffect] {
+    /// Applies an action. The screen asks for no work: its rows arrive from its subscription.
+    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryScreenAction) {
         switch action {
         case .nextMachine, .previousMachine:
-            guard !state.machines.isEmpty else { return [] }
+            guard !state.machines.isEmpty else { return }
             let step = action == .nextMachine ? 1 : state.machines.count - 1
             state.selected = (state.selected + step) % state.machines.count
             // The other machine's records come from its own subscription, which starts now.
             state.rows = []
             state.scrolledUp = 0
             state.search?.match = nil
-        case .scrollUp(let rows):
+        case .scroll(let rows):
+            // Positive rows scroll down, towards the newest record: fewer rows above it.
             let most = max(0, state.rows.count - 1)
-            state.scrolledUp = min(most, max(0, state.scrolledUp + rows))
-        case .scrollTo(let rowsUp):
-            state.scrolledUp = min(max(0, state.rows.count - 1), max(0, rowsUp))
+            state.scrolledUp = min(most, max(0, state.scrolledUp - rows))
+        case .move(let move, let rows):
+            let height = max(1, rows)
+            let count = state.rows.count
+            let top = move.offset(from: count - height - state.scrolledUp, count: count, height: height)
+            state.scrolledUp = max(0, count - height - top)
         case .beginSearch:
             state.search = HistorySearch()
         case .searchInput(let character):
             guard var search = state.search, search.isEditing, search.pattern.count < HistorySearch.maximumLength,
                 !character.isNewline
-            else { return [] }
+            else { return }
             search.pattern.append(character)
             state.search = search
         case .searchBackspace:
-            guard state.search?.isEditing == true, state.search?.pattern.isEmpty == false else { return [] }
+            guard state.search?.isEditing == true, state.search?.pattern.isEmpty == false else { return }
             state.search?.pattern.removeLast()
-        case .showMatch(let match, let rowsUp):
-            guard var search = state.search, !search.pattern.isEmpty else {
+        case .submitSearch(let rows):
+            guard state.search?.pattern.isEmpty == false else {
                 state.search = nil
-                return []
+                return
             }
-            search.isEditing = false
-            search.match = match
-            state.search = search
-            state.scrolledUp = min(max(0, state.rows.count - 1), max(0, rowsUp))
+            state.search?.isEditing = false
+            land(&state, from: state.rows.count, older: true, height: rows)
+        case .findMatch(let older, let rows):
+            guard let search = state.search, !search.pattern.isEmpty, !search.isEditing else { return }
+            let current = search.match.flatMap { match in state.rows.firstIndex { $0.sequence == match } }
+            land(&state, from: current ?? state.rows.count, older: older, height: rows)
         case .cancelSearch:
             state.search = nil
         case .recordsChanged(let machine, let rows):
-            guard machine == state.machine else { return [] }
+            guard machine == state.machine else { return }
             if state.scrolledUp > 0 {
                 // Scrolled up: keep the same records in view, so the newcomers push the offset up.
                 let last = state.rows.last?.sequence ?? 0
@@ -59,67 +66,21 @@ public enum HistoryFeature {
             state.rows = rows
             state.scrolledUp = min(state.scrolledUp, max(0, rows.count - 1))
         }
-        return []
     }
 
-    /// The screen's keys when the drawn height is not known: pages of ``page`` rows.
-    public static func keymap(_ key: Key, _ state: HistoryScreenState) -> HistoryAction? {
-        keymap(key, state, visibleRows: page)
-    }
-
-    /// The screen's keys for a list showing `visibleRows` rows: while a pattern is typed every printable key
-    /// goes into it (Enter searches, Esc cancels, Backspace erases); otherwise `h`/`→` next machine, `←`
-    /// previous, `↑`/`↓`/`k`/`j` a row, PgUp/PgDn a page, Home/End a full page at either end, `/` search,
-    /// `n`/`N` older/newer match, Esc forgets the search.
-    public static func keymap(_ key: Key, _ state: HistoryScreenState, visibleRows: Int) -> HistoryAction? {
-        let height = max(1, visibleRows)
-        if state.isTypingSearch {
-            switch key {
-            case .character(let character): return character.isNewline ? nil : .searchInput(character)
-            case .backspace: return .searchBackspace
-            case .escape: return .cancelSearch
-            case .enter: return match(state, from: state.rows.count, older: true, height: height)
-            case .control, .up, .down, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab,
-                .backTab, .function, .resize, .mouse:
-                return nil
-            }
-        }
+    /// Lands the search on the next row matching it from index `start` (exclusive), towards older rows or newer
+    /// ones, wrapping around, scrolled just enough for a list `height` rows tall to show it; no match leaves
+    /// the view where it is.
+    static func land(_ state: inout HistoryScreenState, from start: Int, older: Bool, height: Int) {
+        guard let search = state.search else { return }
         let count = state.rows.count
-        let top = max(0, count - height)
-        switch key {
-        case .character("h"), .right: return .nextMachine
-        case .left: return .previousMachine
-        case .up, .character("k"): return .scrollTo(rowsUp: min(top, state.scrolledUp + 1))
-        case .down, .character("j"): return .scrollTo(rowsUp: max(0, state.scrolledUp - 1))
-        case .pageUp: return .scrollTo(rowsUp: min(top, state.scrolledUp + height))
-        case .pageDown: return .scrollTo(rowsUp: max(0, state.scrolledUp - height))
-        case .home: return .scrollTo(rowsUp: top)
-        case .end: return .scrollTo(rowsUp: 0)
-        case .character("/"): return .beginSearch
-        case .character("n"), .character("N"):
-            guard let search = state.search, !search.pattern.isEmpty else { return nil }
-            let older = key == .character("n")
-            let current = search.match.flatMap { match in state.rows.firstIndex { $0.sequence == match } }
-            return match(state, from: current ?? count, older: older, height: height)
-        case .escape: return state.search == nil ? nil : .cancelSearch
-        case .character, .control, .insert, .delete, .tab, .backTab, .enter, .backspace, .function, .resize,
-            .mouse:
-            return nil
+        let order = (1...max(1, count)).map { step in ((older ? start - step : start + step) % count + count) % count }
+        guard count > 0, let index = order.first(where: { search.matches(state.rows[$0]) }) else {
+            state.search?.match = nil
+            return
         }
-    }
-
-    /// The next row matching the search from index `start` (exclusive), towards older rows or newer ones,
-    /// wrapping around; the action lands on it, scrolled just enough for a list `height` rows tall to show it.
-    static func match(_ state: HistoryScreenState, from start: Int, older: Bool, height: Int) -> HistoryAction? {
-        guard let search = state.search else { return nil }
-        let pattern = HistorySearch(pattern: search.pattern, isEditing: false)
-        let count = state.rows.count
-        guard count > 0 else { return .showMatch(match: nil, rowsUp: state.scrolledUp) }
-        let order = (1...count).map { step in ((older ? start - step : start + step) % count + count) % count }
-        guard let index = order.first(where: { pattern.matches(state.rows[$0]) }) else {
-            return .showMatch(match: nil, rowsUp: state.scrolledUp)
-        }
-        return .showMatch(match: state.rows[index].sequence, rowsUp: rowsUp(showing: index, state, height: height))
+        state.search?.match = state.rows[index].sequence
+        state.scrolledUp = rowsUp(showing: index, state, height: max(1, height))
     }
 
     /// The rows scrolled up that show row `index` in a list `height` rows tall, moving as little as possible.
@@ -139,26 +100,84 @@ public enum HistoryFeature {
     }
 
     /// How many rows the list shows in the screen's `area`: less the selector, the status line and the header.
-    public static func visibleRows(in area: Rect) -> Int {
+    package static func visibleRows(in area: Rect) -> Int {
         max(1, area.height - 3)
     }
 
-    /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
-        KeyHelp("h/→", "next machine"), KeyHelp("←", "previous machine"), KeyHelp("↑/↓", "scroll"),
-        KeyHelp("pgup/pgdn", "page"), KeyHelp("home/end", "oldest/newest page"), KeyHelp("/", "search"),
-        KeyHelp("n/N", "older/newer match"), KeyHelp("esc", "end the search"),
+    /// `action` with its page resolved against the list drawn in `area` (the screen's area): the rows a move,
+    /// a search or a match scrolls by are the rows shown.
+    package static func laidOut(_ action: HistoryScreenAction, in area: Rect) -> HistoryScreenAction {
+        let rows = visibleRows(in: area)
+        switch action {
+        case .move(let move, _): return .move(move, rows: rows)
+        case .submitSearch: return .submitSearch(rows: rows)
+        case .findMatch(let older, _): return .findMatch(older: older, rows: rows)
+        case .nextMachine, .previousMachine, .scroll, .beginSearch, .searchInput, .searchBackspace, .cancelSearch,
+            .recordsChanged:
+            return action
+        }
+    }
+
+    /// What a key types while a search pattern is being typed: every printable character goes into it (the
+    /// app-wide keys `q`, `?` and the digits included); nil otherwise. Enter, Esc and Backspace are in
+    /// ``bindings``.
+    package static func textInput(_ key: Key, _ state: HistoryScreenState) -> HistoryScreenAction? {
+        guard state.isTypingSearch, case .character(let character) = key, !character.isNewline else { return nil }
+        return .searchInput(character)
+    }
+
+    private static let scrollHelp = KeyHelp("↑/↓", "scroll")
+    private static let pageHelp = KeyHelp("pgup/pgdn", "page")
+    private static let endsHelp = KeyHelp("home/end", "oldest/newest page (end follows)")
+    private static let matchHelp = KeyHelp("n/N", "older/newer match")
+
+    @Sendable private static func browsing(_ state: HistoryScreenState) -> Bool { !state.isTypingSearch }
+
+    /// A key that moves the list (while no pattern is typed).
+    private static func moveKey(
+        _ keys: [Key], _ move: ScrollMove, help: KeyHelp,
+        bar: @escaping @Sendable (HistoryScreenState) -> KeyHelp? = { _ in nil }
+    ) -> KeyBinding<HistoryScreenState, HistoryScreenAction> {
+        KeyBinding(keys, .move(move, rows: page), help: help, bar: bar, applies: browsing)
+    }
+
+    /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
+    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll), `/` search,
+    /// `n`/`N` the next match; while a pattern is typed, Enter searches, Esc cancels and Backspace erases
+    /// (the characters themselves are ``textInput(_:_:)``).
+    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
+        KeyBinding(
+            [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
+            bar: { _ in KeyHelp("h/→", "machine") }, applies: browsing),
+        KeyBinding(
+            [.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }, applies: browsing),
+        moveKey([.up, .character("k")], .lineUp, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        moveKey([.down, .character("j")], .lineDown, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        moveKey([.pageUp], .pageUp, help: pageHelp),
+        moveKey([.pageDown], .pageDown, help: pageHelp),
+        moveKey([.home], .top, help: endsHelp),
+        moveKey([.end], .bottom, help: endsHelp, bar: { $0.isFollowing ? nil : KeyHelp("end", "follow") }),
+        KeyBinding(
+            [.character("/")], .beginSearch, help: KeyHelp("/", "search (type the pattern, enter searches)"),
+            bar: { _ in KeyHelp("/", "search") }, applies: browsing),
+        KeyBinding(
+            [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
+            bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
+        KeyBinding([.character("N")], .findMatch(older: false, rows: page), help: matchHelp, applies: hasSearch),
+        KeyBinding(
+            [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
+            bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
+        KeyBinding(
+            [.backspace], .searchBackspace, help: KeyHelp("backspace", "erase the pattern's last character"),
+            bar: { _ in nil }, applies: { $0.isTypingSearch }),
+        KeyBinding(
+            [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
+            bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
+            applies: { $0.search != nil }),
     ]
 
-    /// The keys that apply now: scrolling only when there is something to scroll.
-    public static func help(_ state: HistoryScreenState) -> [KeyHelp] {
-        if state.isTypingSearch { return [KeyHelp("enter", "search"), KeyHelp("esc", "cancel")] }
-        var keys = [KeyHelp("h/→", "machine")]
-        if state.rows.count > 1 { keys.append(KeyHelp("↑/↓", "scroll")) }
-        if state.scrolledUp > 0 { keys.append(KeyHelp("end", "follow")) }
-        keys.append(KeyHelp("/", "search"))
-        if state.search != nil { keys.append(KeyHelp("n/N", "match")) }
-        return keys
+    @Sendable private static func hasSearch(_ state: HistoryScreenState) -> Bool {
+        state.search.map { !$0.isEditing && !$0.pattern.isEmpty } ?? false
     }
 
     /// The machine selector: every name with the selected one highlighted when they fit in `width`,
@@ -178,8 +197,9 @@ public enum HistoryFeature {
         return Line(spans)
     }
 
-    /// Draws the machine selector, a header counting the records and the rows that fit, newest at the bottom.
-    public static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
+    /// Draws the machine selector, the status line (counts, follow mode, the search) and the rows that fit,
+    /// newest at the bottom; the row the search landed on is highlighted.
+    package static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         selector(state, width: area.width).render(in: area.row(0), on: &canvas)
         status(state).render(in: area.row(1), on: &canvas)

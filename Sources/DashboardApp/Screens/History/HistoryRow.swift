@@ -2,9 +2,9 @@ import StateMachineKit
 
 /// One record of a machine's history as the History screen shows it: sequence, visit, event, verdict and
 /// the state after, all in canonical text, with the engine's report name for invalid and stale events.
-public struct HistoryRow: Hashable, Sendable {
+package struct HistoryRow: Hashable, Sendable {
     /// What became of the event.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The transition function decided (`to`, `update`, `stay`, `ignore`).
         case decided(Verdict)
         /// Impossible in that state, with the reason (reported as `statemachine.invalid`).
@@ -18,20 +18,20 @@ public struct HistoryRow: Hashable, Sendable {
     }
 
     /// The machine's label (`transfer.1`, `upload`, `load`).
-    public var machine: String
+    package var machine: String
     /// Position among the machine's events, from 1.
-    public var sequence: Int
+    package var sequence: Int
     /// The visit the event arrived in.
-    public var visit: Int
+    package var visit: Int
     /// The event, canonical text.
-    public var event: String
+    package var event: String
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// The state after, canonical text.
-    public var after: String
+    package var after: String
 
     /// A row from its parts.
-    public init(machine: String, sequence: Int, visit: Int, event: String, kind: Kind, after: String) {
+    package init(machine: String, sequence: Int, visit: Int, event: String, kind: Kind, after: String) {
         self.machine = machine
         self.sequence = sequence
         self.visit = visit
@@ -41,7 +41,7 @@ public struct HistoryRow: Hashable, Sendable {
     }
 
     /// The row for one engine record.
-    public init<State, Event>(machine: String, record: StateMachine<State, Event>.Record) {
+    package init<State, Event>(machine: String, record: StateMachine<State, Event>.Record) {
         let kind: Kind
         switch record.outcome {
         case .moved: kind = .decided(.to)
@@ -60,13 +60,14 @@ public struct HistoryRow: Hashable, Sendable {
     }
 
     /// The rows of a machine's history, oldest first.
-    public static func rows<State, Event>(machine: String, history: [StateMachine<State, Event>.Record]) -> [HistoryRow]
+    package static func rows<State, Event>(machine: String, history: [StateMachine<State, Event>.Record])
+        -> [HistoryRow]
     {
         history.map { HistoryRow(machine: machine, record: $0) }
     }
 
     /// The engine's report name for this row, if it is one the screen marks.
-    public var reportName: String? {
+    package var reportName: String? {
         switch kind {
         case .invalid: Report.Name.invalid
         case .stale: Report.Name.staleEvent
@@ -78,7 +79,7 @@ public struct HistoryRow: Hashable, Sendable {
 
 extension HistoryRow {
     /// The row's text as searched: sequence, visit, event, verdict and what follows it, as the screen shows them.
-    public var searchText: String {
+    package var searchText: String {
         HistoryFeature.cells(self).map(\.plainText).joined(separator: " ")
     }
 }

@@ -1,20 +1,20 @@
 /// What the History screen shows: the machines by name, the selected one's records as its subscription
 /// last delivered them (never edited here), how far up the user scrolled and the search.
-public struct HistoryScreenState: Hashable, Sendable {
+package struct HistoryScreenState: Hashable, Sendable {
     /// Every machine the screen can show, in order: each transfer, the upload, the load.
-    public var machines: [String]
+    package var machines: [String]
     /// The index of the selected machine in ``machines``.
-    public var selected: Int
+    package var selected: Int
     /// The selected machine's records, oldest first.
-    public var rows: [HistoryRow]
+    package var rows: [HistoryRow]
     /// Rows scrolled up from the newest. 0 follows the newest record at the bottom; above 0 the same
     /// records stay in view as new ones arrive, until the user scrolls back down (End).
-    public var scrolledUp: Int
+    package var scrolledUp: Int
     /// The search being typed or the last one submitted; nil when none.
-    public var search: HistorySearch?
+    package var search: HistorySearch?
 
     /// The screen on the first of `machines`, following its newest records.
-    public init(
+    package init(
         machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0,
         search: HistorySearch? = nil
     ) {
@@ -26,37 +26,37 @@ public struct HistoryScreenState: Hashable, Sendable {
     }
 
     /// The selected machine's name, nil when there are none.
-    public var machine: String? {
+    package var machine: String? {
         machines.indices.contains(selected) ? machines[selected] : nil
     }
 
     /// Whether the newest record is followed (nothing scrolled up).
-    public var isFollowing: Bool { scrolledUp == 0 }
+    package var isFollowing: Bool { scrolledUp == 0 }
 
     /// Whether a search pattern is being typed: every printable key goes into it.
-    public var isTypingSearch: Bool { search?.isEditing ?? false }
+    package var isTypingSearch: Bool { search?.isEditing ?? false }
 }
 
 /// A search of the History screen: a plain, case-insensitive substring of a row's text.
-public struct HistorySearch: Hashable, Sendable {
+package struct HistorySearch: Hashable, Sendable {
     /// The longest pattern, in characters.
-    public static let maximumLength = 64
+    package static let maximumLength = 64
     /// What is searched for.
-    public var pattern: String
+    package var pattern: String
     /// Whether the pattern is still being typed (`/` until Enter).
-    public var isEditing: Bool
+    package var isEditing: Bool
     /// The sequence number of the row the last search or `n`/`N` landed on; nil when none matched.
-    public var match: Int?
+    package var match: Int?
 
     /// A search for `pattern`.
-    public init(pattern: String = "", isEditing: Bool = true, match: Int? = nil) {
+    package init(pattern: String = "", isEditing: Bool = true, match: Int? = nil) {
         self.pattern = String(pattern.prefix(Self.maximumLength))
         self.isEditing = isEditing
         self.match = match
     }
 
     /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
-    public func matches(_ row: HistoryRow) -> Bool {
+    package func matches(_ row: HistoryRow) -> Bool {
         !pattern.isEmpty && row.searchText.localizedLowercase.contains(pattern.localizedLowercase)
     }
 }

@@ -3,10 +3,10 @@ import TerminalUI
 
 /// The Load screen (seed 002): the enum and the bag of flags driven by the same actions, side by side, and
 /// the table of all 8 flag combinations.
-public enum LoadFeature {
+package enum LoadFeature {
     /// Applies an action: the flags change right here (that is the flag model), from every action the
     /// machine recorded; the enum only in the machine.
-    public static func reduce(_ state: inout LoadScreenState, _ action: LoadScreenAction) -> [LoadScreenEffect] {
+    package static func reduce(_ state: inout LoadScreenState, _ action: LoadScreenAction) -> [LoadScreenEffect] {
         switch action {
         case .refresh:
             // Asked of the transition function: a refresh while loading is `stay`, so nothing is sent.
@@ -35,7 +35,7 @@ public enum LoadFeature {
     /// How flag-based code typically handles each action: every handler sets the flags it thinks about
     /// and forgets the others. A refresh never clears the old error, a success never clears it either, and
     /// nothing ignores a late response — so the flags reach screens the enum cannot.
-    public static func flags(_ flags: FlagsState, after action: LoadAction) -> FlagsState {
+    package static func flags(_ flags: FlagsState, after action: LoadAction) -> FlagsState {
         var flags = flags
         switch action {
         case .refreshTapped:
@@ -50,33 +50,22 @@ public enum LoadFeature {
         return flags
     }
 
-    /// `r` refresh, `f` fail the next response, `l` a late response (after a failure only: the demonstration
-    /// of seed 002's late success; the machine drops it as stale).
-    public static func keymap(_ key: Key, _ state: LoadScreenState) -> LoadScreenAction? {
-        switch key {
-        case .character("r"): return .refresh
-        case .character("f"): return .toggleFailNext
-        case .character("l"): return isFailed(state.load) ? .deliverLateResponse : nil
-        default: return nil  // not a state switch: any other key does nothing here
-        }
-    }
-
-    /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
-        KeyHelp("r", "refresh"), KeyHelp("f", "fail the next response"),
-        KeyHelp("l", "late response (after a failure)"),
+    /// Every key of the screen, in the help bar's order: `r` refresh (offered only when the transition
+    /// function lets a refresh change the state; pressed, the reducer asks it again), `f` fail the next
+    /// response, `l` a late response (after a failure only: the demonstration of seed 002's late success; the
+    /// machine drops it as stale).
+    package static let bindings: [KeyBinding<LoadScreenState, LoadScreenAction>] = [
+        KeyBinding(
+            [.character("r")], .refresh, help: KeyHelp("r", "refresh"), judge: .machine,
+            bar: { KeyHelp("r", isFailed($0.load) ? "retry" : "refresh") },
+            applies: { EventRule.applies(LoadAction.refreshTapped, in: $0.load, LoadState.transition) }),
+        KeyBinding(
+            [.character("f")], .toggleFailNext, help: KeyHelp("f", "fail the next response"),
+            bar: { KeyHelp("f", $0.failNext ? "don't fail next" : "fail next") }),
+        KeyBinding(
+            [.character("l")], .deliverLateResponse, help: KeyHelp("l", "late response (after a failure)"),
+            bar: { _ in KeyHelp("l", "late response") }, applies: { isFailed($0.load) }),
     ]
-
-    /// The keys that apply now: `r` only when the transition function lets a refresh change the state.
-    public static func help(_ state: LoadScreenState) -> [KeyHelp] {
-        var keys: [KeyHelp] = []
-        if EventRule.applies(LoadAction.refreshTapped, in: state.load, LoadState.transition) {
-            keys.append(KeyHelp("r", isFailed(state.load) ? "retry" : "refresh"))
-        }
-        keys.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
-        if isFailed(state.load) { keys.append(KeyHelp("l", "late response")) }
-        return keys
-    }
 
     private static func isFailed(_ load: LoadState) -> Bool {
         switch load {
@@ -86,7 +75,7 @@ public enum LoadFeature {
     }
 
     /// Draws both panes and, when there is room, the table of flag combinations.
-    public static func view(_ state: LoadScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: LoadScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let tableHeight = 10
         let showsTable = area.height >= 9 + tableHeight
@@ -150,7 +139,7 @@ public enum LoadFeature {
     }
 
     /// The flags that are set, `isLoading + items + error`, or `no flags`.
-    public static func combinationName(_ flags: FlagsState) -> String {
+    package static func combinationName(_ flags: FlagsState) -> String {
         let set = [(flags.isLoading, "isLoading"), (flags.items != nil, "items"), (flags.error != nil, "error")]
             .filter(\.0).map(\.1)
         return set.isEmpty ? "no flags" : set.joined(separator: " + ")

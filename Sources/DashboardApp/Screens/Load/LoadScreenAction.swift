@@ -2,7 +2,7 @@ import ScreenStates
 import StateMachineKit
 
 /// What can happen on the Load screen: the keys and what the load machine delivers.
-public enum LoadScreenAction: Hashable, Sendable {
+package enum LoadScreenAction: Hashable, Sendable {
     /// `r`: refresh.
     case refresh
     /// `f`: make the next response fail (pressed again: not).

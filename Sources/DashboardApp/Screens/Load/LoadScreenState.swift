@@ -4,20 +4,20 @@ import ScreenStates
 /// machine's newest state (never changed here); the right pane is a bag of flags updated by the same
 /// actions the way flag-based code usually does it, which is how it reaches screens that cannot exist. The
 /// flags hear every action the machine recorded, the ones it dropped as stale too: flags have no stale check.
-public struct LoadScreenState: Hashable, Sendable {
+package struct LoadScreenState: Hashable, Sendable {
     /// The load machine's newest state.
-    public var load: LoadState
+    package var load: LoadState
     /// The same screen as three independent flags.
-    public var flags: FlagsState
+    package var flags: FlagsState
     /// Whether the next server response fails (`f`).
-    public var failNext: Bool
+    package var failNext: Bool
     /// Requests the machine started so far.
-    public var requests: Int
+    package var requests: Int
     /// The machine's records taken in so far: the stale responses among them.
-    public var tally: RecordTally
+    package var tally: RecordTally
 
     /// The screen before anything happened.
-    public init(
+    package init(
         load: LoadState = .idle, flags: FlagsState = FlagsState(), failNext: Bool = false, requests: Int = 0,
         tally: RecordTally = RecordTally()
     ) {

@@ -3,16 +3,16 @@ import ScreenStates
 /// What the runtime measured when a transfer's machine published a state: the time on the machine's own
 /// (injected) clock, the visit the state belongs to and the timeout armed in it. Views never read a clock;
 /// these samples are the only time they see.
-public struct TransferSample: Hashable, Sendable {
+package struct TransferSample: Hashable, Sendable {
     /// When the state was seen, as the offset on the machine's clock.
-    public var at: Duration
+    package var at: Duration
     /// The machine's visit at that moment.
-    public var visit: Int
+    package var visit: Int
     /// The time left on the state timeout armed in that visit, if any.
-    public var timeout: Duration?
+    package var timeout: Duration?
 
     /// A sample taken at `at` during `visit`, with `timeout` left on its armed timeout.
-    public init(at: Duration, visit: Int, timeout: Duration? = nil) {
+    package init(at: Duration, visit: Int, timeout: Duration? = nil) {
         self.at = at
         self.visit = visit
         self.timeout = timeout
@@ -21,28 +21,28 @@ public struct TransferSample: Hashable, Sendable {
 
 /// The recent progress of one request, to measure its rate: a bounded window of (time, percent) points,
 /// started over whenever another request runs or the transfer stops running.
-public struct ProgressWindow: Hashable, Sendable {
+package struct ProgressWindow: Hashable, Sendable {
     /// One point: the percent seen at a time.
-    public struct Point: Hashable, Sendable {
+    package struct Point: Hashable, Sendable {
         /// When, on the machine's clock.
-        public var at: Duration
+        package var at: Duration
         /// The percent then.
-        public var percent: Int
+        package var percent: Int
     }
 
     /// How many points the window keeps.
-    public static let capacity = 8
+    package static let capacity = 8
     /// The request the points belong to; nil when none runs.
-    public private(set) var request: Int?
+    package private(set) var request: Int?
     /// The points, oldest first, at most ``capacity``.
-    public private(set) var points: [Point] = []
+    package private(set) var points: [Point] = []
 
     /// An empty window.
-    public init() {}
+    package init() {}
 
     /// Takes in `phase` seen at `at`: a running request's percent is added (a new request starts the window
     /// over); any other phase empties it.
-    public mutating func add(_ phase: TransferState, at: Duration) {
+    package mutating func add(_ phase: TransferState, at: Duration) {
         guard case .running(let running, let percent) = phase else {
             self = ProgressWindow()
             return
@@ -56,7 +56,7 @@ public struct ProgressWindow: Hashable, Sendable {
 
     /// Bytes per second over the window for a file of `totalBytes`; nil with fewer than two points, no time
     /// between them or no size.
-    public func rate(totalBytes: Int64?) -> Double? {
+    package func rate(totalBytes: Int64?) -> Double? {
         guard let totalBytes, totalBytes > 0, let first = points.first, let last = points.last else { return nil }
         let seconds = Self.seconds(last.at - first.at)
         guard seconds > 0, last.percent > first.percent else { return nil }
@@ -72,9 +72,9 @@ public struct ProgressWindow: Hashable, Sendable {
 
 /// The figures of the Transfers columns as text: sizes (`1.5 MB`), rates (`820 KB/s`), durations (`1:05`,
 /// `2h05m`). Pure; the widths stay within the columns they go in.
-public enum TransferFigures {
+package enum TransferFigures {
     /// `bytes` in the largest unit that keeps it at least 1 (decimal units, one decimal below 10).
-    public static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB", "PB"]
         var value = Double(max(0, bytes))
         var unit = 0
@@ -88,13 +88,13 @@ public enum TransferFigures {
     }
 
     /// A rate in bytes per second: `820 KB/s`.
-    public static func rate(_ bytesPerSecond: Double) -> String {
+    package static func rate(_ bytesPerSecond: Double) -> String {
         guard bytesPerSecond.isFinite, bytesPerSecond >= 0 else { return "–" }
         return size(Int64(min(bytesPerSecond, Double(Int64.max / 2)))) + "/s"
     }
 
     /// A duration of whole seconds: `0:42`, `12:05`, `2h05m`, `>99h`.
-    public static func duration(seconds: Double) -> String {
+    package static func duration(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "–" }
         guard seconds < 360_000 else { return ">99h" }
         let whole = Int(seconds.rounded(.up))
@@ -103,7 +103,7 @@ public enum TransferFigures {
     }
 
     /// `duration` as ``duration(seconds:)`` does.
-    public static func duration(_ duration: Duration) -> String {
+    package static func duration(_ duration: Duration) -> String {
         self.duration(seconds: ProgressWindow.seconds(duration))
     }
 

@@ -5,52 +5,52 @@ import StateMachineKit
 /// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its driver,
 /// what its records counted, and what the runtime measured (samples on the machine's clock). The reducer
 /// never changes these on its own; only their sources' snapshots do.
-public struct TransferRow: Hashable, Sendable {
+package struct TransferRow: Hashable, Sendable {
     /// How many of the machine's newest records the detail pane keeps.
-    public static let recentLimit = 6
+    package static let recentLimit = 6
 
     /// The file the transfer produces (also its row's label).
-    public var name: String
+    package var name: String
     /// The newest state its `TransferMachine` published.
-    public var model: TransferModel {
+    package var model: TransferModel {
         didSet {
             presentation = model.presentation
             stateText = String(describing: model.phase)
         }
     }
     /// The phase as a person reads it, made once per snapshot rather than once per frame.
-    public private(set) var presentation: StatePresentation
+    package private(set) var presentation: StatePresentation
     /// The phase in canonical text (shown with `v` and in the detail pane), printed once per snapshot.
-    public private(set) var stateText: String
+    package private(set) var stateText: String
     /// The newest status its driver published (its size among it).
-    public var simulation: SimulationStatus
+    package var driverStatus: TransferDriverStatus
     /// What its machine's records counted: the stale late callbacks among them.
-    public var tally: RecordTally
+    package var tally: RecordTally
     /// The newest sample the runtime took with a state; nil before the first.
-    public private(set) var sample: TransferSample?
+    package private(set) var sample: TransferSample?
     /// When the current visit was first seen, on the machine's clock.
-    public private(set) var enteredAt: Duration?
+    package private(set) var enteredAt: Duration?
     /// The running request's recent progress, for its rate.
-    public private(set) var progress = ProgressWindow()
+    package private(set) var progress = ProgressWindow()
     /// The machine's newest records, oldest first, at most ``recentLimit``.
-    public private(set) var recent: [HistoryRow] = []
+    package private(set) var recent: [HistoryRow] = []
 
     /// A row for `name` at `model`.
-    public init(
-        name: String, model: TransferModel = .initial, simulation: SimulationStatus = SimulationStatus(),
+    package init(
+        name: String, model: TransferModel = .initial, driverStatus: TransferDriverStatus = TransferDriverStatus(),
         tally: RecordTally = RecordTally()
     ) {
         self.name = name
         self.model = model
         self.presentation = model.presentation
         self.stateText = String(describing: model.phase)
-        self.simulation = simulation
+        self.driverStatus = driverStatus
         self.tally = tally
     }
 
     /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
     /// a running request's percent goes into the rate window.
-    public mutating func take(_ model: TransferModel, _ sample: TransferSample) {
+    package mutating func take(_ model: TransferModel, _ sample: TransferSample) {
         self.model = model
         if self.sample?.visit != sample.visit { enteredAt = sample.at }
         progress.add(model.phase, at: sample.at)
@@ -58,27 +58,27 @@ public struct TransferRow: Hashable, Sendable {
     }
 
     /// Takes in the machine's records: counts the new ones and keeps the newest for the detail pane.
-    public mutating func take(records: [StateMachine<TransferModel, TransferEvent>.Record]) {
+    package mutating func take(records: [StateMachine<TransferModel, TransferEvent>.Record]) {
         let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
         tally.add(records)
         recent = Array((recent + fresh).suffix(Self.recentLimit))
     }
 
     /// The file's size in bytes, when the driver knows it.
-    public var totalBytes: Int64? { simulation.totalBytes }
+    package var totalBytes: Int64? { driverStatus.totalBytes }
 
     /// The bytes done so far: the size times the bar's fraction; nil without a size.
-    public var bytesDone: Int64? {
+    package var bytesDone: Int64? {
         totalBytes.map { Int64(Double($0) * TransfersFeature.fraction(model)) }
     }
 
     /// Bytes per second while running, measured over the recent progress; nil otherwise.
-    public var rate: Double? {
+    package var rate: Double? {
         progress.rate(totalBytes: totalBytes)
     }
 
     /// Seconds left at the measured rate; nil without a rate.
-    public var secondsLeft: Double? {
+    package var secondsLeft: Double? {
         guard let rate, rate > 0, let totalBytes, let bytesDone else { return nil }
         return Double(max(0, totalBytes - bytesDone)) / rate
     }

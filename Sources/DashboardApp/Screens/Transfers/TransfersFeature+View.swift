@@ -15,7 +15,7 @@ extension TransfersFeature {
 
     /// Where the parts of the screen go in `area`: the table, the detail pane when open, the stale line.
     static func layout(_ state: TransfersScreenState, in area: Rect) -> (table: Rect, detail: Rect?, footer: Rect) {
-        let inside = Panel().inner(area)
+        let inside = panel.inner(area)
         let parts = inside.rows([.fill, .fixed(1)])
         guard state.detail != nil else { return (parts[0], nil, parts[1]) }
         let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
@@ -26,30 +26,65 @@ extension TransfersFeature {
     /// Draws the screen into `area`: a panel titled `Transfers` holding one row per transfer (name, bar on
     /// wide terminals, size, bytes done, rate, ETA, state in words or canonical text), the selected row's
     /// detail pane when open and, on the last line, the stale callbacks the machines dropped.
-    public static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
-        let panel = Panel(title: "Transfers")
+    package static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
         canvas.render(panel, in: area)
         let layout = layout(state, in: area)
         guard !layout.table.isEmpty else { return }
         let columns = columns(width: layout.table.width)
-        let tableColumns = columns.map(\.tableColumn)
-        let template = Table(columns: tableColumns, rows: []).columnAreas(in: layout.table.row(0))
-        let nameWidth = template.first?.width ?? 0
-        let hasBar = columns.contains(.progress)
-        let table = Table(
-            columns: tableColumns,
-            rows: state.rows.map { row in
-                cells(row, columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
-            },
-            selected: state.rows.isEmpty ? nil : state.selected)
+        let table = table(state, columns: columns, in: layout.table)
         canvas.render(table, in: layout.table)
-        if hasBar { drawProgressBars(state, table: table, in: layout.table, on: &canvas) }
+        if columns.contains(.progress) { drawProgressBars(state, table: table, in: layout.table, on: &canvas) }
         if let detailArea = layout.detail, let row = state.selectedRow {
             drawDetail(row, offset: state.detail?.offset ?? 0, in: detailArea, on: &canvas)
         }
         canvas.render(
             Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
             in: layout.footer)
+    }
+
+    /// The frame the screen is drawn in.
+    static let panel = Panel(title: "Transfers")
+
+    /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by
+    /// ``view(_:in:on:)``).
+    static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
+        let tableColumns = columns.map(\.tableColumn)
+        let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
+        return Table(
+            columns: tableColumns,
+            rows: state.rows.map { row in
+                cells(row, columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
+            },
+            selected: state.rows.isEmpty ? nil : state.selected)
+    }
+
+    /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
+    /// selects it.
+    package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
+        let tableArea = layout(state, in: area).table
+        guard !tableArea.isEmpty else { return nil }
+        return table(state, columns: columns(width: tableArea.width), in: tableArea).row(at: point, in: tableArea)
+    }
+
+    /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
+    /// paused when none of them runs; nothing when none is under way.
+    package static func progress(_ state: TransfersScreenState) -> TerminalProgress {
+        var percents: [Int] = []
+        var running = false
+        for row in state.rows {
+            switch row.model.phase {
+            case .running(_, let percent):
+                percents.append(percent)
+                running = true
+            case .paused(_, let percent):
+                percents.append(percent)
+            case .idle, .completed, .failed:
+                break
+            }
+        }
+        guard !percents.isEmpty else { return .none }
+        let mean = percents.reduce(0, +) / percents.count
+        return running ? .percent(mean) : .paused(mean)
     }
 
     /// One row's cells, in the order of `columns`: the name cut in the middle only when it must.
@@ -65,17 +100,22 @@ extension TransfersFeature {
             case .rate: Line(running ? row.rate.map(TransferFigures.rate) ?? "–" : "", alignment: .right)
             case .eta:
                 Line(running ? row.secondsLeft.map(TransferFigures.duration(seconds:)) ?? "–" : "", alignment: .right)
-            case .state: stateLine(row, canonical: canonical)
+            case .state(let width): stateLine(row, canonical: canonical, width: width)
             }
         }
     }
 
-    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails.
-    static func stateLine(_ row: TransferRow, canonical: Bool) -> Line {
+    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
+    /// `width` cells the state gives way so the mark always shows.
+    static func stateLine(_ row: TransferRow, canonical: Bool, width: Int) -> Line {
         let style = row.presentation.phase.style
-        var spans = [Span(canonical ? row.stateText : row.presentation.text, style: style)]
-        if row.simulation.failsNextOutcome { spans.append(Span(" · next fails", style: .bold)) }
-        return Line(spans)
+        let text = canonical ? row.stateText : row.presentation.text
+        guard row.driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
+        let mark = " · next fails"
+        return Line([
+            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
+            Span(mark, style: .bold),
+        ])
     }
 
     /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
@@ -174,7 +214,7 @@ extension TransfersFeature {
         guard let detail = state.detail, let row = state.selectedRow,
             let pane = layout(state, in: area).detail
         else { return nil }
-        let inside = Panel().inner(pane)
+        let inside = panel.inner(pane)
         let count = detailLines(row, width: inside.width).count
         return move.offset(from: detail.offset, count: count, height: inside.height)
     }

@@ -1,27 +1,39 @@
 import ScreenStates
 import TerminalUI
 
-/// The Transfers screen as a feature: reducer, keymap, help and view (in `TransfersFeature+View.swift`).
+/// The Transfers screen as a feature: reducer, key table (``bindings``) and view (in
+/// `TransfersFeature+View.swift`).
 ///
-/// The reducer never changes a transfer's state itself: a key becomes an event for the selected machine
-/// (an effect), and the machine's next snapshot changes the row. Whether a key applies is asked of
-/// ``TransferModel/transition(_:_:)`` for the selected transfer: a key whose event would not change it
-/// produces no effect, and the help bar does not offer it.
-public enum TransfersFeature {
+/// The reducer never changes a transfer's state itself: a key becomes an intent for the selected machine (an
+/// effect naming the events it stands for), the runtime sends the first one the machine's transition function
+/// applies when the intent meets it, and the machine's next snapshot changes the row. The help bar offers a
+/// key only while ``TransferModel/transition(_:_:)`` applies one of its events to the selected transfer.
+package enum TransfersFeature {
     /// Applies `action`; returns the effects to run.
-    public static func reduce(_ state: inout TransfersScreenState, _ action: TransfersAction) -> [TransfersEffect] {
+    package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
+        -> [TransfersScreenEffect]
+    {
         switch action {
-        case .selectPrevious, .selectNext:
-            let step = action == .selectNext ? 1 : -1
-            let next = max(0, min(state.selected + step, state.rows.count - 1))
-            if next != state.selected, state.detail != nil { state.detail = TransferDetail() }
-            state.selected = next
+        case .selectPrevious:
+            state.select(state.selected - 1)
+            return []
+        case .selectNext:
+            state.select(state.selected + 1)
+            return []
+        case .select(let row):
+            state.select(row)
             return []
         case .toggleDetail:
             state.detail = state.detail == nil && state.selectedRow != nil ? TransferDetail() : nil
             return []
         case .closeDetail:
             state.detail = nil
+            return []
+        case .moveDetail(let move):
+            guard let detail = state.detail else { return [] }
+            let offset = move.offset(
+                from: detail.offset, count: Int.max / 2, height: TransferDetail.nominalHeight)
+            state.detail = TransferDetail(offset: offset)
             return []
         case .scrollDetail(let offset):
             if state.detail != nil { state.detail = TransferDetail(offset: max(0, offset)) }
@@ -30,16 +42,18 @@ public enum TransfersFeature {
             state.showsCanonical.toggle()
             return []
         case .start, .togglePause, .cancel, .retry:
-            guard let row = state.selectedRow, let event = event(for: action, in: row.model) else { return [] }
-            return [.send(row: state.selected, event)]
+            // The machine judges the intent when the effect meets it: this snapshot may not show yet what an
+            // earlier key sent (`s p` typed fast), so it is not asked here.
+            guard state.selectedRow != nil else { return [] }
+            return [.send(row: state.selected, candidates(action))]
         case .failNextOutcome:
-            guard let row = state.selectedRow, !row.simulation.failsNextOutcome else { return [] }
+            guard let row = state.selectedRow, !row.driverStatus.failsNextOutcome else { return [] }
             return [.failNextOutcome(row: state.selected)]
         case .machineChanged(let row, let model):
             if state.rows.indices.contains(row) { state.rows[row].model = model }
             return []
-        case .simulationChanged(let row, let status):
-            if state.rows.indices.contains(row) { state.rows[row].simulation = status }
+        case .driverStatusChanged(let row, let status):
+            if state.rows.indices.contains(row) { state.rows[row].driverStatus = status }
             return []
         case .machineSampled(let row, let model, let sample):
             if state.rows.indices.contains(row) { state.rows[row].take(model, sample) }
@@ -51,59 +65,79 @@ public enum TransfersFeature {
     }
 
     /// The events a key stands for, in the order they are tried: one key pauses or resumes.
-    static func candidates(_ action: TransfersAction) -> [TransferEvent] {
+    static func candidates(_ action: TransfersScreenAction) -> [TransferEvent] {
         switch action {
         case .start: [.start]
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .failNextOutcome, .toggleDetail, .closeDetail, .scrollDetail,
-            .toggleStateText, .machineChanged, .machineSampled, .simulationChanged, .recordsChanged:
+        case .selectPrevious, .selectNext, .select, .failNextOutcome, .toggleDetail, .closeDetail, .moveDetail,
+            .scrollDetail, .toggleStateText, .machineChanged, .machineSampled, .driverStatusChanged, .recordsChanged:
             []
         }
     }
 
     /// The event `action` sends to a transfer at `model`: the first of its candidates the transfer's
     /// transition function applies; nil when none does (the help bar leaves such keys out).
-    static func event(for action: TransfersAction, in model: TransferModel) -> TransferEvent? {
-        EventRule.first(of: candidates(action), in: model, TransferModel.transition)
+    static func event(for action: TransfersScreenAction, in model: TransferModel) -> TransferEvent? {
+        TransfersRuntime.event(of: candidates(action), at: model)
     }
 
-    /// The action `key` stands for on this screen; nil for keys the screen does not use.
-    public static func keymap(_ key: Key, _ state: TransfersScreenState) -> TransfersAction? {
-        switch key {
-        case .up, .character("k"): .selectPrevious
-        case .down, .character("j"): .selectNext
-        case .character("s"): .start
-        case .character(" "), .character("p"): .togglePause
-        case .character("c"): .cancel
-        case .character("r"): .retry
-        case .character("f"): .failNextOutcome
-        case .character("v"): .toggleStateText
-        case .enter: state.selectedRow == nil ? nil : .toggleDetail
-        case .escape: state.detail == nil ? nil : .closeDetail
-        case .character, .control, .left, .right, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab,
-            .backTab, .backspace, .function, .resize, .mouse:
-            nil
+    /// A key that sends one of `action`'s events to the selected transfer: offered in the bar (named for the
+    /// event it would send now) while the selected transfer's transition function applies one; the machine
+    /// judges it when pressed.
+    private static func machineKey(_ keys: [Key], _ action: TransfersScreenAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<TransfersScreenState, TransfersScreenAction>
+    {
+        @Sendable func event(_ state: TransfersScreenState) -> TransferEvent? {
+            state.selectedRow.flatMap { Self.event(for: action, in: $0.model) }
         }
+        return KeyBinding(
+            keys, action, help: help, judge: .machine, bar: { event($0).map { KeyHelp(bar, label($0)) } },
+            applies: { event($0) != nil })
     }
 
-    /// The keys that do something for the selected transfer now, in the order the help bar shows them.
-    public static func help(_ state: TransfersScreenState) -> [KeyHelp] {
-        var items: [KeyHelp] = []
-        if state.rows.count > 1 { items.append(KeyHelp("↑↓", "select")) }
-        guard let row = state.selectedRow else { return items }
-        let keys: [(key: String, action: TransfersAction)] = [
-            ("r", .retry), ("s", .start), ("p", .togglePause), ("c", .cancel),
-        ]
-        for (key, action) in keys {
-            if let event = event(for: action, in: row.model) { items.append(KeyHelp(key, label(event))) }
+    private static let selectHelp = KeyHelp("↑↓", "select")
+
+    /// Every key of the screen, in the help bar's order.
+    package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
+        [
+            KeyBinding(
+                [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
+                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+            KeyBinding(
+                [.down, .character("j")], .selectNext, help: KeyHelp("↓ / j", "next transfer"),
+                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+            machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
+            machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+            machineKey(
+                [.character(" "), .character("p")], .togglePause, KeyHelp("space / p", "pause / resume"), bar: "p"),
+            machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
+            KeyBinding(
+                [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
+                bar: { _ in KeyHelp("f", "fail next") },
+                applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
+            // `v` is in the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
+            KeyBinding(
+                [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
+                bar: { _ in nil }),
+            KeyBinding(
+                [.enter], .toggleDetail, help: KeyHelp("enter", "open / close the detail pane"),
+                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil }, applies: { $0.selectedRow != nil }),
+            KeyBinding(
+                [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
+                bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),
+        ] + detailScrollBindings
+
+    private static let detailScrollHelp = KeyHelp("pgup / pgdn / home / end", "scroll the detail pane")
+
+    /// Page Up/Down, Home and End scroll the open detail pane (↑/↓ keep selecting transfers); the keymap
+    /// resolves each move against the pane as drawn (``detailOffset(after:_:in:)``).
+    private static let detailScrollBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
+        [(Key.pageUp, ScrollMove.pageUp), (.pageDown, .pageDown), (.home, .top), (.end, .bottom)].map { key, move in
+            KeyBinding(
+                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil })
         }
-        if !row.simulation.failsNextOutcome { items.append(KeyHelp("f", "fail next")) }
-        // `v` is in the help overlay: the bar keeps room for `? help` and `q quit` at 80 columns.
-        items.append(state.detail == nil ? KeyHelp("enter", "details") : KeyHelp("esc", "close"))
-        return items
-    }
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: TransferEvent) -> String {
@@ -116,19 +150,4 @@ public enum TransfersFeature {
         case .progress, .succeeded, .failed: "\(event)"
         }
     }
-
-    /// Every key of the screen, for the help overlay.
-    public static let keys = [
-        KeyHelp("↑ / k", "previous transfer"),
-        KeyHelp("↓ / j", "next transfer"),
-        KeyHelp("s", "start"),
-        KeyHelp("space / p", "pause / resume"),
-        KeyHelp("c", "cancel"),
-        KeyHelp("r", "retry a failed transfer"),
-        KeyHelp("f", "next outcome fails"),
-        KeyHelp("enter", "open / close the detail pane"),
-        KeyHelp("esc", "close the detail pane"),
-        KeyHelp("pgup / pgdn", "scroll the detail pane"),
-        KeyHelp("v", "states as words / canonical text"),
-    ]
 }

@@ -1,32 +1,33 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import Support
 import TerminalUI
 
 /// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
 /// runner and the subscriptions that turn each machine's `states()` and records (and each driver's status)
 /// into actions, newest only.
-public final class TransfersRuntime: Sendable {
+package final class TransfersRuntime: Sendable {
     /// The transfers, in row order.
-    public let transfers: [any TransferDriver]
+    package let transfers: [any TransferDriver]
 
     /// The screen over `drivers`, one row each (e.g. the real copies of `statetui copy`).
-    public init(drivers: [any TransferDriver]) {
+    package init(drivers: [any TransferDriver]) {
         transfers = drivers
     }
 
     /// The names the dashboard shows.
-    public static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
+    static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
 
     /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
     /// draws from its own generator seeded from `seed`, its size among them (1 MB to about 4 GB).
-    public init(
+    package init(
         names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
-        var seeds = SimulationRandom(seed: seed)
+        var seeds = SplitMix64(seed: seed)
         transfers = names.map { name in
-            let random = SimulationRandom(seed: seeds.next())
+            let random = SplitMix64(seed: seeds.next())
             return SimulatedTransfer(
                 name: name, scheduler: scheduler, clock: clock, random: random, timing: timing,
                 totalBytes: Self.simulatedSize(seeds.next()))
@@ -40,26 +41,33 @@ public final class TransfersRuntime: Sendable {
     }
 
     /// The screen before any snapshot arrived: every transfer idle, the first selected.
-    public var initialState: TransfersScreenState {
+    package var initialState: TransfersScreenState {
         TransfersScreenState(rows: transfers.map { TransferRow(name: $0.name, model: $0.machine.model) })
     }
 
     /// Performs one effect.
-    public func perform(_ effect: TransfersEffect) {
+    package func perform(_ effect: TransfersScreenEffect) {
         switch effect {
-        case .send(let row, let event):
+        case .send(let row, let events):
             guard transfers.indices.contains(row) else { return }
-            transfers[row].machine.send(event)
+            let machine = transfers[row].machine
+            if let event = Self.event(of: events, at: machine.model) { machine.send(event) }
         case .failNextOutcome(let row):
             guard transfers.indices.contains(row) else { return }
             transfers[row].failNextOutcome()
         }
     }
 
+    /// The event a ``TransfersScreenEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
+    /// transition function applies; nil when none does.
+    package static func event(of events: [TransferEvent], at model: TransferModel) -> TransferEvent? {
+        EventRule.first(of: events, in: model, TransferModel.transition)
+    }
+
     /// Three subscriptions per transfer, each newest only: the machine's states, its records and the
     /// worker's status, wrapped by `embed` into the app's action type.
-    public func subscriptions<Action: Sendable>(
-        _ embed: @escaping @Sendable (TransfersAction) -> Action
+    package func subscriptions<Action: Sendable>(
+        _ embed: @escaping @Sendable (TransfersScreenAction) -> Action
     ) -> [Subscription<Action>] {
         transfers.enumerated().flatMap { row, transfer in
             let machine = transfer.machine
@@ -71,7 +79,7 @@ public final class TransfersRuntime: Sendable {
                     embed(.recordsChanged(row: row, $0))
                 },
                 Subscription(id: "transfers.\(row).status", { transfer.statusUpdates }) {
-                    embed(.simulationChanged(row: row, $0))
+                    embed(.driverStatusChanged(row: row, $0))
                 },
             ]
         }
@@ -86,7 +94,7 @@ public final class TransfersRuntime: Sendable {
     }
 
     /// Stops every machine and worker.
-    public func stop() {
+    package func stop() {
         for transfer in transfers { transfer.stop() }
     }
 }

@@ -1,41 +1,51 @@
 /// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
 /// and whether states read as words or as canonical text.
-public struct TransfersScreenState: Hashable, Sendable {
+package struct TransfersScreenState: Hashable, Sendable {
     /// The transfers, top to bottom.
-    public var rows: [TransferRow]
+    package var rows: [TransferRow]
     /// The selected row's index (0 when there are no rows).
-    public var selected: Int
+    package var selected: Int
     /// The detail pane of the selected row, nil when closed (Enter opens it, Esc closes it).
-    public var detail: TransferDetail?
+    package var detail: TransferDetail?
     /// Whether the State column shows the canonical text instead of the words (`v`).
-    public var showsCanonical: Bool
+    package var showsCanonical: Bool
 
     /// A screen showing `rows`, the first selected.
-    public init(rows: [TransferRow], selected: Int = 0, detail: TransferDetail? = nil, showsCanonical: Bool = false) {
+    package init(rows: [TransferRow], selected: Int = 0, detail: TransferDetail? = nil, showsCanonical: Bool = false) {
         self.rows = rows
         self.selected = selected
         self.detail = detail
         self.showsCanonical = showsCanonical
     }
 
+    /// Selects row `row` (clamped to the rows there are); an open detail pane shows the new row from its top.
+    package mutating func select(_ row: Int) {
+        let next = max(0, min(row, rows.count - 1))
+        if next != selected, detail != nil { detail = TransferDetail() }
+        selected = next
+    }
+
     /// The selected row, nil when there are none.
-    public var selectedRow: TransferRow? {
+    var selectedRow: TransferRow? {
         rows.indices.contains(selected) ? rows[selected] : nil
     }
 
     /// Stale callbacks dropped over all transfers, from the machines' own records.
-    public var staleEvents: Int {
+    package var staleEvents: Int {
         rows.reduce(0) { $0 + $1.tally.stale }
     }
 }
 
 /// The open detail pane: how far its text is scrolled.
-public struct TransferDetail: Hashable, Sendable {
+package struct TransferDetail: Hashable, Sendable {
+    /// The pane's height in lines assumed when a scroll is not resolved against the drawn pane.
+    package static let nominalHeight = 10
+
     /// The first line shown (clamped to the text when drawn).
-    public var offset: Int
+    package var offset: Int
 
     /// A pane scrolled to `offset`.
-    public init(offset: Int = 0) {
+    package init(offset: Int = 0) {
         self.offset = offset
     }
 }

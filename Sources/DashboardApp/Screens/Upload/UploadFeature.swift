@@ -5,10 +5,10 @@ import TerminalUI
 /// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: whether a key
 /// applies is asked of ``UploadState/transition(_:_:)``, the reducer only asks the owner for actions
 /// (effects) and shows what the machine's `states()` and records deliver.
-public enum UploadFeature {
+package enum UploadFeature {
     /// Applies an action. A key whose event the upload's transition function says does nothing now sends
     /// nothing; the screen shows the function's reason instead.
-    public static func reduce(_ state: inout UploadScreenState, _ action: UploadAction) -> [UploadEffect] {
+    package static func reduce(_ state: inout UploadScreenState, _ action: UploadScreenAction) -> [UploadScreenEffect] {
         switch action {
         case .start, .pauseOrResume, .cancel, .retry:
             let upload = state.upload
@@ -38,7 +38,7 @@ public enum UploadFeature {
     }
 
     /// The events a key stands for, in the order they are tried: one key pauses or resumes.
-    static func candidates(_ action: UploadAction) -> [UploadEvent] {
+    static func candidates(_ action: UploadScreenAction) -> [UploadEvent] {
         switch action {
         case .start: [.start]
         case .pauseOrResume: [.pause, .resume]
@@ -49,12 +49,12 @@ public enum UploadFeature {
     }
 
     /// The event `action` sends in `upload`: the first of its candidates the transition function applies.
-    static func event(for action: UploadAction, in upload: UploadState) -> UploadEvent? {
+    static func event(for action: UploadScreenAction, in upload: UploadState) -> UploadEvent? {
         EventRule.first(of: candidates(action), in: upload, UploadState.transition)
     }
 
     /// The owner's work for `event`; a start or retry uses the fail switch up.
-    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadEffect {
+    private static func effect(for event: UploadEvent, in state: inout UploadScreenState) -> UploadScreenEffect {
         switch event {
         case .start, .retry:
             let fails = state.failNext
@@ -69,36 +69,29 @@ public enum UploadFeature {
         }
     }
 
-    /// The same keys as the Transfers screen: `s` start, space/`p` pause or resume, `c` cancel, `r` retry,
-    /// `f` fail the next upload.
-    public static func keymap(_ key: Key, _ state: UploadScreenState) -> UploadAction? {
-        switch key {
-        case .character("s"): .start
-        case .character(" "), .character("p"): .pauseOrResume
-        case .character("c"): .cancel
-        case .character("r"): .retry
-        case .character("f"): .toggleFailNext
-        default: nil  // not a state switch: any other key does nothing here
-        }
+    /// A key that sends one of `action`'s events: offered in the bar (named for the event it would send now)
+    /// while the transition function applies one; when pressed, the reducer asks the function again and shows
+    /// its reason for a refusal.
+    private static func machineKey(_ keys: [Key], _ action: UploadScreenAction, _ help: KeyHelp, bar: String)
+        -> KeyBinding<UploadScreenState, UploadScreenAction>
+    {
+        KeyBinding(
+            keys, action, help: help, judge: .machine,
+            bar: { state in event(for: action, in: state.upload).map { KeyHelp(bar, label($0, in: state.upload)) } },
+            applies: { event(for: action, in: $0.upload) != nil })
     }
 
-    /// Every key of the screen, for the `?` overlay.
-    public static let allKeys: [KeyHelp] = [
-        KeyHelp("s", "start"), KeyHelp("space/p", "pause or resume"), KeyHelp("c", "cancel"),
-        KeyHelp("r", "retry"), KeyHelp("f", "fail the next upload"),
+    /// Every key of the screen, in the help bar's order: the same keys as the Transfers screen.
+    package static let bindings: [KeyBinding<UploadScreenState, UploadScreenAction>] = [
+        machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+        machineKey(
+            [.character(" "), .character("p")], .pauseOrResume, KeyHelp("space/p", "pause or resume"), bar: "space/p"),
+        machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
+        machineKey([.character("r")], .retry, KeyHelp("r", "retry"), bar: "r"),
+        KeyBinding(
+            [.character("f")], .toggleFailNext, help: KeyHelp("f", "fail the next upload"),
+            bar: { KeyHelp("f", $0.failNext ? "don't fail next" : "fail next") }),
     ]
-
-    /// The keys whose event the transition function applies now, then `f`.
-    public static func help(_ state: UploadScreenState) -> [KeyHelp] {
-        let keys: [(key: String, action: UploadAction)] = [
-            ("s", .start), ("space/p", .pauseOrResume), ("c", .cancel), ("r", .retry),
-        ]
-        var help = keys.compactMap { key, action in
-            event(for: action, in: state.upload).map { KeyHelp(key, label($0, in: state.upload)) }
-        }
-        help.append(KeyHelp("f", state.failNext ? "don't fail next" : "fail next"))
-        return help
-    }
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: UploadEvent, in upload: UploadState) -> String {
@@ -113,7 +106,7 @@ public enum UploadFeature {
     }
 
     /// Draws the screen: one case of the upload state each, exhaustively.
-    public static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
+    package static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let presentation = state.upload.presentation
         var lines: [Line] = [

@@ -2,18 +2,18 @@ import ScreenStates
 
 /// What the Upload screen shows: the upload machine's newest state and what its records counted (never
 /// changed here), whether the next upload is set to fail, and the reason the last refused key was refused.
-public struct UploadScreenState: Hashable, Sendable {
+package struct UploadScreenState: Hashable, Sendable {
     /// The machine's newest state.
-    public var upload: UploadState
+    package var upload: UploadState
     /// The stale and invalid events among the machine's records.
-    public var tally: RecordTally
+    package var tally: RecordTally
     /// Whether the next start or retry fails half way (`f`).
-    public var failNext: Bool
+    package var failNext: Bool
     /// Why the last action was refused, until the state changes.
-    public var notice: String?
+    package var notice: String?
 
     /// The screen before anything happened.
-    public init(
+    package init(
         upload: UploadState = .idle, tally: RecordTally = RecordTally(), failNext: Bool = false, notice: String? = nil
     ) {
         self.upload = upload

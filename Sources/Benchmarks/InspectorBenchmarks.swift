@@ -1,0 +1,138 @@
+import Foundation
+import StateMachineInspector
+import StateMachineKit
+import Synchronization
+
+/// Waits (bounded) until `inspector` has `count` clients.
+func waitForClients(_ inspector: Inspector, _ count: Int) async {
+    var waits = 0
+    while inspector.clientCount != count && waits < 5000 {
+        waits += 1
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+}
+
+/// The inspector group: what registering a machine costs with no client, with a client reading, with a
+/// client that never reads, and what a trace-level reporter that counts costs.
+func runInspectorBenchmarks() async {
+    let environment = ProcessInfo.processInfo.environment
+    let events = Int(environment["BENCH_EVENTS"] ?? "") ?? 1_000_000
+    let rounds = Int(environment["BENCH_ROUNDS"] ?? "") ?? 7
+    let directory = NSTemporaryDirectory() + "statetui-bench-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let inspector: Inspector
+    do {
+        inspector = try Inspector.start(name: "bench", directory: directory)
+    } catch {
+        print("inspector benchmarks: cannot start an inspector: \(error)")
+        return
+    }
+    defer { inspector.stop() }
+
+    func run(_ machine: StateMachine<BenchTurnstile, BenchCoinOrPush>, _ count: Int) -> Double {
+        let start = ContinuousClock.now
+        for index in 0..<count { machine.send(turnstileEvent(index)) }
+        let elapsed = start.duration(to: .now)
+        blackHole(machine.state)
+        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    func makeMachine(reporter: Reporter? = nil) -> StateMachine<BenchTurnstile, BenchCoinOrPush> {
+        StateMachine(initial: .locked, label: "turnstile", reporter: reporter) { benchTurnstile($0, $1) }
+    }
+
+    // (a) unregistered, (b) registered with no client, (t) trace reporter that counts: interleaved rounds.
+    var samples: [String: [Double]] = [:]
+    let reports = Atomic<Int>(0)
+    for _ in 0..<rounds {
+        samples["unregistered", default: []].append(run(makeMachine(), events))
+        let registered = makeMachine()
+        inspector.register(registered)
+        samples["registered", default: []].append(run(registered, events))
+        let traced = makeMachine(reporter: Reporter { _ in reports.add(1, ordering: .relaxed) })
+        samples["trace_reporter", default: []].append(run(traced, events / 10))
+    }
+    // (c) a client attached and reading every message.
+    let received = Atomic<Int>(0)
+    let socketPath = inspector.socketPath
+    // Reads and decodes every message, as `statetui inspect` does (the stream reads on its own thread).
+    let client = Task {
+        for try await message in InspectorConnection.messages(socketPath: socketPath) {
+            blackHole(message)
+            received.add(1, ordering: .relaxed)
+        }
+    }
+    await waitForClients(inspector, 1)
+    for _ in 0..<rounds {
+        let watched = makeMachine()
+        inspector.register(watched)
+        samples["client_reading", default: []].append(run(watched, events))
+        watched.stop()
+    }
+    let messages = received.load(ordering: .relaxed)
+    // The reading client leaves first, so that the next row measures the stalled client alone.
+    client.cancel()
+    await waitForClients(inspector, 0)
+
+    // (d) a client that never reads: memory before and after, and whether it was let go.
+    let stalledMachine = makeMachine()
+    inspector.register(stalledMachine, describeState: { "\($0) " + String(repeating: "x", count: 4000) })
+    // Connected, never read.
+    let stalled = try? InspectorConnection(socketPath: inspector.socketPath)
+    await waitForClients(inspector, 1)
+    let clientsBefore = inspector.clientCount
+    _ = run(stalledMachine, 100_000)
+    let rssBefore = residentKilobytes()
+    var stalledRates: [Double] = []
+    for _ in 0..<rounds {
+        stalledRates.append(run(stalledMachine, events))
+        try? await Task.sleep(for: .milliseconds(250))
+    }
+    let rssAfter = residentKilobytes()
+    let clientsAfter = inspector.clientCount
+    stalled?.close()
+
+    let rates = samples.mapValues(median)
+    let unregistered = rates["unregistered"] ?? 1
+    let registered = rates["registered"] ?? 0
+    let reading = rates["client_reading"] ?? 0
+    let traced = rates["trace_reporter"] ?? 1
+    func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
+    print("Inspector benchmarks: \(events) events per run (trace reporter: a tenth), median of \(rounds) rounds")
+    print("case                                              turnstile    ×unregistered")
+    let rows: [(String, Double)] = [
+        ("unregistered machine", unregistered),
+        ("registered, no client", registered),
+        ("registered, a client reading every message", reading),
+        ("registered, a stalled client (never reads)", median(stalledRates)),
+        ("unregistered, trace reporter that counts", traced),
+    ]
+    for (title, rate) in rows {
+        print(
+            title.padding(toLength: 48, withPad: " ", startingAt: 0) + "  " + format(rate) + "    "
+                + String(format: "%5.3f", rate / unregistered))
+    }
+    print(
+        "client reading received \(messages) messages; stalled client: RSS \(rssBefore) -> \(rssAfter) kB over "
+            + "\(rounds * events) events, clients \(clientsBefore) -> \(clientsAfter)")
+    print(String(format: "trace reporter: silent / traced = %.2f (issue 15: at most 5)", unregistered / traced))
+    let json: [String: Any] = [
+        "group": "inspector",
+        "events": events,
+        "unit": "events_per_second",
+        "rates": rates.mapValues { $0.rounded() },
+        "ratios": [
+            "registered_over_unregistered": (registered / unregistered * 1000).rounded() / 1000,
+            "client_reading_over_unregistered": (reading / unregistered * 1000).rounded() / 1000,
+            "silent_over_trace_reporter": (unregistered / traced * 1000).rounded() / 1000,
+        ],
+        "stalled_client": [
+            "rss_kb": [rssBefore, rssAfter], "clients": [clientsBefore, clientsAfter],
+            "events_per_second": median(stalledRates).rounded(),
+        ],
+    ]
+    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
+        let line = String(data: data, encoding: .utf8)
+    {
+        print(line)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import TerminalUI
+
+/// Writes the Mermaid files the Graph screen asks for and reports where, or why not.
+package struct GraphRuntime: Sendable {
+    /// The directory files go to: the current directory in the dashboard.
+    package let directory: String
+
+    /// A runtime writing into `directory` (the process's current directory by default).
+    package init(directory: String = FileManager.default.currentDirectoryPath) {
+        self.directory = directory
+    }
+
+    /// Performs one effect.
+    package func run(_ effect: GraphScreenEffect, send: Send<GraphScreenAction>) {
+        switch effect {
+        case .writeFile(let name, let text):
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+                send(.exported(.written(path: path)))
+            } catch {
+                let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+                send(.exported(.failed(path: path, reason: reason)))
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import MachineDrivers
+import ScreenStates
+import StateMachineKit
+import TerminalUI
+
+/// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
+package enum TransfersScreenAction: Hashable, Sendable {
+    /// Select the row above (`↑`, `k`).
+    case selectPrevious
+    /// Select the row below (`↓`, `j`).
+    case selectNext
+    /// Select row `row` (a click on it); clamped to the rows there are.
+    case select(row: Int)
+    /// Start the selected transfer (`s`).
+    case start
+    /// Pause the selected transfer when running, resume it when paused (space, `p`).
+    case togglePause
+    /// Cancel the selected transfer (`c`).
+    case cancel
+    /// Retry the selected failed transfer (`r`).
+    case retry
+    /// Make the selected transfer's next outcome a failure (`f`).
+    case failNextOutcome
+    /// Open the selected transfer's detail pane, or close it when open (Enter).
+    case toggleDetail
+    /// Close the detail pane (Esc).
+    case closeDetail
+    /// Scroll the detail pane by `move` (PgUp/PgDn/Home/End); the keymap resolves it against the drawn pane
+    /// into ``scrollDetail(to:)``. Without a drawn pane a page is ``TransferDetail/nominalHeight`` lines.
+    case moveDetail(ScrollMove)
+    /// Scroll the detail pane to show from line `to`.
+    case scrollDetail(to: Int)
+    /// Show states as canonical text instead of words, or back (`v`).
+    case toggleStateText
+    /// Row `row`'s machine published `model`.
+    case machineChanged(row: Int, TransferModel)
+    /// Row `row`'s machine published `model`, seen as the runtime measured `sample` (time, visit, timeout).
+    case machineSampled(row: Int, TransferModel, TransferSample)
+    /// Row `row`'s driver (simulated worker or real copy) published `status`.
+    case driverStatusChanged(row: Int, TransferDriverStatus)
+    /// Row `row`'s machine's records now (stale ones included).
+    case recordsChanged(row: Int, [StateMachine<TransferModel, TransferEvent>.Record])
+}

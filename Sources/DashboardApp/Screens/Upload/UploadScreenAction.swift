@@ -1,0 +1,22 @@
+import ScreenStates
+import StateMachineKit
+
+/// What can happen on the Upload screen: the keys, the machine's snapshots and the owner's refusals.
+package enum UploadScreenAction: Hashable, Sendable {
+    /// `s`: start an upload.
+    case start
+    /// space or `p`: pause an upload in progress or resume a paused one.
+    case pauseOrResume
+    /// `c`: cancel.
+    case cancel
+    /// `r`: retry after a failure.
+    case retry
+    /// `f`: make the next upload fail (pressed again: not).
+    case toggleFailNext
+    /// The machine's `states()` delivered this state.
+    case uploadChanged(UploadState)
+    /// The machine's records now (stale and invalid ones included).
+    case recordsChanged([StateMachine<UploadState, UploadEvent>.Record])
+    /// The owner could not carry out an action; the reason.
+    case refused(String)
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Inspector {
+    /// The I/O thread: accepts clients (this user's only), discards what they send, writes what waits for
+    /// them, and reads every machine on a tick while any is attached. Returns after ``stop()``.
+    func serve() {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        var lastTick = ContinuousClock.now
+        while true {
+            let plan = hub.withLock { hub -> [(id: Int, descriptor: Int32, writing: Bool)]? in
+                for descriptor in hub.toClose { close(descriptor) }
+                hub.toClose.removeAll()
+                guard !hub.stopped else { return nil }
+                return hub.clients.map { ($0.id, $0.descriptor, $0.pendingCount > 0) }
+            }
+            guard let plan else {
+                close(listener)
+                close(wakeRead)
+                close(wakeWrite)
+                return
+            }
+            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            for client in plan {
+                let events = Int16(POLLIN) | (client.writing ? Int16(POLLOUT) : 0)
+                descriptors.append(pollfd(fd: client.descriptor, events: events, revents: 0))
+            }
+            let timeout = plan.isEmpty ? -1 : Self.tickMilliseconds
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0 && errno != EINTR { return }
+            if descriptors[1].revents != 0 { drainWakePipe(&scratch) }
+            if descriptors[0].revents & Int16(POLLIN) != 0 { acceptClients() }
+            for (offset, client) in plan.enumerated() {
+                serve(client: client.id, descriptor: descriptors[offset + 2], scratch: &scratch)
+            }
+            if !plan.isEmpty && lastTick.duration(to: .now) >= .milliseconds(Int(Self.tickMilliseconds)) {
+                lastTick = .now
+                hub.withLock { $0.flushAll() }
+            }
+        }
+    }
+
+    private func drainWakePipe(_ scratch: inout [UInt8]) {
+        let count = scratch.count
+        while scratch.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, count) }) > 0 {}
+    }
+
+    /// Accepts every waiting connection; a peer of another user is closed at once.
+    private func acceptClients() {
+        while true {
+            let descriptor = accept(listener, nil, nil)
+            guard descriptor >= 0 else { return }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            guard SocketCalls.peerUID(descriptor) == getuid(), SocketCalls.setNonBlocking(descriptor) else {
+                close(descriptor)
+                continue
+            }
+            hub.withLock { $0.attach(descriptor, inspector: self) }
+        }
+    }
+
+    /// Handles what `poll` said about one client: input is read (bounded) and discarded, a hang-up or an
+    /// error drops it, room to write writes what waits.
+    private func serve(client id: Int, descriptor: pollfd, scratch: inout [UInt8]) {
+        let events = descriptor.revents
+        guard events != 0 else { return }
+        if events & Int16(POLLIN) != 0 {
+            let count = scratch.count
+            let got = scratch.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, count) }
+            if got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR) {
+                hub.withLock { $0.drop(id: id) }
+                return
+            }
+            if got > 0 { hub.withLock { $0.received(got, from: id) } }
+        }
+        if events & (Int16(POLLERR) | Int16(POLLNVAL)) != 0
+            || (events & Int16(POLLHUP) != 0 && events & Int16(POLLIN) == 0)
+        {
+            hub.withLock { $0.drop(id: id) }
+            return
+        }
+        if events & Int16(POLLOUT) != 0 { hub.withLock { $0.writePending(to: id) } }
+    }
+}

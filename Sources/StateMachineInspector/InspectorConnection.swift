@@ -1,0 +1,245 @@
+import Foundation
+import StateMachineKit
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A client's connection to one inspected program: reads its messages, one JSON line each.
+///
+/// The connection never writes: the protocol is read-only. Lines are bounded (``lineLimit``); the first
+/// message must be a `hello` of a version this library speaks.
+public final class InspectorConnection {
+    /// The socket this connection reads.
+    public let socketPath: String
+    /// The longest line accepted, in bytes.
+    public static let lineLimit = 1 << 20
+
+    private(set) var descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` starts.
+    private var start = 0
+    private var greeted = false
+
+    /// Connects to the program serving `socketPath`, which must be this user's.
+    public init(socketPath: String) throws(InspectorError) {
+        self.socketPath = socketPath
+        descriptor = try SocketCalls.connected(to: socketPath)
+    }
+
+    deinit { close() }
+
+    /// Gives up a read that waits longer than `seconds` with an error (0: wait as long as it takes).
+    public func setReadTimeout(seconds: Int) {
+        SocketCalls.setReceiveTimeout(descriptor, seconds: seconds)
+    }
+
+    /// The next message; `nil` when the program closed the connection (it stopped or exited). A line that
+    /// is not a message, too long a line, or a first message that is not a supported `hello` is an error.
+    public func next() throws(InspectorError) -> InspectorMessage? {
+        guard let line = try nextLine() else { return nil }
+        let message: InspectorMessage
+        do {
+            message = try InspectorMessage(line: line)
+        } catch {
+            throw InspectorError("\(socketPath): not an inspector message: \(line.prefix(80))")
+        }
+        if !greeted {
+            guard case .hello(let hello) = message else {
+                throw InspectorError("\(socketPath): the first message is \(message.type), not hello")
+            }
+            guard hello.version == InspectorMessage.version else {
+                throw InspectorError(
+                    "\(socketPath): protocol version \(hello.version); this statetui speaks \(InspectorMessage.version)"
+                )
+            }
+            greeted = true
+        }
+        return message
+    }
+
+    /// Closes the connection; ``next()`` returns `nil` after it.
+    public func close() {
+        if descriptor >= 0 {
+            _ = Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    private func nextLine() throws(InspectorError) -> String? {
+        var searched = start
+        while true {
+            if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                }
+                return line
+            }
+            searched = buffer.count
+            guard buffer.count - start <= Self.lineLimit else {
+                throw InspectorError("\(socketPath): a line longer than \(Self.lineLimit) bytes")
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                searched -= start
+                start = 0
+            }
+            guard descriptor >= 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .system("\(socketPath): read")
+            }
+            if got == 0 { return nil }
+            buffer += chunk[..<got]
+        }
+    }
+}
+
+/// A program that can be inspected: one socket in the private directory.
+public struct InspectableProcess: Sendable, Hashable {
+    /// The name the program started inspection under.
+    public var name: String
+    /// Its process id.
+    public var pid: Int
+    /// The socket's path.
+    public var socketPath: String
+    /// How many machines it has registered (`nil` when it did not answer).
+    public var machines: Int?
+    /// When it started inspection, ISO 8601 (`nil` when it did not answer).
+    public var started: String?
+
+    /// Creates a description of an inspectable process.
+    public init(name: String, pid: Int, socketPath: String, machines: Int?, started: String?) {
+        self.name = name
+        self.pid = pid
+        self.socketPath = socketPath
+        self.machines = machines
+        self.started = started
+    }
+}
+
+/// Finds inspectable programs and the socket a command-line target names.
+public enum InspectorDiscovery {
+    /// The name and pid in a socket's file name `NAME.PID.sock`, `nil` for any other name.
+    public static func parse(fileName: String) -> (name: String, pid: Int)? {
+        guard fileName.hasSuffix(".sock") else { return nil }
+        let stem = fileName.dropLast(5)
+        guard let dot = stem.lastIndex(of: "."), let pid = Int(stem[stem.index(after: dot)...]), pid > 0,
+            dot > stem.startIndex
+        else { return nil }
+        return (String(stem[..<dot]), pid)
+    }
+
+    /// The programs with a socket in `directory`, by name then pid. Sockets of processes that no longer
+    /// exist are removed. With `ask`, each program is connected to for its machine count and start time.
+    public static func list(directory: String, ask: Bool = true) -> [InspectableProcess] {
+        guard (try? InspectorDirectory.check(directory)) != nil, let folder = opendir(directory) else { return [] }
+        var found: [InspectableProcess] = []
+        while let entry = readdir(folder) {
+            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let (name, pid) = parse(fileName: fileName) else { continue }
+            let path = directory + "/" + fileName
+            guard processExists(Int32(clamping: pid)) else {
+                unlink(path)
+                continue
+            }
+            found.append(InspectableProcess(name: name, pid: pid, socketPath: path, machines: nil, started: nil))
+            if found.count >= 1024 { break }
+        }
+        closedir(folder)
+        if ask {
+            for index in found.indices {
+                guard let hello = greeting(found[index].socketPath) else { continue }
+                found[index].machines = hello.machines
+                found[index].started = hello.started
+            }
+        }
+        return found.sorted { ($0.name, $0.pid) < ($1.name, $1.pid) }
+    }
+
+    /// The `hello` of the program at `path`, waiting at most a second for it.
+    static func greeting(_ path: String) -> InspectorHello? {
+        guard let connection = try? InspectorConnection(socketPath: path) else { return nil }
+        connection.setReadTimeout(seconds: 1)
+        defer { connection.close() }
+        guard case .hello(let hello) = try? connection.next() else { return nil }
+        return hello
+    }
+
+    /// The socket `target` names: a path (containing `/`), a pid, or a name that exactly one program
+    /// uses. Unknown and ambiguous targets are errors that list what there is.
+    public static func resolve(_ target: String, directory: String) throws(InspectorError) -> String {
+        if target.contains("/") {
+            var info = stat()
+            guard lstat(target, &info) == 0 else { throw .system("cannot inspect \(target)") }
+            guard info.st_mode & S_IFMT == S_IFSOCK else { throw InspectorError("\(target) is not a socket") }
+            return target
+        }
+        let programs = list(directory: directory, ask: false)
+        let matching =
+            if let pid = Int(target) { programs.filter { $0.pid == pid } } else {
+                programs.filter { $0.name == target }
+            }
+        let known = programs.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
+        switch matching.count {
+        case 1:
+            return matching[0].socketPath
+        case 0:
+            throw InspectorError(
+                "no inspectable program named \(target.prefix(80))"
+                    + (known.isEmpty ? "; none is running" : "; there are: \(known)"))
+        default:
+            throw InspectorError(
+                "\(matching.count) programs are named \(target); give a pid: "
+                    + matching.map { String($0.pid) }.joined(separator: ", "))
+        }
+    }
+}
+
+extension InspectorConnection {
+    /// The messages of the program at `socketPath`, read on a thread of their own, so that no task waits
+    /// on the socket. The stream finishes when the program closes the connection, and throws when the
+    /// connection cannot be made or a line is not a message; ending the iteration closes the connection.
+    public static func messages(socketPath: String) -> AsyncThrowingStream<InspectorMessage, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: InspectorMessage.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+        // The socket, so that ending the iteration can shut it and wake the thread from its read.
+        let shared = Locked<Int32?>(nil)
+        continuation.onTermination = { _ in
+            shared.withLock { descriptor in
+                if let open = descriptor { shutdown(open, Int32(SHUT_RDWR)) }
+                descriptor = -1
+            }
+        }
+        let thread = Thread {
+            do throws(InspectorError) {
+                let connection = try InspectorConnection(socketPath: socketPath)
+                let cancelled = shared.withLock { descriptor in
+                    if descriptor == -1 { return true }
+                    descriptor = connection.descriptor
+                    return false
+                }
+                guard !cancelled else { return continuation.finish() }
+                while let message = try connection.next() { continuation.yield(message) }
+                shared.withLock { $0 = -1 }
+                continuation.finish()
+            } catch {
+                shared.withLock { $0 = -1 }
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.name = "statetui-inspect-client"
+        thread.start()
+        return stream
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# End-to-end checks of `statetui inspect` against a real `statetui copy --inspectable --headless` process, with
+# a private XDG_RUNTIME_DIR: the list names the copy; `--headless` follows it through start and completion as
+# JSON lines (every line parses, the records' sequence numbers have no gap, the transfer reaches completed,
+# `bye` ends it, exit 0); a second run is killed with SIGKILL while followed (exit 0, its socket is removed by
+# the next listing); a client that sends garbage or never reads leaves the copy's output and result unchanged;
+# unknown names exit 2. The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS; waits are bounded polls.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+
+$SWIFT build --product statetui >/dev/null
+BIN="$($SWIFT build --show-bin-path)/statetui"
+
+work=$(mktemp -d /tmp/statetui-inspect-e2e.XXXXXX)
+background=""
+cleanup() {
+    if [ -n "$background" ]; then kill -9 "$background" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+fail() {
+    echo "FAIL inspect e2e: $*" >&2
+    failures=$((failures + 1))
+}
+export XDG_RUNTIME_DIR="$work/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+mkdir "$work/src" "$work/dst" "$work/dst2"
+head -c 4000000 /dev/urandom > "$work/src/a.bin"
+
+# Waits (at most 10 s) until the copy is listed by `statetui inspect`.
+wait_listed() {
+    for _ in $(seq 1 200); do
+        if "$BIN" inspect | grep -q "^statetui-copy "; then return 0; fi
+        sleep 0.05
+    done
+    return 1
+}
+
+# 1. Follow a copy from start to completion.
+STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=20 \
+    "$BIN" copy --headless --inspectable "$work/src/a.bin" "$work/dst" > "$work/copy.out" 2>&1 &
+background=$!
+wait_listed || fail "the copy is not listed"
+"$BIN" inspect | grep -Eq "^statetui-copy +$background +1 +20[0-9-]+T" || fail "list row: $("$BIN" inspect)"
+# A client that sends garbage, and one that never reads, beside the real one.
+python3 - "$XDG_RUNTIME_DIR/statetui/statetui-copy.$background.sock" <<'PY' &
+import socket, sys, time
+garbage = socket.socket(socket.AF_UNIX); garbage.connect(sys.argv[1])
+stalled = socket.socket(socket.AF_UNIX); stalled.connect(sys.argv[1])
+try:
+    garbage.sendall(b"{\"type\":\"send\",\"event\":\"cancel\"}\n" * 4096)
+except OSError:
+    pass
+time.sleep(3)
+PY
+"$BIN" inspect statetui-copy --headless > "$work/inspect.out"
+status=$?
+wait "$background" || fail "the copy failed: $(cat "$work/copy.out")"
+background=""
+[ "$status" -eq 0 ] || fail "inspect --headless exited $status"
+jq -e . "$work/inspect.out" > /dev/null || fail "a line is not JSON"
+[ "$(head -1 "$work/inspect.out" | jq -r '.type + " " + (.version|tostring)')" = "hello 1" ] || fail "first line is not hello 1"
+[ "$(tail -1 "$work/inspect.out" | jq -r .type)" = "bye" ] || fail "last line is not bye"
+grep -q '"outcome":"moved".*completed' "$work/inspect.out" || grep -q 'completed(file' "$work/inspect.out" \
+    || fail "completion not seen"
+first=$(jq -r 'select(.type == "machine") | .sequence' "$work/inspect.out" | head -1)
+jq -r 'select(.type == "record") | .sequence' "$work/inspect.out" > "$work/sequences"
+missed=$(jq -s '[.[] | select(.type == "missed") | .count] | add // 0' "$work/inspect.out")
+last=$(tail -1 "$work/sequences")
+count=$(wc -l < "$work/sequences")
+[ $((last - first)) -eq $((count + ${missed:-0})) ] || fail "records $first..$last: $count seen, ${missed:-0} missed"
+cmp -s "$work/src/a.bin" "$work/dst/a.bin" || fail "the copy differs"
+grep -q 'a.bin: completed' "$work/copy.out" || fail "copy output: $(cat "$work/copy.out")"
+
+# 2. Kill the followed program: the client exits 0, the next listing removes the dead socket.
+STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=50 \
+    "$BIN" copy --headless --inspectable "$work/src/a.bin" "$work/dst2" > /dev/null 2>&1 &
+background=$!
+wait_listed || fail "the second copy is not listed"
+"$BIN" inspect "$background" --headless > "$work/killed.out" &
+follower=$!
+sleep 0.5
+kill -9 "$background"
+wait "$background" 2>/dev/null || true
+background=""
+wait "$follower" || fail "inspect of a killed program exited $?"
+[ "$(head -1 "$work/killed.out" | jq -r .type)" = "hello" ] || fail "killed: no hello"
+[ -z "$("$BIN" inspect | grep statetui-copy || true)" ] || fail "the dead program is still listed"
+[ -z "$(ls "$XDG_RUNTIME_DIR/statetui")" ] || fail "dead socket left: $(ls "$XDG_RUNTIME_DIR/statetui")"
+
+# 3. Unknown names.
+set +e
+"$BIN" inspect nobody --headless 2> "$work/err"
+status=$?
+set -e
+[ "$status" -eq 2 ] || fail "unknown name exited $status"
+grep -q "no inspectable program named nobody" "$work/err" || fail "unknown name message: $(cat "$work/err")"
+
+if [ "$failures" -ne 0 ]; then
+    echo "inspect e2e: $failures failure(s)" >&2
+    exit 1
+fi
+echo "inspect e2e: ok"

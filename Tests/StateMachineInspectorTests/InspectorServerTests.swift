@@ -1,0 +1,303 @@
+import Foundation
+import StateMachineKit
+import Testing
+
+@testable import StateMachineInspector
+
+enum Door: Hashable, Sendable, CustomStringConvertible {
+    case locked, unlocked
+
+    var description: String { self == .locked ? "locked" : "unlocked" }
+}
+
+enum DoorEvent: Hashable, Sendable, CustomStringConvertible {
+    case coin, push, kick
+
+    var description: String {
+        switch self {
+        case .coin: "coin"
+        case .push: "push"
+        case .kick: "kick"
+        }
+    }
+}
+
+@Sendable func door(_ state: Door, _ event: DoorEvent) -> Transition<Door, DoorEvent> {
+    switch (state, event) {
+    case (.locked, .coin): .to(.unlocked)
+    case (.unlocked, .push): .to(.locked)
+    case (_, .kick): .invalid("no kicking")
+    case (.locked, .push), (.unlocked, .coin): .stay
+    }
+}
+
+/// A private temporary directory (0700) for one test's sockets, removed afterwards.
+final class SocketFolder {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/inspector-test-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw InspectorError.system("mkdtemp") }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Reads messages from `socketPath` on the stream's own thread until `done` says so (or the stream ends).
+func collect(
+    _ stream: AsyncThrowingStream<InspectorMessage, any Error>, until done: ([InspectorMessage]) -> Bool
+) async throws -> [InspectorMessage] {
+    var seen: [InspectorMessage] = []
+    for try await message in stream {
+        seen.append(message)
+        if done(seen) { break }
+    }
+    return seen
+}
+
+/// A raw client socket that reads nothing unless asked, for the stalled and garbage clients.
+func rawClient(_ path: String) throws -> Int32 {
+    try SocketCalls.connected(to: path)
+}
+
+@Suite("Inspector over a real socket", .serialized)
+struct InspectorServerTests {
+    @Test("the directory and the socket are private to the user")
+    func directoryAndSocketArePrivate() throws {
+        let folder = try SocketFolder()
+        let directory = folder.path + "/statetui"
+        let inspector = try Inspector.start(name: "private", directory: directory)
+        defer { inspector.stop() }
+        var info = stat()
+        #expect(lstat(directory, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+        #expect(lstat(inspector.socketPath, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(inspector.socketPath == directory + "/private.\(getpid()).sock")
+    }
+
+    @Test("a directory others may enter, a symlink or a file is refused")
+    func unsafeDirectoriesAreRefused() throws {
+        let folder = try SocketFolder()
+        let open = folder.path + "/open"
+        #expect(mkdir(open, 0o755) == 0)
+        #expect(chmod(open, 0o755) == 0)
+        let link = folder.path + "/link"
+        let target = folder.path + "/target"
+        #expect(mkdir(target, 0o700) == 0)
+        #expect(symlink(target, link) == 0)
+        let file = folder.path + "/file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        for path in [open, link, file] {
+            #expect(throws: InspectorError.self) { try Inspector.start(name: "x", directory: path) }
+        }
+    }
+
+    @Test(
+        "names outside letters, digits, dot, underscore and dash are refused",
+        arguments: ["", "a/b", "a b", String(repeating: "n", count: 65)])
+    func badNamesAreRefused(name: String) throws {
+        let folder = try SocketFolder()
+        #expect(throws: InspectorError.self) { try Inspector.start(name: name, directory: folder.path) }
+    }
+
+    @Test("the peer of a connection is this user")
+    func peerIsThisUser() throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { for end in pair { close(end) } }
+        #expect(SocketCalls.peerUID(pair[0]) == getuid())
+    }
+
+    @Test("a client sees hello, every machine, and then each event the machine handles")
+    func clientFollowsTransitions() async throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "shop", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
+        #expect(inspector.register(machine, sampleEvents: [.coin, .push]))
+        let stream = InspectorConnection.messages(socketPath: inspector.socketPath)
+        var iterator = stream.makeAsyncIterator()
+        let hello = try await iterator.next()
+        #expect(
+            hello
+                == .hello(InspectorHello(program: "shop", pid: Int(getpid()), started: inspector.started, machines: 1)))
+        let graph = InspectorGraph(
+            states: ["locked", "unlocked"],
+            edges: [
+                InspectorEdge(from: "locked", event: "coin", to: "unlocked"),
+                InspectorEdge(from: "unlocked", event: "push", to: "locked"),
+            ])
+        #expect(
+            try await iterator.next()
+                == .machine(
+                    InspectorMachine(id: 1, label: "door", state: "locked", visit: 1, sequence: 0, graph: graph)))
+        machine.send(.coin)
+        machine.send(.kick)
+        machine.send(.push)
+        var records: [InspectorRecord] = []
+        while records.count < 3, let message = try await iterator.next() {
+            if case .record(let record) = message { records.append(record) }
+        }
+        #expect(
+            records == [
+                InspectorRecord(
+                    machine: 1, sequence: 1, visit: 1, before: "locked", event: "coin", outcome: "moved",
+                    after: "unlocked"),
+                InspectorRecord(
+                    machine: 1, sequence: 2, visit: 2, before: "unlocked", event: "kick", outcome: "invalid",
+                    reason: "no kicking", after: "unlocked"),
+                InspectorRecord(
+                    machine: 1, sequence: 3, visit: 2, before: "unlocked", event: "push", outcome: "moved",
+                    after: "locked"),
+            ])
+        machine.stop()
+        var ending: [InspectorMessage] = []
+        while let message = try await iterator.next() {
+            ending.append(message)
+            if case .stopped = message { break }
+        }
+        #expect(ending.last == .stopped(InspectorStopped(machine: 1)))
+        inspector.stop()
+        #expect(try await iterator.next() == .bye)
+        #expect(try await iterator.next() == nil)
+        #expect(!FileManager.default.fileExists(atPath: inspector.socketPath))
+    }
+
+    @Test("records the history overwrote before they were read are counted, not buffered")
+    func overwrittenRecordsAreMissed() async throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "busy", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", historyLimit: 4, transition: door)
+        inspector.register(machine)
+        let stream = InspectorConnection.messages(socketPath: inspector.socketPath)
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        _ = try await iterator.next()
+        // While the inspector's lock is held nobody can read the machine: the 100 events overwrite the ring.
+        inspector.hub.withLock { _ in
+            for _ in 0..<100 { machine.send(.push) }
+        }
+        var after: [InspectorMessage] = []
+        while after.count < 5, let message = try await iterator.next() { after.append(message) }
+        let kept = (97...100).map {
+            InspectorMessage.record(
+                InspectorRecord(
+                    machine: 1, sequence: $0, visit: 1, before: "locked", event: "push", outcome: "stayed",
+                    after: "locked"))
+        }
+        #expect(after == [.missed(InspectorMissed(machine: 1, count: 96))] + kept)
+    }
+
+    @Test("a client that sends garbage loses its own connection only")
+    func garbageEndsOnlyThatConnection() async throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "garbage", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
+        inspector.register(machine)
+        let good = InspectorConnection.messages(socketPath: inspector.socketPath)
+        var iterator = good.makeAsyncIterator()
+        _ = try await iterator.next()
+        _ = try await iterator.next()
+
+        let bad = try rawClient(inspector.socketPath)
+        defer { close(bad) }
+        let garbage = [UInt8](repeating: UInt8(ascii: "{"), count: Inspector.incomingLimit + 4096)
+        var sent = 0
+        while sent < garbage.count {
+            let wrote = garbage[sent...].withUnsafeBytes { send(bad, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if wrote <= 0 { break }
+            sent += wrote
+        }
+        // The bad client's connection ends: reading drains what was sent to it, then hits the end.
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        SocketCalls.setReceiveTimeout(bad, seconds: 10)
+        var got = 1
+        while got > 0 { got = scratch.withUnsafeMutableBytes { read(bad, $0.baseAddress, $0.count) } }
+        #expect(got == 0)
+
+        machine.send(.coin)
+        var next: InspectorMessage?
+        repeat {
+            next = try await iterator.next()
+        } while next.map { if case .record = $0 { false } else { true } } ?? false
+        #expect(
+            next
+                == .record(
+                    InspectorRecord(
+                        machine: 1, sequence: 1, visit: 1, before: "locked", event: "coin", outcome: "moved",
+                        after: "unlocked")))
+        #expect(machine.state == .unlocked)
+    }
+
+    @Test("a client that never reads is dropped at the outgoing bound; the program never waits")
+    func stalledClientIsDropped() async throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "stalled", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
+        // Long descriptions fill the stalled client's buffer after a few events.
+        let padding = String(repeating: "x", count: 32 << 10)
+        inspector.register(machine, describeState: { "\($0) \(padding)" })
+        let stalled = try rawClient(inspector.socketPath)
+        defer { close(stalled) }
+        var waits = 0
+        while inspector.clientCount == 0 && waits < 5000 {
+            waits += 1
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(inspector.clientCount == 1)
+        var events = 0
+        // Bounded: 1 MiB of outgoing bytes is reached within a few hundred events of ~100 KiB each.
+        while inspector.clientCount > 0 && events < 5000 {
+            machine.send(events % 2 == 0 ? .coin : .push)
+            events += 1
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(inspector.clientCount == 0)
+        #expect(inspector.hub.withLock { $0.clients.allSatisfy { $0.pendingCount <= Inspector.outgoingLimit } })
+    }
+
+    @Test("the lister finds live programs with their machine counts and removes dead programs' sockets")
+    func listerFindsLiveAndCleansDead() throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "lister", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
+        inspector.register(machine)
+        let ghost = folder.path + "/ghost.\(Int32.max).sock"
+        #expect(FileManager.default.createFile(atPath: ghost, contents: Data()))
+        let found = InspectorDiscovery.list(directory: folder.path)
+        #expect(
+            found == [
+                InspectableProcess(
+                    name: "lister", pid: Int(getpid()), socketPath: inspector.socketPath, machines: 1,
+                    started: inspector.started)
+            ])
+        #expect(!FileManager.default.fileExists(atPath: ghost))
+    }
+
+    @Test("a target resolves by name, pid or path; unknown and ambiguous names are errors")
+    func targetsResolve() throws {
+        let folder = try SocketFolder()
+        let first = try Inspector.start(name: "twin", directory: folder.path)
+        defer { first.stop() }
+        #expect(try InspectorDiscovery.resolve("twin", directory: folder.path) == first.socketPath)
+        #expect(try InspectorDiscovery.resolve(String(getpid()), directory: folder.path) == first.socketPath)
+        #expect(try InspectorDiscovery.resolve(first.socketPath, directory: folder.path) == first.socketPath)
+        #expect(throws: InspectorError.self) { try InspectorDiscovery.resolve("nobody", directory: folder.path) }
+        #expect(throws: InspectorError.self) { try InspectorDiscovery.resolve(folder.path, directory: folder.path) }
+        let other = folder.path + "/other"
+        #expect(mkdir(other, 0o700) == 0)
+        let second = try Inspector.start(name: "twin", directory: other)
+        defer { second.stop() }
+        // Same name twice in one directory: a hand-made second socket of the same program under another pid.
+        let twin = folder.path + "/twin.1.sock"
+        #expect(link(second.socketPath, twin) == 0 || symlink(second.socketPath, twin) == 0)
+        #expect(throws: InspectorError.self) { try InspectorDiscovery.resolve("twin", directory: folder.path) }
+    }
+}

@@ -1,0 +1,172 @@
+import DashboardApp
+import StateMachineInspector
+import TerminalUI
+import TerminalUITesting
+import Testing
+
+/// The inspect screens' reducer over a recorded protocol session, the readable state change, and golden text of
+/// Machines, History and Graph at 80×24 and 120×40, live and after the program exited.
+/// `SNAPSHOT_UPDATE=1` rewrites the files in `__Snapshots__`.
+@Suite struct InspectFeatureTests {
+    /// A session as `statetui inspect NAME --headless` printed it: a lamp with sample events (explored graph)
+    /// and a copy transfer without (learned graph), a stale event, an invalid one, then the program's bye.
+    static let recorded = [
+        #"{"machines":2,"pid":4242,"program":"statetui-copy","started":"2026-11-30T20:00:00Z","type":"hello","version":1}"#,
+        #"{"id":1,"label":"lamp","sequence":0,"state":"off","type":"machine","visit":1,"#
+            + #""graph":{"edges":[{"event":"flip","from":"off","to":"on"},{"event":"flip","from":"on","to":"off"}],"#
+            + #""states":["off","on"],"truncated":false}}"#,
+        #"{"id":2,"label":"a.bin","sequence":0,"state":"idle","type":"machine","visit":1}"#,
+        #"{"machine":2,"sequence":1,"visit":1,"before":"idle","event":"start","outcome":"moved","after":"running(request: 1, percent: 0)","type":"record"}"#,
+        #"{"machine":2,"state":"running(request: 1, percent: 0)","visit":2,"type":"state"}"#,
+        #"{"machine":2,"sequence":2,"visit":2,"before":"running(request: 1, percent: 0)","event":"progress(40)","outcome":"updated","after":"running(request: 1, percent: 40)","type":"record"}"#,
+        #"{"machine":2,"sequence":3,"visit":2,"before":"running(request: 1, percent: 40)","event":"pause","outcome":"moved","after":"paused(request: 1, percent: 40)","type":"record"}"#,
+        #"{"machine":2,"sequence":4,"visit":3,"before":"paused(request: 1, percent: 40)","event":"chunk(visit: 2)","outcome":"stale","after":"paused(request: 1, percent: 40)","type":"record"}"#,
+        #"{"machine":2,"state":"paused(request: 1, percent: 40)","visit":3,"type":"state"}"#,
+        #"{"machine":1,"sequence":1,"visit":1,"before":"off","event":"smash","outcome":"invalid","reason":"lamps are not smashed","after":"off","type":"record"}"#,
+        #"{"machine":1,"sequence":2,"visit":1,"before":"off","event":"flip","outcome":"moved","after":"on","type":"record"}"#,
+        #"{"machine":1,"state":"on","visit":2,"type":"state"}"#,
+    ]
+
+    static let bye = #"{"type":"bye"}"#
+
+    static func messages(_ lines: [String]) throws -> [InspectorMessage] {
+        try lines.map { try InspectorMessage(line: $0) }
+    }
+
+    /// The state after `lines`, then `actions`, from a fresh screen.
+    static func state(_ lines: [String] = recorded, then actions: [InspectScreenAction] = []) throws
+        -> InspectScreenState
+    {
+        var state = InspectScreenState(socketPath: "/run/user/1000/statetui/statetui-copy.4242.sock")
+        for action in try messages(lines).map(InspectScreenAction.received) + actions {
+            #expect(InspectFeature.reduce(&state, action) == [])
+        }
+        return state
+    }
+
+    @Test func theRecordedSessionBuildsTheProgramTheLibraryBuilds() throws {
+        var program = InspectedProgram()
+        for message in try Self.messages(Self.recorded) { program.apply(message) }
+        var expected = InspectScreenState(
+            socketPath: "/run/user/1000/statetui/statetui-copy.4242.sock", program: program)
+        expected.machine = 1
+        #expect(try Self.state() == expected)
+    }
+
+    @Test func travellingBackSelectsAnOlderRecordAndEndFollowsAgain() throws {
+        var expected = try Self.state()
+        expected.tab = .history
+        expected.machine = 2
+        expected.record = 2
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .travel(-2)]) == expected)
+        expected.record = 1
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .travel(Int.min / 2)]) == expected)
+        expected.record = nil
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .travel(-2), .followNewest]) == expected)
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .travel(-2), .travel(9)]).record == 4)
+    }
+
+    @Test func anotherMachineForgetsTheTravelAndThePan() throws {
+        var expected = try Self.state()
+        expected.machine = 2
+        #expect(try Self.state(then: [.travel(-1), .pan(rows: 1, columns: 4), .moveMachine(1)]) == expected)
+        #expect(try Self.state(then: [.moveMachine(-5)]) == Self.state())
+    }
+
+    @Test func byeThenTheConnectionClosingIsAnExitedProgramThatKeepsItsMachines() throws {
+        var expected = try Self.state()
+        expected.program.apply(.bye)
+        #expect(try Self.state(Self.recorded + [Self.bye], then: [.disconnected(reason: nil)]) == expected)
+        #expect(expected.programExited)
+        #expect(InspectFeature.subscriptions(socketPath: expected.socketPath, for: expected).isEmpty)
+    }
+
+    @Test func aConnectionLostWithoutByeIsReportedWithItsReason() throws {
+        var expected = try Self.state()
+        expected.program.disconnected()
+        expected.failure = "read: Connection reset by peer"
+        #expect(try Self.state(then: [.disconnected(reason: "read: Connection reset by peer")]) == expected)
+        #expect(expected.program.status == .lost)
+    }
+
+    @Test func whileLiveTheScreensListenOnOneSubscriptionUntilTheUserQuits() throws {
+        let live = try Self.state()
+        #expect(
+            InspectFeature.subscriptions(socketPath: live.socketPath, for: live).map(\.id) == [
+                "inspect.\(live.socketPath)"
+            ])
+        let quit = try Self.state(then: [.quit])
+        #expect(quit.exit == .quit)
+        #expect(InspectFeature.subscriptions(socketPath: quit.socketPath, for: quit).isEmpty)
+        #expect(try Self.state(then: [.interrupt]).exit == .interrupted)
+    }
+
+    @Test(arguments: [
+        (Key.character("1"), InspectTab.history, InspectScreenAction.show(.machines)),
+        (.tab, .graph, .cycleTab(1)),
+        (.enter, .machines, .openHistory),
+        (.up, .machines, .moveMachine(-1)),
+        (.up, .history, .travel(-1)),
+        (.end, .history, .followNewest),
+        (.up, .graph, .pan(rows: -1, columns: 0)),
+        (.right, .graph, .moveMachine(1)),
+        (.character("q"), .graph, .quit),
+    ])
+    func keysMeanWhatTheBindingsTableSaysOnEachScreen(key: Key, tab: InspectTab, action: InspectScreenAction) {
+        var state = InspectScreenState(socketPath: "s")
+        state.tab = tab
+        #expect(InspectFeature.keymap(key, state) == action)
+    }
+
+    @Test func theKeysOfAScreenDoNothingOnAnother() {
+        var state = InspectScreenState(socketPath: "s")
+        state.tab = .machines
+        #expect(InspectFeature.keymap(.end, state) == nil)
+        #expect(InspectFeature.keymap(.left, state) == nil)
+    }
+
+    @Test(arguments: [
+        ("idle", "running(request: 1, percent: 0)", ["case: idle → running", "+ request: 1", "+ percent: 0"]),
+        ("running(request: 1, percent: 0)", "running(request: 1, percent: 40)", ["percent: 0 → 40"]),
+        (
+            "running(request: 1, percent: 40)", "failed(reason: \"disk, full\")",
+            ["case: running → failed", "+ reason: \"disk, full\"", "- request: 1", "- percent: 40"]
+        ),
+        ("off", "on", ["off → on"]),
+        ("on", "on", []),
+        ("a(1, [2, 3])", "a(1, [2, 4])", ["#2: [2, 3] → [2, 4]"]),
+    ])
+    func whatChangedIsToldFieldByField(before: String, after: String, lines: [String]) {
+        #expect(StateChange.lines(from: before, to: after) == lines)
+    }
+
+    static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
+
+    @Test(arguments: InspectTab.allCases, sizes)
+    func screensOfALiveProgram(tab: InspectTab, size: Size) throws {
+        let state = try Self.state(then: [.show(tab), .moveMachine(1)])
+        assertSnapshot(InspectFeature.render(state, size: size), named: "inspect-\(tab.title.lowercased())-\(size)")
+    }
+
+    @Test(arguments: sizes)
+    func historyTravelledBackShowsTheStateThenAndWhatChanged(size: Size) throws {
+        let state = try Self.state(then: [.show(.history), .moveMachine(1), .travel(-2)])
+        assertSnapshot(InspectFeature.render(state, size: size), named: "inspect-history-travelled-\(size)")
+    }
+
+    @Test(arguments: InspectTab.allCases, sizes)
+    func screensAfterTheProgramExitedKeepTheLastPicture(tab: InspectTab, size: Size) throws {
+        let state = try Self.state(then: [.show(tab), .disconnected(reason: nil)])
+        assertSnapshot(
+            InspectFeature.render(state, size: size), named: "inspect-exited-\(tab.title.lowercased())-\(size)")
+    }
+
+    @Test func everySmallSizeRenders() throws {
+        let state = try Self.state(then: [.show(.graph)])
+        for width in 0...45 {
+            for height in 0...14 {
+                _ = InspectFeature.render(state, size: Size(width: width, height: height))
+            }
+        }
+    }
+}
