@@ -62,6 +62,9 @@ import Testing
         func rows(_ key: Key) throws -> Int {
             switch try #require(Keymap.action(for: key, in: state, size: Self.screen)) {
             case .history(.scroll(let rows)), .graph(.scroll(let rows)): return rows
+            // History's keys move a list by the drawn page: the move names its direction.
+            case .history(.move(.lineDown, _)), .history(.move(.pageDown, _)), .history(.move(.bottom, _)): return 1
+            case .history(.move(.lineUp, _)), .history(.move(.pageUp, _)), .history(.move(.top, _)): return -1
             default:
                 Issue.record("\(key) does not scroll on \(screen)")
                 return 0
@@ -84,20 +87,20 @@ import Testing
         #expect(Keymap.action(for: key, in: state, size: Self.screen) == Keymap.action(for: key, in: state))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 39 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 48 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 31)),
+            (.end, 0, .scrollHelp(toLine: 40)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 31, .scrollHelp(toLine: 30)),
-            (.pageUp, 31, .scrollHelp(toLine: 24)),
-            (.home, 31, .scrollHelp(toLine: 0)),
-            (.down, 31, nil),
-            (.end, 31, nil),
+            (.up, 40, .scrollHelp(toLine: 39)),
+            (.pageUp, 40, .scrollHelp(toLine: 33)),
+            (.home, 40, .scrollHelp(toLine: 0)),
+            (.down, 40, nil),
+            (.end, 40, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -136,7 +139,7 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 31
+        state.helpOffset = 40
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
     }
 
@@ -215,10 +218,10 @@ import Testing
                 wheeldown@30,10
                 wheeldown@30,10
                 f
-                expect /│ dataset\\.csv .*fail │/
+                expect /│ dataset\\.csv .*next fails *│/
                 press-left@10,7
                 f
-                expect /│ notes\\.md .*fail │/
+                expect /│ notes\\.md .*next fails *│/
                 """,
             session: DemoSession())
         #expect(ending == .completed)

@@ -21,12 +21,16 @@ package enum Keymap {
             global: KeyContext(key: key, size: size, area: Rect(size: size)),
             screen: KeyContext(key: key, size: size, area: AppView.parts(size)[1])
         )
-        return action(for: key, in: state, contexts: contexts)
+        return action(for: key, in: state, contexts: contexts).map { laidOut($0, in: state, size: size) }
     }
 
     private static func action(
         for key: Key, in state: AppState, contexts: (global: KeyContext, screen: KeyContext)?
     ) -> AppAction? {
+        // A search pattern being typed takes every printable key, the app-wide `q`, `?` and digits included.
+        if state.overlay == nil, state.screen == .history, let typed = HistoryFeature.textInput(key, state.history) {
+            return .history(typed)
+        }
         if let action = globalBindings.action(for: key, in: state, context: contexts?.global) { return action }
         guard state.overlay == nil else { return nil }
         return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)
@@ -48,8 +52,8 @@ package enum Keymap {
     static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
     private static func notInBar(_ state: AppState) -> KeyHelp? { nil }
 
-    /// The app-wide keys, in the help overlay's order: a click on a tab and scrolling the help overlay
-    /// (``layoutBindings``) among them. Ctrl-Z is the store's suspend key and is listed in ``suspendHelp``.
+    /// The app-wide keys, in the help overlay's order: a click on a tab (``tabClick``) and scrolling the help
+    /// overlay (``helpScroll``) among them. Ctrl-Z is the store's suspend key and is listed in ``suspendHelp``.
     package static let globalBindings: [KeyBinding<AppState, AppAction>] =
         Screen.allCases.map { screen in
             KeyBinding(
