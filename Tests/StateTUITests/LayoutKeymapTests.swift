@@ -175,6 +175,15 @@ import Testing
         #expect(Keymap.action(for: key, in: state ?? F.app()) == nil)
     }
 
+    /// A binding refined by the layout: History's PgDn pressed on the 80×24 screen pages by the 19 rows drawn
+    /// there; asked without the layout, by ``HistoryFeature/page``.
+    @Test func aPageIsTheRowsDrawnWhenPressedOnTheScreen() {
+        var state = F.app()
+        state.screen = .history
+        #expect(Keymap.action(for: .pageDown, in: state, size: Self.screen) == .history(.move(.pageDown, rows: 19)))
+        #expect(Keymap.action(for: .pageDown, in: state) == .history(.move(.pageDown, rows: HistoryFeature.page)))
+    }
+
     @Test func clickingATransferSelectsIt() {
         var state = F.app()
         _ = AppReducer.reduce(&state, .transfers(.select(row: 3)))

@@ -68,6 +68,18 @@ package struct KeyBinding<State: Sendable, Action: Sendable>: Sendable {
         self.applies = applies
     }
 
+    /// The same binding with its action refined by the layout when the press has a ``KeyContext``: `refine`
+    /// makes the action drawn there from the one it would be (History's page is the rows drawn, a scroll of a
+    /// pane stops at its last line); asked without a context, the action stays as it is.
+    package func laidOut(_ refine: @escaping @Sendable (Action, State, KeyContext) -> Action) -> Self {
+        var binding = self
+        let resolve = resolve
+        binding.resolve = { state, context in
+            resolve(state, context).map { action in context.map { refine(action, state, $0) } ?? action }
+        }
+        return binding
+    }
+
     /// Whether `key` is one of this binding's keys or a mouse report of one of its mouse actions.
     package func holds(_ key: Key) -> Bool {
         if case .mouse(let event) = key { return mouse.contains(event.action) }

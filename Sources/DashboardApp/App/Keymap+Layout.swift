@@ -24,19 +24,6 @@ extension Keymap {
         bar: { state, size in size.flatMap { helpScrolls(state, size: $0) ? KeyHelp("↑↓", "scroll") : nil } },
         applies: { $0.overlay == .help }, resolve: scrollHelp)
 
-    /// `action` resolved against the screen drawn at `size`: History's pages are the rows drawn, a scroll of
-    /// the Transfers detail pane stops at the pane's last line.
-    static func laidOut(_ action: AppAction, in state: AppState, size: Size) -> AppAction {
-        let area = AppView.parts(size)[1]
-        if case .history(let history) = action { return .history(HistoryFeature.laidOut(history, in: area)) }
-        if case .transfers(.moveDetail(let move)) = action,
-            let offset = TransfersFeature.detailOffset(after: move, state.transfers, in: area)
-        {
-            return .transfers(.scrollDetail(to: offset))
-        }
-        return action
-    }
-
     /// Whether the help overlay drawn at `size` is taller than its body.
     static func helpScrolls(_ state: AppState, size: Size) -> Bool {
         let help = AppView.helpLayout(state, size: size)

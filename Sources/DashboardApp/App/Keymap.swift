@@ -21,7 +21,7 @@ package enum Keymap {
             global: KeyContext(key: key, size: size, area: Rect(size: size)),
             screen: KeyContext(key: key, size: size, area: AppView.parts(size)[1])
         )
-        return action(for: key, in: state, contexts: contexts).map { laidOut($0, in: state, size: size) }
+        return action(for: key, in: state, contexts: contexts)
     }
 
     private static func action(

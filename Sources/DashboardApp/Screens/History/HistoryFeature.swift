@@ -146,7 +146,8 @@ package enum HistoryFeature {
     /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
     /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll), `/` search,
     /// `n`/`N` the next match; while a pattern is typed, Enter searches, Esc cancels and Backspace erases
-    /// (the characters themselves are ``textInput(_:_:)``).
+    /// (the characters themselves are ``textInput(_:_:)``). Pressed on the drawn screen, a page is the rows
+    /// drawn (``laidOut(_:in:)``).
     package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
         KeyBinding(
             [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
@@ -178,7 +179,7 @@ package enum HistoryFeature {
             applies: { $0.search != nil }),
         KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
         KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
-    ]
+    ].map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
 
     @Sendable private static func hasSearch(_ state: HistoryScreenState) -> Bool {
         state.search.map { !$0.isEditing && !$0.pattern.isEmpty } ?? false

@@ -131,12 +131,15 @@ package enum TransfersFeature {
 
     private static let detailScrollHelp = KeyHelp("pgup / pgdn / home / end", "scroll the detail pane")
 
-    /// Page Up/Down, Home and End scroll the open detail pane (↑/↓ keep selecting transfers); the keymap
-    /// resolves each move against the pane as drawn (``detailOffset(after:_:in:)``).
+    /// Page Up/Down, Home and End scroll the open detail pane (↑/↓ keep selecting transfers); pressed on the
+    /// drawn screen, each move is resolved against the pane as drawn (``detailOffset(after:_:in:)``).
     private static let detailScrollBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
         [(Key.pageUp, ScrollMove.pageUp), (.pageDown, .pageDown), (.home, .top), (.end, .bottom)].map { key, move in
             KeyBinding(
-                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil })
+                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil }
+            ).laidOut { action, state, context in
+                detailOffset(after: move, state, in: context.area).map { .scrollDetail(to: $0) } ?? action
+            }
         }
 
     /// A click selects the transfer under it (resolved against the table as drawn); the wheel moves the
