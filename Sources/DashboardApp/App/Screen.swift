@@ -50,7 +50,7 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
     }
 
     private static let transfersFeature = ScreenFeature(
-        state: \.transfers, action: AppAction.transfers,
+        state: { $0.transfers }, action: AppAction.transfers,
         actionOf: {
             guard case .transfers(let action) = $0 else { return nil }
             return action
@@ -59,11 +59,12 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         effectOf: {
             guard case .transfers(let effect) = $0 else { return nil }
             return effect
-        }, reduce: TransfersFeature.reduce, view: TransfersFeature.view, bindings: TransfersFeature.bindings,
+        }, reduce: { TransfersFeature.reduce(&$0.transfers, $1) }, view: TransfersFeature.view,
+        bindings: TransfersFeature.bindings,
         perform: { environment, effect, _ in environment.transfers.perform(effect) })
 
     private static let uploadFeature = ScreenFeature(
-        state: \.upload, action: AppAction.upload,
+        state: { $0.upload }, action: AppAction.upload,
         actionOf: {
             guard case .upload(let action) = $0 else { return nil }
             return action
@@ -72,11 +73,11 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         effectOf: {
             guard case .upload(let effect) = $0 else { return nil }
             return effect
-        }, reduce: UploadFeature.reduce, view: UploadFeature.view, bindings: UploadFeature.bindings,
+        }, reduce: { UploadFeature.reduce(&$0.upload, $1) }, view: UploadFeature.view, bindings: UploadFeature.bindings,
         perform: { environment, effect, send in environment.upload.run(effect, send: send) })
 
     private static let loadFeature = ScreenFeature(
-        state: \.load, action: AppAction.load,
+        state: { $0.load }, action: AppAction.load,
         actionOf: {
             guard case .load(let action) = $0 else { return nil }
             return action
@@ -85,11 +86,11 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         effectOf: {
             guard case .load(let effect) = $0 else { return nil }
             return effect
-        }, reduce: LoadFeature.reduce, view: LoadFeature.view, bindings: LoadFeature.bindings,
+        }, reduce: { LoadFeature.reduce(&$0.load, $1) }, view: LoadFeature.view, bindings: LoadFeature.bindings,
         perform: { environment, effect, _ in environment.load.run(effect) })
 
     private static let graphFeature = ScreenFeature(
-        state: \.graph, action: AppAction.graph,
+        state: { $0.graph }, action: AppAction.graph,
         actionOf: {
             guard case .graph(let action) = $0 else { return nil }
             return action
@@ -98,15 +99,16 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         effectOf: {
             guard case .graph(let effect) = $0 else { return nil }
             return effect
-        }, reduce: GraphFeature.reduce, view: GraphFeature.view, bindings: GraphFeature.bindings,
+        }, reduce: { GraphFeature.reduce(&$0.graph, $1) }, view: GraphFeature.view, bindings: GraphFeature.bindings,
         perform: { environment, effect, send in environment.graph.run(effect, send: send) })
 
     private static let historyFeature = ScreenFeature(
-        state: \.history, action: AppAction.history,
+        state: { $0.history }, action: AppAction.history,
         actionOf: {
             guard case .history(let action) = $0 else { return nil }
             return action
-        }, reduce: HistoryFeature.reduce, view: HistoryFeature.view, bindings: HistoryFeature.bindings)
+        }, reduce: { HistoryFeature.reduce(&$0.history, $1) }, view: HistoryFeature.view,
+        bindings: HistoryFeature.bindings)
 
     /// The screen after this one, wrapping around (Tab).
     package var next: Screen { Screen.cycle(from: self, step: 1) }

@@ -13,21 +13,22 @@ package struct ScreenFeature: Sendable {
     /// Performs an effect when it is this screen's, on the environment's runtime; false for another's.
     let perform: @Sendable (DashboardEnvironment, AppEffect, Send<AppAction>) -> Bool
 
-    /// A screen whose state sits at `state` in the app's, whose actions and effects the app wraps with
-    /// `action` and `effect` (`actionOf` and `effectOf` unwrap them), with its feature's `reduce`, `view` and
+    /// A screen whose state `state` reads out of the app's, whose actions and effects the app wraps with
+    /// `action` and `effect` (`actionOf` and `effectOf` unwrap them), with its feature's `reduce` (applied in
+    /// place to the app's state: a stored property, not a key path, so the rows are never copied), `view` and
     /// `bindings`, and `perform` running its effects on the environment.
     init<State: Sendable, Action: Sendable, Effect: Sendable>(
-        state: WritableKeyPath<AppState, State> & Sendable,
+        state: @escaping @Sendable (AppState) -> State,
         action: @escaping @Sendable (Action) -> AppAction, actionOf: @escaping @Sendable (AppAction) -> Action?,
         effect: @escaping @Sendable (Effect) -> AppEffect, effectOf: @escaping @Sendable (AppEffect) -> Effect?,
-        reduce: @escaping @Sendable (inout State, Action) -> [Effect],
+        reduce: @escaping @Sendable (inout AppState, Action) -> [Effect],
         view: @escaping @Sendable (State, Rect, inout Canvas) -> Void,
         bindings: [KeyBinding<State, Action>],
         perform: @escaping @Sendable (DashboardEnvironment, Effect, Send<Action>) -> Void
     ) {
         self.init(
             state: state, action: action, view: view, bindings: bindings,
-            reduce: { app, wrapped in actionOf(wrapped).map { reduce(&app[keyPath: state], $0).map(effect) } },
+            reduce: { app, wrapped in actionOf(wrapped).map { reduce(&app, $0).map(effect) } },
             perform: { environment, wrapped, send in
                 guard let own = effectOf(wrapped) else { return false }
                 perform(environment, own, Send { send(action($0)) })
@@ -37,9 +38,9 @@ package struct ScreenFeature: Sendable {
 
     /// A screen that asks for no effects (History): its `reduce` returns nothing.
     init<State: Sendable, Action: Sendable>(
-        state: WritableKeyPath<AppState, State> & Sendable,
+        state: @escaping @Sendable (AppState) -> State,
         action: @escaping @Sendable (Action) -> AppAction, actionOf: @escaping @Sendable (AppAction) -> Action?,
-        reduce: @escaping @Sendable (inout State, Action) -> Void,
+        reduce: @escaping @Sendable (inout AppState, Action) -> Void,
         view: @escaping @Sendable (State, Rect, inout Canvas) -> Void,
         bindings: [KeyBinding<State, Action>]
     ) {
@@ -47,20 +48,20 @@ package struct ScreenFeature: Sendable {
             state: state, action: action, view: view, bindings: bindings,
             reduce: { app, wrapped in
                 actionOf(wrapped).map {
-                    reduce(&app[keyPath: state], $0)
+                    reduce(&app, $0)
                     return []
                 }
             }, perform: { _, _, _ in false })
     }
 
     private init<State: Sendable, Action: Sendable>(
-        state: WritableKeyPath<AppState, State> & Sendable, action: @escaping @Sendable (Action) -> AppAction,
+        state: @escaping @Sendable (AppState) -> State, action: @escaping @Sendable (Action) -> AppAction,
         view: @escaping @Sendable (State, Rect, inout Canvas) -> Void, bindings: [KeyBinding<State, Action>],
         reduce: @escaping @Sendable (inout AppState, AppAction) -> [AppEffect]?,
         perform: @escaping @Sendable (DashboardEnvironment, AppEffect, Send<AppAction>) -> Bool
     ) {
-        self.bindings = bindings.map { $0.scoped(state: { $0[keyPath: state] }, action: action) }
-        self.view = { app, area, canvas in view(app[keyPath: state], area, &canvas) }
+        self.bindings = bindings.map { $0.scoped(state: state, action: action) }
+        self.view = { app, area, canvas in view(state(app), area, &canvas) }
         self.reduce = reduce
         self.perform = perform
     }
