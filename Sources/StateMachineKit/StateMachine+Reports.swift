@@ -155,8 +155,10 @@ extension StateMachine {
             // Each note is moved out of the buffer and destroyed after its report, outside the lock (destroying
             // an event or a state must not run under it); indexing would copy each note and destroy it twice.
             // The buffer is left empty with its capacity, for the core to reuse.
-            rest.reverse()
-            while let note = rest.popLast() { report(note, to: reporter) }
+            if !rest.isEmpty {
+                rest.reverse()
+                while let note = rest.popLast() { report(note, to: reporter) }
+            }
             if rest.capacity == 0 && delivery.stepDownUnlessQueued() { return }
         } while core.withLock { $0.nextReports(first: &first, rest: &rest) }
     }
