@@ -50,12 +50,16 @@ extension TransfersFeature {
     static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
         let tableColumns = columns.map(\.tableColumn)
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
-        return Table(
-            columns: tableColumns,
-            rows: state.rows.map { row in
-                cells(row, columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
-            },
-            selected: state.rows.isEmpty ? nil : state.selected)
+        var rows: [[Line]] = []
+        rows.reserveCapacity(state.rows.count)
+        // Each row is read in place through the buffer: reading it out of the array would copy it, arrays and all.
+        state.rows.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                rows.append(
+                    buffer[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
+            }
+        }
+        return Table(columns: tableColumns, rows: rows, selected: state.rows.isEmpty ? nil : state.selected)
     }
 
     /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
@@ -87,23 +91,30 @@ extension TransfersFeature {
         return running ? .percent(mean) : .paused(mean)
     }
 
-    /// One row's cells, in the order of `columns`: the name cut in the middle only when it must.
-    static func cells(_ row: TransferRow, columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
+    /// The cell of `row` in `column`.
+    static func cell(_ column: TransferColumn, of row: TransferRow, nameWidth: Int, canonical: Bool) -> Line {
         // Rate and ETA mean something only while a request runs; a paused one shows neither.
         let running = row.progress.request != nil
-        return columns.map { column in
-            switch column {
-            case .name: Line(Line.truncateMiddle(row.name, to: nameWidth))
-            case .progress: Line("")
-            case .size: Line(row.totalBytes.map(TransferFigures.size) ?? "–", alignment: .right)
-            case .done: Line(row.bytesDone.map(TransferFigures.size) ?? "–", alignment: .right)
-            case .rate: Line(running ? row.rate.map(TransferFigures.rate) ?? "–" : "", alignment: .right)
-            case .eta:
-                Line(running ? row.secondsLeft.map(TransferFigures.duration(seconds:)) ?? "–" : "", alignment: .right)
-            case .state(let width): stateLine(row, canonical: canonical, width: width)
-            }
+        switch column {
+        case .name: return Line(Line.truncateMiddle(row.name, to: nameWidth))
+        case .progress: return blank
+        case .size: return figure(row.totalBytes.map(TransferFigures.size))
+        case .done: return figure(row.bytesDone.map(TransferFigures.size))
+        case .rate: return running ? figure(row.rate.map(TransferFigures.rate)) : blank
+        case .eta: return running ? figure(row.secondsLeft.map(TransferFigures.duration(seconds:))) : blank
+        case .state(let width): return stateLine(row, canonical: canonical, width: width)
         }
     }
+
+    /// A figure, right-aligned; `–` when not known.
+    private static func figure(_ text: String?) -> Line {
+        text.map { Line($0, alignment: .right) } ?? unknown
+    }
+
+    /// An empty cell (the bar's, or a figure that means nothing now), made once rather than in every frame.
+    private static let blank = Line("")
+    /// A figure not known (yet), made once.
+    private static let unknown = Line("–", alignment: .right)
 
     /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
     /// `width` cells the state gives way so the mark always shows.
@@ -132,10 +143,9 @@ extension TransfersFeature {
             let index = first + line
             let rowArea = body.row(line)
             let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
-            let model = state.rows[index].model
+            let style = state.rows[index].presentation.phase.style
             canvas.render(
-                ProgressBar(fraction: fraction(model), style: model.presentation.phase.style, trackStyle: .plain),
-                in: cell)
+                ProgressBar(fraction: fraction(state.rows[index].model), style: style, trackStyle: .plain), in: cell)
             if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
         }
     }
@@ -227,6 +237,18 @@ extension TransfersFeature {
         case .completed: 1
         case .failed: Double(model.retainedPercent ?? 0) / 100
         }
+    }
+}
+
+extension TransferRow {
+    /// The row's cells, in the order of `columns`: the name cut in the middle only when it must.
+    func cells(columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
+        var line: [Line] = []
+        line.reserveCapacity(columns.count)
+        for column in columns {
+            line.append(TransfersFeature.cell(column, of: self, nameWidth: nameWidth, canonical: canonical))
+        }
+        return line
     }
 }
 
