@@ -52,12 +52,9 @@ extension TransfersFeature {
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
         var rows: [[Line]] = []
         rows.reserveCapacity(state.rows.count)
-        // Each row is read in place through the buffer: reading it out of the array would copy it, arrays and all.
-        state.rows.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices {
-                rows.append(
-                    buffer[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
-            }
+        for index in state.rows.indices {
+            rows.append(
+                state.rows[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
         }
         return Table(columns: tableColumns, rows: rows, selected: state.rows.isEmpty ? nil : state.selected)
     }
@@ -91,43 +88,15 @@ extension TransfersFeature {
         return running ? .percent(mean) : .paused(mean)
     }
 
-    /// The cell of `row` in `column`.
-    static func cell(_ column: TransferColumn, of row: TransferRow, nameWidth: Int, canonical: Bool) -> Line {
-        // Rate and ETA mean something only while a request runs; a paused one shows neither.
-        let running = row.progress.request != nil
-        switch column {
-        case .name: return Line(Line.truncateMiddle(row.name, to: nameWidth))
-        case .progress: return blank
-        case .size: return figure(row.totalBytes.map(TransferFigures.size))
-        case .done: return figure(row.bytesDone.map(TransferFigures.size))
-        case .rate: return running ? figure(row.rate.map(TransferFigures.rate)) : blank
-        case .eta: return running ? figure(row.secondsLeft.map(TransferFigures.duration(seconds:))) : blank
-        case .state(let width): return stateLine(row, canonical: canonical, width: width)
-        }
-    }
-
     /// A figure, right-aligned; `–` when not known.
-    private static func figure(_ text: String?) -> Line {
+    static func figure(_ text: String?) -> Line {
         text.map { Line($0, alignment: .right) } ?? unknown
     }
 
     /// An empty cell (the bar's, or a figure that means nothing now), made once rather than in every frame.
-    private static let blank = Line("")
+    static let blank = Line("")
     /// A figure not known (yet), made once.
     private static let unknown = Line("–", alignment: .right)
-
-    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
-    /// `width` cells the state gives way so the mark always shows.
-    static func stateLine(_ row: TransferRow, canonical: Bool, width: Int) -> Line {
-        let style = row.presentation.phase.style
-        let text = canonical ? row.stateText : row.presentation.text
-        guard row.driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
-        let mark = " · next fails"
-        return Line([
-            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
-            Span(mark, style: .bold),
-        ])
-    }
 
     /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
     private static func drawProgressBars(
@@ -245,10 +214,36 @@ extension TransferRow {
     func cells(columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
         var line: [Line] = []
         line.reserveCapacity(columns.count)
-        for column in columns {
-            line.append(TransfersFeature.cell(column, of: self, nameWidth: nameWidth, canonical: canonical))
-        }
+        for column in columns { line.append(cell(column, nameWidth: nameWidth, canonical: canonical)) }
         return line
+    }
+
+    /// The cell in `column`.
+    func cell(_ column: TransferColumn, nameWidth: Int, canonical: Bool) -> Line {
+        // Rate and ETA mean something only while a request runs; a paused one shows neither.
+        let running = progress.request != nil
+        switch column {
+        case .name: return Line(Line.truncateMiddle(name, to: nameWidth))
+        case .progress: return TransfersFeature.blank
+        case .size: return TransfersFeature.figure(figureText.size)
+        case .done: return TransfersFeature.figure(figureText.done)
+        case .rate: return running ? TransfersFeature.figure(figureText.rate) : TransfersFeature.blank
+        case .eta: return running ? TransfersFeature.figure(figureText.eta) : TransfersFeature.blank
+        case .state(let width): return stateLine(canonical: canonical, width: width)
+        }
+    }
+
+    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
+    /// `width` cells the state gives way so the mark always shows.
+    func stateLine(canonical: Bool, width: Int) -> Line {
+        let style = presentation.phase.style
+        let text = canonical ? stateText : presentation.text
+        guard driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
+        let mark = " · next fails"
+        return Line([
+            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
+            Span(mark, style: .bold),
+        ])
     }
 }
 
