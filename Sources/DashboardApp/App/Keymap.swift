@@ -18,12 +18,30 @@ package enum Keymap {
     /// draws which screen's keys.
     package static func bindings(for screen: Screen) -> [KeyBinding<AppState, AppAction>] {
         switch screen {
-        case .transfers: TransfersFeature.bindings.map { $0.scoped(state: \.transfers, action: AppAction.transfers) }
-        case .upload: UploadFeature.bindings.map { $0.scoped(state: \.upload, action: AppAction.upload) }
-        case .load: LoadFeature.bindings.map { $0.scoped(state: \.load, action: AppAction.load) }
-        case .graph: GraphFeature.bindings.map { $0.scoped(state: \.graph, action: AppAction.graph) }
-        case .history: HistoryFeature.bindings.map { $0.scoped(state: \.history, action: AppAction.history) }
+        case .transfers: transfersBindings
+        case .upload: uploadBindings
+        case .load: loadBindings
+        case .graph: graphBindings
+        case .history: historyBindings
         }
+    }
+
+    // Each table lifted once: lifting makes new closures for every binding, and the help bar asks for the
+    // active screen's table in every frame.
+    private static let transfersBindings = TransfersFeature.bindings.map {
+        $0.scoped(state: { (app: AppState) in app.transfers }, action: AppAction.transfers)
+    }
+    private static let uploadBindings = UploadFeature.bindings.map {
+        $0.scoped(state: { (app: AppState) in app.upload }, action: AppAction.upload)
+    }
+    private static let loadBindings = LoadFeature.bindings.map {
+        $0.scoped(state: { (app: AppState) in app.load }, action: AppAction.load)
+    }
+    private static let graphBindings = GraphFeature.bindings.map {
+        $0.scoped(state: { (app: AppState) in app.graph }, action: AppAction.graph)
+    }
+    private static let historyBindings = HistoryFeature.bindings.map {
+        $0.scoped(state: { (app: AppState) in app.history }, action: AppAction.history)
     }
 
     /// The keys the help bar offers in `state`: the active screen's that apply now (none under an overlay),
