@@ -73,37 +73,3 @@ extension LoadState {
         StateGraph.explore(from: .idle, events: sampleActions, transition: transition)
     }
 }
-
-extension ScreenModel {
-    /// The sample events the graph explores, in canonical text.
-    public var sampleInputs: [String] {
-        switch self {
-        case .transfer: TransferModel.sampleEvents.map(\.description)
-        case .upload: UploadState.sampleEvents.map(\.description)
-        case .load: LoadState.sampleActions.map(\.description)
-        }
-    }
-
-    /// The explored graph of this model with its sample events, rendered in `format`. The text diagram is
-    /// collapsed by case unless `full`, drawn in `charset`; the other formats always show the full graph.
-    public func graph(_ format: GraphFormat, full: Bool = false, charset: DiagramCharset = .unicode) -> String {
-        switch format {
-        case .text: textDiagram(full: full, charset: charset)
-        case .mermaid, .dot, .table:
-            switch self {
-            case .transfer: Self.render(TransferModel.exploreSamples(), format)
-            case .upload: Self.render(UploadState.exploreSamples(), format)
-            case .load: Self.render(LoadState.exploreSamples(), format)
-            }
-        }
-    }
-
-    private static func render<State, Event>(_ graph: StateGraph<State, Event>, _ format: GraphFormat) -> String {
-        switch format {
-        case .mermaid: graph.mermaid
-        case .dot: graph.dot
-        case .table: graph.transitionTable
-        case .text: DiagramLayout(graph.fullDiagram).text
-        }
-    }
-}
