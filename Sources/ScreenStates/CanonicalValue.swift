@@ -1,3 +1,5 @@
+import Support
+
 /// A value written in the project's canonical text: the Swift-literal form every state, event and
 /// action prints as and parses from (`idle`, `running(request: 1, percent: 20)`, `loaded(["a"])`).
 ///
@@ -137,18 +139,13 @@ extension CanonicalValue {
 
 extension CanonicalValue {
     /// The most characters of outside input an error message quotes.
-    public static let excerptLength = 200
+    public static let excerptLength = Excerpt.defaultLength
 
     /// `text` as an error message quotes it: whole when it has at most `limit` characters (Unicode
     /// scalars), else its first `limit`, an ellipsis and how many were left out, so a 10 MB bad line
     /// never travels whole to standard error.
     public static func excerpt(_ text: String, limit: Int = excerptLength) -> String {
-        let scalars = text.unicodeScalars
-        guard let cut = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
-            cut != scalars.endIndex
-        else { return text }
-        let omitted = scalars[cut...].count
-        return String(scalars[..<cut]) + "… (\(omitted) more characters)"
+        Excerpt.of(text, limit: limit)
     }
 
     /// The canonical text, cut to ``excerptLength`` characters as an error message quotes it.
