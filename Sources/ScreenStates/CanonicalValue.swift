@@ -79,25 +79,10 @@ extension CanonicalValue: CustomStringConvertible {
     /// `value` as a Swift string literal: double quotes, with `\\`, `\"`, `\n`, `\r`, `\t`, `\0` and
     /// `\u{…}` escapes so the text stays on one line and every scalar survives a round trip.
     public static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\0": text += "\\0"
-            default:
-                if needsEscape(scalar) {
-                    text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedLiteral.quoted(value) { scalar in
+            if scalar == "\0" { return "\\0" }
+            return needsEscape(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
         }
-        text += "\""
-        return text
     }
 
     /// Control characters, line and paragraph separators, and combining marks (which would fuse

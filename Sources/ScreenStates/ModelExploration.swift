@@ -34,16 +34,7 @@ extension TransferModel {
     static func foldedTransition(
         beyond newestSampleRequest: Int
     ) -> @Sendable (TransferModel, TransferEvent) -> Transition<TransferModel, TransferEvent> {
-        { model, event in
-            switch transition(model, event) {
-            case .to(let next, let timeout): .to(next.folded(beyond: newestSampleRequest), timeout: timeout)
-            case .update(let next): .update(next.folded(beyond: newestSampleRequest))
-            case .stay: .stay
-            case .ignore: .ignore
-            case .invalid(let reason): .invalid(reason)
-            case .postpone: .postpone
-            }
-        }
+        { model, event in transition(model, event).mapState { $0.folded(beyond: newestSampleRequest) } }
     }
 
     /// Every state reachable from ``initial`` with ``sampleEvents`` (ids folded beyond request 1).

@@ -15,24 +15,31 @@ final class PureTransfer {
     }
 }
 
+/// Every assertion of seed 000's example, in order, against anything that takes transfer events (true when
+/// one is accepted) and shows the phase.
+func expectSeedExample(send: (TransferEvent) -> Bool, state: () -> TransferState) {
+    #expect(send(.start))
+    #expect(send(.progress(request: 1, percent: 20)))
+    #expect(send(.pause))
+    #expect(!send(.progress(request: 1, percent: 30)))
+    #expect(state() == .paused(request: 1, percent: 20))
+    #expect(send(.succeeded(request: 1, file: "file-1")))
+    #expect(!send(.succeeded(request: 1, file: "duplicate")))
+    #expect(send(.start))
+    #expect(send(.cancel))
+    #expect(!send(.failed(request: 2, message: "Late cancellation outcome")))
+    #expect(send(.start))
+    #expect(!send(.progress(request: 2, percent: 90)))
+    #expect(send(.progress(request: 3, percent: 40)))
+    #expect(!send(.progress(request: 3, percent: 10)))
+    #expect(state() == .running(request: 3, percent: 40))
+}
+
 @Suite struct TransferModelTests {
     /// Every assertion of seed 000's example, in order.
     @Test func seedExampleHoldsOnThePureTransition() {
         let transfer = PureTransfer()
-        #expect(transfer.send(.start))
-        #expect(transfer.send(.progress(request: 1, percent: 20)))
-        #expect(transfer.send(.pause))
-        #expect(!transfer.send(.progress(request: 1, percent: 30)))
-        #expect(transfer.state == .paused(request: 1, percent: 20))
-        #expect(transfer.send(.succeeded(request: 1, file: "file-1")))
-        #expect(!transfer.send(.succeeded(request: 1, file: "duplicate")))
-        #expect(transfer.send(.start))
-        #expect(transfer.send(.cancel))
-        #expect(!transfer.send(.failed(request: 2, message: "Late cancellation outcome")))
-        #expect(transfer.send(.start))
-        #expect(!transfer.send(.progress(request: 2, percent: 90)))
-        #expect(transfer.send(.progress(request: 3, percent: 40)))
-        #expect(!transfer.send(.progress(request: 3, percent: 10)))
+        expectSeedExample(send: transfer.send, state: { transfer.state })
         #expect(transfer.model == TransferModel(phase: .running(request: 3, percent: 40), lastRequest: 3))
     }
 

@@ -10,22 +10,20 @@ import Testing
         var quit = false
     }
 
+    /// `+` counts; anything else (the player ends a play with Ctrl-C) quits.
+    static func reduce(_ state: inout Counter, _ action: Character) -> [Never] {
+        if action == "+" { state.count += 1 } else { state.quit = true }
+        return []
+    }
+
     static let app = App<Counter, Character, Never>(
-        initialState: Counter(),
-        reduce: { state, action in
-            if action == "+" { state.count += 1 } else { state.quit = true }
-            return []
-        },
+        initialState: Counter(), reduce: reduce,
         view: { state, size in
-            var canvas = Canvas(size: size)
-            canvas.write("count \(state.count)", at: Point(x: 0, y: 0))
-            return canvas
+            var picture = Canvas(size: size)
+            _ = picture.write("count \(state.count)", at: Point(x: 0, y: 0))
+            return picture
         },
-        keymap: { key, _ in
-            if key == .character("+") { return "+" }
-            return key == .controlC ? "q" : nil
-        },
-        isFinished: { $0.quit })
+        keymap: { key, _ in key == .character("+") ? "+" : key == .controlC ? "q" : nil }, isFinished: { $0.quit })
 
     /// A world with no work of its own: always settled, time moved at once.
     struct StillWorld: DemoWorld {
@@ -85,14 +83,11 @@ import Testing
     }
 
     @Test func aHeadlessPlayShowsNoNotes() async throws {
-        let script = try DemoScript.parse("+\nexpect /count 1/\n", file: "tiny.demo")
         var cast: Asciicast?
         var frames: [String] = []
         let ending = await DemoPlayer.headless(
-            script, size: Size(width: 40, height: 2), world: StillWorld(), cast: &cast
-        ) {
-            frames.append($0)
-        }
+            try DemoScript.parse("+\nexpect /count 1/\n", file: "tiny.demo"), size: Size(width: 40, height: 2),
+            world: StillWorld(), cast: &cast, output: { frames.append($0) })
         #expect(ending == .completed)
         #expect(
             frames == [

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// An asciicast v2 recording (what asciinema plays): a JSON header line with the version, width, height and
 /// timestamp, then one `[time, "o", data]` line per output event.
@@ -50,23 +51,9 @@ public struct Asciicast: Hashable, Sendable {
 
     /// `text` as a JSON string literal (control characters escaped).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedLiteral.quoted(text) { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\u%04x", scalar.value) : nil
         }
-        return out + "\""
     }
 
     /// Why a text is not an asciicast v2 recording.
