@@ -22,6 +22,7 @@ release:
 
 # Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
 run:
+	@echo "Building the release binary first: the first build takes about two minutes."
 	$(SWIFT) build -c release --product statetui
 	"$$($(SWIFT) build -c release --show-bin-path)/statetui"
 

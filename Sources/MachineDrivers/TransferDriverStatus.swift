@@ -6,10 +6,14 @@ package struct TransferDriverStatus: Hashable, Sendable {
     package var staleEvents: Int
     /// Whether the next outcome the worker reports will be a failure (`f`).
     package var failsNextOutcome: Bool
+    /// The size of the file the transfer produces, in bytes; nil until the driver knows it (a real copy
+    /// learns it when its job opens the source).
+    package var totalBytes: Int64?
 
     /// A status.
-    package init(staleEvents: Int = 0, failsNextOutcome: Bool = false) {
+    package init(staleEvents: Int = 0, failsNextOutcome: Bool = false, totalBytes: Int64? = nil) {
         self.staleEvents = staleEvents
         self.failsNextOutcome = failsNextOutcome
+        self.totalBytes = totalBytes
     }
 }

@@ -443,10 +443,10 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy s
     wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
     tm send-keys -t copy p
-    wait_screen 'one\.bin .*paused\(request: 1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
+    wait_screen 'one\.bin .*paused · [0-9]+% · request #1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
     screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
     tm send-keys -t copy p
-    wait_screen 'one\.bin .*completed\(file:' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
+    wait_screen 'one\.bin .*completed' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
     tm send-keys -t copy q
     wait_screen '^exit=0$' || { ok=0; fail "interactive: q did not exit 0: $(screen)"; }
     same "$src/one.bin" "$dst/one.bin" || { ok=0; fail "interactive: one.bin differs from its source"; }
@@ -474,7 +474,7 @@ if command -v tmux >/dev/null 2>&1; then
     ok=1
     wait_screen 'fifo .*idle' || { ok=0; fail "interactive FIFO: no idle row: $(screen)"; }
     tm send-keys -t copy s
-    wait_screen 'fifo .*failed\(message: "cannot copy' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
+    wait_screen 'fifo .*failed at [0-9]+% · cannot cop' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
     tm send-keys -t copy q
     wait_screen '^exit=0$' || { ok=0; fail "interactive FIFO: q did not exit 0: $(screen)"; }
     tm kill-server >/dev/null 2>&1 || true

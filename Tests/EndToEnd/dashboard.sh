@@ -62,29 +62,29 @@ wait_for '^\$'
 step="the dashboard opens"
 launch
 wait_for '^ 1 Transfers   2 Upload   3 Load   4 Graph   5 History'
-wait_for '│ photos\.tar +idle'
-wait_for '↑↓ select · s start · f fail next · \? help · q quit'
+wait_for '│ photos\.tar .* idle +│'
+wait_for '↑↓ select · s start · f fail next · enter details · \? help · q quit'
 
 step="select the second transfer and start it"
 keys j
 keys s
-wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
-wait_for '│ photos\.tar +idle'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
+wait_for '│ photos\.tar .* idle +│'
 wait_for 'p pause · c cancel'
 
 step="pause it; its late callback is dropped as stale"
 keys p
-wait_for '│ backup\.img .*paused\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ backup\.img .*paused · [0-9]+% · request #1'
 wait_for 'p resume · c cancel'
 wait_for 'stale events dropped: 1'
 
 step="resume it with space"
 keys Space
-wait_for '│ backup\.img .*running\(request: 1, percent: [0-9]+\) +#1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 
 step="cancel it"
 keys c
-wait_for '│ backup\.img +idle +#1'
+wait_for '│ backup\.img .* idle · after request #1'
 wait_for 'stale events dropped: 2'
 wait_for '↑↓ select · s start'
 
@@ -94,23 +94,23 @@ wait_for '─ Help ─'
 wait_for 'space / p +pause / resume'
 keys Escape
 wait_gone '─ Help ─'
-wait_for '│ backup\.img +idle'
+wait_for '│ backup\.img .* idle'
 
 step="the mouse: a click on a tab shows its screen, a click on a row selects it, the wheel moves it"
 click 17 1
 wait_for '^State idle'
 click 5 1
-wait_for '│ Name +Progress +State'
+wait_for '│ Name +Size +Done'
 click 10 6
 keys f
-wait_for '│ dataset\.csv .*fail │'
+wait_for '│ dataset\.csv .*next fails *│'
 wheel 65
 keys f
-wait_for '│ video\.mp4 .*fail │'
+wait_for '│ video\.mp4 .*next fails *│'
 wheel 64
 wheel 64
 keys f
-wait_for '│ backup\.img .*fail │'
+wait_for '│ backup\.img .*next fails *│'
 
 step="the help overlay scrolls at 40x12, with keys and the wheel"
 tm resize-window -t "$session" -x 40 -y 12
@@ -128,7 +128,7 @@ wait_for '↑ 3 more'
 keys Escape
 wait_gone '─ Help'
 tm resize-window -t "$session" -x 80 -y 24
-wait_for '│ Name +Progress +State +Request Next │'
+wait_for '│ Name +Size +Done +Rate +ETA State +│'
 
 step="resize below 40x12 and back"
 tm resize-window -t "$session" -x 30 -y 8
@@ -139,7 +139,7 @@ tm resize-window -t "$session" -x 40 -y 12
 wait_for '^ 1 Transfers'
 wait_for 'stale events dropped: 2'
 tm resize-window -t "$session" -x 80 -y 24
-wait_for '│ Name +Progress +State +Request Next │'
+wait_for '│ Name +Size +Done +Rate +ETA State +│'
 wait_for 'stale events dropped: 2'
 
 step="q quits and restores the terminal"
@@ -170,14 +170,14 @@ expect_restored 139
 step="Ctrl-Z suspends to the shell and fg comes back intact"
 launch alone
 keys j s
-wait_for '│ backup\.img .*running\(request: 1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 keys C-z
 wait_for 'Stopped'
 [ "$(pane '#{alternate_on}')" = 0 ] || fail "suspended but still on the alternate screen"
 [ "$(pane '#{cursor_flag}')" = 1 ] || fail "suspended but the cursor is hidden"
 keys "fg" Enter
 wait_for '^ 1 Transfers'
-wait_for '│ backup\.img .*running\(request: 1'
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
 wait_for 'p pause · c cancel'
 [ "$(pane '#{alternate_on}')" = 1 ] || fail "back from suspension but not on the alternate screen"
 keys q
@@ -188,7 +188,7 @@ expect_restored 0
 step="NO_COLOR draws without colour"
 launch NO_COLOR=1
 keys s
-wait_for '│ photos\.tar .*running\(request: 1'
+wait_for '│ photos\.tar .*running · [0-9]+% · request #1'
 if tm capture-pane -p -e -t "$session" | grep -E -q $'\e\\[[0-9;]*(3[0-7]|9[0-7]|38;5;[0-9]+)m'; then
     fail "a colour escape was drawn under NO_COLOR"
 fi

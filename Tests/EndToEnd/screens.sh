@@ -81,14 +81,29 @@ wait_for 'refreshTapped'
 wait_for '[0-9]+ records · 1 stale'
 keys Left
 wait_for '[0-9]+ records · 1 stale'
+wait_for 'following'
 keys Up
-wait_for '1 up'
+wait_for 'paused — End to follow'
+keys End
+wait_for 'following'
+
+step="history: / searches (q and digits go into the pattern), n moves, Esc ends the search"
+keys / q 1
+wait_for '^/q1'
+keys BSpace BSpace p a u s e Enter
+wait_for '/pause \([0-9]+ rows\)'
+keys n
+wait_for '/pause \([0-9]+ rows\)'
+keys Escape
+wait_for 'records · [0-9]+ stale · [0-9]+ invalid · (following|paused)'
 
 step="help lists every screen's keys"
 keys '?'
 wait_for 'Upload'
 wait_for 'Graph'
 wait_for 'fail the next upload'
+# The whole help is taller than 24 rows: End scrolls to its last lines.
+keys End
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab

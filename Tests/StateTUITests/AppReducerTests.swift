@@ -209,9 +209,15 @@ import Testing
         senders.withLock { $0[0] }.send(.progress(request: 1, percent: 5))
         var state = F.app()
         let effects = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.history)))
+        var others = state
+        others.transfers.rows.remove(at: 1)
         var expected = F.app()
-        expected.transfers.rows[1].tally = RecordTally(lastSequence: 3, stale: 1)
-        #expect(state == expected)
+        expected.transfers.rows.remove(at: 1)
+        #expect(others == expected)
+        #expect(state.transfers.rows[1].tally == RecordTally(lastSequence: 3, stale: 1))
+        // The detail pane keeps the same records, newest last.
+        #expect(
+            state.transfers.rows[1].recent == HistoryRow.rows(machine: "backup.img", history: machine.engine.history))
         #expect(effects == [])
         #expect(state.transfers.staleEvents == 1)
     }
@@ -240,7 +246,8 @@ import Testing
                 KeyHelp("↑↓", "select"), KeyHelp("r", "retry"), KeyHelp("s", "start"), KeyHelp("f", "fail next"),
             ],
         ]
-        #expect(TransfersFeature.bindings.barHelp(in: state) == expected[phase])
+        let always = [KeyHelp("enter", "details")]
+        #expect(TransfersFeature.bindings.barHelp(in: state) == expected[phase].map { $0 + always })
         let offered = Set(TransfersFeature.bindings.barHelp(in: state).map(\.key))
         let letters: [(String, Key)] = [
             ("s", .character("s")), ("p", .character("p")), ("c", .character("c")), ("r", .character("r")),

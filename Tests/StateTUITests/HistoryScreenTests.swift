@@ -130,7 +130,8 @@ import Testing
 
     @Test(arguments: [
         (Key.character("h"), HistoryScreenAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
-        (.up, .scroll(-1)), (.down, .scroll(1)), (.pageUp, .scroll(-10)),
+        (.up, .move(.lineUp, rows: HistoryFeature.page)), (.down, .move(.lineDown, rows: HistoryFeature.page)),
+        (.pageUp, .move(.pageUp, rows: HistoryFeature.page)), (.character("/"), .beginSearch),
     ])
     func keys(key: Key, action: HistoryScreenAction) {
         #expect(HistoryFeature.bindings.action(for: key, in: HistoryScreenState()) == action)

@@ -62,6 +62,9 @@ import Testing
         func rows(_ key: Key) throws -> Int {
             switch try #require(Keymap.action(for: key, in: state, size: Self.screen)) {
             case .history(.scroll(let rows)), .graph(.scroll(let rows)): return rows
+            // History's keys move a list by the drawn page: the move names its direction.
+            case .history(.move(.lineDown, _)), .history(.move(.pageDown, _)), .history(.move(.bottom, _)): return 1
+            case .history(.move(.lineUp, _)), .history(.move(.pageUp, _)), .history(.move(.top, _)): return -1
             default:
                 Issue.record("\(key) does not scroll on \(screen)")
                 return 0
@@ -84,20 +87,20 @@ import Testing
         #expect(Keymap.action(for: key, in: state, size: Self.screen) == Keymap.action(for: key, in: state))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 32 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 41 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 24)),
+            (.end, 0, .scrollHelp(toLine: 33)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 24, .scrollHelp(toLine: 23)),
-            (.pageUp, 24, .scrollHelp(toLine: 17)),
-            (.home, 24, .scrollHelp(toLine: 0)),
-            (.down, 24, nil),
-            (.end, 24, nil),
+            (.up, 33, .scrollHelp(toLine: 32)),
+            (.pageUp, 33, .scrollHelp(toLine: 26)),
+            (.home, 33, .scrollHelp(toLine: 0)),
+            (.down, 33, nil),
+            (.end, 33, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -136,7 +139,7 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 24
+        state.helpOffset = 33
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
     }
 
@@ -183,10 +186,10 @@ import Testing
                 wheeldown@30,10
                 wheeldown@30,10
                 f
-                expect /│ dataset\\.csv .*fail │/
+                expect /│ dataset\\.csv .*next fails *│/
                 press-left@10,7
                 f
-                expect /│ notes\\.md .*fail │/
+                expect /│ notes\\.md .*next fails *│/
                 """,
             session: DemoSession())
         #expect(ending == .completed)

@@ -11,7 +11,9 @@ extension Keymap {
         if state.overlay == .help, let move = ScrollMove(key: key) {
             return scrollHelp(state, size: size) { move.offset(from: $0, count: $1, height: $2) }
         }
-        guard case .mouse(let event) = key else { return action(for: key, in: state) }
+        guard case .mouse(let event) = key else {
+            return action(for: key, in: state).map { laidOut($0, in: state, size: size) }
+        }
         guard size.width >= AppView.minimumSize.width, size.height >= AppView.minimumSize.height else { return nil }
         if state.overlay == .help {
             return scrollHelp(state, size: size) {
@@ -34,6 +36,19 @@ extension Keymap {
         case .press(.middle), .press(.right), .release:
             return nil
         }
+    }
+
+    /// `action` resolved against the screen drawn at `size`: History's pages are the rows drawn, a scroll of
+    /// the Transfers detail pane stops at the pane's last line.
+    static func laidOut(_ action: AppAction, in state: AppState, size: Size) -> AppAction {
+        let area = AppView.parts(size)[1]
+        if case .history(let history) = action { return .history(HistoryFeature.laidOut(history, in: area)) }
+        if case .transfers(.moveDetail(let move)) = action,
+            let offset = TransfersFeature.detailOffset(after: move, state.transfers, in: area)
+        {
+            return .transfers(.scrollDetail(to: offset))
+        }
+        return action
     }
 
     /// A click on the active screen, drawn in `area`.

@@ -5,6 +5,10 @@ import TerminalUI
 package enum Keymap {
     /// The action for `key` in `state`, nil when the key does nothing there.
     package static func action(for key: Key, in state: AppState) -> AppAction? {
+        // A search pattern being typed takes every printable key, the app-wide `q`, `?` and digits included.
+        if state.overlay == nil, state.screen == .history, let typed = HistoryFeature.textInput(key, state.history) {
+            return .history(typed)
+        }
         if let action = globalBindings.action(for: key, in: state) { return action }
         guard state.overlay == nil else { return nil }
         return bindings(for: state.screen).action(for: key, in: state)

@@ -142,9 +142,14 @@ package final class CopyTransfer: TransferDriver {
                 return made
             }
             let forwarder = ProgressForwarder(sender: sender, request: request, percent: percent)
+            let driverStatus = self.driverStatus
             let outcome: Result<CopyOutcome, TransferError>
             do throws(TransferError) {
-                outcome = .success(try await job.run { forwarder.forward($0) })
+                outcome = .success(
+                    try await job.run { progress in
+                        driverStatus.note(totalBytes: progress.totalBytes)
+                        forwarder.forward(progress)
+                    })
             } catch {
                 outcome = .failure(error)
             }
@@ -220,6 +225,15 @@ private final class DriverStatus: Sendable {
     func change(_ body: (inout TransferDriverStatus) -> Void) {
         current.withLock { status in
             body(&status)
+            continuation.yield(status)
+        }
+    }
+
+    /// Records the source's size the first time a job reports it (and whenever it changes), publishing only then.
+    func note(totalBytes: Int64) {
+        current.withLock { status in
+            guard status.totalBytes != totalBytes else { return }
+            status.totalBytes = totalBytes
             continuation.yield(status)
         }
     }

@@ -18,13 +18,13 @@ package final class SimulatedTransfer: Sendable {
     private let shared: Shared
     private let runs: RunTracker
 
-    /// A transfer named `name` whose worker ticks on `scheduler`, its randomness drawn from `random`;
-    /// `clock` is the machine's (for state timeouts).
+    /// A transfer named `name` of `totalBytes` bytes (shown as its size) whose worker ticks on `scheduler`,
+    /// its randomness drawn from `random`; `clock` is the machine's (for state timeouts).
     package init(
         name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SplitMix64,
-        timing: SimulationTiming
+        timing: SimulationTiming, totalBytes: Int64? = nil
     ) {
-        let shared = Shared(random: random)
+        let shared = Shared(random: random, status: TransferDriverStatus(totalBytes: totalBytes))
         self.name = name
         self.shared = shared
         runs = RunTracker(scheduler: scheduler)
@@ -149,7 +149,7 @@ package final class SimulatedTransfer: Sendable {
     /// What the worker and the app share.
     private final class Shared: Sendable {
         private struct Inner {
-            var status = TransferDriverStatus()
+            var status: TransferDriverStatus
             var random: SplitMix64
         }
 
@@ -157,10 +157,10 @@ package final class SimulatedTransfer: Sendable {
         let updates: AsyncStream<TransferDriverStatus>
         private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
-        init(random: SplitMix64) {
-            inner = Locked(Inner(random: random))
+        init(random: SplitMix64, status: TransferDriverStatus) {
+            inner = Locked(Inner(status: status, random: random))
             (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-            continuation.yield(TransferDriverStatus())
+            continuation.yield(status)
         }
 
         var status: TransferDriverStatus { inner.withLock { $0.status } }

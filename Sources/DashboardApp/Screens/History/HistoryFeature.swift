@@ -1,3 +1,4 @@
+import ScreenStates
 import StateMachineKit
 import TerminalUI
 
@@ -7,7 +8,8 @@ import TerminalUI
 /// The screen subscribes to the selected machine's records only while it is shown (``Dashboard``), and
 /// shows the value its subscription delivers.
 package enum HistoryFeature {
-    /// Rows PgUp/PgDn move.
+    /// The rows a page holds when the drawn height is not known (the live dashboard resolves every page
+    /// against the drawn list: ``laidOut(_:in:)``).
     package static let page = 10
 
     /// Applies an action. The screen asks for no work: its rows arrive from its subscription.
@@ -20,10 +22,40 @@ package enum HistoryFeature {
             // The other machine's records come from its own subscription, which starts now.
             state.rows = []
             state.scrolledUp = 0
+            state.search?.match = nil
         case .scroll(let rows):
             // Positive rows scroll down, towards the newest record: fewer rows above it.
             let most = max(0, state.rows.count - 1)
             state.scrolledUp = min(most, max(0, state.scrolledUp - rows))
+        case .move(let move, let rows):
+            let height = max(1, rows)
+            let count = state.rows.count
+            let top = move.offset(from: count - height - state.scrolledUp, count: count, height: height)
+            state.scrolledUp = max(0, count - height - top)
+        case .beginSearch:
+            state.search = HistorySearch()
+        case .searchInput(let character):
+            guard var search = state.search, search.isEditing, search.pattern.count < HistorySearch.maximumLength,
+                !character.isNewline
+            else { return }
+            search.pattern.append(character)
+            state.search = search
+        case .searchBackspace:
+            guard state.search?.isEditing == true, state.search?.pattern.isEmpty == false else { return }
+            state.search?.pattern.removeLast()
+        case .submitSearch(let rows):
+            guard state.search?.pattern.isEmpty == false else {
+                state.search = nil
+                return
+            }
+            state.search?.isEditing = false
+            land(&state, from: state.rows.count, older: true, height: rows)
+        case .findMatch(let older, let rows):
+            guard let search = state.search, !search.pattern.isEmpty, !search.isEditing else { return }
+            let current = search.match.flatMap { match in state.rows.firstIndex { $0.sequence == match } }
+            land(&state, from: current ?? state.rows.count, older: older, height: rows)
+        case .cancelSearch:
+            state.search = nil
         case .recordsChanged(let machine, let rows):
             guard machine == state.machine else { return }
             if state.scrolledUp > 0 {
@@ -36,29 +68,117 @@ package enum HistoryFeature {
         }
     }
 
+    /// Lands the search on the next row matching it from index `start` (exclusive), towards older rows or newer
+    /// ones, wrapping around, scrolled just enough for a list `height` rows tall to show it; no match leaves
+    /// the view where it is.
+    static func land(_ state: inout HistoryScreenState, from start: Int, older: Bool, height: Int) {
+        guard let search = state.search else { return }
+        let count = state.rows.count
+        let order = (1...max(1, count)).map { step in ((older ? start - step : start + step) % count + count) % count }
+        guard count > 0, let index = order.first(where: { search.matches(state.rows[$0]) }) else {
+            state.search?.match = nil
+            return
+        }
+        state.search?.match = state.rows[index].sequence
+        state.scrolledUp = rowsUp(showing: index, state, height: max(1, height))
+    }
+
+    /// The rows scrolled up that show row `index` in a list `height` rows tall, moving as little as possible.
+    static func rowsUp(showing index: Int, _ state: HistoryScreenState, height: Int) -> Int {
+        let count = state.rows.count
+        let last = count - 1 - min(state.scrolledUp, max(0, count - 1))
+        let first = max(0, last - height + 1)
+        let bottom: Int
+        if index > last {
+            bottom = index
+        } else if index < first {
+            bottom = min(count - 1, index + height - 1)
+        } else {
+            bottom = last
+        }
+        return min(max(0, count - height), max(0, count - 1 - bottom))
+    }
+
+    /// How many rows the list shows in the screen's `area`: less the selector, the status line and the header.
+    package static func visibleRows(in area: Rect) -> Int {
+        max(1, area.height - 3)
+    }
+
+    /// `action` with its page resolved against the list drawn in `area` (the screen's area): the rows a move,
+    /// a search or a match scrolls by are the rows shown.
+    package static func laidOut(_ action: HistoryScreenAction, in area: Rect) -> HistoryScreenAction {
+        let rows = visibleRows(in: area)
+        switch action {
+        case .move(let move, _): return .move(move, rows: rows)
+        case .submitSearch: return .submitSearch(rows: rows)
+        case .findMatch(let older, _): return .findMatch(older: older, rows: rows)
+        case .nextMachine, .previousMachine, .scroll, .beginSearch, .searchInput, .searchBackspace, .cancelSearch,
+            .recordsChanged:
+            return action
+        }
+    }
+
+    /// What a key types while a search pattern is being typed: every printable character goes into it (the
+    /// app-wide keys `q`, `?` and the digits included); nil otherwise. Enter, Esc and Backspace are in
+    /// ``bindings``.
+    package static func textInput(_ key: Key, _ state: HistoryScreenState) -> HistoryScreenAction? {
+        guard state.isTypingSearch, case .character(let character) = key, !character.isNewline else { return nil }
+        return .searchInput(character)
+    }
+
     private static let scrollHelp = KeyHelp("↑/↓", "scroll")
     private static let pageHelp = KeyHelp("pgup/pgdn", "page")
-    private static let endsHelp = KeyHelp("home/end", "oldest/newest")
+    private static let endsHelp = KeyHelp("home/end", "oldest/newest page (end follows)")
+    private static let matchHelp = KeyHelp("n/N", "older/newer match")
+
+    @Sendable private static func browsing(_ state: HistoryScreenState) -> Bool { !state.isTypingSearch }
+
+    /// A key that moves the list (while no pattern is typed).
+    private static func moveKey(
+        _ keys: [Key], _ move: ScrollMove, help: KeyHelp,
+        bar: @escaping @Sendable (HistoryScreenState) -> KeyHelp? = { _ in nil }
+    ) -> KeyBinding<HistoryScreenState, HistoryScreenAction> {
+        KeyBinding(keys, .move(move, rows: page), help: help, bar: bar, applies: browsing)
+    }
 
     /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
-    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll).
+    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll), `/` search,
+    /// `n`/`N` the next match; while a pattern is typed, Enter searches, Esc cancels and Backspace erases
+    /// (the characters themselves are ``textInput(_:_:)``).
     package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
         KeyBinding(
             [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
-            bar: { _ in KeyHelp("h/→", "machine") }),
-        KeyBinding([.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }),
+            bar: { _ in KeyHelp("h/→", "machine") }, applies: browsing),
         KeyBinding(
-            [.up, .character("k")], .scroll(-1), help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+            [.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }, applies: browsing),
+        moveKey([.up, .character("k")], .lineUp, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        moveKey([.down, .character("j")], .lineDown, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
+        moveKey([.pageUp], .pageUp, help: pageHelp),
+        moveKey([.pageDown], .pageDown, help: pageHelp),
+        moveKey([.home], .top, help: endsHelp),
+        moveKey([.end], .bottom, help: endsHelp, bar: { $0.isFollowing ? nil : KeyHelp("end", "follow") }),
         KeyBinding(
-            [.down, .character("j")], .scroll(1), help: scrollHelp,
-            bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        KeyBinding([.pageUp], .scroll(-page), help: pageHelp, bar: { _ in nil }),
-        KeyBinding([.pageDown], .scroll(page), help: pageHelp, bar: { _ in nil }),
-        KeyBinding([.home], .scroll(Int.min / 2), help: endsHelp, bar: { _ in nil }),
+            [.character("/")], .beginSearch, help: KeyHelp("/", "search (type the pattern, enter searches)"),
+            bar: { _ in KeyHelp("/", "search") }, applies: browsing),
         KeyBinding(
-            [.end], .scroll(Int.max / 2), help: endsHelp,
-            bar: { $0.scrolledUp > 0 ? KeyHelp("end", "newest") : nil }),
+            [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
+            bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
+        KeyBinding([.character("N")], .findMatch(older: false, rows: page), help: matchHelp, applies: hasSearch),
+        KeyBinding(
+            [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
+            bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
+        KeyBinding(
+            [.backspace], .searchBackspace, help: KeyHelp("backspace", "erase the pattern's last character"),
+            bar: { _ in nil }, applies: { $0.isTypingSearch }),
+        KeyBinding(
+            [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
+            bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
+            applies: { $0.search != nil }),
     ]
+
+    @Sendable private static func hasSearch(_ state: HistoryScreenState) -> Bool {
+        state.search.map { !$0.isEditing && !$0.pattern.isEmpty } ?? false
+    }
 
     /// The machine selector: every name with the selected one highlighted when they fit in `width`,
     /// otherwise only the selected one and its place.
@@ -77,26 +197,21 @@ package enum HistoryFeature {
         return Line(spans)
     }
 
-    /// Draws the machine selector, a header counting the records and the rows that fit, newest at the bottom.
+    /// Draws the machine selector, the status line (counts, follow mode, the search) and the rows that fit,
+    /// newest at the bottom; the row the search landed on is highlighted.
     package static func view(_ state: HistoryScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         selector(state, width: area.width).render(in: area.row(0), on: &canvas)
-        let rows = state.rows
-        let stale = rows.filter { $0.kind == .stale }.count
-        let invalid = rows.filter { $0.reportName == Report.Name.invalid }.count
-        Line(
-            "\(rows.count) records · \(stale) stale · \(invalid) invalid"
-                + (state.scrolledUp > 0 ? " · \(state.scrolledUp) up" : ""),
-            style: .dim
-        ).render(in: area.row(1), on: &canvas)
+        status(state).render(in: area.row(1), on: &canvas)
         let body = area.inset(top: 2)
+        let rows = state.rows
         guard !rows.isEmpty else {
             Line("No events yet.").render(in: body.row(0), on: &canvas)
             return
         }
-        // Newest at the bottom: the last visible row is `scrolledUp` above the newest.
-        let visible = max(1, body.height - 1)
-        let last = rows.count - 1 - min(state.scrolledUp, rows.count - 1)
+        // Newest at the bottom: the last visible row is `scrolledUp` above the newest, and a page is always full.
+        let visible = visibleRows(in: area)
+        let last = max(rows.count - 1 - min(state.scrolledUp, rows.count - 1), min(rows.count, visible) - 1)
         let first = max(0, last - visible + 1)
         let wide = body.width >= 60
         let columns: [TableColumn] =
@@ -107,7 +222,33 @@ package enum HistoryFeature {
                 TableColumn("state after / report", width: .fill(3)),
             ]
         let shown = rows[first...last].map(cells).map { row in wide ? row : [row[0], row[1], row[3], row[4], row[5]] }
-        Table(columns: columns, rows: Array(shown)).render(in: body, on: &canvas)
+        let matched = state.search?.match.flatMap { match in rows[first...last].firstIndex { $0.sequence == match } }
+        Table(columns: columns, rows: Array(shown), selected: matched.map { $0 - first }).render(in: body, on: &canvas)
+    }
+
+    /// The status line: the pattern being typed, or the counts, whether the newest is followed and the search.
+    static func status(_ state: HistoryScreenState) -> Line {
+        if let search = state.search, search.isEditing {
+            return Line([
+                Span("/", style: .bold), Span(search.pattern), Span("▏", style: .bold),
+                Span("  enter searches · esc cancels", style: .dim),
+            ])
+        }
+        let rows = state.rows
+        let stale = rows.filter { $0.kind == .stale }.count
+        let invalid = rows.filter { $0.reportName == Report.Name.invalid }.count
+        var spans = [
+            Span("\(rows.count) records · \(stale) stale · \(invalid) invalid · ", style: .dim),
+            state.isFollowing
+                ? Span("following", style: PresentedPhase.active.style)
+                : Span("paused — End to follow", style: PresentedPhase.paused.style.adding(.bold)),
+        ]
+        if let search = state.search {
+            let found = search.match.map { _ in "" } ?? " — no match"
+            let count = rows.filter(search.matches).count
+            spans.append(Span(" · /\(search.pattern) (\(count) rows)\(found)", style: .bold))
+        }
+        return Line(spans)
     }
 
     /// One row's cells: mark, sequence, visit, event, verdict, state after (or the report and reason).

@@ -76,3 +76,10 @@ package struct HistoryRow: Hashable, Sendable {
         }
     }
 }
+
+extension HistoryRow {
+    /// The row's text as searched: sequence, visit, event, verdict and what follows it, as the screen shows them.
+    package var searchText: String {
+        HistoryFeature.cells(self).map(\.plainText).joined(separator: " ")
+    }
+}

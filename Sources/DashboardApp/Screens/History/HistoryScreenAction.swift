@@ -1,12 +1,30 @@
+import TerminalUI
+
 /// What can happen on the History screen.
 package enum HistoryScreenAction: Hashable, Sendable {
     /// `h`/`→`: the next machine.
     case nextMachine
     /// `←`: the previous machine.
     case previousMachine
-    /// `↑`/`↓`/PgUp/PgDn/Home/End and the wheel: scroll by this many rows. Positive scrolls down (forward,
-    /// towards the newest record), negative up (towards the oldest), as ``GraphScreenAction/scroll(_:)`` does.
+    /// The wheel: scroll by this many rows. Positive scrolls down (forward, towards the newest record),
+    /// negative up (towards the oldest), as ``GraphScreenAction/scroll(_:)`` does.
     case scroll(Int)
+    /// `↑`/`↓`/`k`/`j`/PgUp/PgDn/Home/End: `move` in a list showing `rows` rows (the keymap puts in the drawn
+    /// height; a page keeps one row for context, Home and End show a full page at either end, End follows).
+    case move(ScrollMove, rows: Int)
+    /// `/`: start typing a search pattern.
+    case beginSearch
+    /// A character typed into the pattern (ignored past ``HistorySearch/maximumLength``).
+    case searchInput(Character)
+    /// Backspace while typing the pattern.
+    case searchBackspace
+    /// Enter after the pattern: land on the newest matching row, scrolled to show in a list of `rows` rows.
+    case submitSearch(rows: Int)
+    /// `n`/`N`: land on the next older (`n`) or newer (`N`) matching row, wrapping around, scrolled to show in a
+    /// list of `rows` rows.
+    case findMatch(older: Bool, rows: Int)
+    /// Esc: stop typing, or forget the search.
+    case cancelSearch
     /// The named machine's records, as its subscription delivered them.
     case recordsChanged(machine: String, [HistoryRow])
 }

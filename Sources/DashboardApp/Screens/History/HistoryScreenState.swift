@@ -1,5 +1,5 @@
 /// What the History screen shows: the machines by name, the selected one's records as its subscription
-/// last delivered them (never edited here), and how far up the user scrolled.
+/// last delivered them (never edited here), how far up the user scrolled and the search.
 package struct HistoryScreenState: Hashable, Sendable {
     /// Every machine the screen can show, in order: each transfer, the upload, the load.
     package var machines: [String]
@@ -10,17 +10,53 @@ package struct HistoryScreenState: Hashable, Sendable {
     /// Rows scrolled up from the newest. 0 follows the newest record at the bottom; above 0 the same
     /// records stay in view as new ones arrive, until the user scrolls back down (End).
     package var scrolledUp: Int
+    /// The search being typed or the last one submitted; nil when none.
+    package var search: HistorySearch?
 
     /// The screen on the first of `machines`, following its newest records.
-    package init(machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0) {
+    package init(
+        machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0,
+        search: HistorySearch? = nil
+    ) {
         self.machines = machines
         self.selected = selected
         self.rows = rows
         self.scrolledUp = scrolledUp
+        self.search = search
     }
 
     /// The selected machine's name, nil when there are none.
     package var machine: String? {
         machines.indices.contains(selected) ? machines[selected] : nil
+    }
+
+    /// Whether the newest record is followed (nothing scrolled up).
+    package var isFollowing: Bool { scrolledUp == 0 }
+
+    /// Whether a search pattern is being typed: every printable key goes into it.
+    package var isTypingSearch: Bool { search?.isEditing ?? false }
+}
+
+/// A search of the History screen: a plain, case-insensitive substring of a row's text.
+package struct HistorySearch: Hashable, Sendable {
+    /// The longest pattern, in characters.
+    package static let maximumLength = 64
+    /// What is searched for.
+    package var pattern: String
+    /// Whether the pattern is still being typed (`/` until Enter).
+    package var isEditing: Bool
+    /// The sequence number of the row the last search or `n`/`N` landed on; nil when none matched.
+    package var match: Int?
+
+    /// A search for `pattern`.
+    package init(pattern: String = "", isEditing: Bool = true, match: Int? = nil) {
+        self.pattern = String(pattern.prefix(Self.maximumLength))
+        self.isEditing = isEditing
+        self.match = match
+    }
+
+    /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
+    package func matches(_ row: HistoryRow) -> Bool {
+        !pattern.isEmpty && row.searchText.localizedLowercase.contains(pattern.localizedLowercase)
     }
 }

@@ -98,7 +98,10 @@ package enum LoadFeature {
 
     /// The enum pane: one case each, exhaustively.
     static func enumLines(_ load: LoadState) -> [Line] {
-        var lines: [Line] = []
+        let presentation = load.presentation
+        var lines: [Line] = [
+            Line([Span("State ", style: .bold), Span(presentation.text, style: presentation.phase.style)])
+        ]
         switch load {
         case .idle:
             lines.append("Nothing loaded yet.")

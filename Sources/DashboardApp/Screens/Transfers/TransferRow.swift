@@ -1,23 +1,39 @@
 import MachineDrivers
 import ScreenStates
+import StateMachineKit
 
-/// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its simulated
-/// worker, and what its records counted. The reducer never changes these on its own; only their sources'
-/// snapshots do.
+/// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its driver,
+/// what its records counted, and what the runtime measured (samples on the machine's clock). The reducer
+/// never changes these on its own; only their sources' snapshots do.
 package struct TransferRow: Hashable, Sendable {
+    /// How many of the machine's newest records the detail pane keeps.
+    package static let recentLimit = 6
+
     /// The file the transfer produces (also its row's label).
     package var name: String
     /// The newest state its `TransferMachine` published.
     package var model: TransferModel {
-        didSet { stateText = String(describing: model.phase) }
+        didSet {
+            presentation = model.presentation
+            stateText = String(describing: model.phase)
+        }
     }
-    /// The phase in canonical text, printed once per snapshot rather than once per frame (printing is
-    /// a fair share of a frame's time with many rows).
+    /// The phase as a person reads it, made once per snapshot rather than once per frame.
+    package private(set) var presentation: StatePresentation
+    /// The phase in canonical text (shown with `v` and in the detail pane), printed once per snapshot.
     package private(set) var stateText: String
-    /// The newest status its driver (simulated worker or real copy) published.
+    /// The newest status its driver published (its size among it).
     package var driverStatus: TransferDriverStatus
     /// What its machine's records counted: the stale late callbacks among them.
     package var tally: RecordTally
+    /// The newest sample the runtime took with a state; nil before the first.
+    package private(set) var sample: TransferSample?
+    /// When the current visit was first seen, on the machine's clock.
+    package private(set) var enteredAt: Duration?
+    /// The running request's recent progress, for its rate.
+    package private(set) var progress = ProgressWindow()
+    /// The machine's newest records, oldest first, at most ``recentLimit``.
+    package private(set) var recent: [HistoryRow] = []
 
     /// A row for `name` at `model`.
     package init(
@@ -26,8 +42,44 @@ package struct TransferRow: Hashable, Sendable {
     ) {
         self.name = name
         self.model = model
+        self.presentation = model.presentation
         self.stateText = String(describing: model.phase)
         self.driverStatus = driverStatus
         self.tally = tally
+    }
+
+    /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
+    /// a running request's percent goes into the rate window.
+    package mutating func take(_ model: TransferModel, _ sample: TransferSample) {
+        self.model = model
+        if self.sample?.visit != sample.visit { enteredAt = sample.at }
+        progress.add(model.phase, at: sample.at)
+        self.sample = sample
+    }
+
+    /// Takes in the machine's records: counts the new ones and keeps the newest for the detail pane.
+    package mutating func take(records: [StateMachine<TransferModel, TransferEvent>.Record]) {
+        let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
+        tally.add(records)
+        recent = Array((recent + fresh).suffix(Self.recentLimit))
+    }
+
+    /// The file's size in bytes, when the driver knows it.
+    package var totalBytes: Int64? { driverStatus.totalBytes }
+
+    /// The bytes done so far: the size times the bar's fraction; nil without a size.
+    package var bytesDone: Int64? {
+        totalBytes.map { Int64(Double($0) * TransfersFeature.fraction(model)) }
+    }
+
+    /// Bytes per second while running, measured over the recent progress; nil otherwise.
+    package var rate: Double? {
+        progress.rate(totalBytes: totalBytes)
+    }
+
+    /// Seconds left at the measured rate; nil without a rate.
+    package var secondsLeft: Double? {
+        guard let rate, rate > 0, let totalBytes, let bytesDone else { return nil }
+        return Double(max(0, totalBytes - bytesDone)) / rate
     }
 }

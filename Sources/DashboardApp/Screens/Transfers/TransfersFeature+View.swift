@@ -2,48 +2,58 @@ import ScreenStates
 import TerminalUI
 
 extension TransfersFeature {
-    /// The table's columns for `width` cells: name, bar and request are fixed, the state takes what is
-    /// left; on narrow terminals they shrink so the state keeps room.
-    static func columns(width: Int) -> [TableColumn] {
-        let wide = width >= 70
-        return [
-            TableColumn("Name", width: .fixed(wide ? 12 : 10)),
-            TableColumn("Progress", width: .fixed(wide ? 12 : 5)),
-            TableColumn("State", width: .fill),
-            TableColumn(wide ? "Request" : "Req", width: .fixed(wide ? 7 : 4)),
-            TableColumn("Next", width: .fixed(4)),
-        ]
+    /// The columns shown at `width` cells: the fixed figures (size, bytes done, rate, ETA) and the state, and
+    /// the name taking what is left. Narrow terminals drop the bar, then the bytes done and the rate, then the
+    /// size, so the name and the state keep room.
+    static func columns(width: Int) -> [TransferColumn] {
+        var columns: [TransferColumn] = [.name]
+        if width >= 110 { columns.append(.progress) }
+        if width >= 56 { columns.append(.size) }
+        if width >= 70 { columns += [.done, .rate] }
+        return columns + [.eta, .state(width >= 110 ? 40 : width >= 70 ? 26 : 18)]
     }
 
-    /// Draws the screen into `area`: a box titled `Transfers` holding one row per transfer (name, progress
-    /// bar in eighths, the state in canonical text, the request identity, whether its next outcome fails)
-    /// and, on its last line, the stale callbacks the machines dropped.
+    /// Where the parts of the screen go in `area`: the table, the detail pane when open, the stale line.
+    static func layout(_ state: TransfersScreenState, in area: Rect) -> (table: Rect, detail: Rect?, footer: Rect) {
+        let inside = panel.inner(area)
+        let parts = inside.rows([.fill, .fixed(1)])
+        guard state.detail != nil else { return (parts[0], nil, parts[1]) }
+        let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
+        let split = parts[0].rows([.fixed(tableHeight), .fill])
+        return (split[0], split[1], parts[1])
+    }
+
+    /// Draws the screen into `area`: a panel titled `Transfers` holding one row per transfer (name, bar on
+    /// wide terminals, size, bytes done, rate, ETA, state in words or canonical text), the selected row's
+    /// detail pane when open and, on the last line, the stale callbacks the machines dropped.
     package static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
         canvas.render(panel, in: area)
-        let inside = panel.inner(area)
-        guard !inside.isEmpty else { return }
-        let parts = inside.rows([.fill, .fixed(1)])
-        let table = table(state, width: inside.width)
-        canvas.render(table, in: parts[0])
-        drawProgressBars(state, table: table, in: parts[0], on: &canvas)
+        let layout = layout(state, in: area)
+        guard !layout.table.isEmpty else { return }
+        let columns = columns(width: layout.table.width)
+        let table = table(state, columns: columns, in: layout.table)
+        canvas.render(table, in: layout.table)
+        if columns.contains(.progress) { drawProgressBars(state, table: table, in: layout.table, on: &canvas) }
+        if let detailArea = layout.detail, let row = state.selectedRow {
+            drawDetail(row, offset: state.detail?.offset ?? 0, in: detailArea, on: &canvas)
+        }
         canvas.render(
             Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
-            in: parts[1])
+            in: layout.footer)
     }
 
     /// The frame the screen is drawn in.
     static let panel = Panel(title: "Transfers")
 
-    /// The table of transfers for `width` columns (its bars are drawn over it by ``view(_:in:on:)``).
-    static func table(_ state: TransfersScreenState, width: Int) -> Table {
-        Table(
-            columns: columns(width: width),
+    /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by
+    /// ``view(_:in:on:)``).
+    static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
+        let tableColumns = columns.map(\.tableColumn)
+        let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
+        return Table(
+            columns: tableColumns,
             rows: state.rows.map { row in
-                [
-                    Line(row.name), "", Line(row.stateText, style: style(row.model.phase)),
-                    Line(requestText(row.model), alignment: .right),
-                    Line(row.driverStatus.failsNextOutcome ? "fail" : "", style: .bold),
-                ]
+                cells(row, columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
             },
             selected: state.rows.isEmpty ? nil : state.selected)
     }
@@ -51,31 +61,9 @@ extension TransfersFeature {
     /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
     /// selects it.
     package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
-        let inside = panel.inner(area)
-        guard !inside.isEmpty else { return nil }
-        return table(state, width: inside.width).row(at: point, in: inside.rows([.fill, .fixed(1)])[0])
-    }
-
-    /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
-    private static func drawProgressBars(
-        _ state: TransfersScreenState, table: Table, in area: Rect, on canvas: inout Canvas
-    ) {
-        let body = area.inset(top: 1)
-        guard !body.isEmpty else { return }
-        let first = SelectableList.visibleOffset(
-            selected: table.selected, count: state.rows.count, height: body.height, offset: 0)
-        let template = table.columnAreas(in: body.row(0))
-        guard template.count > 1 else { return }
-        for line in 0..<min(body.height, state.rows.count - first) {
-            let index = first + line
-            let rowArea = body.row(line)
-            let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
-            let phase = state.rows[index].model.phase
-            canvas.render(
-                ProgressBar(fraction: fraction(state.rows[index].model), style: style(phase), trackStyle: .plain),
-                in: cell)
-            if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
-        }
+        let tableArea = layout(state, in: area).table
+        guard !tableArea.isEmpty else { return nil }
+        return table(state, columns: columns(width: tableArea.width), in: tableArea).row(at: point, in: tableArea)
     }
 
     /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
@@ -99,6 +87,138 @@ extension TransfersFeature {
         return running ? .percent(mean) : .paused(mean)
     }
 
+    /// One row's cells, in the order of `columns`: the name cut in the middle only when it must.
+    static func cells(_ row: TransferRow, columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
+        // Rate and ETA mean something only while a request runs; a paused one shows neither.
+        let running = row.progress.request != nil
+        return columns.map { column in
+            switch column {
+            case .name: Line(Line.truncateMiddle(row.name, to: nameWidth))
+            case .progress: Line("")
+            case .size: Line(row.totalBytes.map(TransferFigures.size) ?? "–", alignment: .right)
+            case .done: Line(row.bytesDone.map(TransferFigures.size) ?? "–", alignment: .right)
+            case .rate: Line(running ? row.rate.map(TransferFigures.rate) ?? "–" : "", alignment: .right)
+            case .eta:
+                Line(running ? row.secondsLeft.map(TransferFigures.duration(seconds:)) ?? "–" : "", alignment: .right)
+            case .state(let width): stateLine(row, canonical: canonical, width: width)
+            }
+        }
+    }
+
+    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
+    /// `width` cells the state gives way so the mark always shows.
+    static func stateLine(_ row: TransferRow, canonical: Bool, width: Int) -> Line {
+        let style = row.presentation.phase.style
+        let text = canonical ? row.stateText : row.presentation.text
+        guard row.driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
+        let mark = " · next fails"
+        return Line([
+            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
+            Span(mark, style: .bold),
+        ])
+    }
+
+    /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
+    private static func drawProgressBars(
+        _ state: TransfersScreenState, table: Table, in area: Rect, on canvas: inout Canvas
+    ) {
+        let body = area.inset(top: 1)
+        guard !body.isEmpty else { return }
+        let first = SelectableList.visibleOffset(
+            selected: table.selected, count: state.rows.count, height: body.height, offset: 0)
+        let template = table.columnAreas(in: body.row(0))
+        guard template.count > 1 else { return }
+        for line in 0..<min(body.height, state.rows.count - first) {
+            let index = first + line
+            let rowArea = body.row(line)
+            let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
+            let model = state.rows[index].model
+            canvas.render(
+                ProgressBar(fraction: fraction(model), style: model.presentation.phase.style, trackStyle: .plain),
+                in: cell)
+            if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
+        }
+    }
+
+    /// The detail pane: a panel titled with the row's name, its lines scrolled to `offset`, and how many lines
+    /// lie below in its bottom edge.
+    static func drawDetail(_ row: TransferRow, offset: Int, in area: Rect, on canvas: inout Canvas) {
+        let panel = Panel(title: row.name)
+        canvas.render(panel, in: area)
+        let inside = panel.inner(area)
+        guard !inside.isEmpty else { return }
+        let view = ScrollView(lines: detailLines(row, width: inside.width), offset: offset)
+        canvas.render(view, in: inside)
+        let hidden = view.hidden(height: inside.height)
+        let marks = [(hidden.above, "↑", area.y), (hidden.below, "↓", area.maxY - 1)]
+        for (count, arrow, y) in marks where count > 0 {
+            let label = " \(arrow) \(count) more "
+            canvas.write(
+                label, at: Point(x: max(area.x + 1, area.maxX - 2 - DisplayWidth.of(label)), y: y), style: .bold,
+                clip: area)
+        }
+    }
+
+    /// What the detail pane says about `row`, wrapped to `width`: the state in words and canonical text, the
+    /// visit and the time in it, the armed timeout, the figures, the error in full, the newest records.
+    static func detailLines(_ row: TransferRow, width: Int) -> [Line] {
+        func field(_ label: String, _ value: String, style: Style = .plain, wraps: Bool = true) -> [Line] {
+            let labelWidth = 11
+            let room = max(1, width - labelWidth)
+            let wrapped = wraps ? Line.wrap(value, width: room, limit: 200) : [Line.truncate(value, to: room)]
+            return wrapped.enumerated().map { index, text in
+                Line([
+                    Span(
+                        index == 0
+                            ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                            : String(
+                                repeating: " ", count: labelWidth), style: .bold),
+                    Span(text, style: style),
+                ])
+            }
+        }
+        var lines: [Line] = []
+        lines += field("State", row.presentation.text, style: row.presentation.phase.style, wraps: false)
+        lines += field("Canonical", row.stateText, style: .dim)
+        if let sample = row.sample {
+            let time = row.enteredAt.map { TransferFigures.duration(sample.at - $0) } ?? "–"
+            lines += field("Visit", "\(sample.visit) · in this state \(time) (at the last update)")
+            lines += field(
+                "Timeout", sample.timeout.map { "\(TransferFigures.duration($0)) left when last seen" } ?? "none armed")
+        } else {
+            lines += field("Visit", "no update yet")
+        }
+        var figures = [row.totalBytes.map { "size \(TransferFigures.size($0))" } ?? "size unknown"]
+        if let done = row.bytesDone { figures.append("\(TransferFigures.size(done)) done") }
+        if let rate = row.rate { figures.append(TransferFigures.rate(rate)) }
+        if let left = row.secondsLeft { figures.append("ETA \(TransferFigures.duration(seconds: left))") }
+        lines += field("Progress", figures.joined(separator: " · "))
+        if case .failed(let message) = row.model.phase {
+            lines += field("Error", message.isEmpty ? "(no message)" : message, style: PresentedPhase.failed.style)
+        }
+        lines.append(Line("Last records", style: .bold))
+        if row.recent.isEmpty { lines.append(Line("  none yet", style: .dim)) }
+        for record in row.recent.reversed() {
+            let cells = HistoryFeature.cells(record)
+            let spans =
+                [Span("  #\(record.sequence) visit \(record.visit) ")] + cells[3].spans + [Span(" → ")]
+                + cells[4].spans + [Span(" · ")] + cells[5].spans
+            lines.append(Line(spans))
+        }
+        return lines
+    }
+
+    /// The first detail line after `move` for the pane drawn for `state` in `area` (the screen's area);
+    /// nil when no pane is open.
+    static func detailOffset(after move: ScrollMove, _ state: TransfersScreenState, in area: Rect) -> Int? {
+        guard let detail = state.detail, let row = state.selectedRow,
+            let pane = layout(state, in: area).detail
+        else { return nil }
+        let inside = panel.inner(pane)
+        let count = detailLines(row, width: inside.width).count
+        return move.offset(from: detail.offset, count: count, height: inside.height)
+    }
+
     /// How full a transfer's bar is: its percent while active, full when completed, what a failure kept.
     static func fraction(_ model: TransferModel) -> Double {
         switch model.phase {
@@ -108,24 +228,35 @@ extension TransfersFeature {
         case .failed: Double(model.retainedPercent ?? 0) / 100
         }
     }
+}
 
-    /// The request identity: the active request, or the last one that settled; none before the first start.
-    static func requestText(_ model: TransferModel) -> String {
-        switch model.phase {
-        case .running(let request, _), .paused(let request, _): "#\(request)"
-        case .completed, .failed: "#\(model.lastRequest)"
-        case .idle: model.lastRequest == 0 ? "–" : "#\(model.lastRequest)"
-        }
-    }
+/// A column of the Transfers table.
+enum TransferColumn: Hashable, Sendable {
+    /// The file's name, taking the width the others leave.
+    case name
+    /// The bar (wide terminals only).
+    case progress
+    /// The file's size.
+    case size
+    /// The bytes done.
+    case done
+    /// The measured rate while running.
+    case rate
+    /// The time left at that rate.
+    case eta
+    /// The state, `width` cells wide.
+    case state(Int)
 
-    /// Each phase's colour; the text says the phase too, so nothing is lost without colour.
-    static func style(_ phase: TransferState) -> Style {
-        switch phase {
-        case .idle: .plain
-        case .running: Style(foreground: .green)
-        case .paused: Style(foreground: .yellow)
-        case .completed: Style(foreground: .cyan)
-        case .failed: Style(foreground: .red, attributes: .bold)
+    /// The table column: its title, width and alignment.
+    var tableColumn: TableColumn {
+        switch self {
+        case .name: TableColumn("Name", width: .fill)
+        case .progress: TableColumn("Progress", width: .fixed(12))
+        case .size: TableColumn("Size", width: .fixed(8), alignment: .right)
+        case .done: TableColumn("Done", width: .fixed(8), alignment: .right)
+        case .rate: TableColumn("Rate", width: .fixed(10), alignment: .right)
+        case .eta: TableColumn("ETA", width: .fixed(6), alignment: .right)
+        case .state(let width): TableColumn("State", width: .fixed(width))
         }
     }
 }

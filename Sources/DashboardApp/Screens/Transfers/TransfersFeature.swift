@@ -15,13 +15,31 @@ package enum TransfersFeature {
     {
         switch action {
         case .selectPrevious:
-            state.selected = max(0, min(state.selected - 1, state.rows.count - 1))
+            state.select(state.selected - 1)
             return []
         case .selectNext:
-            state.selected = max(0, min(state.selected + 1, state.rows.count - 1))
+            state.select(state.selected + 1)
             return []
         case .select(let row):
-            state.selected = max(0, min(row, state.rows.count - 1))
+            state.select(row)
+            return []
+        case .toggleDetail:
+            state.detail = state.detail == nil && state.selectedRow != nil ? TransferDetail() : nil
+            return []
+        case .closeDetail:
+            state.detail = nil
+            return []
+        case .moveDetail(let move):
+            guard let detail = state.detail else { return [] }
+            let offset = move.offset(
+                from: detail.offset, count: Int.max / 2, height: TransferDetail.nominalHeight)
+            state.detail = TransferDetail(offset: offset)
+            return []
+        case .scrollDetail(let offset):
+            if state.detail != nil { state.detail = TransferDetail(offset: max(0, offset)) }
+            return []
+        case .toggleStateText:
+            state.showsCanonical.toggle()
             return []
         case .start, .togglePause, .cancel, .retry:
             // The machine judges the intent when the effect meets it: this snapshot may not show yet what an
@@ -37,8 +55,11 @@ package enum TransfersFeature {
         case .driverStatusChanged(let row, let status):
             if state.rows.indices.contains(row) { state.rows[row].driverStatus = status }
             return []
+        case .machineSampled(let row, let model, let sample):
+            if state.rows.indices.contains(row) { state.rows[row].take(model, sample) }
+            return []
         case .recordsChanged(let row, let records):
-            if state.rows.indices.contains(row) { state.rows[row].tally.add(records) }
+            if state.rows.indices.contains(row) { state.rows[row].take(records: records) }
             return []
         }
     }
@@ -50,8 +71,8 @@ package enum TransfersFeature {
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .select, .failNextOutcome, .machineChanged, .driverStatusChanged,
-            .recordsChanged:
+        case .selectPrevious, .selectNext, .select, .failNextOutcome, .toggleDetail, .closeDetail, .moveDetail,
+            .scrollDetail, .toggleStateText, .machineChanged, .machineSampled, .driverStatusChanged, .recordsChanged:
             []
         }
     }
@@ -79,22 +100,44 @@ package enum TransfersFeature {
     private static let selectHelp = KeyHelp("↑↓", "select")
 
     /// Every key of the screen, in the help bar's order.
-    package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] = [
-        KeyBinding(
-            [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
-            bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
-        KeyBinding(
-            [.down, .character("j")], .selectNext, help: KeyHelp("↓ / j", "next transfer"),
-            bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
-        machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
-        machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
-        machineKey([.character(" "), .character("p")], .togglePause, KeyHelp("space / p", "pause / resume"), bar: "p"),
-        machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
-        KeyBinding(
-            [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
-            bar: { _ in KeyHelp("f", "fail next") },
-            applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
-    ]
+    package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
+        [
+            KeyBinding(
+                [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
+                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+            KeyBinding(
+                [.down, .character("j")], .selectNext, help: KeyHelp("↓ / j", "next transfer"),
+                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+            machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
+            machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+            machineKey(
+                [.character(" "), .character("p")], .togglePause, KeyHelp("space / p", "pause / resume"), bar: "p"),
+            machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
+            KeyBinding(
+                [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
+                bar: { _ in KeyHelp("f", "fail next") },
+                applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
+            // `v` is in the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
+            KeyBinding(
+                [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
+                bar: { _ in nil }),
+            KeyBinding(
+                [.enter], .toggleDetail, help: KeyHelp("enter", "open / close the detail pane"),
+                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil }, applies: { $0.selectedRow != nil }),
+            KeyBinding(
+                [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
+                bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),
+        ] + detailScrollBindings
+
+    private static let detailScrollHelp = KeyHelp("pgup / pgdn / home / end", "scroll the detail pane")
+
+    /// Page Up/Down, Home and End scroll the open detail pane (↑/↓ keep selecting transfers); the keymap
+    /// resolves each move against the pane as drawn (``detailOffset(after:_:in:)``).
+    private static let detailScrollBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
+        [(Key.pageUp, ScrollMove.pageUp), (.pageDown, .pageDown), (.home, .top), (.end, .bottom)].map { key, move in
+            KeyBinding(
+                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil })
+        }
 
     /// What the help bar calls a key sending `event`.
     private static func label(_ event: TransferEvent) -> String {

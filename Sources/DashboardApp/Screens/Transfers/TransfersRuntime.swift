@@ -20,17 +20,24 @@ package final class TransfersRuntime: Sendable {
     static let defaultNames = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
 
     /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
-    /// draws from its own generator seeded from `seed`.
+    /// draws from its own generator seeded from `seed`, its size among them (1 MB to about 4 GB).
     package init(
         names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
         var seeds = SplitMix64(seed: seed)
         transfers = names.map { name in
-            SimulatedTransfer(
-                name: name, scheduler: scheduler, clock: clock, random: SplitMix64(seed: seeds.next()),
-                timing: timing)
+            let random = SplitMix64(seed: seeds.next())
+            return SimulatedTransfer(
+                name: name, scheduler: scheduler, clock: clock, random: random, timing: timing,
+                totalBytes: Self.simulatedSize(seeds.next()))
         }
+    }
+
+    /// A simulated file's size from a random draw: a power of two from 1 MiB to 2 GiB times 1 to 2.
+    static func simulatedSize(_ draw: UInt64) -> Int64 {
+        let magnitude = Int64(1) << (20 + Int(draw % 12))
+        return magnitude + magnitude * Int64((draw >> 8) % 1000) / 1000
     }
 
     /// The screen before any snapshot arrived: every transfer idle, the first selected.
@@ -66,7 +73,7 @@ package final class TransfersRuntime: Sendable {
             let machine = transfer.machine
             return [
                 Subscription(id: "transfers.\(row).states", { machine.engine.states() }) {
-                    embed(.machineChanged(row: row, $0))
+                    embed(.machineSampled(row: row, $0, Self.sample(machine)))
                 },
                 Subscription(id: "transfers.\(row).records", { machine.records() }) {
                     embed(.recordsChanged(row: row, $0))
@@ -76,6 +83,14 @@ package final class TransfersRuntime: Sendable {
                 },
             ]
         }
+    }
+
+    /// What the edge measures with each state: the time on the machine's own clock, its visit and the time left
+    /// on its armed timeout (the screen derives rate, ETA and time in state from these, never from a clock).
+    static func sample(_ machine: TransferMachine) -> TransferSample {
+        let snapshot = machine.engine.snapshot()
+        return TransferSample(
+            at: machine.engine.clock.now.offset, visit: snapshot.visit, timeout: snapshot.timeout?.remaining)
     }
 
     /// Stops every machine and worker.

@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import TerminalUI
 
 /// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
 package enum TransfersScreenAction: Hashable, Sendable {
@@ -20,8 +21,21 @@ package enum TransfersScreenAction: Hashable, Sendable {
     case retry
     /// Make the selected transfer's next outcome a failure (`f`).
     case failNextOutcome
+    /// Open the selected transfer's detail pane, or close it when open (Enter).
+    case toggleDetail
+    /// Close the detail pane (Esc).
+    case closeDetail
+    /// Scroll the detail pane by `move` (PgUp/PgDn/Home/End); the keymap resolves it against the drawn pane
+    /// into ``scrollDetail(to:)``. Without a drawn pane a page is ``TransferDetail/nominalHeight`` lines.
+    case moveDetail(ScrollMove)
+    /// Scroll the detail pane to show from line `to`.
+    case scrollDetail(to: Int)
+    /// Show states as canonical text instead of words, or back (`v`).
+    case toggleStateText
     /// Row `row`'s machine published `model`.
     case machineChanged(row: Int, TransferModel)
+    /// Row `row`'s machine published `model`, seen as the runtime measured `sample` (time, visit, timeout).
+    case machineSampled(row: Int, TransferModel, TransferSample)
     /// Row `row`'s driver (simulated worker or real copy) published `status`.
     case driverStatusChanged(row: Int, TransferDriverStatus)
     /// Row `row`'s machine's records now (stale ones included).

@@ -1,14 +1,28 @@
-/// The Transfers screen: the transfers in order and which one is selected.
+/// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
+/// and whether states read as words or as canonical text.
 package struct TransfersScreenState: Hashable, Sendable {
     /// The transfers, top to bottom.
     package var rows: [TransferRow]
     /// The selected row's index (0 when there are no rows).
     package var selected: Int
+    /// The detail pane of the selected row, nil when closed (Enter opens it, Esc closes it).
+    package var detail: TransferDetail?
+    /// Whether the State column shows the canonical text instead of the words (`v`).
+    package var showsCanonical: Bool
 
     /// A screen showing `rows`, the first selected.
-    package init(rows: [TransferRow], selected: Int = 0) {
+    package init(rows: [TransferRow], selected: Int = 0, detail: TransferDetail? = nil, showsCanonical: Bool = false) {
         self.rows = rows
         self.selected = selected
+        self.detail = detail
+        self.showsCanonical = showsCanonical
+    }
+
+    /// Selects row `row` (clamped to the rows there are); an open detail pane shows the new row from its top.
+    package mutating func select(_ row: Int) {
+        let next = max(0, min(row, rows.count - 1))
+        if next != selected, detail != nil { detail = TransferDetail() }
+        selected = next
     }
 
     /// The selected row, nil when there are none.
@@ -19,5 +33,19 @@ package struct TransfersScreenState: Hashable, Sendable {
     /// Stale callbacks dropped over all transfers, from the machines' own records.
     package var staleEvents: Int {
         rows.reduce(0) { $0 + $1.tally.stale }
+    }
+}
+
+/// The open detail pane: how far its text is scrolled.
+package struct TransferDetail: Hashable, Sendable {
+    /// The pane's height in lines assumed when a scroll is not resolved against the drawn pane.
+    package static let nominalHeight = 10
+
+    /// The first line shown (clamped to the text when drawn).
+    package var offset: Int
+
+    /// A pane scrolled to `offset`.
+    package init(offset: Int = 0) {
+        self.offset = offset
     }
 }

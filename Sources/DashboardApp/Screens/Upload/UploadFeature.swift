@@ -108,7 +108,11 @@ package enum UploadFeature {
     /// Draws the screen: one case of the upload state each, exhaustively.
     package static func view(_ state: UploadScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
-        var lines: [Line] = [Line([Span("State ", style: .bold), Span(state.upload.description)]), ""]
+        let presentation = state.upload.presentation
+        var lines: [Line] = [
+            Line([Span("State ", style: .bold), Span(presentation.text, style: presentation.phase.style)]),
+            Line(state.upload.description, style: .dim),
+        ]
         var bar: ProgressBar?
         switch state.upload {
         case .idle:
