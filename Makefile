@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -35,6 +35,7 @@ test:
 	$(MAKE) test-install
 	$(MAKE) test-dashboard
 	$(MAKE) test-screens
+	$(MAKE) test-ux
 	$(MAKE) test-demos
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
@@ -60,6 +61,11 @@ casts:
 # Every screen but Transfers, and the interactive demo, driven in tmux.
 test-screens:
 	SWIFT=$(SWIFT) Tests/EndToEnd/screens.sh
+
+# Issue 17 in tmux: statetui copy of a tree with a failing file (size, rate, ETA, the detail pane's whole error),
+# a click on a row and on a tab, History's search, and `s p` typed fast on the dashboard.
+test-ux:
+	SWIFT=$(SWIFT) Tests/EndToEnd/ux.sh
 
 # statetui inspect against a real statetui copy --inspectable: list, --headless JSON lines, kill -9, bad clients.
 test-inspect:

@@ -11,12 +11,9 @@ import Synchronization
 /// `sync FILE` (the durable equivalent), and our copier's data phase (until the last byte is written
 /// and hashed, before the commit's fsync).
 func runCopyBenchmarks() {
-    let (size, runs) = copyBenchSizeAndRuns()
-    guard
-        let (root, source, destination) = makeCopyBenchDirectory(
-            name: "copybench", label: "copy benchmarks", size: size)
-    else { return }
-    defer { try? FileManager.default.removeItem(atPath: root) }
+    guard let bench = CopyBench(name: "copybench", label: "copy benchmarks") else { return }
+    defer { bench.remove() }
+    let (size, runs, source, destination) = (bench.size, bench.runs, bench.source, bench.destination)
     print(
         "Copy benchmarks: \(size >> 20) MiB, \(runs) runs each, SHA-256 from libcrypto, "
             + "load average \(loadAverage())")
@@ -97,36 +94,44 @@ func runCopyBenchmarks() {
 }
 
 /// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).
-/// The source file's size, `COPY_BENCH_BYTES` (1 GiB unless set), and the runs of each contender,
-/// `COPY_BENCH_RUNS` (3 unless set, never fewer).
-func copyBenchSizeAndRuns() -> (size: Int, runs: Int) {
-    let environment = ProcessInfo.processInfo.environment
-    let size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-    return (size, max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3))
-}
+/// A copy benchmark's ground: the source file's size, `COPY_BENCH_BYTES` (1 GiB unless set), the runs of each
+/// contender, `COPY_BENCH_RUNS` (at least 3), and a fresh directory /tmp/statetui-NAME-XXXXXX holding
+/// `source.bin` of that size and an empty `out`.
+struct CopyBench {
+    var size: Int
+    var runs: Int
+    var root: String
+    var source: String
+    var destination: String
 
-/// A fresh directory /tmp/statetui-NAME-XXXXXX holding `source.bin` (`size` bytes) and an empty `out`; nil, after
-/// printing why under `label`, when either cannot be made. The caller removes `root`.
-func makeCopyBenchDirectory(name: String, label: String, size: Int) -> (
-    root: String, source: String, destination: String
-)? {
-    var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-        print("\(label): cannot create a directory under /tmp: \(Errno.current)")
-        return nil
+    /// The ground made; nil, after printing why under `label`, when the directory or the source cannot be
+    /// made. The caller calls ``remove()``.
+    init?(name: String, label: String) {
+        let environment = ProcessInfo.processInfo.environment
+        size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
+        runs = max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
+        var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            print("\(label): cannot create a directory under /tmp: \(Errno.current)")
+            return nil
+        }
+        root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        source = root + "/source.bin"
+        destination = root + "/out"
+        do {
+            try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+            try makeSource(at: source, size: size)
+        } catch {
+            print("\(label): cannot prepare \(source): \(error)")
+            try? FileManager.default.removeItem(atPath: root)
+            return nil
+        }
     }
-    let root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let source = root + "/source.bin"
-    let destination = root + "/out"
-    do {
-        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
-        try makeSource(at: source, size: size)
-    } catch {
-        print("\(label): cannot prepare \(source): \(error)")
+
+    /// Removes the directory and everything in it.
+    func remove() {
         try? FileManager.default.removeItem(atPath: root)
-        return nil
     }
-    return (root, source, destination)
 }
 
 func makeSource(at path: String, size: Int) throws {

@@ -14,12 +14,9 @@ import Synchronization
 /// checkpoints, fsyncs, verifies and renames. Both ratios are printed: against `cp` and against
 /// `cp && sync FILE` (the durable equivalent).
 func runCopyCommandBenchmarks() {
-    let (size, runs) = copyBenchSizeAndRuns()
-    guard
-        let (root, source, destination) = makeCopyBenchDirectory(
-            name: "copycmdbench", label: "copy command benchmarks", size: size)
-    else { return }
-    defer { try? FileManager.default.removeItem(atPath: root) }
+    guard let bench = CopyBench(name: "copycmdbench", label: "copy command benchmarks") else { return }
+    defer { bench.remove() }
+    let (size, runs, source, destination) = (bench.size, bench.runs, bench.source, bench.destination)
     print("")
     print(
         "Copy command benchmarks: statetui copy --headless vs cp, \(size >> 20) MiB, \(runs) runs each, "

@@ -1,6 +1,7 @@
 import Commands
 import DashboardApp
 import Foundation
+import MachineDrivers
 import ScreenStates
 import StateMachineKit
 import Synchronization
@@ -60,7 +61,8 @@ private func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f ms", duration.microsecondsValue / 1000)
 }
 
-/// A busy dashboard: 56 transfers in every phase, so a 200×60 frame is full of rows, bars and text.
+/// A busy dashboard: 56 transfers in every phase, so a 200×60 frame is full of rows, bars and text: each with
+/// its size, the running ones with two samples a second apart (so their rate and ETA show).
 private func busyState(tick: Int) -> AppState {
     let rows = (0..<56).map { index -> TransferRow in
         let percent = (index + tick) % 101
@@ -74,8 +76,17 @@ private func busyState(tick: Int) -> AppState {
                 phase: .failed(message: "simulated failure"), lastRequest: index + 1, retainedPercent: percent)
         default: model = .initial
         }
-        return TransferRow(
-            name: "transfer-\(index).bin", model: model, tally: RecordTally(lastSequence: index % 3, stale: index % 3))
+        var row = TransferRow(
+            name: "transfer-\(index).bin",
+            driverStatus: TransferDriverStatus(totalBytes: Int64(index + 1) * 37_000_000),
+            tally: RecordTally(lastSequence: index % 3, stale: index % 3))
+        var earlier = model
+        if case .running(let request, let percent) = model.phase {
+            earlier.phase = .running(request: request, percent: max(0, percent - 7))
+        }
+        row.take(earlier, TransferSample(at: .seconds(10), visit: 1))
+        row.take(model, TransferSample(at: .seconds(11), visit: 1))
+        return row
     }
     return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
 }

@@ -223,7 +223,7 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
 
     /// Events per second for each selected case, the median over `rounds`. Every round runs every case
     /// once, so a burst of load from elsewhere on the machine hits all cases alike.
-    func measure(events: Int, rounds: Int, cases: Set<String>) async -> [String: Double] {
+    func measure(events: Int, rounds: Int, cases: Set<String>) async -> EngineRates {
         var samples: [String: [Double]] = [:]
         for _ in 0..<rounds {
             for key in ["a", "b", "c", "d", "e", "f"] where cases.contains(key) {
@@ -233,7 +233,7 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
                 samples[key, default: []].append(Double(count) / elapsed)
             }
         }
-        return samples.mapValues(median)
+        return EngineRates(samples: samples)
     }
 
     /// One run of case `key` over `count` events.
@@ -300,6 +300,43 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
     }
 }
 
+/// The rates of one workload's cases, and how many times slower trace-level reporting makes the machine.
+struct EngineRates {
+    /// Events per second of each case measured, the median over the rounds.
+    let rates: [String: Double]
+    /// Silent (b) ÷ traced (d) throughput: the median over the rounds of each round's ratio, so that load
+    /// from elsewhere, which comes and goes between rounds, moves both sides of a ratio alike. `nil` unless
+    /// both cases ran. Issue 15: at most 5.
+    let silentOverTraced: Double?
+
+    init(samples: [String: [Double]]) {
+        rates = samples.mapValues(median)
+        if let silent = samples["b"], let traced = samples["d"] {
+            silentOverTraced = median(zip(silent, traced).map { $0 / $1 })
+        } else {
+            silentOverTraced = nil
+        }
+    }
+}
+
+extension EngineWorkload<BenchTurnstile, BenchCoinOrPush> {
+    /// The turnstile workload: every event a `.to`.
+    static var turnstile: Self {
+        EngineWorkload(
+            name: "turnstile", initial: .locked, transition: { benchTurnstile($0, $1) },
+            event: { turnstileEvent($0) }, bare: bareTurnstile)
+    }
+}
+
+extension EngineWorkload<BenchTransfer, BenchTransferEvent> {
+    /// The transfer workload: a data-carrying state, mostly `.update`s.
+    static var transfer: Self {
+        EngineWorkload(
+            name: "transfer", initial: .idle(completed: 0), transition: { benchTransfer($0, $1) },
+            event: { transferEvent($0) }, bare: bareTransfer)
+    }
+}
+
 let engineCases: [(key: String, title: String)] = [
     ("a", "(a) bare switch under a Mutex"),
     ("b", "(b) engine, history on, no readers"),
@@ -315,18 +352,15 @@ func runEngineBenchmarks() async {
     let environment = ProcessInfo.processInfo.environment
     let events = Int(environment["BENCH_EVENTS"] ?? "") ?? 1_000_000
     let memoryEvents = Int(environment["BENCH_MEMORY_EVENTS"] ?? "") ?? 10_000_000
-    let turnstile = EngineWorkload<BenchTurnstile, BenchCoinOrPush>(
-        name: "turnstile", initial: .locked, transition: { benchTurnstile($0, $1) }, event: { turnstileEvent($0) },
-        bare: bareTurnstile)
-    let transfer = EngineWorkload<BenchTransfer, BenchTransferEvent>(
-        name: "transfer", initial: .idle(completed: 0), transition: { benchTransfer($0, $1) },
-        event: { transferEvent($0) },
-        bare: bareTransfer)
+    let turnstile = EngineWorkload.turnstile
+    let transfer = EngineWorkload.transfer
 
     let cases = Set((environment["BENCH_CASES"] ?? "abcdef").map(String.init))
     let rounds = Int(environment["BENCH_ROUNDS"] ?? "") ?? 7
-    let turnstileRates = await turnstile.measure(events: events, rounds: rounds, cases: cases)
-    let transferRates = await transfer.measure(events: events, rounds: rounds, cases: cases)
+    let turnstileMeasured = await turnstile.measure(events: events, rounds: rounds, cases: cases)
+    let transferMeasured = await transfer.measure(events: events, rounds: rounds, cases: cases)
+    let turnstileRates = turnstileMeasured.rates
+    let transferRates = transferMeasured.rates
     let turnstileMemory = await turnstile.memory(events: memoryEvents)
     let transferMemory = await transfer.memory(events: memoryEvents)
 
@@ -345,6 +379,7 @@ func runEngineBenchmarks() async {
                 + ratio(left, turnstileRates["a"] ?? 1) + "   " + format(right) + "   "
                 + ratio(right, transferRates["a"] ?? 1))
     }
+    print(traceLine(turnstile: turnstileMeasured.silentOverTraced, transfer: transferMeasured.silentOverTraced))
     print(
         "memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
             + "transfer \(transferMemory.before) -> \(transferMemory.after)")
@@ -354,8 +389,8 @@ func runEngineBenchmarks() async {
         "b_over_a_transfer": (transferRates["b"] ?? 0) / (transferRates["a"] ?? 1),
         "c_over_a_transfer": (transferRates["c"] ?? 0) / (transferRates["a"] ?? 1),
         // How many times slower a trace-level reporter that counts makes the machine (issue: at most 5).
-        "b_over_d_turnstile": (turnstileRates["b"] ?? 0) / (turnstileRates["d"] ?? 1),
-        "b_over_d_transfer": (transferRates["b"] ?? 0) / (transferRates["d"] ?? 1),
+        "b_over_d_turnstile": turnstileMeasured.silentOverTraced ?? 0,
+        "b_over_d_transfer": transferMeasured.silentOverTraced ?? 0,
     ]
     let json: [String: Any] = [
         "group": "engine",
@@ -375,4 +410,12 @@ func runEngineBenchmarks() async {
     {
         print(line)
     }
+}
+
+/// The trace-reporter line both the engine and the inspector group print: silent ÷ traced throughput, the
+/// median of per-round ratios (``EngineRates/silentOverTraced``), "-" for a workload not measured.
+func traceLine(turnstile: Double?, transfer: Double?) -> String {
+    func figure(_ ratio: Double?) -> String { ratio.map { String(format: "%.2f", $0) } ?? "-" }
+    return "trace-level reporter that counts, silent ÷ traced throughput (median of rounds' ratios; "
+        + "issue 15: at most 5): turnstile \(figure(turnstile)), transfer \(figure(transfer))"
 }

@@ -3,12 +3,13 @@ import Synchronization
 import TerminalUI
 
 /// The terminal layer's benchmarks: a full 200×60 frame (view + diff), key-to-canvas latency through the
-/// store on a headless terminal, and a subscription flood against the 60 fps cap. Prints a table and one
-/// JSON line.
+/// store on a headless terminal, a subscription flood against the 60 fps cap, and the store's cost per effect
+/// when effects come in bursts (run in order). Prints a table and one JSON line.
 func runTerminalBenchmarks() async {
     let (render, renderCPU) = measureRender(iterations: 2000)
     let latency = measureKeyLatency(keys: 2000)
     let flood = await measureFlood(seconds: 1)
+    let effects = await measureEffectBursts(runs: 15, keys: 20, effectsPerKey: 100)
     let rows: [(String, String, String)] = [
         ("render 200x60 (build + diff)", microseconds(render.median), microseconds(render.p90)),
         ("render 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90)),
@@ -19,6 +20,7 @@ func runTerminalBenchmarks() async {
             String(format: "%.1f fps", Double(flood.frames) / Double(max(1, flood.seconds)))
         ),
         ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
+        ("effects in bursts of 100, each", nanoseconds(effects.median), nanoseconds(effects.p90) + " p90"),
     ]
     printFigureTable(group: "terminal", rows: rows)
     let json = """
@@ -26,7 +28,9 @@ func runTerminalBenchmarks() async {
         "render_200x60_cpu_median_us":\(renderCPU.median.microsecondsValue),\
         "key_to_canvas_median_us":\(latency.median.microsecondsValue),"key_to_canvas_p90_us":\(latency.p90.microsecondsValue),\
         "flood_values":\(flood.sent),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
-        "rss_start_kb":\(flood.residentStartKB),"rss_end_kb":\(flood.residentEndKB)}
+        "rss_start_kb":\(flood.residentStartKB),"rss_end_kb":\(flood.residentEndKB),\
+        "effect_in_burst_median_ns":\(effects.median.nanosecondsValue),\
+        "effect_in_burst_p90_ns":\(effects.p90.nanosecondsValue)}
         """
     print(json)
 }
@@ -153,4 +157,53 @@ private func measureFlood(seconds: Int) async -> FloodFigures {
     return FloodFigures(
         sent: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start,
         residentEndKB: ownResidentKB())
+}
+
+/// Effects asked for in bursts through the store, in order: each of `keys` keys asks for `effectsPerKey`
+/// effects, each feeding one action back. Per run, the wall time from the start until the last effect's action
+/// is reduced, divided by the number of effects; percentiles over `runs` runs.
+private func measureEffectBursts(runs: Int, keys: Int, effectsPerKey: Int) async -> Percentiles {
+    struct State: Equatable, Sendable {
+        var ended = 0
+    }
+    let total = keys * effectsPerKey
+    let app = App<State, Bool, Int>(
+        initialState: State(),
+        reduce: { state, isEnd in
+            guard isEnd else { return Array(0..<effectsPerKey) }
+            state.ended += 1
+            return []
+        },
+        view: { state, size in
+            var canvas = Canvas(size: size)
+            canvas.write("\(state.ended)", at: Point(x: 0, y: 0))
+            return canvas
+        },
+        keymap: { _, _ in false },
+        isFinished: { $0.ended == total },
+        runEffect: { _, send in send(true) }
+    )
+    var samples: [Duration] = []
+    for _ in 0..<runs {
+        let terminal = HeadlessTerminal(
+            size: Size(width: 20, height: 1), script: Array(repeating: .key(.character("e")), count: keys))
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = await app.run(detachedOn: terminal)
+        samples.append((clock.now - start) / total)
+    }
+    return Percentiles(samples)
+}
+
+/// `duration` as "123 ns".
+private func nanoseconds(_ duration: Duration) -> String {
+    String(format: "%.0f ns", duration.nanosecondsValue)
+}
+
+extension Duration {
+    /// Nanoseconds, whole.
+    fileprivate var nanosecondsValue: Double {
+        let (seconds, attoseconds) = components
+        return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9).rounded()
+    }
 }

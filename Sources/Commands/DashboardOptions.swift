@@ -19,41 +19,71 @@ package struct DashboardOptions: Hashable, Sendable {
         self.inspectable = inspectable
     }
 
+    /// The options of the dashboard, each named once: parsing, the opening check and the usage line read
+    /// this one list.
+    package enum Option: String, CaseIterable, Sendable {
+        /// `--trace FILE`: log per-frame timings to FILE.
+        case trace = "--trace"
+        /// `--seed N`: seed the simulated transfers.
+        case seed = "--seed"
+        /// `--no-mouse`: leave the mouse to the terminal.
+        case noMouse = "--no-mouse"
+        /// `--inspectable`: let `statetui inspect` follow the machines.
+        case inspectable = "--inspectable"
+
+        /// The name of the value the option takes, or nil for a flag.
+        package var valueName: String? {
+            switch self {
+            case .trace: "file"
+            case .seed: "n"
+            case .noMouse, .inspectable: nil
+            }
+        }
+
+        /// `[--trace <file>]`, `[--no-mouse]`: the option as the usage line shows it.
+        package var usage: String {
+            "[\(rawValue)" + (valueName.map { " <\($0)>" } ?? "") + "]"
+        }
+    }
+
     /// The usage line.
-    package static let usage = "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable]"
+    package static let usage = (["statetui"] + Option.allCases.map(\.usage)).joined(separator: " ")
 
     /// Parses the words after the program name when they open the dashboard: none at all, or only
     /// dashboard options. Returns nil when the first word is something else (a command, `--help`).
     package static func parse(_ arguments: [String]) throws(UsageError) -> DashboardOptions? {
         guard let first = arguments.first else { return DashboardOptions() }
-        guard first == "--trace" || first == "--seed" || first == "--no-mouse" || first == "--inspectable" else {
-            return nil
-        }
+        guard Option(rawValue: first) != nil else { return nil }
         var options = DashboardOptions()
         var rest = arguments[...]
-        while let option = rest.popFirst() {
-            switch option {
-            case "--trace":
-                guard let path = rest.popFirst(), !path.isEmpty else {
-                    throw UsageError("option '--trace' needs a file")
-                }
-                options.tracePath = path
-            case "--seed":
-                guard let text = rest.popFirst() else { throw UsageError("option '--seed' needs a number") }
-                guard let seed = Self.parseSeed(text) else {
-                    throw UsageError(
-                        "option '--seed' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), got '\(text)'")
-                }
-                options.seed = seed
-            case "--no-mouse":
-                options.mouse = false
-            case "--inspectable":
-                options.inspectable = true
-            default:  // not a state switch: any other word is a usage error
-                throw UsageError("unexpected argument '\(option)'")
-            }
+        while let word = rest.popFirst() {
+            guard let option = Option(rawValue: word) else { throw UsageError("unexpected argument '\(word)'") }
+            try options.apply(option, rest: &rest)
         }
         return options
+    }
+
+    /// Sets what `option` says, taking its value from the front of `rest`.
+    private mutating func apply(_ option: Option, rest: inout ArraySlice<String>) throws(UsageError) {
+        switch option {
+        case .trace:
+            guard let path = rest.popFirst(), !path.isEmpty else {
+                throw UsageError("option '\(option.rawValue)' needs a file")
+            }
+            tracePath = path
+        case .seed:
+            guard let text = rest.popFirst() else { throw UsageError("option '\(option.rawValue)' needs a number") }
+            guard let seed = Self.parseSeed(text) else {
+                throw UsageError(
+                    "option '\(option.rawValue)' needs an unsigned 64-bit integer (decimal or 0x-hexadecimal), "
+                        + "got '\(text)'")
+            }
+            self.seed = seed
+        case .noMouse:
+            mouse = false
+        case .inspectable:
+            inspectable = true
+        }
     }
 
     /// The environment variable that seeds random choices when `--seed` is not given (shared with model

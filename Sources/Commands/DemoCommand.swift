@@ -30,7 +30,8 @@ package enum DemoCommand {
             a pause ('sleep 300ms', 'sleep 1.5s', 'sleep 60m', 'sleep 24h'; at most 8760h) or a check on the screen
             ('expect /regex/': literals, ., [a-z], \\d \\w \\s \\b, ( ), (?: ), |, * + ? {n,m}, ^ $, matched in
             time linear in the screen); '#' starts a comment. A demo file is at most 1 MiB.
-            Without --headless, a person watches it run and q stops it. With --headless no terminal is
+            Without --headless, a person watches it run: the top row shows 'demo NAME · step N of M' while
+            it plays and 'demo NAME done — q quits' at its end; q stops it. With --headless no terminal is
             needed: every frame is printed after a '--- frame N: <step> ---' line, and time is simulated, so
             the frames are the same on every run. A failed expect prints the step and the screen on standard
             error and exits 1; a demo file with an error prints 'statetui: FILE:LINE: …' and exits 2.
@@ -55,6 +56,9 @@ package enum DemoCommand {
         }
         let file: String
         let text: String
+        // What the screen calls the demo while it plays: a bundled demo's name, or a file's without its folder
+        // and `.demo`.
+        let title = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         if let bundled = BundledDemos.texts[name] {
             file = "Resources/demos/\(name).demo"
             text = bundled
@@ -87,7 +91,9 @@ package enum DemoCommand {
             let (result, frames, recorded) = blocking { [cast] in
                 var cast = cast
                 var frames: [String] = []
-                let ending = await DemoPlayer.headless(script, size: size, cast: &cast) { frames.append($0) }
+                let ending = await DemoPlayer.headless(script, size: size, world: DemoSession(), cast: &cast) {
+                    frames.append($0)
+                }
                 return (ending, frames, cast)
             }
             for frame in frames { io.writeOutput(frame) }
@@ -105,7 +111,8 @@ package enum DemoCommand {
             let shared = TerminalHandle(terminal)
             let (result, recorded) = blocking { [cast] in
                 var cast = cast
-                let ending = await DemoPlayer.interactive(script, on: shared.terminal, cast: &cast)
+                let ending = await DemoPlayer.interactive(
+                    script, name: title, on: shared.terminal, world: DemoSession(), cast: &cast)
                 return (ending, cast)
             }
             terminal.restore()

@@ -344,15 +344,7 @@ public final class CopyJob: Sendable {
     private func openSource() throws(TransferError) -> (descriptor: Int32, status: FileStatus) {
         let fileSystem = options.fileSystem
         let path = request.source
-        let named: FileStatus
-        do {
-            named = try fileSystem.statusOfPath(path)
-        } catch {
-            throw .sourceUnreadable(path: path, reason: error)
-        }
-        guard named.kind == .regularFile else {
-            throw .notARegularFile(path: path, kind: named.kind)
-        }
+        _ = try Self.regularFile(path) { () throws(Errno) in try fileSystem.statusOfPath(path) }
         let descriptor: Int32
         do {
             descriptor = try fileSystem.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)
@@ -360,15 +352,7 @@ public final class CopyJob: Sendable {
             throw .sourceUnreadable(path: path, reason: error)
         }
         do throws(TransferError) {
-            let status: FileStatus
-            do {
-                status = try fileSystem.status(descriptor)
-            } catch {
-                throw .sourceUnreadable(path: path, reason: error)
-            }
-            guard status.kind == .regularFile else {
-                throw .notARegularFile(path: path, kind: status.kind)
-            }
+            let status = try Self.regularFile(path) { () throws(Errno) in try fileSystem.status(descriptor) }
             do {
                 try fileSystem.clearNonBlocking(descriptor)
             } catch {
@@ -379,6 +363,23 @@ public final class CopyJob: Sendable {
             fileSystem.close(descriptor)
             throw error
         }
+    }
+
+    /// The status `read` gives of the source at `path`, which must be a regular file's; an error reading it
+    /// makes the source unreadable.
+    private static func regularFile(
+        _ path: String, _ read: () throws(Errno) -> FileStatus
+    ) throws(TransferError) -> FileStatus {
+        let status: FileStatus
+        do {
+            status = try read()
+        } catch {
+            throw .sourceUnreadable(path: path, reason: error)
+        }
+        guard status.kind == .regularFile else {
+            throw .notARegularFile(path: path, kind: status.kind)
+        }
+        return status
     }
 
     /// A run of the source that is all data or all hole, ending at `end`.

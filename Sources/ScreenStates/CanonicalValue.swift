@@ -1,3 +1,5 @@
+import Support
+
 /// A value written in the project's canonical text: the Swift-literal form every state, event and
 /// action prints as and parses from (`idle`, `running(request: 1, percent: 20)`, `loaded(["a"])`).
 ///
@@ -77,25 +79,10 @@ extension CanonicalValue: CustomStringConvertible {
     /// `value` as a Swift string literal: double quotes, with `\\`, `\"`, `\n`, `\r`, `\t`, `\0` and
     /// `\u{…}` escapes so the text stays on one line and every scalar survives a round trip.
     public static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": text += "\\\\"
-            case "\"": text += "\\\""
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\0": text += "\\0"
-            default:
-                if needsEscape(scalar) {
-                    text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedLiteral.quoted(value) { scalar in
+            if scalar == "\0" { return "\\0" }
+            return needsEscape(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
         }
-        text += "\""
-        return text
     }
 
     /// Control characters, line and paragraph separators, and combining marks (which would fuse
@@ -137,18 +124,13 @@ extension CanonicalValue {
 
 extension CanonicalValue {
     /// The most characters of outside input an error message quotes.
-    public static let excerptLength = 200
+    public static let excerptLength = Excerpt.defaultLength
 
     /// `text` as an error message quotes it: whole when it has at most `limit` characters (Unicode
     /// scalars), else its first `limit`, an ellipsis and how many were left out, so a 10 MB bad line
     /// never travels whole to standard error.
     public static func excerpt(_ text: String, limit: Int = excerptLength) -> String {
-        let scalars = text.unicodeScalars
-        guard let cut = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
-            cut != scalars.endIndex
-        else { return text }
-        let omitted = scalars[cut...].count
-        return String(scalars[..<cut]) + "… (\(omitted) more characters)"
+        Excerpt.of(text, limit: limit)
     }
 
     /// The canonical text, cut to ``excerptLength`` characters as an error message quotes it.

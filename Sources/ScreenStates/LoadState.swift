@@ -82,3 +82,10 @@ extension LoadState: CanonicalCases {
         }
     }
 }
+
+extension LoadState: MachineModel {
+    /// A new machine starts idle.
+    public static var initial: LoadState { .idle }
+    /// Its machine's label unless told otherwise.
+    public static let machineLabel = "load"
+}

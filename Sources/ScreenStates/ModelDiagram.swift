@@ -66,9 +66,4 @@ extension ScreenModel {
         case .load: ModelDiagram(LoadState.exploreSamples(), caseName: \.diagramCase)
         }
     }
-
-    /// The diagram drawn as text: collapsed by case unless `full`, in `charset`.
-    public func textDiagram(full: Bool = false, charset: DiagramCharset = .unicode) -> String {
-        DiagramLayout(diagram.graph(full: full), charset: charset).text
-    }
 }

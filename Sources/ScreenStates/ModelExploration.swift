@@ -34,16 +34,7 @@ extension TransferModel {
     static func foldedTransition(
         beyond newestSampleRequest: Int
     ) -> @Sendable (TransferModel, TransferEvent) -> Transition<TransferModel, TransferEvent> {
-        { model, event in
-            switch transition(model, event) {
-            case .to(let next, let timeout): .to(next.folded(beyond: newestSampleRequest), timeout: timeout)
-            case .update(let next): .update(next.folded(beyond: newestSampleRequest))
-            case .stay: .stay
-            case .ignore: .ignore
-            case .invalid(let reason): .invalid(reason)
-            case .postpone: .postpone
-            }
-        }
+        { model, event in transition(model, event).mapState { $0.folded(beyond: newestSampleRequest) } }
     }
 
     /// Every state reachable from ``initial`` with ``sampleEvents`` (ids folded beyond request 1).
@@ -71,39 +62,5 @@ extension LoadState {
     /// Every state reachable from idle with ``sampleActions``.
     public static func exploreSamples() -> StateGraph<LoadState, LoadAction> {
         StateGraph.explore(from: .idle, events: sampleActions, transition: transition)
-    }
-}
-
-extension ScreenModel {
-    /// The sample events the graph explores, in canonical text.
-    public var sampleInputs: [String] {
-        switch self {
-        case .transfer: TransferModel.sampleEvents.map(\.description)
-        case .upload: UploadState.sampleEvents.map(\.description)
-        case .load: LoadState.sampleActions.map(\.description)
-        }
-    }
-
-    /// The explored graph of this model with its sample events, rendered in `format`. The text diagram is
-    /// collapsed by case unless `full`, drawn in `charset`; the other formats always show the full graph.
-    public func graph(_ format: GraphFormat, full: Bool = false, charset: DiagramCharset = .unicode) -> String {
-        switch format {
-        case .text: textDiagram(full: full, charset: charset)
-        case .mermaid, .dot, .table:
-            switch self {
-            case .transfer: Self.render(TransferModel.exploreSamples(), format)
-            case .upload: Self.render(UploadState.exploreSamples(), format)
-            case .load: Self.render(LoadState.exploreSamples(), format)
-            }
-        }
-    }
-
-    private static func render<State, Event>(_ graph: StateGraph<State, Event>, _ format: GraphFormat) -> String {
-        switch format {
-        case .mermaid: graph.mermaid
-        case .dot: graph.dot
-        case .table: graph.transitionTable
-        case .text: DiagramLayout(graph.fullDiagram).text
-        }
     }
 }

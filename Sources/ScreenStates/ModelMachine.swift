@@ -61,3 +61,27 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
         }
     }
 }
+
+/// A seed's model as a machine starts it: the state it starts in, the label its machine takes unless told
+/// otherwise, and its table. One initializer of ``ModelMachine`` serves every model that conforms.
+public protocol MachineModel: Hashable, Sendable {
+    /// The events the model's table takes.
+    associatedtype Event: Sendable
+    /// The state a new machine starts in.
+    static var initial: Self { get }
+    /// The label a machine takes unless told otherwise (its name in reports and in the History screen).
+    static var machineLabel: String { get }
+    /// The model's table: what `event` does in `state`.
+    static func transition(_ state: Self, _ event: Event) -> Transition<Self, Event>
+}
+
+extension ModelMachine where State: MachineModel, Event == State.Event {
+    /// A machine starting in the model's ``MachineModel/initial`` state, running its table.
+    public convenience init(
+        label: String = State.machineLabel, historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
+    ) {
+        self.init(
+            initial: State.initial, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
+            transition: { State.transition($0, $1) })
+    }
+}

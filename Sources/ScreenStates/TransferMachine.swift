@@ -9,15 +9,6 @@ import StateMachineKit
 public typealias TransferMachine = ModelMachine<TransferModel, TransferEvent>
 
 extension ModelMachine where State == TransferModel, Event == TransferEvent {
-    /// A transfer starting idle, with no request issued yet.
-    public convenience init(
-        label: String = "transfer", historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
-    ) {
-        self.init(
-            initial: .initial, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: TransferModel.transition)
-    }
-
     /// The current phase.
     public var state: TransferState { engine.state.phase }
 

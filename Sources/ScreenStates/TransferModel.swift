@@ -189,3 +189,8 @@ extension TransferModel: CanonicalText {
             retainedPercent: arguments.count > 2 ? try arguments[2].intValue("retainedPercent") : nil)
     }
 }
+
+extension TransferModel: MachineModel {
+    /// Its machine's label unless told otherwise.
+    public static let machineLabel = "transfer"
+}

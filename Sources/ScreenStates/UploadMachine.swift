@@ -5,15 +5,6 @@ import StateMachineKit
 public typealias UploadMachine = ModelMachine<UploadState, UploadEvent>
 
 extension ModelMachine where State == UploadState, Event == UploadEvent {
-    /// An idle upload.
-    public convenience init(
-        label: String = "upload", historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
-    ) {
-        self.init(
-            initial: .idle, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
-            transition: UploadState.transition)
-    }
-
     /// The current state.
     public var state: UploadState { engine.state }
 }

@@ -165,3 +165,10 @@ extension UploadState: CanonicalCases {
         }
     }
 }
+
+extension UploadState: MachineModel {
+    /// A new machine starts idle.
+    public static var initial: UploadState { .idle }
+    /// Its machine's label unless told otherwise.
+    public static let machineLabel = "upload"
+}

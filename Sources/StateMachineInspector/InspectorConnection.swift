@@ -207,12 +207,21 @@ public enum InspectorDiscovery {
 }
 
 extension InspectorConnection {
+    /// How many messages ``messages(socketPath:bufferLimit:)`` holds for an iteration that is behind.
+    public static let messageBufferLimit = 4096
+
     /// The messages of the program at `socketPath`, read on a thread of their own, so that no task waits
     /// on the socket. The stream finishes when the program closes the connection, and throws when the
     /// connection cannot be made or a line is not a message; ending the iteration closes the connection.
-    public static func messages(socketPath: String) -> AsyncThrowingStream<InspectorMessage, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: InspectorMessage.self, throwing: (any Error).self, bufferingPolicy: .unbounded)
+    ///
+    /// At most `bufferLimit` messages wait for the iteration: while that many do, the thread stops reading
+    /// the socket, so an iteration slower than the program pushes back on the socket instead of growing
+    /// this buffer (the program never waits for a client: it counts the records it could not send and, past
+    /// its own bound, lets the connection go).
+    public static func messages(
+        socketPath: String, bufferLimit: Int = messageBufferLimit
+    ) -> AsyncThrowingStream<InspectorMessage, any Error> {
+        let (stream, continuation) = makeStream(of: InspectorMessage.self, bufferLimit: bufferLimit)
         // The socket, so that ending the iteration can shut it and wake the thread from its read.
         let shared = Locked<Int32?>(nil)
         continuation.onTermination = { _ in
@@ -230,7 +239,9 @@ extension InspectorConnection {
                     return false
                 }
                 guard !cancelled else { return continuation.finish() }
-                while let message = try connection.next() { continuation.yield(message) }
+                while let message = try connection.next() {
+                    guard yield(message, to: continuation, waiting: pauseForIteration) else { break }
+                }
                 shared.withLock { $0 = -1 }
                 continuation.finish()
             } catch {
@@ -242,4 +253,41 @@ extension InspectorConnection {
         thread.start()
         return stream
     }
+
+    /// A stream that holds at most `bufferLimit` elements (at least one) for its iteration, the oldest: fed
+    /// through ``yield(_:to:waiting:)``, which waits for room rather than drop.
+    static func makeStream<Element: Sendable>(
+        of type: Element.Type, bufferLimit: Int
+    ) -> (
+        stream: AsyncThrowingStream<Element, any Error>,
+        continuation: AsyncThrowingStream<Element, any Error>.Continuation
+    ) {
+        AsyncThrowingStream.makeStream(
+            of: type, throwing: (any Error).self, bufferingPolicy: .bufferingOldest(max(1, bufferLimit)))
+    }
+
+    /// Yields `element` to a stream whose buffer keeps its oldest elements, waiting (`wait`, then again)
+    /// while the buffer is full: the element is kept, never dropped. `false` once the iteration has ended.
+    static func yield<Element: Sendable>(
+        _ element: Element, to continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        waiting wait: () -> Void
+    ) -> Bool {
+        var pending = element
+        while true {
+            switch continuation.yield(pending) {
+            case .enqueued:
+                return true
+            case .dropped(let refused):
+                pending = refused
+                wait()
+            case .terminated:
+                return false
+            @unknown default:
+                return false
+            }
+        }
+    }
+
+    /// How long the reading thread waits for the iteration to take messages before it offers one again.
+    static func pauseForIteration() { usleep(2000) }
 }

@@ -43,7 +43,7 @@ public struct Report: Sendable {
     /// A stable name such as `statemachine.invalid`, for filtering and counting.
     public var name: String
     /// The sentence and the metadata: given, or made when read.
-    private var text: Text
+    @usableFromInline var text: Text
 
     /// A readable sentence.
     public var message: String {
@@ -71,25 +71,47 @@ public struct Report: Sendable {
         label: String, level: Level, name: String,
         describe: @escaping @Sendable () -> (message: String, metadata: [String: String])
     ) {
+        self.init(label: label, level: level, name: name, text: DescribedText(describe: describe))
+    }
+
+    /// Creates a report whose message and metadata `text` makes when a sink reads either. A small `text`
+    /// (the engine's notes of small states and events) is stored in the report itself, with no allocation.
+    @inlinable
+    init(label: String, level: Level, name: String, text: some ReportText) {
         self.label = label
         self.level = level
         self.name = name
-        self.text = .deferred(describe)
+        self.text = .deferred(text)
     }
 }
 
+/// What a report's message and metadata are made from, kept as values until a sink reads them.
+@usableFromInline
+protocol ReportText: Sendable {
+    /// The message and metadata, made on every call.
+    func made() -> (message: String, metadata: [String: String])
+}
+
+/// The text of a report made by a closure the reporting code gave.
+struct DescribedText: ReportText {
+    let describe: @Sendable () -> (message: String, metadata: [String: String])
+
+    func made() -> (message: String, metadata: [String: String]) { describe() }
+}
+
 extension Report {
-    /// A report's sentence and metadata: given at once, or made on demand by the closure that knows how.
-    private enum Text: Sendable {
+    /// A report's sentence and metadata: given at once, or made on demand from the values they describe.
+    @usableFromInline
+    enum Text: Sendable {
         case given(message: String, metadata: [String: String])
         /// Made on every read: a sink reads a report once or twice, and keeping what was made would
         /// cost every report an allocation and a lock, which a sink that never reads would pay too.
-        case deferred(@Sendable () -> (message: String, metadata: [String: String]))
+        case deferred(any ReportText)
 
         var made: (message: String, metadata: [String: String]) {
             switch self {
             case .given(let message, let metadata): (message, metadata)
-            case .deferred(let describe): describe()
+            case .deferred(let text): text.made()
             }
         }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,18 +101,6 @@ extension StateMachine {
         case modifying
     }
 
-    /// Whom the report queue belongs to: nobody, or the caller delivering reports outside the lock.
-    @usableFromInline
-    enum ReportQueue: Sendable {
-        /// No report is being delivered; the next caller with notes delivers them itself, in `spare`'s
-        /// place: the emptied buffer the last deliverer gave back, kept so that notes cost no allocation.
-        case idle(spare: [Note])
-        /// The caller on thread `thread` is delivering reports; notes of later events wait in
-        /// ``Core/notes``, in the order their events were applied, and that caller delivers them before it
-        /// returns.
-        case delivering(thread: UInt)
-    }
-
     /// One reader parked until the next change.
     @usableFromInline
     struct ParkedReader: Sendable {
@@ -185,7 +175,10 @@ extension StateMachine {
         @usableFromInline var wakeFinishes = false
         /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
         @usableFromInline var wakeWith: State?
-        /// Reports this caller must deliver, in order, then ask for more (``Core/nextReports()``).
+        /// The report this caller must deliver first, when it is to deliver one or more.
+        @usableFromInline var report: Note?
+        /// The reports this caller must deliver after ``report``, in order, before it asks for more
+        /// (``Core/nextReports(first:rest:)``).
         @usableFromInline var reports: [Note] = []
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
         @usableFromInline var bound: WorkRun?
@@ -195,8 +188,8 @@ extension StateMachine {
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
-            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty && bound == nil
-                && !waitsForBacklog
+            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && report == nil && reports.isEmpty
+                && bound == nil && !waitsForBacklog
         }
     }
 
@@ -224,17 +217,28 @@ extension StateMachine {
         @usableFromInline var readers: [ReaderSlot] = []
         /// The readers waiting for a change; being in this list is what being parked means.
         @usableFromInline var parked: [ParkedReader] = []
-        @usableFromInline var reportQueue = ReportQueue.idle(spare: [])
+        /// Whether a caller is delivering reports; shared with the machine, whose deliverer steps down
+        /// through it without the lock (``ReportDelivery``).
+        @usableFromInline let delivery: ReportDelivery
+        /// The thread of the caller delivering reports, while ``delivery`` says one is.
+        @usableFromInline var deliverer: UInt = 0
         /// Notes of applied events that no deliverer has taken yet, oldest first.
         @usableFromInline var notes: [Note] = []
+        /// The emptied buffer the last deliverer of several notes gave back, kept so that notes cost no
+        /// allocation.
+        @usableFromInline var spare: [Note] = []
         /// The lowest level of report anyone takes (`nil`: no reporter), so nothing is noted for nobody.
         @usableFromInline let reportLevel: Report.Level?
         @usableFromInline let postponeLimit: Int
         @usableFromInline var nextID = 0
 
         @usableFromInline
-        init(state: State, visit: Int, historyLimit: Int, postponeLimit: Int, reportLevel: Report.Level?) {
+        init(
+            state: State, visit: Int, historyLimit: Int, postponeLimit: Int, reportLevel: Report.Level?,
+            delivery: ReportDelivery
+        ) {
             self.state = state
+            self.delivery = delivery
             self.visit = visit
             self.history = HistoryRing(capacity: historyLimit)
             self.postponeLimit = postponeLimit
@@ -446,33 +450,32 @@ extension StateMachine {
             into effects: inout Effects?
         ) {
             sequence += 1
-            let noted = reportLevel.map { source.level(of: outcome) >= $0 } ?? false
-            guard history.capacity > 0 || noted else { return }
-            guard noted else {
-                if history.isFull {
-                    // The steady state of a long-running machine: reuse the oldest slot field by field.
-                    let sequence = sequence
-                    let after = state
-                    history.overwriteOldest { oldest in
-                        oldest.sequence = sequence
-                        oldest.visit = recordVisit
-                        oldest.before = before
-                        oldest.event = event
-                        oldest.outcome = outcome
-                        oldest.after = after
-                    }
-                } else {
-                    history.append(
-                        Record(
-                            sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
-                            after: state))
-                }
-                return
+            if let reportLevel, source.level(of: outcome) >= reportLevel {
+                note(
+                    .record(
+                        RecordNote(
+                            visit: recordVisit, before: before, event: event, outcome: outcome, after: state,
+                            source: source, postponeLimit: postponeLimit)))
             }
-            let record = Record(
-                sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome, after: state)
-            history.append(record)
-            note(.record(record, source: source))
+            guard history.capacity > 0 else { return }
+            if history.isFull {
+                // The steady state of a long-running machine: reuse the oldest slot field by field.
+                let sequence = sequence
+                let after = state
+                history.overwriteOldest { oldest in
+                    oldest.sequence = sequence
+                    oldest.visit = recordVisit
+                    oldest.before = before
+                    oldest.event = event
+                    oldest.outcome = outcome
+                    oldest.after = after
+                }
+            } else {
+                history.append(
+                    Record(
+                        sequence: sequence, visit: recordVisit, before: before, event: event, outcome: outcome,
+                        after: state))
+            }
         }
 
         // MARK: - Work and timers
@@ -702,20 +705,34 @@ extension StateMachine {
             if effects!.wakeFinishes == false && !effects!.wake.isEmpty {
                 effects!.wakeWith = handOver(to: effects!.wake)
             }
-            switch reportQueue {
-            case .idle(var spare) where !notes.isEmpty:
-                reportQueue = .delivering(thread: currentThread())
-                swap(&notes, &spare)
-                effects!.reports = spare
-            case .delivering(let thread) where notes.count > Self.reportBacklog && thread != currentThread():
-                // Back-pressure: another thread delivers and the backlog is full, so this sender waits
-                // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
-                // from inside a report, never waits.
-                effects!.waitsForBacklog = true
-            case .idle, .delivering:
-                break
+            if !notes.isEmpty {
+                if delivery.claim() {
+                    deliverer = currentThread()
+                    var first: Note?
+                    var rest: [Note] = []
+                    handOutNotes(first: &first, rest: &rest)
+                    effects!.report = first
+                    effects!.reports = rest
+                } else if notes.count > Self.reportBacklog && deliverer != currentThread() {
+                    // Back-pressure: another thread delivers and the backlog is full, so this sender waits
+                    // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
+                    // from inside a report, never waits.
+                    effects!.waitsForBacklog = true
+                }
             }
             if effects!.isEmpty { effects = nil }
+        }
+
+        /// Moves the queued notes to the deliverer: a single note by itself, so that the queue keeps its
+        /// buffer; several in the queue's buffer, which takes the spare in its place.
+        @inlinable
+        mutating func handOutNotes(first: inout Note?, rest: inout [Note]) {
+            if notes.count == 1 {
+                first = notes.removeLast()
+            } else {
+                swap(&notes, &spare)
+                swap(&spare, &rest)
+            }
         }
 
         /// How many notes may wait for a deliverer on another thread before their senders wait too.
@@ -724,26 +741,83 @@ extension StateMachine {
         /// Whether senders must wait for the deliverer to shrink the backlog.
         @inlinable
         var backlogIsFull: Bool {
-            guard case .delivering = reportQueue else { return false }
-            return notes.count > Self.reportBacklog
+            delivery.isActive && notes.count > Self.reportBacklog
         }
 
-        /// Gives the deliverer the notes queued while it delivered, in place of the emptied buffer it
-        /// hands back; `false`, with nobody delivering and the buffer kept as the spare, when none are.
+        /// Gives the deliverer the notes queued while it delivered, taking back the emptied buffer it
+        /// returns (kept as the spare); `false`, with nobody delivering from then on, when none are queued.
         @inlinable
-        mutating func nextReports(_ delivered: inout [Note]) -> Bool {
-            guard case .delivering = reportQueue else {
-                preconditionFailure("Internal inconsistency: reports delivered while nobody was delivering")
+        mutating func nextReports(first: inout Note?, rest: inout [Note]) -> Bool {
+            if rest.capacity > 0 {
+                swap(&spare, &rest)
+                rest = []
             }
             if notes.isEmpty {
-                reportQueue = .idle(spare: delivered)
-                delivered = []
+                delivery.stepDown()
                 return false
             }
-            swap(&notes, &delivered)
+            delivery.keep()
+            handOutNotes(first: &first, rest: &rest)
             return true
         }
     }
+}
+
+/// Whether a caller is delivering a machine's reports, in one atomic word beside the machine's lock.
+///
+/// Callers decide under the lock whether they deliver (``claim()``), and queue their notes for the deliverer
+/// when another does; the deliverer, done with its notes, steps down with one compare-and-exchange
+/// (``stepDownUnlessQueued()``) instead of taking the lock again to look for more. The word says whether
+/// notes were queued for it meanwhile, in which case it takes the lock to fetch them. So a sender whose
+/// reports nobody else is delivering takes the lock once per event, as a silent machine does.
+@usableFromInline
+final class ReportDelivery: Sendable {
+    /// Nobody delivers. Only a caller holding the lock changes the word from here.
+    @usableFromInline static var idle: UInt8 { 0 }
+    /// A caller delivers, and no note has been queued for it since it last looked.
+    @usableFromInline static var delivering: UInt8 { 1 }
+    /// A caller delivers, and notes wait in the core for it.
+    @usableFromInline static var queued: UInt8 { 2 }
+
+    @usableFromInline let word = Atomic<UInt8>(0)
+
+    @inlinable init() {}
+
+    /// Under the lock, with notes queued: `true` when this caller is to deliver them (nobody was, or the
+    /// deliverer has just stepped down); `false` when the active deliverer will, which it is told.
+    @inlinable
+    func claim() -> Bool {
+        if word.load(ordering: .acquiring) == Self.idle {
+            word.store(Self.delivering, ordering: .relaxed)
+            return true
+        }
+        let (exchanged, found) = word.compareExchange(
+            expected: Self.delivering, desired: Self.queued, ordering: .acquiringAndReleasing)
+        if exchanged || found == Self.queued { return false }
+        // The deliverer stepped down between the load and the exchange: its reports are all delivered.
+        word.store(Self.delivering, ordering: .relaxed)
+        return true
+    }
+
+    /// Outside the lock, by the deliverer with nothing left in hand: steps down unless notes were queued
+    /// for it, which it must then fetch under the lock (``StateMachine/Core/nextReports(first:rest:)``).
+    @inlinable
+    func stepDownUnlessQueued() -> Bool {
+        word.compareExchange(expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
+            .exchanged
+    }
+
+    /// Under the lock, by the deliverer finding nothing queued: nobody delivers from now on.
+    @inlinable
+    func stepDown() { word.store(Self.idle, ordering: .releasing) }
+
+    /// Under the lock, by the deliverer taking the queued notes: it goes on delivering.
+    @inlinable
+    func keep() { word.store(Self.delivering, ordering: .relaxed) }
+
+    /// Whether a caller is delivering.
+    @inlinable
+    var isActive: Bool { word.load(ordering: .acquiring) != Self.idle }
 }
 
 /// An identifier of the calling thread, to tell a reporter's own sends from other threads' sends.

@@ -16,14 +16,7 @@ extension StateMachine {
         /// The lowest level at which a record from this source is reported.
         @inlinable
         func level(of outcome: Outcome) -> Report.Level {
-            let level: Report.Level =
-                switch outcome {
-                case .moved, .updated, .stayed, .ignored, .stopped: .trace
-                case .invalid: .error
-                case .stale: .notice
-                case .postponed: .debug
-                case .overflowed: .warning
-                }
+            let level = OutcomeKind(outcome).level
             if case .timer = self { return min(level, .debug) }
             return level
         }
@@ -34,47 +27,154 @@ extension StateMachine {
     @usableFromInline
     enum Note: Sendable {
         /// A recorded event.
-        case record(Record, source: NoteSource)
+        case record(RecordNote)
         /// A state timeout that fired after its visit ended; nothing was delivered.
         case timeoutExpired(visit: Int, event: Event)
         /// A run of `whileIn` work ended, with why and the state it ran in.
         case cancelled(label: String, visit: Int, cause: CancellationCause, state: State)
     }
 
-    /// Delivers `notes`, then the ones queued meanwhile by other callers, until none are left. Only the
-    /// caller the core made the deliverer calls this, and never under the lock, so reports arrive in
-    /// order and a reporter may call back into the machine.
+    /// A recorded event as noted for the reporter: the values its report's text is made from, nothing
+    /// formatted and no closure. It becomes the report's text as it is, so a report of small states and
+    /// events is built without a heap allocation (it fits a report's inline storage).
+    @usableFromInline
+    struct RecordNote: ReportText {
+        /// What only the rare outcomes need (the invalid reason, the stale run, the postpone limit); `nil`
+        /// for the others, so that the note of an accepted event holds no reference.
+        @usableFromInline let detail: RecordDetail?
+        @usableFromInline let visit: Int
+        @usableFromInline let outcome: OutcomeKind
+        @usableFromInline let source: SourceKind
+        @usableFromInline let before: State
+        @usableFromInline let event: Event
+        @usableFromInline let after: State
+
+        @inlinable
+        init(
+            visit: Int, before: State, event: Event, outcome: Outcome, after: State, source: NoteSource,
+            postponeLimit: Int
+        ) {
+            self.visit = visit
+            self.before = before
+            self.event = event
+            self.after = after
+            switch source {
+            case .event: self.source = .event
+            case .retry: self.source = .retry
+            case .timer: self.source = .timer
+            case .stale: self.source = .stale
+            }
+            self.outcome = OutcomeKind(outcome)
+            switch outcome {
+            case .moved, .updated, .stayed, .ignored, .stopped, .postponed:
+                detail = nil
+            case .invalid(let reason):
+                detail = RecordDetail(reason: reason)
+            case .stale:
+                guard case .stale(let run) = source else {
+                    preconditionFailure("Internal inconsistency: a stale record without an ended run")
+                }
+                detail = RecordDetail(run: run)
+            case .overflowed:
+                detail = RecordDetail(postponeLimit: postponeLimit)
+            }
+        }
+
+        /// The level of this record's report.
+        @inlinable
+        var level: Report.Level { outcome.level }
+
+        /// The name of this record's report.
+        @inlinable
+        var name: String {
+            switch outcome {
+            case .moved, .updated, .stayed: Report.Name.transition
+            case .ignored, .stopped: Report.Name.ignored
+            case .invalid: Report.Name.invalid
+            case .stale: Report.Name.staleEvent
+            case .postponed: Report.Name.postponed
+            case .overflowed: Report.Name.postponeOverflow
+            }
+        }
+
+        /// The message and metadata of the record's report; a retried postponed event carries
+        /// `retried=true`.
+        @usableFromInline
+        func made() -> (message: String, metadata: [String: String]) {
+            let message: String
+            var metadata = ["state": "\(before)", "event": "\(event)", "visit": "\(visit)"]
+            switch outcome {
+            case .moved, .updated, .stayed:
+                message = "\(before) + \(event) -> \(after) (\(outcome.rawValue))"
+                metadata["after"] = "\(after)"
+            case .ignored:
+                message = "\(event) ignored in \(before)"
+            case .invalid:
+                let reason = detail?.reason ?? ""
+                message = "\(event) is invalid in \(before): \(reason)"
+                metadata["reason"] = reason
+            case .stale:
+                guard let run = detail?.run, let cause = run.cause else {
+                    preconditionFailure("Internal inconsistency: a stale record without an ended run")
+                }
+                let reason = staleReason(run: run, cause: cause, visit: visit)
+                let ended = cause == .stateExited && run.visit != visit
+                message =
+                    "dropped \(event) sent for visit \(run.visit); \(ended ? "the machine is in visit \(visit)" : reason)"
+                metadata["reason"] = reason
+                metadata["cause"] = cause.rawValue
+                metadata["sender_visit"] = "\(run.visit)"
+                if let work = run.label { metadata["work"] = work }
+            case .stopped:
+                message = "\(event) arrived after stop"
+            case .postponed:
+                message = "\(event) postponed in \(before) until the next state change"
+            case .overflowed:
+                let limit = detail?.postponeLimit ?? 0
+                message = "dropped \(event) in \(before): \(limit) postponed events are already waiting"
+                metadata["reason"] = "postponeLimit \(limit) reached"
+            }
+            if source == .retry { metadata["retried"] = "true" }
+            return (message, metadata)
+        }
+    }
+
+    /// Delivers `first` and `rest`, then the notes queued meanwhile by other callers, until none are left.
+    /// Only the caller the core made the deliverer calls this, and never under the lock, so reports arrive
+    /// in order and a reporter may call back into the machine. With no buffer to give back and nothing
+    /// queued, it steps down without taking the lock again.
     @inlinable
-    func deliver(reports notes: consuming [Note]) {
+    func deliver(_ first: consuming Note?, then rest: consuming [Note]) {
         guard let reporter else {
             preconditionFailure("Internal inconsistency: \(label) noted reports without a reporter")
         }
-        var notes = consume notes
+        var first = consume first
+        var rest = consume rest
         repeat {
+            if let note = first.take() { report(note, to: reporter) }
             // Each note is moved out of the buffer and destroyed after its report, outside the lock (destroying
             // an event or a state must not run under it); indexing would copy each note and destroy it twice.
             // The buffer is left empty with its capacity, for the core to reuse.
-            notes.reverse()
-            while let note = notes.popLast() { report(note, to: reporter) }
-        } while core.withLock { $0.nextReports(&notes) }
+            if !rest.isEmpty {
+                rest.reverse()
+                while let note = rest.popLast() { report(note, to: reporter) }
+            }
+            if rest.capacity == 0 && delivery.stepDownUnlessQueued() { return }
+        } while core.withLock { $0.nextReports(first: &first, rest: &rest) }
     }
 
     /// Builds the report of `note` when the reporter takes its level; its text is made only if a sink
-    /// reads it. Inlinable so that a client's specialised machine prints its own types without dynamic
-    /// casts.
+    /// reads it. Inlinable so that a client's specialised machine keeps its own types in the report's
+    /// text, and prints them without dynamic casts.
     @inlinable
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
-        case .record(let record, let source):
-            let level = NoteSource.event.level(of: record.outcome)
+        case .record(let record):
+            let level = record.level
             if reporter.accepts(level) {
-                let postponeLimit = postponeLimit
-                reporter.report(
-                    Report(label: label, level: level, name: Self.reportName(of: record.outcome)) {
-                        Self.describe(record, source: source, postponeLimit: postponeLimit)
-                    })
+                reporter.report(Report(label: label, level: level, name: record.name, text: record))
             }
-            if case .timer = source, reporter.accepts(.debug) {
+            if case .timer = record.source, reporter.accepts(.debug) {
                 reporter.report(
                     Report(label: label, level: .debug, name: Report.Name.timeout) {
                         (
@@ -104,61 +204,6 @@ extension StateMachine {
         }
     }
 
-    /// The name of the report of a recorded event with `outcome`.
-    @inlinable
-    static func reportName(of outcome: Outcome) -> String {
-        switch outcome {
-        case .moved, .updated, .stayed: Report.Name.transition
-        case .ignored, .stopped: Report.Name.ignored
-        case .invalid: Report.Name.invalid
-        case .stale: Report.Name.staleEvent
-        case .postponed: Report.Name.postponed
-        case .overflowed: Report.Name.postponeOverflow
-        }
-    }
-
-    /// The message and metadata of a recorded event's report; a retried postponed event carries
-    /// `retried=true`.
-    @inlinable
-    static func describe(_ record: Record, source: NoteSource, postponeLimit: Int) -> (
-        message: String, metadata: [String: String]
-    ) {
-        let event = record.event
-        let message: String
-        var metadata = ["state": "\(record.before)", "event": "\(event)", "visit": "\(record.visit)"]
-        switch record.outcome {
-        case .moved, .updated, .stayed:
-            message = "\(record.before) + \(event) -> \(record.after) (\(record.outcome))"
-            metadata["after"] = "\(record.after)"
-        case .ignored:
-            message = "\(event) ignored in \(record.before)"
-        case .invalid(let reason):
-            message = "\(event) is invalid in \(record.before): \(reason)"
-            metadata["reason"] = reason
-        case .stale:
-            guard case .stale(let run) = source, let cause = run.cause else {
-                preconditionFailure("Internal inconsistency: a stale record without an ended run")
-            }
-            let reason = staleReason(run: run, cause: cause, visit: record.visit)
-            let ended = cause == .stateExited && run.visit != record.visit
-            message =
-                "dropped \(event) sent for visit \(run.visit); \(ended ? "the machine is in visit \(record.visit)" : reason)"
-            metadata["reason"] = reason
-            metadata["cause"] = cause.rawValue
-            metadata["sender_visit"] = "\(run.visit)"
-            if let work = run.label { metadata["work"] = work }
-        case .stopped:
-            message = "\(event) arrived after stop"
-        case .postponed:
-            message = "\(event) postponed in \(record.before) until the next state change"
-        case .overflowed:
-            message = "dropped \(event) in \(record.before): \(postponeLimit) postponed events are already waiting"
-            metadata["reason"] = "postponeLimit \(postponeLimit) reached"
-        }
-        if case .retry = source { metadata["retried"] = "true" }
-        return (message, metadata)
-    }
-
     /// Why a stale event's run had ended, in words: its visit ended, an `.update` left the states its
     /// work runs in, or the machine stopped.
     @usableFromInline
@@ -168,5 +213,60 @@ extension StateMachine {
         case .stateExited where run.visit != visit: "visit \(run.visit) ended"
         case .stateExited: "an update in visit \(run.visit) ended \(run.label ?? "its work")"
         }
+    }
+}
+
+/// A recorded event's outcome in a note: ``Outcome`` without its payload, which ``RecordDetail`` keeps.
+@usableFromInline
+enum OutcomeKind: String, Sendable {
+    case moved, updated, stayed, ignored, invalid, stopped, stale, postponed, overflowed
+
+    /// The kind of `outcome`.
+    @inlinable
+    init(_ outcome: Outcome) {
+        switch outcome {
+        case .moved: self = .moved
+        case .updated: self = .updated
+        case .stayed: self = .stayed
+        case .ignored: self = .ignored
+        case .invalid: self = .invalid
+        case .stopped: self = .stopped
+        case .stale: self = .stale
+        case .postponed: self = .postponed
+        case .overflowed: self = .overflowed
+        }
+    }
+
+    /// The level at which a record with this outcome is reported.
+    @inlinable
+    var level: Report.Level {
+        switch self {
+        case .moved, .updated, .stayed, .ignored, .stopped: .trace
+        case .invalid: .error
+        case .stale: .notice
+        case .postponed: .debug
+        case .overflowed: .warning
+        }
+    }
+}
+
+/// How a noted event reached the machine: ``StateMachine/NoteSource`` without the stale run.
+@usableFromInline
+enum SourceKind: UInt8, Sendable {
+    case event, retry, timer, stale
+}
+
+/// The part of a recorded event's note that only invalid, stale and overflowed outcomes need.
+@usableFromInline
+final class RecordDetail: Sendable {
+    @usableFromInline let reason: String?
+    @usableFromInline let run: WorkRun?
+    @usableFromInline let postponeLimit: Int
+
+    @inlinable
+    init(reason: String? = nil, run: WorkRun? = nil, postponeLimit: Int = 0) {
+        self.reason = reason
+        self.run = run
+        self.postponeLimit = postponeLimit
     }
 }

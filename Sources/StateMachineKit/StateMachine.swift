@@ -32,6 +32,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @usableFromInline let reporter: Reporter?
     @usableFromInline let transition: TransitionFunction
     @usableFromInline let core: Locked<Core>
+    /// Whether a caller is delivering reports: the core's, also read here without the lock.
+    @usableFromInline let delivery: ReportDelivery
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -59,10 +61,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.clock = clock ?? .continuous
         self.reporter = reporter
         self.transition = transition
+        let delivery = ReportDelivery()
+        self.delivery = delivery
         self.core = Locked(
             Core(
                 state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit,
-                reportLevel: reporter?.minimumLevel))
+                reportLevel: reporter?.minimumLevel, delivery: delivery))
     }
 
     deinit {
@@ -188,11 +192,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
         for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
-        if !effects.reports.isEmpty {
+        if effects.report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
-            let reports = effects.reports
+            let first = effects.report.take()
+            let rest = effects.reports
             effects.reports = []
-            deliver(reports: reports)
+            deliver(first, then: rest)
         }
         if effects.waitsForBacklog { waitForReportBacklog() }
     }

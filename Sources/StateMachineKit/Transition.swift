@@ -44,6 +44,20 @@ extension Transition {
         }
     }
 
+    /// The same decision about a state of another type: the target of a `.to` or an `.update` passed through
+    /// `transform`, everything else (the timeout, the reason) kept. For a transition function over a richer
+    /// or a folded state, e.g. one that also remembers what an observer saw.
+    public func mapState<Other>(_ transform: (State) -> Other) -> Transition<Other, Event> {
+        switch self {
+        case .to(let next, let timeout): .to(transform(next), timeout: timeout)
+        case .update(let next): .update(transform(next))
+        case .stay: .stay
+        case .ignore: .ignore
+        case .invalid(let reason): .invalid(reason)
+        case .postpone: .postpone
+        }
+    }
+
     /// Whether the machine accepted the event (anything but `.ignore` and `.invalid`; a postponed
     /// event is kept for later, so it counts as accepted).
     public var isAccepted: Bool {

@@ -29,8 +29,31 @@ public enum DisplayWidth {
     /// The columns a whole string takes.
     public static func of(_ text: String) -> Int {
         let ascii = text.utf8.withContiguousStorageIfAvailable(asciiColumns) ?? asciiColumns(of: text.utf8)
-        // Not ASCII: measure grapheme by grapheme.
-        return ascii ?? text.reduce(0) { $0 + of($1) }
+        // Not ASCII: scalar by scalar when no scalar can join a neighbour, else grapheme by grapheme.
+        return ascii ?? standaloneColumns(text) ?? text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns of `text` measured scalar by scalar, when every scalar is one that never joins a grapheme
+    /// with its neighbours (``isStandalone(_:)``), so each scalar is a grapheme of its own (a CR LF pair, one
+    /// grapheme, takes no column either way); nil when some scalar needs grapheme breaking.
+    static func standaloneColumns(_ text: String) -> Int? {
+        var columns = 0
+        for scalar in text.unicodeScalars {
+            guard isStandalone(scalar) else { return nil }
+            columns += of(scalar)
+        }
+        return columns
+    }
+
+    /// Whether `scalar` is never part of a longer grapheme: its grapheme-break property is Other, Control, CR or
+    /// LF. True for Latin-1 and the Latin extensions (below the combining diacritics at U+0300), general
+    /// punctuation without the invisible joiners and controls (`·`, `–`, `—`, `…`, `‹`, `›`), and the
+    /// letterlike symbols through arrows, box drawing, blocks, geometric shapes and dingbats (U+2100–U+2BFF):
+    /// what a dashboard's own text is made of. Anything else is measured grapheme by grapheme.
+    static func isStandalone(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x300 || (0x2010...0x2027).contains(value) || (0x2030...0x205E).contains(value)
+            || (0x2100...0x2BFF).contains(value)
     }
 
     /// The columns of ASCII bytes (printable ones take one, controls none); nil once a byte is not ASCII.

@@ -74,17 +74,27 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
     /// `text` cut to at most `width` columns, with `ellipsis` (counted in the width) when something was cut.
     /// Width-aware: a wide character that would not fit whole is left out.
     public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
-        guard DisplayWidth.of(text) > width else { return text }
         let ellipsisWidth = DisplayWidth.of(ellipsis)
-        guard width >= ellipsisWidth else { return "" }
         var remaining = width - ellipsisWidth
-        let keep = remaining
-        // Printable ASCII is one column a byte: the cut is a byte prefix, no grapheme breaking.
-        let asciiCut = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(keep)), as: UTF8.self)
+        // Every scalar a grapheme of its own (ASCII, the dashboard's punctuation and symbols): one pass measures
+        // the text and finds where the kept part ends, without grapheme breaking.
+        let scalars = text.unicodeScalars
+        var columns = 0
+        var end: String.UnicodeScalarView.Index?
+        var index = scalars.startIndex
+        while index < scalars.endIndex, DisplayWidth.isStandalone(scalars[index]) {
+            let scalarWidth = DisplayWidth.of(scalars[index])
+            if end == nil, columns + scalarWidth > remaining { end = index }
+            columns += scalarWidth
+            index = scalars.index(after: index)
         }
-        if let asciiCut, let cut = asciiCut { return cut + ellipsis }
+        if index == scalars.endIndex {
+            guard columns > width else { return text }
+            guard width >= ellipsisWidth else { return "" }
+            return String(scalars[..<(end ?? scalars.endIndex)]) + ellipsis
+        }
+        guard DisplayWidth.of(text) > width else { return text }
+        guard width >= ellipsisWidth else { return "" }
         var result = ""
         for character in text {
             let characterWidth = DisplayWidth.of(character)

@@ -18,9 +18,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     private let queue: ActionQueue<Action>
     private let tasks = TaskBag()
-    private let effectsRunning = RunningCount()
-    /// The effect started last: the next one waits for it, so effects run in the order they were asked for.
-    private var lastEffect: Task<Void, Never>?
+    /// The effects asked for and not yet ended, run one after another by a single drain task.
+    private let effects = EffectQueue<Effect>()
     /// The subscriptions running now by id, each with its task and its newest-only slot in the queue.
     private var running: [String: (task: Task<Void, Never>, slot: Int)] = [:]
     private var nextSlot = 0
@@ -41,7 +40,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 
     /// How many effects have started and not yet ended. Each end also wakes the run loop, so a driver that
     /// waits for quiet (a scripted demo) looks again without polling.
-    public var runningEffects: Int { effectsRunning.count.withLock { $0 } }
+    public var runningEffects: Int { effects.unfinished }
 
     /// Whether actions wait to be reduced.
     public var hasQueuedActions: Bool { !queue.isEmpty }
@@ -152,28 +151,71 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         }
     }
 
+    /// Queues `effects` behind those asked for earlier, and starts the drain task when none is running: one
+    /// task runs them all in the order they were asked for, so a key's effect never overtakes the one an
+    /// earlier key asked for (`s p` typed fast sends start, then pause, to the machine), without a task and a
+    /// wait per effect.
     private func start(_ effects: [Effect]) {
-        guard !effects.isEmpty else { return }
+        guard !effects.isEmpty, self.effects.enqueue(effects) else { return }
+        let queue = self.effects
         let runEffect = app.runEffect
         let send = self.send
-        let queue = self.queue
-        let effectsRunning = self.effectsRunning
-        effectsRunning.count.withLock { $0 += effects.count }
-        for effect in effects {
-            let previous = lastEffect
-            lastEffect = tasks.spawn {
-                // In order: a key's effect never overtakes the one an earlier key asked for (`s p` typed fast
-                // sends start, then pause, to the machine).
-                await previous?.value
+        let actions = self.queue
+        tasks.spawn {
+            while let effect = queue.next() {
                 await runEffect(effect, send)
-                effectsRunning.count.withLock { $0 -= 1 }
-                queue.wake()
+                queue.finishedOne()
+                actions.wake()
             }
         }
     }
 }
 
-/// How many effects are running: shared by the store and the tasks that run them.
-private final class RunningCount: Sendable {
-    let count = Locked(0)
+/// The effects waiting to run, shared by the store and its drain task. At most one drain task runs at a time:
+/// ``enqueue(_:)`` says when one must start, and ``next()`` hands the drain off when the queue is empty, both
+/// under the one lock, so an effect queued while the drain is finishing is never left behind.
+private final class EffectQueue<Effect: Sendable>: Sendable {
+    private struct Pending: ~Copyable {
+        /// Waiting effects from `head` on; the consumed prefix is dropped when the queue empties.
+        var waiting: [Effect] = []
+        var head = 0
+        /// Queued or running, not yet ended.
+        var unfinished = 0
+        var isDraining = false
+    }
+
+    private let pending = Locked(Pending())
+
+    /// How many effects were queued and have not ended.
+    var unfinished: Int { pending.withLock { $0.unfinished } }
+
+    /// Queues `effects`; returns true when no drain task is running, so the caller must start one.
+    func enqueue(_ effects: [Effect]) -> Bool {
+        pending.withLock { pending in
+            pending.waiting.append(contentsOf: effects)
+            pending.unfinished += effects.count
+            guard !pending.isDraining else { return false }
+            pending.isDraining = true
+            return true
+        }
+    }
+
+    /// The oldest waiting effect, or nil (and the drain ends) when none waits.
+    func next() -> Effect? {
+        pending.withLock { pending in
+            guard pending.head < pending.waiting.count else {
+                pending.waiting.removeAll(keepingCapacity: true)
+                pending.head = 0
+                pending.isDraining = false
+                return nil
+            }
+            defer { pending.head += 1 }
+            return pending.waiting[pending.head]
+        }
+    }
+
+    /// One effect returned from its run.
+    func finishedOne() {
+        pending.withLock { $0.unfinished -= 1 }
+    }
 }

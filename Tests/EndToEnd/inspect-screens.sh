@@ -23,17 +23,12 @@ head -c $((6 << 20)) /dev/urandom >"$src/two.bin"
 copy_env="XDG_RUNTIME_DIR='$work/run' TERM=screen STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=25"
 run_env="XDG_RUNTIME_DIR='$work/run' TERM=screen"
 
-screen_of() { tm capture-pane -p -t "$1"; }
 # Waits up to $wait_seconds for session $1's screen to match the extended regular expression $2.
 wait_in() {
-    local target=$1 pattern=$2 deadline=$((SECONDS + wait_seconds))
-    until screen_of "$target" | grep -E -q -- "$pattern"; do
-        if [ $SECONDS -ge $deadline ]; then
-            session=$target
-            fail "waited $wait_seconds s in $target for /$pattern/"
-        fi
-        sleep 0.05
-    done
+    poll_screen "$1" "$wait_seconds" "$2" || {
+        session=$1
+        fail "waited $wait_seconds s in $1 for /$2/"
+    }
 }
 
 step="copy --inspectable waits with its rows idle"

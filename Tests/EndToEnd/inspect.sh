@@ -5,25 +5,9 @@
 # `bye` ends it, exit 0); a second run is killed with SIGKILL while followed (exit 0, its socket is removed by
 # the next listing); a client that sends garbage or never reads leaves the copy's output and result unchanged;
 # unknown names exit 2. The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS; waits are bounded polls.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-SWIFT=${SWIFT:-swift}
-
-$SWIFT build --product statetui >/dev/null
-BIN="$($SWIFT build --show-bin-path)/statetui"
-
-work=$(mktemp -d /tmp/statetui-inspect-e2e.XXXXXX)
-background=""
-cleanup() {
-    if [ -n "$background" ]; then kill -9 "$background" 2>/dev/null || true; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-failures=0
-fail() {
-    echo "FAIL inspect e2e: $*" >&2
-    failures=$((failures + 1))
-}
+name=inspect
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 mkdir "$work/src" "$work/dst" "$work/dst2"
@@ -32,7 +16,7 @@ head -c 4000000 /dev/urandom > "$work/src/a.bin"
 # Waits (at most 10 s) until the copy is listed by `statetui inspect`.
 wait_listed() {
     for _ in $(seq 1 200); do
-        if "$BIN" inspect | grep -q "^statetui-copy "; then return 0; fi
+        if "$bin" inspect | grep -q "^statetui-copy "; then return 0; fi
         sleep 0.05
     done
     return 1
@@ -40,10 +24,10 @@ wait_listed() {
 
 # 1. Follow a copy from start to completion.
 STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=20 \
-    "$BIN" copy --headless --inspectable "$work/src/a.bin" "$work/dst" > "$work/copy.out" 2>&1 &
+    "$bin" copy --headless --inspectable "$work/src/a.bin" "$work/dst" > "$work/copy.out" 2>&1 &
 background=$!
 wait_listed || fail "the copy is not listed"
-"$BIN" inspect | grep -Eq "^statetui-copy +$background +1 +20[0-9-]+T" || fail "list row: $("$BIN" inspect)"
+"$bin" inspect | grep -Eq "^statetui-copy +$background +1 +20[0-9-]+T" || fail "list row: $("$bin" inspect)"
 # A client that sends garbage, and one that never reads, beside the real one.
 python3 - "$XDG_RUNTIME_DIR/statetui/statetui-copy.$background.sock" <<'PY' &
 import socket, sys, time
@@ -55,7 +39,7 @@ except OSError:
     pass
 time.sleep(3)
 PY
-"$BIN" inspect statetui-copy --headless > "$work/inspect.out"
+"$bin" inspect statetui-copy --headless > "$work/inspect.out"
 status=$?
 wait "$background" || fail "the copy failed: $(cat "$work/copy.out")"
 background=""
@@ -76,10 +60,10 @@ grep -q 'a.bin: completed' "$work/copy.out" || fail "copy output: $(cat "$work/c
 
 # 2. Kill the followed program: the client exits 0, the next listing removes the dead socket.
 STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=50 \
-    "$BIN" copy --headless --inspectable "$work/src/a.bin" "$work/dst2" > /dev/null 2>&1 &
+    "$bin" copy --headless --inspectable "$work/src/a.bin" "$work/dst2" > /dev/null 2>&1 &
 background=$!
 wait_listed || fail "the second copy is not listed"
-"$BIN" inspect "$background" --headless > "$work/killed.out" &
+"$bin" inspect "$background" --headless > "$work/killed.out" &
 follower=$!
 sleep 0.5
 kill -9 "$background"
@@ -87,19 +71,15 @@ wait "$background" 2>/dev/null || true
 background=""
 wait "$follower" || fail "inspect of a killed program exited $?"
 [ "$(head -1 "$work/killed.out" | jq -r .type)" = "hello" ] || fail "killed: no hello"
-[ -z "$("$BIN" inspect | grep statetui-copy || true)" ] || fail "the dead program is still listed"
+[ -z "$("$bin" inspect | grep statetui-copy || true)" ] || fail "the dead program is still listed"
 [ -z "$(ls "$XDG_RUNTIME_DIR/statetui")" ] || fail "dead socket left: $(ls "$XDG_RUNTIME_DIR/statetui")"
 
 # 3. Unknown names.
 set +e
-"$BIN" inspect nobody --headless 2> "$work/err"
+"$bin" inspect nobody --headless 2> "$work/err"
 status=$?
 set -e
 [ "$status" -eq 2 ] || fail "unknown name exited $status"
 grep -q "no inspectable program named nobody" "$work/err" || fail "unknown name message: $(cat "$work/err")"
 
-if [ "$failures" -ne 0 ]; then
-    echo "inspect e2e: $failures failure(s)" >&2
-    exit 1
-fi
-echo "inspect e2e: ok"
+finish ok

@@ -2,21 +2,16 @@
 # `make install` and `make uninstall` into a temporary prefix: the release binary and the man page land
 # where they belong, the binary runs from there, a DESTDIR stages a package, and uninstall removes
 # exactly what install put there. Skipped only while the package has no statetui executable target.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
+name=install
+build=no
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 MAKE=${MAKE:-make}
 
 if [ ! -d Sources/statetui ]; then
     echo "install test: skipped: there is no statetui executable target (Sources/statetui) yet"
     exit 0
 fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-install.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-    echo "install test: $*" >&2
-    exit 1
-}
 
 prefix="$work/prefix"
 $MAKE --no-print-directory install PREFIX="$prefix" >"$work/install.log" 2>&1 ||
@@ -49,4 +44,4 @@ $MAKE --no-print-directory install DESTDIR="$stage" PREFIX=/usr >"$work/stage.lo
 [ -x "$stage/usr/bin/statetui" ] || fail "DESTDIR install did not stage $stage/usr/bin/statetui"
 [ -f "$stage/usr/share/man/man1/statetui.1" ] || fail "DESTDIR install did not stage the man page"
 
-echo "install test: ok ($version)"
+finish "ok ($version)"

@@ -113,9 +113,18 @@ step="quit"
 keys q
 wait_for '^exit=0$'
 
-step="the interactive demo stops on q"
+step="the interactive demo shows its step and stops on q"
 keys "clear; $bin demo tour; echo exit=\$?" Enter
 wait_for '^ 1 Transfers'
+wait_for 'demo tour · step [0-9]+ of [0-9]+'
+keys q
+wait_for '^exit=0$'
+
+step="an interactive demo played to its end says so and waits for q"
+printf '2\nexpect /State idle/\n' >"$work/short.demo"
+keys "clear; $bin demo '$work/short.demo'; echo exit=\$?" Enter
+wait_for 'demo short done — q quits'
+wait_gone '^exit='
 keys q
 wait_for '^exit=0$'
 echo "screens test: ok"

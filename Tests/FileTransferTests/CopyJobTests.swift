@@ -356,6 +356,17 @@ import Testing
         #expect(contents(of: fixture.finalPath) == fixture.content)
     }
 
+    /// Runs `job` with `change` made part way: it fails as a source changed with `detail`, the change ran once
+    /// without throwing, and nothing is left under the final or the partial name.
+    static func expectSourceChanged(_ job: CopyJob, _ change: MidRun, _ fixture: Fixture, detail: String) async {
+        await #expect(throws: TransferError.sourceChanged(path: fixture.source, detail: detail)) {
+            try await job.run(progress: change.progress)
+        }
+        #expect(change.report.calls == 1 && change.report.thrown == [])
+        // Neither the final nor the partial name exists.
+        #expect([fixture.finalPath, fixture.partialPath].filter(exists) == [])
+    }
+
     @Test func aSourceThatGrowsDuringTheCopyFailsValidation() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
@@ -366,15 +377,8 @@ import Testing
             try handle.write(contentsOf: Data([1, 2, 3]))
             try handle.close()
         }
-        await #expect(
-            throws: TransferError.sourceChanged(
-                path: fixture.source, detail: "size or modification time differs from when the copy started")
-        ) {
-            try await job.run(progress: change.progress)
-        }
-        #expect(change.report.calls == 1 && change.report.thrown == [])
-        #expect(!exists(fixture.finalPath))
-        #expect(!exists(fixture.partialPath))
+        await Self.expectSourceChanged(
+            job, change, fixture, detail: "size or modification time differs from when the copy started")
     }
 
     @Test func aSourceRewrittenInPlaceFailsValidation() async throws {
@@ -387,15 +391,8 @@ import Testing
             try write(pattern(count: fixture.content.count, seed: 99), to: fixture.source)
             try setModificationTime(of: fixture.source, seconds: 2_000_000)
         }
-        await #expect(
-            throws: TransferError.sourceChanged(
-                path: fixture.source, detail: "size or modification time differs from when the copy started")
-        ) {
-            try await job.run(progress: change.progress)
-        }
-        #expect(change.report.calls == 1 && change.report.thrown == [])
-        #expect(!exists(fixture.finalPath))
-        #expect(!exists(fixture.partialPath))
+        await Self.expectSourceChanged(
+            job, change, fixture, detail: "size or modification time differs from when the copy started")
     }
 
     @Test func aSourceThatShrinksDuringTheCopyFailsValidation() async throws {
@@ -405,15 +402,8 @@ import Testing
         let change = MidRun(at: Int64(2 * Self.chunk)) {
             try write(Array(fixture.content[..<(3 * Self.chunk + 10)]), to: fixture.source)
         }
-        await #expect(
-            throws: TransferError.sourceChanged(
-                path: fixture.source, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
-        ) {
-            try await job.run(progress: change.progress)
-        }
-        #expect(change.report.calls == 1 && change.report.thrown == [])
-        #expect(!exists(fixture.finalPath))
-        #expect(!exists(fixture.partialPath))
+        await Self.expectSourceChanged(
+            job, change, fixture, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
     }
 
     @Test(arguments: [Errno.noSpace, .fileTooLarge])

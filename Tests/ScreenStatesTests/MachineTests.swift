@@ -7,21 +7,7 @@ import Testing
     /// Every assertion of seed 000's example, against the machine on the engine.
     @Test func seedExampleOnTheEngine() {
         let transfer = TransferMachine()
-        #expect(transfer.send(.start))
-        #expect(transfer.send(.progress(request: 1, percent: 20)))
-        #expect(transfer.send(.pause))
-        #expect(!transfer.send(.progress(request: 1, percent: 30)))
-        #expect(transfer.state == .paused(request: 1, percent: 20))
-        #expect(transfer.send(.succeeded(request: 1, file: "file-1")))
-        #expect(!transfer.send(.succeeded(request: 1, file: "duplicate")))
-        #expect(transfer.send(.start))
-        #expect(transfer.send(.cancel))
-        #expect(!transfer.send(.failed(request: 2, message: "Late cancellation outcome")))
-        #expect(transfer.send(.start))
-        #expect(!transfer.send(.progress(request: 2, percent: 90)))
-        #expect(transfer.send(.progress(request: 3, percent: 40)))
-        #expect(!transfer.send(.progress(request: 3, percent: 10)))
-        #expect(transfer.state == .running(request: 3, percent: 40))
+        expectSeedExample(send: transfer.send, state: { transfer.state })
     }
 
     /// The engine's outcomes for the same example: progress updates the visit, stale events are

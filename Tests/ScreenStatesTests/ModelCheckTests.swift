@@ -21,14 +21,7 @@ struct ObservedTransfer: Hashable {
                 ObservedTransfer(model: next, previousPercent: nil)
             }
         }
-        switch TransferModel.transition(observed.model, event) {
-        case .to(let next, let timeout): return .to(observe(next), timeout: timeout)
-        case .update(let next): return .update(observe(next))
-        case .stay: return .stay
-        case .ignore: return .ignore
-        case .invalid(let reason): return .invalid(reason)
-        case .postpone: return .postpone
-        }
+        return TransferModel.transition(observed.model, event).mapState(observe)
     }
 
     /// Percent within 0…100 and not below the previous one in the same running phase; settled
@@ -116,14 +109,7 @@ struct ObservedTransfer: Hashable {
                     if case .loaded(let items) = next { return Observed(state: next, lastLoaded: items) }
                     return Observed(state: next, lastLoaded: observed.lastLoaded)
                 }
-                switch LoadState.transition(observed.state, action) {
-                case .to(let next, let timeout): return .to(observe(next), timeout: timeout)
-                case .update(let next): return .update(observe(next))
-                case .stay: return .stay
-                case .ignore: return .ignore
-                case .invalid(let reason): return .invalid(reason)
-                case .postpone: return .postpone
-                }
+                return LoadState.transition(observed.state, action).mapState(observe)
             },
             invariant: { observed in
                 switch observed.state {

@@ -52,15 +52,3 @@ import Testing
         #expect(diagram.full.node(named: live.diagramName) != nil)
     }
 }
-
-extension ModelDiagramTests {
-    /// The README shows the transfer drawn by case in a ```text block: it must be what the command prints.
-    @Test func theReadmeShowsTheTransferDrawnByCase() throws {
-        let readme = try String(
-            contentsOf: DiagramTests.diagrams.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```text\n").dropFirst()
-            .compactMap { $0.components(separatedBy: "```").first }
-        #expect(blocks.contains(ScreenModel.transfer.graph(.text)), "copy `statetui graph transfer --format text` in")
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineKit
+import Synchronization
 import Testing
 
 @testable import StateMachineInspector
@@ -164,6 +165,60 @@ struct InspectorServerTests {
         #expect(try await iterator.next() == .bye)
         #expect(try await iterator.next() == nil)
         #expect(!FileManager.default.fileExists(atPath: inspector.socketPath))
+    }
+
+    @Test("the client's reading thread waits at the buffer limit, and the iteration still gets every message")
+    func clientBufferStopsReadingAtItsLimit() async throws {
+        let (stream, continuation) = InspectorConnection.makeStream(of: Int.self, bufferLimit: 2)
+        let full = DispatchSemaphore(value: 0)
+        let yielded = YieldCount()
+        let reader = Thread {
+            var signalled = false
+            for message in 1...10 {
+                let taken = InspectorConnection.yield(message, to: continuation) {
+                    if !signalled {
+                        signalled = true
+                        full.signal()
+                    }
+                    usleep(500)
+                }
+                guard taken else { return }
+                yielded.value.add(1, ordering: .relaxed)
+            }
+            continuation.finish()
+        }
+        reader.start()
+        // An unbounded buffer would never make the reader wait, and this would time out.
+        #expect(full.wait(timeout: .now() + 30) == .success)
+        // Waiting to offer the third message: the first two wait in the stream, the rest are still unread.
+        #expect(yielded.value.load(ordering: .relaxed) == 2)
+        var received: [Int] = []
+        for try await message in stream { received.append(message) }
+        #expect(received == Array(1...10))
+    }
+
+    /// How many messages the reading thread has handed to the stream.
+    final class YieldCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    @Test("a client iterating behind a small buffer still receives every record in order")
+    func slowIterationLosesNothing() async throws {
+        let folder = try SocketFolder()
+        let inspector = try Inspector.start(name: "slow", directory: folder.path)
+        defer { inspector.stop() }
+        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
+        inspector.register(machine)
+        var iterator = InspectorConnection.messages(socketPath: inspector.socketPath, bufferLimit: 2)
+            .makeAsyncIterator()
+        _ = try await iterator.next()
+        _ = try await iterator.next()
+        for _ in 0..<40 { machine.send(.push) }
+        var sequences: [Int] = []
+        while sequences.count < 40, let message = try await iterator.next() {
+            if case .record(let record) = message { sequences.append(record.sequence) }
+        }
+        #expect(sequences == Array(1...40))
     }
 
     @Test("records the history overwrote before they were read are counted, not buffered")

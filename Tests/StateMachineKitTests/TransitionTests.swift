@@ -22,6 +22,22 @@ import Testing
         #expect(transition.isAccepted == accepted)
     }
 
+    @Test(arguments: [
+        (Transition<Light, Press>.to(.green), Transition<String, Press>.to("green")),
+        (
+            .to(.red, timeout: StateTimeout(after: .seconds(1), send: .go)),
+            .to("red", timeout: StateTimeout(after: .seconds(1), send: .go))
+        ),
+        (.update(.green), .update("green")),
+        (.stay, .stay),
+        (.ignore, .ignore),
+        (.invalid("no"), .invalid("no")),
+        (.postpone, .postpone),
+    ])
+    func mapStateChangesOnlyTheTarget(transition: Transition<Light, Press>, mapped: Transition<String, Press>) {
+        #expect(transition.mapState { "\($0)" } == mapped)
+    }
+
     @Test func verdictWordsAreTheSharedContract() {
         #expect(Verdict.allCases.map(\.word) == ["to", "update", "stay", "ignore", "invalid", "postpone"])
     }

@@ -14,13 +14,20 @@ import Testing
         }
     }
 
+    /// A download machine reporting to `log` with the probe as its running work, started: returns once the
+    /// probe has announced the start of visit 2.
+    static func startedWithProbe(_ signals: Signals<String>, log: ReportLog = ReportLog()) async -> Machine {
+        let machine = Machine(initial: .idle, label: "dl", reporter: log.reporter, transition: download)
+        machine.whileIn(where: \.isRunning, label: "transfer", probe(signals))
+        machine.send(.start)
+        #expect(await signals.next() == ["started visit 2"])
+        return machine
+    }
+
     @Test func workStartsOnEntryAndIsCancelledWithStateExitedWhenTheVisitEnds() async {
         let log = ReportLog()
         let signals = Signals<String>()
-        let machine = Machine(initial: .idle, label: "dl", reporter: log.reporter, transition: download)
-        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
-        machine.send(.start)
-        #expect(await signals.next() == ["started visit 2"])
+        let machine = await Self.startedWithProbe(signals, log: log)
         machine.send(.finish)
         #expect(await signals.next() == ["cancelled visit 2: stateExited"])
         #expect(
@@ -45,10 +52,7 @@ import Testing
 
     @Test func workRestartsOnEveryEntryIncludingReEntry() async {
         let signals = Signals<String>()
-        let machine = Machine(initial: .idle, label: "dl", transition: download)
-        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
-        machine.send(.start)
-        #expect(await signals.next() == ["started visit 2"])
+        let machine = await Self.startedWithProbe(signals)
         machine.send(.restart)
         // Both happen; their order across two tasks is not fixed.
         #expect(Set(await signals.next(2)) == ["cancelled visit 2: stateExited", "started visit 3"])
@@ -63,10 +67,7 @@ import Testing
     @Test func acrossUpdatesWorkRunsWhileThePredicateHoldsAndStopsTheMomentItDoesNot() async {
         let log = ReportLog()
         let signals = Signals<String>()
-        let machine = Machine(initial: .idle, label: "dl", reporter: log.reporter, transition: download)
-        machine.whileIn(where: \.isRunning, label: "transfer", Self.probe(signals))
-        machine.send(.start)
-        #expect(await signals.next() == ["started visit 2"])
+        let machine = await Self.startedWithProbe(signals, log: log)
         machine.send(.progress(30))
         machine.send(.progress(60))
         #expect(log.named("statemachine.cancelled") == [])

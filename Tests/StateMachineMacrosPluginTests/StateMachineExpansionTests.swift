@@ -3,9 +3,8 @@ import Testing
 /// `@StateMachine` expanded by the harness: the whole generated source, and every diagnostic with its
 /// line, column, notes and fix-its.
 @Suite struct StateMachineExpansionTests {
-    static let doorSource = """
-        @StateMachine
-        public enum Door {
+    /// The declaration's members: the source as written, and kept as they are at the head of the expansion.
+    static let doorMembers = """
             public enum State: Hashable, Sendable {
                 case closed
                 case opening(percent: Int)
@@ -28,6 +27,12 @@ import Testing
                 .on(.open, .shut, to: .closed),
                 .on(.open, .push, .invalid("already open")),
             ])
+        """
+
+    static let doorSource = """
+        @StateMachine
+        public enum Door {
+        \(doorMembers)
         }
         """
 
@@ -40,28 +45,7 @@ import Testing
     static let doorExpansion = """
 
         public enum Door {
-            public enum State: Hashable, Sendable {
-                case closed
-                case opening(percent: Int)
-                case open
-            }
-            public enum Event: Hashable, Sendable {
-                case push, step(Int), shut
-            }
-
-            public static let table = Table(initial: .closed, unlisted: .ignore, rows: [
-                .on(.closed, .push, to: .opening(percent: 0), after: .seconds(3), send: .shut),
-                .on(.opening, .step, when: { state, event in
-                    if case .opening(let percent) = state, case .step(let more) = event { percent + more < 100 } else { false }
-                }) { state, event in
-                    guard case .opening(let percent) = state, case .step(let more) = event else { return .stay }
-                    return .update(.opening(percent: percent + more))
-                },
-                .on(.opening, .step, to: .open),
-                .on(.opening, .shut, to: .closed),
-                .on(.open, .shut, to: .closed),
-                .on(.open, .push, .invalid("already open")),
-            ])
+        \(doorMembers)
 
             /// The state cases, without their payloads.
             public enum StateCase: String, Hashable, Sendable, CaseIterable {

@@ -10,26 +10,19 @@ import Testing
         "progress(request: 3, percent: 40)", "progress(request: 3, percent: 10)",
     ]
 
+    /// What `statetui replay transfer` prints for ``seedLines``, a line each.
+    static let seedReplay = [
+        "to running(request: 1, percent: 0)", "update running(request: 1, percent: 20)",
+        "to paused(request: 1, percent: 20)", "ignore paused(request: 1, percent: 20)",
+        "to completed(file: \"file-1\")", "ignore completed(file: \"file-1\")", "to running(request: 2, percent: 0)",
+        "to idle", "ignore idle", "to running(request: 3, percent: 0)", "ignore running(request: 3, percent: 0)",
+        "update running(request: 3, percent: 40)", "invalid running(request: 3, percent: 40)",
+    ]
+
     @Test func replayTransferPrintsVerdictAndStatePerEvent() {
         let memory = MemoryIO(input: Self.seedLines)
         #expect(memory.run(["replay", "transfer"]) == 0)
-        #expect(
-            memory.output == """
-                to running(request: 1, percent: 0)
-                update running(request: 1, percent: 20)
-                to paused(request: 1, percent: 20)
-                ignore paused(request: 1, percent: 20)
-                to completed(file: "file-1")
-                ignore completed(file: "file-1")
-                to running(request: 2, percent: 0)
-                to idle
-                ignore idle
-                to running(request: 3, percent: 0)
-                ignore running(request: 3, percent: 0)
-                update running(request: 3, percent: 40)
-                invalid running(request: 3, percent: 40)
-
-                """)
+        #expect(memory.output == Self.seedReplay.map { $0 + "\n" }.joined())
         #expect(memory.error == "")
     }
 

@@ -127,6 +127,21 @@ private func until(_ condition: () -> Bool) async {
     while !condition() { await Task.yield() }
 }
 
+extension CopyFixture {
+    /// A transfer of the fixture's file started with its writes gated: returns once `written` chunks are
+    /// written, the next one waits for its write, and `ready` holds of the machine.
+    func startedTransfer(written: Int, ready: (TransferMachine) -> Bool = { _ in true }) async throws
+        -> (writes: GatedWrites, transfer: CopyTransfer)
+    {
+        let writes = GatedWrites()
+        let transfer = try self.transfer(fileSystem: writes.fileSystem)
+        transfer.machine.send(.start)
+        writes.allow(written)
+        await until { writes.writeOffsets.count == written && writes.waiting == 1 && ready(transfer.machine) }
+        return (writes, transfer)
+    }
+}
+
 @Suite(.serialized, .timeLimit(.minutes(1))) struct CopyTransferTests {
     /// Pausing stops the I/O: the chunk in flight finishes, its progress callback arrives after the
     /// running visit ended and is dropped as stale, and nothing more is written while paused. Resume
@@ -134,12 +149,10 @@ private func until(_ condition: () -> Bool) async {
     @Test func pauseWritesNothingAndALateChunkCallbackIsStale() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
-        let writes = GatedWrites()
-        let transfer = try fixture.transfer(fileSystem: writes.fileSystem)
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
         let machine = transfer.machine
-        machine.send(.start)
-        writes.allow(2)
-        await until { machine.state == .running(request: 1, percent: 25) && writes.waiting == 1 }
 
         machine.send(.pause)
         writes.allow(1)  // the chunk that was in flight when the pause arrived
@@ -179,19 +192,16 @@ private func until(_ condition: () -> Bool) async {
     @Test func cancelRemovesThePartial() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
-        let writes = GatedWrites()
-        let transfer = try fixture.transfer(fileSystem: writes.fileSystem)
-        let machine = transfer.machine
-        machine.send(.start)
-        writes.allow(2)
-        await until { machine.state == .running(request: 1, percent: 25) && writes.waiting == 1 }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
 
-        machine.send(.cancel)
+        transfer.machine.send(.cancel)
         writes.allow(1)
         // The idle visit's work removes the partial once the running visit's work has stopped.
         await until { transfer.journal?.entry(named: "source.bin")?.status == .cancelled }
         await transfer.settle()
-        #expect(machine.model == TransferModel(phase: .idle, lastRequest: 1))
+        #expect(transfer.machine.model == TransferModel(phase: .idle, lastRequest: 1))
         #expect(!FileManager.default.fileExists(atPath: fixture.partial))
         #expect(!FileManager.default.fileExists(atPath: fixture.final))
         #expect(transfer.journal?.entry(named: "source.bin")?.status == .cancelled)
@@ -256,11 +266,7 @@ private func until(_ condition: () -> Bool) async {
     @Test func stopKeepsThePartialAndTheNextRunContinuesFromIt() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
-        let writes = GatedWrites()
-        let transfer = try fixture.transfer(fileSystem: writes.fileSystem)
-        transfer.machine.send(.start)
-        writes.allow(3)
-        await until { writes.writeOffsets.count == 3 && writes.waiting == 1 }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 3)
         transfer.machine.engine.stop()  // the first half of `stop()`: the work is cancelled now
         writes.allow(1)  // the chunk in flight finishes
         await transfer.finish()  // and the run has ended
@@ -283,12 +289,8 @@ private func until(_ condition: () -> Bool) async {
     @Test func anInjectedWriteFailureFailsWithTheReasonAndRetryCompletes() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
-        let writes = GatedWrites()
-        let transfer = try fixture.transfer(fileSystem: writes.fileSystem)
+        let (writes, transfer) = try await fixture.startedTransfer(written: 3)
         let machine = transfer.machine
-        machine.send(.start)
-        writes.allow(3)
-        await until { writes.writeOffsets.count == 3 && writes.waiting == 1 }
         transfer.failNextOutcome()  // the fourth write is already under way; the fifth fails
         writes.allow(100)
         await until { machine.state.activeRequest == nil }

@@ -71,4 +71,31 @@ import Testing
         #expect(memory.run(["--seed", "0xff"]) == 0)
         #expect(memory.dashboards == [DashboardOptions(seed: 255)])
     }
+
+    @Test func theUsageLineListsEveryOptionOfTheTable() {
+        #expect(DashboardOptions.usage == "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable]")
+    }
+
+    @Test(arguments: DashboardOptions.Option.allCases)
+    func everyOptionOfTheTableOpensTheDashboardAsTheFirstWord(option: DashboardOptions.Option) {
+        let memory = MemoryIO()
+        let words = [option.rawValue] + (option.valueName == nil ? [] : ["1"])
+        let expected =
+            switch option {
+            case .trace: DashboardOptions(tracePath: "1")
+            case .seed: DashboardOptions(seed: 1)
+            case .noMouse: DashboardOptions(mouse: false)
+            case .inspectable: DashboardOptions(inspectable: true)
+            }
+        #expect(memory.run(words) == 0)
+        #expect(memory.dashboards == [expected])
+        #expect(memory.error == "")
+    }
+
+    @Test func aWordAfterTheOptionsThatIsNoOptionIsNamedInTheError() {
+        let memory = MemoryIO()
+        #expect(memory.run(["--no-mouse", "--mouse"]) == 2)
+        #expect(memory.dashboards == [])
+        #expect(memory.error.hasPrefix("statetui: unexpected argument '--mouse'\n"))
+    }
 }

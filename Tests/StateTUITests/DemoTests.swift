@@ -16,7 +16,9 @@ import Testing
         var cast: Asciicast? =
             record ? Asciicast(width: size.width, height: size.height, timestamp: 0, title: name) : nil
         var frames: [String] = []
-        let ending = await DemoPlayer.headless(script, size: size, cast: &cast) { frames.append($0) }
+        let ending = await DemoPlayer.headless(script, size: size, world: DemoSession(), cast: &cast) {
+            frames.append($0)
+        }
         return (ending, frames, cast)
     }
 
@@ -50,8 +52,7 @@ import Testing
         let script = try DemoScript.parse(text, file: "test.demo")
         var cast: Asciicast?
         var frames: [String] = []
-        let ending = await DemoPlayer.headless(script, size: Size(width: 80, height: 24), session: session, cast: &cast)
-        {
+        let ending = await DemoPlayer.headless(script, size: Size(width: 80, height: 24), world: session, cast: &cast) {
             frames.append($0)
         }
         return (ending, frames)
@@ -99,7 +100,9 @@ import Testing
         let script = try DemoScript.parse("3\nexpect /no such text/\nr\n", file: "f.demo")
         var cast: Asciicast?
         var frames: [String] = []
-        let ending = await DemoPlayer.headless(script, size: Size(width: 80, height: 24), cast: &cast) {
+        let ending = await DemoPlayer.headless(
+            script, size: Size(width: 80, height: 24), world: DemoSession(), cast: &cast
+        ) {
             frames.append($0)
         }
         guard case .failed(let step, let screen) = ending else {

@@ -96,6 +96,36 @@ private func counterApp(
         #expect(final == Counter(count: 3, echoed: [1, 2, 3]))
     }
 
+    /// Effects run one after another in the order they were asked for: an earlier effect that takes longer
+    /// still ends before a later one starts (`s p` typed fast must reach a machine as start, then pause).
+    @Test func effectsRunOneAfterAnotherInTheOrderTheyWereAskedFor() async {
+        // Key n asks for effect n, which yields (6 - n) × 50 times and then feeds back -n: left to run side by
+        // side, the later effects would end first. The state lists the effects in the order they ended.
+        let app = App<[Int], Int, Int>(
+            initialState: [],
+            reduce: { ended, action in
+                guard action > 0 else {
+                    ended.append(-action)
+                    return []
+                }
+                return [action]
+            },
+            view: { _, size in Canvas(size: size) },
+            keymap: { key, _ in
+                guard case .character(let character) = key else { return nil }
+                return Int(String(character))
+            },
+            isFinished: { $0.count == 5 },
+            runEffect: { effect, send in
+                for _ in 0..<(6 - effect) * 50 { await Task.yield() }
+                send(-effect)
+            })
+        let terminal = HeadlessTerminal(
+            size: Size(width: 1, height: 1), script: (1...5).map { .key(.character(Character("\($0)"))) })
+        let final = await app.run(detachedOn: terminal, pacer: FramePacer(minimumInterval: .zero))
+        #expect(final == [1, 2, 3, 4, 5])
+    }
+
     /// A subscription a state asks for starts once asked (making its sequence only then) and is cancelled
     /// once a state no longer asks for it; one never asked for is never made.
     @Test func subscriptionsRunOnlyWhileTheStateAsksForThem() async {

@@ -88,3 +88,18 @@ package struct DemoSession: Sendable {
         engine.history.last?.sequence ?? 0
     }
 }
+
+extension DemoSession: DemoWorld {
+    /// The simulated time since the start: the scheduler's.
+    package var now: Duration { scheduler.now }
+
+    /// Wakes the player whenever simulated work is scheduled or set up.
+    package func whenScheduled(_ wake: (@Sendable () -> Void)?) {
+        scheduler.whenScheduled(wake)
+    }
+
+    /// Stops the environment's machines and workers.
+    package func stop() {
+        environment.stop()
+    }
+}

@@ -21,7 +21,7 @@ package struct GraphReport: Hashable, Sendable {
     /// The diagrams drawn on the screen, whole and collapsed by case.
     package var diagram: ModelDiagram
 
-    /// Explores `model` with its sample events (``ScreenModel/sampleInputs``, one source with the CLI).
+    /// Explores `model` with its sample events (the same sample events `statetui graph` explores).
     package init(_ model: ScreenModel) {
         switch model {
         case .transfer: self.init(model: model, graph: TransferModel.exploreSamples(), caseName: \.diagramCase)

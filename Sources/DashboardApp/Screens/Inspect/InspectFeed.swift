@@ -3,8 +3,9 @@ import StateMachineInspector
 /// The inspected program's connection as the store's actions: each message as ``InspectScreenAction/received(_:)``,
 /// then one ``InspectScreenAction/disconnected(reason:)`` when the connection ends (cleanly or not), then nothing.
 ///
-/// The messages are read on the connection's own thread (``StateMachineInspector/InspectorConnection/messages(socketPath:)``);
-/// this sequence only maps them, so no task polls and ending the subscription closes the socket.
+/// The messages are read on the connection's own thread
+/// (``StateMachineInspector/InspectorConnection/messages(socketPath:bufferLimit:)``); this sequence only maps
+/// them, so no task polls and ending the subscription closes the socket.
 struct InspectFeed<Messages: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Messages.Element == InspectorMessage {
     typealias Element = InspectScreenAction

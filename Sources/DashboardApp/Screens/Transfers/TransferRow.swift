@@ -16,6 +16,7 @@ package struct TransferRow: Hashable, Sendable {
         didSet {
             presentation = model.presentation
             stateText = String(describing: model.phase)
+            figureText = TransferFigureText(self)
         }
     }
     /// The phase as a person reads it, made once per snapshot rather than once per frame.
@@ -23,7 +24,9 @@ package struct TransferRow: Hashable, Sendable {
     /// The phase in canonical text (shown with `v` and in the detail pane), printed once per snapshot.
     package private(set) var stateText: String
     /// The newest status its driver published (its size among it).
-    package var driverStatus: TransferDriverStatus
+    package var driverStatus: TransferDriverStatus {
+        didSet { figureText = TransferFigureText(self) }
+    }
     /// What its machine's records counted: the stale late callbacks among them.
     package var tally: RecordTally
     /// The newest sample the runtime took with a state; nil before the first.
@@ -34,6 +37,8 @@ package struct TransferRow: Hashable, Sendable {
     package private(set) var progress = ProgressWindow()
     /// The machine's newest records, oldest first, at most ``recentLimit``.
     package private(set) var recent: [HistoryRow] = []
+    /// The columns' figures as text, formatted once per snapshot rather than once per frame.
+    package private(set) var figureText = TransferFigureText()
 
     /// A row for `name` at `model`.
     package init(
@@ -46,6 +51,7 @@ package struct TransferRow: Hashable, Sendable {
         self.stateText = String(describing: model.phase)
         self.driverStatus = driverStatus
         self.tally = tally
+        figureText = TransferFigureText(self)
     }
 
     /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
@@ -55,6 +61,7 @@ package struct TransferRow: Hashable, Sendable {
         if self.sample?.visit != sample.visit { enteredAt = sample.at }
         progress.add(model.phase, at: sample.at)
         self.sample = sample
+        figureText = TransferFigureText(self)
     }
 
     /// Takes in the machine's records: counts the new ones and keeps the newest for the detail pane.
@@ -81,5 +88,28 @@ package struct TransferRow: Hashable, Sendable {
     package var secondsLeft: Double? {
         guard let rate, rate > 0, let totalBytes, let bytesDone else { return nil }
         return Double(max(0, totalBytes - bytesDone)) / rate
+    }
+}
+
+/// A transfer's figures as the Transfers columns show them; nil where a figure is not known.
+package struct TransferFigureText: Hashable, Sendable {
+    /// The file's size.
+    package var size: String?
+    /// The bytes done.
+    package var done: String?
+    /// The measured rate (while running).
+    package var rate: String?
+    /// The time left at that rate.
+    package var eta: String?
+
+    /// No figures.
+    package init() {}
+
+    /// The figures of `row` now.
+    init(_ row: TransferRow) {
+        size = row.totalBytes.map(TransferFigures.size)
+        done = row.bytesDone.map(TransferFigures.size)
+        rate = row.rate.map(TransferFigures.rate)
+        eta = row.secondsLeft.map(TransferFigures.duration(seconds:))
     }
 }

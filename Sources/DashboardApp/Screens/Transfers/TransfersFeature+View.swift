@@ -50,12 +50,13 @@ extension TransfersFeature {
     static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
         let tableColumns = columns.map(\.tableColumn)
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
-        return Table(
-            columns: tableColumns,
-            rows: state.rows.map { row in
-                cells(row, columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
-            },
-            selected: state.rows.isEmpty ? nil : state.selected)
+        var rows: [[Line]] = []
+        rows.reserveCapacity(state.rows.count)
+        for index in state.rows.indices {
+            rows.append(
+                state.rows[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
+        }
+        return Table(columns: tableColumns, rows: rows, selected: state.rows.isEmpty ? nil : state.selected)
     }
 
     /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
@@ -87,36 +88,15 @@ extension TransfersFeature {
         return running ? .percent(mean) : .paused(mean)
     }
 
-    /// One row's cells, in the order of `columns`: the name cut in the middle only when it must.
-    static func cells(_ row: TransferRow, columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
-        // Rate and ETA mean something only while a request runs; a paused one shows neither.
-        let running = row.progress.request != nil
-        return columns.map { column in
-            switch column {
-            case .name: Line(Line.truncateMiddle(row.name, to: nameWidth))
-            case .progress: Line("")
-            case .size: Line(row.totalBytes.map(TransferFigures.size) ?? "–", alignment: .right)
-            case .done: Line(row.bytesDone.map(TransferFigures.size) ?? "–", alignment: .right)
-            case .rate: Line(running ? row.rate.map(TransferFigures.rate) ?? "–" : "", alignment: .right)
-            case .eta:
-                Line(running ? row.secondsLeft.map(TransferFigures.duration(seconds:)) ?? "–" : "", alignment: .right)
-            case .state(let width): stateLine(row, canonical: canonical, width: width)
-            }
-        }
+    /// A figure, right-aligned; `–` when not known.
+    static func figure(_ text: String?) -> Line {
+        text.map { Line($0, alignment: .right) } ?? unknown
     }
 
-    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
-    /// `width` cells the state gives way so the mark always shows.
-    static func stateLine(_ row: TransferRow, canonical: Bool, width: Int) -> Line {
-        let style = row.presentation.phase.style
-        let text = canonical ? row.stateText : row.presentation.text
-        guard row.driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
-        let mark = " · next fails"
-        return Line([
-            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
-            Span(mark, style: .bold),
-        ])
-    }
+    /// An empty cell (the bar's, or a figure that means nothing now), made once rather than in every frame.
+    static let blank = Line("")
+    /// A figure not known (yet), made once.
+    private static let unknown = Line("–", alignment: .right)
 
     /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
     private static func drawProgressBars(
@@ -132,10 +112,9 @@ extension TransfersFeature {
             let index = first + line
             let rowArea = body.row(line)
             let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
-            let model = state.rows[index].model
+            let style = state.rows[index].presentation.phase.style
             canvas.render(
-                ProgressBar(fraction: fraction(model), style: model.presentation.phase.style, trackStyle: .plain),
-                in: cell)
+                ProgressBar(fraction: fraction(state.rows[index].model), style: style, trackStyle: .plain), in: cell)
             if index == state.selected { canvas.addAttributes(.reverse, in: cell) }
         }
     }
@@ -227,6 +206,44 @@ extension TransfersFeature {
         case .completed: 1
         case .failed: Double(model.retainedPercent ?? 0) / 100
         }
+    }
+}
+
+extension TransferRow {
+    /// The row's cells, in the order of `columns`: the name cut in the middle only when it must.
+    func cells(columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
+        var line: [Line] = []
+        line.reserveCapacity(columns.count)
+        for column in columns { line.append(cell(column, nameWidth: nameWidth, canonical: canonical)) }
+        return line
+    }
+
+    /// The cell in `column`.
+    func cell(_ column: TransferColumn, nameWidth: Int, canonical: Bool) -> Line {
+        // Rate and ETA mean something only while a request runs; a paused one shows neither.
+        let running = progress.request != nil
+        switch column {
+        case .name: return Line(Line.truncateMiddle(name, to: nameWidth))
+        case .progress: return TransfersFeature.blank
+        case .size: return TransfersFeature.figure(figureText.size)
+        case .done: return TransfersFeature.figure(figureText.done)
+        case .rate: return running ? TransfersFeature.figure(figureText.rate) : TransfersFeature.blank
+        case .eta: return running ? TransfersFeature.figure(figureText.eta) : TransfersFeature.blank
+        case .state(let width): return stateLine(canonical: canonical, width: width)
+        }
+    }
+
+    /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
+    /// `width` cells the state gives way so the mark always shows.
+    func stateLine(canonical: Bool, width: Int) -> Line {
+        let style = presentation.phase.style
+        let text = canonical ? stateText : presentation.text
+        guard driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
+        let mark = " · next fails"
+        return Line([
+            Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
+            Span(mark, style: .bold),
+        ])
     }
 }
 

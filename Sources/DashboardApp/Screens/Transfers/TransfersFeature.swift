@@ -90,7 +90,7 @@ package enum TransfersFeature {
         -> KeyBinding<TransfersScreenState, TransfersScreenAction>
     {
         @Sendable func event(_ state: TransfersScreenState) -> TransferEvent? {
-            state.selectedRow.flatMap { Self.event(for: action, in: $0.model) }
+            state.selectedModel.flatMap { Self.event(for: action, in: $0) }
         }
         return KeyBinding(
             keys, action, help: help, judge: .machine, bar: { event($0).map { KeyHelp(bar, label($0)) } },
@@ -116,14 +116,14 @@ package enum TransfersFeature {
             KeyBinding(
                 [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
                 bar: { _ in KeyHelp("f", "fail next") },
-                applies: { $0.selectedRow.map { !$0.driverStatus.failsNextOutcome } ?? false }),
+                applies: { $0.hasSelection && !$0.rows[$0.selected].driverStatus.failsNextOutcome }),
             // `v` is in the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
             KeyBinding(
                 [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
                 bar: { _ in nil }),
             KeyBinding(
                 [.enter], .toggleDetail, help: KeyHelp("enter", "open / close the detail pane"),
-                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil }, applies: { $0.selectedRow != nil }),
+                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil }, applies: { $0.hasSelection }),
             KeyBinding(
                 [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
                 bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),

@@ -1,3 +1,5 @@
+import ScreenStates
+
 /// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
 /// and whether states read as words or as canonical text.
 package struct TransfersScreenState: Hashable, Sendable {
@@ -28,6 +30,14 @@ package struct TransfersScreenState: Hashable, Sendable {
     /// The selected row, nil when there are none.
     var selectedRow: TransferRow? {
         rows.indices.contains(selected) ? rows[selected] : nil
+    }
+
+    /// Whether a row is selected (there are rows).
+    var hasSelection: Bool { rows.indices.contains(selected) }
+
+    /// The selected row's model, read in place (the help bar asks in every frame: no copy of the whole row).
+    var selectedModel: TransferModel? {
+        hasSelection ? rows[selected].model : nil
     }
 
     /// Stale callbacks dropped over all transfers, from the machines' own records.

@@ -1,14 +1,13 @@
-import ScreenStates
-import TerminalUI
+import Support
 
 /// A parsed `.demo` file: one step a line — a key name (`r`, `space`, `tab`, `ctrl-c`, `up`, `f5`), a pause
 /// (`sleep 300ms`, `sleep 1.5s`, `sleep 60m`, `sleep 24h`) or a check on the screen (`expect /regex/`). Blank lines and lines starting
 /// with `#` are skipped.
-package struct DemoScript: Hashable, Sendable {
+public struct DemoScript: Hashable, Sendable {
     /// One step of a demo.
-    package struct Step: Hashable, Sendable, CustomStringConvertible {
+    public struct Step: Hashable, Sendable, CustomStringConvertible {
         /// What the step does.
-        package enum Kind: Hashable, Sendable {
+        public enum Kind: Hashable, Sendable {
             /// Press this key.
             case key(Key)
             /// Let this much (simulated) time pass.
@@ -18,36 +17,36 @@ package struct DemoScript: Hashable, Sendable {
         }
 
         /// The line the step is on, from 1.
-        package var line: Int
+        public var line: Int
         /// What it does.
-        package var kind: Kind
+        public var kind: Kind
         /// The step as written (trimmed), as frame headers and errors print it.
-        package var text: String
+        public var text: String
 
         /// A step.
-        package init(line: Int, kind: Kind, text: String) {
+        public init(line: Int, kind: Kind, text: String) {
             self.line = line
             self.kind = kind
             self.text = text
         }
 
         /// The step as written.
-        package var description: String { text }
+        public var description: String { text }
     }
 
     /// The file the script came from, as errors name it.
-    package var file: String
+    public var file: String
     /// The steps, in order.
-    package var steps: [Step]
+    public var steps: [Step]
 
     /// A script from its steps.
-    package init(file: String, steps: [Step]) {
+    public init(file: String, steps: [Step]) {
         self.file = file
         self.steps = steps
     }
 
     /// Parses a demo file's text; throws at the first line that is not a step, naming file, line and cause.
-    package static func parse(_ text: String, file: String) throws(DemoScriptError) -> DemoScript {
+    public static func parse(_ text: String, file: String) throws(DemoScriptError) -> DemoScript {
         var steps: [Step] = []
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, raw) in lines.enumerated() {
@@ -135,28 +134,28 @@ package struct DemoScript: Hashable, Sendable {
 
     /// A line as a message quotes it: in single quotes, at most 200 characters of it.
     private static func quoted(_ line: String) -> String {
-        "'" + CanonicalValue.excerpt(line) + "'"
+        "'" + Excerpt.of(line) + "'"
     }
 }
 
 /// A demo file with a line that is not a step; printed `FILE:LINE: message`.
-package struct DemoScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DemoScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
-    package var file: String
+    public var file: String
     /// The line, from 1.
-    package var line: Int
+    public var line: Int
     /// What is wrong.
-    package var message: String
+    public var message: String
 
     /// An error at `file`:`line`.
-    package init(file: String, line: Int, message: String) {
+    public init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
     /// `FILE:LINE: message`.
-    package var description: String { "\(file):\(line): \(message)" }
+    public var description: String { "\(file):\(line): \(message)" }
 }
 
 extension String {

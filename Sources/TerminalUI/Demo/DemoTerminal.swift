@@ -1,13 +1,12 @@
-import TerminalUI
-
-/// The terminal a demo plays on: it types the script's keys into the dashboard's own store loop, moves the
-/// session's simulated time for `sleep` steps and checks `expect` steps against the frame the store drew.
+/// The terminal a demo plays on: it types the script's keys into the app's own store loop, moves the world's
+/// simulated time for `sleep` steps and checks `expect` steps against the frame the store drew.
 ///
-/// Before each step it waits until the world is quiet — every effect ended, every action reduced, the state
-/// caught up with every machine and every visit's work set up (``DemoSession/isSettled(_:)``) — waking on the
-/// store's own wake-ups, never on a timer. Simulated time moves one due callback at a time, with the world
-/// settling in between, so a `sleep` of any length ends as soon as nothing more is due.
-final class DemoTerminal<Base: Terminal>: Terminal {
+/// Before each step it waits until the world is quiet — every effect ended, every action reduced, and the
+/// world settled (``DemoWorld/isSettled(_:)``) — waking on the store's own wake-ups, never on a timer.
+/// Simulated time moves one due callback at a time, with the world settling in between, so a `sleep` of any
+/// length ends as soon as nothing more is due. Paced (a person watching), every frame it passes on carries
+/// the step note on its top row, and a play that reached its end waits for `q` under the done note.
+final class DemoTerminal<Base: Terminal, World: DemoWorld>: Terminal {
     /// What the terminal needs from the store it types into.
     struct Store {
         /// Whether the store and the world are quiet.
@@ -24,10 +23,13 @@ final class DemoTerminal<Base: Terminal>: Terminal {
     static var paceSlice: Duration { .milliseconds(100) }
 
     let base: Base
-    let session: DemoSession
+    let world: World
     let script: DemoScript
-    /// Whether time passes at the script's pace in real time too (a person watching).
-    let paced: Bool
+    /// The demo's name when time passes at the script's pace in real time too (a person watching); nil
+    /// headless.
+    let pace: String?
+    /// Whether time passes at the script's pace in real time too.
+    var paced: Bool { pace != nil }
     /// Set once the store exists.
     var store = Store(isSettled: { true })
     /// Called with a step's text whenever a frame is due: `start`, after each step, and per slice of a paced
@@ -51,11 +53,11 @@ final class DemoTerminal<Base: Terminal>: Terminal {
     /// The key step whose frame was still due when the store's loop ended (the app quit at it).
     var pendingStep: DemoScript.Step? { keyStep }
 
-    init(base: Base, session: DemoSession, script: DemoScript, paced: Bool) {
+    init(base: Base, world: World, script: DemoScript, pace: String?) {
         self.base = base
-        self.session = session
+        self.world = world
         self.script = script
-        self.paced = paced
+        self.pace = pace
     }
 
     var size: Size { base.size }
@@ -64,7 +66,37 @@ final class DemoTerminal<Base: Terminal>: Terminal {
     @discardableResult
     func draw(_ canvas: Canvas) -> DrawReport {
         self.canvas = canvas
-        return base.draw(canvas)
+        return base.draw(noted(canvas))
+    }
+
+    /// `canvas` with the note a watcher reads on its top row's right end: which step plays, or that the demo
+    /// is done. Unchanged when nobody watches.
+    private func noted(_ canvas: Canvas) -> Canvas {
+        guard let name = pace else { return canvas }
+        let note =
+            ending == .completed
+            ? DemoPlayer.doneNote(name: name)
+            : DemoPlayer.progressNote(name: name, step: max(next, 1), of: script.steps.count)
+        let text = " " + note + " "
+        var noted = canvas
+        noted.write(text, at: Point(x: max(0, canvas.size.width - DisplayWidth.of(text)), y: 0), style: .reverse)
+        return noted
+    }
+
+    /// Draws the last frame again with the current note (a step began, or the play ended).
+    private func redrawNote() {
+        guard paced, let canvas else { return }
+        _ = base.draw(noted(canvas))
+    }
+
+    /// Shows the done note and waits for the watcher's `q` or Ctrl-C (a resize draws the note again).
+    private func waitForQuit() {
+        redrawNote()
+        while true {
+            let key = base.readKey(timeout: nil)
+            if key == .character("q") || key == .controlC { return }
+            if key == .resize { redrawNote() }
+        }
     }
 
     func suspend() { base.suspend() }
@@ -79,7 +111,7 @@ final class DemoTerminal<Base: Terminal>: Terminal {
             guard settled() else { return nil }
             if ending != nil { return .controlC }
             if let sleep = sleeping {
-                if session.step(toward: sleep.slice) { return nil }
+                if world.step(toward: sleep.slice) { return nil }
                 sleepSliceEnded(sleep)
                 continue
             }
@@ -96,18 +128,20 @@ final class DemoTerminal<Base: Terminal>: Terminal {
             }
             guard next < script.steps.count else {
                 ending = .completed
+                if paced { waitForQuit() }
                 continue
             }
             let step = script.steps[next]
             next += 1
+            redrawNote()
             switch step.kind {
             case .key(let key):
                 keyStep = step
                 time += Self.keyDuration
                 return key
             case .sleep(let duration):
-                let end = session.scheduler.now + duration
-                sleeping = (step, end, paced ? min(end, session.scheduler.now + Self.paceSlice) : end)
+                let end = world.now + duration
+                sleeping = (step, end, paced ? min(end, world.now + Self.paceSlice) : end)
             case .expect(let pattern):
                 frameDue(step.text)
                 let screen = canvas?.text ?? ""
@@ -119,7 +153,7 @@ final class DemoTerminal<Base: Terminal>: Terminal {
     /// A stretch of a `sleep` has passed: the frame of the step (or, paced, of the slice), then the next
     /// slice or the next step.
     private func sleepSliceEnded(_ sleep: (step: DemoScript.Step, end: Duration, slice: Duration)) {
-        let now = session.scheduler.now
+        let now = world.now
         guard paced else {
             time += sleep.step.kindDuration
             sleeping = nil

@@ -1,35 +1,36 @@
 import Foundation
+import Support
 
 /// An asciicast v2 recording (what asciinema plays): a JSON header line with the version, width, height and
 /// timestamp, then one `[time, "o", data]` line per output event.
-package struct Asciicast: Hashable, Sendable {
+public struct Asciicast: Hashable, Sendable {
     /// One output event: seconds since the start and the bytes written to the terminal.
-    package struct Event: Hashable, Sendable {
+    public struct Event: Hashable, Sendable {
         /// Seconds since the recording started.
-        package var time: Double
+        public var time: Double
         /// What the terminal received.
-        package var data: String
+        public var data: String
 
         /// An event.
-        package init(time: Double, data: String) {
+        public init(time: Double, data: String) {
             self.time = time
             self.data = data
         }
     }
 
     /// Columns.
-    package var width: Int
+    public var width: Int
     /// Rows.
-    package var height: Int
+    public var height: Int
     /// When the recording was made, seconds since 1970.
-    package var timestamp: Int
+    public var timestamp: Int
     /// The title shown by players.
-    package var title: String
+    public var title: String
     /// The output events, in time order.
-    package var events: [Event]
+    public var events: [Event]
 
     /// A recording with no events yet.
-    package init(width: Int, height: Int, timestamp: Int, title: String, events: [Event] = []) {
+    public init(width: Int, height: Int, timestamp: Int, title: String, events: [Event] = []) {
         self.width = width
         self.height = height
         self.timestamp = timestamp
@@ -38,7 +39,7 @@ package struct Asciicast: Hashable, Sendable {
     }
 
     /// The file's text: the header line, then the events, each line ended by a newline.
-    package var text: String {
+    public var text: String {
         var lines = [
             "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(timestamp), \"title\": \(Self.quoted(title))}"
         ]
@@ -50,38 +51,24 @@ package struct Asciicast: Hashable, Sendable {
 
     /// `text` as a JSON string literal (control characters escaped).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedLiteral.quoted(text) { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\u%04x", scalar.value) : nil
         }
-        return out + "\""
     }
 
     /// Why a text is not an asciicast v2 recording.
-    package struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The line, from 1.
-        package var line: Int
+        public var line: Int
         /// What is wrong.
-        package var message: String
+        public var message: String
 
         /// `line N: message`.
-        package var description: String { "line \(line): \(message)" }
+        public var description: String { "line \(line): \(message)" }
     }
 
     /// Parses an asciicast v2 file (header and `"o"` events; other event types are skipped).
-    package init(parsing text: String) throws(ParseError) {
+    public init(parsing text: String) throws(ParseError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first else { throw ParseError(line: 1, message: "empty file, no header") }
         guard let header = try? JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any] else {

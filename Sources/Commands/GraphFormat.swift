@@ -1,5 +1,5 @@
 /// How `statetui graph` prints an explored graph.
-public enum GraphFormat: String, CaseIterable, Hashable, Sendable {
+package enum GraphFormat: String, CaseIterable, Hashable, Sendable {
     /// A Mermaid `stateDiagram-v2` (the checked-in `Resources/diagrams/*.mmd`).
     case mermaid
     /// A Graphviz digraph.

@@ -1,34 +1,35 @@
+import ScreenStates
 import StateMachineKit
 
 /// One model's machine fed canonical text a line at a time (what `statetui replay` drives).
-public struct Replayer {
+package struct Replayer {
     /// The result of one line: the engine's verdict and the state after it, in canonical text.
-    public struct Step: Hashable, Sendable, CustomStringConvertible {
+    package struct Step: Hashable, Sendable, CustomStringConvertible {
         /// The verdict, nil only if the machine had stopped (a replay never stops it).
-        public var verdict: Verdict?
+        package var verdict: Verdict?
         /// The state after the event.
-        public var state: String
+        package var state: String
 
         /// A step's result.
-        public init(verdict: Verdict?, state: String) {
+        package init(verdict: Verdict?, state: String) {
             self.verdict = verdict
             self.state = state
         }
 
         /// `update running(request: 1, percent: 20)`: the verdict word, one space, the state.
-        public var description: String { "\(verdict?.word ?? "stopped") \(state)" }
+        package var description: String { "\(verdict?.word ?? "stopped") \(state)" }
     }
 
     private let step: (String) throws(CanonicalTextError) -> Step
 
     /// A replayer applying each line through `step`.
-    public init(_ step: @escaping (String) throws(CanonicalTextError) -> Step) {
+    package init(_ step: @escaping (String) throws(CanonicalTextError) -> Step) {
         self.step = step
     }
 
     /// Parses `line` as the model's event and applies it; throws, changing nothing, when the line
     /// is not one of the model's forms.
-    public func apply(_ line: String) throws(CanonicalTextError) -> Step {
+    package func apply(_ line: String) throws(CanonicalTextError) -> Step {
         try step(line)
     }
 }

@@ -1,26 +1,28 @@
 import Foundation
-import StateMachineKit
 import Support
-import TerminalUI
 
-/// Plays a demo script on the dashboard: headless (every frame printed as text after a
-/// `--- frame N: <step> ---` line) or on a terminal a person watches (`q` stops it), optionally recording an
-/// asciicast. Both run the dashboard's own ``TerminalUI/Store`` loop — the same reducer, subscriptions and
-/// effect runner as the live app — on a ``DemoSession``, with a ``DemoTerminal`` typing the script.
-package enum DemoPlayer {
+/// Plays a demo script on an app: headless (every frame printed as text after a `--- frame N: <step> ---`
+/// line) or on a terminal a person watches (`q` stops it), optionally recording an asciicast. Both run the
+/// app's own ``Store`` loop — the same reducer, subscriptions and effect runner as the live app — in a
+/// ``DemoWorld`` whose time the script moves, with a terminal of the player's typing the script.
+///
+/// On a terminal a person watches, the top row's right end says `demo NAME · step N of M` while the demo
+/// plays and `demo NAME done — q quits` once it has played to its end; the player then waits for `q`.
+public enum DemoPlayer {
     /// What a play ended with, and its exit status.
-    package enum Ending: Hashable, Sendable {
+    public enum Ending: Hashable, Sendable {
         /// The script ran to its end (or the app quit at a `q` step): exit 0.
         case completed
         /// The watcher pressed `q`: exit 0.
         case stopped
         /// An `expect` failed: exit 1.
         case failed(DemoScript.Step, screen: String)
-        /// The simulated world did not settle after this step within ``DemoTerminal`` 's limit: exit 1.
+        /// The simulated world did not settle after this step within the player's limit (a minute with no
+        /// wake-up): exit 1.
         case stalled(after: String)
 
         /// The exit status.
-        package var status: Int32 {
+        public var status: Int32 {
             switch self {
             case .completed, .stopped: 0
             case .failed, .stalled: 1
@@ -29,35 +31,49 @@ package enum DemoPlayer {
     }
 
     /// The frame header line, `--- frame 3: sleep 300ms ---`.
-    package static func header(frame: Int, step: String) -> String {
+    public static func header(frame: Int, step: String) -> String {
         "--- frame \(frame): \(step) ---"
     }
 
     /// Whether `pattern` matches somewhere in `text` (false for a pattern that does not compile), in time
     /// linear in the text (``ScreenPattern``).
-    package static func matches(_ text: String, _ pattern: String) -> Bool {
+    public static func matches(_ text: String, _ pattern: String) -> Bool {
         guard let compiled = try? ScreenPattern(pattern) else { return false }
         return compiled.matches(text)
     }
 
-    /// Plays `script` without a terminal, writing every frame to `output` and recording into `cast`.
-    package static func headless(
-        _ script: DemoScript, size: Size, session: DemoSession = DemoSession(), cast: inout Asciicast?,
-        output: (String) -> Void
+    /// What the top row says while the demo called `name` plays step `step` of `count` on a terminal a
+    /// person watches.
+    public static func progressNote(name: String, step: Int, of count: Int) -> String {
+        "demo \(name) · step \(step) of \(count)"
+    }
+
+    /// What the top row says once the demo called `name` has played to its end on a terminal a person
+    /// watches.
+    public static func doneNote(name: String) -> String {
+        "demo \(name) done — q quits"
+    }
+
+    /// Plays `script` in `world` without a terminal, writing every frame to `output` and recording into
+    /// `cast`.
+    public static func headless<World: DemoWorld>(
+        _ script: DemoScript, size: Size, world: World, cast: inout Asciicast?, output: (String) -> Void
     ) async -> Ending {
-        let played = await play(script, on: TerminalBox(HeadlessTerminal(size: size)), session: session, paced: false)
+        let played = await play(
+            script, on: TerminalBox(HeadlessTerminal(size: size)), world: world, pace: nil)
         for frame in played.frames { output(frame.text) }
         cast?.events += played.frames.map(\.event)
         return played.ending
     }
 
-    /// Plays `script` on `terminal` at the pace its sleeps give, redrawing as simulated time passes; `q`
-    /// stops it. Frames are recorded into `cast` with the demo's time.
-    package static func interactive(
-        _ script: DemoScript, on terminal: some Terminal, session: DemoSession = DemoSession(),
-        cast: inout Asciicast?
+    /// Plays `script`, the demo called `name`, in `world` on `terminal` at the pace its sleeps give, redrawing
+    /// as simulated time passes and showing which step plays (``progressNote(name:step:of:)``); `q` stops it.
+    /// Played to its end, it says so (``doneNote(name:)``) and waits for `q`. Frames (the app's, without the
+    /// notes) are recorded into `cast` with the demo's time.
+    public static func interactive<World: DemoWorld>(
+        _ script: DemoScript, name: String, on terminal: some Terminal, world: World, cast: inout Asciicast?
     ) async -> Ending {
-        let played = await play(script, on: TerminalBox(terminal), session: session, paced: true)
+        let played = await play(script, on: TerminalBox(terminal), world: world, pace: name)
         cast?.events += played.frames.map(\.event)
         return played.ending
     }
@@ -70,13 +86,15 @@ package enum DemoPlayer {
 
     /// Runs the store loop on a thread of its own (it blocks while it waits, which must not happen on a
     /// Swift concurrency thread) and hands back the frames and how the play ended.
-    static func play<Base: Terminal>(
-        _ script: DemoScript, on box: TerminalBox<Base>, session: DemoSession, paced: Bool
+    /// `pace` is the demo's name when a person watches (time passes at the script's pace and the notes
+    /// show), nil when headless.
+    static func play<Base: Terminal, World: DemoWorld>(
+        _ script: DemoScript, on box: TerminalBox<Base>, world: World, pace: String?
     ) async -> (ending: Ending, frames: [Frame]) {
         let result = Locked<(ending: Ending, frames: [Frame])?>(nil)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {
-                result.withLock { $0 = run(script, on: box.terminal, session: session, paced: paced) }
+                result.withLock { $0 = run(script, on: box.terminal, world: world, pace: pace) }
                 done.resume()
             }
             thread.name = "statetui demo"
@@ -86,11 +104,11 @@ package enum DemoPlayer {
     }
 
     /// The play itself, on the calling thread.
-    private static func run<Base: Terminal>(
-        _ script: DemoScript, on base: Base, session: DemoSession, paced: Bool
+    private static func run<Base: Terminal, World: DemoWorld>(
+        _ script: DemoScript, on base: Base, world: World, pace: String?
     ) -> (ending: Ending, frames: [Frame]) {
-        let store = Store(app: session.app)
-        let terminal = DemoTerminal(base: base, session: session, script: script, paced: paced)
+        let store = Store(app: world.app)
+        let terminal = DemoTerminal(base: base, world: world, script: script, pace: pace)
         var frames: [Frame] = []
         func record(_ step: String, _ canvas: Canvas) {
             frames.append(
@@ -99,13 +117,13 @@ package enum DemoPlayer {
                     event: Asciicast.Event(time: seconds(terminal.time), data: ANSIFrame.render(canvas))))
         }
         terminal.store = DemoTerminal.Store(isSettled: {
-            store.runningEffects == 0 && !store.hasQueuedActions && session.isSettled(store.state)
+            store.runningEffects == 0 && !store.hasQueuedActions && world.isSettled(store.state)
         })
         terminal.frameDue = { step in record(step, terminal.canvas ?? store.app.view(store.state, base.size)) }
-        session.scheduler.whenScheduled { [wakeup = base.wakeup] in wakeup.wake() }
+        world.whenScheduled { [wakeup = base.wakeup] in wakeup.wake() }
         let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
-        session.scheduler.whenScheduled(nil)
-        session.environment.stop()
+        world.whenScheduled(nil)
+        world.stop()
         if let ending = terminal.ending { return (ending, frames) }
         // The app quit at a step of the script (its `q`): that step's frame shows where it stopped.
         if let step = terminal.pendingStep { record(step.text, store.app.view(final, base.size)) }

@@ -1,14 +1,12 @@
-import TerminalUI
-
 /// A canvas as the bytes a terminal needs to show it from scratch: home, clear, then every row with its
 /// styles as SGR sequences. What `--record` writes for each frame; the subset is small on purpose (cursor
 /// position, clear screen, SGR) so a recording can be replayed by a tiny interpreter.
-enum ANSIFrame {
+public enum ANSIFrame {
     /// The escape character.
     static let escape = "\u{1B}"
 
     /// The full repaint of `canvas`. Trailing plain blanks of a row are left out.
-    package static func render(_ canvas: Canvas) -> String {
+    public static func render(_ canvas: Canvas) -> String {
         var out = "\(escape)[0m\(escape)[H\(escape)[2J"
         for y in 0..<canvas.size.height {
             var last = -1

@@ -1,4 +1,4 @@
-import DashboardApp
+import TerminalUI
 import Testing
 
 @Suite struct ScreenPatternTests {

@@ -8,40 +8,40 @@
 /// `* + ?` and `{n}`, `{n,}`, `{n,m}` (each optionally lazy with `?`, which finding a match ignores);
 /// `^` and `$` at the start and end of the screen. Anything else (back-references, look-around, flags) is a
 /// syntax error naming it, never a silently different meaning. Characters are Swift `Character`s.
-package struct ScreenPattern: Hashable, Sendable {
+public struct ScreenPattern: Hashable, Sendable {
     /// Why a pattern cannot be compiled: the message and the 1-based character position.
-    package struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
         /// 1-based position in the pattern, in characters.
-        package var position: Int
+        public var position: Int
         /// What is wrong.
-        package var message: String
+        public var message: String
 
         /// An error at `position`.
-        package init(position: Int, _ message: String) {
+        public init(position: Int, _ message: String) {
             self.position = position
             self.message = message
         }
 
         /// `at 3: … `.
-        package var description: String { "at character \(position): \(message)" }
+        public var description: String { "at character \(position): \(message)" }
     }
 
     /// The longest pattern accepted, in characters.
-    package static let maximumLength = 1000
+    public static let maximumLength = 1000
     /// The most NFA states a pattern may compile to (repetition counts multiply a pattern's size).
-    package static let maximumStates = 10_000
+    public static let maximumStates = 10_000
     /// The largest count in `{n,m}`.
     static let maximumRepeat = 1000
     /// The deepest nesting of groups.
     static let maximumNesting = 64
 
     /// The pattern as written.
-    package let source: String
+    public let source: String
     private let program: [Instruction]
 
     /// Compiles `source`, or throws naming the first thing that is not in the supported syntax or exceeds a
     /// bound.
-    package init(_ source: String) throws(SyntaxError) {
+    public init(_ source: String) throws(SyntaxError) {
         let characters = Array(source)
         guard characters.count <= Self.maximumLength else {
             throw SyntaxError(position: Self.maximumLength + 1, "longer than \(Self.maximumLength) characters")
@@ -56,7 +56,7 @@ package struct ScreenPattern: Hashable, Sendable {
     }
 
     /// Whether the pattern matches somewhere in `text`.
-    package func matches(_ text: String) -> Bool {
+    public func matches(_ text: String) -> Bool {
         let characters = Array(text)
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)

@@ -1,3 +1,4 @@
+import Commands
 import Foundation
 import ScreenStates
 import Testing
@@ -41,5 +42,17 @@ import Testing
         #expect(
             blocks.contains(checkedIn),
             "README.md has no ```mermaid block equal to Resources/diagrams/\(model.rawValue).mmd; copy the file in")
+    }
+}
+
+extension DiagramTests {
+    /// The README shows the transfer drawn by case in a ```text block: it must be what the command prints.
+    @Test func theReadmeShowsTheTransferDrawnByCase() throws {
+        let readme = try String(
+            contentsOf: Self.diagrams.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```text\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "```").first }
+        #expect(blocks.contains(ScreenModel.transfer.graph(.text)), "copy `statetui graph transfer --format text` in")
     }
 }

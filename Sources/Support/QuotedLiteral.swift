@@ -1,0 +1,25 @@
+/// Text as a double-quoted literal: the one quoting loop behind the dialects this package writes, Swift string
+/// literals (canonical text) and JSON strings (asciicasts).
+package enum QuotedLiteral {
+    /// `text` in double quotes with `"`, `\`, newline, carriage return and tab escaped by a backslash, and every
+    /// other scalar written as `escape` spells it, or as itself where `escape` gives nil.
+    package static func quoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if let escaped = escape(scalar) {
+                    out += escaped
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Issue 17's screens end to end, in tmux as a person uses them: `statetui copy` copies a directory tree in which
+# one file fails (a directory planted where it would land), the Transfers screen shows each file's size, bytes
+# done, rate and ETA while it runs, a click selects the failed file and Enter opens its detail pane with the
+# whole error (compared with the one `copy --headless` prints for the same tree), a click on a tab shows
+# History, `/` searches it; then, on the dashboard's own simulated Transfers, `s p` typed fast ends paused.
+# Every wait is bounded (the screen is polled, never slept on); the private tmux server and the files go
+# with the script.
+name=ux
+wait_seconds=20
+# shellcheck source=tmux-session.sh
+source "$(dirname "$0")/tmux-session.sh"
+# A left click at column $1, row $2 (counted from 1), as a terminal reporting the mouse in SGR form sends it.
+click() {
+    keys -l $'\e[<0;'"$1;$2"'M'
+    keys -l $'\e[<0;'"$1;$2"'m'
+}
+# The screen row (counted from 1) of the first line matching $1.
+row_of() { screen | grep -n -E -m 1 -- "$1" | cut -d: -f1; }
+# The screen column (counted from 1) where $1 starts on the screen's first line.
+column_on_top() { screen | head -n 1 | awk -v text="$1" '{ print index($0, text) }'; }
+
+step="a tree to copy, a directory planted where one of its files would land"
+src="$work/src/tree"
+dst="$work/dst"
+mkdir -p "$src/sub" "$dst/tree/sub/bad.bin/kept"
+head -c $((24 << 20)) /dev/urandom >"$src/big.bin"
+head -c $((4 << 20)) /dev/urandom >"$src/sub/small.bin"
+head -c $((1 << 20)) /dev/urandom >"$src/sub/bad.bin"
+echo notes >"$src/notes.txt"
+echo planted >"$dst/tree/sub/bad.bin/kept/file"
+# The error the copy gives for the planted file, as `copy --headless` reports it on a scratch destination.
+mkdir -p "$work/headless/tree/sub/bad.bin"
+status=0
+"$bin" copy "$src" "$work/headless" --headless >/dev/null 2>"$work/headless.err" || status=$?
+[ $status = 1 ] || fail "copy --headless with the planted directory exited $status, not 1"
+error=$(sed -n 's|^statetui: tree/sub/bad\.bin: ||p' "$work/headless.err" | sed "s|$work/headless|$dst|")
+[ -n "$error" ] || fail "copy --headless did not report the planted file: $(cat "$work/headless.err")"
+
+step="statetui copy opens the Transfers screen on the tree"
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "env TERM=screen STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=10 '$bin' copy '$src' '$dst' --start; echo exit=\$?; sleep 60"
+tm set -g escape-time 0
+wait_for '^ 1 Transfers'
+wait_for '│ Name +Size +Done +Rate +ETA State +│'
+
+step="size, bytes done, rate and ETA of a running file"
+wait_for '│ tree/big\.bin +25 MB +[0-9.]+ [kMG]?B +[0-9.]+ [kMG]?B/s +[0-9]+:[0-9][0-9] running · [0-9]+% · request #1'
+
+step="the planted file fails; a click selects it"
+wait_for '│ tree/sub/bad\.bin .*failed at 0% · '
+y=$(row_of 'tree/sub/bad\.bin')
+click 5 "$y"
+wait_for 'r retry'
+
+step="Enter opens its detail pane with the whole error"
+keys Enter
+wait_for '─ tree/sub/bad\.bin ─'
+wait_for '│ Error +'
+# The error as drawn, wrapped over as many lines as it takes: from its label to the records, borders and
+# label dropped; compared without the spaces the wrapping moved.
+shown=$(screen | sed -n '/│ Error /,/Last records/p' | grep -v 'Last records' | sed -e 's/│//g' -e 's/^ *Error//')
+[ "$(tr -d ' \n' <<<"$shown")" = "$(tr -d ' \n' <<<"$error")" ] ||
+    fail "the pane's error is not the whole error: shown [$shown], expected [$error]"
+keys Escape
+wait_gone '─ tree/sub/bad\.bin ─'
+
+step="a click on the History tab shows History; / searches it"
+wait_for '│ tree/big\.bin .*completed · '
+click $(($(column_on_top '5 History') + 2)) 1
+wait_for 'records · [0-9]+ stale · [0-9]+ invalid · following'
+keys /
+wait_for 'enter searches · esc cancels'
+keys -l succeeded
+keys Enter
+wait_for '· /succeeded \([1-9][0-9]* rows\)$'
+keys -l q
+wait_for '^exit=0$'
+
+step="on the dashboard's simulated Transfers, s p typed fast ends paused"
+tm kill-session -t "$session"
+tm new-session -d -s "$session" -x 100 -y 30 "env TERM=screen '$bin' --seed 1; echo exit=\$?; sleep 60"
+wait_for '│ photos\.tar .* idle +│'
+keys s p
+wait_for '│ photos\.tar .*paused · [0-9]+% · request #1'
+keys q
+wait_for '^exit=0$'
+
+echo "$name test: ok"
