@@ -52,7 +52,24 @@ public struct Canvas: Hashable, Sendable {
     /// A canvas of blank cells in `style`.
     public init(size: Size, style: Style = .plain) {
         self.size = size
-        self.cells = Array(repeating: .blank(style), count: size.area)
+        let count = size.area
+        let blank = Cell.blank(style)
+        // One cell written, then copied onto the rest in doubling blocks: a few large copies rather than a
+        // store per field of every cell (a 200×60 canvas is made every frame).
+        self.cells = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let start = buffer.baseAddress, count > 0 else {
+                initialized = 0
+                return
+            }
+            start.initialize(to: blank)
+            var filled = 1
+            while filled < count {
+                let block = min(filled, count - filled)
+                (start + filled).initialize(from: start, count: block)
+                filled += block
+            }
+            initialized = count
+        }
     }
 
     /// The whole canvas as a rectangle at the origin.

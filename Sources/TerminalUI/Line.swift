@@ -55,6 +55,12 @@ public struct Line: Hashable, Sendable, Widget, ExpressibleByStringLiteral {
 
     /// Draws the line on the first row of `area`, truncated with an ellipsis and aligned.
     public func render(in area: Rect, on canvas: inout Canvas) {
+        render(in: area, alignment: alignment, on: &canvas)
+    }
+
+    /// ``render(in:on:)`` placed by `alignment` instead of the line's own (a table's column sets it), without
+    /// a copy of the line.
+    func render(in area: Rect, alignment: Alignment, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let fullWidth = width
         let line = truncated(to: area.width, fullWidth: fullWidth)

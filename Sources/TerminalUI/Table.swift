@@ -76,13 +76,10 @@ public struct Table: Hashable, Sendable, Widget {
         for line in 0..<min(body.height, rows.count - first) {
             let index = first + line
             let rowArea = body.row(line)
-            let cells = rows[index]
-            for column in 0..<min(columns.count, cells.count, template.count) {
-                var aligned = cells[column]
-                aligned.alignment = columns[column].alignment
-                aligned.render(
-                    in: Rect(x: template[column].x, y: rowArea.y, width: template[column].width, height: 1), on: &canvas
-                )
+            for column in 0..<min(columns.count, rows[index].count, template.count) {
+                rows[index][column].render(
+                    in: Rect(x: template[column].x, y: rowArea.y, width: template[column].width, height: 1),
+                    alignment: columns[column].alignment, on: &canvas)
             }
             if index == selected { canvas.addAttributes(highlight, in: rowArea) }
         }

@@ -40,6 +40,22 @@ import Testing
         #expect(row.enteredAt == .seconds(4))
     }
 
+    /// The state in words, cut in advance to each width the State column takes, draws the cells the table's
+    /// own cut of the whole text would.
+    @Test(arguments: TransfersFeature.stateWidths)
+    func theStateCutInAdvanceDrawsWhatTheTableWouldCut(width: Int) {
+        let model = TransferModel(
+            phase: .failed(message: "the server closed the connection"), lastRequest: 2, retainedPercent: 41)
+        let row = TransferRow(name: "a", model: model)
+        let area = Rect(x: 0, y: 0, width: width, height: 1)
+        var cut = Canvas(size: area.size)
+        var whole = Canvas(size: area.size)
+        cut.render(row.stateLine(canonical: false, width: width), in: area)
+        whole.render(Line([Span(model.presentation.text, style: model.presentation.phase.style)]), in: area)
+        #expect(cut == whole)
+        #expect(row.stateLine(canonical: false, width: width).width <= width)
+    }
+
     /// A pause ends the measurement; a new request starts it over.
     @Test func theRateWindowStartsOverWithEachRequest() {
         var window = ProgressWindow()

@@ -9,6 +9,17 @@ import Testing
         #expect(canvas.cells == Array(repeating: Cell.blank(), count: 6))
     }
 
+    /// The blank is copied in doubling blocks: every size, even or odd, empty or not, is blank in its style
+    /// in every cell.
+    @Test(arguments: [
+        Size(width: 0, height: 0), Size(width: 1, height: 1), Size(width: 7, height: 3),
+        Size(width: 200, height: 60),
+    ])
+    func aNewCanvasIsBlankInItsStyleInEveryCell(size: Size) {
+        let canvas = Canvas(size: size, style: .dim)
+        #expect(canvas.cells == Array(repeating: Cell.blank(.dim), count: size.area))
+    }
+
     @Test func writingPastTheRightEdgeClips() {
         var canvas = Canvas(size: Size(width: 5, height: 1))
         let end = canvas.write("abcdefgh", at: Point(x: 2, y: 0))

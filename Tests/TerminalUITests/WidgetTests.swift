@@ -31,6 +31,15 @@ func rendered(_ widget: some Widget, width: Int, height: Int = 1) -> [String] {
         #expect(rendered(Line("abcdefgh"), width: 5) == ["abcd…"])
     }
 
+    /// The width is stored when the span is made; changing the text measures it again.
+    @Test func aSpanMeasuresItsTextAgainWhenTheTextChanges() {
+        var span = Span("ab", style: .bold)
+        #expect(span.width == 2)
+        span.text = "日本語"
+        #expect(span == Span("日本語", style: .bold))
+        #expect(span.width == 6)
+    }
+
     @Test func truncatedLineKeepsSpanStyles() {
         let line = Line([Span("ab", style: .bold), Span("cdef", style: .dim)])
         #expect(

@@ -1,6 +1,7 @@
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import TerminalUI
 
 /// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its driver,
 /// what its records counted, and what the runtime measured (samples on the machine's clock). The reducer
@@ -10,15 +11,22 @@ package struct TransferRow: Hashable, Sendable {
     package static let recentLimit = 6
 
     /// The file the transfer produces (also its row's label).
-    package var name: String
+    package var name: String {
+        didSet { nameCell = Line(name) }
+    }
     /// The newest state its `TransferMachine` published.
     package var model: TransferModel {
         didSet {
             presentation = model.presentation
             stateText = String(describing: model.phase)
+            stateCells = StateCells(presentation: presentation, canonical: stateText)
             figureText = TransferFigureText(self)
         }
     }
+    /// The name as a cell, made once rather than once per frame (cut in the middle only when it must).
+    private(set) var nameCell: Line
+    /// The state as cells, in words and in canonical text, made once per snapshot rather than once per frame.
+    private(set) var stateCells: StateCells
     /// The phase as a person reads it, made once per snapshot rather than once per frame.
     package private(set) var presentation: StatePresentation
     /// The phase in canonical text (shown with `v` and in the detail pane), printed once per snapshot.
@@ -49,6 +57,8 @@ package struct TransferRow: Hashable, Sendable {
         self.model = model
         self.presentation = model.presentation
         self.stateText = String(describing: model.phase)
+        self.nameCell = Line(name)
+        self.stateCells = StateCells(presentation: presentation, canonical: stateText)
         self.driverStatus = driverStatus
         self.tally = tally
         figureText = TransferFigureText(self)
@@ -91,25 +101,52 @@ package struct TransferRow: Hashable, Sendable {
     }
 }
 
-/// A transfer's figures as the Transfers columns show them; nil where a figure is not known.
+/// A transfer's figures as the Transfers columns show them, right-aligned cells; `–` where a figure is not
+/// known.
 package struct TransferFigureText: Hashable, Sendable {
     /// The file's size.
-    package var size: String?
+    package var size = TransfersFeature.figure(nil)
     /// The bytes done.
-    package var done: String?
+    package var done = TransfersFeature.figure(nil)
     /// The measured rate (while running).
-    package var rate: String?
+    package var rate = TransfersFeature.figure(nil)
     /// The time left at that rate.
-    package var eta: String?
+    package var eta = TransfersFeature.figure(nil)
 
     /// No figures.
     package init() {}
 
     /// The figures of `row` now.
     init(_ row: TransferRow) {
-        size = row.totalBytes.map(TransferFigures.size)
-        done = row.bytesDone.map(TransferFigures.size)
-        rate = row.rate.map(TransferFigures.rate)
-        eta = row.secondsLeft.map(TransferFigures.duration(seconds:))
+        size = TransfersFeature.figure(row.totalBytes.map(TransferFigures.size))
+        done = TransfersFeature.figure(row.bytesDone.map(TransferFigures.size))
+        rate = TransfersFeature.figure(row.rate.map(TransferFigures.rate))
+        eta = TransfersFeature.figure(row.secondsLeft.map(TransferFigures.duration(seconds:)))
+    }
+}
+
+/// A transfer's state as a cell of the State column, in its phase's colour: in words (already cut to each
+/// width the column takes, so a long failure is not cut again every frame) and in canonical text.
+struct StateCells: Hashable, Sendable {
+    /// The state in words, whole.
+    private var presented: Line
+    /// ``presented`` cut to each of ``TransfersFeature/stateWidths``, in that order.
+    private var fitted: [Line]
+    /// The state in canonical text.
+    private(set) var canonical: Line
+
+    /// The cells of `presentation`, whose canonical text is `canonical`.
+    init(presentation: StatePresentation, canonical: String) {
+        let style = presentation.phase.style
+        let presented = Line([Span(presentation.text, style: style)])
+        self.presented = presented
+        fitted = TransfersFeature.stateWidths.map { presented.truncated(to: $0) }
+        self.canonical = Line([Span(canonical, style: style)])
+    }
+
+    /// The state in words as drawn in a column `width` cells wide (the table cuts it the same way when the
+    /// width is not one it was cut to in advance).
+    func presented(fitting width: Int) -> Line {
+        TransfersFeature.stateWidths.firstIndex(of: width).map { fitted[$0] } ?? presented
     }
 }

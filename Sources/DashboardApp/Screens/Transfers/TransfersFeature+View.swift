@@ -10,8 +10,11 @@ extension TransfersFeature {
         if width >= 110 { columns.append(.progress) }
         if width >= 56 { columns.append(.size) }
         if width >= 70 { columns += [.done, .rate] }
-        return columns + [.eta, .state(width >= 110 ? 40 : width >= 70 ? 26 : 18)]
+        return columns + [.eta, .state(stateWidths[width >= 110 ? 0 : width >= 70 ? 1 : 2])]
     }
+
+    /// The widths the State column takes: on wide, middling and narrow terminals.
+    static let stateWidths = [40, 26, 18]
 
     /// Where the parts of the screen go in `area`: the table, the detail pane when open, the stale line.
     static func layout(_ state: TransfersScreenState, in area: Rect) -> (table: Rect, detail: Rect?, footer: Rect) {
@@ -223,12 +226,12 @@ extension TransferRow {
         // Rate and ETA mean something only while a request runs; a paused one shows neither.
         let running = progress.request != nil
         switch column {
-        case .name: return Line(Line.truncateMiddle(name, to: nameWidth))
+        case .name: return nameCell.width <= nameWidth ? nameCell : Line(Line.truncateMiddle(name, to: nameWidth))
         case .progress: return TransfersFeature.blank
-        case .size: return TransfersFeature.figure(figureText.size)
-        case .done: return TransfersFeature.figure(figureText.done)
-        case .rate: return running ? TransfersFeature.figure(figureText.rate) : TransfersFeature.blank
-        case .eta: return running ? TransfersFeature.figure(figureText.eta) : TransfersFeature.blank
+        case .size: return figureText.size
+        case .done: return figureText.done
+        case .rate: return running ? figureText.rate : TransfersFeature.blank
+        case .eta: return running ? figureText.eta : TransfersFeature.blank
         case .state(let width): return stateLine(canonical: canonical, width: width)
         }
     }
@@ -236,9 +239,11 @@ extension TransferRow {
     /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
     /// `width` cells the state gives way so the mark always shows.
     func stateLine(canonical: Bool, width: Int) -> Line {
+        guard driverStatus.failsNextOutcome else {
+            return canonical ? stateCells.canonical : stateCells.presented(fitting: width)
+        }
         let style = presentation.phase.style
         let text = canonical ? stateText : presentation.text
-        guard driverStatus.failsNextOutcome else { return Line([Span(text, style: style)]) }
         let mark = " · next fails"
         return Line([
             Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),
