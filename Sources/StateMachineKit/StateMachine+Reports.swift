@@ -169,13 +169,14 @@ extension StateMachine {
     @inlinable
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
-        case .record(let record):
-            let text = recordText(holding: record)
-            let level = record.level
+        case .record(let note):
+            let text = recordText(holding: note)
+            let level = text.note.level
             if reporter.accepts(level) {
-                reporter.report(Report(label: label, level: level, name: record.name, text: text))
+                reporter.report(Report(label: label, level: level, name: text.note.name, text: text))
             }
-            if case .timer = record.source, reporter.accepts(.debug) {
+            if case .timer = text.note.source, reporter.accepts(.debug) {
+                let record = text.note
                 reporter.report(
                     Report(label: label, level: .debug, name: Report.Name.timeout) {
                         (
@@ -211,7 +212,7 @@ extension StateMachine {
     /// itself only when it is small; a box keeps a large note (large states or events) out of a heap
     /// allocation per report. Only the deliverer calls this.
     @inlinable
-    func recordText(holding record: RecordNote) -> RecordText {
+    func recordText(holding record: consuming RecordNote) -> RecordText {
         guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(record) }
         text.note = record
         return text

@@ -38,8 +38,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     ///
     /// Read and written only by the caller delivering reports, which ``delivery`` makes one at a time:
     /// a deliverer steps down with a releasing store or exchange, and the next one claims with an
-    /// acquiring load or exchange, so each sees what the one before it left here.
-    @usableFromInline nonisolated(unsafe) var spareText: RecordText?
+    /// acquiring load or exchange, so each sees what the one before it left here. For the same reason no
+    /// two accesses can overlap, so the runtime's exclusivity check, a cost on every report, is left out.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var spareText: RecordText?
 
     /// Creates a machine in `initial`, visit 1.
     ///
