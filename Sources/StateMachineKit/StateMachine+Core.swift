@@ -175,10 +175,10 @@ extension StateMachine {
         @usableFromInline var wakeFinishes = false
         /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
         @usableFromInline var wakeWith: State?
-        /// The report this caller must deliver first, when it is to deliver one or more.
-        @usableFromInline var report: Note?
-        /// The reports this caller must deliver after ``report``, in order, before it asks for more
-        /// (``Core/nextReports(first:rest:)``).
+        /// The reports this caller must deliver, in order, before it asks for more
+        /// (``Core/nextReports(first:rest:)``), when it was handed several. A single report is handed
+        /// beside the effects instead (``Core/settle(_:report:)``), so that these stay small: they are
+        /// copied on every event, traced or not.
         @usableFromInline var reports: [Note] = []
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
         @usableFromInline var bound: WorkRun?
@@ -188,7 +188,7 @@ extension StateMachine {
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
-            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && report == nil && reports.isEmpty
+            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty
                 && bound == nil && !waitsForBacklog
         }
     }
@@ -286,24 +286,25 @@ extension StateMachine {
 
         /// Refuses or applies one event; returns the outcome and what to do after the lock is released.
         /// With `bind`, the effects carry the run of the visit the event's own decision left the machine
-        /// in (before any retried postponed event moves it on).
+        /// in (before any retried postponed event moves it on). When this caller is to deliver exactly one
+        /// report, it is put in `report`.
         @inlinable
         mutating func apply(
             _ event: Event, origin: Origin, bind: Bool, transition: TransitionFunction,
-            clock: AnyClock
+            clock: AnyClock, report: inout Note?
         ) -> (Outcome, Effects?) {
             var effects: Effects?
-            guard case .running = phase else { return refuseStopped(event, origin: origin) }
+            guard case .running = phase else { return refuseStopped(event, origin: origin, report: &report) }
             switch origin {
             case .anyone:
                 break
             case .sender(let run):
-                if let cause = run.cause { return refuseStale(event, run: run, cause: cause) }
+                if let cause = run.cause { return refuseStale(event, run: run, cause: cause, report: &report) }
             case .timer(let id, let timerVisit):
                 // A timer that lost the race with the end of its visit never delivers, and is not an event.
                 guard disarm(timer: id) else {
                     if wants(.debug) { note(.timeoutExpired(visit: timerVisit, event: event)) }
-                    return (.stale, settle(consume effects))
+                    return (.stale, settle(consume effects, report: &report))
                 }
             }
             let before = state
@@ -320,7 +321,7 @@ extension StateMachine {
                 record(event, visit: leftVisit, before: before, outcome: outcome, source: source, into: &effects)
                 if bind { bindVisit(into: &effects) }
                 if hasPostponed { retryPostponed(transition: transition, clock: clock, into: &effects) }
-                return (outcome, settle(consume effects))
+                return (outcome, settle(consume effects, report: &report))
             case .update(let next):
                 state = next
                 if hasRegistrations { update(leaving: before, into: &effects) }
@@ -332,7 +333,7 @@ extension StateMachine {
             }
             record(event, visit: visit, before: before, outcome: outcome, source: source, into: &effects)
             if bind { bindVisit(into: &effects) }
-            return (outcome, settle(consume effects))
+            return (outcome, settle(consume effects, report: &report))
         }
 
         /// Whether a `.to` has anything to end or start besides the state itself.
@@ -380,7 +381,7 @@ extension StateMachine {
         /// After ``StateMachine/stop()``: a sender's event is stale (its run was ended by the stop, or
         /// earlier) and recorded; anything else is not looked at.
         @inlinable
-        mutating func refuseStopped(_ event: Event, origin: Origin) -> (Outcome, Effects?) {
+        mutating func refuseStopped(_ event: Event, origin: Origin, report: inout Note?) -> (Outcome, Effects?) {
             switch origin {
             case .anyone, .timer:
                 return (.stopped, nil)
@@ -388,16 +389,18 @@ extension StateMachine {
                 guard let cause = run.cause else {
                     preconditionFailure("Internal inconsistency: run \(run.id) is live in a stopped machine")
                 }
-                return refuseStale(event, run: run, cause: cause)
+                return refuseStale(event, run: run, cause: cause, report: &report)
             }
         }
 
         /// Drops an event whose run has ended: recorded with outcome `.stale` and noted with the cause.
         @inlinable
-        mutating func refuseStale(_ event: Event, run: WorkRun, cause: CancellationCause) -> (Outcome, Effects?) {
+        mutating func refuseStale(
+            _ event: Event, run: WorkRun, cause: CancellationCause, report: inout Note?
+        ) -> (Outcome, Effects?) {
             var effects: Effects?
             record(event, visit: visit, before: state, outcome: .stale, source: .stale(run), into: &effects)
-            return (.stale, settle(consume effects))
+            return (.stale, settle(consume effects, report: &report))
         }
 
         /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
@@ -637,7 +640,10 @@ extension StateMachine {
             running.visitRun?.end(.machineStopped)
             if let task = running.timer?.task { effects.edit { $0.cancel.append(task) } }
             wakeParked(finishing: true, into: &effects)
-            return settle(consume effects)
+            var report: Note?
+            var settled = settle(consume effects, report: &report)
+            if let report { settled.edit { $0.reports.insert(report, at: 0) } }
+            return settled
         }
 
         // MARK: - Readers
@@ -685,16 +691,13 @@ extension StateMachine {
         }
 
         /// Hands the queued notes to whoever delivers reports, so that they reach the reporter in the order
-        /// their events were applied: to this caller when nobody is delivering, else they stay queued for
-        /// the caller that is.
+        /// their events were applied: to this caller when nobody is delivering (a single one in `report`,
+        /// several in the effects), else they stay queued for the caller that is.
         @inlinable @inline(__always)
-        mutating func settle(_ effects: consuming Effects?) -> Effects? {
+        mutating func settle(_ effects: consuming Effects?, report: inout Note?) -> Effects? {
             var effects = consume effects
-            if case .none = effects {
-                guard !notes.isEmpty else { return nil }
-                effects = Effects()
-            }
-            settle(some: &effects)
+            if case .some = effects { settle(some: &effects) }
+            if !notes.isEmpty { handOutNotes(report: &report, effects: &effects) }
             return effects
         }
 
@@ -705,22 +708,28 @@ extension StateMachine {
             if effects!.wakeFinishes == false && !effects!.wake.isEmpty {
                 effects!.wakeWith = handOver(to: effects!.wake)
             }
-            if !notes.isEmpty {
-                if delivery.claim() {
-                    deliverer = currentThread()
-                    var first: Note?
-                    var rest: [Note] = []
-                    handOutNotes(first: &first, rest: &rest)
-                    effects!.report = first
-                    effects!.reports = rest
-                } else if notes.count > Self.reportBacklog && deliverer != currentThread() {
-                    // Back-pressure: another thread delivers and the backlog is full, so this sender waits
-                    // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
-                    // from inside a report, never waits.
-                    effects!.waitsForBacklog = true
-                }
-            }
             if effects!.isEmpty { effects = nil }
+        }
+
+        /// Gives the queued notes to this caller when it is to deliver them, or makes it wait for the
+        /// backlog when it is full.
+        @inlinable
+        mutating func handOutNotes(report: inout Note?, effects: inout Effects?) {
+            if delivery.claim() {
+                deliverer = currentThread()
+                if notes.count == 1 {
+                    report = notes.removeLast()
+                } else {
+                    var rest: [Note] = []
+                    handOutNotes(first: &report, rest: &rest)
+                    effects.edit { $0.reports = rest }
+                }
+            } else if notes.count > Self.reportBacklog && deliverer != currentThread() {
+                // Back-pressure: another thread delivers and the backlog is full, so this sender waits
+                // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
+                // from inside a report, never waits.
+                effects.edit { $0.waitsForBacklog = true }
+            }
         }
 
         /// Moves the queued notes to the deliverer: a single note by itself, so that the queue keeps its

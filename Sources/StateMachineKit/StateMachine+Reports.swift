@@ -169,12 +169,14 @@ extension StateMachine {
     @inlinable
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
-        case .record(let record):
-            let level = record.level
+        case .record(let note):
+            let text = recordText(holding: note)
+            let level = text.note.level
             if reporter.accepts(level) {
-                reporter.report(Report(label: label, level: level, name: record.name, text: record))
+                reporter.report(Report(label: label, level: level, name: text.note.name, text: text))
             }
-            if case .timer = record.source, reporter.accepts(.debug) {
+            if case .timer = text.note.source, reporter.accepts(.debug) {
+                let record = text.note
                 reporter.report(
                     Report(label: label, level: .debug, name: Report.Name.timeout) {
                         (
@@ -183,6 +185,7 @@ extension StateMachine {
                         )
                     })
             }
+            spareText = text
         case .timeoutExpired(let visit, let event):
             guard reporter.accepts(.debug) else { return }
             reporter.report(
@@ -204,6 +207,17 @@ extension StateMachine {
         }
     }
 
+    /// A box holding `record` as a report's text: the box of the previous report when no sink kept that
+    /// report (then nobody else can see it change), else a new one. A report's text is stored in the report
+    /// itself only when it is small; a box keeps a large note (large states or events) out of a heap
+    /// allocation per report. Only the deliverer calls this.
+    @inlinable
+    func recordText(holding record: consuming RecordNote) -> RecordText {
+        guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(record) }
+        text.note = record
+        return text
+    }
+
     /// Why a stale event's run had ended, in words: its visit ended, an `.update` left the states its
     /// work runs in, or the machine stopped.
     @usableFromInline
@@ -213,6 +227,25 @@ extension StateMachine {
         case .stateExited where run.visit != visit: "visit \(run.visit) ended"
         case .stateExited: "an update in visit \(run.visit) ended \(run.label ?? "its work")"
         }
+    }
+}
+
+extension StateMachine {
+    /// A recorded event's note as a report's text, in a box that the deliverer reuses for the next report
+    /// when no sink kept the report (``StateMachine/recordText(holding:)``).
+    ///
+    /// Unchecked: ``note`` changes only in the deliverer, and only while the deliverer holds the only
+    /// reference, the check that makes changing an `Array`'s buffer in place safe; a box that a sink kept
+    /// is never changed again.
+    @usableFromInline
+    final class RecordText: ReportText, @unchecked Sendable {
+        @usableFromInline var note: RecordNote
+
+        @inlinable
+        init(_ note: RecordNote) { self.note = note }
+
+        @usableFromInline
+        func made() -> (message: String, metadata: [String: String]) { note.made() }
     }
 }
 

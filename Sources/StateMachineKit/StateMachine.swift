@@ -34,6 +34,13 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @usableFromInline let core: Locked<Core>
     /// Whether a caller is delivering reports: the core's, also read here without the lock.
     @usableFromInline let delivery: ReportDelivery
+    /// The box of the last report's text, for the next report to reuse (``recordText(holding:)``).
+    ///
+    /// Read and written only by the caller delivering reports, which ``delivery`` makes one at a time:
+    /// a deliverer steps down with a releasing store or exchange, and the next one claims with an
+    /// acquiring load or exchange, so each sees what the one before it left here. For the same reason no
+    /// two accesses can overlap, so the runtime's exclusivity check, a cost on every report, is left out.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var spareText: RecordText?
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -116,14 +123,15 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// it at once). After ``stop()`` the outcome is `.stopped` and the sender's events are too.
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
+        var report: Note?
         let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock)
+            core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock, report: &report)
         }
         guard let effects else {
             return (outcome, Sender(machine: nil, run: WorkRun(id: 0, label: nil, visit: visit)))
         }
         let bound = effects.bound
-        perform(effects)
+        perform(effects, then: report)
         guard let run = bound else {
             preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
         }
@@ -177,27 +185,32 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Applies one event under the lock, then performs what the decision returned outside it.
     @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
+        var report: Note?
         let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: origin, bind: false, transition: transition, clock: clock)
+            core.apply(event, origin: origin, bind: false, transition: transition, clock: clock, report: &report)
         }
         // Consumed, not bound: binding would copy the effects (every array in them) and destroy both.
-        if let effects = consume effects { perform(consume effects) }
+        if let effects = consume effects {
+            perform(consume effects, then: report.take())
+        } else if report != nil {
+            deliver(report.take(), then: [])
+        }
         return outcome
     }
 
-    /// Performs a decision's effects; must run outside the lock: cancellation handlers run
-    /// synchronously and may call back into the machine, and so may reporters.
+    /// Performs a decision's effects, then delivers `report`, the single report the decision handed this
+    /// caller beside them, if any; must run outside the lock: cancellation handlers run synchronously and
+    /// may call back into the machine, and so may reporters.
     @inlinable
-    func perform(_ effects: consuming Effects) {
+    func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
         for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
-        if effects.report != nil || !effects.reports.isEmpty {
+        if report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
-            let first = effects.report.take()
             let rest = effects.reports
             effects.reports = []
-            deliver(first, then: rest)
+            deliver(report, then: rest)
         }
         if effects.waitsForBacklog { waitForReportBacklog() }
     }

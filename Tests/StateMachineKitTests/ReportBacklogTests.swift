@@ -29,9 +29,11 @@ import Testing
 
     /// What sending one more event decides: whether the sender must wait for the backlog to shrink.
     static func sendWaits(_ machine: Machine) -> Bool {
-        machine.core.withLock { core in
-            core.apply(1, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock).1?
-                .waitsForBacklog ?? false
+        var report: Machine.Note?
+        return machine.core.withLock { core in
+            core.apply(
+                1, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock, report: &report
+            ).1?.waitsForBacklog ?? false
         }
     }
 
@@ -50,12 +52,14 @@ import Testing
 
     /// Applies `event` under the lock as `send` does and returns the report it was given to deliver.
     static func apply(_ event: Int, to machine: Machine) -> (first: Machine.Note?, rest: Int) {
-        machine.core.withLock { core in
-            let effects = core.apply(
-                event, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock
-            ).1
-            return (effects?.report, effects?.reports.count ?? 0)
+        var report: Machine.Note?
+        let rest = machine.core.withLock { core in
+            core.apply(
+                event, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock,
+                report: &report
+            ).1?.reports.count ?? 0
         }
+        return (report, rest)
     }
 
     /// The event of a record note (`nil` for any other note).

@@ -117,6 +117,47 @@ import Testing
         #expect(first.metadata == ["state": "0", "event": "1", "visit": "1", "after": "1"])
     }
 
+    /// A state too large for a report's inline storage, so that its reports' texts are boxed.
+    struct Wide: Hashable, Sendable, CustomStringConvertible {
+        var total: Int
+        var padding: [Int] = []
+        var more = (0, 0, 0)
+
+        static func == (lhs: Wide, rhs: Wide) -> Bool { lhs.total == rhs.total && lhs.padding == rhs.padding }
+        func hash(into hasher: inout Hasher) { hasher.combine(total) }
+        var description: String { "\(total)" }
+    }
+
+    @Test func aReportASinkKeepsKeepsItsOwnTextWhileLaterReportsReuseTheirBox() {
+        let read = Locked<[String]>([])
+        let kept = Locked<[Report]>([])
+        let machine = StateMachine<Wide, Int>(
+            initial: Wide(total: 0), label: "wide",
+            reporter: Reporter { report in
+                read.withLock { $0.append(report.message) }
+                if let event = report.metadata["event"], ["2", "5"].contains(event) {
+                    kept.withLock { $0.append(report) }
+                }
+            }
+        ) { state, amount in .update(Wide(total: state.total + amount)) }
+        for amount in 1...6 { machine.send(amount) }
+        #expect(
+            read.withLock { $0 } == [
+                "0 + 1 -> 1 (updated)", "1 + 2 -> 3 (updated)", "3 + 3 -> 6 (updated)", "6 + 4 -> 10 (updated)",
+                "10 + 5 -> 15 (updated)", "15 + 6 -> 21 (updated)",
+            ])
+        #expect(
+            kept.withLock { $0 } == [
+                Report(
+                    label: "wide", level: .trace, name: "statemachine.transition", message: "1 + 2 -> 3 (updated)",
+                    metadata: ["state": "1", "event": "2", "visit": "1", "after": "3"]),
+                Report(
+                    label: "wide", level: .trace, name: "statemachine.transition",
+                    message: "10 + 5 -> 15 (updated)",
+                    metadata: ["state": "10", "event": "5", "visit": "1", "after": "15"]),
+            ])
+    }
+
     @Test func aReporterAboveTheLevelOfEveryReportBuildsNone() {
         let counter = PrintCounter()
         let calls = Locked(0)
