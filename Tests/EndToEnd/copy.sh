@@ -486,7 +486,7 @@ if command -v tmux >/dev/null 2>&1; then
     dst="$work/confirm"
     mkdir "$dst"
     tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen $throttle '$BIN' copy '$src/one.bin' '$dst' --start; echo exit=\$?; sleep 60"
+        "env TERM=screen $throttle '$bin' copy '$src/one.bin' '$dst' --start; echo exit=\$?; sleep 60"
     ok=1
     wait_screen 'one\.bin .*running' || { ok=0; fail "confirm: one.bin did not start: $(screen)"; }
     tm send-keys -t copy q
@@ -502,7 +502,7 @@ if command -v tmux >/dev/null 2>&1; then
     [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 0 keeping the partial"
 
     tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen $throttle '$BIN' copy '$src/one.bin' '$dst' --start --no-confirm; echo exit=\$?; sleep 60"
+        "env TERM=screen $throttle '$bin' copy '$src/one.bin' '$dst' --start --no-confirm; echo exit=\$?; sleep 60"
     ok=1
     wait_screen 'one\.bin .*running' || { ok=0; fail "--no-confirm: one.bin did not continue: $(screen)"; }
     tm send-keys -t copy q
