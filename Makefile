@@ -88,8 +88,11 @@ test-copy:
 	SWIFT=$(SWIFT) Tests/EndToEnd/copy.sh
 
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
+# One test at a time: under ThreadSanitizer's slowdown, CPU-bound tests (model checks, large copies) can hold both
+# threads of a 2-core machine's cooperative pool for longer than a demo's stall limit (60 s without a wake-up), so a
+# demo whose effects wait for a thread ends as stalled. Serial, every test has the pool to itself.
 test-tsan:
-	$(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	$(SWIFT) test --sanitize=thread --no-parallel --scratch-path $(TSAN_SCRATCH)
 
 # Installs the release binary and the man page into a temporary prefix and removes them again.
 test-install:
