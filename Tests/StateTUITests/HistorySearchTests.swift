@@ -72,6 +72,13 @@ import Testing
         #expect(state == Self.state(scrolledUp: 8))
     }
 
+    @Test func theBarOffersNAndShiftNAsOneEntryWhileASearchHasMatches() {
+        let searching = Self.typing(
+            [.character("/")] + "PAUSE".map { Key.character($0) } + [.enter], into: Self.state())
+        let bar = HistoryFeature.bindings.barHelp(in: searching)
+        #expect(bar.filter { $0.key == "n/N" } == [KeyHelp("n/N", "match")])
+    }
+
     @Test func aPatternWithNoMatchSaysSoAndKeepsTheView() {
         let state = Self.typing([.character("/"), .character("z"), .character("q"), .enter], into: Self.state())
         #expect(state.search == HistorySearch(pattern: "zq", isEditing: false, match: nil))

@@ -166,7 +166,9 @@ package enum HistoryFeature {
         KeyBinding(
             [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
             bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
-        KeyBinding([.character("N")], .findMatch(older: false, rows: page), help: matchHelp, applies: hasSearch),
+        KeyBinding(
+            [.character("N")], .findMatch(older: false, rows: page), help: matchHelp, bar: { _ in nil },
+            applies: hasSearch),
         KeyBinding(
             [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
             bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
