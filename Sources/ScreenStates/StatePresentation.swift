@@ -44,6 +44,17 @@ public struct StatePresentation: Hashable, Sendable {
     }
 }
 
+/// A model's state that a person can read as words (``StatePresentation``): what the screens show in place of
+/// the canonical text, which stays one key away.
+public protocol PresentableState {
+    /// The state as a person reads it.
+    var presentation: StatePresentation { get }
+}
+
+extension TransferModel: PresentableState {}
+extension UploadState: PresentableState {}
+extension LoadState: PresentableState {}
+
 extension TransferModel {
     /// The transfer as a person reads it: `running · 29% · request #1`, `paused · 40% · request #2`,
     /// `completed · photos.tar`, `failed at 40% · offline — r retries`, `idle` (or `idle · after request #3`

@@ -1,10 +1,11 @@
-import DashboardApp
 import ScreenStates
 import StateMachineKit
 import Support
 import TerminalUI
 import TerminalUITesting
 import Testing
+
+@testable import DashboardApp
 
 @Suite struct HistoryScreenTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12)]
@@ -40,6 +41,20 @@ import Testing
         return HistoryRow.rows(machine: "load", history: load.engine.history)
     }
 
+    /// States read as words in their phase's colour; `v` shows the canonical text instead, and a search finds a
+    /// row by either.
+    @Test func vTurnsTheStatesIntoTheirCanonicalTextAndBack() async {
+        let rows = await Self.uploadRows()
+        var state = HistoryScreenState(machines: ["upload"], rows: rows)
+        HistoryFeature.reduce(&state, .toggleStateText)
+        #expect(state == HistoryScreenState(machines: ["upload"], rows: rows, showsCanonical: true))
+        #expect(HistoryFeature.cells(rows[3], canonical: true)[5] == Line("paused(progress: 0.4)"))
+        #expect(HistoryFeature.cells(rows[3])[5] == Line("paused · 40%", style: PresentedPhase.paused.style))
+        #expect(rows[3].searchText == "  4 2 pause to paused · 40% paused(progress: 0.4)")
+        HistoryFeature.reduce(&state, .toggleStateText)
+        #expect(state == HistoryScreenState(machines: ["upload"], rows: rows))
+    }
+
     @Test func rowsCarryVerdictsAndReportNames() async {
         let rows = await Self.uploadRows()
         #expect(
@@ -52,7 +67,7 @@ import Testing
             rows[4]
                 == HistoryRow(
                     machine: "upload", sequence: 5, visit: 3, event: "progress(0.5)", kind: .stale,
-                    after: "paused(progress: 0.4)"))
+                    after: "paused(progress: 0.4)", presented: StatePresentation(.paused, "paused · 40%")))
     }
 
     @Test(arguments: ["upload", "load"], sizes)

@@ -133,7 +133,9 @@ package struct DashboardEnvironment: Sendable {
     }
 
     /// The History screen's action for the records of the machine called `name`.
-    static func history<State, Event>(of name: String, _ records: [StateMachine<State, Event>.Record]) -> AppAction {
+    static func history<State: PresentableState, Event>(of name: String, _ records: [StateMachine<State, Event>.Record])
+        -> AppAction
+    {
         .history(.recordsChanged(machine: name, HistoryRow.rows(machine: name, history: records)))
     }
 

@@ -56,6 +56,8 @@ package enum HistoryFeature {
             land(&state, from: current ?? state.rows.count, older: older, height: rows)
         case .cancelSearch:
             state.search = nil
+        case .toggleStateText:
+            state.showsCanonical.toggle()
         case .recordsChanged(let machine, let rows):
             guard machine == state.machine else { return }
             if state.scrolledUp > 0 {
@@ -113,7 +115,7 @@ package enum HistoryFeature {
         case .submitSearch: return .submitSearch(rows: rows)
         case .findMatch(let older, _): return .findMatch(older: older, rows: rows)
         case .nextMachine, .previousMachine, .scroll, .beginSearch, .searchInput, .searchBackspace, .cancelSearch,
-            .recordsChanged:
+            .toggleStateText, .recordsChanged:
             return action
         }
     }
@@ -179,6 +181,9 @@ package enum HistoryFeature {
             [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
             bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
             applies: { $0.search != nil }),
+        KeyBinding(
+            [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
+            bar: { _ in nil }, applies: browsing),
         KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
         KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
     ].map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
@@ -228,7 +233,9 @@ package enum HistoryFeature {
                 TableColumn("event", width: .fill(2)), TableColumn("verdict", width: .fixed(wide ? 7 : 3)),
                 TableColumn("state after / report", width: .fill(3)),
             ]
-        let shown = rows[first...last].map(cells).map { row in wide ? row : [row[0], row[1], row[3], row[4], row[5]] }
+        let shown = rows[first...last].map { cells($0, canonical: state.showsCanonical) }.map { row in
+            wide ? row : [row[0], row[1], row[3], row[4], row[5]]
+        }
         let matched = state.search?.match.flatMap { match in rows[first...last].firstIndex { $0.sequence == match } }
         Table(columns: columns, rows: Array(shown), selected: matched.map { $0 - first }).render(in: body, on: &canvas)
     }
@@ -258,8 +265,9 @@ package enum HistoryFeature {
         return Line(spans)
     }
 
-    /// One row's cells: mark, sequence, visit, event, verdict, state after (or the report and reason).
-    static func cells(_ row: HistoryRow) -> [Line] {
+    /// One row's cells: mark, sequence, visit, event, verdict, state after (or the report and reason), the state
+    /// in words unless `canonical`.
+    static func cells(_ row: HistoryRow, canonical: Bool = false) -> [Line] {
         let mark: Line
         let verdict: Line
         let after: Line
@@ -267,7 +275,7 @@ package enum HistoryFeature {
         case .decided(let decided):
             mark = " "
             verdict = Line(decided.word)
-            after = Line(row.after)
+            after = row.afterLine(canonical: canonical)
         case .invalid(let reason):
             mark = Line("!", style: .bold)
             verdict = Line("invalid", style: .bold)
@@ -275,15 +283,15 @@ package enum HistoryFeature {
         case .stale:
             mark = Line("~", style: .bold)
             verdict = Line("stale", style: .bold)
-            after = Line("\(Report.Name.staleEvent): dropped, \(row.after)", style: .reverse)
+            after = Line("\(Report.Name.staleEvent): dropped, \(row.afterText(canonical: canonical))", style: .reverse)
         case .stopped:
             mark = "x"
             verdict = "stopped"
-            after = Line(row.after)
+            after = row.afterLine(canonical: canonical)
         case .overflowed:
             mark = Line("!", style: .bold)
             verdict = Line("dropped", style: .bold)
-            after = Line("\(Report.Name.postponeOverflow): \(row.after)", style: .reverse)
+            after = Line("\(Report.Name.postponeOverflow): \(row.afterText(canonical: canonical))", style: .reverse)
         }
         return [mark, Line("\(row.sequence)"), Line("\(row.visit)"), Line(row.event), verdict, after]
     }

@@ -25,6 +25,8 @@ package enum HistoryScreenAction: Hashable, Sendable {
     case findMatch(older: Bool, rows: Int)
     /// Esc: stop typing, or forget the search.
     case cancelSearch
+    /// `v`: states in words or as their canonical text.
+    case toggleStateText
     /// The named machine's records, as its subscription delivered them.
     case recordsChanged(machine: String, [HistoryRow])
 }

@@ -12,17 +12,20 @@ package struct HistoryScreenState: Hashable, Sendable {
     package var scrolledUp: Int
     /// The search being typed or the last one submitted; nil when none.
     package var search: HistorySearch?
+    /// Whether states show as their canonical text (`v`) rather than in words.
+    package var showsCanonical: Bool
 
     /// The screen on the first of `machines`, following its newest records.
     package init(
         machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0,
-        search: HistorySearch? = nil
+        search: HistorySearch? = nil, showsCanonical: Bool = false
     ) {
         self.machines = machines
         self.selected = selected
         self.rows = rows
         self.scrolledUp = scrolledUp
         self.search = search
+        self.showsCanonical = showsCanonical
     }
 
     /// The selected machine's name, nil when there are none.
