@@ -27,10 +27,9 @@ package enum Keymap {
     private static func action(
         for key: Key, in state: AppState, contexts: (global: KeyContext, screen: KeyContext)?
     ) -> AppAction? {
-        // A search pattern being typed takes every printable key, the app-wide `q`, `?` and digits included.
-        if state.overlay == nil, state.screen == .history, let typed = HistoryFeature.textInput(key, state.history) {
-            return .history(typed)
-        }
+        // A text field being typed in (History's search pattern) takes every printable key, the app-wide `q`,
+        // `?` and digits included.
+        if state.overlay == nil, let typed = state.screen.feature.textInput(key, state) { return typed }
         if let action = globalBindings.action(for: key, in: state, context: contexts?.global) { return action }
         guard state.overlay == nil else { return nil }
         return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)

@@ -108,7 +108,7 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
             guard case .history(let action) = $0 else { return nil }
             return action
         }, reduce: { HistoryFeature.reduce(&$0.history, $1) }, view: HistoryFeature.view,
-        bindings: HistoryFeature.bindings)
+        bindings: HistoryFeature.bindings, textInput: HistoryFeature.textInput)
 
     /// The screen after this one, wrapping around (Tab).
     package var next: Screen { Screen.cycle(from: self, step: 1) }

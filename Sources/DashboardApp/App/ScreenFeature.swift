@@ -6,6 +6,9 @@ import TerminalUI
 package struct ScreenFeature: Sendable {
     /// The screen's key table, lifted to the app's state and actions.
     package let bindings: [KeyBinding<AppState, AppAction>]
+    /// What a key types into a text field the screen shows (History's search pattern), asked before any table so
+    /// every printable key, the app-wide `q`, `?` and digits included, goes into it; nil when none takes it.
+    let textInput: @Sendable (Key, AppState) -> AppAction?
     /// Draws the screen's content in an area.
     let view: @Sendable (AppState, Rect, inout Canvas) -> Void
     /// Applies an action when it is this screen's, returning the effects; nil for another screen's action.
@@ -27,7 +30,7 @@ package struct ScreenFeature: Sendable {
         perform: @escaping @Sendable (DashboardEnvironment, Effect, Send<Action>) -> Void
     ) {
         self.init(
-            state: state, action: action, view: view, bindings: bindings,
+            state: state, action: action, view: view, bindings: bindings, textInput: { _, _ in nil },
             reduce: { app, wrapped in actionOf(wrapped).map { reduce(&app, $0).map(effect) } },
             perform: { environment, wrapped, send in
                 guard let own = effectOf(wrapped) else { return false }
@@ -42,10 +45,11 @@ package struct ScreenFeature: Sendable {
         action: @escaping @Sendable (Action) -> AppAction, actionOf: @escaping @Sendable (AppAction) -> Action?,
         reduce: @escaping @Sendable (inout AppState, Action) -> Void,
         view: @escaping @Sendable (State, Rect, inout Canvas) -> Void,
-        bindings: [KeyBinding<State, Action>]
+        bindings: [KeyBinding<State, Action>],
+        textInput: @escaping @Sendable (Key, State) -> Action? = { _, _ in nil }
     ) {
         self.init(
-            state: state, action: action, view: view, bindings: bindings,
+            state: state, action: action, view: view, bindings: bindings, textInput: textInput,
             reduce: { app, wrapped in
                 actionOf(wrapped).map {
                     reduce(&app, $0)
@@ -57,10 +61,12 @@ package struct ScreenFeature: Sendable {
     private init<State: Sendable, Action: Sendable>(
         state: @escaping @Sendable (AppState) -> State, action: @escaping @Sendable (Action) -> AppAction,
         view: @escaping @Sendable (State, Rect, inout Canvas) -> Void, bindings: [KeyBinding<State, Action>],
+        textInput: @escaping @Sendable (Key, State) -> Action?,
         reduce: @escaping @Sendable (inout AppState, AppAction) -> [AppEffect]?,
         perform: @escaping @Sendable (DashboardEnvironment, AppEffect, Send<AppAction>) -> Bool
     ) {
         self.bindings = bindings.map { $0.scoped(state: state, action: action) }
+        self.textInput = { key, app in textInput(key, state(app)).map(action) }
         self.view = { app, area, canvas in view(state(app), area, &canvas) }
         self.reduce = reduce
         self.perform = perform
