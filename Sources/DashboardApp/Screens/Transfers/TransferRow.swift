@@ -67,11 +67,11 @@ package struct TransferRow: Hashable, Sendable {
     /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
     /// a running request's percent goes into the rate window.
     package mutating func take(_ model: TransferModel, _ sample: TransferSample) {
-        self.model = model
         if self.sample?.visit != sample.visit { enteredAt = sample.at }
         progress.add(model.phase, at: sample.at)
         self.sample = sample
-        figureText = TransferFigureText(self)
+        // Last: the model's observer formats the figures once, with the new sample and rate window in place.
+        self.model = model
     }
 
     /// Takes in the machine's records: counts the new ones and keeps the newest for the detail pane.
