@@ -450,7 +450,7 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy q
     wait_screen '^exit=0$' || { ok=0; fail "interactive: q did not exit 0: $(screen)"; }
     same "$src/one.bin" "$dst/one.bin" || { ok=0; fail "interactive: one.bin differs from its source"; }
-    tm kill-server >/dev/null 2>&1 || true
+    tm_stop
     [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches, q exits 0"
 
     dst="$work/interactive-start"
@@ -465,7 +465,7 @@ if command -v tmux >/dev/null 2>&1; then
     else
         fail "interactive --start: the rows did not all complete: $(screen)"
     fi
-    tm kill-server >/dev/null 2>&1 || true
+    tm_stop
 
     # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once.
     dst="$work/special-interactive"
@@ -477,7 +477,7 @@ if command -v tmux >/dev/null 2>&1; then
     wait_screen 'fifo .*failed at [0-9]+% · cannot cop' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
     tm send-keys -t copy q
     wait_screen '^exit=0$' || { ok=0; fail "interactive FIFO: q did not exit 0: $(screen)"; }
-    tm kill-server >/dev/null 2>&1 || true
+    tm_stop
     [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once and q exits 0"
 
     # `q` while a copy runs asks first: `n` stays, `y` leaves with exit 0 and the partial kept for the next run;
@@ -498,7 +498,7 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy y
     wait_screen '^exit=0$' || { ok=0; fail "confirm: y did not exit 0: $(screen)"; }
     [ -f "$dst/.one.bin.statetui-partial" ] || { ok=0; fail "confirm: the partial was not kept"; }
-    tm kill-server >/dev/null 2>&1 || true
+    tm_stop
     [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 0 keeping the partial"
 
     tm new-session -d -s copy -x 110 -y 24 \
@@ -507,7 +507,7 @@ if command -v tmux >/dev/null 2>&1; then
     wait_screen 'one\.bin .*running' || { ok=0; fail "--no-confirm: one.bin did not continue: $(screen)"; }
     tm send-keys -t copy q
     wait_screen '^exit=0$' || { ok=0; fail "--no-confirm: q did not exit 0 at once: $(screen)"; }
-    tm kill-server >/dev/null 2>&1 || true
+    tm_stop
     [ $ok = 1 ] && pass "interactive --no-confirm: q while copying exits 0 at once"
 else
     echo "skip copy e2e: interactive mode (no tmux)"

@@ -24,9 +24,22 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/statetui-$e2e_name.XXXXXX")
 socket="$work/tmux.sock"
 background=""
 tm() { tmux -S "$socket" -f /dev/null "$@"; }
+# Stops the private tmux server and waits (at most 5 s) until its process has gone: `kill-server` returns while
+# the server is still shutting down, and a `new-session` that reaches the dying server fails with "server exited
+# unexpectedly".
+tm_stop() {
+    local pid
+    pid="$(tm display-message -p '#{pid}' 2>/dev/null || true)"
+    tm kill-server >/dev/null 2>&1 || true
+    [ -n "$pid" ] || return 0
+    for _ in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
 cleanup() {
     if [ -n "$background" ]; then kill -9 "$background" 2>/dev/null || true; fi
-    if command -v tmux >/dev/null 2>&1; then tm kill-server >/dev/null 2>&1 || true; fi
+    if command -v tmux >/dev/null 2>&1; then tm_stop; fi
     # The shell and the app may still be writing into $work while they go down: retry briefly.
     chmod -R u+rwX "$work" 2>/dev/null || true
     for _ in 1 2 3 4 5; do rm -rf "$work" 2>/dev/null && break; sleep 0.2; done
