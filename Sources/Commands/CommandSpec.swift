@@ -9,23 +9,11 @@ package struct CommandSpec: Sendable {
         /// One line of help.
         package var help: String
         /// Whether it may be left out (printed `[<file>]`).
-        package var isOptional: Bool
+        package var isOptional = false
         /// The values it accepts, or nil for any value.
-        package var allowedValues: [String]?
+        package var allowedValues: [String]? = nil
         /// Whether it takes one or more words (printed `<source> ...`); at most one argument may.
-        var isVariadic: Bool
-
-        /// A positional argument.
-        package init(
-            _ name: String, help: String, isOptional: Bool = false, allowedValues: [String]? = nil,
-            isVariadic: Bool = false
-        ) {
-            self.name = name
-            self.help = help
-            self.isOptional = isOptional
-            self.allowedValues = allowedValues
-            self.isVariadic = isVariadic
-        }
+        var isVariadic = false
     }
 
     /// An option without a value, `--name` (`@Flag`): present or absent.
@@ -34,12 +22,6 @@ package struct CommandSpec: Sendable {
         package var name: String
         /// One line of help.
         package var help: String
-
-        /// A flag.
-        package init(_ name: String, help: String) {
-            self.name = name
-            self.help = help
-        }
     }
 
     /// An option with a value, `--name value` or `--name=value` (`@Option`).
@@ -51,20 +33,9 @@ package struct CommandSpec: Sendable {
         /// One line of help.
         package var help: String
         /// The values it accepts, or nil for any value.
-        package var allowedValues: [String]?
+        package var allowedValues: [String]? = nil
         /// The value used when the option is absent (nil: the option is simply absent).
         package var defaultValue: String?
-
-        /// An option with a value and a default.
-        package init(
-            _ name: String, valueName: String, help: String, allowedValues: [String]? = nil, defaultValue: String?
-        ) {
-            self.name = name
-            self.valueName = valueName
-            self.help = help
-            self.allowedValues = allowedValues
-            self.defaultValue = defaultValue
-        }
     }
 
     /// The subcommand's name, e.g. `replay`.

@@ -13,16 +13,18 @@ package enum CopyCommand {
         abstract: "Copy files and directory trees with real pause, resume, cancel, verification and crash recovery.",
         arguments: [
             .init(
-                "source", help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
+                name: "source",
+                help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
                 isVariadic: true),
-            .init("destination", help: "The directory that receives the files; it must exist and be writable."),
+            .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
         ],
         flags: [
-            .init("headless", help: "Run without a terminal: start every transfer and print progress lines."),
-            .init("start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
-            .init("overwrite", help: "Replace destination files that this copy did not write."),
-            .init("inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
-            .init("no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
+            .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
+            .init(name: "start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
+            .init(name: "overwrite", help: "Replace destination files that this copy did not write."),
+            .init(
+                name: "inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
+            .init(name: "no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination

@@ -15,16 +15,16 @@ package enum DemoCommand {
         abstract: "Play a scripted screen-state demo on the dashboard, in the terminal or headless.",
         arguments: [
             .init(
-                "name",
+                name: "name",
                 help: "The demo: \(BundledDemos.names.joined(separator: "|")), or the path of a FILE.demo.")
         ],
         options: [
-            .init("size", valueName: "WxH", help: "The screen size of a headless run.", defaultValue: "80x24"),
+            .init(name: "size", valueName: "WxH", help: "The screen size of a headless run.", defaultValue: "80x24"),
             .init(
-                "record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.",
+                name: "record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.",
                 defaultValue: nil),
         ],
-        flags: [.init("headless", help: "Print every frame as plain text instead of using the terminal.")],
+        flags: [.init(name: "headless", help: "Print every frame as plain text instead of using the terminal.")],
         discussion: """
             A demo file has one step a line: a key name (s, space, tab, shift-tab, enter, esc, up, ctrl-c, f5 …),
             a pause ('sleep 300ms', 'sleep 1.5s', 'sleep 60m', 'sleep 24h'; at most 8760h) or a check on the screen

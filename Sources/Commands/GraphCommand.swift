@@ -9,19 +9,19 @@ package enum GraphCommand {
         name: "graph",
         abstract: "Explore a model with its sample events and print the reachable graph.",
         arguments: [
-            .init("model", help: "The model to explore.", allowedValues: ScreenModel.allCases.map(\.rawValue))
+            .init(name: "model", help: "The model to explore.", allowedValues: ScreenModel.allCases.map(\.rawValue))
         ],
         options: [
             .init(
-                "format", valueName: "format", help: "How to print the graph.",
+                name: "format", valueName: "format", help: "How to print the graph.",
                 allowedValues: GraphFormat.allCases.map(\.rawValue), defaultValue: GraphFormat.mermaid.rawValue),
             .init(
-                "charset", valueName: "charset",
+                name: "charset", valueName: "charset",
                 help: "Characters of the text diagram (default: unicode under a UTF-8 locale, else ascii).",
                 allowedValues: DiagramCharset.allCases.map(\.rawValue), defaultValue: nil),
         ],
         flags: [
-            .init("full", help: "Text format: one box per explored state instead of one per case.")
+            .init(name: "full", help: "Text format: one box per explored state instead of one per case.")
         ],
         discussion: """
             Every state reachable from the initial one is found by sending each sample event in every state.

@@ -13,11 +13,13 @@ package enum InspectCommand {
         abstract: "List the inspectable programs, or follow one program's machines live.",
         arguments: [
             .init(
-                "target", help: "A program: its name, its pid, or the path of its socket. Omitted: list them.",
+                name: "target", help: "A program: its name, its pid, or the path of its socket. Omitted: list them.",
                 isOptional: true)
         ],
         flags: [
-            .init("headless", help: "Print one JSON line per change (the protocol's messages) until the program exits.")
+            .init(
+                name: "headless",
+                help: "Print one JSON line per change (the protocol's messages) until the program exits.")
         ],
         discussion: """
             A program becomes inspectable by starting StateMachineInspector's Inspector and registering its

@@ -8,9 +8,9 @@ package enum ReplayCommand {
         name: "replay",
         abstract: "Apply events, one per line, through a model's machine and print each verdict and state.",
         arguments: [
-            .init("model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
+            .init(name: "model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
             .init(
-                "file", help: "Read events from this file; without it, or with -, from standard input.",
+                name: "file", help: "Read events from this file; without it, or with -, from standard input.",
                 isOptional: true),
         ],
         discussion: """

@@ -6,11 +6,4 @@ public struct CommittedFile: Hashable, Sendable, Codable {
     public let size: Int64
     /// The SHA-256 of its content.
     public let digest: SHA256Digest
-
-    /// Describes a committed file.
-    public init(path: String, size: Int64, digest: SHA256Digest) {
-        self.path = path
-        self.size = size
-        self.digest = digest
-    }
 }

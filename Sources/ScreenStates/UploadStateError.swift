@@ -9,13 +9,6 @@ public struct UploadStateError: Error, Hashable, Sendable, CustomStringConvertib
     /// The reason, e.g. `pause while completed: only an upload in progress can pause`.
     public var reason: String
 
-    /// An error for `event` refused in `state` because of `reason`.
-    public init(state: UploadState, event: UploadEvent, reason: String) {
-        self.state = state
-        self.event = event
-        self.reason = reason
-    }
-
     /// `cannot pause in completed: pause while completed: only an upload in progress can pause`.
     public var description: String { "cannot \(event) in \(state): \(reason)" }
 }

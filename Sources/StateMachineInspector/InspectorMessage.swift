@@ -92,7 +92,7 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
 /// `hello`: the first message of every connection.
 public struct InspectorHello: Sendable, Hashable, Codable {
     /// The protocol version (``InspectorMessage/version``).
-    public var version: Int
+    public var version: Int = InspectorMessage.version
     /// The name the program gave ``Inspector/start(name:directory:)``.
     public var program: String
     /// The program's process id.
@@ -101,15 +101,6 @@ public struct InspectorHello: Sendable, Hashable, Codable {
     public var started: String
     /// How many `machine` messages follow at once, one per registered machine.
     public var machines: Int
-
-    /// Creates a hello.
-    public init(version: Int = InspectorMessage.version, program: String, pid: Int, started: String, machines: Int) {
-        self.version = version
-        self.program = program
-        self.pid = pid
-        self.started = started
-        self.machines = machines
-    }
 }
 
 /// `machine`: a registered machine as it is now.
@@ -126,16 +117,6 @@ public struct InspectorMachine: Sendable, Hashable, Codable {
     public var sequence: Int
     /// The graph explored from sample events, when the program gave some.
     public var graph: InspectorGraph?
-
-    /// Creates a machine message.
-    public init(id: Int, label: String, state: String, visit: Int, sequence: Int, graph: InspectorGraph? = nil) {
-        self.id = id
-        self.label = label
-        self.state = state
-        self.visit = visit
-        self.sequence = sequence
-        self.graph = graph
-    }
 }
 
 /// A state graph in words: the states and the transitions between them.
@@ -145,14 +126,7 @@ public struct InspectorGraph: Sendable, Hashable, Codable {
     /// The transitions (`.to` and `.update`).
     public var edges: [InspectorEdge]
     /// Whether the exploration stopped at its state limit.
-    public var truncated: Bool
-
-    /// Creates a graph.
-    public init(states: [String], edges: [InspectorEdge], truncated: Bool = false) {
-        self.states = states
-        self.edges = edges
-        self.truncated = truncated
-    }
+    public var truncated = false
 }
 
 /// One transition of an ``InspectorGraph``.
@@ -163,13 +137,6 @@ public struct InspectorEdge: Sendable, Hashable, Codable {
     public var event: String
     /// The state it reaches.
     public var to: String
-
-    /// Creates an edge.
-    public init(from: String, event: String, to: String) {
-        self.from = from
-        self.event = event
-        self.to = to
-    }
 }
 
 /// `state`: a machine's state changed.
@@ -180,13 +147,6 @@ public struct InspectorState: Sendable, Hashable, Codable {
     public var state: String
     /// The visit it is in.
     public var visit: Int
-
-    /// Creates a state message.
-    public init(machine: Int, state: String, visit: Int) {
-        self.machine = machine
-        self.state = state
-        self.visit = visit
-    }
 }
 
 /// `record`: one event as the machine handled it (an entry of its history).
@@ -208,21 +168,6 @@ public struct InspectorRecord: Sendable, Hashable, Codable {
     public var reason: String?
     /// The state after, described.
     public var after: String
-
-    /// Creates a record message.
-    public init(
-        machine: Int, sequence: Int, visit: Int, before: String, event: String, outcome: String,
-        reason: String? = nil, after: String
-    ) {
-        self.machine = machine
-        self.sequence = sequence
-        self.visit = visit
-        self.before = before
-        self.event = event
-        self.outcome = outcome
-        self.reason = reason
-        self.after = after
-    }
 }
 
 /// `missed`: records overwritten in the machine's history before the inspector read them.
@@ -231,21 +176,10 @@ public struct InspectorMissed: Sendable, Hashable, Codable {
     public var machine: Int
     /// How many records were missed.
     public var count: Int
-
-    /// Creates a missed message.
-    public init(machine: Int, count: Int) {
-        self.machine = machine
-        self.count = count
-    }
 }
 
 /// `stopped`: a machine stopped, or the program let it go.
 public struct InspectorStopped: Sendable, Hashable, Codable {
     /// The machine's id.
     public var machine: Int
-
-    /// Creates a stopped message.
-    public init(machine: Int) {
-        self.machine = machine
-    }
 }

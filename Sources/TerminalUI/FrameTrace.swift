@@ -20,16 +20,6 @@ public struct FrameTiming: Hashable, Sendable {
     /// How many cells changed.
     public var changedCells: Int
 
-    /// Creates a timing.
-    public init(frame: Int, size: Size, build: Duration, diff: Duration, flush: Duration, changedCells: Int) {
-        self.frame = frame
-        self.size = size
-        self.build = build
-        self.diff = diff
-        self.flush = flush
-        self.changedCells = changedCells
-    }
-
     /// One trace line: `frame=3 size=80x24 build_us=41 diff_us=12 flush_us=95 total_us=148 changed=17`.
     public var line: String {
         let build = FrameTiming.microseconds(self.build)

@@ -1,6 +1,7 @@
-import ScreenStates
 import StateMachineKit
 import Testing
+
+@testable import ScreenStates
 
 @Suite struct UploadStateTests {
     /// Seed 001's example: pause then resume an upload at 0.35.

@@ -1,16 +1,18 @@
-import Commands
 import Testing
+
+@testable import Commands
 
 @Suite struct CommandSpecTests {
     static let spec = CommandSpec(
         name: "graph", abstract: "Explore.",
         arguments: [
-            .init("model", help: "The model.", allowedValues: ["transfer", "load"]),
-            .init("file", help: "A file.", isOptional: true),
+            .init(name: "model", help: "The model.", allowedValues: ["transfer", "load"]),
+            .init(name: "file", help: "A file.", isOptional: true),
         ],
         options: [
             .init(
-                "format", valueName: "format", help: "How.", allowedValues: ["mermaid", "dot"], defaultValue: "mermaid")
+                name: "format", valueName: "format", help: "How.", allowedValues: ["mermaid", "dot"],
+                defaultValue: "mermaid")
         ])
 
     @Test(arguments: [

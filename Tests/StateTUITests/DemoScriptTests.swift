@@ -1,6 +1,7 @@
 import DashboardApp
-import TerminalUI
 import Testing
+
+@testable import TerminalUI
 
 @Suite struct DemoScriptTests {
     @Test func stepsKeysSleepsAndExpectsWithCommentsAndBlankLinesSkipped() throws {

@@ -1,8 +1,9 @@
 import DashboardApp
 import Foundation
 import ScreenStates
-import TerminalUI
 import Testing
+
+@testable import TerminalUI
 
 @Suite struct DemoTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

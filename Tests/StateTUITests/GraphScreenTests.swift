@@ -1,11 +1,12 @@
 import Commands
-import DashboardApp
 import Foundation
 import ScreenStates
 import StateMachineKit
 import TerminalUI
 import TerminalUITesting
 import Testing
+
+@testable import DashboardApp
 
 @Suite struct GraphScreenTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12)]

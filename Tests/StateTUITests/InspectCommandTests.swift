@@ -1,8 +1,9 @@
 import Commands
 import Foundation
-import StateMachineInspector
 import StateMachineKit
 import Testing
+
+@testable import StateMachineInspector
 
 /// `statetui inspect`: the list of inspectable programs, `--headless` JSON lines, and the errors.
 @Suite("statetui inspect", .serialized)

@@ -1,7 +1,7 @@
-import StateMachineInspector
 import Testing
 
 @testable import DashboardApp
+@testable import StateMachineInspector
 
 /// The connection's messages become the store's actions: each message, then one `disconnected` that says why.
 @Suite struct InspectFeedTests {

@@ -111,13 +111,6 @@ package struct KeyContext: Hashable, Sendable {
     /// Where the binding's screen is drawn in that frame: the whole frame for the app-wide keys.
     package var area: Rect
 
-    /// A context.
-    package init(key: Key, size: Size, area: Rect) {
-        self.key = key
-        self.size = size
-        self.area = area
-    }
-
     /// Where a mouse report hit; nil for a key.
     package var position: Point? {
         if case .mouse(let event) = key { return event.position }

@@ -23,13 +23,6 @@ public struct DemoScript: Hashable, Sendable {
         /// The step as written (trimmed), as frame headers and errors print it.
         public var text: String
 
-        /// A step.
-        public init(line: Int, kind: Kind, text: String) {
-            self.line = line
-            self.kind = kind
-            self.text = text
-        }
-
         /// The step as written.
         public var description: String { text }
     }
@@ -38,12 +31,6 @@ public struct DemoScript: Hashable, Sendable {
     public var file: String
     /// The steps, in order.
     public var steps: [Step]
-
-    /// A script from its steps.
-    public init(file: String, steps: [Step]) {
-        self.file = file
-        self.steps = steps
-    }
 
     /// Parses a demo file's text; throws at the first line that is not a step, naming file, line and cause.
     public static func parse(_ text: String, file: String) throws(DemoScriptError) -> DemoScript {
@@ -146,13 +133,6 @@ public struct DemoScriptError: Error, Hashable, Sendable, CustomStringConvertibl
     public var line: Int
     /// What is wrong.
     public var message: String
-
-    /// An error at `file`:`line`.
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
 
     /// `FILE:LINE: message`.
     public var description: String { "\(file):\(line): \(message)" }

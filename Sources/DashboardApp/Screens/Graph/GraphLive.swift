@@ -66,11 +66,4 @@ package struct LiveMark: Hashable, Sendable {
     package var caseName: String
     /// The state's canonical text, for the legend.
     package var text: String
-
-    /// A mark.
-    package init(name: String, caseName: String, text: String) {
-        self.name = name
-        self.caseName = caseName
-        self.text = text
-    }
 }
