@@ -38,7 +38,7 @@ public struct DiagramLayout: Hashable, Sendable {
         }
     }
 
-    /// A rectangle of cells.
+    /// A rectangle of cells: a box the layout placed (``boxes``), or the whole grid (``bounds``).
     public struct Rect: Hashable, Sendable {
         /// The left column.
         public var x: Int
@@ -48,14 +48,6 @@ public struct DiagramLayout: Hashable, Sendable {
         public var width: Int
         /// Rows.
         public var height: Int
-
-        /// A rectangle with its top-left cell at (`x`, `y`).
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
 
         /// Whether `point` is one of its cells.
         public func contains(_ point: Point) -> Bool {
@@ -106,6 +98,9 @@ public struct DiagramLayout: Hashable, Sendable {
         owners = drawing.owners
         nodeCount = graph.nodes.count
     }
+
+    /// The whole grid, ``width`` by ``height`` from the top-left cell.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     /// What the cell at `point` draws, or nil for an empty cell or one outside the grid.
     public func owner(at point: Point) -> Owner? {

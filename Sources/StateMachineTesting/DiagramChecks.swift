@@ -45,7 +45,7 @@ extension DiagramLayout {
                 "\(boxes.count) boxes and \(paths.count) paths for \(graph.nodes.count) nodes, \(graph.edges.count) edges"
             ]
         }
-        let whole = Rect(x: 0, y: 0, width: width, height: height)
+        let whole = bounds
         for (node, box) in boxes.enumerated() {
             if box.width < 3 || box.height < 3 || !whole.contains(Point(x: box.x, y: box.y))
                 || !whole.contains(Point(x: box.x + box.width - 1, y: box.y + box.height - 1))
