@@ -50,7 +50,9 @@ package enum CopyCommand {
             With --headless, one line per change that matters is printed, e.g.
               a.bin: running(request: 1, percent: 40)
               a.bin: completed(file: "/backup/a.bin")
-            Exit status: 0 when every transfer completed, 1 when any failed (its reason on standard error),
+            Exit status, in the dashboard (after q) as with --headless: 0 when every transfer completed,
+            1 when any failed (its reason on standard error) or did not complete (quit before it finished,
+            or cancelled; the same command copies it),
             2 when the destination is not a writable directory, a source tree is beyond its bounds or the
             arguments are wrong (nothing started),
             130/143 after SIGINT/SIGTERM (partials and journal kept).

@@ -429,7 +429,8 @@ fi
 
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
-#     file completes; `--start` starts every row at once; `q` leaves with exit 0.
+#     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only
+#     when every transfer completed, 1 when any failed or did not complete (said on standard error).
 if command -v tmux >/dev/null 2>&1; then
     screen() { screen_of copy; }
     # Waits up to 20 s for the screen to match an extended regular expression.
@@ -448,10 +449,11 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy p
     wait_screen 'one\.bin .*completed' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
     tm send-keys -t copy q
-    wait_screen '^exit=0$' || { ok=0; fail "interactive: q did not exit 0: $(screen)"; }
+    wait_screen '^exit=1$' && screen | grep -q '1 of 2 transfers did not complete' ||
+        { ok=0; fail "interactive: q with three.bin never started did not exit 1 saying so: $(screen)"; }
     same "$src/one.bin" "$dst/one.bin" || { ok=0; fail "interactive: one.bin differs from its source"; }
     tm_stop
-    [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches, q exits 0"
+    [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches; q with a row never started exits 1 naming it"
 
     dst="$work/interactive-start"
     mkdir "$dst"
@@ -460,14 +462,15 @@ if command -v tmux >/dev/null 2>&1; then
     if wait_screen 'two\.bin .*completed' && wait_screen 'three\.bin .*completed'; then
         tm send-keys -t copy q
         wait_screen '^exit=0$' && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
-            pass "interactive --start: every row starts at once and completes" ||
+            pass "interactive --start: every row starts at once and completes; q exits 0" ||
             fail "interactive --start: exit or content wrong: $(screen)"
     else
         fail "interactive --start: the rows did not all complete: $(screen)"
     fi
     tm_stop
 
-    # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once.
+    # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once, exit 1 with
+    # the reason on standard error.
     dst="$work/special-interactive"
     mkdir "$dst"
     tm new-session -d -s copy -x 110 -y 24 "env TERM=screen '$bin' copy '$work/fifo' '$dst'; echo exit=\$?; sleep 60"
@@ -476,12 +479,13 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy s
     wait_screen 'fifo .*failed at [0-9]+% · cannot cop' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
     tm send-keys -t copy q
-    wait_screen '^exit=0$' || { ok=0; fail "interactive FIFO: q did not exit 0: $(screen)"; }
+    wait_screen '^exit=1$' && screen | grep -q 'fifo: cannot copy .*FIFO' && screen | grep -q '1 of 1 transfers failed' ||
+        { ok=0; fail "interactive FIFO: q did not exit 1 with the reason: $(screen)"; }
     tm_stop
-    [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once and q exits 0"
+    [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once; q exits 1 with the reason"
 
-    # `q` while a copy runs asks first: `n` stays, `y` leaves with exit 0 and the partial kept for the next run;
-    # with --no-confirm `q` leaves at once.
+    # `q` while a copy runs asks first: `n` stays, `y` leaves (exit 1: not complete) with the partial kept for
+    # the next run; with --no-confirm `q` leaves at once.
     throttle="STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=100"
     dst="$work/confirm"
     mkdir "$dst"
@@ -496,19 +500,20 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy q
     wait_screen 'y quit' || { ok=0; fail "confirm: q did not ask again: $(screen)"; }
     tm send-keys -t copy y
-    wait_screen '^exit=0$' || { ok=0; fail "confirm: y did not exit 0: $(screen)"; }
+    wait_screen '^exit=1$' && screen | grep -q '1 of 1 transfers did not complete' ||
+        { ok=0; fail "confirm: y did not exit 1 saying the copy did not complete: $(screen)"; }
     [ -f "$dst/.one.bin.statetui-partial" ] || { ok=0; fail "confirm: the partial was not kept"; }
     tm_stop
-    [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 0 keeping the partial"
+    [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 1 keeping the partial"
 
     tm new-session -d -s copy -x 110 -y 24 \
         "env TERM=screen $throttle '$bin' copy '$src/one.bin' '$dst' --start --no-confirm; echo exit=\$?; sleep 60"
     ok=1
     wait_screen 'one\.bin .*running' || { ok=0; fail "--no-confirm: one.bin did not continue: $(screen)"; }
     tm send-keys -t copy q
-    wait_screen '^exit=0$' || { ok=0; fail "--no-confirm: q did not exit 0 at once: $(screen)"; }
+    wait_screen '^exit=1$' || { ok=0; fail "--no-confirm: q did not exit (1) at once: $(screen)"; }
     tm_stop
-    [ $ok = 1 ] && pass "interactive --no-confirm: q while copying exits 0 at once"
+    [ $ok = 1 ] && pass "interactive --no-confirm: q while copying exits at once (1: not complete)"
 else
     echo "skip copy e2e: interactive mode (no tmux)"
 fi

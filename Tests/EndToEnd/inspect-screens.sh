@@ -75,9 +75,9 @@ step="Graph shows the learned graph with the current state"
 tm send-keys -t watch 3
 wait_in watch 'learned from [0-9]+ transitions seen · now TransferModel\(phase: completed'
 
-step="q in the copy: inspect says the program exited and keeps the last picture"
+step="q in the copy (two.bin never started: exit 1): inspect says the program exited and keeps the last picture"
 tm send-keys -t copy q
-wait_in copy '^exit=0$'
+wait_in copy '^exit=1$'
 wait_in watch 'program exited'
 wait_in watch 'now TransferModel\(phase: completed'
 tm send-keys -t watch q

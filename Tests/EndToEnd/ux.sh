@@ -74,8 +74,10 @@ wait_for 'enter searches · esc cancels'
 keys -l succeeded
 keys Enter
 wait_for '· /succeeded \([1-9][0-9]* rows\)$'
+step="q leaves with exit 1, the planted file's failure said on standard error"
 keys -l q
-wait_for '^exit=0$'
+wait_for '^exit=1$'
+wait_for '1 of [0-9]+ transfers failed'
 
 step="on the dashboard's simulated Transfers, s p typed fast ends paused"
 tm kill-session -t "$session"

@@ -67,19 +67,7 @@ enum HeadlessCopy {
             // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
             _ = wake.wait(timeout: .now() + .milliseconds(50))
         }
-        var failed = 0
-        for transfer in transfers {
-            if case .failed(let message) = transfer.machine.state {
-                failed += 1
-                io.writeError(
-                    "statetui: \(DisplayText.escaped(transfer.request.id)): \(DisplayText.escaped(message))\n")
-            }
-        }
-        if failed > 0 {
-            io.writeError("statetui: \(failed) of \(transfers.count) transfers failed\n")
-            return 1
-        }
-        return 0
+        return CopyOutcome.report(transfers, io: io)
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.

@@ -1,0 +1,31 @@
+import FileTransfer
+import MachineDrivers
+import ScreenStates
+
+/// How a copy session ended, as its exit status and standard error tell it, for the dashboard and for
+/// `--headless` alike: each failed file with its reason, how many failed, and how many were left unfinished
+/// (quit before they completed, or cancelled: the same command copies them).
+enum CopyOutcome {
+    /// Writes each failed transfer's reason and the counts to `io`'s standard error; returns 0 when every
+    /// transfer completed, 1 when any failed or is not finished.
+    static func report(_ transfers: [CopyTransfer], io: CommandIO) -> Int32 {
+        var failed = 0
+        var unfinished = 0
+        for transfer in transfers {
+            switch transfer.machine.state {
+            case .completed: break
+            case .failed(let message):
+                failed += 1
+                io.writeError("statetui: \(transfer.name): \(DisplayText.escaped(message))\n")
+            case .idle, .running, .paused: unfinished += 1
+            }
+        }
+        if failed > 0 { io.writeError("statetui: \(failed) of \(transfers.count) transfers failed\n") }
+        if unfinished > 0 {
+            io.writeError(
+                "statetui: \(unfinished) of \(transfers.count) transfers did not complete (not started, paused or "
+                    + "cancelled); the same command copies them\n")
+        }
+        return failed + unfinished == 0 ? 0 : 1
+    }
+}
