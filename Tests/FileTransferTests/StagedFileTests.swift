@@ -18,51 +18,42 @@ import Testing
         #expect(!exists(directory.file(".a.bin.statetui-partial")))
     }
 
-    @Test func aDigestMismatchFailsValidationAndLeavesNoFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// A staged `a.bin` in `directory` holding the bytes 1, 2, 3.
+    static func stagedOneTwoThree(in directory: TemporaryDirectory) throws -> StagedFile {
         var staged = try StagedFile(creating: "a.bin", in: directory.path)
         try staged.write(contentsOf: [1, 2, 3])
-        let wrong = SHA256.hash([1, 2, 4] as [UInt8])
+        return staged
+    }
+
+    /// The source's size and the bytes it hashed differ from what was staged (1, 2, 3).
+    @Test(
+        arguments: [
+            (
+                3, [1, 2, 4],
+                "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(SHA256.hash([1, 2, 4] as [UInt8]))"
+            ),
+            (4, [1, 2, 3], "holds 3 bytes, the source has 4"),
+        ] as [(Int64, [UInt8], String)])
+    func aMismatchFailsValidationAndLeavesNoFile(size: Int64, sourceBytes: [UInt8], detail: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let staged = try Self.stagedOneTwoThree(in: directory)
         // A consumed ~Copyable value cannot be captured by #expect's closure, hence do/catch.
         var caught: TransferError?
         do {
-            _ = try staged.commit(expectedSize: 3, expectedDigest: wrong)
+            _ = try staged.commit(expectedSize: size, expectedDigest: SHA256.hash(sourceBytes))
         } catch {
             caught = error
         }
-        #expect(
-            caught
-                == .validationFailed(
-                    path: directory.file(".a.bin.statetui-partial"),
-                    detail: "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(wrong)"))
+        #expect(caught == .validationFailed(path: directory.file(".a.bin.statetui-partial"), detail: detail))
         #expect(!exists(directory.file("a.bin")))
         #expect(!exists(directory.file(".a.bin.statetui-partial")))
-    }
-
-    @Test func aSizeMismatchFailsValidation() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var staged = try StagedFile(creating: "a.bin", in: directory.path)
-        try staged.write(contentsOf: [1, 2, 3])
-        var caught: TransferError?
-        do {
-            _ = try staged.commit(expectedSize: 4, expectedDigest: SHA256.hash([1, 2, 3] as [UInt8]))
-        } catch {
-            caught = error
-        }
-        #expect(
-            caught
-                == .validationFailed(
-                    path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, the source has 4"))
-        #expect(!exists(directory.file("a.bin")))
     }
 
     @Test func discardRemovesThePartial() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var staged = try StagedFile(creating: "a.bin", in: directory.path)
-        try staged.write(contentsOf: [1, 2, 3])
+        let staged = try Self.stagedOneTwoThree(in: directory)
         staged.discard()
         #expect(!exists(directory.file(".a.bin.statetui-partial")))
         #expect(!exists(directory.file("a.bin")))

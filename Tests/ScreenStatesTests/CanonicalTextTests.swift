@@ -75,37 +75,27 @@ import Testing
         TransferModel(phase: .failed(message: "off\"line"), lastRequest: 2, retainedPercent: 55),
     ]
 
-    @Test(arguments: transferStates) func transferStateRoundTrips(state: TransferState) throws {
-        #expect(try TransferState(parsing: state.description) == state)
+    /// One value and the check that its text parses back to the same value, named by its type and text.
+    struct RoundTrip: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let check: @Sendable () throws -> Void
+
+        init<Value: CanonicalText & Equatable & Sendable>(_ value: Value) {
+            testDescription = "\(Value.self) \(value)"
+            check = { () throws in #expect(try Value(parsing: value.description) == value) }
+        }
     }
 
-    @Test(arguments: transferEvents) func transferEventRoundTrips(event: TransferEvent) throws {
-        #expect(try TransferEvent(parsing: event.description) == event)
-    }
+    static let roundTrips: [RoundTrip] = [
+        transferStates.map(RoundTrip.init), transferEvents.map(RoundTrip.init), uploadStates.map(RoundTrip.init),
+        uploadEvents.map(RoundTrip.init), loadStates.map(RoundTrip.init), loadActions.map(RoundTrip.init),
+        transferModels.map(RoundTrip.init),
+        [TransferEffect.begin(request: 1, percent: 0), .suspend(request: 2), .cancel(request: 3)].map(RoundTrip.init),
+    ].flatMap { $0 }
 
-    @Test(arguments: uploadStates) func uploadStateRoundTrips(state: UploadState) throws {
-        #expect(try UploadState(parsing: state.description) == state)
-    }
-
-    @Test(arguments: uploadEvents) func uploadEventRoundTrips(event: UploadEvent) throws {
-        #expect(try UploadEvent(parsing: event.description) == event)
-    }
-
-    @Test(arguments: loadStates) func loadStateRoundTrips(state: LoadState) throws {
-        #expect(try LoadState(parsing: state.description) == state)
-    }
-
-    @Test(arguments: loadActions) func loadActionRoundTrips(action: LoadAction) throws {
-        #expect(try LoadAction(parsing: action.description) == action)
-    }
-
-    @Test(arguments: transferModels) func transferModelRoundTrips(model: TransferModel) throws {
-        #expect(try TransferModel(parsing: model.description) == model)
-    }
-
-    @Test(arguments: [TransferEffect.begin(request: 1, percent: 0), .suspend(request: 2), .cancel(request: 3)])
-    func transferEffectRoundTrips(effect: TransferEffect) throws {
-        #expect(try TransferEffect(parsing: effect.description) == effect)
+    /// Printer and parser agree: every state, event, action, effect and model reads back as itself.
+    @Test(arguments: roundTrips) func canonicalTextRoundTrips(_ roundTrip: RoundTrip) throws {
+        try roundTrip.check()
     }
 
     @Test func printedStringsStayOnOneLine() {

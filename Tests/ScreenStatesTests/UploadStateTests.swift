@@ -106,57 +106,53 @@ import Testing
 
     typealias Row = (UploadState, UploadEvent, Transition<UploadState, UploadEvent>)
 
+    /// Idle and completed rest alike: `start` begins afresh, late reports are ignored, the rest is refused.
+    static func resting(_ state: UploadState, _ name: String, lateProgress: Double) -> [Row] {
+        [
+            (state, .start, .to(.uploading(progress: 0))),
+            (state, .progress(lateProgress), .ignore),
+            (state, .pause, .invalid("pause while \(name): only an upload in progress can pause")),
+            (state, .resume, .invalid("resume while \(name): only a paused upload can resume")),
+            (state, .complete, .ignore),
+            (state, .fail(message: "m"), .ignore),
+            (state, .retry, .invalid("retry while \(name): only a failed upload can be retried")),
+            (state, .cancel, .invalid("cancel while \(name): only an upload in progress or paused can be cancelled")),
+        ]
+    }
+
     /// Every phase against every event.
-    static let table: [Row] = [
-        (.idle, .start, .to(.uploading(progress: 0))),
-        (.idle, .progress(0.1), .ignore),
-        (.idle, .pause, .invalid("pause while idle: only an upload in progress can pause")),
-        (.idle, .resume, .invalid("resume while idle: only a paused upload can resume")),
-        (.idle, .complete, .ignore),
-        (.idle, .fail(message: "m"), .ignore),
-        (.idle, .retry, .invalid("retry while idle: only a failed upload can be retried")),
-        (.idle, .cancel, .invalid("cancel while idle: only an upload in progress or paused can be cancelled")),
-        (up, .start, .invalid("start while uploading: an upload is already in progress")),
-        (up, .progress(0.75), .update(.uploading(progress: 0.75))),
-        (up, .progress(1), .update(.uploading(progress: 1))),
-        (up, .progress(0.5), .stay),
-        (up, .progress(0.25), .invalid("progress went back from 0.5 to 0.25")),
-        (up, .progress(1.5), .invalid("progress 1.5 is outside 0…1")),
-        (up, .progress(.nan), .invalid("progress nan is outside 0…1")),
-        (up, .pause, .to(pa)),
-        (up, .resume, .invalid("resume while uploading: only a paused upload can resume")),
-        (up, .complete, .to(.completed)),
-        (up, .fail(message: "m"), .to(fa)),
-        (up, .retry, .invalid("retry while uploading: only a failed upload can be retried")),
-        (up, .cancel, .to(.idle)),
-        (pa, .start, .invalid("start while paused: an upload is already in progress")),
-        (pa, .progress(0.75), .ignore),
-        (pa, .pause, .invalid("pause while paused: only an upload in progress can pause")),
-        (pa, .resume, .to(up)),
-        (pa, .complete, .to(.completed)),
-        (pa, .fail(message: "m"), .to(fa)),
-        (pa, .retry, .invalid("retry while paused: only a failed upload can be retried")),
-        (pa, .cancel, .to(.idle)),
-        (.completed, .start, .to(.uploading(progress: 0))),
-        (.completed, .progress(1), .ignore),
-        (.completed, .pause, .invalid("pause while completed: only an upload in progress can pause")),
-        (.completed, .resume, .invalid("resume while completed: only a paused upload can resume")),
-        (.completed, .complete, .ignore),
-        (.completed, .fail(message: "m"), .ignore),
-        (.completed, .retry, .invalid("retry while completed: only a failed upload can be retried")),
-        (
-            .completed, .cancel,
-            .invalid("cancel while completed: only an upload in progress or paused can be cancelled")
-        ),
-        (fa, .start, .invalid("start after a failure: retry the failed upload or cancel it first")),
-        (fa, .progress(0.6), .ignore),
-        (fa, .pause, .invalid("pause while failed: only an upload in progress can pause")),
-        (fa, .resume, .invalid("resume while failed: only a paused upload can resume")),
-        (fa, .complete, .ignore),
-        (fa, .fail(message: "again"), .ignore),
-        (fa, .retry, .to(.uploading(progress: 0))),
-        (fa, .cancel, .invalid("cancel while failed: only an upload in progress or paused can be cancelled")),
-    ]
+    static let table: [Row] =
+        resting(.idle, "idle", lateProgress: 0.1) + resting(.completed, "completed", lateProgress: 1) + [
+            (up, .start, .invalid("start while uploading: an upload is already in progress")),
+            (up, .progress(0.75), .update(.uploading(progress: 0.75))),
+            (up, .progress(1), .update(.uploading(progress: 1))),
+            (up, .progress(0.5), .stay),
+            (up, .progress(0.25), .invalid("progress went back from 0.5 to 0.25")),
+            (up, .progress(1.5), .invalid("progress 1.5 is outside 0…1")),
+            (up, .progress(.nan), .invalid("progress nan is outside 0…1")),
+            (up, .pause, .to(pa)),
+            (up, .resume, .invalid("resume while uploading: only a paused upload can resume")),
+            (up, .complete, .to(.completed)),
+            (up, .fail(message: "m"), .to(fa)),
+            (up, .retry, .invalid("retry while uploading: only a failed upload can be retried")),
+            (up, .cancel, .to(.idle)),
+            (pa, .start, .invalid("start while paused: an upload is already in progress")),
+            (pa, .progress(0.75), .ignore),
+            (pa, .pause, .invalid("pause while paused: only an upload in progress can pause")),
+            (pa, .resume, .to(up)),
+            (pa, .complete, .to(.completed)),
+            (pa, .fail(message: "m"), .to(fa)),
+            (pa, .retry, .invalid("retry while paused: only a failed upload can be retried")),
+            (pa, .cancel, .to(.idle)),
+            (fa, .start, .invalid("start after a failure: retry the failed upload or cancel it first")),
+            (fa, .progress(0.6), .ignore),
+            (fa, .pause, .invalid("pause while failed: only an upload in progress can pause")),
+            (fa, .resume, .invalid("resume while failed: only a paused upload can resume")),
+            (fa, .complete, .ignore),
+            (fa, .fail(message: "again"), .ignore),
+            (fa, .retry, .to(.uploading(progress: 0))),
+            (fa, .cancel, .invalid("cancel while failed: only an upload in progress or paused can be cancelled")),
+        ]
 
     @Test(arguments: table) func transitionTable(
         state: UploadState, event: UploadEvent, expected: Transition<UploadState, UploadEvent>

@@ -45,6 +45,24 @@ final class SocketFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// An inspector started under `name` in a private socket folder, with a door machine registered.
+struct InspectedDoor {
+    let folder: SocketFolder
+    let inspector: Inspector
+    let machine: StateMachine<Door, DoorEvent>
+    /// What `register` answered.
+    let registered: Bool
+
+    init(name: String, historyLimit: Int = 64, sampleEvents: [DoorEvent] = []) throws {
+        folder = try SocketFolder()
+        inspector = try Inspector.start(name: name, directory: folder.path)
+        machine = StateMachine(initial: .locked, label: "door", historyLimit: historyLimit, transition: door)
+        registered = inspector.register(machine, sampleEvents: sampleEvents)
+    }
+
+    func stop() { inspector.stop() }
+}
+
 /// Reads messages from `socketPath` on the stream's own thread until `done` says so (or the stream ends).
 func collect(
     _ stream: AsyncThrowingStream<InspectorMessage, any Error>, until done: ([InspectorMessage]) -> Bool
@@ -114,17 +132,17 @@ struct InspectorServerTests {
 
     @Test("a client sees hello, every machine, and then each event the machine handles")
     func clientFollowsTransitions() async throws {
-        let folder = try SocketFolder()
-        let inspector = try Inspector.start(name: "shop", directory: folder.path)
-        defer { inspector.stop() }
-        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
-        #expect(inspector.register(machine, sampleEvents: [.coin, .push]))
-        let stream = InspectorConnection.messages(socketPath: inspector.socketPath)
+        let inspected = try InspectedDoor(name: "shop", sampleEvents: [.coin, .push])
+        defer { inspected.stop() }
+        #expect(inspected.registered)
+        let stream = InspectorConnection.messages(socketPath: inspected.inspector.socketPath)
         var iterator = stream.makeAsyncIterator()
         let hello = try await iterator.next()
         #expect(
             hello
-                == .hello(InspectorHello(program: "shop", pid: Int(getpid()), started: inspector.started, machines: 1)))
+                == .hello(
+                    InspectorHello(
+                        program: "shop", pid: Int(getpid()), started: inspected.inspector.started, machines: 1)))
         let graph = InspectorGraph(
             states: ["locked", "unlocked"],
             edges: [
@@ -135,9 +153,9 @@ struct InspectorServerTests {
             try await iterator.next()
                 == .machine(
                     InspectorMachine(id: 1, label: "door", state: "locked", visit: 1, sequence: 0, graph: graph)))
-        machine.send(.coin)
-        machine.send(.kick)
-        machine.send(.push)
+        inspected.machine.send(.coin)
+        inspected.machine.send(.kick)
+        inspected.machine.send(.push)
         var records: [InspectorRecord] = []
         while records.count < 3, let message = try await iterator.next() {
             if case .record(let record) = message { records.append(record) }
@@ -154,17 +172,17 @@ struct InspectorServerTests {
                     machine: 1, sequence: 3, visit: 2, before: "unlocked", event: "push", outcome: "moved",
                     after: "locked"),
             ])
-        machine.stop()
+        inspected.machine.stop()
         var ending: [InspectorMessage] = []
         while let message = try await iterator.next() {
             ending.append(message)
             if case .stopped = message { break }
         }
         #expect(ending.last == .stopped(InspectorStopped(machine: 1)))
-        inspector.stop()
+        inspected.inspector.stop()
         #expect(try await iterator.next() == .bye)
         #expect(try await iterator.next() == nil)
-        #expect(!FileManager.default.fileExists(atPath: inspector.socketPath))
+        #expect(!FileManager.default.fileExists(atPath: inspected.inspector.socketPath))
     }
 
     @Test("the client's reading thread waits at the buffer limit, and the iteration still gets every message")
@@ -204,16 +222,13 @@ struct InspectorServerTests {
 
     @Test("a client iterating behind a small buffer still receives every record in order")
     func slowIterationLosesNothing() async throws {
-        let folder = try SocketFolder()
-        let inspector = try Inspector.start(name: "slow", directory: folder.path)
-        defer { inspector.stop() }
-        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
-        inspector.register(machine)
-        var iterator = InspectorConnection.messages(socketPath: inspector.socketPath, bufferLimit: 2)
+        let inspected = try InspectedDoor(name: "slow")
+        defer { inspected.stop() }
+        var iterator = InspectorConnection.messages(socketPath: inspected.inspector.socketPath, bufferLimit: 2)
             .makeAsyncIterator()
         _ = try await iterator.next()
         _ = try await iterator.next()
-        for _ in 0..<40 { machine.send(.push) }
+        for _ in 0..<40 { inspected.machine.send(.push) }
         var sequences: [Int] = []
         while sequences.count < 40, let message = try await iterator.next() {
             if case .record(let record) = message { sequences.append(record.sequence) }
@@ -223,18 +238,15 @@ struct InspectorServerTests {
 
     @Test("records the history overwrote before they were read are counted, not buffered")
     func overwrittenRecordsAreMissed() async throws {
-        let folder = try SocketFolder()
-        let inspector = try Inspector.start(name: "busy", directory: folder.path)
-        defer { inspector.stop() }
-        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", historyLimit: 4, transition: door)
-        inspector.register(machine)
-        let stream = InspectorConnection.messages(socketPath: inspector.socketPath)
+        let inspected = try InspectedDoor(name: "busy", historyLimit: 4)
+        defer { inspected.stop() }
+        let stream = InspectorConnection.messages(socketPath: inspected.inspector.socketPath)
         var iterator = stream.makeAsyncIterator()
         _ = try await iterator.next()
         _ = try await iterator.next()
         // While the inspector's lock is held nobody can read the machine: the 100 events overwrite the ring.
-        inspector.hub.withLock { _ in
-            for _ in 0..<100 { machine.send(.push) }
+        inspected.inspector.hub.withLock { _ in
+            for _ in 0..<100 { inspected.machine.send(.push) }
         }
         var after: [InspectorMessage] = []
         while after.count < 5, let message = try await iterator.next() { after.append(message) }
@@ -249,17 +261,14 @@ struct InspectorServerTests {
 
     @Test("a client that sends garbage loses its own connection only")
     func garbageEndsOnlyThatConnection() async throws {
-        let folder = try SocketFolder()
-        let inspector = try Inspector.start(name: "garbage", directory: folder.path)
-        defer { inspector.stop() }
-        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
-        inspector.register(machine)
-        let good = InspectorConnection.messages(socketPath: inspector.socketPath)
+        let inspected = try InspectedDoor(name: "garbage")
+        defer { inspected.stop() }
+        let good = InspectorConnection.messages(socketPath: inspected.inspector.socketPath)
         var iterator = good.makeAsyncIterator()
         _ = try await iterator.next()
         _ = try await iterator.next()
 
-        let bad = try rawClient(inspector.socketPath)
+        let bad = try rawClient(inspected.inspector.socketPath)
         defer { close(bad) }
         let garbage = [UInt8](repeating: UInt8(ascii: "{"), count: Inspector.incomingLimit + 4096)
         var sent = 0
@@ -275,7 +284,7 @@ struct InspectorServerTests {
         while got > 0 { got = scratch.withUnsafeMutableBytes { read(bad, $0.baseAddress, $0.count) } }
         #expect(got == 0)
 
-        machine.send(.coin)
+        inspected.machine.send(.coin)
         var next: InspectorMessage?
         repeat {
             next = try await iterator.next()
@@ -286,7 +295,7 @@ struct InspectorServerTests {
                     InspectorRecord(
                         machine: 1, sequence: 1, visit: 1, before: "locked", event: "coin", outcome: "moved",
                         after: "unlocked")))
-        #expect(machine.state == .unlocked)
+        #expect(inspected.machine.state == .unlocked)
     }
 
     @Test("a client that never reads is dropped at the outgoing bound; the program never waits")
@@ -319,19 +328,16 @@ struct InspectorServerTests {
 
     @Test("the lister finds live programs with their machine counts and removes dead programs' sockets")
     func listerFindsLiveAndCleansDead() throws {
-        let folder = try SocketFolder()
-        let inspector = try Inspector.start(name: "lister", directory: folder.path)
-        defer { inspector.stop() }
-        let machine = StateMachine<Door, DoorEvent>(initial: .locked, label: "door", transition: door)
-        inspector.register(machine)
-        let ghost = folder.path + "/ghost.\(Int32.max).sock"
+        let inspected = try InspectedDoor(name: "lister")
+        defer { inspected.stop() }
+        let ghost = inspected.folder.path + "/ghost.\(Int32.max).sock"
         #expect(FileManager.default.createFile(atPath: ghost, contents: Data()))
-        let found = InspectorDiscovery.list(directory: folder.path)
+        let found = InspectorDiscovery.list(directory: inspected.folder.path)
         #expect(
             found == [
                 InspectableProcess(
-                    name: "lister", pid: Int(getpid()), socketPath: inspector.socketPath, machines: 1,
-                    started: inspector.started)
+                    name: "lister", pid: Int(getpid()), socketPath: inspected.inspector.socketPath, machines: 1,
+                    started: inspected.inspector.started)
             ])
         #expect(!FileManager.default.fileExists(atPath: ghost))
     }

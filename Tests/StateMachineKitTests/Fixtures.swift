@@ -1,5 +1,6 @@
 import StateMachineKit
 import Support
+import Testing
 
 /// The classic turnstile: a coin unlocks, a push locks.
 enum Turnstile: Hashable, Sendable, CustomStringConvertible {
@@ -116,6 +117,11 @@ final class ReportLog: Sendable {
     func named(_ name: String) -> [Report] { all.filter { $0.name == name } }
 
     var reporter: Reporter { Reporter { report in self.reports.withLock { $0.append(report) } } }
+
+    /// Expects `expected` to be the one report filed under its name, compared as a whole value.
+    func expectOnly(_ expected: Report, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(named(expected.name) == [expected], sourceLocation: sourceLocation)
+    }
 }
 
 /// A slot filled after the fact, for closures that must reach an object created after them.

@@ -32,13 +32,11 @@ import Testing
                     sequence: 2, visit: 2, before: .waiting(attempt: 1), event: .retry, outcome: .moved,
                     after: .running(percent: 0)),
             ])
-        #expect(
-            log.named("statemachine.timeout") == [
-                Report(
-                    label: "dl", level: .debug, name: "statemachine.timeout",
-                    message: "state timeout fired in waiting(attempt: 1): retry",
-                    metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"])
-            ])
+        log.expectOnly(
+            Report(
+                label: "dl", level: .debug, name: "statemachine.timeout",
+                message: "state timeout fired in waiting(attempt: 1): retry",
+                metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"]))
     }
 
     @Test func aTimeoutFiresEvenIfTheClockMovedBeforeItsTaskFirstRan() async {
@@ -110,13 +108,11 @@ import Testing
         #expect(machine.deliver(.retry, origin: .timer(id: timer ?? -1, visit: 2)) == .stale)
         #expect(machine.state == .running(percent: 0))
         #expect(machine.history.map(\.event) == [.fail, .retry])
-        #expect(
-            log.named("statemachine.timeout") == [
-                Report(
-                    label: "dl", level: .debug, name: "statemachine.timeout",
-                    message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
-                    metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"])
-            ])
+        log.expectOnly(
+            Report(
+                label: "dl", level: .debug, name: "statemachine.timeout",
+                message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
+                metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"]))
     }
 
     @Test func stopCancelsTheTimeout() async {

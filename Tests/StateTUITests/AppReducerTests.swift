@@ -26,6 +26,18 @@ import Testing
         var after: AppState
         var effects: [AppEffect]
         var testDescription: String { name }
+
+        /// A key that moves the selection: no effect.
+        static func moves(_ name: String, _ key: Key, from: Int, to: Int) -> Case {
+            Case(name: name, key: key, before: F.app(selected: from), after: F.app(selected: to), effects: [])
+        }
+
+        /// A key on the selected row that only asks its machine: the state stays, the events go to the row.
+        static func asks(_ name: String, _ key: Key, row: Int, _ events: [TransferEvent]) -> Case {
+            let state = F.app(selected: row)
+            return Case(
+                name: name, key: key, before: state, after: state, effects: [.transfers(.send(row: row, events))])
+        }
     }
 
     static func selecting(_ row: Int, _ body: (inout AppState) -> Void = { _ in }) -> AppState {
@@ -40,76 +52,29 @@ import Testing
         let paused = F.row("paused")
         let completed = F.row("completed")
         let failed = F.row("failed")
-        var cases = [
-            Case(
-                name: "↓ selects the next row", key: .down, before: F.app(selected: 0), after: F.app(selected: 1),
-                effects: []),
-            Case(
-                name: "j selects the next row", key: .character("j"), before: F.app(selected: 1),
-                after: F.app(selected: 2), effects: []),
-            Case(
-                name: "↓ stops at the last row", key: .down, before: F.app(selected: 4), after: F.app(selected: 4),
-                effects: []),
-            Case(
-                name: "↑ selects the previous row", key: .up, before: F.app(selected: 2), after: F.app(selected: 1),
-                effects: []),
-            Case(
-                name: "k selects the previous row", key: .character("k"), before: F.app(selected: 1),
-                after: F.app(selected: 0), effects: []),
-            Case(
-                name: "↑ stops at the first row", key: .up, before: F.app(selected: 0), after: F.app(selected: 0),
-                effects: []),
-            Case(
-                name: "s starts an idle transfer", key: .character("s"), before: F.app(selected: idle),
-                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, [.start]))]),
-            Case(
-                name: "s starts a completed transfer again", key: .character("s"), before: F.app(selected: completed),
-                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, [.start]))]),
-            Case(
-                name: "s starts a failed transfer afresh", key: .character("s"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.start]))]),
-            Case(
-                name: "s while running (the machine refuses it)", key: .character("s"),
-                before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.start]))]),
-            Case(
-                name: "s while paused (the machine refuses it)", key: .character("s"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.start]))]),
-            Case(
-                name: "space pauses a running transfer", key: .character(" "), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.pause, .resume]))]),
-            Case(
-                name: "p pauses a running transfer", key: .character("p"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.pause, .resume]))]),
-            Case(
-                name: "space resumes a paused transfer", key: .character(" "), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.pause, .resume]))]),
-            Case(
-                name: "p resumes a paused transfer", key: .character("p"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.pause, .resume]))]),
-            Case(
-                name: "p when completed (the machine refuses it)", key: .character("p"),
-                before: F.app(selected: completed),
-                after: F.app(selected: completed), effects: [.transfers(.send(row: completed, [.pause, .resume]))]),
-            Case(
-                name: "p when idle (the machine refuses it)", key: .character("p"), before: F.app(selected: idle),
-                after: F.app(selected: idle), effects: [.transfers(.send(row: idle, [.pause, .resume]))]),
-            Case(
-                name: "c cancels a running transfer", key: .character("c"), before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.cancel]))]),
-            Case(
-                name: "c cancels a paused transfer", key: .character("c"), before: F.app(selected: paused),
-                after: F.app(selected: paused), effects: [.transfers(.send(row: paused, [.cancel]))]),
-            Case(
-                name: "c when failed (the machine refuses it)", key: .character("c"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.cancel]))]),
-            Case(
-                name: "r retries a failed transfer", key: .character("r"), before: F.app(selected: failed),
-                after: F.app(selected: failed), effects: [.transfers(.send(row: failed, [.retry]))]),
-            Case(
-                name: "r while running (the machine refuses it)", key: .character("r"),
-                before: F.app(selected: running),
-                after: F.app(selected: running), effects: [.transfers(.send(row: running, [.retry]))]),
+        var cases: [Case] = [
+            .moves("↓ selects the next row", .down, from: 0, to: 1),
+            .moves("j selects the next row", .character("j"), from: 1, to: 2),
+            .moves("↓ stops at the last row", .down, from: 4, to: 4),
+            .moves("↑ selects the previous row", .up, from: 2, to: 1),
+            .moves("k selects the previous row", .character("k"), from: 1, to: 0),
+            .moves("↑ stops at the first row", .up, from: 0, to: 0),
+            .asks("s starts an idle transfer", .character("s"), row: idle, [.start]),
+            .asks("s starts a completed transfer again", .character("s"), row: completed, [.start]),
+            .asks("s starts a failed transfer afresh", .character("s"), row: failed, [.start]),
+            .asks("s while running (the machine refuses it)", .character("s"), row: running, [.start]),
+            .asks("s while paused (the machine refuses it)", .character("s"), row: paused, [.start]),
+            .asks("space pauses a running transfer", .character(" "), row: running, [.pause, .resume]),
+            .asks("p pauses a running transfer", .character("p"), row: running, [.pause, .resume]),
+            .asks("space resumes a paused transfer", .character(" "), row: paused, [.pause, .resume]),
+            .asks("p resumes a paused transfer", .character("p"), row: paused, [.pause, .resume]),
+            .asks("p when completed (the machine refuses it)", .character("p"), row: completed, [.pause, .resume]),
+            .asks("p when idle (the machine refuses it)", .character("p"), row: idle, [.pause, .resume]),
+            .asks("c cancels a running transfer", .character("c"), row: running, [.cancel]),
+            .asks("c cancels a paused transfer", .character("c"), row: paused, [.cancel]),
+            .asks("c when failed (the machine refuses it)", .character("c"), row: failed, [.cancel]),
+            .asks("r retries a failed transfer", .character("r"), row: failed, [.retry]),
+            .asks("r while running (the machine refuses it)", .character("r"), row: running, [.retry]),
             Case(
                 name: "f arms a failure for the next outcome", key: .character("f"), before: F.app(selected: running),
                 after: F.app(selected: running), effects: [.transfers(.failNextOutcome(row: running))]),

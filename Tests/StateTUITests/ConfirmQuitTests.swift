@@ -8,10 +8,11 @@ import Testing
 @Suite struct ConfirmQuitTests {
     typealias F = DashboardFixtures
 
-    /// The fixture's rows include a running and a paused transfer.
-    static func copying(confirms: Bool) -> AppState {
+    /// The fixture's rows include a running and a paused transfer; `change` is applied last.
+    static func copying(confirms: Bool, _ change: (inout AppState) -> Void = { _ in }) -> AppState {
         var state = F.app()
         state.confirmsQuit = confirms
+        change(&state)
         return state
     }
 
@@ -27,15 +28,18 @@ import Testing
     @Test func qWhileCopiesRunAsksAndYQuits() {
         var state = Self.copying(confirms: true)
         Self.press([.character("q")], &state)
-        var asked = Self.copying(confirms: true)
-        asked.overlay = .confirmQuit
+        let asked = Self.copying(confirms: true) { $0.overlay = .confirmQuit }
         #expect(state == asked)
         #expect(Keymap.barHelp(state) == [KeyHelp("esc", "close"), KeyHelp("y", "quit"), KeyHelp("n", "stay")])
         Self.press([.character("q"), .character("s")], &state)
         #expect(state == asked)
         Self.press([.character("y")], &state)
-        asked.exit = .quit
-        #expect(state == asked)
+        #expect(
+            state
+                == Self.copying(confirms: true) {
+                    $0.overlay = .confirmQuit
+                    $0.exit = .quit
+                })
     }
 
     @Test(arguments: [Key.character("n"), .escape])
@@ -45,13 +49,13 @@ import Testing
         #expect(state == Self.copying(confirms: true))
     }
 
-    /// `--no-confirm` (or the simulated dashboard, which never asks): `q` quits at once.
-    @Test func withoutConfirmationQQuitsAtOnce() {
-        var state = Self.copying(confirms: false)
-        Self.press([.character("q")], &state)
-        var quit = Self.copying(confirms: false)
-        quit.exit = .quit
-        #expect(state == quit)
+    /// Keys that never ask while copies run: `q` under `--no-confirm` (or in the simulated dashboard, which never
+    /// asks) and Ctrl-C always quit at once.
+    @Test(arguments: [(false, Key.character("q"), ExitReason.quit), (true, .controlC, .interrupted)])
+    func aKeyThatDoesNotAskQuitsAtOnce(confirms: Bool, key: Key, exit: ExitReason) {
+        var state = Self.copying(confirms: confirms)
+        Self.press([key], &state)
+        #expect(state == Self.copying(confirms: confirms) { $0.exit = exit })
     }
 
     /// Nothing running or paused: nothing to lose, so `q` quits at once even when it would ask.
@@ -63,15 +67,6 @@ import Testing
         quit.exit = .quit
         Self.press([.character("q")], &state)
         #expect(state == quit)
-    }
-
-    /// Ctrl-C never asks.
-    @Test func ctrlCNeverAsks() {
-        var state = Self.copying(confirms: true)
-        Self.press([.controlC], &state)
-        var interrupted = Self.copying(confirms: true)
-        interrupted.exit = .interrupted
-        #expect(state == interrupted)
     }
 
     @Test func theQuestion() {

@@ -21,6 +21,12 @@ import Testing
         }
     }
 
+    /// Sends `event` and waits until the run it asks for (if any) has scheduled its first tick.
+    static func send(_ event: TransferEvent, to transfer: SimulatedTransfer, _ scheduler: ManualScheduler) async {
+        transfer.machine.send(event)
+        await settle(transfer, scheduler)
+    }
+
     static func events(_ transfer: SimulatedTransfer) -> [String] {
         transfer.machine.engine.history.map { "\($0.event) \($0.outcome)" }
     }
@@ -29,8 +35,7 @@ import Testing
         let scheduler = ManualScheduler()
         let transfer = Self.make(scheduler)
         defer { transfer.stop() }
-        transfer.machine.send(.start)
-        await Self.settle(transfer, scheduler)
+        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(4))
         #expect(transfer.machine.state == .completed(file: "photos.tar"))
         #expect(
@@ -48,8 +53,7 @@ import Testing
         defer { transfer.stop() }
         transfer.failNextOutcome()
         #expect(transfer.status == TransferDriverStatus(failsNextOutcome: true))
-        transfer.machine.send(.start)
-        await Self.settle(transfer, scheduler)
+        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(4))
         #expect(
             transfer.machine.model
@@ -61,8 +65,7 @@ import Testing
         let scheduler = ManualScheduler()
         let transfer = Self.make(scheduler)
         defer { transfer.stop() }
-        transfer.machine.send(.start)
-        await Self.settle(transfer, scheduler)
+        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(1))
         transfer.machine.send(.pause)
         scheduler.advance(by: .seconds(2))
@@ -83,12 +86,10 @@ import Testing
             scheduler,
             timing: SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(100)))
         defer { transfer.stop() }
-        transfer.machine.send(.start)
-        await Self.settle(transfer, scheduler)
+        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(1))
         transfer.machine.send(.pause)
-        transfer.machine.send(.resume)
-        await Self.settle(transfer, scheduler)
+        await Self.send(.resume, to: transfer, scheduler)
         scheduler.advance(by: .seconds(1))
         #expect(transfer.machine.state == .running(request: 1, percent: 50))
     }

@@ -20,17 +20,17 @@ import Testing
         #expect(canvas.cells == Array(repeating: Cell.blank(.dim), count: size.area))
     }
 
-    @Test func writingPastTheRightEdgeClips() {
-        var canvas = Canvas(size: Size(width: 5, height: 1))
-        let end = canvas.write("abcdefgh", at: Point(x: 2, y: 0))
-        #expect(canvas.lines == ["  abc"])
-        #expect(end == 5)
-    }
-
-    @Test func writingLeftOfTheCanvasClips() {
-        var canvas = Canvas(size: Size(width: 5, height: 1))
-        canvas.write("abcdef", at: Point(x: -3, y: 0))
-        #expect(canvas.lines == ["def"])
+    /// Text written on a one-row canvas of `width` at column `x`: what shows and the column after it.
+    @Test(arguments: [
+        (5, "abcdefgh", 2, "  abc", 5),  // past the right edge: clipped
+        (5, "abcdef", -3, "def", 3),  // left of the canvas: clipped
+        (4, "a\u{200B}b\tc", 0, "abc", 3),  // zero-width characters take no cell
+    ])
+    func writingShowsWhatFitsAndEndsAfterIt(width: Int, text: String, x: Int, line: String, end: Int) {
+        var canvas = Canvas(size: Size(width: width, height: 1))
+        let written = canvas.write(text, at: Point(x: x, y: 0))
+        #expect(canvas.lines == [line])
+        #expect(written == end)
     }
 
     @Test func writingOnRowsOutsideTheCanvasDoesNothing() {
@@ -108,13 +108,6 @@ import Testing
                 Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1),
                 Cell(grapheme: "!", width: 1), .blank(),
             ])
-    }
-
-    @Test func zeroWidthCharactersTakeNoCell() {
-        var canvas = Canvas(size: Size(width: 4, height: 1))
-        let end = canvas.write("a\u{200B}b\tc", at: Point(x: 0, y: 0))
-        #expect(canvas.lines == ["abc"])
-        #expect(end == 3)
     }
 
     @Test func styleIsStoredPerCell() {
