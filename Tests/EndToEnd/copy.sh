@@ -42,6 +42,28 @@ kill_at_size() {
     background=""
 }
 
+# Sets dst to the new, empty destination directory $work/NAME.
+new_destination() {
+    dst="$work/$1"
+    mkdir "$dst"
+}
+
+# Starts a throttled `statetui copy ARGS… --headless` in the background ($background); its output goes to
+# $work/LOG.out and $work/LOG.err.
+copy_slowly() {
+    local log=$1
+    shift
+    "${slow[@]}" copy "$@" --headless >"$work/$log.out" 2>"$work/$log.err" &
+    background=$!
+}
+
+# Waits for the background copy to end and sets status to its exit status.
+wait_copy() {
+    status=0
+    wait "$background" || status=$?
+    background=""
+}
+
 src="$work/src"
 mkdir -p "$src"
 make_file "$src/one.bin" $((12 << 20))
@@ -50,10 +72,8 @@ make_file "$src/three.bin" $((300 << 10))
 make_file "$src/empty.bin" 0
 
 # 1. kill -9 in the middle of a multi-file copy, then the same command again.
-dst="$work/killed"
-mkdir "$dst"
-"${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst" --headless >"$work/kill.out" 2>&1 &
-background=$!
+new_destination killed
+copy_slowly kill "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst"
 kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin"
 [ -f "$dst/.one.bin.statetui-partial" ] || fail "kill -9: no partial of one.bin was left behind"
 [ -f "$dst/one.bin" ] && fail "kill -9: one.bin appeared under its final name before it was complete"
@@ -84,8 +104,7 @@ before=$(stat -c %Y.%i "$dst/one.bin")
     fail "rerun rewrote the completed one.bin ($before, now $(stat -c %Y.%i "$dst/one.bin")): $(cat "$work/again.out")"
 
 # 3. A missing source fails only its own transfer, with the OS reason.
-dst="$work/missing"
-mkdir "$dst"
+new_destination missing
 status=0
 "$bin" copy "$src/three.bin" "$src/nope.bin" "$dst" --headless >"$work/missing.out" 2>"$work/missing.err" || status=$?
 if [ $status = 1 ] && grep -q 'nope.bin.*No such file or directory' "$work/missing.err" && same "$src/three.bin" "$dst/three.bin"; then
@@ -144,8 +163,7 @@ pass "bad arguments print the usage and exit 2"
 
 # 7. Out of space (a file size limit): the transfer fails with the reason and keeps the partial; a
 #    retry without the limit continues from it.
-dst="$work/full"
-mkdir "$dst"
+new_destination full
 status=0
 (ulimit -f 4096 && exec "$bin" copy "$src/one.bin" "$dst" --headless) >"$work/full.out" 2>"$work/full.err" || status=$?
 if [ $status = 1 ] && grep -q 'File too large' "$work/full.err" && [ "$(size_of "$dst/.one.bin.statetui-partial")" -gt 0 ] &&
@@ -158,16 +176,12 @@ else
 fi
 
 # 8. A source that changes during the copy fails validation instead of producing a corrupt file.
-dst="$work/changing"
-mkdir "$dst"
+new_destination changing
 cp "$src/one.bin" "$work/changing.bin"
-"${slow[@]}" copy "$work/changing.bin" "$dst" --headless >"$work/changing.out" 2>"$work/changing.err" &
-background=$!
+copy_slowly changing "$work/changing.bin" "$dst"
 wait_for_size "$dst/.changing.bin.statetui-partial" $((1 << 20)) || fail "changing source: the copy never started"
 printf 'appended while copying' >>"$work/changing.bin"
-status=0
-wait "$background" || status=$?
-background=""
+wait_copy
 if [ $status = 1 ] && grep -q 'changed during the copy' "$work/changing.err" && [ ! -f "$dst/changing.bin" ]; then
     pass "source changing during the copy: fails validation, no final file"
 else
@@ -176,10 +190,8 @@ fi
 
 # 9. A corrupt or a truncated journal is reported and the affected transfers restart cleanly.
 for damage in corrupt truncate; do
-    dst="$work/journal-$damage"
-    mkdir "$dst"
-    "${slow[@]}" copy "$src/one.bin" "$src/two.bin" "$dst" --headless >/dev/null 2>&1 &
-    background=$!
+    new_destination "journal-$damage"
+    copy_slowly "$damage-killed" "$src/one.bin" "$src/two.bin" "$dst"
     kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "$damage journal: the copy never got going"
     journal="$dst/.statetui-journal"
     if [ $damage = corrupt ]; then
@@ -201,8 +213,7 @@ for damage in corrupt truncate; do
 done
 
 # 10. An existing destination file is not overwritten without --overwrite.
-dst="$work/existing"
-mkdir "$dst"
+new_destination existing
 printf 'precious' >"$dst/three.bin"
 status=0
 "$bin" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/existing.err" || status=$?
@@ -216,15 +227,11 @@ fi
 
 # 11. SIGINT and SIGTERM stop cleanly: partial and journal kept, exit 130/143, the same command continues.
 for signal in INT TERM; do
-    dst="$work/signal-$signal"
-    mkdir "$dst"
-    "${slow[@]}" copy "$src/one.bin" "$dst" --headless >"$work/$signal.out" 2>"$work/$signal.err" &
-    background=$!
+    new_destination "signal-$signal"
+    copy_slowly "$signal" "$src/one.bin" "$dst"
     wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || fail "SIG$signal: the copy never got going"
     kill -s "$signal" "$background"
-    status=0
-    wait "$background" || status=$?
-    background=""
+    wait_copy
     expected=$([ $signal = INT ] && echo 130 || echo 143)
     kept=$(size_of "$dst/.one.bin.statetui-partial")
     if [ $status = "$expected" ] && [ "$kept" -ge $((2 << 20)) ] && grep -q 'interrupted' "$work/$signal.err"; then
@@ -239,8 +246,7 @@ done
 # 12. Sources that are not regular files (a FIFO, a character device) fail their transfer at once, with
 #     their kind named, instead of blocking in open(); the other file completes; exit 1.
 mkfifo "$work/fifo"
-dst="$work/special"
-mkdir "$dst"
+new_destination special
 status=0
 timeout 30 "$bin" copy "$work/fifo" /dev/null "$src/three.bin" "$dst" --headless >"$work/special.out" 2>"$work/special.err" || status=$?
 if [ $status = 1 ] && grep -q "fifo: cannot copy $work/fifo: it is a FIFO (named pipe), not a regular file" "$work/special.err" &&
@@ -255,8 +261,7 @@ fi
 #     name are never followed, and replacing the destination's path mid-copy does not redirect the copy.
 printf 'precious, not to be touched\n' >"$work/victim"
 victim_hash=$(hash_of "$work/victim")
-dst="$work/planted-partial"
-mkdir "$dst"
+new_destination planted-partial
 ln -s "$work/victim" "$dst/.three.bin.statetui-partial"
 status=0
 "$bin" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted.err" || status=$?
@@ -266,8 +271,7 @@ if [ $status = 0 ] && [ "$(hash_of "$work/victim")" = "$victim_hash" ] && [ -f "
 else
     fail "planted partial symlink: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted.err")"
 fi
-dst="$work/planted-journal"
-mkdir "$dst"
+new_destination planted-journal
 ln -s "$work/victim" "$dst/.statetui-journal"
 status=0
 "$bin" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted-journal.err" || status=$?
@@ -277,8 +281,7 @@ if [ $status = 2 ] && grep -q "refusing to use $dst/.statetui-journal: it is a s
 else
     fail "planted journal symlink: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted-journal.err")"
 fi
-dst="$work/planted-final"
-mkdir "$dst"
+new_destination planted-final
 ln -s "$work/victim" "$dst/three.bin"
 status=0
 "$bin" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted-final.err" || status=$?
@@ -289,16 +292,13 @@ if [ $status = 1 ] && grep -q 'already exists' "$work/planted-final.err" && [ "$
 else
     fail "symlink at the final name: status $status, victim $(hash_of "$work/victim"), stderr: $(cat "$work/planted-final.err")"
 fi
-dst="$work/replaced"
-mkdir "$dst" "$work/elsewhere"
-"${slow[@]}" copy "$src/one.bin" "$dst" --headless >"$work/replaced.out" 2>"$work/replaced.err" &
-background=$!
+new_destination replaced
+mkdir "$work/elsewhere"
+copy_slowly replaced "$src/one.bin" "$dst"
 wait_for_size "$dst/.one.bin.statetui-partial" $((1 << 20)) || fail "replaced destination: the copy never started"
 mv "$dst" "$work/replaced-moved"
 ln -s "$work/elsewhere" "$dst"
-status=0
-wait "$background" || status=$?
-background=""
+wait_copy
 if [ $status = 0 ] && same "$src/one.bin" "$work/replaced-moved/one.bin" && [ -z "$(ls -A "$work/elsewhere")" ]; then
     pass "destination path replaced mid-copy by a symlink: the copy finishes in the directory it started in"
 else
@@ -306,8 +306,7 @@ else
 fi
 
 # 14. A sparse source stays sparse: 1 GiB with no data copies in a few blocks, same size and SHA-256.
-dst="$work/sparse"
-mkdir "$dst"
+new_destination sparse
 truncate -s 1G "$work/sparse.img"
 printf 'data in the middle' | dd of="$work/sparse.img" bs=1 seek=$((300 << 20)) conv=notrunc status=none
 status=0
@@ -322,8 +321,8 @@ fi
 rm -f "$work/sparse.img" "$dst/sparse.img"
 
 # 15. Control characters in a file name are escaped in every output line (one line per change).
-dst="$work/names"
-mkdir "$dst" "$work/names-src"
+new_destination names
+mkdir "$work/names-src"
 newline_name=$'two\nlines'
 escape_name=$'esc\e[31mred'
 printf 'a' >"$work/names-src/$newline_name"
@@ -340,8 +339,8 @@ else
 fi
 
 # 16. Every file's final line is printed: 1,000 small files give 1,000 completed lines.
-dst="$work/many"
-mkdir "$dst" "$work/many-src"
+new_destination many
+mkdir "$work/many-src"
 for i in $(seq 1 1000); do printf 'file %s\n' "$i" >"$work/many-src/f$i"; done
 status=0
 "$bin" copy "$work"/many-src/f* "$dst" --headless >"$work/many.out" 2>"$work/many.err" || status=$?
@@ -353,8 +352,7 @@ else
 fi
 
 # 17. A journal line of 10 MB is reported in one short line, and the copy goes on.
-dst="$work/huge-journal"
-mkdir "$dst"
+new_destination huge-journal
 head -c $((10 << 20)) /dev/zero | tr '\0' 'x' >"$dst/.statetui-journal"
 printf '\n' >>"$dst/.statetui-journal"
 status=0
@@ -378,10 +376,8 @@ make_file "$tree/2023/b.bin" 1000
 make_file "$tree/top.bin" 10
 ln -s "$work/victim" "$tree/2023/link"
 mkfifo "$tree/fifo"
-dst="$work/tree"
-mkdir "$dst"
-"${slow[@]}" copy "$tree" "$dst" --headless >"$work/tree-kill.out" 2>&1 &
-background=$!
+new_destination tree
+copy_slowly tree-kill "$tree" "$dst"
 kill_at_size "$dst/photos/2024/summer/.big.bin.statetui-partial" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB"
 [ -f "$dst/photos/2024/summer/.statetui-journal" ] || fail "tree kill -9: no journal in photos/2024/summer"
 status=0
@@ -400,8 +396,8 @@ grep -q "skipping $tree/2023/link: it is a symbolic link, which a tree copy neve
     grep -q "skipping $tree/fifo: it is a FIFO (named pipe), not a regular file" "$work/tree.err" ||
     { ok=0; fail "tree: skipped entries not reported: $(cat "$work/tree.err")"; }
 [ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, links and FIFOs skipped, no journal left"
-dst="$work/tree-planted"
-mkdir "$dst" "$work/tree-victim"
+new_destination tree-planted
+mkdir "$work/tree-victim"
 ln -s "$work/tree-victim" "$dst/photos"
 status=0
 "$bin" copy "$tree" "$dst" --headless >/dev/null 2>"$work/tree-planted.err" || status=$?
@@ -416,8 +412,7 @@ path="$deep"
 for _ in $(seq 1 33); do path="$path/d"; done
 mkdir -p "$path"
 printf 'x' >"$path/leaf"
-dst="$work/deep"
-mkdir "$dst"
+new_destination deep
 status=0
 "$bin" copy "$deep" "$dst" --headless >/dev/null 2>"$work/deep.err" || status=$?
 if [ $status = 2 ] && grep -q "cannot copy $deep: it is nested more than 32 directories deep" "$work/deep.err" &&
@@ -435,19 +430,27 @@ if command -v tmux >/dev/null 2>&1; then
     screen() { screen_of copy; }
     # Waits up to 20 s for the screen to match an extended regular expression.
     wait_screen() { poll_screen copy 20 "$1"; }
-    dst="$work/interactive"
-    mkdir "$dst"
-    tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen STATETUI_COPY_CHUNK_DELAY_MS=15 '$bin' copy '$src/one.bin' '$src/three.bin' '$dst'; echo exit=\$?; sleep 60"
+    # Waits for the screen to match RE, else fails the check in progress (ok=0) with MESSAGE and the screen.
+    expect_screen() { wait_screen "$1" || { ok=0; fail "$2: $(screen)"; }; }
+    # Sends KEY to the session, then expects the screen to match RE (else fails with MESSAGE).
+    press() {
+        tm send-keys -t copy "$1"
+        expect_screen "$2" "$3"
+    }
+    # Runs `env TERM=screen ENV statetui copy ARGS` in the tmux session `copy` (ARGS quoted for the shell there),
+    # which prints exit=STATUS when statetui ends.
+    open_copy() {
+        tm new-session -d -s copy -x 110 -y 24 "env TERM=screen $1 '$bin' copy $2; echo exit=\$?; sleep 60"
+    }
+    new_destination interactive
+    open_copy "STATETUI_COPY_CHUNK_DELAY_MS=15" "'$src/one.bin' '$src/three.bin' '$dst'"
     ok=1
-    wait_screen 'one\.bin .*idle' || { ok=0; fail "interactive: no idle row for one.bin: $(screen)"; }
+    expect_screen 'one\.bin .*idle' "interactive: no idle row for one.bin"
     tm send-keys -t copy s
     wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
-    tm send-keys -t copy p
-    wait_screen 'one\.bin .*paused · [0-9]+% · request #1' || { ok=0; fail "interactive: p did not pause: $(screen)"; }
+    press p 'one\.bin .*paused · [0-9]+% · request #1' "interactive: p did not pause"
     screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
-    tm send-keys -t copy p
-    wait_screen 'one\.bin .*completed' || { ok=0; fail "interactive: one.bin did not complete: $(screen)"; }
+    press p 'one\.bin .*completed' "interactive: one.bin did not complete"
     tm send-keys -t copy q
     wait_screen '^exit=1$' && screen | grep -q '1 of 2 transfers did not complete' ||
         { ok=0; fail "interactive: q with three.bin never started did not exit 1 saying so: $(screen)"; }
@@ -455,10 +458,8 @@ if command -v tmux >/dev/null 2>&1; then
     tm_stop
     [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches; q with a row never started exits 1 naming it"
 
-    dst="$work/interactive-start"
-    mkdir "$dst"
-    tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen '$bin' copy '$src/two.bin' '$src/three.bin' '$dst' --start; echo exit=\$?; sleep 60"
+    new_destination interactive-start
+    open_copy "" "'$src/two.bin' '$src/three.bin' '$dst' --start"
     if wait_screen 'two\.bin .*completed' && wait_screen 'three\.bin .*completed'; then
         tm send-keys -t copy q
         wait_screen '^exit=0$' && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
@@ -471,13 +472,11 @@ if command -v tmux >/dev/null 2>&1; then
 
     # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once, exit 1 with
     # the reason on standard error.
-    dst="$work/special-interactive"
-    mkdir "$dst"
-    tm new-session -d -s copy -x 110 -y 24 "env TERM=screen '$bin' copy '$work/fifo' '$dst'; echo exit=\$?; sleep 60"
+    new_destination special-interactive
+    open_copy "" "'$work/fifo' '$dst'"
     ok=1
-    wait_screen 'fifo .*idle' || { ok=0; fail "interactive FIFO: no idle row: $(screen)"; }
-    tm send-keys -t copy s
-    wait_screen 'fifo .*failed at [0-9]+% · cannot cop' || { ok=0; fail "interactive FIFO: s did not fail the row: $(screen)"; }
+    expect_screen 'fifo .*idle' "interactive FIFO: no idle row"
+    press s 'fifo .*failed at [0-9]+% · cannot cop' "interactive FIFO: s did not fail the row"
     tm send-keys -t copy q
     wait_screen '^exit=1$' && screen | grep -q 'fifo: cannot copy .*FIFO' && screen | grep -q '1 of 1 transfers failed' ||
         { ok=0; fail "interactive FIFO: q did not exit 1 with the reason: $(screen)"; }
@@ -487,18 +486,13 @@ if command -v tmux >/dev/null 2>&1; then
     # `q` while a copy runs asks first: `n` stays, `y` leaves (exit 1: not complete) with the partial kept for
     # the next run; with --no-confirm `q` leaves at once.
     throttle="STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=100"
-    dst="$work/confirm"
-    mkdir "$dst"
-    tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen $throttle '$bin' copy '$src/one.bin' '$dst' --start; echo exit=\$?; sleep 60"
+    new_destination confirm
+    open_copy "$throttle" "'$src/one.bin' '$dst' --start"
     ok=1
-    wait_screen 'one\.bin .*running' || { ok=0; fail "confirm: one.bin did not start: $(screen)"; }
-    tm send-keys -t copy q
-    wait_screen 'Copies are still running' || { ok=0; fail "confirm: q did not ask: $(screen)"; }
-    tm send-keys -t copy n
-    wait_screen 'q quit$' || { ok=0; fail "confirm: n did not close the question: $(screen)"; }
-    tm send-keys -t copy q
-    wait_screen 'y quit' || { ok=0; fail "confirm: q did not ask again: $(screen)"; }
+    expect_screen 'one\.bin .*running' "confirm: one.bin did not start"
+    press q 'Copies are still running' "confirm: q did not ask"
+    press n 'q quit$' "confirm: n did not close the question"
+    press q 'y quit' "confirm: q did not ask again"
     tm send-keys -t copy y
     wait_screen '^exit=1$' && screen | grep -q '1 of 1 transfers did not complete' ||
         { ok=0; fail "confirm: y did not exit 1 saying the copy did not complete: $(screen)"; }
@@ -506,12 +500,10 @@ if command -v tmux >/dev/null 2>&1; then
     tm_stop
     [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 1 keeping the partial"
 
-    tm new-session -d -s copy -x 110 -y 24 \
-        "env TERM=screen $throttle '$bin' copy '$src/one.bin' '$dst' --start --no-confirm; echo exit=\$?; sleep 60"
+    open_copy "$throttle" "'$src/one.bin' '$dst' --start --no-confirm"
     ok=1
-    wait_screen 'one\.bin .*running' || { ok=0; fail "--no-confirm: one.bin did not continue: $(screen)"; }
-    tm send-keys -t copy q
-    wait_screen '^exit=1$' || { ok=0; fail "--no-confirm: q did not exit (1) at once: $(screen)"; }
+    expect_screen 'one\.bin .*running' "--no-confirm: one.bin did not continue"
+    press q '^exit=1$' "--no-confirm: q did not exit (1) at once"
     tm_stop
     [ $ok = 1 ] && pass "interactive --no-confirm: q while copying exits at once (1: not complete)"
 else

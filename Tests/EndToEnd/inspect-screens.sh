@@ -31,6 +31,14 @@ wait_in() {
     }
 }
 
+# Sends KEY to session FROM, then waits in session IN for each extended regular expression RE in turn.
+press() {
+    local from=$1 key=$2 in=$3 pattern
+    shift 3
+    tm send-keys -t "$from" "$key"
+    for pattern in "$@"; do wait_in "$in" "$pattern"; done
+}
+
 step="copy --inspectable waits with its rows idle"
 tm new-session -d -s copy -x 110 -y 24 \
     "env $copy_env '$bin' copy --inspectable '$src/one.bin' '$src/two.bin' '$dst'; echo exit=\$?; sleep 60"
@@ -51,37 +59,28 @@ wait_in watch 'statetui-copy · pid [0-9]+ · 2 machines · live'
 wait_in watch 'one\.bin +TransferModel\(phase: idle'
 
 step="s in the copy starts one.bin and inspect shows it running"
-tm send-keys -t copy s
-wait_in watch 'one\.bin +TransferModel\(phase: running'
+press copy s watch 'one\.bin +TransferModel\(phase: running'
 
 step="p pauses it"
-tm send-keys -t copy p
-wait_in copy 'one\.bin .*paused'
+press copy p copy 'one\.bin .*paused'
 wait_in watch 'one\.bin +TransferModel\(phase: paused'
 
 step="p resumes it and it completes"
-tm send-keys -t copy p
-wait_in watch 'one\.bin +TransferModel\(phase: (running|verifying|completed)'
-wait_in watch 'one\.bin +TransferModel\(phase: completed'
+press copy p watch 'one\.bin +TransferModel\(phase: (running|verifying|completed)' \
+    'one\.bin +TransferModel\(phase: completed'
 
 step="History travels back to the pause"
-tm send-keys -t watch 2
-wait_in watch 'Machine +one\.bin'
-tm send-keys -t watch Home
-wait_in watch 'travelled back'
-wait_in watch 'event +.*start'
+press watch 2 watch 'Machine +one\.bin'
+press watch Home watch 'travelled back' 'event +.*start'
 
 step="Graph shows the learned graph with the current state"
-tm send-keys -t watch 3
-wait_in watch 'learned from [0-9]+ transitions seen · now TransferModel\(phase: completed'
+press watch 3 watch 'learned from [0-9]+ transitions seen · now TransferModel\(phase: completed'
 
 step="q in the copy (two.bin never started: exit 1): inspect says the program exited and keeps the last picture"
-tm send-keys -t copy q
-wait_in copy '^exit=1$'
+press copy q copy '^exit=1$'
 wait_in watch 'program exited'
 wait_in watch 'now TransferModel\(phase: completed'
-tm send-keys -t watch q
-wait_in watch '^exit=0$'
+press watch q watch '^exit=0$'
 
 step="--headless exits 0 with the program and its lines name every transition"
 headless_status=0
@@ -115,8 +114,7 @@ tm new-session -d -s watch2 -x 80 -y 24 "env $run_env '$bin' inspect '$pid'; ech
 wait_in watch2 'statetui-copy · pid [0-9]+ · 2 machines · live'
 kill -9 "$pid"
 wait_in watch2 'program exited \(connection lost\)'
-tm send-keys -t watch2 q
-wait_in watch2 '^exit=0$'
+press watch2 q watch2 '^exit=0$'
 
 echo "ok   inspect e2e: list, Machines/History/Graph follow start, pause, resume and completion;" \
     "--headless names every transition; kill -9 is reported and inspect exits 0"
