@@ -120,10 +120,22 @@ import Testing
         ]
     }
 
+    /// Uploading and paused are both under way: `start` is refused, and completing, failing and cancelling end
+    /// them the same way.
+    static func underway(_ state: UploadState, _ name: String) -> [Row] {
+        [
+            (state, .start, .invalid("start while \(name): an upload is already in progress")),
+            (state, .complete, .to(.completed)),
+            (state, .fail(message: "m"), .to(fa)),
+            (state, .retry, .invalid("retry while \(name): only a failed upload can be retried")),
+            (state, .cancel, .to(.idle)),
+        ]
+    }
+
     /// Every phase against every event.
     static let table: [Row] =
-        resting(.idle, "idle", lateProgress: 0.1) + resting(.completed, "completed", lateProgress: 1) + [
-            (up, .start, .invalid("start while uploading: an upload is already in progress")),
+        resting(.idle, "idle", lateProgress: 0.1) + resting(.completed, "completed", lateProgress: 1)
+        + underway(up, "uploading") + underway(pa, "paused") + [
             (up, .progress(0.75), .update(.uploading(progress: 0.75))),
             (up, .progress(1), .update(.uploading(progress: 1))),
             (up, .progress(0.5), .stay),
@@ -132,18 +144,9 @@ import Testing
             (up, .progress(.nan), .invalid("progress nan is outside 0…1")),
             (up, .pause, .to(pa)),
             (up, .resume, .invalid("resume while uploading: only a paused upload can resume")),
-            (up, .complete, .to(.completed)),
-            (up, .fail(message: "m"), .to(fa)),
-            (up, .retry, .invalid("retry while uploading: only a failed upload can be retried")),
-            (up, .cancel, .to(.idle)),
-            (pa, .start, .invalid("start while paused: an upload is already in progress")),
             (pa, .progress(0.75), .ignore),
             (pa, .pause, .invalid("pause while paused: only an upload in progress can pause")),
             (pa, .resume, .to(up)),
-            (pa, .complete, .to(.completed)),
-            (pa, .fail(message: "m"), .to(fa)),
-            (pa, .retry, .invalid("retry while paused: only a failed upload can be retried")),
-            (pa, .cancel, .to(.idle)),
             (fa, .start, .invalid("start after a failure: retry the failed upload or cancel it first")),
             (fa, .progress(0.6), .ignore),
             (fa, .pause, .invalid("pause while failed: only an upload in progress can pause")),

@@ -5,22 +5,12 @@ import Testing
 
 @testable import StateMachineInspector
 
-enum Door: Hashable, Sendable, CustomStringConvertible {
+enum Door: Hashable, Sendable {
     case locked, unlocked
-
-    var description: String { self == .locked ? "locked" : "unlocked" }
 }
 
-enum DoorEvent: Hashable, Sendable, CustomStringConvertible {
+enum DoorEvent: Hashable, Sendable {
     case coin, push, kick
-
-    var description: String {
-        switch self {
-        case .coin: "coin"
-        case .push: "push"
-        case .kick: "kick"
-        }
-    }
 }
 
 @Sendable func door(_ state: Door, _ event: DoorEvent) -> Transition<Door, DoorEvent> {

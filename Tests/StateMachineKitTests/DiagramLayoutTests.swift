@@ -89,26 +89,14 @@ import Testing
         #expect(layout.lines.allSatisfy { $0.count == layout.width })
     }
 
-    enum Light: Hashable, CustomStringConvertible {
+    enum Light: Hashable {
         case off
         case on(level: Int)
-        var description: String {
-            switch self {
-            case .off: "off"
-            case .on(let level): "on(level: \(level))"
-            }
-        }
     }
 
-    enum Press: Hashable, CustomStringConvertible {
+    enum Press: Hashable {
         case toggle
         case brighter(by: Int)
-        var description: String {
-            switch self {
-            case .toggle: "toggle"
-            case .brighter(let step): "brighter(by: \(step))"
-            }
-        }
     }
 
     static func lamp(_ light: Light, _ press: Press) -> Transition<Light, Press> {

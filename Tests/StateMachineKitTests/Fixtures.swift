@@ -2,31 +2,16 @@ import StateMachineKit
 import Support
 import Testing
 
-/// The classic turnstile: a coin unlocks, a push locks.
-enum Turnstile: Hashable, Sendable, CustomStringConvertible {
-    case locked, unlocked, broken
+// The test machines print as Swift prints an enum case (`running(percent: 10)`, `pass(1)`): the form the
+// engine's records, reports and diagrams show, with no `description` written out by hand.
 
-    var description: String {
-        switch self {
-        case .locked: "locked"
-        case .unlocked: "unlocked"
-        case .broken: "broken"
-        }
-    }
+/// The classic turnstile: a coin unlocks, a push locks.
+enum Turnstile: Hashable, Sendable {
+    case locked, unlocked, broken
 }
 
-enum TurnstileEvent: Hashable, Sendable, CustomStringConvertible {
+enum TurnstileEvent: Hashable, Sendable {
     case coin, push, kick, repair, reenter
-
-    var description: String {
-        switch self {
-        case .coin: "coin"
-        case .push: "push"
-        case .kick: "kick"
-        case .repair: "repair"
-        case .reenter: "reenter"
-        }
-    }
 }
 
 @Sendable func turnstile(_ state: Turnstile, _ event: TurnstileEvent) -> Transition<Turnstile, TurnstileEvent> {
@@ -45,7 +30,7 @@ enum TurnstileEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A data-carrying machine: a download whose running and paused states carry progress.
-enum Download: Hashable, Sendable, Codable, CustomStringConvertible {
+enum Download: Hashable, Sendable, Codable {
     case idle
     case running(percent: Int)
     case paused(percent: Int)
@@ -58,35 +43,12 @@ enum Download: Hashable, Sendable, Codable, CustomStringConvertible {
         case .idle, .paused, .waiting, .done: false
         }
     }
-
-    var description: String {
-        switch self {
-        case .idle: "idle"
-        case .running(let percent): "running(percent: \(percent))"
-        case .paused(let percent): "paused(percent: \(percent))"
-        case .waiting(let attempt): "waiting(attempt: \(attempt))"
-        case .done: "done"
-        }
-    }
 }
 
-enum DownloadEvent: Hashable, Sendable, Codable, CustomStringConvertible {
+enum DownloadEvent: Hashable, Sendable, Codable {
     case start
     case progress(Int)
     case pause, resume, fail, retry, finish, restart
-
-    var description: String {
-        switch self {
-        case .start: "start"
-        case .progress(let percent): "progress(\(percent))"
-        case .pause: "pause"
-        case .resume: "resume"
-        case .fail: "fail"
-        case .retry: "retry"
-        case .finish: "finish"
-        case .restart: "restart"
-        }
-    }
 }
 
 /// Pausing is an `.update` (same visit), so `whileIn(where: isRunning)` must stop and restart within
@@ -157,6 +119,20 @@ final class Signals<Value: Sendable>: Sendable {
         while values.count < count, let value = await iterator.next() { values.append(value) }
         return values
     }
+}
+
+/// Expects the armed retry timeout of a waiting download to hold through `early` on `clock` (still waiting, its
+/// sleeper pending) and to fire `late` after that, moving the machine to `running(percent: 0)`.
+func expectRetryFires(
+    _ machine: StateMachine<Download, DownloadEvent>, on clock: TestClock, notAfter early: Duration,
+    butAfter late: Duration, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: early)
+    #expect(clock.pendingSleeps == 1, sourceLocation: sourceLocation)
+    #expect(machine.state == .waiting(attempt: 1), sourceLocation: sourceLocation)
+    clock.advance(by: late)
+    #expect(await reach(machine, \.isRunning) == .running(percent: 0), sourceLocation: sourceLocation)
 }
 
 /// Waits for the machine to reach a state matching `predicate`, by observing it (no polling, no sleeps).

@@ -3,18 +3,10 @@ import Testing
 @testable import StateMachineKit
 
 /// A gate people queue at: passing while it is not open is postponed until it has opened.
-enum Gate: Hashable, Sendable, CustomStringConvertible {
+enum Gate: Hashable, Sendable {
     case closed
     case opening(percent: Int)
     case open(passed: [Int])
-
-    var description: String {
-        switch self {
-        case .closed: "closed"
-        case .opening(let percent): "opening(percent: \(percent))"
-        case .open(let passed): "open(passed: \(passed))"
-        }
-    }
 
     var isOpening: Bool {
         if case .opening = self { return true }
@@ -27,19 +19,9 @@ enum Gate: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-enum GateEvent: Hashable, Sendable, CustomStringConvertible {
+enum GateEvent: Hashable, Sendable {
     case open, tick, opened, close
     case pass(Int)
-
-    var description: String {
-        switch self {
-        case .open: "open"
-        case .tick: "tick"
-        case .opened: "opened"
-        case .close: "close"
-        case .pass(let person): "pass(\(person))"
-        }
-    }
 }
 
 /// Passing is postponed until open (each person passes once); closing while opening is postponed too;

@@ -47,12 +47,7 @@ import Testing
         #expect(restored.snapshot() == snapshot)
         #expect(restored.state == .waiting(attempt: 1))
         #expect(restored.visit == 2)
-        await laterClock.sleepers(atLeast: 1)
-        laterClock.advance(by: .milliseconds(999))
-        #expect(laterClock.pendingSleeps == 1)
-        #expect(restored.state == .waiting(attempt: 1))
-        laterClock.advance(by: .milliseconds(1))
-        #expect(await reach(restored, \.isRunning) == .running(percent: 0))
+        await expectRetryFires(restored, on: laterClock, notAfter: .milliseconds(999), butAfter: .milliseconds(1))
         #expect(
             restored.history.last
                 == Record(

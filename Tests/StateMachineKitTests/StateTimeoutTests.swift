@@ -12,17 +12,19 @@ import Testing
             transition: download)
     }
 
+    /// A machine that failed from `running(percent: 10)` and armed its retry timeout (the sleeper is waiting).
+    static func failed(_ clock: TestClock, reporter: Reporter? = nil) async -> Machine {
+        let machine = machine(clock, reporter: reporter)
+        machine.send(.fail)
+        await clock.sleepers(atLeast: 1)
+        return machine
+    }
+
     @Test func aTimeoutFiresWithinItsVisit() async {
         let clock = TestClock()
         let log = ReportLog()
-        let machine = Self.machine(clock, reporter: log.reporter)
-        machine.send(.fail)
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .seconds(4))
-        #expect(clock.pendingSleeps == 1)
-        #expect(machine.state == .waiting(attempt: 1))
-        clock.advance(by: .seconds(1))
-        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
+        let machine = await Self.failed(clock, reporter: log.reporter)
+        await expectRetryFires(machine, on: clock, notAfter: .seconds(4), butAfter: .seconds(1))
         #expect(
             machine.history == [
                 Record(
@@ -50,9 +52,7 @@ import Testing
 
     @Test func leavingCancelsTheTimeout() async {
         let clock = TestClock()
-        let machine = Self.machine(clock)
-        machine.send(.fail)
-        await clock.sleepers(atLeast: 1)
+        let machine = await Self.failed(clock)
         machine.send(.restart)
         #expect(clock.pendingSleeps == 0)
         clock.advance(by: .seconds(60))
@@ -84,9 +84,7 @@ import Testing
 
     @Test func updateAndStayKeepTheTimeout() async {
         let clock = TestClock()
-        let machine = Self.machine(clock)
-        machine.send(.fail)
-        await clock.sleepers(atLeast: 1)
+        let machine = await Self.failed(clock)
         clock.advance(by: .seconds(2))
         #expect(machine.send(.fail) == .updated)
         #expect(machine.send(.pause) == .ignored)
@@ -117,9 +115,7 @@ import Testing
 
     @Test func stopCancelsTheTimeout() async {
         let clock = TestClock()
-        let machine = Self.machine(clock)
-        machine.send(.fail)
-        await clock.sleepers(atLeast: 1)
+        let machine = await Self.failed(clock)
         machine.stop()
         #expect(clock.pendingSleeps == 0)
         clock.advance(by: .seconds(10))

@@ -4,18 +4,10 @@ import Testing
 
 /// A job whose work fails after 3 s of running and whose backoff retries after 5 s — with the planted
 /// bug that retries are never capped, so a third attempt starts.
-private enum Job: Hashable, Sendable, CustomStringConvertible {
+private enum Job: Hashable, Sendable {
     case idle
     case running(attempt: Int)
     case backoff(attempt: Int)
-
-    var description: String {
-        switch self {
-        case .idle: "idle"
-        case .running(let attempt): "running(attempt: \(attempt))"
-        case .backoff(let attempt): "backoff(attempt: \(attempt))"
-        }
-    }
 
     var attempt: Int {
         switch self {
@@ -32,18 +24,8 @@ private enum Job: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-private enum JobEvent: Hashable, Sendable, CustomStringConvertible {
+private enum JobEvent: Hashable, Sendable {
     case start, fail, retry, cancel, ping
-
-    var description: String {
-        switch self {
-        case .start: "start"
-        case .fail: "fail"
-        case .retry: "retry"
-        case .cancel: "cancel"
-        case .ping: "ping"
-        }
-    }
 }
 
 @Sendable private func job(_ state: Job, _ event: JobEvent) -> Transition<Job, JobEvent> {

@@ -4,28 +4,13 @@ import Testing
 @testable import StateMachineTesting
 
 /// A printer that holds print jobs while offline: each is postponed until it connects.
-private enum Printer: Hashable, CustomStringConvertible {
+private enum Printer: Hashable {
     case offline
     case online(printed: Int)
-
-    var description: String {
-        switch self {
-        case .offline: "offline"
-        case .online(let printed): "online(printed: \(printed))"
-        }
-    }
 }
 
-private enum PrinterEvent: Hashable, CaseIterable, CustomStringConvertible {
+private enum PrinterEvent: Hashable, CaseIterable {
     case connect, disconnect, print
-
-    var description: String {
-        switch self {
-        case .connect: "connect"
-        case .disconnect: "disconnect"
-        case .print: "print"
-        }
-    }
 }
 
 private func printer(_ state: Printer, _ event: PrinterEvent) -> Transition<Printer, PrinterEvent> {

@@ -13,19 +13,8 @@ private struct Lock: Hashable, CustomStringConvertible {
     var description: String { "lock(progress: \(progress), noise: \(noise))" }
 }
 
-private enum Press: Hashable, CaseIterable, CustomStringConvertible {
+private enum Press: Hashable, CaseIterable {
     case a, b, c, tick, hum, buzz
-
-    var description: String {
-        switch self {
-        case .a: "a"
-        case .b: "b"
-        case .c: "c"
-        case .tick: "tick"
-        case .hum: "hum"
-        case .buzz: "buzz"
-        }
-    }
 }
 
 private func lock(wrapNoiseAt wrap: Int?) -> (Lock, Press) -> Transition<Lock, Press> {
