@@ -12,6 +12,11 @@ import Testing
             transition: download)
     }
 
+    /// The report of this suite's machine about its state timeout (debug level).
+    static func timeoutReport(_ message: String, _ metadata: [String: String]) -> Report {
+        Report(label: "dl", level: .debug, name: "statemachine.timeout", message: message, metadata: metadata)
+    }
+
     /// A machine that failed from `running(percent: 10)` and armed its retry timeout (the sleeper is waiting).
     static func failed(_ clock: TestClock, reporter: Reporter? = nil) async -> Machine {
         let machine = machine(clock, reporter: reporter)
@@ -35,10 +40,9 @@ import Testing
                     after: .running(percent: 0)),
             ])
         log.expectOnly(
-            Report(
-                label: "dl", level: .debug, name: "statemachine.timeout",
-                message: "state timeout fired in waiting(attempt: 1): retry",
-                metadata: ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"]))
+            Self.timeoutReport(
+                "state timeout fired in waiting(attempt: 1): retry",
+                ["state": "waiting(attempt: 1)", "event": "retry", "visit": "2"]))
     }
 
     @Test func aTimeoutFiresEvenIfTheClockMovedBeforeItsTaskFirstRan() async {
@@ -107,10 +111,9 @@ import Testing
         #expect(machine.state == .running(percent: 0))
         #expect(machine.history.map(\.event) == [.fail, .retry])
         log.expectOnly(
-            Report(
-                label: "dl", level: .debug, name: "statemachine.timeout",
-                message: "state timeout for visit 2 expired after its visit ended; retry not delivered",
-                metadata: ["event": "retry", "visit": "2", "reason": "visit 2 ended"]))
+            Self.timeoutReport(
+                "state timeout for visit 2 expired after its visit ended; retry not delivered",
+                ["event": "retry", "visit": "2", "reason": "visit 2 ended"]))
     }
 
     @Test func stopCancelsTheTimeout() async {

@@ -27,15 +27,21 @@ import Testing
         await settle(transfer, scheduler)
     }
 
+    /// A transfer sent `.start`, its first run's worker set up.
+    static func started(_ scheduler: ManualScheduler, timing: SimulationTiming = timing) async -> SimulatedTransfer {
+        let transfer = make(scheduler, timing: timing)
+        await send(.start, to: transfer, scheduler)
+        return transfer
+    }
+
     static func events(_ transfer: SimulatedTransfer) -> [String] {
         transfer.machine.engine.history.map { "\($0.event) \($0.outcome)" }
     }
 
     @Test func aStartedTransferProgressesToSuccess() async {
         let scheduler = ManualScheduler()
-        let transfer = Self.make(scheduler)
+        let transfer = await Self.started(scheduler)
         defer { transfer.stop() }
-        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(4))
         #expect(transfer.machine.state == .completed(file: "photos.tar"))
         #expect(
@@ -63,9 +69,8 @@ import Testing
 
     @Test func aPausedWorkersLateCallbackIsDroppedAsStaleAndCountedFromTheRecords() async {
         let scheduler = ManualScheduler()
-        let transfer = Self.make(scheduler)
+        let transfer = await Self.started(scheduler)
         defer { transfer.stop() }
-        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(1))
         transfer.machine.send(.pause)
         scheduler.advance(by: .seconds(2))
@@ -82,11 +87,10 @@ import Testing
 
     @Test func aResumedTransferContinuesFromItsPercentWithTheSameRequest() async {
         let scheduler = ManualScheduler()
-        let transfer = Self.make(
+        let transfer = await Self.started(
             scheduler,
             timing: SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(100)))
         defer { transfer.stop() }
-        await Self.send(.start, to: transfer, scheduler)
         scheduler.advance(by: .seconds(1))
         transfer.machine.send(.pause)
         await Self.send(.resume, to: transfer, scheduler)

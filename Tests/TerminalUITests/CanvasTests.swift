@@ -72,10 +72,34 @@ import Testing
         #expect(narrow.cells == [Cell(grapheme: "a", width: 1), .blank()])
     }
 
-    @Test func wideCharacterSplitAtTheLeftClipShowsASpace() {
+    /// Texts written in turn at their columns on a four-cell row, and the cells they leave.
+    struct Writes: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let texts: [(text: String, x: Int)]
+        let cells: [Cell]
+    }
+
+    @Test(arguments: [
+        Writes(
+            testDescription: "a wide character split at the left clip shows a space", texts: [("日b", -1)],
+            cells: [.blank(), Cell(grapheme: "b", width: 1), .blank(), .blank()]),
+        Writes(
+            testDescription: "a wide character over the left half of another blanks its right half",
+            texts: [("日", 1), ("本", 0)],
+            cells: [
+                Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0), Cell(grapheme: " ", width: 1), .blank(),
+            ]),
+        Writes(
+            testDescription: "combining marks stay with their base", texts: [("e\u{301}a\u{308}!", 0)],
+            cells: [
+                Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1),
+                Cell(grapheme: "!", width: 1), .blank(),
+            ]),
+    ])
+    func writingLeavesTheseCells(_ writes: Writes) {
         var canvas = Canvas(size: Size(width: 4, height: 1))
-        canvas.write("日b", at: Point(x: -1, y: 0))
-        #expect(canvas.cells == [.blank(), Cell(grapheme: "b", width: 1), .blank(), .blank()])
+        for (text, x) in writes.texts { canvas.write(text, at: Point(x: x, y: 0)) }
+        #expect(canvas.cells == writes.cells)
     }
 
     @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
@@ -88,26 +112,6 @@ import Testing
             ])
         canvas.write("y", at: Point(x: 2, y: 0))
         #expect(canvas.lines == [" xy"])
-    }
-
-    @Test func wideCharacterOverTheLeftHalfOfAnotherBlanksItsRightHalf() {
-        var canvas = Canvas(size: Size(width: 4, height: 1))
-        canvas.write("日", at: Point(x: 1, y: 0))
-        canvas.write("本", at: Point(x: 0, y: 0))
-        #expect(
-            canvas.cells == [
-                Cell(grapheme: "本", width: 2), Cell(grapheme: "", width: 0), Cell(grapheme: " ", width: 1), .blank(),
-            ])
-    }
-
-    @Test func combiningMarksStayWithTheirBase() {
-        var canvas = Canvas(size: Size(width: 4, height: 1))
-        canvas.write("e\u{301}a\u{308}!", at: Point(x: 0, y: 0))
-        #expect(
-            canvas.cells == [
-                Cell(grapheme: "e\u{301}", width: 1), Cell(grapheme: "a\u{308}", width: 1),
-                Cell(grapheme: "!", width: 1), .blank(),
-            ])
     }
 
     @Test func styleIsStoredPerCell() {
