@@ -48,10 +48,10 @@ step="load: refresh, fail, late response, refresh"
 keys Tab
 wait_for 'LoadState \(enum\)'
 keys r
-wait_for '│loaded\(\["a", "b"\]\)'
+wait_for '│ loaded\(\["a", "b"\]\)'
 keys f
 keys r
-wait_for '│failed\("offline", previous'
+wait_for '│ failed\("offline", previous'
 wait_for 'l late response'
 keys l
 wait_for '• late'
