@@ -73,7 +73,7 @@ keys /
 wait_for 'enter searches · esc cancels'
 keys -l succeeded
 keys Enter
-wait_for '· /succeeded \([1-9][0-9]* rows\)$'
+wait_for '· /succeeded \([1-9][0-9]* rows\) +│$'
 keys -l q
 wait_for '^exit=0$'
 
