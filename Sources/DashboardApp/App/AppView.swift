@@ -19,7 +19,7 @@ package enum AppView {
         }
         let parts = parts(size)
         canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
-        renderScreen(state, in: parts[1], on: &canvas)
+        renderScreen(state, size: size, on: &canvas)
         switch state.overlay {
         case .help?:
             let help = helpLayout(state, size: size)
@@ -79,12 +79,11 @@ package enum AppView {
             selected: screens.firstIndex(of: selected) ?? 0)
     }
 
-    /// The active screen: its frame, titled with the screen's title, drawn in `area`, and its content drawn
-    /// by its registration (``Screen/feature``) in the frame's inner area (``contentArea(_:)``).
-    static func renderScreen(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        let frame = frame(title: state.screen.title)
-        canvas.render(frame, in: area)
-        state.screen.feature.view(state, frame.inner(area), &canvas)
+    /// The active screen at `size`: its frame, titled with the screen's title, on the screen's rows, and its
+    /// content drawn by its registration (``Screen/feature``) in ``contentArea(_:)``.
+    static func renderScreen(_ state: AppState, size: Size, on canvas: inout Canvas) {
+        canvas.render(frame(title: state.screen.title), in: parts(size)[1])
+        state.screen.feature.view(state, contentArea(size), &canvas)
     }
 
     /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),
