@@ -98,7 +98,7 @@ wait_for '│ backup\.img .* idle'
 
 step="the mouse: a click on a tab shows its screen, a click on a row selects it, the wheel moves it"
 click 17 1
-wait_for '^State idle'
+wait_for '^│ State idle'
 click 5 1
 wait_for '│ Name +Size +Done'
 click 10 6

@@ -48,10 +48,10 @@ step="load: refresh, fail, late response, refresh"
 keys Tab
 wait_for 'LoadState \(enum\)'
 keys r
-wait_for '│loaded\(\["a", "b"\]\)'
+wait_for '│ loaded\(\["a", "b"\]\)'
 keys f
 keys r
-wait_for '│failed\("offline", previous'
+wait_for '│ failed\("offline", previous'
 wait_for 'l late response'
 keys l
 wait_for '• late'
@@ -75,7 +75,7 @@ wait_for 'Dead ends \([0-9]+\)'
 
 step="history: one named machine at a time; the load's and the upload's records, stale ones counted"
 keys 5
-wait_for 'Machine +photos\.tar +backup\.img'
+wait_for 'Machine ‹ photos\.tar › 1/7'
 keys Left
 wait_for 'refreshTapped'
 wait_for '[0-9]+ records · 1 stale'
@@ -89,7 +89,7 @@ wait_for 'following'
 
 step="history: / searches (q and digits go into the pattern), n moves, Esc ends the search"
 keys / q 1
-wait_for '^/q1'
+wait_for '^│ /q1'
 keys BSpace BSpace p a u s e Enter
 wait_for '/pause \([0-9]+ rows\)'
 keys n

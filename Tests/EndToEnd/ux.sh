@@ -73,7 +73,8 @@ keys /
 wait_for 'enter searches · esc cancels'
 keys -l succeeded
 keys Enter
-wait_for '· /succeeded \([1-9][0-9]* rows\)$'
+wait_for '· /succeeded \([1-9][0-9]* rows\) +│$'
+
 step="q leaves with exit 1, the planted file's failure said on standard error"
 keys -l q
 wait_for '^exit=1$'

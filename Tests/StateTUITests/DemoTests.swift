@@ -174,10 +174,10 @@ import Testing
             "// Generated from Resources/demos/*.demo by BundledDemosTests; do not edit by hand.",
             "// After changing a demo, run: DEMOS_UPDATE=1 swift test --filter BundledDemosTests", "",
             "/// The demo scripts of `Resources/demos`, built into the binary so `statetui demo` works from any directory",
-            "/// (an installed binary has no resource bundle next to it).", "public enum BundledDemos {",
+            "/// (an installed binary has no resource bundle next to it).", "package enum BundledDemos {",
             "    /// The demos' names, in the order help lists them.",
-            "    public static let names = [" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]", "",
-            "    /// Every demo's text by name.", "    public static let texts: [String: String] = [",
+            "    package static let names = [" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]", "",
+            "    /// Every demo's text by name.", "    package static let texts: [String: String] = [",
         ]
         for name in names {
             lines.append("        \"\(name)\": [")

@@ -43,12 +43,14 @@ import Testing
         #expect(Self.typing(keys, into: Self.state()) == Self.state(scrolledUp: scrolledUp))
     }
 
-    /// Home at 80×24 draws the oldest record on the first row and a full page below it.
+    /// Home at 80×24 draws the oldest record on the first row and a full page below it (in the screen's
+    /// content area there, 78×20, laid out from the origin).
     @Test func homeShowsTheOldestFullPage() {
-        let area = Rect(x: 0, y: 0, width: 80, height: 22)
+        let content = AppView.contentArea(Size(width: 80, height: 24))
+        let area = Rect(x: 0, y: 0, width: content.width, height: content.height)
         let visible = HistoryFeature.visibleRows(in: area)
         let state = Self.typing([.home], into: Self.state(), visibleRows: visible)
-        var canvas = Canvas(size: Size(width: 80, height: 22))
+        var canvas = Canvas(size: Size(width: area.width, height: area.height))
         HistoryFeature.view(state, in: area, on: &canvas)
         let text = canvas.lines
         #expect(text[3].contains("event1 "))
@@ -104,8 +106,9 @@ import Testing
         #expect(app.screen == .history)
     }
 
-    /// Through the dashboard's sized keymap a page is the rows drawn at that size.
-    @Test(arguments: [(Size(width: 80, height: 24), 19), (Size(width: 200, height: 60), 55)])
+    /// Through the dashboard's sized keymap a page is the rows drawn at that size: the height less the tab
+    /// bar, the help bar, the frame's two edges, the selector, the status line and the header.
+    @Test(arguments: [(Size(width: 80, height: 24), 17), (Size(width: 200, height: 60), 53)])
     func theDashboardPagesByTheDrawnHeight(size: Size, page: Int) {
         var app = AppState(screen: .history, transfers: TransfersScreenState(rows: []), history: Self.state())
         app.history.rows = Self.rows(200)

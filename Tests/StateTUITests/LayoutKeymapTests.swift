@@ -175,12 +175,13 @@ import Testing
         #expect(Keymap.action(for: key, in: state ?? F.app()) == nil)
     }
 
-    /// A binding refined by the layout: History's PgDn pressed on the 80×24 screen pages by the 19 rows drawn
-    /// there; asked without the layout, by ``HistoryFeature/page``.
+    /// A binding refined by the layout: History's PgDn pressed on the 80×24 screen pages by the 17 rows drawn
+    /// there (24 less the tab bar, the help bar, the frame's two edges, the selector, the status line and the
+    /// header); asked without the layout, by ``HistoryFeature/page``.
     @Test func aPageIsTheRowsDrawnWhenPressedOnTheScreen() {
         var state = F.app()
         state.screen = .history
-        #expect(Keymap.action(for: .pageDown, in: state, size: Self.screen) == .history(.move(.pageDown, rows: 19)))
+        #expect(Keymap.action(for: .pageDown, in: state, size: Self.screen) == .history(.move(.pageDown, rows: 17)))
         #expect(Keymap.action(for: .pageDown, in: state) == .history(.move(.pageDown, rows: HistoryFeature.page)))
     }
 

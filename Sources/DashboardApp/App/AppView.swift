@@ -1,7 +1,7 @@
 import TerminalUI
 
-/// Draws the dashboard: the tab bar on the first row, the active screen, the help bar on the last row and
-/// any overlay on top. Below ``minimumSize`` only a message saying so. Pure: the same state and size always
+/// Draws the dashboard: the tab bar on the first row, the active screen in its frame (a ``Panel`` titled
+/// with the screen's title), the help bar on the last row and any overlay on top. Below ``minimumSize`` only a message saying so. Pure: the same state and size always
 /// give the same canvas.
 package enum AppView {
     /// The smallest terminal the dashboard lays itself out in.
@@ -19,7 +19,7 @@ package enum AppView {
         }
         let parts = parts(size)
         canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
-        renderScreen(state, in: parts[1], on: &canvas)
+        renderScreen(state, size: size, on: &canvas)
         switch state.overlay {
         case .help?:
             let help = helpLayout(state, size: size)
@@ -50,9 +50,21 @@ package enum AppView {
         ]
     }
 
-    /// The rows of a screen of `size`: the tab bar, the active screen, the help bar.
+    /// The rows of a screen of `size`: the tab bar, the active screen's frame, the help bar.
     static func parts(_ size: Size) -> [Rect] {
         Rect(size: size).rows([.fixed(1), .fill, .fixed(1)])
+    }
+
+    /// The frame every screen is drawn in, titled `title`: the same border and padding on every screen.
+    static func frame(title: String) -> Panel {
+        Panel(title: title)
+    }
+
+    /// The area a screen draws its content in at `size`: inside the frame of the screen's rows. The view,
+    /// the keymap's ``KeyContext/area`` (clicks, the wheel, paging by the drawn height) and every other
+    /// size-dependent reading ask this one function.
+    static func contentArea(_ size: Size) -> Rect {
+        frame(title: "").inner(parts(size)[1])
     }
 
     /// The tab bar: every screen by number, the selected one highlighted.
@@ -67,16 +79,18 @@ package enum AppView {
             selected: screens.firstIndex(of: selected) ?? 0)
     }
 
-    /// The active screen's content, drawn by its registration (``Screen/feature``).
-    static func renderScreen(_ state: AppState, in area: Rect, on canvas: inout Canvas) {
-        state.screen.feature.view(state, area, &canvas)
+    /// The active screen at `size`: its frame, titled with the screen's title, on the screen's rows, and its
+    /// content drawn by its registration (``Screen/feature``) in ``contentArea(_:)``.
+    static func renderScreen(_ state: AppState, size: Size, on canvas: inout Canvas) {
+        canvas.render(frame(title: state.screen.title), in: parts(size)[1])
+        state.screen.feature.view(state, contentArea(size), &canvas)
     }
 
     /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),
     /// then the app-wide ones; the other screens' keys are wrapped in a few lines each so everything fits
     /// 80×24. Where it does not fit, the modal's body scrolls (from ``AppState/helpOffset``).
     static func helpLayout(_ state: AppState, size: Size) -> (modal: Modal, lines: [Line], area: Rect) {
-        let box = Rect(size: size).inset(top: 1, bottom: 1)
+        let box = parts(size)[1]
         let textWidth = max(10, min(76, box.width - 4))
         var lines: [Line] = []
         let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }

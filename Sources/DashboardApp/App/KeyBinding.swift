@@ -108,7 +108,8 @@ package struct KeyContext: Hashable, Sendable {
     package var key: Key
     /// The size of the frame on screen.
     package var size: Size
-    /// Where the binding's screen is drawn in that frame: the whole frame for the app-wide keys.
+    /// Where the binding's screen draws its content in that frame: inside the screen's border and padding
+    /// (``AppView/contentArea(_:)``, the area its view is given), the whole frame for the app-wide keys.
     package var area: Rect
 
     /// Where a mouse report hit; nil for a key.

@@ -11,7 +11,8 @@ package enum Keymap {
     }
 
     /// The action for `key` in `state` drawn at `size`: the bindings whose action depends on the layout get
-    /// the ``KeyContext`` of the press (the app-wide ones the whole frame, the screen's its area). Below
+    /// the ``KeyContext`` of the press (the app-wide ones the whole terminal, the screen's its content area,
+    /// ``AppView/contentArea(_:)``, inside the frame). Below
     /// ``AppView/minimumSize`` nothing is drawn to click on.
     package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
         if case .mouse = key, size.width < AppView.minimumSize.width || size.height < AppView.minimumSize.height {
@@ -19,7 +20,7 @@ package enum Keymap {
         }
         let contexts = (
             global: KeyContext(key: key, size: size, area: Rect(size: size)),
-            screen: KeyContext(key: key, size: size, area: AppView.parts(size)[1])
+            screen: KeyContext(key: key, size: size, area: AppView.contentArea(size))
         )
         return action(for: key, in: state, contexts: contexts)
     }

@@ -9,7 +9,8 @@ package struct ScreenFeature: Sendable {
     /// What a key types into a text field the screen shows (History's search pattern), asked before any table so
     /// every printable key, the app-wide `q`, `?` and digits included, goes into it; nil when none takes it.
     let textInput: @Sendable (Key, AppState) -> AppAction?
-    /// Draws the screen's content in an area.
+    /// Draws the screen's content in an area: the content area inside the frame the shell draws around every
+    /// screen (``AppView/contentArea(_:)``).
     let view: @Sendable (AppState, Rect, inout Canvas) -> Void
     /// Applies an action when it is this screen's, returning the effects; nil for another screen's action.
     let reduce: @Sendable (inout AppState, AppAction) -> [AppEffect]?

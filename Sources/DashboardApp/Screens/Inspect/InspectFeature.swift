@@ -154,7 +154,8 @@ package enum InspectFeature {
 
     // MARK: - Views
 
-    /// The screens for `state` at `size`: tabs, the program's line, the screen, the help bar.
+    /// The screens for `state` at `size`: tabs, the program's line, the screen in the dashboard's frame
+    /// (``AppView/frame(title:)``), the help bar.
     package static func render(_ state: InspectScreenState, size: Size) -> Canvas {
         var canvas = Canvas(size: size)
         guard size.width >= AppView.minimumSize.width, size.height >= AppView.minimumSize.height else {
@@ -167,10 +168,13 @@ package enum InspectFeature {
             TabBar(titles: tabs.map(\.title), selected: tabs.firstIndex(of: state.tab) ?? 0, disabled: []), in: parts[0]
         )
         programLine(state).render(in: parts[1], on: &canvas)
+        let frame = AppView.frame(title: state.tab.title)
+        canvas.render(frame, in: parts[2])
+        let content = frame.inner(parts[2])
         switch state.tab {
-        case .machines: machinesView(state, in: parts[2], on: &canvas)
-        case .history: historyView(state, in: parts[2], on: &canvas)
-        case .graph: graphView(state, in: parts[2], on: &canvas)
+        case .machines: machinesView(state, in: content, on: &canvas)
+        case .history: historyView(state, in: content, on: &canvas)
+        case .graph: graphView(state, in: content, on: &canvas)
         }
         canvas.render(KeyHelpBar(items: keys(on: state.tab)), in: parts[3])
         return canvas

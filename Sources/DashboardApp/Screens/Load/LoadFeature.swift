@@ -76,26 +76,40 @@ package enum LoadFeature {
         }
     }
 
-    /// Draws both panes and, when there is room, the table of flag combinations.
+    /// Draws both panes side by side, each a titled section inside the screen's frame (a rule like the
+    /// frame's top edge, so the panes keep the full width between the frame's padding), and, when there is
+    /// room, the table of flag combinations.
     package static func view(_ state: LoadScreenState, in area: Rect, on canvas: inout Canvas) {
         guard !area.isEmpty else { return }
         let tableHeight = 10
         let showsTable = area.height >= 9 + tableHeight
         let parts = area.rows(showsTable ? [.fill, .fixed(tableHeight)] : [.fill])
-        let panes = parts[0].columns([.fill, .fill], spacing: 1)
-        let left = Box(title: "LoadState (enum)")
-        left.render(in: panes[0], on: &canvas)
+        let panes = parts[0].columns([.fill, .fill], spacing: 2)
         let stale = Line(
             "stale responses dropped: \(state.tally.stale)", style: state.tally.stale > 0 ? .bold : .dim)
-        Paragraph(enumLines(state.load) + [stale]).render(in: left.inner(panes[0]), on: &canvas)
-        let right = Box(title: "FlagsState (3 flags)")
-        right.render(in: panes[1], on: &canvas)
-        Paragraph(flagLines(state.flags)).render(in: right.inner(panes[1]), on: &canvas)
+        let sides = [
+            ("LoadState (enum)", enumLines(state.load) + [stale]), ("FlagsState (3 flags)", flagLines(state.flags)),
+        ]
+        for (pane, side) in zip(panes, sides) {
+            sectionTitle(side.0, width: pane.width).render(in: pane.row(0), on: &canvas)
+            Paragraph(side.1).render(in: pane.inset(top: 1), on: &canvas)
+        }
         if showsTable {
             combinationTable(current: state.flags).render(in: parts[1].inset(top: 1), on: &canvas)
-            Line("All 8 flag combinations (the enum has 4 cases):", style: .bold).render(
+            sectionTitle("All 8 flag combinations (the enum has 4 cases)", width: parts[1].width).render(
                 in: parts[1].row(0), on: &canvas)
         }
+    }
+
+    /// A section's title line `width` columns wide: the title in bold in a rule drawn like a ``Panel``'s top
+    /// edge (`─ Title ────`).
+    static func sectionTitle(_ title: String, width: Int) -> Line {
+        let rule = BorderSet.single.horizontal
+        let used = 3 + DisplayWidth.of(title)
+        return Line([
+            Span("\(rule) "), Span(title, style: .bold),
+            Span(" " + String(repeating: rule, count: max(0, width - used))),
+        ])
     }
 
     /// The enum pane: one case each, exhaustively.

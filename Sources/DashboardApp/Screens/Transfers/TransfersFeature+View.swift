@@ -16,21 +16,20 @@ extension TransfersFeature {
     /// The widths the State column takes: on wide, middling and narrow terminals.
     static let stateWidths = [40, 26, 18]
 
-    /// Where the parts of the screen go in `area`: the table, the detail pane when open, the stale line.
+    /// Where the parts of the screen go in `area` (the content area inside the shell's frame): the table, the
+    /// detail pane when open, the stale line.
     static func layout(_ state: TransfersScreenState, in area: Rect) -> (table: Rect, detail: Rect?, footer: Rect) {
-        let inside = panel.inner(area)
-        let parts = inside.rows([.fill, .fixed(1)])
+        let parts = area.rows([.fill, .fixed(1)])
         guard state.detail != nil else { return (parts[0], nil, parts[1]) }
         let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
         let split = parts[0].rows([.fixed(tableHeight), .fill])
         return (split[0], split[1], parts[1])
     }
 
-    /// Draws the screen into `area`: a panel titled `Transfers` holding one row per transfer (name, bar on
+    /// Draws the screen into `area`, inside the frame the shell draws: one row per transfer (name, bar on
     /// wide terminals, size, bytes done, rate, ETA, state in words or canonical text), the selected row's
     /// detail pane when open and, on the last line, the stale callbacks the machines dropped.
     package static func view(_ state: TransfersScreenState, in area: Rect, on canvas: inout Canvas) {
-        canvas.render(panel, in: area)
         let layout = layout(state, in: area)
         guard !layout.table.isEmpty else { return }
         let columns = columns(width: layout.table.width)
@@ -44,9 +43,6 @@ extension TransfersFeature {
             Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
             in: layout.footer)
     }
-
-    /// The frame the screen is drawn in.
-    static let panel = Panel(title: "Transfers")
 
     /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by
     /// ``view(_:in:on:)``).
@@ -127,7 +123,7 @@ extension TransfersFeature {
     static func drawDetail(_ row: TransferRow, offset: Int, in area: Rect, on canvas: inout Canvas) {
         let panel = Panel(title: row.name)
         canvas.render(panel, in: area)
-        let inside = panel.inner(area)
+        let inside = detailInner(area)
         guard !inside.isEmpty else { return }
         let view = ScrollView(lines: detailLines(row, width: inside.width), offset: offset)
         canvas.render(view, in: inside)
@@ -139,6 +135,11 @@ extension TransfersFeature {
                 label, at: Point(x: max(area.x + 1, area.maxX - 2 - DisplayWidth.of(label)), y: y), style: .bold,
                 clip: area)
         }
+    }
+
+    /// Where the detail pane drawn in `area` shows its lines: inside its panel.
+    static func detailInner(_ area: Rect) -> Rect {
+        Panel().inner(area)
     }
 
     /// What the detail pane says about `row`, wrapped to `width`: the state in words and canonical text, the
@@ -196,7 +197,7 @@ extension TransfersFeature {
         guard let detail = state.detail, let row = state.selectedRow,
             let pane = layout(state, in: area).detail
         else { return nil }
-        let inside = panel.inner(pane)
+        let inside = detailInner(pane)
         let count = detailLines(row, width: inside.width).count
         return move.offset(from: detail.offset, count: count, height: inside.height)
     }

@@ -128,7 +128,7 @@ package enum UploadFeature {
         Paragraph(lines).render(in: area, on: &canvas)
         if let bar {
             // The bar sits on the row after the percentage (an empty line was left for it).
-            let row = area.row(3).inset(right: area.width > 10 ? 2 : 0)
+            let row = area.row(3)
             canvas.write("[", at: Point(x: row.x, y: row.y), clip: area)
             bar.render(in: row.inset(left: 1, right: 1), on: &canvas)
             canvas.write("]", at: Point(x: row.maxX - 1, y: row.y), clip: area)
