@@ -21,9 +21,9 @@ import Testing
     func exportedAndFailedExportsShow(size: Size) {
         var written = AppState(
             screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .load))
-        written.graph.export = .written(path: "/tmp/statetui-load.mmd")
+        written.graph.export.show(.written(path: "/tmp/statetui-load.mmd"))
         assertSnapshot(AppView.render(written, size: size), named: "graph-written-\(size)")
-        written.graph.export = .failed(path: "/nope/statetui-load.mmd", reason: "no such directory")
+        written.graph.export.show(.failed(path: "/nope/statetui-load.mmd", reason: "no such directory"))
         assertSnapshot(AppView.render(written, size: size), named: "graph-failed-\(size)")
     }
 

@@ -46,7 +46,7 @@ import Testing
         let final = await run.value
         #expect(machine.engine.history.map(\.event) == [.start, .pause])
         #expect(machine.engine.history.map(\.outcome) == [.moved, .moved])
-        #expect(final.upload.notice == nil)
+        #expect(final.upload.notice == StatusLine())
     }
 
     /// `r` typed while the Load screen still shows the last request loading, though the machine already has

@@ -81,7 +81,8 @@ package struct DashboardEnvironment: Sendable {
 
     /// The subscriptions `state` asks for: every machine's `states()` and records always, the History
     /// screen's selected machine's records only while that screen is shown, and a timer for each status
-    /// message shown (``StatusExpiry``), named for the message, so a new message gets a timer of its own.
+    /// message shown (``StatusExpiry``), named for the message's number, so a new message gets a timer of its
+    /// own even when it says the same as the one before.
     package func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
         let upload = upload.machine
         let load = load.machine
@@ -102,11 +103,11 @@ package struct DashboardEnvironment: Sendable {
     /// The status messages `state` shows, each with the id of its timer and the action that clears it.
     func statusMessages(_ state: AppState) -> [(id: String, expired: AppAction)] {
         var messages: [(id: String, expired: AppAction)] = []
-        if let notice = state.upload.notice {
-            messages.append(("upload.notice:\(notice)", .upload(.noticeExpired(notice))))
+        if let notice = state.upload.notice.message {
+            messages.append(("upload.notice.\(notice.number)", .upload(.noticeExpired(notice))))
         }
-        if let export = state.graph.export {
-            messages.append(("graph.export:\(export)", .graph(.exportExpired(export))))
+        if let export = state.graph.export.message {
+            messages.append(("graph.export.\(export.number)", .graph(.exportExpired(export))))
         }
         return messages
     }

@@ -2,8 +2,8 @@ import MachineDrivers
 import Support
 import TerminalUI
 
-/// Status messages clear themselves: while a state shows one, it asks for a subscription (named for the
-/// message) whose timer, on the environment's scheduler, sends the action that clears it after ``lifetime``.
+/// Status messages clear themselves: while a state shows one (a ``StatusLine``), it asks for a subscription
+/// (named for the message's number) whose timer, on the environment's scheduler, sends the action that clears it after ``lifetime``.
 /// The store cancels the subscription, timer and all, once no state asks for it (the message was replaced or
 /// the screen cleared it earlier); views never sleep and reducers never read a clock.
 ///

@@ -83,10 +83,10 @@ package enum GraphFeature {
         case .writeMermaid:
             return [.writeFile(name: state.report.mermaidFileName, text: state.report.mermaid)]
         case .exported(let export):
-            state.export = export
+            state.export.show(export)
             return []
         case .exportExpired(let export):
-            if state.export == export { state.export = nil }
+            state.export.expire(export)
             return []
         }
     }
@@ -134,7 +134,7 @@ package enum GraphFeature {
         Line(tabs + [Span(" " + mode + "  ", style: .bold)] + summary(state)).render(
             in: area.row(0), on: &canvas)
         var notices: [Line] = []
-        if let export = state.export {
+        if let export = state.export.content {
             switch export {
             case .written(let path): notices.append(Line("Mermaid written to \(path)", style: .bold))
             case .failed(let path, let reason): notices.append(Line("Cannot write \(path): \(reason)", style: .reverse))

@@ -20,5 +20,5 @@ package enum GraphScreenAction: Hashable, Sendable {
     /// The export finished.
     case exported(GraphScreenState.Export)
     /// This export's message has been shown long enough (``StatusExpiry``).
-    case exportExpired(GraphScreenState.Export)
+    case exportExpired(StatusLine<GraphScreenState.Export>.Message)
 }

@@ -32,8 +32,8 @@ package struct GraphScreenState: Hashable, Sendable {
     package var offset: Int
     /// The first column shown.
     package var column: Int
-    /// The last export, if any.
-    package var export: Export?
+    /// What became of the last export, until it has been shown long enough.
+    package var export: StatusLine<Export>
     /// The selected transfer's states, newest and previous.
     package var transferTrail: LiveTrail<TransferModel>
     /// The upload's states.
@@ -53,7 +53,7 @@ package struct GraphScreenState: Hashable, Sendable {
         self.presentation = presentation
         self.offset = offset
         self.column = column
-        self.export = export
+        self.export = StatusLine(export)
         transferTrail = LiveTrail()
         uploadTrail = LiveTrail()
         loadTrail = LiveTrail()

@@ -21,7 +21,7 @@ package enum UploadFeature {
             state.failNext.toggle()
             return []
         case .uploadChanged(let upload):
-            if upload != state.upload { state.notice = nil }
+            if upload != state.upload { state.notice.clear() }
             state.upload = upload
             return []
         case .recordsChanged(let records):
@@ -30,10 +30,10 @@ package enum UploadFeature {
             state.tally.add(records)
             return []
         case .refused(let reason):
-            state.notice = reason
+            state.notice.show(reason)
             return []
         case .noticeExpired(let notice):
-            if state.notice == notice { state.notice = nil }
+            state.notice.expire(notice)
             return []
         }
     }
@@ -124,7 +124,7 @@ package enum UploadFeature {
                 "stale reports dropped: \(state.tally.stale) · invalid: \(state.tally.invalid)",
                 style: state.tally.stale > 0 ? .bold : .dim))
         if state.failNext { lines.append(Line("The next upload will fail half way.", style: .dim)) }
-        if let notice = state.notice { lines.append(Line("refused: \(notice)", style: .reverse)) }
+        if let notice = state.notice.content { lines.append(Line("refused: \(notice)", style: .reverse)) }
         Paragraph(lines).render(in: area, on: &canvas)
         if let bar {
             // The bar sits on the row after the percentage (an empty line was left for it).

@@ -19,6 +19,6 @@ package enum UploadScreenAction: Hashable, Sendable {
     case recordsChanged([StateMachine<UploadState, UploadEvent>.Record])
     /// The owner could not carry out an action; the reason.
     case refused(String)
-    /// The notice with this text has been shown long enough (``StatusExpiry``).
-    case noticeExpired(String)
+    /// This notice has been shown long enough (``StatusExpiry``).
+    case noticeExpired(StatusLine<String>.Message)
 }

@@ -10,7 +10,7 @@ package struct UploadScreenState: Hashable, Sendable {
     /// Whether the next start or retry fails half way (`f`).
     package var failNext: Bool
     /// Why the last action was refused, until the state changes or ``StatusExpiry/lifetime`` has passed.
-    package var notice: String?
+    package var notice: StatusLine<String>
 
     /// The screen before anything happened.
     package init(
@@ -19,6 +19,6 @@ package struct UploadScreenState: Hashable, Sendable {
         self.upload = upload
         self.tally = tally
         self.failNext = failNext
-        self.notice = notice
+        self.notice = StatusLine(notice)
     }
 }
