@@ -42,7 +42,8 @@ package enum CopyCommand {
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
             links in the source tree are not followed and not copied, nor are FIFOs, sockets and devices:
             each is reported on standard error as skipped. A tree deeper than 32 directories or holding
-            more than 10000 files and directories is refused before anything is copied (exit 2).
+            more than 10000 files and directories is refused before anything is copied (exit 2). At most 64
+            transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.
 
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.

@@ -91,7 +91,7 @@ public final class CopyJob: Sendable {
             if let opened { return opened }
             let made: DestinationDirectory
             if let journal {
-                made = try journal.directory.using(options.fileSystem)
+                made = journal.directory.using(options.fileSystem)
             } else {
                 made = try DestinationDirectory(path: path, fileSystem: options.fileSystem)
             }

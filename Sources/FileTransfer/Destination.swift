@@ -41,6 +41,8 @@ public final class DestinationDirectory: Sendable {
     /// The system calls to use.
     public let fileSystem: FileSystem
     let descriptor: Int32
+    /// Closes the descriptor once no directory value uses it (``using(_:)`` shares it).
+    private let owner: OpenDescriptor
 
     /// Checks that `path` is a writable directory and opens it.
     public init(path: String, fileSystem: FileSystem = .posix) throws(TransferError) {
@@ -50,29 +52,23 @@ public final class DestinationDirectory: Sendable {
         } catch {
             throw .destinationNotWritableDirectory(path: path, reason: error.description)
         }
+        owner = OpenDescriptor(descriptor, closedBy: fileSystem)
         self.path = path
         self.fileSystem = fileSystem
     }
 
-    private init(path: String, descriptor: Int32, fileSystem: FileSystem) {
+    private init(path: String, owner: OpenDescriptor, fileSystem: FileSystem) {
         self.path = path
-        self.descriptor = descriptor
+        self.descriptor = owner.descriptor
+        self.owner = owner
         self.fileSystem = fileSystem
     }
 
-    deinit {
-        fileSystem.close(descriptor)
-    }
-
-    /// The same open directory (a duplicated descriptor, so the very same directory even if its path
-    /// was replaced since) reached through other system calls, e.g. a copy job's own file system.
-    public func using(_ fileSystem: FileSystem) throws(TransferError) -> DestinationDirectory {
-        do {
-            return DestinationDirectory(
-                path: path, descriptor: try fileSystem.duplicate(descriptor), fileSystem: fileSystem)
-        } catch {
-            throw .io(operation: "reopen", path: path, reason: error)
-        }
+    /// The same open directory (the same descriptor, so the very same directory even if its path was
+    /// replaced since) reached through other system calls, e.g. a copy job's own file system. It opens
+    /// nothing: thousands of jobs in one directory share its one descriptor, closed when the last goes.
+    public func using(_ fileSystem: FileSystem) -> DestinationDirectory {
+        DestinationDirectory(path: path, owner: owner, fileSystem: fileSystem)
     }
 
     /// The subdirectory `name`, created (mode 0755 before the umask) unless a directory is already there,
@@ -100,7 +96,8 @@ public final class DestinationDirectory: Sendable {
         } catch {
             throw .io(operation: "open", path: entry, reason: error)
         }
-        return DestinationDirectory(path: entry, descriptor: opened, fileSystem: fileSystem)
+        return DestinationDirectory(
+            path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
     }
 
     /// The path of `name` in this directory, for messages.
@@ -221,5 +218,20 @@ public final class DestinationDirectory: Sendable {
         else {
             throw .unsafeEntry(path: path(of: name), detail: "it is not a single file name inside the directory")
         }
+    }
+}
+
+/// A descriptor closed (through the file system that opened it) when its last user goes away.
+private final class OpenDescriptor: Sendable {
+    let descriptor: Int32
+    private let fileSystem: FileSystem
+
+    init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {
+        self.descriptor = descriptor
+        self.fileSystem = fileSystem
+    }
+
+    deinit {
+        fileSystem.close(descriptor)
     }
 }

@@ -350,6 +350,19 @@ if [ $status = 0 ] && [ "$completed" = 1000 ]; then
 else
     fail "1,000 small files: status $status, $completed completed lines, stderr: $(head -3 "$work/many.err")"
 fi
+# The same 1,000 files as a tree, under a limit of 256 open files (Debian's default is 1024): every copy
+# is started at once, but only as many run as the descriptors allow, and a directory's copies share one
+# descriptor for it, so none fails with "Too many open files".
+new_destination many-limited
+status=0
+(ulimit -n 256 && exec "$bin" copy "$work/many-src" "$dst" --headless) >"$work/limited.out" 2>"$work/limited.err" ||
+    status=$?
+completed=$(grep -c ': completed(' "$work/limited.out" || true)
+if [ $status = 0 ] && [ "$completed" = 1000 ] && same "$work/many-src/f777" "$dst/many-src/f777"; then
+    pass "a tree of 1,000 files under 'ulimit -n 256': every file completes"
+else
+    fail "tree under ulimit -n 256: status $status, $completed completed, stderr: $(sort -u "$work/limited.err" | head -3)"
+fi
 
 # 17. A journal line of 10 MB is reported in one short line, and the copy goes on.
 new_destination huge-journal

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -256,5 +257,33 @@ import Testing
         // st_blocks counts 512-byte units; 2 MiB of data plus metadata, far from 64 MiB.
         #expect(Int64(raw.st_blocks) * 512 < 8 << 20)
         #expect(contents(of: copy).map { SHA256.hash($0) } == expected.finalize())
+    }
+}
+
+/// The destination directory's one descriptor serves every job writing into it: a job's view of it
+/// (``DestinationDirectory/using(_:)``) opens nothing, and the descriptor stays open while any view does.
+@Suite struct SharedDestinationDescriptorTests {
+    @Test func everyJobsViewOfADirectorySharesItsOneDescriptor() throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let opened = Locked(0)
+        var counting = FileSystem.posix
+        counting.duplicate = { descriptor throws(Errno) in
+            opened.withLock { $0 += 1 }
+            return try FileSystem.posix.duplicate(descriptor)
+        }
+        counting.open = { path, flags, mode throws(Errno) in
+            opened.withLock { $0 += 1 }
+            return try FileSystem.posix.open(path, flags, mode)
+        }
+        var directory: DestinationDirectory? = try DestinationDirectory(path: temporary.path)
+        let descriptor = try #require(directory?.descriptor)
+        let views = try (0..<1000).map { _ in try #require(directory?.using(counting)) }
+        #expect(Set(views.map(\.descriptor)) == [descriptor])
+        #expect(opened.withLock { $0 } == 0)
+        // The directory itself goes; its views still reach it through the same descriptor.
+        directory = nil
+        try "x".write(toFile: temporary.file("kept"), atomically: false, encoding: .utf8)
+        #expect(try views[999].status(of: "kept")?.kind == .regularFile)
     }
 }

@@ -84,6 +84,13 @@ final class CallLog: Sendable {
         all.filter { if case .read(path, _, _) = $0 { true } else { false } }
     }
 
+    /// The path of a descriptor this file system opened; one opened through another file system (a
+    /// journal's directory, shared by the jobs writing into it) is found by its /proc link.
+    private func path(of descriptor: Int32) -> String? {
+        paths.withLock { $0[descriptor] }
+            ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"))
+    }
+
     /// The real file system, recording reads and writes; `failWrite` may replace a write's result.
     func fileSystem(
         failWrite: (@Sendable (_ path: String, _ offset: Int64, _ count: Int) -> Errno?)? = nil
@@ -97,17 +104,14 @@ final class CallLog: Sendable {
         }
         fileSystem.duplicate = { [self] descriptor throws(Errno) in
             let duplicate = try real.duplicate(descriptor)
-            // A directory a journal opened through another file system is found by its /proc link.
-            let known =
-                paths.withLock { $0[descriptor] }
-                ?? (try? FileManager.default.destinationOfSymbolicLink(
-                    atPath: "/proc/self/fd/\(descriptor)"))
+            let known = path(of: descriptor)
             paths.withLock { $0[duplicate] = known }
             return duplicate
         }
         fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
             let descriptor = try real.openAt(directory, name, flags, mode)
-            paths.withLock { $0[descriptor] = ($0[directory] ?? "?") + "/" + name }
+            let parent = path(of: directory) ?? "?"
+            paths.withLock { $0[descriptor] = parent + "/" + name }
             return descriptor
         }
         fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in

@@ -28,7 +28,8 @@ import Darwin
 ///   `failed(request:message:)`.
 ///
 /// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for
-/// the previous one to finish its last chunk.
+/// the previous one to finish its last chunk; and a run starts only once it holds one of the shared
+/// ``CopySlots``, so thousands of transfers started at once keep a bounded number of files open.
 ///
 /// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
 /// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
@@ -44,17 +45,21 @@ package final class CopyTransfer: TransferDriver {
     package let options: CopyOptions
 
     private let gate = SerialGate()
+    /// The slots this transfer's runs take, shared with the other copies (``CopySlots/perProcess``).
+    private let slots: CopySlots
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
     private let driverStatus: DriverStatus
 
     /// A transfer (and its machine, labelled with `displayName`, by default the file name) that copies
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
-    /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`).
+    /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`). A run waits for
+    /// one of `slots` before it opens anything.
     package init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
-        options: CopyOptions = CopyOptions(), displayName: String? = nil
+        options: CopyOptions = CopyOptions(), displayName: String? = nil, slots: CopySlots = .perProcess
     ) {
+        self.slots = slots
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
         let shown = displayName ?? name
         let status = DriverStatus()
@@ -127,8 +132,11 @@ package final class CopyTransfer: TransferDriver {
 
     // MARK: - The visit's work
 
-    /// The work of one running visit: runs the job until it commits, fails or the visit ends.
+    /// The work of one running visit: once it holds a slot, runs the job until it commits, fails or the visit
+    /// ends. A visit that ends while waiting for a slot did nothing.
     private func copy(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
+        guard await slots.acquire() else { return }
+        defer { slots.release() }
         await gate.run {
             // The state read here belongs to the sender's visit only if the visit is still current
             // afterwards (visits only grow); otherwise this work is already obsolete.

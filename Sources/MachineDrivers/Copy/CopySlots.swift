@@ -1,0 +1,107 @@
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How many copies may move bytes at once: a running visit's work takes a slot before it opens any file and
+/// gives it back when its run ends, so a tree of thousands of files started at once opens a bounded number of
+/// descriptors (and hashing threads) instead of failing with "Too many open files" past the process's limit.
+///
+/// Slots are handed out in the order asked for. A visit that ends while it waits (pause, cancel, stop: its
+/// task is cancelled) leaves the queue at once, holding nothing. The machine still decides everything: a
+/// transfer waiting for a slot is `running` at its percent, and every event applies to it as to any other.
+package final class CopySlots: Sendable {
+    /// One task waiting for a slot.
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    /// The free slots and the queue.
+    private struct Slots {
+        var free: Int
+        var waiting: [Waiter] = []
+        var lastID = 0
+    }
+
+    /// How many slots there are.
+    package let limit: Int
+    private let slots: Locked<Slots>
+
+    /// `limit` slots (at least one).
+    package init(limit: Int) {
+        self.limit = max(1, limit)
+        slots = Locked(Slots(free: max(1, limit)))
+    }
+
+    /// The slots every copy of this process shares (descriptors are the process's): as many as the soft
+    /// limit on open files leaves room for at about eight descriptors a copy after 128 kept for everything
+    /// else, between 1 and ``maximumPerProcess``.
+    package static let perProcess = CopySlots(limit: limit(forOpenFiles: openFileLimit()))
+
+    /// The most copies that run at once however many descriptors the process may open.
+    package static let maximumPerProcess = 64
+
+    /// The slots for a process that may open `openFiles` descriptors.
+    package static func limit(forOpenFiles openFiles: Int) -> Int {
+        min(maximumPerProcess, max(1, (openFiles - 128) / 8))
+    }
+
+    /// The soft limit on open files (`RLIMIT_NOFILE`, unlimited as `Int.max`); 1024 when it cannot be read.
+    private static func openFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// Waits for a free slot and takes it: true once it is held (``release()`` gives it back); false when the
+    /// task was cancelled first, holding nothing.
+    package func acquire() async -> Bool {
+        let id = slots.withLock { slots in
+            slots.lastID += 1
+            return slots.lastID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Under the lock: a cancellation that came first is seen here; one that comes later finds
+                // the waiter in the queue.
+                let answer: Bool? = slots.withLock { slots in
+                    if Task.isCancelled { return false }
+                    if slots.free > 0 {
+                        slots.free -= 1
+                        return true
+                    }
+                    slots.waiting.append(Waiter(id: id, continuation: continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let waiter = slots.withLock { slots -> Waiter? in
+                guard let index = slots.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return slots.waiting.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: false)
+        }
+    }
+
+    /// Gives a slot back: to the longest waiting task, or to the free ones.
+    package func release() {
+        let next = slots.withLock { slots -> Waiter? in
+            guard !slots.waiting.isEmpty else {
+                slots.free += 1
+                return nil
+            }
+            return slots.waiting.removeFirst()
+        }
+        next?.continuation.resume(returning: true)
+    }
+
+    /// How many slots are taken and how many tasks wait, for tests and the benchmarks.
+    package var usage: (taken: Int, waiting: Int) {
+        slots.withLock { (limit - $0.free, $0.waiting.count) }
+    }
+}

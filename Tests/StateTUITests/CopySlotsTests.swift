@@ -1,0 +1,73 @@
+import MachineDrivers
+import Testing
+
+/// The slots that bound how many copies move bytes at once (``CopySlots``): taken in the order asked for,
+/// given back to the longest waiter, and never held by a task cancelled before or while it waited.
+@Suite struct CopySlotsTests {
+    /// Yields until `condition` holds (the waiting tasks run on the cooperative pool; no clock involved).
+    private func until(_ condition: () -> Bool) async {
+        while !condition() { await Task.yield() }
+    }
+
+    @Test func slotsGoToTheWaitersInTheOrderTheyAsked() async {
+        let slots = CopySlots(limit: 2)
+        #expect(await slots.acquire())
+        #expect(await slots.acquire())
+        let order = Recorder()
+        let first = Task {
+            let granted = await slots.acquire()
+            await order.add("first")
+            return granted
+        }
+        await until { slots.usage == (taken: 2, waiting: 1) }
+        let second = Task {
+            let granted = await slots.acquire()
+            await order.add("second")
+            return granted
+        }
+        await until { slots.usage == (taken: 2, waiting: 2) }
+        slots.release()
+        #expect(await first.value)
+        #expect(slots.usage == (taken: 2, waiting: 1))
+        slots.release()
+        #expect(await second.value)
+        #expect(await order.entries == ["first", "second"])
+        slots.release()
+        slots.release()
+        #expect(slots.usage == (taken: 0, waiting: 0))
+    }
+
+    @Test func aWaiterCancelledLeavesTheQueueHoldingNothing() async {
+        let slots = CopySlots(limit: 1)
+        #expect(await slots.acquire())
+        let waiter = Task { await slots.acquire() }
+        await until { slots.usage == (taken: 1, waiting: 1) }
+        waiter.cancel()
+        #expect(await waiter.value == false)
+        #expect(slots.usage == (taken: 1, waiting: 0))
+        slots.release()
+        #expect(slots.usage == (taken: 0, waiting: 0))
+    }
+
+    @Test func aTaskCancelledBeforeItAsksGetsNoSlot() async {
+        let slots = CopySlots(limit: 1)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await slots.acquire()
+        }
+        #expect(await task.value == false)
+        #expect(slots.usage == (taken: 0, waiting: 0))
+    }
+
+    /// About eight descriptors a copy after 128 kept aside, at least one copy and at most 64.
+    @Test(arguments: [(1024, 64), (256, 16), (200, 9), (64, 1), (20_000, 64), (Int.max, 64)])
+    func theSlotsFollowTheLimitOnOpenFiles(openFiles: Int, slots: Int) {
+        #expect(CopySlots.limit(forOpenFiles: openFiles) == slots)
+    }
+}
+
+/// What the waiting tasks did, in order.
+private actor Recorder {
+    private(set) var entries: [String] = []
+    func add(_ entry: String) { entries.append(entry) }
+}
