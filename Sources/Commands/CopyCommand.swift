@@ -44,6 +44,8 @@ package enum CopyCommand {
             each is reported on standard error as skipped. A tree deeper than 32 directories or holding
             more than 10000 files and directories is refused before anything is copied (exit 2). At most 64
             transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.
+            The soft limit on open files is raised toward the hard one (at most 65536) before anything is
+            opened: each destination directory that receives files keeps a descriptor for the run.
 
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
@@ -67,6 +69,8 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
+        // Before the session opens its destination directories (one descriptor each, kept for the run).
+        OpenFileLimit.raise()
         let session: CopySession
         do {
             session = try CopySession(

@@ -363,6 +363,24 @@ if [ $status = 0 ] && [ "$completed" = 1000 ] && same "$work/many-src/f777" "$ds
 else
     fail "tree under ulimit -n 256: status $status, $completed completed, stderr: $(sort -u "$work/limited.err" | head -3)"
 fi
+# A tree of 600 directories, a file in each (a descriptor per destination directory for the run), under a
+# soft limit of 256 open files: the copy raises its soft limit toward the hard one first.
+hard=$(ulimit -H -n)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 4096 ]; then
+    for i in $(seq 1 600); do mkdir -p "$work/dirs-src/d$i" && printf '%s\n' "$i" >"$work/dirs-src/d$i/f"; done
+    new_destination dirs-limited
+    status=0
+    (ulimit -S -n 256 && exec "$bin" copy "$work/dirs-src" "$dst" --headless) >"$work/dirs.out" 2>"$work/dirs.err" ||
+        status=$?
+    completed=$(grep -c ': completed(' "$work/dirs.out" || true)
+    if [ $status = 0 ] && [ "$completed" = 600 ] && same "$work/dirs-src/d599/f" "$dst/dirs-src/d599/f"; then
+        pass "a tree of 600 directories under a soft 'ulimit -n 256': the copy raises its limit and completes"
+    else
+        fail "600 directories under a soft limit of 256: status $status, $completed completed, stderr: $(head -3 "$work/dirs.err")"
+    fi
+else
+    echo "skip copy e2e: 600 directories under a soft limit (the hard limit, $hard, leaves no room to raise)"
+fi
 
 # 17. A journal line of 10 MB is reported in one short line, and the copy goes on.
 new_destination huge-journal
