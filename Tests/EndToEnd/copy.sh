@@ -350,34 +350,34 @@ if [ $status = 0 ] && [ "$completed" = 1000 ]; then
 else
     fail "1,000 small files: status $status, $completed completed lines, stderr: $(head -3 "$work/many.err")"
 fi
+# Copies the tree SOURCE into a new destination NAME with `ulimit ULIMIT_ARGS` applied first, and checks that
+# COUNT files complete and that SAMPLE (a path inside the tree) matches its source; PASS_TEXT says what passed.
+copy_under_limit() {
+    local limits=$1 source=$2 name=$3 count=$4 sample=$5 pass_text=$6
+    new_destination "$name"
+    status=0
+    # $limits is left unquoted: its words (e.g. -S -n 256) are the options of ulimit.
+    (ulimit $limits && exec "$bin" copy "$source" "$dst" --headless) >"$work/$name.out" 2>"$work/$name.err" ||
+        status=$?
+    completed=$(grep -c ': completed(' "$work/$name.out" || true)
+    if [ $status = 0 ] && [ "$completed" = "$count" ] && same "$source/$sample" "$dst/$(basename "$source")/$sample"; then
+        pass "$pass_text"
+    else
+        fail "$name (ulimit $limits): status $status, $completed of $count completed, stderr: $(sort -u "$work/$name.err" | head -3)"
+    fi
+}
 # The same 1,000 files as a tree, under a limit of 256 open files (Debian's default is 1024): every copy
 # is started at once, but only as many run as the descriptors allow, and a directory's copies share one
 # descriptor for it, so none fails with "Too many open files".
-new_destination many-limited
-status=0
-(ulimit -n 256 && exec "$bin" copy "$work/many-src" "$dst" --headless) >"$work/limited.out" 2>"$work/limited.err" ||
-    status=$?
-completed=$(grep -c ': completed(' "$work/limited.out" || true)
-if [ $status = 0 ] && [ "$completed" = 1000 ] && same "$work/many-src/f777" "$dst/many-src/f777"; then
-    pass "a tree of 1,000 files under 'ulimit -n 256': every file completes"
-else
-    fail "tree under ulimit -n 256: status $status, $completed completed, stderr: $(sort -u "$work/limited.err" | head -3)"
-fi
+copy_under_limit "-n 256" "$work/many-src" many-limited 1000 f777 \
+    "a tree of 1,000 files under 'ulimit -n 256': every file completes"
 # A tree of 600 directories, a file in each (a descriptor per destination directory for the run), under a
 # soft limit of 256 open files: the copy raises its soft limit toward the hard one first.
 hard=$(ulimit -H -n)
 if [ "$hard" = unlimited ] || [ "$hard" -ge 4096 ]; then
     for i in $(seq 1 600); do mkdir -p "$work/dirs-src/d$i" && printf '%s\n' "$i" >"$work/dirs-src/d$i/f"; done
-    new_destination dirs-limited
-    status=0
-    (ulimit -S -n 256 && exec "$bin" copy "$work/dirs-src" "$dst" --headless) >"$work/dirs.out" 2>"$work/dirs.err" ||
-        status=$?
-    completed=$(grep -c ': completed(' "$work/dirs.out" || true)
-    if [ $status = 0 ] && [ "$completed" = 600 ] && same "$work/dirs-src/d599/f" "$dst/dirs-src/d599/f"; then
-        pass "a tree of 600 directories under a soft 'ulimit -n 256': the copy raises its limit and completes"
-    else
-        fail "600 directories under a soft limit of 256: status $status, $completed completed, stderr: $(head -3 "$work/dirs.err")"
-    fi
+    copy_under_limit "-S -n 256" "$work/dirs-src" dirs-limited 600 d599/f \
+        "a tree of 600 directories under a soft 'ulimit -n 256': the copy raises its limit and completes"
 else
     echo "skip copy e2e: 600 directories under a soft limit (the hard limit, $hard, leaves no room to raise)"
 fi
