@@ -1,6 +1,5 @@
+import MachineDrivers
 import Testing
-
-@testable import Commands
 
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How many copies may move bytes at once: a running visit's work takes a slot before it opens any file and
 /// gives it back when its run ends, so a tree of thousands of files started at once opens a bounded number of
 /// descriptors (and hashing threads) instead of failing with "Too many open files" past the process's limit.
@@ -38,9 +32,9 @@ package final class CopySlots: Sendable {
     }
 
     /// The slots every copy of this process shares (descriptors are the process's): as many as the soft
-    /// limit on open files leaves room for at about eight descriptors a copy after 128 kept for everything
-    /// else, between 1 and ``maximumPerProcess``.
-    package static let perProcess = CopySlots(limit: limit(forOpenFiles: openFileLimit()))
+    /// limit on open files (``OpenFileLimit/current`` when the first copy is made) leaves room for at about
+    /// eight descriptors a copy after 128 kept for everything else, between 1 and ``maximumPerProcess``.
+    package static let perProcess = CopySlots(limit: limit(forOpenFiles: OpenFileLimit.current))
 
     /// The most copies that run at once however many descriptors the process may open.
     package static let maximumPerProcess = 64
@@ -48,13 +42,6 @@ package final class CopySlots: Sendable {
     /// The slots for a process that may open `openFiles` descriptors.
     package static func limit(forOpenFiles openFiles: Int) -> Int {
         min(maximumPerProcess, max(1, (openFiles - 128) / 8))
-    }
-
-    /// The soft limit on open files (`RLIMIT_NOFILE`, unlimited as `Int.max`); 1024 when it cannot be read.
-    private static func openFileLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        return Int(clamping: limit.rlim_cur)
     }
 
     /// Waits for a free slot and takes it: true once it is held (``release()`` gives it back); false when the
@@ -100,7 +87,7 @@ package final class CopySlots: Sendable {
         next?.continuation.resume(returning: true)
     }
 
-    /// How many slots are taken and how many tasks wait, for tests and the benchmarks.
+    /// How many slots are taken and how many tasks wait.
     package var usage: (taken: Int, waiting: Int) {
         slots.withLock { (limit - $0.free, $0.waiting.count) }
     }
