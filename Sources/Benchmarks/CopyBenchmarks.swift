@@ -1,5 +1,6 @@
 import FileTransfer
 import Foundation
+import Support
 import Synchronization
 
 /// Copy benchmarks: our copier against `cp` on the same 1 GiB file in the same run, the chunk-size
@@ -340,7 +341,7 @@ private func blocking<T: Sendable>(
 }
 
 func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    duration.inSeconds
 }
 
 func format(_ value: Double, _ digits: Int) -> String {

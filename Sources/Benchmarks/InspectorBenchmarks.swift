@@ -35,7 +35,7 @@ func runInspectorBenchmarks() async {
         for index in 0..<count { machine.send(turnstileEvent(index)) }
         let elapsed = start.duration(to: .now)
         blackHole(machine.state)
-        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Double(count) / seconds(elapsed)
     }
     func makeMachine() -> StateMachine<BenchTurnstile, BenchCoinOrPush> {
         StateMachine(initial: .locked, label: "turnstile") { benchTurnstile($0, $1) }

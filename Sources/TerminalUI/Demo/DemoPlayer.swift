@@ -114,7 +114,7 @@ public enum DemoPlayer {
             frames.append(
                 Frame(
                     text: header(frame: frames.count, step: step) + "\n" + canvas.text,
-                    event: Asciicast.Event(time: seconds(terminal.time), data: ANSIFrame.render(canvas))))
+                    event: Asciicast.Event(time: terminal.time.inSeconds, data: ANSIFrame.render(canvas))))
         }
         terminal.store = DemoTerminal.Store(isSettled: {
             store.runningEffects == 0 && !store.hasQueuedActions && world.isSettled(store.state)
@@ -128,11 +128,6 @@ public enum DemoPlayer {
         // The app quit at a step of the script (its `q`): that step's frame shows where it stopped.
         if let step = terminal.pendingStep { record(step.text, store.app.view(final, base.size)) }
         return (.completed, frames)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }
 

@@ -1,4 +1,5 @@
 import ScreenStates
+import Support
 
 /// What the runtime measured when a transfer's machine published a state: the time on the machine's own
 /// (injected) clock, the visit the state belongs to and the timeout armed in it. Views never read a clock;
@@ -58,15 +59,9 @@ package struct ProgressWindow: Hashable, Sendable {
     /// between them or no size.
     package func rate(totalBytes: Int64?) -> Double? {
         guard let totalBytes, totalBytes > 0, let first = points.first, let last = points.last else { return nil }
-        let seconds = Self.seconds(last.at - first.at)
+        let seconds = (last.at - first.at).inSeconds
         guard seconds > 0, last.percent > first.percent else { return nil }
         return Double(totalBytes) * Double(last.percent - first.percent) / 100 / seconds
-    }
-
-    /// `duration` in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
@@ -104,7 +99,7 @@ package enum TransferFigures {
 
     /// `duration` as ``duration(seconds:)`` does.
     package static func duration(_ duration: Duration) -> String {
-        self.duration(seconds: ProgressWindow.seconds(duration))
+        self.duration(seconds: duration.inSeconds)
     }
 
     private static func pad(_ value: Int) -> String {
