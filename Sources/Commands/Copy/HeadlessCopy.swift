@@ -67,7 +67,7 @@ enum HeadlessCopy {
             // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
             _ = wake.wait(timeout: .now() + .milliseconds(50))
         }
-        return CopyOutcome.report(transfers, io: io)
+        return CopyExitStatus.report(transfers, io: io)
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.

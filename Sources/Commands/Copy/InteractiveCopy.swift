@@ -6,7 +6,7 @@ import MachineDrivers
 /// cancel, retry, and `f` to inject a write failure).
 enum InteractiveCopy {
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`. After `q`
-    /// the status is the session's outcome (``CopyOutcome``: 0 only when every transfer completed, 1 when
+    /// the status is the session's outcome (``CopyExitStatus``: 0 only when every transfer completed, 1 when
     /// any failed or is not finished, each said on standard error); otherwise the dashboard's (130 after
     /// Ctrl-C, 2 without a usable terminal). On the
     /// way out every copy stops cleanly: partials synced and journaled for the next run, and a journal
@@ -26,6 +26,6 @@ enum InteractiveCopy {
             }
         }
         for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
-        return status == 0 ? CopyOutcome.report(transfers, io: io) : status
+        return status == 0 ? CopyExitStatus.report(transfers, io: io) : status
     }
 }

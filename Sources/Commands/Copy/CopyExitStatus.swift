@@ -3,9 +3,9 @@ import MachineDrivers
 import ScreenStates
 
 /// How a copy session ended, as its exit status and standard error tell it, for the dashboard and for
-/// `--headless` alike: each failed file with its reason, how many failed, and how many were left unfinished
+/// `--headless` alike (one job's end is FileTransfer's `CopyOutcome`; this is the whole session's): each failed file with its reason, how many failed, and how many were left unfinished
 /// (quit before they completed, or cancelled: the same command copies them).
-enum CopyOutcome {
+enum CopyExitStatus {
     /// Writes each failed transfer's reason and the counts to `io`'s standard error; returns 0 when every
     /// transfer completed, 1 when any failed or is not finished.
     static func report(_ transfers: [CopyTransfer], io: CommandIO) -> Int32 {
