@@ -5,7 +5,8 @@ import TerminalUI
 extension Dashboard {
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the
     /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal, the trace file or
-    /// `STATE_MACHINE_SEED` cannot be used (the one-line reason goes to `writeError`).
+    /// `STATE_MACHINE_SEED` cannot be used, 1 when writing the trace failed (the one-line reason goes to
+    /// `writeError`).
     ///
     /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
     /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them);
@@ -56,7 +57,10 @@ extension Dashboard {
         let final = app(environment).run(on: terminal, trace: trace)
         environment.stop()
         terminal.restore()
-        trace?.close()
+        if let failure = trace?.close() {
+            writeError("statetui: \(failure)\n")
+            return 1
+        }
         return final.exit?.status ?? 0
     }
 }

@@ -82,21 +82,30 @@ package enum DemoCommand {
             io.writeError("statetui: \(error)\n")
             return 2
         }
-        let recordPath = command.options["record"]
+        // Created before the demo plays, so that a path that cannot be written stops it at once.
+        var recordFile: OutputFile?
+        if let recordPath = command.options["record"] {
+            do {
+                recordFile = try OutputFile(creating: recordPath)
+            } catch {
+                io.writeError("statetui: \(error)\n")
+                return 2
+            }
+        }
         let headless = command.flags.contains("headless")
         var ending: DemoPlayer.Ending
         var cast: Asciicast?
         if headless {
-            if recordPath != nil { cast = recording(name: name, size: size) }
-            let (result, frames, recorded) = blocking { [cast] in
+            if recordFile != nil { cast = recording(name: name, size: size) }
+            // Each frame is written as it is drawn, so a long demo's frames are never all held at once.
+            let output = HandedOver(io.writeOutput)
+            let (result, recorded) = blocking { [cast] in
                 var cast = cast
-                var frames: [String] = []
                 let ending = await DemoPlayer.headless(script, size: size, world: DemoSession(), cast: &cast) {
-                    frames.append($0)
+                    output.value($0)
                 }
-                return (ending, frames, cast)
+                return (ending, cast)
             }
-            for frame in frames { io.writeOutput(frame) }
             ending = result
             cast = recorded
         } else {
@@ -107,24 +116,24 @@ package enum DemoCommand {
                 io.writeError("statetui: \(error) (use --headless to play the demo without a terminal)\n")
                 return 2
             }
-            if recordPath != nil { cast = recording(name: name, size: terminal.size) }
-            let shared = TerminalHandle(terminal)
+            if recordFile != nil { cast = recording(name: name, size: terminal.size) }
+            let shared = HandedOver(terminal)
             let (result, recorded) = blocking { [cast] in
                 var cast = cast
                 let ending = await DemoPlayer.interactive(
-                    script, name: title, on: shared.terminal, world: DemoSession(), cast: &cast)
+                    script, name: title, on: shared.value, world: DemoSession(), cast: &cast)
                 return (ending, cast)
             }
             terminal.restore()
             ending = result
             cast = recorded
         }
-        if let recordPath, let cast {
+        if let recordFile, let cast {
             do {
-                try Data(cast.text.utf8).write(to: URL(fileURLWithPath: recordPath))
+                try OutputFile.write(cast.text, into: recordFile)
             } catch {
-                io.writeError("statetui: cannot write \(recordPath): \((error as NSError).localizedDescription)\n")
-                return 2
+                io.writeError("statetui: \(error)\n")
+                return 1
             }
         }
         if case .failed(let step, let screen) = ending {
@@ -139,11 +148,11 @@ package enum DemoCommand {
             title: "statetui demo \(name)")
     }
 
-    /// The terminal handed to the task that plays the demo; the calling thread only waits meanwhile, so the
-    /// terminal is still used by one thread at a time.
-    private final class TerminalHandle: @unchecked Sendable {
-        let terminal: NCursesTerminal
-        init(_ terminal: NCursesTerminal) { self.terminal = terminal }
+    /// What the calling thread hands to the task that plays the demo (the terminal, the output): the calling
+    /// thread only waits meanwhile, so the value is still used by one thread at a time.
+    private final class HandedOver<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     /// Runs `body` in a task and waits for its result on the calling (non-async) thread.

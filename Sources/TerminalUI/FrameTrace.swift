@@ -1,9 +1,4 @@
-#if canImport(Glibc)
-import Glibc
 import Support
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Timings of one frame, as the `--trace FILE` log writes them.
 public struct FrameTiming: Hashable, Sendable {
@@ -37,43 +32,66 @@ public struct FrameTiming: Hashable, Sendable {
 }
 
 /// The `--trace FILE` hook: appends one ``FrameTiming/line`` per frame to a file.
+///
+/// The file is created without following a symbolic link in its place (``OutputFile``). The first failed
+/// write stops the trace and is kept for ``close()`` to report, so a full disk (`--trace /dev/full`) ends
+/// in a message and a failure status rather than in silence.
 public final class FrameTrace: Sendable {
-    private let file: Locked<UnsafeMutablePointer<FILE>?>
+    private struct Sink {
+        var file: OutputFile?
+        var failure: FrameTraceError?
+    }
+
+    private let sink: Locked<Sink>
     /// The file written to.
     public let path: String
 
     /// Opens (truncates) `path` for writing; throws naming the file and the reason when it cannot.
     public init(path: String) throws(FrameTraceError) {
-        guard let handle = fopen(path, "w") else {
-            throw FrameTraceError(path: path, reason: String(cString: strerror(errno)))
+        do {
+            sink = Locked(Sink(file: try OutputFile(creating: path)))
+        } catch {
+            throw FrameTraceError(path: path, reason: error.reason)
         }
-        setvbuf(handle, nil, _IOLBF, 0)
         self.path = path
-        file = Locked(handle)
     }
 
     deinit {
-        close()
+        _ = close()
     }
 
-    /// Writes one frame's line.
+    /// Writes one frame's line; after a failed write, records are dropped.
     public func record(_ timing: FrameTiming) {
-        file.withLock { handle in
-            guard let handle else { return }
-            fputs(timing.line + "\n", handle)
+        sink.withLock { sink in
+            guard let file = sink.file else { return }
+            do throws(OutputFileError) {
+                try file.write(timing.line + "\n")
+            } catch {
+                try? file.close()
+                sink.file = nil
+                sink.failure = FrameTraceError(path: path, reason: error.reason)
+            }
         }
     }
 
-    /// Flushes and closes the file; later records are dropped.
-    public func close() {
-        file.withLock { handle in
-            if let open = handle { fclose(open) }
-            handle = nil
+    /// Closes the file; later records are dropped. The first write or close that failed, if one did.
+    @discardableResult
+    public func close() -> FrameTraceError? {
+        sink.withLock { sink in
+            if let file = sink.file {
+                sink.file = nil
+                do throws(OutputFileError) {
+                    try file.close()
+                } catch {
+                    sink.failure = sink.failure ?? FrameTraceError(path: path, reason: error.reason)
+                }
+            }
+            return sink.failure
         }
     }
 }
 
-/// A trace file that could not be opened.
+/// A trace file that could not be opened or written.
 public struct FrameTraceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path given.
     public var path: String

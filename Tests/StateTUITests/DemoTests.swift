@@ -247,6 +247,18 @@ import Testing
         #expect(sized.io.error.contains("'big' is not a valid value for --size"))
     }
 
+    /// Issue 24: `--record .` printed `NSCocoaErrorDomain error 512` after the whole demo; now it stops
+    /// before playing, saying what is wrong with which path, and a failed write is status 1.
+    @Test func aRecordingThatCannotBeWrittenSaysWhyAndWhere() async {
+        let directory = await run(["demo", "load", "--headless", "--record", "."])
+        #expect(directory.status == 2)
+        #expect(directory.io.error == "statetui: cannot write .: it is a directory\n")
+        #expect(directory.io.output == "")
+        let full = await run(["demo", "load", "--headless", "--record", "/dev/full"])
+        #expect(full.status == 1)
+        #expect(full.io.error == "statetui: cannot write /dev/full: No space left on device\n")
+    }
+
     @Test func headlessPrintsEveryFrame() async throws {
         let (status, io) = await run(["demo", "load", "--headless"])
         #expect(status == 0)

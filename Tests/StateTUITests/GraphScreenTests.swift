@@ -94,6 +94,36 @@ import Testing
         #expect(!reason.isEmpty)
     }
 
+    /// Issue 24: a link left under the export's name is refused, naming the entry; what it points at is
+    /// untouched, and a directory by that name is said to be one (no Foundation error number).
+    @Test func theRunnerRefusesALinkOrADirectoryInThePlaceOfTheFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("statetui-transfer.mmd").path, withDestinationPath: "victim.txt")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("statetui-load.mmd"), withIntermediateDirectories: false)
+        let received = Recorded<GraphScreenAction>()
+        let runtime = GraphRuntime(directory: directory.path)
+        runtime.run(.writeFile(name: "statetui-transfer.mmd", text: "graph\n"), send: Send { received.append($0) })
+        runtime.run(.writeFile(name: "statetui-load.mmd", text: "graph\n"), send: Send { received.append($0) })
+        #expect(
+            received.values == [
+                .exported(
+                    .failed(
+                        path: directory.appendingPathComponent("statetui-transfer.mmd").path,
+                        reason: "it is a symbolic link, which is not followed")),
+                .exported(
+                    .failed(
+                        path: directory.appendingPathComponent("statetui-load.mmd").path,
+                        reason: "it is a directory")),
+            ])
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    }
+
     @Test(arguments: [
         (Key.character("g"), GraphScreenAction.nextModel), (.character("G"), .previousModel),
         (.right, .scrollSideways(4)),

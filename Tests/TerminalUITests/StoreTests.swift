@@ -326,8 +326,35 @@ private func counterApp(
         #expect(timing.line == "frame=3 size=80x24 build_us=41 diff_us=12 flush_us=95 total_us=148 changed=17")
     }
 
+    /// Issue 24: `--trace /dev/full` used to end in silence; the failed write is kept and reported.
+    @Test func aTraceWriteThatFailsIsReportedAtClose() throws {
+        let trace = try FrameTrace(path: "/dev/full")
+        trace.record(
+            FrameTiming(
+                frame: 1, size: Size(width: 1, height: 1), build: .zero, diff: .zero, flush: .zero, changedCells: 1))
+        #expect(trace.close() == FrameTraceError(path: "/dev/full", reason: "No space left on device"))
+    }
+
+    /// Issue 24: a link in the trace file's place is not followed; the file it names keeps its bytes.
+    @Test func aTraceFileThatIsALinkIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim").path
+        try "precious".write(toFile: victim, atomically: false, encoding: .utf8)
+        let link = directory.appendingPathComponent("t.log").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        #expect(throws: FrameTraceError(path: link, reason: "it is a symbolic link, which is not followed")) {
+            try FrameTrace(path: link)
+        }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    }
+
     @Test func traceFileThatCannotBeOpenedNamesTheCause() {
-        #expect(throws: FrameTraceError(path: "/nonexistent-dir/t.log", reason: "No such file or directory")) {
+        #expect(
+            throws: FrameTraceError(
+                path: "/nonexistent-dir/t.log", reason: "its directory /nonexistent-dir does not exist")
+        ) {
             try FrameTrace(path: "/nonexistent-dir/t.log")
         }
     }

@@ -55,15 +55,15 @@ public enum DemoPlayer {
     }
 
     /// Plays `script` in `world` without a terminal, writing every frame to `output` and recording into
-    /// `cast`.
+    /// `cast`. Each frame is handed to `output` as it is drawn and then let go: memory stays flat however
+    /// long the script (only a recording keeps what it records).
     public static func headless<World: DemoWorld>(
         _ script: DemoScript, size: Size, world: World, cast: inout Asciicast?, output: (String) -> Void
     ) async -> Ending {
-        let played = await play(
-            script, on: TerminalBox(HeadlessTerminal(size: size)), world: world, pace: nil)
-        for frame in played.frames { output(frame.text) }
-        cast?.events += played.frames.map(\.event)
-        return played.ending
+        await play(script, on: TerminalBox(HeadlessTerminal(size: size)), world: world, pace: nil) { frame in
+            output(frame.text)
+            if cast != nil { cast?.events.append(frame.event) }
+        }
     }
 
     /// Plays `script`, the demo called `name`, in `world` on `terminal` at the pace its sleeps give, redrawing
@@ -73,48 +73,64 @@ public enum DemoPlayer {
     public static func interactive<World: DemoWorld>(
         _ script: DemoScript, name: String, on terminal: some Terminal, world: World, cast: inout Asciicast?
     ) async -> Ending {
-        let played = await play(script, on: TerminalBox(terminal), world: world, pace: name)
-        cast?.events += played.frames.map(\.event)
-        return played.ending
+        await play(script, on: TerminalBox(terminal), world: world, pace: name) { frame in
+            if cast != nil { cast?.events.append(frame.event) }
+        }
     }
 
-    /// One frame of a play: as text with its header, and as an asciicast event.
+    /// One frame of a play: its header and its canvas, at the demo's time.
     struct Frame: Sendable {
-        var text: String
-        var event: Asciicast.Event
+        var header: String
+        var canvas: Canvas
+        var time: Duration
+
+        /// The header line and the screen as text.
+        var text: String { header + "\n" + canvas.text }
+        /// The frame as an asciicast event (made only when one is recorded).
+        var event: Asciicast.Event { Asciicast.Event(time: time.inSeconds, data: ANSIFrame.render(canvas)) }
     }
+
+    /// How many drawn frames may wait for `deliver` before the play waits for it.
+    static let frameBufferLimit = 64
 
     /// Runs the store loop on a thread of its own (it blocks while it waits, which must not happen on a
-    /// Swift concurrency thread) and hands back the frames and how the play ended.
-    /// `pace` is the demo's name when a person watches (time passes at the script's pace and the notes
+    /// Swift concurrency thread) and hands each frame to `deliver`, here, as it is drawn; returns how the play
+    /// ended. `pace` is the demo's name when a person watches (time passes at the script's pace and the notes
     /// show), nil when headless.
     static func play<Base: Terminal, World: DemoWorld>(
-        _ script: DemoScript, on box: TerminalBox<Base>, world: World, pace: String?
-    ) async -> (ending: Ending, frames: [Frame]) {
-        let result = Locked<(ending: Ending, frames: [Frame])?>(nil)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                result.withLock { $0 = run(script, on: box.terminal, world: world, pace: pace) }
-                done.resume()
+        _ script: DemoScript, on box: TerminalBox<Base>, world: World, pace: String?, deliver: (Frame) -> Void
+    ) async -> Ending {
+        let (frames, continuation) = AsyncStream.makeStream(
+            of: Frame.self, bufferingPolicy: .bufferingOldest(frameBufferLimit))
+        let ending = Locked<Ending?>(nil)
+        let thread = Thread {
+            let result = run(script, on: box.terminal, world: world, pace: pace) { frame in
+                // Waits for room rather than drop a frame; ends at once if nobody reads any more.
+                var pending = frame
+                while case .dropped(let refused) = continuation.yield(pending) {
+                    pending = refused
+                    usleep(500)
+                }
             }
-            thread.name = "statetui demo"
-            thread.start()
+            ending.withLock { $0 = result }
+            continuation.finish()
         }
-        return result.withLock { $0 } ?? (.completed, [])
+        thread.name = "statetui demo"
+        thread.start()
+        for await frame in frames { deliver(frame) }
+        return ending.withLock { $0 } ?? .completed
     }
 
-    /// The play itself, on the calling thread.
+    /// The play itself, on the calling thread; each frame goes to `emit` as it is drawn.
     private static func run<Base: Terminal, World: DemoWorld>(
-        _ script: DemoScript, on base: Base, world: World, pace: String?
-    ) -> (ending: Ending, frames: [Frame]) {
+        _ script: DemoScript, on base: Base, world: World, pace: String?, emit: @escaping (Frame) -> Void
+    ) -> Ending {
         let store = Store(app: world.app)
         let terminal = DemoTerminal(base: base, world: world, script: script, pace: pace)
-        var frames: [Frame] = []
+        var count = 0
         func record(_ step: String, _ canvas: Canvas) {
-            frames.append(
-                Frame(
-                    text: header(frame: frames.count, step: step) + "\n" + canvas.text,
-                    event: Asciicast.Event(time: terminal.time.inSeconds, data: ANSIFrame.render(canvas))))
+            emit(Frame(header: header(frame: count, step: step), canvas: canvas, time: terminal.time))
+            count += 1
         }
         terminal.store = DemoTerminal.Store(isSettled: {
             store.runningEffects == 0 && !store.hasQueuedActions && world.isSettled(store.state)
@@ -124,10 +140,10 @@ public enum DemoPlayer {
         let final = store.run(on: terminal, pacer: FramePacer(minimumInterval: .zero))
         world.whenScheduled(nil)
         world.stop()
-        if let ending = terminal.ending { return (ending, frames) }
+        if let ending = terminal.ending { return ending }
         // The app quit at a step of the script (its `q`): that step's frame shows where it stopped.
         if let step = terminal.pendingStep { record(step.text, store.app.view(final, base.size)) }
-        return (.completed, frames)
+        return .completed
     }
 }
 

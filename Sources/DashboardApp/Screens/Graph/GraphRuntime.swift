@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TerminalUI
 
 /// Writes the Mermaid files the Graph screen asks for and reports where, or why not.
@@ -16,12 +17,12 @@ package struct GraphRuntime: Sendable {
         switch effect {
         case .writeFile(let name, let text):
             let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            // Through the directory's descriptor, never following a link someone left under that name.
+            do throws(OutputFileError) {
+                try OutputFile.write(text, to: path)
                 send(.exported(.written(path: path)))
             } catch {
-                let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-                send(.exported(.failed(path: path, reason: reason)))
+                send(.exported(.failed(path: path, reason: error.reason)))
             }
         }
     }

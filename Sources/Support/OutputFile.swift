@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+
+private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
+#elseif canImport(Darwin)
+import Darwin
+
+private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
+#endif
+
+/// A file the program writes for its user (a Mermaid export, a `--record` cast, a `--trace` log), opened
+/// through its directory's descriptor without following a symbolic link in its place.
+///
+/// A link at the path, made by someone else, would otherwise send the bytes to whatever it names; so the
+/// last component is opened with `O_NOFOLLOW` and a link there is refused, naming the entry. Every failure,
+/// opening or writing, is an ``OutputFileError`` that says what happened to which path in words (never a
+/// Foundation error domain and number).
+package struct OutputFile: Sendable {
+    /// The path as given.
+    package let path: String
+    private let descriptor: Int32
+
+    /// Creates `path`, or truncates the regular file (or device, or pipe) already there, for writing.
+    package init(creating path: String) throws(OutputFileError) {
+        self.path = path
+        let (directory, name) = Self.split(path)
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else {
+            let code = errno
+            throw OutputFileError(
+                path: path,
+                reason: code == ENOENT || code == ENOTDIR
+                    ? "its directory \(directory) does not exist" : OutputFileError.words(code))
+        }
+        defer { _ = systemClose(directoryDescriptor) }
+        // Non-blocking only while opening, so that a pipe nobody reads fails at once instead of hanging.
+        let opened = openat(
+            directoryDescriptor, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard opened >= 0 else { throw OutputFileError(path: path, code: errno) }
+        let flags = fcntl(opened, F_GETFL)
+        if flags >= 0 { _ = fcntl(opened, F_SETFL, flags & ~O_NONBLOCK) }
+        descriptor = opened
+    }
+
+    /// Writes all of `text`.
+    package func write(_ text: String) throws(OutputFileError) {
+        var text = text
+        let failure = text.withUTF8 { bytes in write(UnsafeRawBufferPointer(bytes)) }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `bytes`; the error, if any.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> OutputFileError? {
+        guard let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return OutputFileError(path: path, code: errno)
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Closes the file; a failure here (a full disk on a network file system) is a failed write too.
+    package func close() throws(OutputFileError) {
+        // After EINTR the descriptor is closed all the same (Linux), and nothing was lost.
+        guard systemClose(descriptor) != 0, errno != EINTR else { return }
+        throw OutputFileError(path: path, code: errno)
+    }
+
+    /// Creates (or truncates) `path` and writes `text` into it.
+    package static func write(_ text: String, to path: String) throws(OutputFileError) {
+        try write(text, into: OutputFile(creating: path))
+    }
+
+    /// Writes `text` into `file` and closes it, whether the write succeeded or not.
+    package static func write(_ text: String, into file: OutputFile) throws(OutputFileError) {
+        do {
+            try file.write(text)
+        } catch {
+            try? file.close()
+            throw error
+        }
+        try file.close()
+    }
+
+    /// The directory to open and the entry in it: `a/b/c` → (`a/b`, `c`), `c` → (`.`, `c`), `/c` → (`/`, `c`);
+    /// a path ending in `/` names the directory itself (`.`), which opening for writing refuses.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        return (directory.isEmpty ? "/" : directory, name.isEmpty ? "." : name)
+    }
+}
+
+/// A file of ``OutputFile`` that could not be created or written.
+package struct OutputFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path given.
+    package var path: String
+    /// What happened, in words: `it is a symbolic link (not followed)`, `No space left on device`.
+    package var reason: String
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init(path: String, code: Int32) {
+        self.init(path: path, reason: Self.words(code))
+    }
+
+    /// `cannot write PATH: REASON`.
+    package var description: String { "cannot write \(path): \(reason)" }
+
+    /// `errno` in words, the cases a user meets here said plainly.
+    static func words(_ code: Int32) -> String {
+        switch code {
+        case ELOOP: "it is a symbolic link, which is not followed"
+        case EISDIR: "it is a directory"
+        case ENXIO: "it is a pipe that nobody reads"
+        default: String(cString: strerror(code))
+        }
+    }
+}
