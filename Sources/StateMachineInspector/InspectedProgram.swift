@@ -63,6 +63,8 @@ public struct InspectedProgram: Sendable, Hashable {
             update(stopped.machine) { $0.stopped = true }
         case .bye:
             status = .ended
+        case .dropped:
+            status = .lost
         }
     }
 

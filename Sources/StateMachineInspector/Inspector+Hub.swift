@@ -263,11 +263,23 @@ struct Hub {
             index += 1
         }
         if !messages.isEmpty { broadcast(messages) }
+        if clients.count >= Inspector.clientLimit { dropForRoom() }
         var greeting = hello
         greeting.machines = announced.count
         clients.append(InspectorClient(id: nextClient, descriptor: descriptor))
         nextClient += 1
         send([.hello(greeting)] + announced, to: clients.count - 1)
+    }
+
+    /// Makes room for one more client: drops the oldest that has bytes waiting (it does not read), else the
+    /// oldest, after telling it why in a last line it may still read.
+    mutating func dropForRoom() {
+        guard let index = clients.firstIndex(where: { $0.pendingCount > 0 }) ?? clients.indices.first else { return }
+        let notice = Self.encode([
+            .dropped(InspectorDropped(reason: "more than \(Inspector.clientLimit) clients; the oldest idle one goes"))
+        ])
+        _ = notice.withUnsafeBytes { SocketCalls.sendSome(clients[index].descriptor, $0) }
+        drop(client: index)
     }
 
     /// Drops client `index`: its socket is closed by the I/O thread; the last one stops the readers.
@@ -314,13 +326,17 @@ struct Hub {
     }
 
     /// Appends `bytes` to client `index`'s outgoing buffer and writes what the socket takes; a client with
-    /// more than ``Inspector/outgoingLimit`` bytes waiting is dropped.
+    /// more than ``Inspector/outgoingLimit`` bytes waiting is dropped, and so is the one that would make all
+    /// clients' waiting bytes pass ``Inspector/totalOutgoingLimit``.
     mutating func queue(_ bytes: [UInt8], to index: Int) {
         if clients[index].written > 0 && clients[index].written == clients[index].outgoing.count {
             clients[index].outgoing.removeAll(keepingCapacity: true)
             clients[index].written = 0
         }
-        guard clients[index].pendingCount + bytes.count <= Inspector.outgoingLimit else {
+        let waiting = clients.reduce(0) { $0 + $1.pendingCount }
+        guard clients[index].pendingCount + bytes.count <= Inspector.outgoingLimit,
+            waiting + bytes.count <= Inspector.totalOutgoingLimit
+        else {
             drop(client: index)
             return
         }

@@ -37,6 +37,11 @@ public final class Inspector: Sendable {
 
     /// How many bytes may wait for one client before it is disconnected.
     public static let outgoingLimit = 1 << 20
+    /// How many bytes may wait for all clients together; the client that would pass it is disconnected.
+    public static let totalOutgoingLimit = 8 << 20
+    /// How many clients may be attached at once. One more drops the oldest idle one (the oldest of those
+    /// with bytes waiting, else the oldest), which is told so with a ``InspectorMessage/dropped(_:)``.
+    public static let clientLimit = 64
     /// How many bytes a client may send (all discarded) before its connection ends.
     public static let incomingLimit = 64 << 10
     /// How many machines may be registered at once; more are refused by ``register(_:sampleEvents:maximumStates:describeState:describeEvent:)``.
@@ -74,8 +79,9 @@ public final class Inspector: Sendable {
         let folder = directory ?? InspectorDirectory.current
         try InspectorDirectory.prepare(folder)
         let path = folder + "/\(name).\(getpid()).sock"
-        // A socket left by an earlier run of this same pid (a re-exec) is ours to replace.
-        unlink(path)
+        // A socket left by an earlier run of this same pid (a re-exec) is ours to replace; anything else in
+        // its place is not ours to delete, and bind refuses it below.
+        InspectorDiscovery.removeSocket(at: path)
         let listener = try SocketCalls.listening(at: path)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {

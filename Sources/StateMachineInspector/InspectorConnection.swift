@@ -17,24 +17,40 @@ public final class InspectorConnection {
     public let socketPath: String
     /// The longest line accepted, in bytes.
     public static let lineLimit = 1 << 20
+    /// How long a program may take to say `hello` before the connection gives up on it, in seconds.
+    public static let helloTimeout = 5
 
     private(set) var descriptor: Int32
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
     private var greeted = false
+    /// The read timeout asked for with ``setReadTimeout(seconds:)`` (0: none), in force once greeted.
+    private var readTimeout = 0
 
     /// Connects to the program serving `socketPath`, which must be this user's.
     public init(socketPath: String) throws(InspectorError) {
         self.socketPath = socketPath
         descriptor = try SocketCalls.connected(to: socketPath)
+        // A peer that accepts and never speaks is not left to hold the client forever.
+        SocketCalls.setReceiveTimeout(descriptor, seconds: Self.helloTimeout)
+    }
+
+    /// A connection over an open socket (or any descriptor), read as a program's; `name` stands for the
+    /// socket's path in errors. For tests and the fuzz target, which feed it bytes of their own.
+    package init(reading descriptor: Int32, name: String) {
+        socketPath = name
+        self.descriptor = descriptor
     }
 
     deinit { close() }
 
     /// Gives up a read that waits longer than `seconds` with an error (0: wait as long as it takes).
     public func setReadTimeout(seconds: Int) {
-        SocketCalls.setReceiveTimeout(descriptor, seconds: seconds)
+        readTimeout = max(0, seconds)
+        if greeted || (1...Self.helloTimeout).contains(readTimeout) {
+            SocketCalls.setReceiveTimeout(descriptor, seconds: readTimeout)
+        }
     }
 
     /// The next message; `nil` when the program closed the connection (it stopped or exited). A line that
@@ -45,7 +61,10 @@ public final class InspectorConnection {
         do {
             message = try InspectorMessage(line: line)
         } catch {
-            throw InspectorError("\(socketPath): not an inspector message: \(line.prefix(80))")
+            throw InspectorError("\(socketPath): not an inspector message: \(Self.escaped(String(line.prefix(80))))")
+        }
+        if case .dropped(let notice) = message {
+            throw InspectorError("\(socketPath): the program dropped this connection: \(Self.escaped(notice.reason))")
         }
         if !greeted {
             guard case .hello(let hello) = message else {
@@ -57,6 +76,7 @@ public final class InspectorConnection {
                 )
             }
             greeted = true
+            SocketCalls.setReceiveTimeout(descriptor, seconds: readTimeout)
         }
         return message
     }
@@ -66,6 +86,18 @@ public final class InspectorConnection {
         if descriptor >= 0 {
             _ = Glibc.close(descriptor)
             descriptor = -1
+        }
+    }
+
+    /// Outside text made safe for a terminal: control characters (ESC, BEL, C1 …), separators and invisible
+    /// format characters written as Swift escapes (`\u{1B}`), in quotes.
+    static func escaped(_ text: String) -> String {
+        QuotedLiteral.quoted(text) { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .privateUse, .unassigned:
+                "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: nil
+            }
         }
     }
 
@@ -95,6 +127,13 @@ public final class InspectorConnection {
             let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw InspectorError(
+                        greeted
+                            ? "\(socketPath): nothing read for \(readTimeout) seconds"
+                            : "\(socketPath): no hello within \(Self.helloTimeout) seconds; not an inspector, or it is stuck"
+                    )
+                }
                 throw .system("\(socketPath): read")
             }
             if got == 0 { return nil }
@@ -139,7 +178,7 @@ public enum InspectorDiscovery {
     }
 
     /// The programs with a socket in `directory`, by name then pid. Sockets of processes that no longer
-    /// exist are removed. With `ask`, each program is connected to for its machine count and start time.
+    /// exist are removed; entries that are not sockets (a regular file, a symlink) are left alone. With `ask`, each program is connected to for its machine count and start time.
     public static func list(directory: String, ask: Bool = true) -> [InspectableProcess] {
         guard (try? InspectorDirectory.check(directory)) != nil, let folder = opendir(directory) else { return [] }
         var found: [InspectableProcess] = []
@@ -148,9 +187,14 @@ public enum InspectorDiscovery {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard let (name, pid) = parse(fileName: fileName) else { continue }
+            // Only sockets are programs; a file or a link under such a name is neither listed nor deleted.
+            var info = stat()
+            guard fstatat(dirfd(folder), fileName, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                info.st_mode & S_IFMT == S_IFSOCK
+            else { continue }
             let path = directory + "/" + fileName
             guard processExists(Int32(clamping: pid)) else {
-                unlink(path)
+                unlinkat(dirfd(folder), fileName, 0)
                 continue
             }
             found.append(InspectableProcess(name: name, pid: pid, socketPath: path, machines: nil, started: nil))
@@ -165,6 +209,12 @@ public enum InspectorDiscovery {
             }
         }
         return found.sorted { ($0.name, $0.pid) < ($1.name, $1.pid) }
+    }
+
+    /// Removes `path` if it is a socket (a stale one of this program's pid); anything else stays.
+    static func removeSocket(at path: String) {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
     }
 
     /// The `hello` of the program at `path`, waiting at most a second for it.

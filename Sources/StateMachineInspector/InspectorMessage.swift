@@ -20,6 +20,8 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
     case stopped(InspectorStopped)
     /// The program stops inspection (``Inspector/stop()`` or exit); the connection ends after it.
     case bye
+    /// The program ends this one connection (it has too many clients); the connection ends after it.
+    case dropped(InspectorDropped)
 
     /// The protocol version this library speaks, sent in ``InspectorHello/version``.
     public static let version = 1
@@ -38,6 +40,7 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
         case .missed: "missed"
         case .stopped: "stopped"
         case .bye: "bye"
+        case .dropped: "dropped"
         }
     }
 
@@ -53,6 +56,7 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
         case "missed": self = .missed(try InspectorMissed(from: decoder))
         case "stopped": self = .stopped(try InspectorStopped(from: decoder))
         case "bye": self = .bye
+        case "dropped": self = .dropped(try InspectorDropped(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown message type \(type.prefix(40))")
@@ -70,6 +74,7 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
         case .record(let payload): try payload.encode(to: encoder)
         case .missed(let payload): try payload.encode(to: encoder)
         case .stopped(let payload): try payload.encode(to: encoder)
+        case .dropped(let payload): try payload.encode(to: encoder)
         case .bye: break
         }
     }
@@ -182,4 +187,15 @@ public struct InspectorMissed: Sendable, Hashable, Codable {
 public struct InspectorStopped: Sendable, Hashable, Codable {
     /// The machine's id.
     public var machine: Int
+}
+
+/// `dropped`: the program let this connection go, and why.
+public struct InspectorDropped: Sendable, Hashable, Codable {
+    /// Why, in words.
+    public var reason: String
+
+    /// A notice with its reason.
+    public init(reason: String) {
+        self.reason = reason
+    }
 }

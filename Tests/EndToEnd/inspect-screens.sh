@@ -114,6 +114,8 @@ tm new-session -d -s watch2 -x 80 -y 24 "env $run_env '$bin' inspect '$pid'; ech
 wait_in watch2 'statetui-copy · pid [0-9]+ · 2 machines · live'
 kill -9 "$pid"
 wait_in watch2 'program exited \(connection lost\)'
+# Issue 24: the machines of a killed program are not `live` any more.
+wait_in watch2 ' gone +│'
 press watch2 q watch2 '^exit=0$'
 
 echo "ok   inspect e2e: list, Machines/History/Graph follow start, pause, resume and completion;" \

@@ -316,13 +316,20 @@ struct InspectorServerTests {
         #expect(inspector.hub.withLock { $0.clients.allSatisfy { $0.pendingCount <= Inspector.outgoingLimit } })
     }
 
-    @Test("the lister finds live programs with their machine counts and removes dead programs' sockets")
+    @Test("the lister finds live programs with their machine counts and removes dead programs' sockets only")
     func listerFindsLiveAndCleansDead() throws {
         let inspected = try InspectedDoor(name: "lister")
         defer { inspected.stop() }
         let ghost = inspected.folder.path + "/ghost.\(Int32.max).sock"
-        #expect(FileManager.default.createFile(atPath: ghost, contents: Data()))
+        close(try SocketCalls.listening(at: ghost))
+        // Issue 24: a regular file and a symlink under a dead program's name are not the lister's to delete.
+        let notes = inspected.folder.path + "/notes.\(Int32.max - 1).sock"
+        #expect(FileManager.default.createFile(atPath: notes, contents: Data("mine".utf8)))
+        let pointer = inspected.folder.path + "/pointer.\(Int32.max - 2).sock"
+        #expect(symlink(notes, pointer) == 0)
         let found = InspectorDiscovery.list(directory: inspected.folder.path)
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "mine")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: pointer) == notes)
         #expect(
             found == [
                 InspectableProcess(
@@ -350,5 +357,93 @@ struct InspectorServerTests {
         let twin = folder.path + "/twin.1.sock"
         #expect(link(second.socketPath, twin) == 0 || symlink(second.socketPath, twin) == 0)
         #expect(throws: InspectorError.self) { try InspectorDiscovery.resolve("twin", directory: folder.path) }
+    }
+
+    @Test("one client past the limit drops the oldest idle one, which is told why")
+    func clientsAreBoundedAndTheOldestIdleIsDropped() async throws {
+        let inspected = try InspectedDoor(name: "crowd")
+        defer { inspected.stop() }
+        var clients: [Int32] = []
+        defer { for client in clients { close(client) } }
+        for _ in 0...Inspector.clientLimit {
+            clients.append(try rawClient(inspected.inspector.socketPath))
+        }
+        // The oldest reads what it was sent, then the notice, then the end of its connection.
+        SocketCalls.setReceiveTimeout(clients[0], seconds: 30)
+        var received: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = scratch.withUnsafeMutableBytes { read(clients[0], $0.baseAddress, $0.count) }
+            if got <= 0 { break }
+            received += scratch[..<got]
+        }
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(
+            try lines.map { try InspectorMessage(line: $0).type } == ["hello", "machine", "dropped"])
+        #expect(
+            lines.last
+                == #"{"reason":"more than 64 clients; the oldest idle one goes","type":"dropped"}"#)
+        #expect(inspected.inspector.clientCount == Inspector.clientLimit)
+    }
+
+    @Test("a client whose program drops it ends with an error that says so")
+    func aDroppedConnectionIsAnError() throws {
+        let served = try ServedBytes(
+            InspectorMessage.hello(InspectorHello(program: "p", pid: 1, started: "now", machines: 0)).line() + "\n"
+                + InspectorMessage.dropped(InspectorDropped(reason: "too many")).line() + "\n")
+        _ = try served.connection.next()
+        #expect(throws: InspectorError("\(served.path): the program dropped this connection: \"too many\"")) {
+            try served.connection.next()
+        }
+    }
+
+    @Test("a peer that never says hello is given up on with a clear error")
+    func aSilentPeerTimesOut() throws {
+        let served = try ServedBytes("")
+        #expect(
+            throws: InspectorError(
+                "\(served.path): no hello within \(InspectorConnection.helloTimeout) seconds; not an inspector, or it is stuck"
+            )
+        ) {
+            try served.connection.next()
+        }
+    }
+
+    @Test("escape sequences a peer sends are escaped in the error that quotes them")
+    func aPeersEscapesAreEscaped() throws {
+        let served = try ServedBytes("\u{1B}]2;TITLE\u{07}\u{1B}[2J\u{9B}31m\n")
+        #expect(
+            throws: InspectorError(
+                #"\#(served.path): not an inspector message: "\u{1B}]2;TITLE\u{7}\u{1B}[2J\u{9B}31m""#)
+        ) {
+            try served.connection.next()
+        }
+    }
+}
+
+/// A socket that sends `bytes` to the one client it accepts and then stays silent, with that client.
+final class ServedBytes {
+    let folder: SocketFolder
+    let path: String
+    let listener: Int32
+    let accepted: Int32
+    let connection: InspectorConnection
+
+    init(_ bytes: String) throws {
+        folder = try SocketFolder()
+        path = folder.path + "/peer.1.sock"
+        listener = try SocketCalls.listening(at: path)
+        connection = try InspectorConnection(socketPath: path)
+        accepted = accept(listener, nil, nil)
+        guard accepted >= 0 else { throw InspectorError.system("accept") }
+        var bytes = bytes
+        let sent = bytes.withUTF8 { send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.utf8.count else { throw InspectorError.system("send") }
+    }
+
+    deinit {
+        connection.close()
+        close(accepted)
+        close(listener)
     }
 }

@@ -219,12 +219,19 @@ package enum InspectFeature {
                 Line("\(machine.staleCount)"), Line("\(machine.invalidCount)"),
             ]
             if wide { cells.append(Line("\(machine.missed)")) }
-            cells.append(machine.stopped ? Line("stopped", style: .dim) : Line("live"))
+            cells.append(machineStatus(machine, programExited: state.programExited))
             return cells
         }
         let selected = machines.firstIndex { $0.id == state.machine }
         let offset = max(0, (selected ?? 0) - (area.height - 2))
         Table(columns: columns, rows: rows, selected: selected, offset: offset).render(in: area, on: &canvas)
+    }
+
+    /// `live`, `stopped`, or `gone` once its program is: a machine of a program that exited (or was killed) is
+    /// not live whatever it last said.
+    static func machineStatus(_ machine: InspectedMachine, programExited: Bool) -> Line {
+        if machine.stopped { return Line("stopped", style: .dim) }
+        return programExited ? Line("gone", style: .dim) : Line("live")
     }
 
     /// The selected machine's records (the one travelled to highlighted) over the state then and what changed.
