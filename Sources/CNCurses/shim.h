@@ -175,7 +175,15 @@ static void cn_on_winch(int sig) {
     errno = saved;
 }
 
-static const int cn_fatal_signals[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+/* Every catchable signal whose default action ends the process: the terminal is restored before any of
+   them takes effect. */
+static const int cn_fatal_signals[] = {
+    SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+    SIGSYS,
+#ifdef __linux__
+    SIGIO, SIGPWR, SIGSTKFLT,
+#endif
+    SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
 #define CN_FATAL_SIGNAL_COUNT (sizeof cn_fatal_signals / sizeof cn_fatal_signals[0])
 /* What each signal did before curses started (the default action, or the Swift runtime's crash
    backtracer), saved by cn_save_signal_dispositions before newterm installs curses' own handlers. */
@@ -207,6 +215,16 @@ static void cn_on_fatal(int sig) {
     raise(sig);
 }
 
+/* A disposition running `handler` with `flags`, blocking nothing more while it runs. */
+static inline struct sigaction cn_action(void (*handler)(int), int flags) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = flags;
+    return action;
+}
+
 /* Remembers every disposition the handlers below replace; call it before newterm. */
 static inline void cn_save_signal_dispositions(void) {
     sigaction(SIGWINCH, NULL, cn_previous_winch());
@@ -229,19 +247,14 @@ static inline void cn_install_signal_handlers(int wake_fd) {
         sigaddset(&handled, cn_fatal_signals[i]);
     }
     pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
-    struct sigaction winch;
-    memset(&winch, 0, sizeof winch);
-    winch.sa_handler = cn_on_winch;
-    sigemptyset(&winch.sa_mask);
-    winch.sa_flags = SA_RESTART;
+    struct sigaction winch = cn_action(cn_on_winch, SA_RESTART);
     sigaction(SIGWINCH, &winch, NULL);
 
-    struct sigaction fatal;
-    memset(&fatal, 0, sizeof fatal);
-    fatal.sa_handler = cn_on_fatal;
-    sigemptyset(&fatal.sa_mask);
-    fatal.sa_flags = SA_NODEFER;
+    struct sigaction fatal = cn_action(cn_on_fatal, SA_NODEFER | SA_ONSTACK);
     for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
+        /* A signal the parent ignores (nohup's SIGHUP, a shell's SIGPIPE) stays ignored. */
+        const struct sigaction *previous = &cn_previous_actions()[i];
+        if (!(previous->sa_flags & SA_SIGINFO) && previous->sa_handler == SIG_IGN) continue;
         sigaction(cn_fatal_signals[i], &fatal, NULL);
     }
 }
@@ -254,6 +267,93 @@ static inline void cn_remove_signal_handlers(void) {
     for (size_t i = 0; i < CN_FATAL_SIGNAL_COUNT; i++) {
         sigaction(cn_fatal_signals[i], &cn_previous_actions()[i], NULL);
     }
+}
+
+/* ---- crashes: a short report instead of the runtime's interactive backtracer ---- */
+
+static const int cn_crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+#define CN_CRASH_SIGNAL_COUNT (sizeof cn_crash_signals / sizeof cn_crash_signals[0])
+
+/* The report's first words (the program's name), kept in a fixed buffer for the handler. */
+#define CN_CRASH_PREFIX_CAPACITY 64
+static inline char *cn_crash_prefix(void) {
+    static char prefix[CN_CRASH_PREFIX_CAPACITY];
+    return prefix;
+}
+
+static inline void cn_write_stderr(const char *text) {
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(STDERR_FILENO, text, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return;
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+/* The terminal first (when curses still holds it), then one line on standard error, then the signal's
+   default action: the exit status stays the signal's, and nothing waits for a key. */
+static void cn_on_crash(int sig) {
+    if (cn_curses_active) {
+        cn_curses_active = 0;
+        cn_write_exit_bytes();
+        endwin();
+    }
+    const char *name = "a fatal signal";
+    switch (sig) {
+    case SIGSEGV: name = "SIGSEGV (invalid memory access)"; break;
+    case SIGBUS: name = "SIGBUS (bus error)"; break;
+    case SIGILL: name = "SIGILL (illegal instruction: a failed check or a fatal error)"; break;
+    case SIGFPE: name = "SIGFPE (arithmetic error)"; break;
+    case SIGABRT: name = "SIGABRT (aborted)"; break;
+    case SIGTRAP: name = "SIGTRAP (a failed check or a fatal error)"; break;
+    }
+    cn_write_stderr(cn_crash_prefix());
+    cn_write_stderr(": crashed with ");
+    cn_write_stderr(name);
+    cn_write_stderr("; set SWIFT_BACKTRACE=enable=yes,interactive=no for a backtrace\n");
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Handles the crash signals with cn_on_crash (on an alternate stack, so a stack overflow is reported too),
+   in place of whatever handled them (the Swift runtime's backtracer). `prefix` starts the report. */
+static inline void cn_install_crash_report(const char *prefix) {
+    size_t length = strlen(prefix);
+    if (length >= CN_CRASH_PREFIX_CAPACITY) length = CN_CRASH_PREFIX_CAPACITY - 1;
+    memcpy(cn_crash_prefix(), prefix, length);
+    cn_crash_prefix()[length] = 0;
+    static char stack[64 * 1024];
+    stack_t alternate;
+    memset(&alternate, 0, sizeof alternate);
+    alternate.ss_sp = stack;
+    alternate.ss_size = sizeof stack;
+    sigaltstack(&alternate, NULL);
+    struct sigaction crash = cn_action(cn_on_crash, SA_NODEFER | SA_ONSTACK);
+    for (size_t i = 0; i < CN_CRASH_SIGNAL_COUNT; i++) {
+        sigaction(cn_crash_signals[i], &crash, NULL);
+    }
+}
+
+/* Makes curses take the window size from the terminal (TIOCGWINSZ) before LINES and COLUMNS, which it
+   reads only when the terminal cannot tell; call it before newterm. */
+static inline void cn_prefer_terminal_size(void) {
+    use_env(TRUE);
+    use_tioctl(TRUE);
+}
+
+/* Whether the terminal has an alternate screen (smcup): without one, the last frame stays on the main
+   screen unless it is cleared on the way out. */
+static inline int cn_has_alternate_screen(void) {
+    const char *enter = tigetstr("smcup");
+    return enter != NULL && enter != (char *)-1 && enter[0] != 0;
+}
+
+/* The terminal's clear-screen sequence (`clear`), or NULL. */
+static inline const char *cn_clear_sequence(void) {
+    const char *clear = tigetstr("clear");
+    return clear != NULL && clear != (char *)-1 ? clear : NULL;
 }
 
 /* Takes (and clears) the pending-resize flag. */

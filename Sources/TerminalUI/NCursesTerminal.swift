@@ -38,8 +38,10 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
 /// When asked, the mouse is reported (xterm modes 1000 and 1006: clicks and the wheel arrive as
 /// ``Key/mouse(_:)``), and the terminal's own progress indicator is driven where it has one
 /// (``TerminalProgress``). The terminal is restored — mouse reporting off, progress indicator removed — by
-/// ``restore()``, on deinit, and by signal handlers for SIGTERM, SIGHUP, SIGINT, SIGQUIT and the fatal
-/// signals, which restore and then die of the same signal.
+/// ``restore()``, on deinit, and by signal handlers for every catchable signal whose default action ends the
+/// process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE … and the crash signals),
+/// which restore and then die of the same signal. A terminal without an alternate screen is cleared on the
+/// way out. The size comes from the terminal (`TIOCGWINSZ`), `LINES` and `COLUMNS` only when it cannot tell.
 public final class NCursesTerminal: Terminal {
     private struct PairKey: Hashable {
         var foreground: Int
@@ -62,6 +64,9 @@ public final class NCursesTerminal: Terminal {
     /// Turns mouse reporting off again.
     static let mouseOff = "\u{1B}[?1006l\u{1B}[?1000l"
 
+    /// What clears the screen on the way out of a terminal without an alternate screen (TERM=vt100, linux,
+    /// ansi), where the last frame would otherwise stay under the shell's prompt; empty for the others.
+    private let clearOnExit: String
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private let inputFile: UnsafeMutablePointer<FILE>
@@ -102,6 +107,8 @@ public final class NCursesTerminal: Terminal {
         reportsMouse = mouse
         showsProgress = TerminalProgress.isSupported(environment: environment)
         cn_save_signal_dispositions()
+        // The window's size from the terminal itself; COLUMNS and LINES only where it cannot tell.
+        cn_prefer_terminal_size()
         guard let screen = type.withCString({ cn_newterm($0, cn_stdout(), input) }) else {
             if ownsInputFile { fclose(input) }
             throw TerminalError.unknownTerminalType(type)
@@ -114,6 +121,9 @@ public final class NCursesTerminal: Terminal {
         }
         self.screen = screen
         _ = cn_set_term(screen)
+        clearOnExit =
+            cn_has_alternate_screen() != 0
+            ? "" : cn_clear_sequence().map { Self.withoutPadding(String(cString: $0)) } ?? ""
         window = cn_stdscr()
         raw()
         noecho()
@@ -210,6 +220,8 @@ public final class NCursesTerminal: Terminal {
         leaveModes()
         _ = curs_set(1)
         _ = endwin()
+        // endwin left the cursor on the last line: clear again so the prompt starts at the top.
+        writeRaw(clearOnExit)
         cn_delscreen(screen)
         if ownsInputFile { fclose(inputFile) }
     }
@@ -233,7 +245,7 @@ public final class NCursesTerminal: Terminal {
     /// What undoes the modes this terminal set: written by ``restore()`` and by the fatal-signal handlers.
     private var exitBytes: String {
         (reportsMouse ? NCursesTerminal.mouseOff : "")
-            + (showsProgress && progress != .none ? TerminalProgress.none.sequence : "")
+            + (showsProgress && progress != .none ? TerminalProgress.none.sequence : "") + clearOnExit
     }
 
     /// Turns mouse reporting on (when asked) and shows the progress indicator again after a suspension.
@@ -308,6 +320,12 @@ public final class NCursesTerminal: Terminal {
         if index < available { return index }
         if index < 16 { return index % 8 }
         return -1
+    }
+
+    /// A terminfo string without its padding (`$<50>`: a delay for terminals of old, which `tputs` would
+    /// wait out and a raw write would print).
+    package static func withoutPadding(_ sequence: String) -> String {
+        sequence.replacing(/\$<[0-9.*\/]*>/, with: "")
     }
 
     /// The user's locale, and the glyphs it can show. ncursesw only emits wide characters under a UTF-8

@@ -167,6 +167,49 @@ launch SWIFT_BACKTRACE=enable=no
 kill -SEGV "$(dashboard_pid)"
 expect_restored 139
 
+# Issue 24: every catchable signal that ends the process restores the terminal first; the exit status
+# stays the signal's (128 + its number).
+for signal in USR1:138 USR2:140 ALRM:142 PIPE:141; do
+    step="SIG${signal%:*} restores the terminal"
+    launch
+    kill "-${signal%:*}" "$(dashboard_pid)"
+    expect_restored "${signal#*:}"
+done
+
+# Issue 24: a crash with Swift's backtracer left as it is (SWIFT_BACKTRACE unset) restores the terminal and
+# prints one line, never the backtracer's page of source and its "Press space to interact" wait.
+for signal in SEGV:139 ABRT:134; do
+    step="SIG${signal%:*} restores the terminal and reports the crash in one line"
+    launch
+    kill "-${signal%:*}" "$(dashboard_pid)"
+    expect_restored "${signal#*:}"
+    wait_for "^statetui: crashed with SIG${signal%:*} "
+    if screen | grep -q 'Press space'; then fail "the backtracer waits for a key"; fi
+done
+
+step="a terminal without an alternate screen (TERM=vt100) is cleared on the way out"
+keys "clear; TERM=vt100 $bin --seed 1 --no-mouse; echo exit=\$?" Enter
+wait_for '^ 1 Transfers'
+wait_for 'stale events dropped: 0'
+keys q
+wait_for '^exit=0$'
+if screen | grep -E -q 'Transfers|stale events'; then fail "the last frame stayed on the screen"; fi
+
+step="COLUMNS and LINES do not override the terminal's own size"
+launch COLUMNS=500 LINES=300
+wait_for '│ photos\.tar .* idle +│$'
+wait_for '^ 1 Transfers   2 Upload'
+keys q
+expect_restored 0
+
+step="a trace that cannot be written is a message and exit status 1"
+keys "clear; $bin --seed 1 --trace /dev/full 2>$work/trace.err; echo exit=\$?" Enter
+wait_for '^ 1 Transfers'
+keys q
+expect_restored 1
+[ "$(cat "$work/trace.err")" = "statetui: cannot write trace file /dev/full: No space left on device" ] ||
+    fail "unexpected error: $(cat "$work/trace.err")"
+
 step="Ctrl-Z suspends to the shell and fg comes back intact"
 launch alone
 keys j s
