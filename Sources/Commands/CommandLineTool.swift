@@ -55,7 +55,20 @@ package enum CommandLineTool {
         dashboard: (DashboardOptions) -> Int32
     ) -> Int32 {
         do {
-            if let options = try DashboardOptions.parse(arguments) { return dashboard(options) }
+            // `statetui -- WORDS`: no options after `--`, so the first word is a command even when it starts
+            // with a dash; `statetui --` alone is the dashboard.
+            if arguments.first == "--" {
+                let words = Array(arguments.dropFirst())
+                guard !words.isEmpty else { return dashboard(DashboardOptions()) }
+                return try dispatch(words, io: io, environment: environment, optionsEnded: true)
+            }
+            if let options = try DashboardOptions.parse(arguments) {
+                guard !options.wantsHelp else {
+                    io.writeOutput(help)
+                    return 0
+                }
+                return dashboard(options)
+            }
             return try dispatch(arguments, io: io, environment: environment)
         } catch {
             let spec = error.command.flatMap { name in commands.first { $0.name == name } }
@@ -66,12 +79,25 @@ package enum CommandLineTool {
         }
     }
 
-    private static func dispatch(_ arguments: [String], io: CommandIO, environment: [String: String]) throws(UsageError)
-        -> Int32
-    {
+    /// `statetui help [<command>]`, declared like a command so that `help help` and `help --` work as
+    /// anywhere else.
+    package static let helpSpec = CommandSpec(
+        name: "help", abstract: "Show help for a command, or the overview without one.",
+        arguments: [
+            .init(
+                name: "command",
+                help: "The command to describe: \((commands.map(\.name) + ["help"]).joined(separator: ", ")).",
+                isOptional: true)
+        ])
+
+    /// Runs `arguments` as a command (or `--help`, `--version`, `help`). After `--` (`optionsEnded`), the first
+    /// word is a command's name whatever it starts with.
+    private static func dispatch(
+        _ arguments: [String], io: CommandIO, environment: [String: String], optionsEnded: Bool = false
+    ) throws(UsageError) -> Int32 {
         guard let first = arguments.first else { throw UsageError("missing command") }
         let rest = Array(arguments.dropFirst())
-        switch first {
+        switch optionsEnded && first.hasPrefix("-") ? "" : first {
         case "-h", "--help":
             guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
             io.writeOutput(help)
@@ -82,20 +108,20 @@ package enum CommandLineTool {
             return 0
         case "help":
             // `help --help` asks for help on help: the overview, as `help` alone prints.
-            guard let topic = rest.first, topic != "-h", topic != "--help" else {
-                guard rest.count <= 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
-                io.writeOutput(help)
-                return 0
+            let parsed = try helpSpec.parse(rest)
+            switch parsed.wantsHelp ? nil : parsed.arguments["command"] {
+            case nil: io.writeOutput(help)
+            case helpSpec.name?: io.writeOutput(helpSpec.help)
+            case let topic?:
+                guard let spec = commands.first(where: { $0.name == topic }) else {
+                    throw UsageError("unknown command \(UsageError.quote(topic))")
+                }
+                io.writeOutput(spec.help)
             }
-            guard rest.count == 1 else { throw UsageError("unexpected argument \(UsageError.quote(rest[1]))") }
-            guard let spec = commands.first(where: { $0.name == topic }) else {
-                throw UsageError("unknown command \(UsageError.quote(topic))")
-            }
-            io.writeOutput(spec.help)
             return 0
         default:
             guard let spec = commands.first(where: { $0.name == first }) else {
-                throw first.hasPrefix("-")
+                throw first.hasPrefix("-") && !optionsEnded
                     ? UsageError("unknown option \(UsageError.quote(first))")
                     : UsageError("unknown command \(UsageError.quote(first))")
             }

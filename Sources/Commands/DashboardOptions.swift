@@ -12,6 +12,9 @@ package struct DashboardOptions: Hashable, Sendable {
     package var inspectable: Bool
 
     /// Options.
+    /// Whether `-h` or `--help` came among the options: the help is printed instead of opening the dashboard.
+    package var wantsHelp = false
+
     package init(tracePath: String? = nil, seed: UInt64? = nil, mouse: Bool = true, inspectable: Bool = false) {
         self.tracePath = tracePath
         self.seed = seed
@@ -57,7 +60,18 @@ package struct DashboardOptions: Hashable, Sendable {
         var options = DashboardOptions()
         var rest = arguments[...]
         while let word = rest.popFirst() {
-            guard let option = Option(rawValue: word) else { throw UsageError("unexpected argument '\(word)'") }
+            if word == "-h" || word == "--help" {
+                options.wantsHelp = true
+                return options
+            }
+            if word == "--" {
+                // No options after `--`, and the dashboard takes no other words.
+                guard let extra = rest.first else { break }
+                throw UsageError("unexpected argument \(UsageError.quote(extra))")
+            }
+            guard let option = Option(rawValue: word) else {
+                throw UsageError("unexpected argument \(UsageError.quote(word))")
+            }
             try options.apply(option, rest: &rest)
         }
         return options

@@ -79,6 +79,53 @@ import Testing
                 + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n")
     }
 
+    /// Issue 24: `--help` and `-h` after any other option print the help, for the dashboard's options and
+    /// every command's.
+    @Test(arguments: [
+        ["--seed", "1", "--help"], ["--no-mouse", "-h"], ["--trace", "t.log", "--inspectable", "--help"],
+    ])
+    func helpAfterDashboardOptionsPrintsTheOverview(arguments: [String]) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == 0)
+        #expect(memory.output == CommandLineTool.help)
+        #expect(memory.dashboards == [])
+        #expect(memory.error == "")
+    }
+
+    /// Issue 24: `help COMMAND` for every command, `help help` included, and `--` ends the options of
+    /// `help` as of any command.
+    @Test(arguments: CommandLineTool.commands.map(\.name) + ["help"])
+    func helpDescribesEveryCommandAndItself(name: String) {
+        let expected = CommandLineTool.commands.first { $0.name == name }?.help ?? CommandLineTool.helpSpec.help
+        for arguments in [["help", name], ["help", "--", name], ["--", "help", name]] {
+            let memory = MemoryIO()
+            #expect(memory.run(arguments) == 0)
+            #expect(memory.output == expected)
+            #expect(memory.error == "")
+        }
+    }
+
+    @Test func helpOnHelpListsTheCommands() {
+        let memory = MemoryIO()
+        #expect(memory.run(["help", "help"]) == 0)
+        #expect(memory.output.hasPrefix("OVERVIEW: Show help for a command, or the overview without one.\n"))
+        #expect(memory.output.contains("The command to describe: replay, graph, demo, copy, inspect, help."))
+    }
+
+    /// Issue 24: `--` means "no options after this" at the top level too: alone it opens the dashboard,
+    /// and a word after it is a command's name even when it starts with a dash.
+    @Test(arguments: [
+        (["--"], 0, "", 1), (["--seed", "1", "--"], 0, "", 1),
+        (["--", "--help"], 2, "statetui: unknown command '--help'\n", 0),
+        (["--seed", "1", "--", "replay"], 2, "statetui: unexpected argument 'replay'\n", 0),
+    ])
+    func dashDashEndsTheOptions(arguments: [String], status: Int32, firstLine: String, dashboards: Int) {
+        let memory = MemoryIO()
+        #expect(memory.run(arguments) == status)
+        #expect(memory.dashboards.count == dashboards)
+        #expect(memory.error.prefix(while: { $0 != "\n" }) + (firstLine.isEmpty ? "" : "\n") == firstLine)
+    }
+
     @Test(arguments: [
         (CommandIO.ReadError("no such file"), "statetui: missing.txt: no such file\n"),
         (CommandIO.ReadError("is not UTF-8 text"), "statetui: missing.txt: is not UTF-8 text\n"),
