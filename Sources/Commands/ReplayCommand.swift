@@ -60,7 +60,7 @@ package enum ReplayCommand {
                 io.writeOutput("\(try replayer.apply(line))\n")
             } catch {
                 io.writeError(
-                    "statetui: line \(number): \(error); a \(model.inputName) is one of: "
+                    "statetui: line \(number): \(error); \(Article.indefinite(model.inputName)) is one of: "
                         + model.inputForms.joined(separator: ", ") + "\n")
                 return 2
             }

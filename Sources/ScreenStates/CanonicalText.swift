@@ -104,6 +104,6 @@ extension CanonicalValue {
     /// The error for a value whose case name is none of the type's; callers that show it to a
     /// user add the accepted forms (``CanonicalText/canonicalForms``).
     static func unknownCase(_ value: CanonicalValue, of typeName: String) -> CanonicalTextError {
-        CanonicalTextError(column: 0, "\(value.excerpt) is not a \(typeName)")
+        CanonicalTextError(column: 0, "\(value.excerpt) is not \(Article.indefinite(typeName))")
     }
 }

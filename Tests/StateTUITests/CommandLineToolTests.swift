@@ -79,6 +79,15 @@ import Testing
                 + "a load action is one of: refreshTapped, succeeded([String]), failed(String)\n")
     }
 
+    /// Issue 24: `a upload event`; the article follows the word.
+    @Test func anUnknownUploadEventSaysAnUploadEvent() {
+        let memory = MemoryIO(input: ["launch"])
+        #expect(memory.run(["replay", "upload"]) == 2)
+        #expect(
+            memory.error == "statetui: line 1: launch is not an upload event; an upload event is one of: "
+                + UploadEvent.canonicalForms.joined(separator: ", ") + "\n")
+    }
+
     /// Issue 24: `--help` and `-h` after any other option print the help, for the dashboard's options and
     /// every command's.
     @Test(arguments: [
