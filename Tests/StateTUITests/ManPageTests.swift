@@ -73,6 +73,32 @@ import Testing
             })
     }
 
+    /// Issue 24: the man page as `man` shows it (groff, which .ci/run installs): keys in one pair of angle
+    /// brackets each (`⟨Up⟩/⟨Down⟩`, never `⟨Up/⟨Down⟩⟩`), and the replay verdicts include `postpone`.
+    @Test func theRenderedManPageShowsKeysAndVerdictsRight() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        groff.arguments = [
+            "groff", "-mandoc", "-Tutf8", "-P-cbou", root.appendingPathComponent("Resources/statetui.1").path,
+        ]
+        let output = Pipe()
+        groff.standardOutput = output
+        groff.standardError = FileHandle.nullDevice
+        try groff.run()
+        let rendered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        #expect(groff.terminationStatus == 0, "groff is needed to render the man page (.ci/run installs it)")
+        let nested = rendered.split(separator: "\n").filter { $0.contains(/⟨[^⟩]*⟨/) }
+        #expect(nested == [])
+        for keys in ["⟨Up⟩/⟨Down⟩", "⟨PgUp⟩/⟨PgDn⟩", "⟨Left⟩/⟨Right⟩", "⟨Tab⟩/⟨Shift-Tab⟩"] {
+            #expect(rendered.contains(keys), "\(keys) is not rendered")
+        }
+        let flat = rendered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("‘to’, ‘update’, ‘stay’, ‘ignore’, ‘invalid’ or ‘postpone’"))
+    }
+
     @Test func theManPageIsRead() {
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
         #expect(
@@ -117,7 +143,7 @@ import Testing
         let environment = Self.arguments(of: "Ev", in: Self.section("ENVIRONMENT").filter { $0.hasPrefix(".It ") })
         #expect(environment == ["NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_RUNTIME_DIR"])
         let statuses = Self.section("EXIT STATUS").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }
-        #expect(statuses == ["0", "1", "2", "129", "130", "141", "143"])
+        #expect(statuses == ["0", "1", "2", "129", "130", "141", "143", "128 + Ar n"])
         #expect(
             CommandLineTool.help.contains(
                 "Exit status: 0 ok, 1 failure, 2 usage or environment error, 129/130/143 hung up/interrupted/terminated,"
