@@ -1,7 +1,15 @@
 import DashboardApp
 import FileTransfer
+import Foundation
 import ScreenStates
+import StateMachineInspector
 import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every parser of outside input, fed raw bytes: the one entry that each libFuzzer executable
 /// (`Tests/Fuzz/<Name>/main.swift`, built by `make fuzz`) and the seed-corpus regression test share.
@@ -25,6 +33,13 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case asciicast = "FuzzAsciicast"
     /// The command line, one argument per line: parsed and run in memory (`demo` and `copy` only parsed).
     case commandLine = "FuzzCommandLine"
+    /// The inspector protocol both ways: the client's reader (lines over a real socket, the `hello` rules,
+    /// the client's picture of the program), and the server's writer (each message read writes a line that
+    /// reads back as itself).
+    case inspectorProtocol = "FuzzInspectorProtocol"
+    /// The inspector's socket listing over a private directory of entries the input names (a first byte
+    /// `f`ile, `l`ink or `d`irectory, then the name): nothing that is not a stale socket is deleted.
+    case socketListing = "FuzzSocketListing"
 
     /// Runs the parser on `bytes`; true when it accepted them.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -36,6 +51,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .journal: Self.journal(bytes)
         case .asciicast: (try? Asciicast(parsing: Self.text(bytes))) != nil
         case .commandLine: Self.commandLine(Self.text(bytes))
+        case .inspectorProtocol: Self.inspectorProtocol(UnsafeRawBufferPointer(bytes))
+        case .socketListing: Self.socketListing(Self.text(bytes))
         }
     }
 
@@ -139,6 +156,65 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         let spec = first == DemoCommand.spec.name ? DemoCommand.spec : CopyCommand.spec
         guard let parsed = try? spec.parse(Array(words.dropFirst())) else { return false }
         return parsed.options["size"].map { Size(parsing: $0) != nil } ?? true
+    }
+
+    /// The bytes as a program's side of a connection, read by the client until it ends; true when every line
+    /// was a message in order (`hello` first).
+    private static func inspectorProtocol(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return false }
+        // What fits in the socket's buffer without waiting for the reader on this same thread.
+        let sent = send(ends[1], bytes.baseAddress, min(bytes.count, 32 << 10), Int32(MSG_NOSIGNAL))
+        close(ends[1])
+        let connection = InspectorConnection(reading: ends[0], name: "fuzz")
+        defer { connection.close() }
+        guard sent == min(bytes.count, 32 << 10) else { return false }
+        var program = InspectedProgram(recordLimit: 4, machineLimit: 4)
+        do {
+            while let message = try connection.next() {
+                program.apply(message)
+                precondition(
+                    (try? InspectorMessage(line: message.line())) == message, "\(message.line()) does not read back")
+            }
+        } catch {
+            program.disconnected()
+            return false
+        }
+        program.disconnected()
+        return true
+    }
+
+    /// Up to 16 lines, each an entry to make (`f` a file, `l` a symlink to it, `d` a directory, then its
+    /// name) in a fresh private directory, which is then listed: every entry must still be there, and none
+    /// may be listed. True when some name has the form of a program's socket.
+    private static func socketListing(_ text: String) -> Bool {
+        var template = Array("/tmp/statetui-fuzz-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return false }
+        let directory = String(cString: made)
+        defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+        var entries: [String] = []
+        var socketNames = false
+        for line in CommandIO.splitLines(text).prefix(16) {
+            guard let kind = line.first else { continue }
+            let name = String(line.dropFirst().prefix(200)).replacingOccurrences(of: "/", with: "_")
+            guard !name.isEmpty, name != ".", name != "..", !name.contains("\0") else { continue }
+            let path = directory + "/" + name
+            let created =
+                switch kind {
+                case "l": symlink(directory + "/missing", path) == 0
+                case "d": mkdir(path, 0o700) == 0
+                default: FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+                }
+            if created { entries.append(path) }
+            if InspectorDiscovery.parse(fileName: name) != nil { socketNames = true }
+        }
+        let listed = InspectorDiscovery.list(directory: directory, ask: false)
+        precondition(listed.isEmpty, "entries that are not sockets were listed: \(listed)")
+        for path in entries {
+            var info = stat()
+            precondition(lstat(path, &info) == 0, "the listing deleted \(path), which is not a socket")
+        }
+        return socketNames
     }
 
     /// An IO with no input and no files that discards what is written.
