@@ -103,16 +103,17 @@ public enum DemoPlayer {
         let (frames, continuation) = AsyncStream.makeStream(
             of: Frame.self, bufferingPolicy: .bufferingOldest(frameBufferLimit))
         let ending = Locked<Ending?>(nil)
-        let thread = Thread {
-            let result = run(script, on: box.terminal, world: world, pace: pace) { frame in
-                // Waits for room rather than drop a frame; ends at once if nobody reads any more.
-                var pending = frame
-                while case .dropped(let refused) = continuation.yield(pending) {
-                    pending = refused
-                    usleep(500)
-                }
+        let emit: @Sendable (Frame) -> Void = { frame in
+            // Waits for room rather than drop a frame; ends at once if nobody reads any more.
+            var pending = frame
+            while case .dropped(let refused) = continuation.yield(pending) {
+                pending = refused
+                usleep(500)
             }
-            ending.withLock { $0 = result }
+        }
+        let thread = Thread {
+            // Read only after `finish()`, once the iteration below has ended.
+            ending.withLock { $0 = run(script, on: box.terminal, world: world, pace: pace, emit: emit) }
             continuation.finish()
         }
         thread.name = "statetui demo"
