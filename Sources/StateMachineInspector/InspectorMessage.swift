@@ -85,7 +85,27 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every field is a string, a number or an array of those: encoding cannot fail.
         guard let data = try? encoder.encode(self) else { return #"{"type":"\#(type)"}"# }
-        return String(decoding: data, as: UTF8.self)
+        return Self.escapingTerminalControls(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `json` with the characters a terminal may act on that JSON leaves as they are (DEL, the C1 controls
+    /// such as CSI U+009B, the line and paragraph separators) written as `\u` escapes, so that a line printed
+    /// by `statetui inspect --headless` is inert on any terminal; it decodes to the same message.
+    static func escapingTerminalControls(_ json: String) -> String {
+        let acts: (Unicode.Scalar) -> Bool = {
+            (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}"
+        }
+        guard json.unicodeScalars.contains(where: acts) else { return json }
+        var escaped = ""
+        for scalar in json.unicodeScalars {
+            if acts(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Decodes one line (without its newline).

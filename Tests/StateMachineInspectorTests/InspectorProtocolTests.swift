@@ -50,6 +50,13 @@ struct InspectorProtocolTests {
         #expect(throws: (any Error).self) { try InspectorMessage(line: line) }
     }
 
+    @Test("characters a terminal acts on that JSON leaves raw (DEL, C1 such as CSI) are written as escapes")
+    func terminalControlsAreEscapedInLines() throws {
+        let message = InspectorMessage.state(InspectorState(machine: 1, state: "\u{9B}2J\u{7F}\u{2028}é", visit: 1))
+        #expect(message.line() == #"{"machine":1,"state":"\u009b2J\u007f\u2028é","type":"state","visit":1}"#)
+        #expect(try InspectorMessage(line: message.line()) == message)
+    }
+
     @Test("the reducer follows machines through their messages")
     func reducerFollowsMachines() {
         var program = InspectedProgram(recordLimit: 2)
