@@ -87,6 +87,11 @@ package enum ReplayCommand {
 
     /// The line without surrounding spaces, tabs or a carriage return.
     static func trimmed(_ line: String) -> String {
+        // Most lines have nothing to trim: they are kept as they are, without a copy.
+        let isBlankByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        if let first = line.utf8.first, let last = line.utf8.last, !isBlankByte(first), !isBlankByte(last) {
+            return line
+        }
         let scalars = line.unicodeScalars
         let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),

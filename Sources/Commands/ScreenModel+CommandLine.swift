@@ -27,22 +27,51 @@ extension ScreenModel {
         switch self {
         case .transfer:
             let machine = TransferMachine(label: "replay.transfer")
-            return Replayer { text throws(CanonicalTextError) in
-                let outcome = machine.apply(try TransferEvent(parsing: text))
-                return Replayer.Step(verdict: outcome.verdict, state: machine.state.description)
-            }
+            return Self.replayer(
+                of: TransferEvent.self, apply: { machine.engine.send($0).verdict }, state: { machine.state })
         case .upload:
             let machine = UploadMachine(label: "replay.upload")
-            return Replayer { text throws(CanonicalTextError) in
-                let outcome = machine.apply(try UploadEvent(parsing: text))
-                return Replayer.Step(verdict: outcome.verdict, state: machine.state.description)
-            }
+            return Self.replayer(
+                of: UploadEvent.self, apply: { machine.engine.send($0).verdict }, state: { machine.state })
         case .load:
             let machine = LoadMachine(label: "replay.load")
-            return Replayer { text throws(CanonicalTextError) in
-                let outcome = machine.apply(try LoadAction(parsing: text))
-                return Replayer.Step(verdict: outcome.verdict, state: machine.state.description)
+            return Self.replayer(
+                of: LoadAction.self, apply: { machine.engine.send($0).verdict }, state: { machine.state })
+        }
+    }
+
+    /// The most distinct lines whose events a replayer keeps parsed.
+    static let parsedLineLimit = 256
+
+    /// A replayer that applies each line's event through `apply` (the engine's own `send`: a replay has no
+    /// record readers to wake) and reads the state after it with `state`.
+    /// It keeps the events of the last distinct lines it parsed (at most ``parsedLineLimit``) and the text of
+    /// the last state it printed: a stream of a few repeated events (`yes start`) is parsed and printed once
+    /// per distinct line and state, not once per line.
+    private static func replayer<Event: CanonicalText, State: CanonicalText & Equatable>(
+        of _: Event.Type, apply: @escaping (Event) -> Verdict?, state: @escaping () -> State
+    ) -> Replayer {
+        var parsed: [String: Event] = [:]
+        var shown: (state: State, text: String)?
+        return Replayer { text throws(CanonicalTextError) in
+            let event: Event
+            if let known = parsed[text] {
+                event = known
+            } else {
+                event = try Event(parsing: text)
+                if parsed.count >= parsedLineLimit { parsed.removeAll(keepingCapacity: true) }
+                parsed[text] = event
             }
+            let verdict = apply(event)
+            // Only `to` and `update` change the state: after any other verdict the state printed last stands.
+            if let shown, verdict != .to, verdict != .update, verdict != nil {
+                return Replayer.Step(verdict: verdict, state: shown.text)
+            }
+            let after = state()
+            if let shown, shown.state == after { return Replayer.Step(verdict: verdict, state: shown.text) }
+            let printed = after.description
+            shown = (after, printed)
+            return Replayer.Step(verdict: verdict, state: printed)
         }
     }
 
