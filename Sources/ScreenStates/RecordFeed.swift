@@ -21,6 +21,10 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
     }
 
     private let readers = Locked(Readers())
+    /// Readers whose streams ended, removed from `readers` by the next ``publish(to:)``. A stream's end
+    /// must not wait for `readers`: it runs while the reading task's status is locked (a cancellation),
+    /// and ``publish(to:)`` resumes that task while holding `readers`, which needs that status lock.
+    private let leaving = Locked<[Int]>([])
 
     /// A feed with no machine and no readers yet; ``attach(_:)`` names the machine.
     public init() {}
@@ -35,6 +39,7 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
     public func records() -> AsyncStream<Records> {
         let (stream, continuation) = AsyncStream.makeStream(of: Records.self, bufferingPolicy: .bufferingNewest(1))
         let (id, engine) = readers.withLock { readers in
+            forgetLeft(&readers)
             readers.nextID += 1
             readers.all[readers.nextID] = continuation
             return (readers.nextID, readers.engine)
@@ -47,7 +52,7 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
         }
         continuation.onTermination = { [weak self] _ in
             pump.cancel()
-            _ = self?.readers.withLock { $0.all.removeValue(forKey: id) }
+            self?.leaving.withLock { $0.append(id) }
         }
         return stream
     }
@@ -63,11 +68,22 @@ public final class RecordFeed<State: Hashable & Sendable, Event: Sendable>: Send
         return outcome
     }
 
+    /// Removes the readers whose streams ended since the last time (called with `readers` locked, so
+    /// their number stays bounded by the readers that come and go between two calls).
+    private func forgetLeft(_ readers: inout Readers) {
+        let left = leaving.withLock { ids in
+            defer { ids.removeAll() }
+            return ids
+        }
+        for id in left { readers.all.removeValue(forKey: id) }
+    }
+
     /// Reads and hands out the history under the readers' lock, so two wake-ups racing on two threads
     /// cannot leave an older history as a reader's newest. The machine never holds its own lock while
     /// anything here runs, so taking it here cannot deadlock.
     private func publish(to id: Int?) {
         readers.withLock { readers in
+            forgetLeft(&readers)
             guard let engine = readers.engine, !readers.all.isEmpty else { return }
             let history = engine.history
             if let id {
