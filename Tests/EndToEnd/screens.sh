@@ -127,4 +127,19 @@ wait_for 'demo short done — q quits'
 wait_gone '^exit='
 keys q
 wait_for '^exit=0$'
+# Issue 24: a headless demo's memory is flat in its length. Each frame is written as it is drawn and let go;
+# 15,000 steps once held ~7 KB each (over 100 MB), now the peak stays near the dashboard's own ~35 MB.
+step="a long headless demo keeps its memory flat"
+for _ in $(seq 1 15000); do echo tab; done > "$work/long.demo"
+"$bin" demo "$work/long.demo" --headless > /dev/null &
+player=$!
+peak=0
+while kill -0 "$player" 2>/dev/null; do
+    now=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$player/status" 2>/dev/null || true)
+    [ -n "$now" ] && [ "$now" -gt "$peak" ] && peak=$now
+    sleep 0.5
+done
+wait "$player" || fail "the long demo exited $?"
+[ "$peak" -gt 0 ] && [ "$peak" -lt 80000 ] || fail "a 15,000-step headless demo peaked at $peak kB (bound 80,000 kB)"
+
 echo "screens test: ok"
