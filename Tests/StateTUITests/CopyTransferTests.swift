@@ -368,8 +368,8 @@ extension CopyFixture {
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
     }
 
-    /// `f` arms a real fault: the next chunk written fails with EIO, the transfer fails with that OS
-    /// reason and keeps its partial, and retry (a new request id) continues from it to a verified file.
+    /// `f` arms a simulated fault: the next chunk written fails with EIO, the transfer fails with that
+    /// reason marked as simulated and keeps its partial, and retry (a new request id) continues from it to a verified file.
     @Test func anInjectedWriteFailureFailsWithTheReasonAndRetryCompletes() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
@@ -382,7 +382,9 @@ extension CopyFixture {
         #expect(
             machine.model
                 == TransferModel(
-                    phase: .failed(message: "cannot write \(fixture.partial): Input/output error"), lastRequest: 1,
+                    phase: .failed(
+                        message: "cannot write \(fixture.partial): Input/output error"
+                            + CopyTransfer.simulatedFaultNote), lastRequest: 1,
                     retainedPercent: 50))
         #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
 

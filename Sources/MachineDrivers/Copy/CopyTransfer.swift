@@ -32,8 +32,9 @@ import Darwin
 /// ``CopySlots``, so thousands of transfers started at once keep a bounded number of files open.
 ///
 /// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
-/// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
-/// the transfer fails with the OS reason, keeps its partial, and `r` (retry) continues from it.
+/// events the machine dropped, and `f` (only with `statetui copy --simulate-faults`) arms a simulated fault:
+/// the next chunk written fails with EIO, so the transfer fails with that reason marked as simulated
+/// (``simulatedFaultNote``), keeps its partial, and `r` (retry) continues from it.
 package final class CopyTransfer: TransferDriver {
     /// The machine this adapter drives.
     package let machine: TransferMachine
@@ -52,6 +53,9 @@ package final class CopyTransfer: TransferDriver {
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
     private let driverStatus: DriverStatus
+
+    /// What the failure message of a fault armed by `f` ends with, so it never passes for a real one.
+    package static let simulatedFaultNote = " (simulated fault: --simulate-faults)"
 
     /// A transfer (and its machine, labelled with `displayName`, by default the file name) that copies
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
@@ -122,7 +126,8 @@ package final class CopyTransfer: TransferDriver {
     /// The status now: stale events counted and whether the next write is armed to fail.
     package var status: TransferDriverStatus { driverStatus.value }
 
-    /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
+    /// Arms a simulated fault: the next chunk written to the partial fails with EIO (Input/output error), and
+    /// the failure says it was simulated.
     package func failNextOutcome() {
         driverStatus.change { $0.failsNextOutcome = true }
     }
@@ -212,7 +217,9 @@ package final class CopyTransfer: TransferDriver {
             case .success(.cancelled):
                 break
             case .failure(let error):
-                sender.send(.failed(request: request, message: error.description))
+                let simulated = driverStatus.takeInjectedFault()
+                sender.send(
+                    .failed(request: request, message: error.description + (simulated ? Self.simulatedFaultNote : "")))
             }
         }
     }
@@ -321,6 +328,7 @@ private final class ProgressForwarder: Sendable {
 /// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
 private final class DriverStatus: Sendable {
     private let current = Locked(TransferDriverStatus())
+    private let injectedFault = Locked(false)
     let updates: AsyncStream<TransferDriverStatus>
     private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
@@ -351,11 +359,21 @@ private final class DriverStatus: Sendable {
 
     /// True once after `failNextOutcome()`: the write that asks fails.
     func takeArmedFailure() -> Bool {
-        current.withLock { status in
+        let armed = current.withLock { status in
             guard status.failsNextOutcome else { return false }
             status.failsNextOutcome = false
             continuation.yield(status)
             return true
+        }
+        if armed { injectedFault.withLock { $0 = true } }
+        return armed
+    }
+
+    /// True once after an armed fault failed a write: the failure it caused is a simulated one.
+    func takeInjectedFault() -> Bool {
+        injectedFault.withLock { injected in
+            defer { injected = false }
+            return injected
         }
     }
 

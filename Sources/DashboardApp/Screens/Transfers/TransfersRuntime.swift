@@ -52,6 +52,10 @@ package final class TransfersRuntime: Sendable {
             guard transfers.indices.contains(row) else { return }
             let transfer = transfers[row]
             if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
+        case .sendAll(let events):
+            for transfer in transfers {
+                if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
+            }
         case .failNextOutcome(let row):
             guard transfers.indices.contains(row) else { return }
             transfers[row].failNextOutcome()
