@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -30,6 +30,7 @@ test:
 	$(SWIFT) test
 	$(MAKE) test-compile-fail
 	$(MAKE) test-copy
+	$(MAKE) test-copy-progress
 	$(MAKE) test-inspect
 	$(MAKE) test-inspect-screens
 	$(MAKE) test-install
@@ -86,6 +87,11 @@ test-inspect-screens:
 # statetui copy --headless end to end on real files: kill -9 and restart, the fault cases, signals.
 test-copy:
 	SWIFT=$(SWIFT) Tests/EndToEnd/copy.sh
+
+# Issue 23's output of statetui copy --headless: lines written as they happen (live, through a pipe, after kill -9),
+# a total line at most once a second, the summary; replay answering through a pipe.
+test-copy-progress:
+	SWIFT=$(SWIFT) Tests/EndToEnd/copy-progress.sh
 
 # ThreadSanitizer in its own scratch folder so it never invalidates the ordinary build.
 # One test at a time: under ThreadSanitizer's slowdown, CPU-bound tests (model checks, large copies) can hold both

@@ -34,7 +34,8 @@ package struct CommandIO {
     package var writeError: (String) -> Void
     /// The lines of standard input (nil) or of the file at a path, read a bounded window at a time.
     package var openLines: (String?) -> Result<Lines, ReadError>
-    /// Writes out what ``writeOutput`` buffered, for output that a reader follows live (`inspect --headless`).
+    /// Writes out what ``writeOutput`` buffered, for output that a reader follows live (`inspect --headless`,
+    /// `copy --headless`).
     package var flushOutput: () -> Void = {}
 
     /// An IO from its edges. Without `openLines`, lines come from `readInputLine` and from `readFile`'s text.
@@ -57,13 +58,23 @@ package struct CommandIO {
             }
     }
 
-    /// The process's own standard streams and file system. Output is buffered and flushed before anything
-    /// is written to standard error, so the two stay in order. A write error never crashes: when the reader
+    /// The process's own standard streams and file system (`input`, `output` and `error` name others for
+    /// tests). Output is buffered and flushed before anything is written to standard error, so the two stay
+    /// in order, and before standard input is read, so a reader following the output through a pipe sees
+    /// every answer before the next question is awaited (`replay` fed line by line). Commands that print
+    /// while they work call ``flushOutput`` after each burst. A write error never crashes: when the reader
     /// of standard output has gone, the process exits quietly with ``StandardStream/closedPipeStatus``; any
     /// other write error prints one line on standard error and exits with status 1.
-    package static func standard() -> (io: CommandIO, flush: () -> Void) {
-        let output = OutputBuffer()
-        let input = LineReader(descriptor: 0, closing: false)
+    package static func standard(
+        input inputDescriptor: Int32 = 0, output outputStream: StandardStream = .output,
+        error errorStream: StandardStream = .error
+    ) -> (io: CommandIO, flush: () -> Void) {
+        let output = OutputBuffer(stream: outputStream, error: errorStream)
+        let input = LineReader(
+            read: { buffer in
+                output.flush()
+                return read(inputDescriptor, buffer.baseAddress, buffer.count)
+            })
         let io = CommandIO(
             readInputLine: { try? input.next() },
             readFile: { readTextFile($0) },
@@ -71,7 +82,7 @@ package struct CommandIO {
             writeError: { text in
                 output.flush()
                 // Nothing is left to tell about a failing standard error: the exit status says it.
-                if StandardStream.error.write(text.utf8) != nil { exit(1) }
+                if errorStream.write(text.utf8) != nil { exit(1) }
             },
             openLines: { path in
                 guard let path, path != "-" else { return .success(input.nextResult) }
@@ -143,7 +154,14 @@ package struct CommandIO {
 /// Collects standard output and writes it in large pieces; a failed write ends the process (see
 /// ``CommandIO/standard()``).
 private final class OutputBuffer {
+    private let stream: StandardStream
+    private let error: StandardStream
     private var pending: [UInt8] = []
+
+    init(stream: StandardStream, error: StandardStream) {
+        self.stream = stream
+        self.error = error
+    }
 
     func append(_ text: String) {
         pending.append(contentsOf: text.utf8)
@@ -152,13 +170,13 @@ private final class OutputBuffer {
 
     func flush() {
         guard !pending.isEmpty else { return }
-        let failure = StandardStream.output.write(pending)
+        let failure = stream.write(pending)
         pending.removeAll(keepingCapacity: true)
         switch failure {
         case nil: return
         case .closedPipe: exit(StandardStream.closedPipeStatus)
         case .failed(let code):
-            StandardStream.error.write(
+            error.write(
                 "statetui: cannot write to standard output: \(StandardStream.describe(errno: code))\n".utf8)
             exit(1)
         }

@@ -25,6 +25,9 @@ package enum CopyCommand {
             .init(
                 name: "inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
             .init(name: "no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
+            .init(
+                name: "simulate-faults",
+                help: "For testing: 'f' in the dashboard makes the next write fail (said to be simulated)."),
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
@@ -109,7 +112,7 @@ package enum CopyCommand {
         guard command.flags.contains("headless") else {
             return InteractiveCopy.run(
                 session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
-                io: io, environment: environment)
+                simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
         }
         return HeadlessCopy.run(session, io: io)
     }

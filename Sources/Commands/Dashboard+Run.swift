@@ -10,10 +10,11 @@ extension Dashboard {
     ///
     /// `transfers` replaces the simulated transfers (`statetui copy` passes its real copies);
     /// `prepare` runs once the terminal is open, before the first frame (`copy --start` starts them);
-    /// with `confirmsQuit`, `q` asks before stopping transfers under way.
+    /// with `confirmsQuit`, `q` asks before stopping transfers under way; `mode` is the demo dashboard or
+    /// `statetui copy`'s.
     package static func run(
         _ options: DashboardOptions, environment variables: [String: String], writeError: (String) -> Void,
-        transfers: TransfersRuntime? = nil, confirmsQuit: Bool = false,
+        transfers: TransfersRuntime? = nil, confirmsQuit: Bool = false, mode: DashboardMode = .demo,
         prepare: (DashboardEnvironment) -> Void = { _ in }
     ) -> Int32 {
         let seed: UInt64?
@@ -52,6 +53,7 @@ extension Dashboard {
         var generator = SystemRandomNumberGenerator()
         var environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
         environment.confirmsQuit = confirmsQuit
+        environment.mode = mode
         if let inspector { environment.register(in: inspector) }
         prepare(environment)
         let final = app(environment).run(on: terminal, trace: trace)

@@ -15,10 +15,18 @@ package protocol TransferDriver: Sendable {
     var statusUpdates: AsyncStream<TransferDriverStatus> { get }
     /// The driver's status now.
     var status: TransferDriverStatus { get }
+    /// Sends a user's `event` (a key's intent the screen resolved): to the machine as it is, unless the
+    /// driver must act before the machine may move (a real copy stops its job before it pauses).
+    func perform(_ event: TransferEvent)
     /// Makes the next outcome a failure (simulated: the worker reports one; real: the next write fails).
     func failNextOutcome()
     /// Stops the machine (its work is cancelled) and ends the status updates.
     func stop()
 }
 
-extension SimulatedTransfer: TransferDriver {}
+extension SimulatedTransfer: TransferDriver {
+    /// The simulated worker stops with its visit, so every event goes to the machine as it is.
+    package func perform(_ event: TransferEvent) {
+        machine.send(event)
+    }
+}

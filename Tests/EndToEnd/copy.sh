@@ -331,7 +331,7 @@ status=0
 "$bin" copy "$work/names-src/$newline_name" "$work/names-src/$escape_name" "$dst" --headless >"$work/names.out" 2>&1 || status=$?
 if [ $status = 0 ] && grep -qxF 'two\nlines: completed(file: "'"$dst"'/two\nlines")' "$work/names.out" &&
     grep -qF 'esc\u{1B}[31mred: completed(' "$work/names.out" && ! grep -q $'\e' "$work/names.out" &&
-    [ "$(grep -c '' "$work/names.out")" = "$(grep -c -E '^(two|esc)' "$work/names.out")" ] &&
+    [ "$(grep -c '' "$work/names.out")" = "$(grep -c -E '^(two|esc|total: |copied )' "$work/names.out")" ] &&
     same "$work/names-src/$newline_name" "$dst/$newline_name"; then
     pass "control characters in names are escaped: every output line is one line, no raw ESC"
 else

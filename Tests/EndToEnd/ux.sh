@@ -4,6 +4,8 @@
 # done, rate and ETA while it runs, a click selects the failed file and Enter opens its detail pane with the
 # whole error (compared with the one `copy --headless` prints for the same tree), a click on a tab shows
 # History, `/` searches it; then, on the dashboard's own simulated Transfers, `s p` typed fast ends paused.
+# Issue 23: the copy dashboard has only its copies, their History and Graph, a total row and no fault key; `S`
+# starts every transfer.
 # Every wait is bounded (the screen is polled, never slept on); the private tmux server and the files go
 # with the script.
 name=ux
@@ -44,6 +46,11 @@ tm set -g escape-time 0
 wait_for '^ 1 Transfers'
 wait_for '│ Name +Size +Done +Rate +ETA State +│'
 
+step="issue 23: the copy dashboard is a copy tool: its copies, their History and their Graph, a total row, no f"
+wait_for '^ 1 Transfers +2 Graph +3 History *$'
+wait_for '^│ total: [0-9.]+ [kMG]?B of [0-9.]+ [kMG]?B · [0-9]+% · .* · [0-9]+ of 4 files +│$'
+! screen | grep -q -E 'Upload|f fail next' || fail "the copy dashboard shows a simulated screen or the fault key"
+
 step="size, bytes done, rate and ETA of a running file"
 wait_for '│ tree/big\.bin +25 MB +[0-9.]+ [kMG]?B +[0-9.]+ [kMG]?B/s +[0-9]+:[0-9][0-9] running · [0-9]+% · request #1'
 
@@ -67,7 +74,7 @@ wait_gone '─ tree/sub/bad\.bin ─'
 
 step="a click on the History tab shows History; / searches it"
 wait_for '│ tree/big\.bin .*completed · '
-click $(($(column_on_top '5 History') + 2)) 1
+click $(($(column_on_top '3 History') + 2)) 1
 wait_for 'records · [0-9]+ stale · [0-9]+ invalid · following'
 keys /
 wait_for 'enter searches · esc cancels'
@@ -85,6 +92,12 @@ tm kill-session -t "$session"
 tm new-session -d -s "$session" -x 100 -y 30 "env TERM=screen '$bin' --seed 1; echo exit=\$?; sleep 60"
 wait_for '│ photos\.tar .* idle +│'
 keys s p
+wait_for '│ photos\.tar .*paused · [0-9]+% · request #1'
+
+step="issue 23: S starts every transfer that can start with one key"
+keys S
+wait_for '│ backup\.img .*running · [0-9]+% · request #1'
+wait_for '│ notes\.md .*running · [0-9]+% · request #1'
 wait_for '│ photos\.tar .*paused · [0-9]+% · request #1'
 keys q
 wait_for '^exit=0$'

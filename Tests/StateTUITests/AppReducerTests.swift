@@ -127,8 +127,8 @@ import Testing
     }
 
     @Test func tabAndShiftTabCycleThroughEveryScreen() {
-        #expect(Screen.allCases.map(\.next) == [.upload, .load, .graph, .history, .transfers])
-        #expect(Screen.allCases.map(\.previous) == [.history, .transfers, .upload, .load, .graph])
+        #expect(Screen.allCases.map { $0.next() } == [.upload, .load, .graph, .history, .transfers])
+        #expect(Screen.allCases.map { $0.previous() } == [.history, .transfers, .upload, .load, .graph])
         for screen in Screen.allCases {
             var state = F.app()
             let key = Key.character(Character(String(screen.rawValue)))
@@ -227,6 +227,7 @@ import Testing
                 switch effect {
                 case .send(_, let events):
                     TransfersRuntime.event(of: events, at: state.rows[state.selected].model) != nil
+                case .sendAll: true
                 case .failNextOutcome: true
                 }
             }

@@ -1,3 +1,4 @@
+import DashboardApp
 import FileTransfer
 import Foundation
 import MachineDrivers
@@ -122,6 +123,36 @@ private struct CopyFixture {
     func remove() { try? FileManager.default.removeItem(atPath: root) }
 }
 
+/// A file system whose rename onto the final name (the commit) waits until the test releases it.
+private final class HeldRename: Sendable {
+    private let condition = NSCondition()
+    private let state = Locked((held: false, released: false))
+
+    /// Whether the commit is waiting at its rename.
+    var isHeld: Bool { state.withLock { $0.held } }
+
+    /// Lets the rename go on.
+    func release() {
+        condition.lock()
+        state.withLock { $0.released = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var fileSystem: FileSystem {
+        var fileSystem = FileSystem.posix
+        let rename = fileSystem.renameAt
+        fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+            condition.lock()
+            state.withLock { $0.held = true }
+            while !state.withLock({ $0.released }) { condition.wait() }
+            condition.unlock()
+            try rename(directory, from, to)
+        }
+        return fileSystem
+    }
+}
+
 /// Yields until `condition` holds; the copy runs on its own thread, so no clock is involved.
 private func until(_ condition: () -> Bool) async {
     while !condition() { await Task.yield() }
@@ -238,6 +269,59 @@ extension CopyFixture {
             ])
     }
 
+    /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
+    /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
+    /// completes and the machine ends `completed`; a cancel then does nothing, and the journal keeps saying
+    /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
+    /// stale, and a cancel journaled "cancelled" for a committed file).
+    @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
+        let fixture = try CopyFixture(chunks: 2)
+        defer { fixture.remove() }
+        let rename = HeldRename()
+        let transfer = try fixture.transfer(fileSystem: rename.fileSystem)
+        let runtime = TransfersRuntime(drivers: [transfer])
+        runtime.perform(.send(row: 0, [.start]))
+        await until { rename.isHeld }
+
+        runtime.perform(.send(row: 0, [.pause, .resume]))
+        #expect(transfer.machine.state == .running(request: 1, percent: 100))
+        rename.release()
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+
+        runtime.perform(.send(row: 0, [.cancel]))
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        #expect(
+            transfer.journal?.entry(named: "source.bin")?.status
+                == .completed(size: Int64(fixture.content.count), digest: SHA256.hash(fixture.content)))
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// A pause of a copy that is between chunks stops it at the chunk boundary first; the machine moves to
+    /// `paused` at the percent the job stopped at, and resuming completes the file.
+    @Test func aPauseStopsTheJobFirstThenPausesAtItsOffset() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
+        transfer.perform(.pause)
+        #expect(transfer.machine.state == .running(request: 1, percent: 25))
+        writes.allow(1)  // the chunk in flight finishes; the job stops at the boundary after it
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .paused(request: 1, percent: 37), lastRequest: 1))
+        #expect(writes.writeOffsets == [0, 4096, 8192])
+        #expect(transfer.machine.engine.history.filter { $0.outcome == .stale }.isEmpty)
+
+        writes.allow(100)
+        transfer.perform(.resume)
+        await until { transfer.machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
     /// A missing source fails the transfer with the OS reason in `failed(request:message:)`.
     /// The dashboard's row shows a name with control characters escaped, on one line; the request keeps
     /// the name itself.
@@ -284,8 +368,8 @@ extension CopyFixture {
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
     }
 
-    /// `f` arms a real fault: the next chunk written fails with EIO, the transfer fails with that OS
-    /// reason and keeps its partial, and retry (a new request id) continues from it to a verified file.
+    /// `f` arms a simulated fault: the next chunk written fails with EIO, the transfer fails with that
+    /// reason marked as simulated and keeps its partial, and retry (a new request id) continues from it to a verified file.
     @Test func anInjectedWriteFailureFailsWithTheReasonAndRetryCompletes() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
@@ -298,7 +382,9 @@ extension CopyFixture {
         #expect(
             machine.model
                 == TransferModel(
-                    phase: .failed(message: "cannot write \(fixture.partial): Input/output error"), lastRequest: 1,
+                    phase: .failed(
+                        message: "cannot write \(fixture.partial): Input/output error"
+                            + CopyTransfer.simulatedFaultNote), lastRequest: 1,
                     retainedPercent: 50))
         #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
 

@@ -93,14 +93,14 @@ import Testing
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 41)),
+            (.end, 0, .scrollHelp(toLine: 43)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 41, .scrollHelp(toLine: 40)),
-            (.pageUp, 41, .scrollHelp(toLine: 34)),
-            (.home, 41, .scrollHelp(toLine: 0)),
-            (.down, 41, nil),
-            (.end, 41, nil),
+            (.up, 43, .scrollHelp(toLine: 42)),
+            (.pageUp, 43, .scrollHelp(toLine: 36)),
+            (.home, 43, .scrollHelp(toLine: 0)),
+            (.down, 43, nil),
+            (.end, 43, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -139,7 +139,7 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 41
+        state.helpOffset = 43
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
     }
 

@@ -1,3 +1,4 @@
+import DashboardApp
 import Dispatch
 import FileTransfer
 import MachineDrivers
@@ -20,11 +21,23 @@ import Darwin
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
 /// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
 /// each machine's current state then, so a burst of progress costs one look, not one line.
+///
+/// Lines are flushed as they are printed, so a reader following the output (live or through a pipe) sees
+/// them at once and a kill -9 leaves the log so far. While copies run, a total line (``TransferTotals``)
+/// is printed at most once per ``ProgressLines/totalInterval``; a summary ends the output.
 enum HeadlessCopy {
-    /// Runs the session to its end; returns 0 when every transfer completed, 1 when any failed,
-    /// 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart).
-    static func run(_ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines()) -> Int32 {
+    /// Runs the session to its end, measuring its time on `clock`; returns 0 when every transfer completed,
+    /// 1 when any failed, 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart).
+    static func run(
+        _ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines(),
+        clock: some Clock<Duration> = ContinuousClock()
+    ) -> Int32 {
         let transfers = session.transfers
+        let started = clock.now
+        var lastTotal: Duration?
+        func totals() -> TransferTotals {
+            TransferTotals(transfers.map { (phase: $0.machine.state, size: $0.status.totalBytes) })
+        }
         let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()
         defer { signals.cancel() }
@@ -46,14 +59,28 @@ enum HeadlessCopy {
                 io.writeOutput(ProgressLines.line(name: transfers[index].request.id, state: state) + "\n")
                 printed[index] = state
             }
+            // Written as it happens: a reader following the output live, or the log left after a kill -9.
+            io.flushOutput()
         }
         func snapshot() -> [TransferState] { transfers.map { $0.machine.state } }
+        func printSummary() {
+            io.writeOutput(
+                totals().summary(skipped: session.skipped.count, elapsed: started.duration(to: clock.now)) + "\n")
+            io.flushOutput()
+        }
         while true {
             let states = snapshot()
             printChanges(states)
+            let elapsed = started.duration(to: clock.now)
+            if !states.allSatisfy(isSettled), lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
+                io.writeOutput(totals().line(elapsed: elapsed) + "\n")
+                io.flushOutput()
+                lastTotal = elapsed
+            }
             if let signal = signals.received {
                 waitFor { for transfer in transfers { await transfer.finish() } }
                 printChanges(snapshot())
+                printSummary()
                 io.writeError(
                     "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
                         + "are kept, run the same command again to continue\n")
@@ -62,6 +89,7 @@ enum HeadlessCopy {
             if states.allSatisfy(isSettled) {
                 waitFor { for transfer in transfers { await transfer.finish() } }
                 for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
+                printSummary()
                 break
             }
             // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.

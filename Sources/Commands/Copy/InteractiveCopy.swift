@@ -1,9 +1,10 @@
 import DashboardApp
 import MachineDrivers
 
-/// `statetui copy` without `--headless`: the dashboard's Transfers screen with one row per source,
-/// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume,
-/// cancel, retry, and `f` to inject a write failure).
+/// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
+/// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume, cancel,
+/// retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
+/// `f` (a simulated write failure, said so in its message) only with `simulatesFaults` (`--simulate-faults`).
 enum InteractiveCopy {
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`. After `q`
     /// the status is the session's outcome (``CopyExitStatus``: 0 only when every transfer completed, 1 when
@@ -13,13 +14,14 @@ enum InteractiveCopy {
     /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, io: CommandIO,
-        environment: [String: String]
+        _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, simulatesFaults: Bool = false,
+        io: CommandIO, environment: [String: String]
     ) -> Int32 {
         let transfers = session.transfers
         let status = Dashboard.run(
             DashboardOptions(), environment: environment, writeError: io.writeError,
-            transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit
+            transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
+            mode: .copy(simulatesFaults: simulatesFaults)
         ) { _ in
             if startAll {
                 for transfer in transfers { transfer.machine.send(.start) }

@@ -16,6 +16,15 @@ package struct ProgressLines: Hashable, Sendable {
         self.step = step
     }
 
+    /// The least time between two total lines: one second.
+    package static let totalInterval = Duration.seconds(1)
+
+    /// Whether a total line is due `at` this time since the copy started, the last one printed at
+    /// `lastPrinted` (nil: none yet, the first is due a ``totalInterval`` after the start).
+    package func isTotalDue(at elapsed: Duration, lastPrinted: Duration?) -> Bool {
+        elapsed - (lastPrinted ?? .zero) >= Self.totalInterval
+    }
+
     /// Whether `state` is worth a line, given the state last printed (nil: nothing printed yet).
     package func isWorthReporting(_ state: TransferState, after previous: TransferState?) -> Bool {
         guard let previous else { return true }

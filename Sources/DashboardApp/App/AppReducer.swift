@@ -23,13 +23,13 @@ package enum AppReducer {
             }
             return []
         case .select(let screen):
-            state.screen = screen
+            if state.screens.contains(screen) { state.screen = screen }
             return []
         case .nextScreen:
-            state.screen = state.screen.next
+            state.screen = state.screen.next(in: state.screens)
             return []
         case .previousScreen:
-            state.screen = state.screen.previous
+            state.screen = state.screen.previous(in: state.screens)
             return []
         case .showHelp:
             state.overlay = .help

@@ -2,8 +2,11 @@
 /// whether the app is finishing. Each child holds the newest snapshots of its machines, never a copy the
 /// app mutates itself.
 package struct AppState: Hashable, Sendable {
-    /// The screen shown (always an available one).
+    /// The screen shown (always one of ``screens``).
     package var screen: Screen
+    /// The screens this dashboard has, in tab order: every one in the demo dashboard, the copies, their
+    /// history and their diagram in `statetui copy`'s (``Screen/copyScreens``).
+    package var screens: [Screen] = Screen.allCases
     /// The Transfers screen.
     package var transfers: TransfersScreenState
     /// The Upload screen.

@@ -18,7 +18,7 @@ package enum AppView {
             return canvas
         }
         let parts = parts(size)
-        canvas.render(tabBar(selected: state.screen, width: size.width), in: parts[0])
+        canvas.render(tabBar(state.screens, selected: state.screen, width: size.width), in: parts[0])
         renderScreen(state, size: size, on: &canvas)
         switch state.overlay {
         case .help?:
@@ -67,10 +67,9 @@ package enum AppView {
         frame(title: "").inner(parts(size)[1])
     }
 
-    /// The tab bar: every screen by number, the selected one highlighted.
+    /// The tab bar: each of `screens` by number, the selected one highlighted.
     /// When the titles do not fit in `width`, only the selected tab keeps its title.
-    static func tabBar(selected: Screen, width: Int) -> TabBar {
-        let screens = Screen.allCases
+    static func tabBar(_ screens: [Screen], selected: Screen, width: Int) -> TabBar {
         let fullWidth = screens.enumerated().reduce(screens.count - 1) {
             $0 + DisplayWidth.of(TabBar.label($1.element.title, index: $1.offset))
         }
@@ -93,7 +92,7 @@ package enum AppView {
         let box = parts(size)[1]
         let textWidth = max(10, min(76, box.width - 4))
         var lines: [Line] = []
-        let order = [state.screen] + Screen.allCases.filter { $0 != state.screen }
+        let order = [state.screen] + state.screens.filter { $0 != state.screen }
         for screen in order {
             let keys = Keymap.bindings(for: screen).allHelp()
             guard !keys.isEmpty else { continue }

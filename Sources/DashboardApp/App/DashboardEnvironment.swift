@@ -23,6 +23,8 @@ package struct DashboardEnvironment: Sendable {
     package var scheduler: any SimulationScheduler
     /// Whether `q` asks before stopping transfers under way (``AppState/confirmsQuit``): on for real copies.
     package var confirmsQuit = false
+    /// The demo dashboard or `statetui copy`'s: its screens, its total row and whether `f` injects faults.
+    package var mode = DashboardMode.demo
     /// The timers of the status messages shown.
     let statusExpiry = StatusExpiry()
 
@@ -58,14 +60,22 @@ package struct DashboardEnvironment: Sendable {
     /// The name the History screen gives the load machine.
     static let loadName = "load"
 
-    /// Every machine's name, in the History screen's order: the transfers, the upload, the load.
+    /// Every machine's name, in the History screen's order: the transfers, then the upload and the load when
+    /// their screens are in the dashboard.
     var machineNames: [String] {
-        transfers.transfers.map(\.name) + [Self.uploadName, Self.loadName]
+        transfers.transfers.map(\.name) + (mode.screens.contains(.upload) ? [Self.uploadName] : [])
+            + (mode.screens.contains(.load) ? [Self.loadName] : [])
     }
 
     /// The app state before any snapshot arrived.
     package var initialState: AppState {
-        var state = AppState(transfers: transfers.initialState, history: HistoryScreenState(machines: machineNames))
+        var transfers = transfers.initialState
+        transfers.simulatesFaults = mode.simulatesFaults
+        transfers.showsTotals = mode.showsTotals
+        var state = AppState(
+            screen: mode.screens.first ?? .transfers, transfers: transfers,
+            history: HistoryScreenState(machines: machineNames))
+        state.screens = mode.screens
         state.confirmsQuit = confirmsQuit
         return state
     }

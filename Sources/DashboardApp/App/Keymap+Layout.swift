@@ -10,9 +10,10 @@ extension Keymap {
         applies: noOverlay
     ) { state, context in
         guard let point = context.position else { return nil }
-        let tabs = AppView.tabBar(selected: state.screen, width: context.size.width)
-        guard let tab = tabs.tab(at: point, in: AppView.parts(context.size)[0]) else { return nil }
-        let screen = Screen.allCases[tab]
+        let tabs = AppView.tabBar(state.screens, selected: state.screen, width: context.size.width)
+        guard let tab = tabs.tab(at: point, in: AppView.parts(context.size)[0]), state.screens.indices.contains(tab)
+        else { return nil }
+        let screen = state.screens[tab]
         return screen != state.screen ? .select(screen) : nil
     }
 

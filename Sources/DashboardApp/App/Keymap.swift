@@ -55,19 +55,23 @@ package enum Keymap {
     /// The app-wide keys, in the help overlay's order: a click on a tab (``tabClick``) and scrolling the help
     /// overlay (``helpScroll``) among them. Ctrl-Z is the store's suspend key and is listed in ``suspendHelp``.
     package static let globalBindings: [KeyBinding<AppState, AppAction>] =
-        Screen.allCases.map { screen in
-            KeyBinding(
-                [.character(Character(String(screen.rawValue)))], .select(screen),
-                help: KeyHelp("\(Screen.allCases[0].rawValue)–\(Screen.allCases.count)", "show a screen"),
-                bar: notInBar, applies: { noOverlay($0) && screen != $0.screen })
+        Screen.allCases.indices.map { place in
+            // The digit shows the screen at its place in the tab bar (the copy dashboard has fewer screens).
+            var binding = KeyBinding<AppState, AppAction>(
+                [.character(Character(String(place + 1)))], .select(Screen.allCases[place]),
+                help: KeyHelp("1–\(Screen.allCases.count)", "show a screen"), bar: notInBar,
+                applies: { noOverlay($0) && $0.screens.indices.contains(place) && $0.screens[place] != $0.screen })
+            binding.resolve = { state, _ in state.screens.indices.contains(place) ? .select(state.screens[place]) : nil
+            }
+            return binding
         } + [
             tabClick,
             KeyBinding(
                 [.tab], .nextScreen, help: KeyHelp("tab", "next screen"), bar: notInBar,
-                applies: { noOverlay($0) && $0.screen.next != $0.screen }),
+                applies: { noOverlay($0) && $0.screen.next(in: $0.screens) != $0.screen }),
             KeyBinding(
                 [.backTab], .previousScreen, help: KeyHelp("shift-tab", "previous screen"), bar: notInBar,
-                applies: { noOverlay($0) && $0.screen.previous != $0.screen }),
+                applies: { noOverlay($0) && $0.screen.previous(in: $0.screens) != $0.screen }),
             KeyBinding(
                 [.character("?")], .showHelp, help: KeyHelp("?", "this help"), bar: { _ in KeyHelp("?", "help") },
                 applies: noOverlay),

@@ -110,15 +110,18 @@ package enum Screen: Int, CaseIterable, Hashable, Sendable {
         }, reduce: { HistoryFeature.reduce(&$0.history, $1) }, view: HistoryFeature.view,
         bindings: HistoryFeature.bindings, textInput: HistoryFeature.textInput)
 
-    /// The screen after this one, wrapping around (Tab).
-    package var next: Screen { Screen.cycle(from: self, step: 1) }
+    /// The screens of `statetui copy`'s dashboard: the copies, their history and their diagram. The simulated
+    /// Upload and Load stay in the demo dashboard.
+    package static let copyScreens: [Screen] = [.transfers, .graph, .history]
 
-    /// The screen before this one, wrapping around (Shift-Tab).
-    package var previous: Screen { Screen.cycle(from: self, step: -1) }
+    /// The screen after this one among `screens`, wrapping around (Tab).
+    package func next(in screens: [Screen] = Screen.allCases) -> Screen { cycle(in: screens, step: 1) }
 
-    private static func cycle(from screen: Screen, step: Int) -> Screen {
-        let all = allCases
-        guard let start = all.firstIndex(of: screen) else { return screen }
-        return all[(start + step + all.count) % all.count]
+    /// The screen before this one among `screens`, wrapping around (Shift-Tab).
+    package func previous(in screens: [Screen] = Screen.allCases) -> Screen { cycle(in: screens, step: -1) }
+
+    private func cycle(in screens: [Screen], step: Int) -> Screen {
+        guard let start = screens.firstIndex(of: self) else { return self }
+        return screens[(start + step + screens.count) % screens.count]
     }
 }

@@ -32,8 +32,9 @@ import Darwin
 /// ``CopySlots``, so thousands of transfers started at once keep a bounded number of files open.
 ///
 /// As a ``TransferDriver`` it is a row of the dashboard's Transfers screen: its status counts the stale
-/// events the machine dropped, and `f` arms a real fault: the next chunk written fails with EIO, so
-/// the transfer fails with the OS reason, keeps its partial, and `r` (retry) continues from it.
+/// events the machine dropped, and `f` (only with `statetui copy --simulate-faults`) arms a simulated fault:
+/// the next chunk written fails with EIO, so the transfer fails with that reason marked as simulated
+/// (``simulatedFaultNote``), keeps its partial, and `r` (retry) continues from it.
 package final class CopyTransfer: TransferDriver {
     /// The machine this adapter drives.
     package let machine: TransferMachine
@@ -45,11 +46,16 @@ package final class CopyTransfer: TransferDriver {
     package let options: CopyOptions
 
     private let gate = SerialGate()
+    /// Which running visit's job run is active and whether a pause asked it to stop.
+    private let suspension = Locked(CopySuspension())
     /// The slots this transfer's runs take, shared with the other copies (``CopySlots/perProcess``).
     private let slots: CopySlots
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
     private let driverStatus: DriverStatus
+
+    /// What the failure message of a fault armed by `f` ends with, so it never passes for a real one.
+    package static let simulatedFaultNote = " (simulated fault: --simulate-faults)"
 
     /// A transfer (and its machine, labelled with `displayName`, by default the file name) that copies
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
@@ -120,9 +126,35 @@ package final class CopyTransfer: TransferDriver {
     /// The status now: stale events counted and whether the next write is armed to fail.
     package var status: TransferDriverStatus { driverStatus.value }
 
-    /// Arms a real fault: the next chunk written to the partial fails with EIO (Input/output error).
+    /// Arms a simulated fault: the next chunk written to the partial fails with EIO (Input/output error), and
+    /// the failure says it was simulated.
     package func failNextOutcome() {
         driverStatus.change { $0.failsNextOutcome = true }
+    }
+
+    /// Sends a user's `event` the way seed 001's owner does for a pause: suspend first, and update the
+    /// state only if that worked. A pause of a running copy asks its job to stop at the next chunk
+    /// boundary; the machine moves to `paused` through the run's sender once the job stopped there. A job
+    /// already past its last chunk commits instead, and the machine ends `completed` (never a committed
+    /// file shown paused and then journaled "cancelled"). Whether the pause applies is the transition
+    /// function's decision; every other event goes to the machine as it is.
+    package func perform(_ event: TransferEvent) {
+        guard event == .pause else {
+            machine.send(event)
+            return
+        }
+        let snapshot = machine.engine.snapshot()
+        guard TransferModel.transition(snapshot.state, .pause).changesState else {
+            machine.send(event)  // the machine records why nothing happens
+            return
+        }
+        switch suspension.withLock({ $0.pause(visit: snapshot.visit) }) {
+        case .stopRun(let stop):
+            stop()
+        case .pauseNow:
+            // No run of this visit began and none will: nothing was copied that could have committed.
+            machine.send(.pause)
+        }
     }
 
     /// Waits until no operation on the job is running or queued.
@@ -132,8 +164,8 @@ package final class CopyTransfer: TransferDriver {
 
     // MARK: - The visit's work
 
-    /// The work of one running visit: once it holds a slot, runs the job until it commits, fails or the visit
-    /// ends. A visit that ends while waiting for a slot did nothing.
+    /// The work of one running visit: once it holds a slot, runs the job until it commits, fails, the visit
+    /// ends or a pause stops it (``perform(_:)``). A visit that ends while waiting for a slot did nothing.
     private func copy(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
         guard await slots.acquire() else { return }
         defer { slots.release() }
@@ -151,25 +183,43 @@ package final class CopyTransfer: TransferDriver {
             }
             let forwarder = ProgressForwarder(sender: sender, request: request, percent: percent)
             let driverStatus = self.driverStatus
-            let outcome: Result<CopyOutcome, TransferError>
-            do throws(TransferError) {
-                outcome = .success(
-                    try await job.run { progress in
-                        driverStatus.note(totalBytes: progress.totalBytes)
-                        forwarder.forward(progress)
-                    })
-            } catch {
-                outcome = .failure(error)
+            // The job runs in a task of its own, so a pause can stop it while this visit goes on. A pause that
+            // came first already moved the machine (the visit is over): then no run starts.
+            let stopper = RunStopper()
+            guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
+            let run = Task { () async -> Result<CopyOutcome, TransferError> in
+                do throws(TransferError) {
+                    return .success(
+                        try await job.run { progress in
+                            driverStatus.note(totalBytes: progress.totalBytes)
+                            forwarder.forward(progress)
+                        })
+                } catch {
+                    return .failure(error)
+                }
             }
+            stopper.attach(run)
+            let outcome = await withTaskCancellationHandler {
+                await run.value
+            } onCancel: {
+                run.cancel()
+            }
+            let pauseAsked = suspension.withLock { $0.pauseAsked(in: sender.visit) }
             switch outcome {
             case .success(.completed(let file)), .success(.alreadyComplete(let file)):
+                // Also when a pause was asked: the job was past its last chunk, so the file is committed.
                 forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
                 sender.send(.succeeded(request: request, file: file.path))
-            case .success(.interrupted), .success(.cancelled):
-                // The visit ended (pause, cancel or stop): nothing to report, the next visit decides.
+            case .success(.interrupted):
+                // Stopped at a chunk boundary: for a pause, the machine may now move to paused. Otherwise the
+                // visit ended (cancel or stop) and the next visit decides.
+                if pauseAsked { sender.send(.pause) }
+            case .success(.cancelled):
                 break
             case .failure(let error):
-                sender.send(.failed(request: request, message: error.description))
+                let simulated = driverStatus.takeInjectedFault()
+                sender.send(
+                    .failed(request: request, message: error.description + (simulated ? Self.simulatedFaultNote : "")))
             }
         }
     }
@@ -186,6 +236,66 @@ package final class CopyTransfer: TransferDriver {
             }
             cancelled?.cancel()
         }
+    }
+}
+
+/// Whether a pause must stop a job run first: the decisions of ``CopyTransfer/perform(_:)`` and of the
+/// running visit's work, kept under one lock so a pause and a run starting cannot miss each other.
+private struct CopySuspension {
+    /// The running visit whose work started a job run (which may have returned since), and how to stop it.
+    private var active: (visit: Int, stop: @Sendable () -> Void)?
+    /// The running visit a pause was asked in.
+    private var pausedVisit: Int?
+
+    /// What a pause does.
+    enum PauseAction {
+        /// Stop the active run at its next chunk boundary; the run's work sends `pause` once it stopped.
+        case stopRun(@Sendable () -> Void)
+        /// No run started in the visit, and none will: send `pause` to the machine now.
+        case pauseNow
+    }
+
+    /// A pause in running visit `visit`.
+    mutating func pause(visit: Int) -> PauseAction {
+        pausedVisit = visit
+        if let active, active.visit == visit { return .stopRun(active.stop) }
+        return .pauseNow
+    }
+
+    /// The work of `visit` started its job run, stopped by `stop`; false when a pause in that visit came
+    /// first (the run must stop at once).
+    mutating func runStarted(visit: Int, stop: @escaping @Sendable () -> Void) -> Bool {
+        guard pausedVisit != visit else { return false }
+        active = (visit, stop)
+        return true
+    }
+
+    /// Whether a pause in `visit` asked its run to stop. The run stays registered after it returned: a pause
+    /// arriving before the run's outcome reached the machine must not send `pause` past that outcome.
+    func pauseAsked(in visit: Int) -> Bool {
+        pausedVisit == visit
+    }
+}
+
+/// Cancels a job run's task for a pause, also when the pause comes before the task is attached.
+private final class RunStopper: Sendable {
+    private let state = Locked<(task: Task<Result<CopyOutcome, TransferError>, Never>?, stopped: Bool)>((nil, false))
+
+    /// Cancels the task now, or as soon as it is attached.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            return state.task
+        }?.cancel()
+    }
+
+    /// The run's task; cancelled at once when `stop` came first.
+    func attach(_ task: Task<Result<CopyOutcome, TransferError>, Never>) {
+        let stopped = state.withLock { state in
+            state.task = task
+            return state.stopped
+        }
+        if stopped { task.cancel() }
     }
 }
 
@@ -218,6 +328,7 @@ private final class ProgressForwarder: Sendable {
 /// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
 private final class DriverStatus: Sendable {
     private let current = Locked(TransferDriverStatus())
+    private let injectedFault = Locked(false)
     let updates: AsyncStream<TransferDriverStatus>
     private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
@@ -248,11 +359,21 @@ private final class DriverStatus: Sendable {
 
     /// True once after `failNextOutcome()`: the write that asks fails.
     func takeArmedFailure() -> Bool {
-        current.withLock { status in
+        let armed = current.withLock { status in
             guard status.failsNextOutcome else { return false }
             status.failsNextOutcome = false
             continuation.yield(status)
             return true
+        }
+        if armed { injectedFault.withLock { $0 = true } }
+        return armed
+    }
+
+    /// True once after an armed fault failed a write: the failure it caused is a simulated one.
+    func takeInjectedFault() -> Bool {
+        injectedFault.withLock { injected in
+            defer { injected = false }
+            return injected
         }
     }
 

@@ -17,13 +17,17 @@ extension TransfersFeature {
     static let stateWidths = [40, 26, 18]
 
     /// Where the parts of the screen go in `area` (the content area inside the shell's frame): the table, the
-    /// detail pane when open, the stale line.
-    static func layout(_ state: TransfersScreenState, in area: Rect) -> (table: Rect, detail: Rect?, footer: Rect) {
-        let parts = area.rows([.fill, .fixed(1)])
-        guard state.detail != nil else { return (parts[0], nil, parts[1]) }
+    /// detail pane when open, the total row when shown, the stale line.
+    static func layout(_ state: TransfersScreenState, in area: Rect) -> (
+        table: Rect, detail: Rect?, total: Rect?, footer: Rect
+    ) {
+        let parts = area.rows(state.showsTotals ? [.fill, .fixed(1), .fixed(1)] : [.fill, .fixed(1)])
+        let total = state.showsTotals ? parts[1] : nil
+        let footer = parts[parts.count - 1]
+        guard state.detail != nil else { return (parts[0], nil, total, footer) }
         let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
         let split = parts[0].rows([.fixed(tableHeight), .fill])
-        return (split[0], split[1], parts[1])
+        return (split[0], split[1], total, footer)
     }
 
     /// Draws the screen into `area`, inside the frame the shell draws: one row per transfer (name, bar on
@@ -39,9 +43,22 @@ extension TransfersFeature {
         if let detailArea = layout.detail, let row = state.selectedRow {
             drawDetail(row, offset: state.detail?.offset ?? 0, in: detailArea, on: &canvas)
         }
+        if let totalArea = layout.total {
+            canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
+        }
         canvas.render(
             Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
             in: layout.footer)
+    }
+
+    /// The total row: every transfer summed (``TransferTotals``), the rate the sum of the running rows' rates.
+    static func totalRow(_ state: TransfersScreenState) -> String {
+        var rate: Double?
+        for row in state.rows {
+            if let rowRate = row.progress.rate(totalBytes: row.driverStatus.totalBytes) { rate = (rate ?? 0) + rowRate }
+        }
+        return TransferTotals(state.rows.map { (phase: $0.model.phase, size: $0.driverStatus.totalBytes) }).line(
+            rate: rate)
     }
 
     /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by

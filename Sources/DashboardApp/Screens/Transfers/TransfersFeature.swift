@@ -23,6 +23,11 @@ package enum TransfersFeature {
         case .select(let row):
             state.select(row)
             return []
+        case .moveSelection(let rows):
+            state.select(state.selected + rows)
+            return []
+        case .startAll:
+            return state.rows.isEmpty ? [] : [.sendAll(candidates(.start))]
         case .toggleDetail:
             state.detail = state.detail == nil && state.selectedRow != nil ? TransferDetail() : nil
             return []
@@ -47,7 +52,9 @@ package enum TransfersFeature {
             guard state.selectedRow != nil else { return [] }
             return [.send(row: state.selected, candidates(action))]
         case .failNextOutcome:
-            guard let row = state.selectedRow, !row.driverStatus.failsNextOutcome else { return [] }
+            guard state.simulatesFaults, let row = state.selectedRow, !row.driverStatus.failsNextOutcome else {
+                return []
+            }
             return [.failNextOutcome(row: state.selected)]
         case .machineChanged(let row, let model):
             if state.rows.indices.contains(row) { state.rows[row].model = model }
@@ -71,7 +78,8 @@ package enum TransfersFeature {
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .select, .failNextOutcome, .toggleDetail, .closeDetail, .moveDetail,
+        case .selectPrevious, .selectNext, .select, .moveSelection, .startAll, .failNextOutcome, .toggleDetail,
+            .closeDetail, .moveDetail,
             .scrollDetail, .toggleStateText, .machineChanged, .machineSampled, .driverStatusChanged, .recordsChanged:
             []
         }
@@ -110,13 +118,19 @@ package enum TransfersFeature {
                 bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
             machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
             machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
+            // In the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
+            KeyBinding(
+                [.character("S")], .startAll, help: KeyHelp("S", "start every transfer"), bar: { _ in nil },
+                applies: { state in state.rows.contains { event(for: .start, in: $0.model) != nil } }),
             machineKey(
                 [.character(" "), .character("p")], .togglePause, KeyHelp("space / p", "pause / resume"), bar: "p"),
             machineKey([.character("c")], .cancel, KeyHelp("c", "cancel"), bar: "c"),
             KeyBinding(
                 [.character("f")], .failNextOutcome, help: KeyHelp("f", "next outcome fails"),
                 bar: { _ in KeyHelp("f", "fail next") },
-                applies: { $0.hasSelection && !$0.rows[$0.selected].driverStatus.failsNextOutcome }),
+                applies: {
+                    $0.simulatesFaults && $0.hasSelection && !$0.rows[$0.selected].driverStatus.failsNextOutcome
+                }),
             // `v` is in the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
             KeyBinding(
                 [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
@@ -127,7 +141,28 @@ package enum TransfersFeature {
             KeyBinding(
                 [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
                 bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),
-        ] + detailScrollBindings + mouseBindings
+        ] + detailScrollBindings + pageBindings + mouseBindings
+
+    private static let pageHelp = KeyHelp("pgup / pgdn / g / G", "page up / down, first / last transfer")
+
+    /// With the detail pane closed, Page Up/Down move the selection by the rows drawn, `g`/`G` to the first and
+    /// the last transfer: a list of thousands of files is paged, not walked a row at a time.
+    private static let pageBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
+        [(Key.pageUp, -1), (.pageDown, 1)].map { key, direction in
+            KeyBinding(
+                [key], .moveSelection(by: direction * TransferDetail.nominalHeight), help: pageHelp, bar: { _ in nil },
+                applies: { $0.detail == nil && $0.rows.count > 1 }
+            ).laidOut { _, state, context in
+                .moveSelection(by: direction * max(1, layout(state, in: context.area).table.height - 1))
+            }
+        } + [
+            KeyBinding(
+                [.character("g")], .select(row: 0), help: pageHelp, bar: { _ in nil },
+                applies: { $0.detail == nil && $0.rows.count > 1 }),
+            KeyBinding(
+                [.character("G")], .select(row: Int.max), help: pageHelp, bar: { _ in nil },
+                applies: { $0.detail == nil && $0.rows.count > 1 }),
+        ]
 
     private static let detailScrollHelp = KeyHelp("pgup / pgdn / home / end", "scroll the detail pane")
 

@@ -50,8 +50,12 @@ package final class TransfersRuntime: Sendable {
         switch effect {
         case .send(let row, let events):
             guard transfers.indices.contains(row) else { return }
-            let machine = transfers[row].machine
-            if let event = Self.event(of: events, at: machine.model) { machine.send(event) }
+            let transfer = transfers[row]
+            if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
+        case .sendAll(let events):
+            for transfer in transfers {
+                if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
+            }
         case .failNextOutcome(let row):
             guard transfers.indices.contains(row) else { return }
             transfers[row].failNextOutcome()

@@ -11,8 +11,13 @@ package enum TransfersScreenAction: Hashable, Sendable {
     case selectNext
     /// Select row `row` (a click on it); clamped to the rows there are.
     case select(row: Int)
+    /// Select the row `by` rows below (negative: above), clamped to the rows there are (PgUp/PgDn page by
+    /// the rows drawn, ``TransferDetail/nominalHeight`` without a drawn table).
+    case moveSelection(by: Int)
     /// Start the selected transfer (`s`).
     case start
+    /// Start every transfer that can start (`S`): each machine judges its own start.
+    case startAll
     /// Pause the selected transfer when running, resume it when paused (space, `p`).
     case togglePause
     /// Cancel the selected transfer (`c`).

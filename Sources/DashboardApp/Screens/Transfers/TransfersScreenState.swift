@@ -11,6 +11,12 @@ package struct TransfersScreenState: Hashable, Sendable {
     package var detail: TransferDetail?
     /// Whether the State column shows the canonical text instead of the words (`v`).
     package var showsCanonical: Bool
+    /// Whether `f` injects a simulated fault into the selected transfer: on in the demo dashboard, off in
+    /// `statetui copy`'s unless `--simulate-faults` (a fake "Input/output error" must not pass for a real one).
+    package var simulatesFaults = true
+    /// Whether a total row sums the transfers (``TransferTotals``): on in `statetui copy`'s dashboard, where the
+    /// rows are one copy.
+    package var showsTotals = false
 
     /// A screen showing `rows`, the first selected.
     package init(rows: [TransferRow], selected: Int = 0, detail: TransferDetail? = nil, showsCanonical: Bool = false) {

@@ -1,0 +1,136 @@
+import MachineDrivers
+import ScreenStates
+import StateMachineKit
+import TerminalUI
+import Testing
+
+@testable import DashboardApp
+
+/// A driver with a machine and no work: what the runtime performs on it reaches the machine as it is.
+private final class IdleDriver: TransferDriver {
+    let name: String
+    let machine = TransferMachine()
+    init(name: String) { self.name = name }
+    var statusUpdates: AsyncStream<TransferDriverStatus> { AsyncStream { $0.finish() } }
+    var status: TransferDriverStatus { TransferDriverStatus() }
+    func perform(_ event: TransferEvent) { machine.send(event) }
+    func failNextOutcome() {}
+    func stop() { machine.engine.stop() }
+}
+
+/// Issue 23's copy dashboard: a copy tool (its copies, their History and their Graph; no simulated screens, no
+/// fault key unless asked for), with a total row, one key that starts everything and a list that pages.
+@Suite struct CopyDashboardTests {
+    private typealias F = DashboardFixtures
+
+    /// The copy dashboard over two transfers whose machines do no work.
+    private static func copyEnvironment(simulatesFaults: Bool = false) -> DashboardEnvironment {
+        let transfers = ["a.bin", "b.bin"].map { IdleDriver(name: $0) }
+        var environment = DashboardEnvironment.live(seed: 1, transfers: TransfersRuntime(drivers: transfers))
+        environment.mode = .copy(simulatesFaults: simulatesFaults)
+        return environment
+    }
+
+    /// `statetui copy`'s dashboard has the copies, their history and their diagram only: the tabs, the digits
+    /// and Tab reach those three, and History lists the copies' machines, not the simulated upload and load.
+    @Test func theCopyDashboardHasTheCopiesTheirHistoryAndTheirDiagram() {
+        let environment = Self.copyEnvironment()
+        defer { environment.stop() }
+        let state = environment.initialState
+        #expect(state.screens == [.transfers, .graph, .history])
+        #expect(state.history.machines == ["a.bin", "b.bin"])
+        #expect(
+            ["1", "2", "3", "4", "5"].map { Keymap.action(for: .character(Character($0)), in: state) }
+                == [nil, .select(.graph), .select(.history), nil, nil])
+        var onHistory = state
+        _ = AppReducer.reduce(&onHistory, .select(.history))
+        _ = AppReducer.reduce(&onHistory, .nextScreen)
+        #expect(onHistory.screen == .transfers)
+        _ = AppReducer.reduce(&onHistory, .select(.upload))
+        #expect(onHistory.screen == .transfers)
+    }
+
+    /// The demo dashboard keeps every screen and `f`.
+    @Test func theDemoDashboardKeepsEveryScreenAndTheFaultKey() {
+        let state = F.app()
+        #expect(state.screens == Screen.allCases)
+        #expect(Keymap.action(for: .character("f"), in: state) == .transfers(.failNextOutcome))
+    }
+
+    /// `f` is not in the copy dashboard (a fake "Input/output error" would pass for a real one) unless
+    /// `--simulate-faults` asked for it.
+    @Test(arguments: [(false, AppAction?.none), (true, .transfers(.failNextOutcome))])
+    func theFaultKeyOnlyWithSimulateFaults(simulates: Bool, action: AppAction?) {
+        let environment = Self.copyEnvironment(simulatesFaults: simulates)
+        defer { environment.stop() }
+        var state = environment.initialState
+        #expect(Keymap.action(for: .character("f"), in: state) == action)
+        #expect(
+            AppReducer.reduce(&state, .transfers(.failNextOutcome))
+                == (simulates ? [.transfers(.failNextOutcome(row: 0))] : []))
+    }
+
+    /// `S` starts everything with one key: one intent for every row, each machine judging its own start.
+    @Test func startEverythingWithOneKey() {
+        var state = F.screen()
+        let action = TransfersFeature.bindings.action(for: .character("S"), in: state)
+        #expect(action == .startAll)
+        #expect(TransfersFeature.reduce(&state, .startAll) == [.sendAll([.start])])
+        #expect(state == F.screen())
+    }
+
+    /// The runtime sends `start` to every transfer whose transition function applies it, and to no other.
+    @Test func startAllStartsEveryTransferThatCanStart() {
+        let transfers = ["a.bin", "b.bin", "c.bin"].map { IdleDriver(name: $0) }
+        defer { for transfer in transfers { transfer.stop() } }
+        transfers[1].machine.send(.start)
+        transfers[1].machine.send(.pause)
+        let runtime = TransfersRuntime(drivers: transfers)
+        runtime.perform(.sendAll([.start]))
+        #expect(
+            transfers.map(\.machine.model) == [
+                TransferModel(phase: .running(request: 1, percent: 0), lastRequest: 1),
+                TransferModel(phase: .paused(request: 1, percent: 0), lastRequest: 1),
+                TransferModel(phase: .running(request: 1, percent: 0), lastRequest: 1),
+            ])
+        // The paused one was not sent a start it would have ignored.
+        #expect(transfers[1].machine.engine.history.map(\.event) == [.start, .pause])
+    }
+
+    /// A long list pages: PgDn/PgUp move the selection by a page (the rows drawn), `g`/`G` to the first and
+    /// the last transfer.
+    @Test func theListPagesAndJumpsToItsEnds() {
+        let rows = (0..<100).map { TransferRow(name: "file-\($0)") }
+        var state = AppState(transfers: TransfersScreenState(rows: rows))
+        let size = Size(width: 80, height: 24)
+        let page = AppView.contentArea(size).height - 2  // the table's header and the footer line
+        func press(_ key: Key) {
+            if let action = Keymap.action(for: key, in: state, size: size) { _ = AppReducer.reduce(&state, action) }
+        }
+        press(.pageDown)
+        #expect(state.transfers.selected == page)
+        press(.pageDown)
+        press(.pageUp)
+        #expect(state.transfers.selected == page)
+        press(.character("G"))
+        #expect(state.transfers.selected == 99)
+        press(.pageDown)
+        #expect(state.transfers.selected == 99)
+        press(.character("g"))
+        #expect(state.transfers.selected == 0)
+    }
+
+    /// The copy dashboard's total row sums its transfers, the rate summed over the running ones.
+    @Test func theTotalRowSumsTheTransfers() {
+        let state = TransfersScreenState(rows: [
+            TransferRow(
+                name: "a", model: TransferModel(phase: .completed(file: "/d/a"), lastRequest: 1),
+                driverStatus: TransferDriverStatus(totalBytes: 3_000_000)),
+            TransferRow(
+                name: "b", model: TransferModel(phase: .running(request: 1, percent: 50), lastRequest: 1),
+                driverStatus: TransferDriverStatus(totalBytes: 2_000_000)),
+            TransferRow(name: "c"),
+        ])
+        #expect(TransfersFeature.totalRow(state) == "total: 4.0 MB of 5.0 MB · 80% · – · ETA – · 1 of 3 files")
+    }
+}
