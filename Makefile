@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -38,6 +38,7 @@ test:
 	$(MAKE) test-screens
 	$(MAKE) test-ux
 	$(MAKE) test-demos
+	$(MAKE) test-adopt
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
 # while they differ).
@@ -111,6 +112,13 @@ format:
 # Fails on any finding, formatting or rule, so CI keeps the style that `make format` writes.
 lint:
 	$(SWIFT_FORMAT) lint --strict --parallel --recursive $(FORMAT_PATHS)
+	Tests/check-conditional-imports.sh
+
+# Another package depends on a tagged clone of this repository by version and builds and runs all four library
+# products (StateMachineKit, StateMachineTesting, StateMachineMacros, StateMachineInspector). Commit first: only
+# committed files are in the clone.
+test-adopt:
+	SWIFT=$(SWIFT) Tests/EndToEnd/adopt.sh
 
 # DocC archives for the libraries, as static sites in $(DOCS_SITE)/<Module>, from the symbol graphs SwiftPM
 # dumps (no documentation plugin package is available here). Any docc warning fails the build.

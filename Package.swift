@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -56,7 +56,8 @@ let syntaxLinkerSettings: [LinkerSetting] =
 
 let package = Package(
     name: "statetui",
-    platforms: [.macOS(.v15)],
+    // What `Mutex` and `Atomic` (Synchronization) need; nothing in the libraries is Linux-only.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
         .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),

@@ -87,6 +87,13 @@ public struct CanonicalArguments: Sendable {
         try values[index].stringsValue(parameters[index].role)
     }
 
+    /// Argument `index` as a value of another canonical type, read through that type's cases.
+    public func value<Nested: CanonicalCases>(_ index: Int, as type: Nested.Type) throws(CanonicalTextError)
+        -> Nested
+    {
+        try Nested(canonicalValue: values[index])
+    }
+
     /// Argument `index` as an optional array of strings (`nil` or `[…]`).
     public func optionalStrings(_ index: Int) throws(CanonicalTextError) -> [String]? {
         try values[index].optionalStringsValue(parameters[index].role)

@@ -44,9 +44,11 @@ extension TransferModel {
 }
 
 extension UploadState {
-    /// The events `statetui graph upload` and the diagram explore.
+    /// The events `statetui graph upload` and the diagram explore: one upload that fails over the network and
+    /// is retried as a second, which continues from what the first had sent.
     public static let sampleEvents: [UploadEvent] = [
-        .start, .progress(0.5), .progress(1), .pause, .resume, .complete, .fail(message: "offline"), .retry, .cancel,
+        .start(upload: 1), .progress(upload: 1, fraction: 0.5), .pause, .resume, .complete(upload: 1),
+        .fail(upload: 1, category: .network, message: "offline"), .retry(upload: 2), .complete(upload: 2), .cancel,
     ]
 
     /// Every state reachable from idle with ``sampleEvents``.

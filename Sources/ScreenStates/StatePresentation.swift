@@ -79,15 +79,20 @@ extension TransferModel {
 
 extension UploadState {
     /// The upload as a person reads it: `uploading · 29%`, `paused · 40%`, `completed`,
-    /// `failed · server closed — r retries`, `idle`.
+    /// `failed · network · connection lost — r retries`, `failed · rejected · too large`, `idle`.
     public var presentation: StatePresentation {
         switch self {
         case .idle: StatePresentation(.idle, "idle")
-        case .uploading(let progress):
+        case .uploading(_, let progress):
             StatePresentation(.active, parts: ["uploading", StatePresentation.percent(progress)])
-        case .paused(let progress): StatePresentation(.paused, parts: ["paused", StatePresentation.percent(progress)])
+        case .paused(_, let progress):
+            StatePresentation(.paused, parts: ["paused", StatePresentation.percent(progress)])
         case .completed: StatePresentation(.done, "completed")
-        case .failed(let message): StatePresentation(.failed, parts: ["failed", StatePresentation.failure(message)])
+        case .failed(_, let category, let message, _):
+            // A rejected upload cannot be retried, so the hint is left out.
+            StatePresentation(
+                .failed,
+                parts: ["failed", "\(category)", category.isRetryable ? StatePresentation.failure(message) : message])
         }
     }
 }

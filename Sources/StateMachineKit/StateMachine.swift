@@ -1,6 +1,7 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
-import Support
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -29,6 +29,9 @@
 /// (one `switch` over `(state, event)`, rows tried in table order) and `static let mermaid: String`.
 /// It reports, at the offending row or case: a (state, event) pair given twice, a state never reached from
 /// the initial one, a state with no way out that is not marked final, and a state the table never mentions.
+/// A table without `unlisted:` must give every (state, event) pair a row, as a `switch` without `default:`
+/// must cover every case; the pairs it lacks are one error, with fix-its that add `unlisted: .invalid`,
+/// `unlisted: .ignore` or the missing rows.
 @attached(
     member,
     names: named(StateCase), named(EventCase), named(stateCase), named(eventCase), named(Row), named(Table),

@@ -14,7 +14,8 @@ public struct TransitionTable<
     /// The rows, in the order they are tried.
     public let rows: [TransitionRow<State, Event, StateCase, EventCase>]
 
-    /// A table starting in `initial`, whose unlisted pairs are `unlisted` (invalid by default).
+    /// A table starting in `initial`, whose unlisted pairs are `unlisted` (invalid by default). Under
+    /// `@StateMachine`, a table that leaves `unlisted` out must list every (state, event) pair.
     public init(
         initial: State, final: [StateCase] = [], unlisted: UnlistedPairs = .invalid,
         rows: [TransitionRow<State, Event, StateCase, EventCase>]

@@ -101,7 +101,8 @@ enum MachineReader {
         }
         return TableSyntax(
             call: call, initial: initial, initialArgument: initialArgument, finalArray: finalArray, finals: finals,
-            unlistedIgnored: unlistedIgnored, rows: rows
+            unlistedStated: arguments["unlisted"] != nil, unlistedIgnored: unlistedIgnored,
+            rowsArgument: rowsArgument, rowsArray: rowsArray, rows: rows
         )
     }
 

@@ -47,7 +47,13 @@ struct TableSyntax {
     let initialArgument: LabeledExprSyntax
     let finalArray: ArrayExprSyntax?
     let finals: [CaseReference]
+    /// Whether the table says what unlisted pairs mean (`unlisted: .ignore` or `.invalid`); without it,
+    /// every (state, event) pair must have a row.
+    let unlistedStated: Bool
     let unlistedIgnored: Bool
+    /// The `rows:` argument and its array, where the exhaustiveness fix-its write.
+    let rowsArgument: LabeledExprSyntax
+    let rowsArray: ArrayExprSyntax
     let rows: [RowSyntax]
 }
 

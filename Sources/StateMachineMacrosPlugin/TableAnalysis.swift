@@ -50,6 +50,62 @@ struct TableAnalysis {
                     ))
             }
         }
+        if !table.unlistedStated {
+            checkExhaustive(machine)
+        }
+    }
+
+    /// Without `unlisted:`, the table is the whole switch: every (state, event) pair of the declared cases
+    /// needs a row, and the missing ones are one error at the table with the three ways to complete it.
+    private mutating func checkExhaustive(_ machine: MachineSyntax) {
+        let listed = Set(pairs.map { $0.state + "\u{0}" + $0.event })
+        let missing = machine.states.cases.flatMap { state in
+            machine.events.cases.compactMap { event in
+                listed.contains(state.name + "\u{0}" + event.name) ? nil : (state: state.name, event: event.name)
+            }
+        }
+        guard !missing.isEmpty else { return }
+        let table = machine.table
+        diagnostics.append(
+            Diagnostic(
+                node: table.call.calledExpression,
+                message: TableDiagnostic.missingPairs(missing.map { "(\($0.state), \($0.event))" }),
+                fixIts: [
+                    Self.stateUnlisted("invalid", in: table), Self.stateUnlisted("ignore", in: table),
+                    Self.addRows(for: missing, in: table),
+                ]
+            ))
+    }
+
+    /// Adds `unlisted: .VERDICT` just before `rows:`.
+    private static func stateUnlisted(_ verdict: String, in table: TableSyntax) -> FixIt {
+        let start = table.rowsArgument.positionAfterSkippingLeadingTrivia
+        return FixIt(
+            message: TableFixIt.stateUnlisted(verdict),
+            changes: [
+                .replaceText(range: start..<start, with: "unlisted: .\(verdict), ", in: Syntax(table.rowsArgument))
+            ])
+    }
+
+    /// Appends an `.invalid` row for each missing pair after the last row, indented like it, so the pairs
+    /// keep failing loudly until their real rows are written.
+    private static func addRows(for missing: [(state: String, event: String)], in table: TableSyntax) -> FixIt {
+        let array = table.rowsArray
+        let last = array.elements.last
+        // The last row's line break and indentation, without any comment written above it.
+        let indentation =
+            last.map { element -> String in
+                let leading = element.leadingTrivia.description
+                return leading.lastIndex(of: "\n").map { String(leading[$0...]) } ?? " "
+            } ?? " "
+        let comma = last.map { $0.trailingComma == nil ? "," : "" } ?? ""
+        let rows = missing.map { pair in
+            "\(indentation).on(.\(pair.state), .\(pair.event), .invalid(\"\(pair.event) in \(pair.state) is not handled\")),"
+        }
+        let end = last?.endPositionBeforeTrailingTrivia ?? array.leftSquare.endPositionBeforeTrailingTrivia
+        return FixIt(
+            message: TableFixIt.addRows(missing.count),
+            changes: [.replaceText(range: end..<end, with: comma + rows.joined(), in: Syntax(array))])
     }
 
     private mutating func collectPairs(_ rows: [RowSyntax]) {

@@ -15,6 +15,7 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
     case unreachableState(String, initial: String)
     case deadEnd(String)
     case unmentionedState(String)
+    case missingPairs([String])
 
     var message: String {
         switch self {
@@ -46,6 +47,10 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
             "state '\(state)' has no way out and is not marked final"
         case .unmentionedState(let state):
             "state '\(state)' is never mentioned by the table"
+        case .missingPairs(let pairs):
+            "the table has no row for \(pairs.count == 1 ? "the pair" : "\(pairs.count) (state, event) pairs:") "
+                + pairs.joined(separator: ", ")
+                + "; give each its row, or say what every unlisted pair means with 'unlisted: .invalid' or 'unlisted: .ignore'"
         }
     }
 
@@ -65,6 +70,7 @@ enum TableDiagnostic: DiagnosticMessage, Equatable {
             case .unreachableState: "unreachableState"
             case .deadEnd: "deadEnd"
             case .unmentionedState: "unmentionedState"
+            case .missingPairs: "missingPairs"
             }
         return MessageID(domain: "StateMachineMacros", id: id)
     }
@@ -89,11 +95,15 @@ enum TableNote: NoteMessage {
 enum TableFixIt: FixItMessage {
     case removeRow
     case markFinal(String)
+    case stateUnlisted(String)
+    case addRows(Int)
 
     var message: String {
         switch self {
         case .removeRow: "remove the duplicate row"
         case .markFinal(let state): "mark '\(state)' final"
+        case .stateUnlisted(let verdict): "add 'unlisted: .\(verdict)'"
+        case .addRows(let count): count == 1 ? "add the missing row" : "add the \(count) missing rows"
         }
     }
 
@@ -101,6 +111,8 @@ enum TableFixIt: FixItMessage {
         switch self {
         case .removeRow: MessageID(domain: "StateMachineMacros", id: "removeRow")
         case .markFinal: MessageID(domain: "StateMachineMacros", id: "markFinal")
+        case .stateUnlisted: MessageID(domain: "StateMachineMacros", id: "stateUnlisted")
+        case .addRows: MessageID(domain: "StateMachineMacros", id: "addRows")
         }
     }
 }

@@ -17,7 +17,11 @@ import StateMachineKit
 ///
 /// A failure is shrunk. When the states reachable from `initial` number at most `maximumStates`, the
 /// result is the globally shortest failing sequence, found breadth-first through the `StateGraph`.
-/// Otherwise chunks and then single events are removed until no removal still fails (1-minimal).
+/// Otherwise chunks and then single events are removed until no removal still fails (1-minimal), and a
+/// breadth-first search of the sequences shorter than that one, visiting at most `maximumStates` states,
+/// decides whether a shorter failure exists (it then replaces the removal's answer). The counterexample's
+/// ``Counterexample/minimality`` says whether it is the shortest, or only 1-minimal because that search
+/// could not finish within its budget.
 public func checkModel<State: Hashable, Event>(
     from initial: State, events: [Event], transition: (State, Event) -> Transition<State, Event>,
     invariant: (State) -> Bool, sequences: Int = 500, maximumLength: Int = 40, seed: UInt64? = nil,
@@ -50,20 +54,40 @@ public func checkModel<State: Hashable, Event>(
             }
             let graph = StateGraph.explore(
                 from: initial, events: events, maximumStates: maximumStates, transition: transition)
+            /// Replays a breadth-first path to a violation, which must fail.
+            func traceOfShortest(_ path: [Event]) -> ModelTrace<State> {
+                let trace = search.run(path)
+                precondition(trace.failure != nil, "Internal inconsistency: the shortest path to a violation passes")
+                return trace
+            }
             let shrunk: (events: [Event], trace: ModelTrace<State>, steps: Int)
+            let minimality: Counterexample<State, Event>.Minimality
             if !graph.isTruncated, let path = graph.shortestPath(to: { !invariant($0) }) {
                 // The whole reachable space is known, so the breadth-first path is the shortest failure
                 // there is; it replaces the random one in a single step.
-                let trace = search.run(path)
-                precondition(trace.failure != nil, "Internal inconsistency: the shortest path to a violation passes")
-                shrunk = (path, trace, path.count < found.events.count ? 1 : 0)
+                shrunk = (path, traceOfShortest(path), path.count < found.events.count ? 1 : 0)
+                minimality = .shortest
             } else {
-                shrunk = search.shrinkByRemoval(found.events, trace: found.trace)
+                // Too many states to explore whole: shrink by removal, then ask whether anything shorter
+                // fails, searching only the sequences shorter than the removal's answer.
+                let removed = search.shrinkByRemoval(found.events, trace: found.trace)
+                let shorter = ShorterFailureSearch(events: events, transition: transition, invariant: invariant)
+                switch shorter.search(from: initial, shorterThan: removed.events.count, budget: maximumStates) {
+                case .shorter(let path):
+                    shrunk = (path, traceOfShortest(path), removed.steps + 1)
+                    minimality = .shortest
+                case .noneShorter:
+                    shrunk = removed
+                    minimality = .shortest
+                case .undecided:
+                    shrunk = removed
+                    minimality = .oneMinimal
+                }
             }
             return Counterexample(
                 initial: initial, events: shrunk.events, states: shrunk.trace.states,
                 failure: shrunk.trace.failure ?? "", seed: runSeed, originalLength: found.events.count,
-                shrinkSteps: shrunk.steps)
+                shrinkSteps: shrunk.steps, minimality: minimality)
         }
     }
 }

@@ -17,11 +17,24 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
     public let originalLength: Int
     /// How many times a shorter failing sequence replaced the current one while shrinking.
     public let shrinkSteps: Int
+    /// Whether no shorter failing sequence exists, or only no single event can be removed.
+    public let minimality: Minimality
+
+    /// How far a counterexample is known to be shrunk.
+    public enum Minimality: Hashable, Sendable {
+        /// No failing sequence is shorter: the reachable states, or every sequence shorter than this
+        /// one, were searched breadth first.
+        case shortest
+        /// Removing any single event makes the sequence pass, but a shorter sequence of other events may
+        /// still fail: the search for one did not finish within its budget of states (or, for a live
+        /// machine, was not made).
+        case oneMinimal
+    }
 
     /// Creates a counterexample; `states` must hold one state per event.
     public init(
         initial: State, events: [Event], states: [State], failure: String, seed: UInt64,
-        originalLength: Int, shrinkSteps: Int
+        originalLength: Int, shrinkSteps: Int, minimality: Minimality = .oneMinimal
     ) {
         precondition(
             states.count == events.count,
@@ -33,6 +46,7 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
         self.seed = seed
         self.originalLength = originalLength
         self.shrinkSteps = shrinkSteps
+        self.minimality = minimality
     }
 
     /// The sequence as pasteable Swift, one event per line with the state after it.
@@ -40,7 +54,7 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
         var lines = [
             "// Counterexample: \(failure)",
             "// seed \(seed) (replay: \(ModelSeed.environmentVariable)=\(seed)); "
-                + "\(events.count) of \(originalLength) events after \(shrinkSteps) shrink steps",
+                + "\(events.count) of \(originalLength) events after \(shrinkSteps) shrink steps, \(minimalityText)",
             "// initial state: \(Self.singleLine(String(describing: initial)))",
             "let events: [\(Event.self)] = [",
         ]
@@ -50,6 +64,14 @@ public struct Counterexample<State, Event>: CustomStringConvertible {
         }
         lines.append("]")
         return lines.joined(separator: "\n")
+    }
+
+    /// What the header says of ``minimality``.
+    private var minimalityText: String {
+        switch minimality {
+        case .shortest: "shortest"
+        case .oneMinimal: "1-minimal (no single event can be removed; a shorter sequence may exist)"
+        }
     }
 
     /// Keeps a description on its comment line: line breaks print as `\n`.

@@ -1,6 +1,7 @@
-#if canImport(Testing)
 import Foundation
 import StateMachineKit
+
+#if canImport(Testing)
 import Testing
 
 /// Runs ``checkModel(from:events:transition:invariant:sequences:maximumLength:seed:maximumStates:postponeLimit:)`` and

@@ -6,11 +6,17 @@ import Testing
 
 /// The `@StateMachine` rewrite of the upload model behaves exactly like the hand-written function.
 @Suite struct UploadTableTests {
-    /// The sample events plus progress that stays, goes back, overshoots or is not a number.
+    /// The sample events plus progress that stays, goes back, overshoots or is not a number, another upload's
+    /// reports, failures of every category and retries that do not name a new upload.
     static let events: [UploadEvent] =
         UploadState.sampleEvents + [
-            .progress(0), .progress(0.25), .progress(1.5), .progress(-0.5), .progress(.infinity), .progress(.nan),
-            .fail(message: "disk full"),
+            .progress(upload: 1, fraction: 0), .progress(upload: 1, fraction: 0.25),
+            .progress(upload: 1, fraction: 1.5),
+            .progress(upload: 1, fraction: -0.5), .progress(upload: 1, fraction: .infinity),
+            .progress(upload: 1, fraction: .nan), .progress(upload: 2, fraction: 0.75),
+            .fail(upload: 1, category: .server, message: "disk full"),
+            .fail(upload: 2, category: .rejected, message: "too large"), .retry(upload: 1), .retry(upload: 3),
+            .start(upload: 3),
         ]
 
     static var handWritten: StateGraph<UploadState, UploadEvent> {
@@ -77,11 +83,19 @@ import Testing
     /// Event files as `statetui replay upload` reads them: comments, blank lines, every event form, and
     /// lines that are invalid, ignored, stay or go back.
     static let eventFiles: [String] = [
-        "start\nprogress(0.5)\npause\nresume\nprogress(1.0)\ncomplete\n",
-        "# a failed upload, retried\nstart\nfail(message: \"offline\")\n\nretry\nprogress(0.25)\ncancel\n",
-        "pause\nresume\nretry\ncancel\nstart\nstart\nprogress(0.5)\nprogress(0.25)\nprogress(1.5)\n",
-        "start\npause\nprogress(0.75)\ncomplete\nstart\nprogress(0.0)\nfail(message: \"disk \\\"full\\\"\")\nstart\n",
-        "complete\nfail(message: \"late\")\nprogress(0.5)\nstart\nprogress(0.5)\nprogress(0.5)\nnot an event\nstart\n",
+        "start(upload: 1)\nprogress(upload: 1, fraction: 0.5)\npause\nresume\nprogress(upload: 1, fraction: 1.0)\n"
+            + "complete(upload: 1)\n",
+        "# a failed upload, retried\nstart(upload: 1)\nprogress(upload: 1, fraction: 0.25)\n"
+            + "fail(upload: 1, category: network, message: \"offline\")\n\nretry(upload: 2)\n"
+            + "progress(upload: 2, fraction: 0.5)\ncancel\n",
+        "pause\nresume\nretry(upload: 1)\ncancel\nstart(upload: 1)\nstart(upload: 2)\n"
+            + "progress(upload: 1, fraction: 0.5)\nprogress(upload: 1, fraction: 0.25)\nprogress(upload: 1, fraction: 1.5)\n",
+        "start(upload: 1)\npause\nprogress(upload: 1, fraction: 0.75)\ncomplete(upload: 1)\nstart(upload: 2)\n"
+            + "progress(upload: 2, fraction: 0.0)\nfail(upload: 2, category: rejected, message: \"disk \\\"full\\\"\")\n"
+            + "retry(upload: 3)\ncancel\nstart(upload: 3)\n",
+        "complete(upload: 1)\nfail(upload: 1, category: server, message: \"late\")\nprogress(upload: 1, fraction: 0.5)\n"
+            + "start(upload: 1)\ncancel\nstart(upload: 2)\ncomplete(upload: 1)\nprogress(upload: 2, fraction: 0.5)\n"
+            + "not an event\nstart\n",
     ]
 
     @Test(arguments: eventFiles)

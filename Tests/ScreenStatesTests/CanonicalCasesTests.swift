@@ -14,7 +14,11 @@ import Testing
         ),
         (
             UploadEvent.canonicalForms,
-            ["start", "progress(Double)", "pause", "resume", "complete", "fail(message: String)", "retry", "cancel"]
+            [
+                "start(upload: Int)", "progress(upload: Int, fraction: Double)", "pause", "resume",
+                "complete(upload: Int)", "fail(upload: Int, category: UploadErrorCategory, message: String)",
+                "retry(upload: Int)", "cancel",
+            ]
         ),
         (LoadAction.canonicalForms, ["refreshTapped", "succeeded([String])", "failed(String)"]),
         (
@@ -30,7 +34,11 @@ import Testing
         ),
         (
             UploadState.canonicalForms,
-            ["idle", "uploading(progress: Double)", "paused(progress: Double)", "completed", "failed(message: String)"]
+            [
+                "idle", "uploading(upload: Int, progress: Double)", "paused(upload: Int, progress: Double)",
+                "completed",
+                "failed(upload: Int, category: UploadErrorCategory, message: String, sent: Double)",
+            ]
         ),
         (
             TransferEffect.canonicalForms,

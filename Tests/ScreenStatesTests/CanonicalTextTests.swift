@@ -8,7 +8,11 @@ import Testing
         (TransferState.running(request: 1, percent: 20).description, "running(request: 1, percent: 20)"),
         (TransferState.completed(file: "file-1").description, "completed(file: \"file-1\")"),
         (TransferState.failed(message: "offline").description, "failed(message: \"offline\")"),
-        (UploadState.uploading(progress: 0.35).description, "uploading(progress: 0.35)"),
+        (UploadState.uploading(upload: 1, progress: 0.35).description, "uploading(upload: 1, progress: 0.35)"),
+        (
+            UploadState.failed(upload: 2, category: .network, message: "offline", sent: 0.5).description,
+            "failed(upload: 2, category: network, message: \"offline\", sent: 0.5)"
+        ),
         (LoadState.loading(previous: nil).description, "loading(previous: nil)"),
         (LoadState.loading(previous: ["a", "b"]).description, "loading(previous: [\"a\", \"b\"])"),
         (LoadState.loaded(["a", "b"]).description, "loaded([\"a\", \"b\"])"),
@@ -17,7 +21,7 @@ import Testing
             "failed(\"offline\", previous: [\"a\", \"b\"])"
         ),
         (String(describing: TransferEvent.progress(request: 1, percent: 20)), "progress(request: 1, percent: 20)"),
-        (String(describing: UploadEvent.progress(1)), "progress(1.0)"),
+        (String(describing: UploadEvent.progress(upload: 1, fraction: 1)), "progress(upload: 1, fraction: 1.0)"),
         (String(describing: LoadAction.succeeded([])), "succeeded([])"),
         (String(describing: TransferEffect.begin(request: 2, percent: 0)), "begin(request: 2, percent: 0)"),
         (
@@ -49,16 +53,20 @@ import Testing
 
     static let uploadStates: [UploadState] =
         [
-            .idle, .uploading(progress: 0), .uploading(progress: 0.35), .uploading(progress: 1),
-            .paused(progress: 0.1 + 0.2), .paused(progress: 1e-300), .paused(progress: -0.5), .completed,
-        ] + nastyStrings.map { UploadState.failed(message: $0) }
+            .idle, .uploading(upload: 1, progress: 0), .uploading(upload: 2, progress: 0.35),
+            .uploading(upload: Int.max, progress: 1), .paused(upload: 1, progress: 0.1 + 0.2),
+            .paused(upload: 1, progress: 1e-300), .paused(upload: -1, progress: -0.5), .completed,
+        ]
+        + UploadErrorCategory.allCases.flatMap { category in
+            nastyStrings.map { UploadState.failed(upload: 3, category: category, message: $0, sent: 0.25) }
+        }
 
     static let uploadEvents: [UploadEvent] =
         [
-            .start, .progress(0.35), .progress(0), .progress(.leastNonzeroMagnitude), .progress(123_456.789), .pause,
-            .resume,
-            .complete, .retry, .cancel,
-        ] + nastyStrings.map { UploadEvent.fail(message: $0) }
+            .start(upload: 1), .progress(upload: 1, fraction: 0.35), .progress(upload: 2, fraction: 0),
+            .progress(upload: 1, fraction: .leastNonzeroMagnitude), .progress(upload: 1, fraction: 123_456.789), .pause,
+            .resume, .complete(upload: 1), .retry(upload: 2), .cancel,
+        ] + nastyStrings.map { UploadEvent.fail(upload: 1, category: .server, message: $0) }
 
     static let loadStates: [LoadState] =
         [
@@ -116,8 +124,9 @@ import Testing
     }
 
     @Test func uploadProgressAcceptsAnIntegerLiteral() throws {
-        #expect(try UploadEvent(parsing: "progress(1)") == .progress(1))
-        #expect(try UploadState(parsing: "uploading(progress: 2e-1)") == .uploading(progress: 0.2))
+        #expect(try UploadEvent(parsing: "progress(upload: 1, fraction: 1)") == .progress(upload: 1, fraction: 1))
+        #expect(
+            try UploadState(parsing: "uploading(upload: 3, progress: 2e-1)") == .uploading(upload: 3, progress: 0.2))
     }
 
     @Test(arguments: [

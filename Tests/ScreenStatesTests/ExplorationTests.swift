@@ -66,26 +66,39 @@ import Testing
 
     @Test func uploadExploration() {
         let graph = UploadState.exploreSamples()
+        let failed = { (sent: Double) in
+            UploadState.failed(upload: 1, category: .network, message: "offline", sent: sent)
+        }
         #expect(
             graph.states == [
-                .idle, .uploading(progress: 0), .uploading(progress: 0.5), .uploading(progress: 1),
-                .paused(progress: 0),
-                .completed, .failed(message: "offline"), .paused(progress: 0.5), .paused(progress: 1),
+                .idle, .uploading(upload: 1, progress: 0), .uploading(upload: 1, progress: 0.5),
+                .paused(upload: 1, progress: 0), .completed, failed(0), .paused(upload: 1, progress: 0.5), failed(0.5),
+                .uploading(upload: 2, progress: 0), .uploading(upload: 2, progress: 0.5),
+                .paused(upload: 2, progress: 0), .paused(upload: 2, progress: 0.5),
             ])
         #expect(!graph.isTruncated)
         #expect(graph.deadEnds.isEmpty)
-        #expect(graph.unreachable(of: [UploadState.idle, .completed, .failed(message: "offline")]).isEmpty)
+        #expect(graph.unreachable(of: [UploadState.idle, .completed, failed(0.5)]).isEmpty)
         let invalidCounts = Dictionary(grouping: graph.invalid, by: { "\($0.state)" }).mapValues(\.count)
         #expect(
             invalidCounts == [
-                "idle": 4, "uploading(progress: 0.0)": 3, "uploading(progress: 0.5)": 3, "uploading(progress: 1.0)": 4,
-                "paused(progress: 0.0)": 3, "paused(progress: 0.5)": 3, "paused(progress: 1.0)": 3,
-                "completed": 4, "failed(message: \"offline\")": 4,
+                "idle": 4, "completed": 4,
+                "uploading(upload: 1, progress: 0.0)": 3, "uploading(upload: 1, progress: 0.5)": 3,
+                "paused(upload: 1, progress: 0.0)": 3, "paused(upload: 1, progress: 0.5)": 3,
+                "failed(upload: 1, category: network, message: \"offline\", sent: 0.0)": 3,
+                "failed(upload: 1, category: network, message: \"offline\", sent: 0.5)": 3,
+                "uploading(upload: 2, progress: 0.0)": 3, "uploading(upload: 2, progress: 0.5)": 3,
+                "paused(upload: 2, progress: 0.0)": 3, "paused(upload: 2, progress: 0.5)": 3,
             ])
+        // The retry continues from what the failed upload had sent, and the first upload's late reports move
+        // nothing of the second.
         #expect(
-            graph.invalid.contains {
-                $0.state == .uploading(progress: 1) && $0.event == .progress(0.5)
-                    && $0.reason == "progress went back from 1.0 to 0.5"
+            graph.edges.contains(
+                .init(from: failed(0.5), event: .retry(upload: 2), to: .uploading(upload: 2, progress: 0.5), kind: .to))
+        )
+        #expect(
+            !graph.edges.contains {
+                $0.from.upload == 2 && [.complete(upload: 1), .progress(upload: 1, fraction: 0.5)].contains($0.event)
             })
     }
 

@@ -53,11 +53,15 @@ import Testing
 
     @Test func uploadMachineRunsTheLifecycle() {
         let upload = UploadMachine()
-        let outcomes = [UploadEvent.start, .progress(0.35), .pause, .progress(0.5), .resume, .complete, .pause]
-            .map { upload.apply($0) }
+        let outcomes = [
+            UploadEvent.start(upload: 1), .progress(upload: 1, fraction: 0.35), .pause,
+            .progress(upload: 1, fraction: 0.5),
+            .resume, .complete(upload: 2), .complete(upload: 1), .pause,
+        ]
+        .map { upload.apply($0) }
         #expect(
             outcomes == [
-                .moved, .updated, .moved, .ignored, .moved, .moved,
+                .moved, .updated, .moved, .ignored, .moved, .ignored, .moved,
                 .invalid("pause while completed: only an upload in progress can pause"),
             ])
         #expect(upload.state == .completed)

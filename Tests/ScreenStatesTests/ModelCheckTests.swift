@@ -81,13 +81,16 @@ struct ObservedTransfer: Hashable {
         expectModel(
             from: UploadState.idle,
             events: [
-                .start, .progress(0.25), .progress(0.75), .progress(1), .progress(1.5), .progress(-0.1), .pause,
-                .resume, .complete, .fail(message: "offline"), .retry, .cancel,
+                .start(upload: 1), .progress(upload: 1, fraction: 0.25), .progress(upload: 1, fraction: 0.75),
+                .progress(upload: 1, fraction: 1), .progress(upload: 1, fraction: 1.5),
+                .progress(upload: 1, fraction: -0.1), .pause, .resume, .complete(upload: 1),
+                .fail(upload: 1, category: .network, message: "offline"), .retry(upload: 2),
+                .progress(upload: 2, fraction: 0.5), .complete(upload: 2), .cancel,
             ],
             transition: UploadState.transition,
             invariant: { state in
                 switch state {
-                case .uploading(let progress), .paused(let progress): (0...1).contains(progress)
+                case .uploading(_, let progress), .paused(_, let progress): (0...1).contains(progress)
                 case .idle, .completed, .failed: true
                 }
             },

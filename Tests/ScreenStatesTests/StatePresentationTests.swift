@@ -33,11 +33,18 @@ import Testing
 
     @Test(arguments: [
         (UploadState.idle, StatePresentation(.idle, "idle")),
-        (.uploading(progress: 0.294), StatePresentation(.active, "uploading · 29%")),
-        (.paused(progress: 0.4), StatePresentation(.paused, "paused · 40%")),
-        (.uploading(progress: .nan), StatePresentation(.active, "uploading · 0%")),
+        (.uploading(upload: 1, progress: 0.294), StatePresentation(.active, "uploading · 29%")),
+        (.paused(upload: 1, progress: 0.4), StatePresentation(.paused, "paused · 40%")),
+        (.uploading(upload: 1, progress: .nan), StatePresentation(.active, "uploading · 0%")),
         (.completed, StatePresentation(.done, "completed")),
-        (.failed(message: "server closed"), StatePresentation(.failed, "failed · server closed — r retries")),
+        (
+            .failed(upload: 1, category: .server, message: "server closed", sent: 0.5),
+            StatePresentation(.failed, "failed · server · server closed — r retries")
+        ),
+        (
+            .failed(upload: 1, category: .rejected, message: "too large", sent: 0),
+            StatePresentation(.failed, "failed · rejected · too large")
+        ),
     ])
     func anUploadReadsAsWords(state: UploadState, expected: StatePresentation) {
         #expect(state.presentation == expected)

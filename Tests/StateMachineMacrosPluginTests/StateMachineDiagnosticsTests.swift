@@ -20,7 +20,7 @@ import Testing
 
     @Test func aPairGivenTwiceIsReportedAtTheSecondRowWithTheFirstAsANote() {
         let source = Self.lamp(
-            "initial: .off, final: [.blown], ",
+            "initial: .off, final: [.blown], unlisted: .invalid, ",
             """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
@@ -36,7 +36,7 @@ import Testing
                     fixIts: [
                         "remove the duplicate row\n"
                             + Self.lamp(
-                                "initial: .off, final: [.blown], ",
+                                "initial: .off, final: [.blown], unlisted: .invalid, ",
                                 """
                                     .on(.off, .flip, to: .on),
                                     .on(.on, .flip, to: .off),
@@ -49,7 +49,7 @@ import Testing
 
     @Test func guardedRowsOfOnePairAreNotDuplicates() {
         let source = Self.lamp(
-            "initial: .off, final: [.blown], ",
+            "initial: .off, final: [.blown], unlisted: .invalid, ",
             """
                 .on(.off, .flip, when: { _, _ in true }, to: .on),
                 .on(.off, .flip, to: .on),
@@ -61,7 +61,7 @@ import Testing
 
     @Test func aStateNeverReachedFromTheInitialOneIsReportedAtItsCase() {
         let source = Self.lamp(
-            "initial: .off, ",
+            "initial: .off, unlisted: .invalid, ",
             """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
@@ -76,9 +76,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("initial: .off, ", "initial: .off, final: [.blown], "),
-        ("initial: .off, final: [], ", "initial: .off, final: [.blown], "),
-        ("initial: .off, final: [.off], ", "initial: .off, final: [.off, .blown], "),
+        ("initial: .off, unlisted: .invalid, ", "initial: .off, final: [.blown], unlisted: .invalid, "),
+        ("initial: .off, final: [], unlisted: .invalid, ", "initial: .off, final: [.blown], unlisted: .invalid, "),
+        (
+            "initial: .off, final: [.off], unlisted: .invalid, ",
+            "initial: .off, final: [.off, .blown], unlisted: .invalid, "
+        ),
     ])
     func aDeadEndNotMarkedFinalIsReportedWithAFixItThatMarksIt(arguments: String, fixed: String) {
         let rows = """
@@ -99,7 +102,7 @@ import Testing
 
     @Test func aStateTheTableNeverMentionsIsReportedAtItsCaseOnlyOnce() {
         let source = Self.lamp(
-            "initial: .off, ",
+            "initial: .off, unlisted: .invalid, ",
             """
                 .on(.off, .flip, to: .on),
                 .on(.on, .flip, to: .off),
@@ -119,7 +122,7 @@ import Testing
                 enum StateCase: Hashable, Sendable { case off, on, blown }
                 enum EventCase: Hashable, Sendable { case flip }
 
-                static let table = Table(initial: .off, rows: [
+                static let table = Table(initial: .off, unlisted: .invalid, rows: [
                     .on(.off, .flip, to: .on),
                     .on(.on, .flip, to: .off),
                 ])
@@ -144,6 +147,74 @@ import Testing
                 """))
     }
 
+    @Test func aTableWithoutUnlistedMustGiveEveryPairARowOrSayWhatTheRestMean() {
+        let rows = """
+                .on(.off, .flip, to: .on),
+                .on(.on, .flip, to: .off),
+                .on(.on, .surge, to: .blown),
+                .on(.on, .fix, .ignore),
+                .on(.blown, .fix, to: .off),
+                .on(.blown, .flip, .stay),
+                .on(.blown, .surge, .stay),
+            """
+        let arguments = "initial: .off, "
+        #expect(
+            MacroExpansion(Self.lamp(arguments, rows)).reports == [
+                .init(
+                    line: 6, column: 24, severity: "error",
+                    message: "the table has no row for 2 (state, event) pairs: (off, surge), (off, fix); give each "
+                        + "its row, or say what every unlisted pair means with 'unlisted: .invalid' or 'unlisted: .ignore'",
+                    fixIts: [
+                        "add 'unlisted: .invalid'\n" + Self.lamp(arguments + "unlisted: .invalid, ", rows),
+                        "add 'unlisted: .ignore'\n" + Self.lamp(arguments + "unlisted: .ignore, ", rows),
+                        "add the 2 missing rows\n"
+                            + Self.lamp(
+                                arguments,
+                                rows + """
+
+                                        .on(.off, .surge, .invalid("surge in off is not handled")),
+                                        .on(.off, .fix, .invalid("fix in off is not handled")),
+                                    """),
+                    ]
+                )
+            ])
+    }
+
+    @Test(arguments: ["unlisted: .invalid, ", "unlisted: .ignore, "])
+    func aTableThatSaysWhatUnlistedPairsMeanMayLeaveThemOut(unlisted: String) {
+        let rows = """
+                .on(.off, .flip, to: .on),
+                .on(.on, .flip, to: .off),
+                .on(.on, .surge, to: .blown),
+                .on(.blown, .fix, to: .off),
+            """
+        #expect(MacroExpansion(Self.lamp("initial: .off, " + unlisted, rows)).reports == [])
+    }
+
+    @Test func aMissingSinglePairIsNamedAsThePair() {
+        let source = """
+            @StateMachine
+            enum Bell {
+                enum State { case quiet, ringing }
+                enum Event { case ring, stop }
+                static let table = Table(initial: .quiet, rows: [.on(.quiet, .ring, to: .ringing), .on(.quiet, .stop, .ignore), .on(.ringing, .stop, to: .quiet)])
+            }
+            """
+        #expect(
+            MacroExpansion(source).reports.map(\.message) == [
+                "the table has no row for the pair (ringing, ring); give each its row, or say what every unlisted "
+                    + "pair means with 'unlisted: .invalid' or 'unlisted: .ignore'"
+            ])
+        #expect(
+            MacroExpansion(source).reports.flatMap(\.fixIts).last
+                == "add the missing row\n"
+                + source.replacingOccurrences(
+                    of: ".on(.ringing, .stop, to: .quiet)])",
+                    with:
+                        ".on(.ringing, .stop, to: .quiet), .on(.ringing, .ring, .invalid(\"ring in ringing is not handled\")),])"
+                ))
+    }
+
     @Test func everyProblemIsReportedInOnePass() {
         let source = """
             @StateMachine
@@ -157,7 +228,7 @@ import Testing
                 }
                 enum Event { case start, finish, archive }
 
-                static let table = Table(initial: .queued, final: [.done], rows: [
+                static let table = Table(initial: .queued, final: [.done], unlisted: .invalid, rows: [
                     .on(.queued, .start, to: .running(step: 0)),
                     .on(.running, .finish) { _, _ in .to(.done) },
                     .on(.running, .finish, to: .queued),

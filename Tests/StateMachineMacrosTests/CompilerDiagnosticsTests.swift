@@ -67,6 +67,11 @@ import Testing
                 "Job.swift:9:14: error: state 'orphan' is never mentioned by the table (from macro 'StateMachine')",
                 "Job.swift:10:14: error: state 'archived' is never reached from the initial state 'queued' (from macro 'StateMachine')",
                 "Job.swift:11:14: error: state 'stuck' has no way out and is not marked final (from macro 'StateMachine')",
+                "Job.swift:15:24: error: the table has no row for 14 (state, event) pairs: (queued, finish), "
+                    + "(queued, archive), (running, start), (done, start), (done, finish), (done, archive), "
+                    + "(orphan, start), (orphan, finish), (orphan, archive), (archived, finish), (archived, archive), "
+                    + "(stuck, start), (stuck, finish), (stuck, archive); give each its row, or say what every unlisted "
+                    + "pair means with 'unlisted: .invalid' or 'unlisted: .ignore' (from macro 'StateMachine')",
             ])
     }
 

@@ -58,6 +58,8 @@ private let noEnvironment: [String: String] = [:]
         #expect(found.events == [.a, .b, .c])
         #expect(found.states.map(\.progress) == [1, 2, 3])
         #expect(found.shrinkSteps > 0 || found.originalLength == 3)
+        // Every sequence of one or two events was searched: none fails, so three is the shortest.
+        #expect(found.minimality == .shortest)
     }
 
     @Test func aFiniteSpaceGivesTheGloballyShortestNotJustAOneMinimalSequence() throws {
@@ -69,6 +71,33 @@ private let noEnvironment: [String: String] = [:]
                 invariant: { $0 != 3 }, seed: 5, environment: noEnvironment))
         #expect(found.events == ["one", "two"])
         #expect(found.states == [1, 3])
+    }
+
+    @Test func anInfiniteSpaceStillGivesTheShortestFailureWhenEveryShorterSequenceIsSearched() throws {
+        // The sums grow without bound, so the space is never explored whole; removal alone stops at the
+        // 1-minimal [2, 5, 2], and the breadth-first search of the shorter sequences finds [5, 5].
+        let found = try #require(
+            checkModel(
+                from: 0, events: [1, 2, 5], transition: { .to($0 + $1) }, invariant: { $0 < 9 }, seed: 7,
+                environment: noEnvironment))
+        #expect(
+            found
+                == Counterexample(
+                    initial: 0, events: [5, 5], states: [5, 10],
+                    failure: "the invariant does not hold after event 2 (5)", seed: 7,
+                    originalLength: found.originalLength, shrinkSteps: found.shrinkSteps, minimality: .shortest))
+    }
+
+    @Test func aSearchBeyondItsBudgetSaysTheCounterexampleIsOnlyOneMinimal() throws {
+        // Two states are too few to search the sequences shorter than the removal's answer.
+        let found = try #require(
+            checkModel(
+                from: 0, events: [1, 2, 5], transition: { .to($0 + $1) }, invariant: { $0 < 9 }, seed: 7,
+                maximumStates: 2, environment: noEnvironment))
+        #expect(found.events.count == 3)
+        #expect(found.events.reduce(0, +) >= 9)
+        #expect(found.minimality == .oneMinimal)
+        #expect(found.description.contains("1-minimal (no single event can be removed; a shorter sequence may exist)"))
     }
 
     @Test func theSameSeedGivesTheSameCounterexample() {
@@ -132,7 +161,7 @@ private let noEnvironment: [String: String] = [:]
         #expect(
             found.description == """
                 // Counterexample: the invariant does not hold after event 3 (c)
-                // seed 7 (replay: STATE_MACHINE_SEED=7); 3 of \(found.originalLength) events after \(found.shrinkSteps) shrink steps
+                // seed 7 (replay: STATE_MACHINE_SEED=7); 3 of \(found.originalLength) events after \(found.shrinkSteps) shrink steps, shortest
                 // initial state: lock(progress: 0, noise: 0)
                 let events: [Press] = [
                     .a,  // → lock(progress: 1, noise: 0)

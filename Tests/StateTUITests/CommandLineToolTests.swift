@@ -46,15 +46,19 @@ import Testing
     }
 
     @Test func replayUploadShowsInvalidReasonsOnlyAsVerdicts() {
-        let memory = MemoryIO(input: ["start", "progress(0.35)", "pause", "resume", "resume", "complete"])
+        let memory = MemoryIO(input: [
+            "start(upload: 1)", "progress(upload: 1, fraction: 0.35)", "pause", "resume", "resume",
+            "complete(upload: 2)", "complete(upload: 1)",
+        ])
         #expect(memory.run(["replay", "upload", "-"]) == 0)
         #expect(
             memory.output == """
-                to uploading(progress: 0.0)
-                update uploading(progress: 0.35)
-                to paused(progress: 0.35)
-                to uploading(progress: 0.35)
-                invalid uploading(progress: 0.35)
+                to uploading(upload: 1, progress: 0.0)
+                update uploading(upload: 1, progress: 0.35)
+                to paused(upload: 1, progress: 0.35)
+                to uploading(upload: 1, progress: 0.35)
+                invalid uploading(upload: 1, progress: 0.35)
+                ignore uploading(upload: 1, progress: 0.35)
                 to completed
 
                 """)

@@ -158,25 +158,29 @@ import Testing
         var trail = LiveTrail<UploadState>()
         trail.observe(.idle, from: "upload")
         trail.observe(.idle, from: "upload")
-        trail.observe(.uploading(progress: 0.5), from: "upload")
-        #expect(trail == LiveTrail(source: "upload", current: .uploading(progress: 0.5), previous: .idle))
-        trail.observe(.paused(progress: 0.5), from: "other")
-        #expect(trail == LiveTrail(source: "other", current: .paused(progress: 0.5)))
+        trail.observe(.uploading(upload: 1, progress: 0.5), from: "upload")
+        #expect(trail == LiveTrail(source: "upload", current: .uploading(upload: 1, progress: 0.5), previous: .idle))
+        trail.observe(.paused(upload: 1, progress: 0.5), from: "other")
+        #expect(trail == LiveTrail(source: "other", current: .paused(upload: 1, progress: 0.5)))
     }
 
     @Test func theAppFollowsTheLiveMachinesWhateverActionDeliversTheirStates() {
         var app = AppState(screen: .graph, transfers: DashboardFixtures.screen(selected: 1))
-        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(progress: 0))))
-        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(upload: 1, progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(upload: 1, progress: 0))))
         #expect(
             app.graph.uploadTrail
-                == LiveTrail(source: "upload", current: .paused(progress: 0), previous: .uploading(progress: 0)))
+                == LiveTrail(
+                    source: "upload", current: .paused(upload: 1, progress: 0),
+                    previous: .uploading(upload: 1, progress: 0)))
         #expect(app.graph.transferTrail == LiveTrail(source: "backup.img", current: DashboardFixtures.running))
         _ = AppReducer.reduce(&app, .graph(.nextModel))
         #expect(app.graph.model == .upload)
         #expect(
             app.graph.liveMarks.current
-                == LiveMark(name: "paused(progress: 0.0)", caseName: "paused", text: "paused(progress: 0.0)"))
+                == LiveMark(
+                    name: "paused(upload: 1, progress: 0.0)", caseName: "paused",
+                    text: "paused(upload: 1, progress: 0.0)"))
         let collapsed = ScreenModel.upload.diagram.collapsed
         let uploading = collapsed.node(named: "uploading") ?? -1
         let paused = collapsed.node(named: "paused") ?? -1
@@ -199,8 +203,8 @@ import Testing
     @Test(arguments: ScreenModel.allCases)
     func theLiveStateIsLitAndTheLastTransitionHighlighted(model: ScreenModel) {
         var app = AppState(screen: .graph, transfers: DashboardFixtures.screen(selected: 1))
-        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(progress: 0))))
-        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.uploading(upload: 1, progress: 0))))
+        _ = AppReducer.reduce(&app, .upload(.uploadChanged(.paused(upload: 1, progress: 0))))
         _ = AppReducer.reduce(&app, .load(.loadChanged(.loading(previous: nil))))
         _ = AppReducer.reduce(&app, .transfers(.selectNext))
         _ = AppReducer.reduce(&app, .transfers(.machineChanged(row: 2, DashboardFixtures.running)))

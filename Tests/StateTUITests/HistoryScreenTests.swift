@@ -20,14 +20,14 @@ import Testing
             senders.withLock { $0.append(sender) }
         }
         machine.apply(.pause)
-        machine.apply(.start)
+        machine.apply(.start(upload: 1))
         while senders.withLock({ $0.isEmpty }) { await Task.yield() }
-        machine.apply(.progress(0.4))
+        machine.apply(.progress(upload: 1, fraction: 0.4))
         machine.apply(.pause)
-        senders.withLock { $0[0] }.send(.progress(0.5))
+        senders.withLock { $0[0] }.send(.progress(upload: 1, fraction: 0.5))
         machine.apply(.resume)
-        machine.apply(.complete)
-        machine.apply(.complete)
+        machine.apply(.complete(upload: 1))
+        machine.apply(.complete(upload: 1))
         return HistoryRow.rows(machine: "upload", history: machine.engine.history)
     }
 
@@ -48,9 +48,9 @@ import Testing
         var state = HistoryScreenState(machines: ["upload"], rows: rows)
         HistoryFeature.reduce(&state, .toggleStateText)
         #expect(state == HistoryScreenState(machines: ["upload"], rows: rows, showsCanonical: true))
-        #expect(HistoryFeature.cells(rows[3], canonical: true)[5] == Line("paused(progress: 0.4)"))
+        #expect(HistoryFeature.cells(rows[3], canonical: true)[5] == Line("paused(upload: 1, progress: 0.4)"))
         #expect(HistoryFeature.cells(rows[3])[5] == Line("paused · 40%", style: PresentedPhase.paused.style))
-        #expect(rows[3].searchText == "  4 2 pause to paused · 40% paused(progress: 0.4)")
+        #expect(rows[3].searchText == "  4 2 pause to paused · 40% paused(upload: 1, progress: 0.4)")
         HistoryFeature.reduce(&state, .toggleStateText)
         #expect(state == HistoryScreenState(machines: ["upload"], rows: rows))
     }
@@ -66,8 +66,9 @@ import Testing
         #expect(
             rows[4]
                 == HistoryRow(
-                    machine: "upload", sequence: 5, visit: 3, event: "progress(0.5)", kind: .stale,
-                    after: "paused(progress: 0.4)", presented: StatePresentation(.paused, "paused · 40%")))
+                    machine: "upload", sequence: 5, visit: 3, event: "progress(upload: 1, fraction: 0.5)",
+                    kind: .stale, after: "paused(upload: 1, progress: 0.4)",
+                    presented: StatePresentation(.paused, "paused · 40%")))
     }
 
     @Test(arguments: ["upload", "load"], sizes)

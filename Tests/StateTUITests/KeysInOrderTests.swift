@@ -44,7 +44,7 @@ import Testing
         }
         terminal.enqueue(keys: [.character("q")])
         let final = await run.value
-        #expect(machine.engine.history.map(\.event) == [.start, .pause])
+        #expect(machine.engine.history.map(\.event) == [.start(upload: 1), .pause])
         #expect(machine.engine.history.map(\.outcome) == [.moved, .moved])
         #expect(final.upload.notice == StatusLine())
     }

@@ -87,7 +87,10 @@ import Glibc
     }
 
     @Test func replayFromAFileWithCRLFAndEscapes() throws {
-        let file = try Self.temporaryFile(Data("start\r\nfail(message: \"disk \\\"full\\\"\\n\")\r\nretry\r\n".utf8))
+        let file = try Self.temporaryFile(
+            Data(
+                "start(upload: 1)\r\nfail(upload: 1, category: server, message: \"disk \\\"full\\\"\\n\")\r\nretry(upload: 2)\r\n"
+                    .utf8))
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try Self.run(["replay", "upload", file.path])
         #expect(
@@ -95,9 +98,9 @@ import Glibc
                 == Run(
                     status: 0,
                     output: """
-                        to uploading(progress: 0.0)
-                        to failed(message: "disk \\"full\\"\\n")
-                        to uploading(progress: 0.0)
+                        to uploading(upload: 1, progress: 0.0)
+                        to failed(upload: 1, category: server, message: "disk \\"full\\"\\n", sent: 0.0)
+                        to uploading(upload: 2, progress: 0.0)
 
                         """, error: ""))
     }

@@ -66,7 +66,7 @@ import Testing
     func uploadScreen(size: Size) {
         let app = AppState(
             screen: .upload, transfers: DashboardFixtures.screen(),
-            upload: UploadScreenState(upload: .uploading(progress: 0.29)))
+            upload: UploadScreenState(upload: .uploading(upload: 1, progress: 0.29)))
         assertSnapshot(AppView.render(app, size: size), named: "screen-upload-\(size)")
     }
 

@@ -12,10 +12,19 @@ import Testing
     /// One screen per `UploadState` case.
     static let everyCase: [(name: String, state: UploadScreenState)] = [
         ("idle", UploadScreenState()),
-        ("uploading", UploadScreenState(upload: .uploading(progress: 0.35))),
-        ("paused", UploadScreenState(upload: .paused(progress: 0.62), failNext: true)),
+        ("uploading", UploadScreenState(upload: .uploading(upload: 1, progress: 0.35))),
+        ("paused", UploadScreenState(upload: .paused(upload: 1, progress: 0.62), failNext: true)),
         ("completed", UploadScreenState(upload: .completed)),
-        ("failed", UploadScreenState(upload: .failed(message: "connection lost at 48%"))),
+        (
+            "failed",
+            UploadScreenState(
+                upload: .failed(upload: 1, category: .network, message: "connection lost at 48%", sent: 0.48))
+        ),
+        (
+            "rejected",
+            UploadScreenState(
+                upload: .failed(upload: 2, category: .rejected, message: "too large for the server", sent: 0))
+        ),
     ]
 
     @Test(arguments: everyCase.map(\.name), sizes)
@@ -31,6 +40,9 @@ import Testing
             UploadFeature.view(screen, in: canvas.bounds, on: &canvas)
             #expect(canvas.text.contains("Resume") == (name == "paused"), "\(name)")
             #expect(canvas.text.contains("Retry") == (name == "failed"), "\(name)")
+            #expect(
+                canvas.text.contains("Cancel") == ["uploading", "paused", "failed", "rejected"].contains(name),
+                "\(name)")
         }
     }
 
@@ -38,9 +50,10 @@ import Testing
     @Test(arguments: everyCase.map(\.state))
     func eachKeyIsAnIntentForTheOwnerWhateverTheScreenShows(screen: UploadScreenState) {
         let keys: [(UploadScreenAction, UploadScreenEffect)] = [
-            (.start, .send([.start], fails: screen.failNext)),
+            (.start, .send([.start(upload: screen.upload.nextUpload)], fails: screen.failNext)),
             (.pauseOrResume, .send([.pause, .resume], fails: false)),
-            (.cancel, .send([.cancel], fails: false)), (.retry, .send([.retry], fails: screen.failNext)),
+            (.cancel, .send([.cancel], fails: false)),
+            (.retry, .send([.retry(upload: screen.upload.nextUpload)], fails: screen.failNext)),
         ]
         for (action, effect) in keys {
             var state = screen
@@ -57,13 +70,19 @@ import Testing
             owner.perform(.send([.pause, .resume], fails: false))
                 == "pause while idle: only an upload in progress can pause")
         #expect(owner.state == .idle)
-        #expect(owner.perform(.send([.start], fails: false)) == nil)
+        // The screen's guess at the number does not matter: the owner numbers the upload itself.
+        #expect(owner.perform(.send([.start(upload: 9)], fails: false)) == nil)
         #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
-        #expect(owner.state == .paused(progress: 0))
+        #expect(owner.state == .paused(upload: 1, progress: 0))
         #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
-        #expect(owner.state == .uploading(progress: 0))
+        #expect(owner.state == .uploading(upload: 1, progress: 0))
         #expect(owner.perform(.send([.cancel], fails: false)) == nil)
-        #expect(owner.machine.engine.history.map(\.event) == [.start, .pause, .resume, .cancel])
+        #expect(owner.perform(.send([.start(upload: 1)], fails: false)) == nil)
+        #expect(owner.state == .uploading(upload: 2, progress: 0))
+        #expect(
+            owner.machine.engine.history.map(\.event) == [
+                .start(upload: 1), .pause, .resume, .cancel, .start(upload: 2),
+            ])
     }
 
     /// The fail switch stays up until the machine records the start (or retry) it was for.
@@ -72,16 +91,16 @@ import Testing
         var state = UploadScreenState()
         #expect(UploadFeature.reduce(&state, .toggleFailNext) == [])
         #expect(state == UploadScreenState(failNext: true))
-        #expect(UploadFeature.reduce(&state, .start) == [.send([.start], fails: true)])
+        #expect(UploadFeature.reduce(&state, .start) == [.send([.start(upload: 1)], fails: true)])
         #expect(state == UploadScreenState(failNext: true))
-        machine.apply(.start)
+        machine.apply(.start(upload: 1))
         #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
         #expect(state == UploadScreenState(tally: RecordTally(lastSequence: 1, stale: 0, invalid: 0)))
     }
 
     @Test func recordsCountStaleAndInvalidOnceEach() {
         let machine = UploadMachine()
-        machine.apply(.start)
+        machine.apply(.start(upload: 1))
         machine.apply(.resume)
         var state = UploadScreenState()
         #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
@@ -91,8 +110,8 @@ import Testing
 
     @Test func aNewMachineStateClearsTheNotice() {
         var state = UploadScreenState(upload: .idle, notice: "old")
-        #expect(UploadFeature.reduce(&state, .uploadChanged(.uploading(progress: 0))) == [])
-        #expect(state == UploadScreenState(upload: .uploading(progress: 0)))
+        #expect(UploadFeature.reduce(&state, .uploadChanged(.uploading(upload: 1, progress: 0))) == [])
+        #expect(state == UploadScreenState(upload: .uploading(upload: 1, progress: 0)))
     }
 
     @Test(arguments: [
@@ -109,8 +128,8 @@ import Testing
     @Test(arguments: everyCase.map(\.state.upload))
     func keysAndHelpAskTheTransitionFunction(upload: UploadState) {
         let keys: [(String, UploadScreenAction, [UploadEvent])] = [
-            ("s", .start, [.start]), ("space/p", .pauseOrResume, [.pause, .resume]), ("c", .cancel, [.cancel]),
-            ("r", .retry, [.retry]),
+            ("s", .start, [.start(upload: upload.nextUpload)]), ("space/p", .pauseOrResume, [.pause, .resume]),
+            ("c", .cancel, [.cancel]), ("r", .retry, [.retry(upload: upload.nextUpload)]),
         ]
         let offered = Set(UploadFeature.bindings.barHelp(in: UploadScreenState(upload: upload)).map(\.key))
         for (key, _, candidates) in keys {
@@ -127,17 +146,23 @@ import Testing
     @Test func helpOffersOnlyWhatApplies() {
         #expect(UploadFeature.bindings.barHelp(in: UploadScreenState()).map(\.key) == ["s", "f"])
         #expect(
-            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .uploading(progress: 0.1))).map(\.key) == [
-                "space/p", "c", "f",
-            ])
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .uploading(upload: 1, progress: 0.1))).map(
+                \.key) == [
+                    "space/p", "c", "f",
+                ])
         #expect(
-            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .paused(progress: 0.1))).map(\.label) == [
-                "resume", "cancel", "fail next",
-            ])
+            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .paused(upload: 1, progress: 0.1))).map(
+                \.label) == [
+                    "resume", "cancel", "fail next",
+                ])
         #expect(
-            UploadFeature.bindings.barHelp(in: UploadScreenState(upload: .failed(message: "x"))).map(\.key) == [
-                "r", "f",
-            ])
+            UploadFeature.bindings.barHelp(
+                in: UploadScreenState(upload: .failed(upload: 1, category: .network, message: "x", sent: 0))
+            ).map(\.key) == ["c", "r", "f"])
+        #expect(
+            UploadFeature.bindings.barHelp(
+                in: UploadScreenState(upload: .failed(upload: 1, category: .rejected, message: "x", sent: 0))
+            ).map(\.key) == ["c", "f"])
     }
 }
 
@@ -170,8 +195,8 @@ import Testing
         // Someone else suspended the task: suspending again fails, so the upload is not marked paused.
         #expect(owner.task?.suspend() == true)
         #expect(owner.perform(.pause) == "the upload task could not be suspended, so the upload goes on")
-        #expect(owner.state == .uploading(progress: 0))
-        #expect(owner.machine.engine.history.map(\.event) == [.start])
+        #expect(owner.state == .uploading(upload: 1, progress: 0))
+        #expect(owner.machine.engine.history.map(\.event) == [.start(upload: 1)])
     }
 
     @Test func aPausedUploadSendsNothingAndResumesWhereItStopped() async {
@@ -180,12 +205,12 @@ import Testing
         await Self.settle(owner, scheduler)
         scheduler.advance(by: .milliseconds(250))
         #expect(owner.perform(.pause) == nil)
-        guard case .paused(let at) = owner.state else {
+        guard case .paused(_, let at) = owner.state else {
             Issue.record("not paused: \(owner.state)")
             return
         }
         scheduler.advance(by: .seconds(5))
-        #expect(owner.state == .paused(progress: at))
+        #expect(owner.state == .paused(upload: 1, progress: at))
         owner.perform(.resume)
         await Self.settle(owner, scheduler)
         scheduler.advance(by: .seconds(5))
@@ -215,10 +240,19 @@ import Testing
         owner.perform(.start(fails: true))
         await Self.settle(owner, scheduler)
         scheduler.advance(by: .seconds(5))
-        guard case .failed(let message) = owner.state else {
+        guard case .failed(let upload, let category, let message, let sent) = owner.state else {
             Issue.record("not failed: \(owner.state)")
             return
         }
+        #expect(upload == 1)
+        #expect(category == .network)
         #expect(message.hasPrefix("connection lost at"))
+        // A retry is a second upload that continues from what the first had sent.
+        owner.perform(.retry(fails: false))
+        #expect(owner.state == .uploading(upload: 2, progress: sent))
+        await Self.settle(owner, scheduler)
+        scheduler.advance(by: .seconds(5))
+        #expect(owner.state == .completed)
+        #expect(owner.machine.engine.history.allSatisfy { $0.outcome != .stale && $0.outcome != .ignored })
     }
 }

@@ -19,12 +19,13 @@ package final class SimulatedUpload: Sendable {
         /// The connection failed with this message.
         case failed(String)
 
-        /// The upload event the report stands for.
-        package var event: UploadEvent {
+        /// The event the report stands for, naming `upload`, the upload it belongs to. A lost connection is
+        /// a network failure, which a retry continues from where it stopped.
+        package func event(upload: Int) -> UploadEvent {
             switch self {
-            case .progress(let fraction): .progress(fraction)
-            case .completed: .complete
-            case .failed(let message): .fail(message: message)
+            case .progress(let fraction): .progress(upload: upload, fraction: fraction)
+            case .completed: .complete(upload: upload)
+            case .failed(let message): .fail(upload: upload, category: .network, message: message)
             }
         }
     }
@@ -58,16 +59,17 @@ package final class SimulatedUpload: Sendable {
     private let failsHalfway: Bool
     private let task: Locked<Transmission>
 
-    /// A task that has not started. Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`);
-    /// with `failsHalfway` the chunk that would pass half way fails instead.
+    /// A task that has not started, with `percent` already sent (a retry continuing after a lost connection).
+    /// Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`); with `failsHalfway` the chunk
+    /// that would pass half way fails instead.
     package init(
         scheduler: any SimulationScheduler, random: SplitMix64, chunkInterval: Duration = .milliseconds(100),
-        failsHalfway: Bool
+        failsHalfway: Bool, percent: Int = 0
     ) {
         self.scheduler = scheduler
         self.chunkInterval = chunkInterval
         self.failsHalfway = failsHalfway
-        task = Locked(Transmission(random: random))
+        task = Locked(Transmission(percent: percent, random: random))
     }
 
     /// The fraction sent so far.
@@ -180,7 +182,7 @@ package final class SimulatedUpload: Sendable {
             guard task.phase == .sending || task.phase == .landing else { return ([], false, nil) }
             let landing = task.phase == .landing
             task.pending = nil
-            // Whole percents, so the states print as `uploading(progress: 0.35)`, not 0.35000000000000003.
+            // Whole percents, so the states print as `uploading(upload: 1, progress: 0.35)`, not 0.35000000000000003.
             let next = min(100, task.percent + Int.random(in: 8...16, using: &task.random))
             if failsHalfway && task.percent < 50 && next >= 50 {
                 task.phase = .finished

@@ -9,7 +9,10 @@ import Support
 /// about changes: readers subscribe to the machine's `states()` and records.
 package final class UploadOwner: Sendable {
     private struct Parts {
-        var task: SimulatedUpload?
+        /// The current upload's task and the number the machine knows it by.
+        var task: (upload: Int, task: SimulatedUpload)?
+        /// The number the last upload was given; each start or retry takes the next.
+        var lastUpload = 0
         var random: SplitMix64
     }
 
@@ -33,9 +36,9 @@ package final class UploadOwner: Sendable {
         machine.engine.whileIn(where: Self.transfers, label: "upload task") { [weak self] sender in
             guard let self else { return }
             let runs = self.runs
-            guard let task = self.task else { return runs.began(visit: sender.visit) }
+            guard let (upload, task) = self.parts.withLock({ $0.task }) else { return runs.began(visit: sender.visit) }
             await task.run(onSetUp: { runs.began(visit: sender.visit) }) { report in
-                self.machine.deliver(report.event, through: sender)
+                self.machine.deliver(report.event(upload: upload), through: sender)
             }
         }
     }
@@ -49,7 +52,7 @@ package final class UploadOwner: Sendable {
     package var state: UploadState { machine.state }
 
     /// The task of the current upload, if one was started.
-    package var task: SimulatedUpload? { parts.withLock { $0.task } }
+    package var task: SimulatedUpload? { parts.withLock { $0.task?.task } }
 
     /// Whether the task the current visit asks for has begun (a scripted demo waits for it).
     package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
@@ -61,9 +64,9 @@ package final class UploadOwner: Sendable {
     package func perform(_ effect: UploadScreenEffect) -> String? {
         switch effect {
         case .start(let fails):
-            begin(.start, failsHalfway: fails)
+            begin(UploadEvent.start, failsHalfway: fails)
         case .retry(let fails):
-            begin(.retry, failsHalfway: fails)
+            begin(UploadEvent.retry, failsHalfway: fails)
         case .pause:
             guard let task, task.suspend() else {
                 return "the upload task could not be suspended, so the upload goes on"
@@ -76,7 +79,10 @@ package final class UploadOwner: Sendable {
         case .send(let events, let fails):
             // The intent meets the machine's state now, not the state the screen showed when the key was
             // pressed (`s p` typed fast: the screen may still show idle).
+            // A start or retry is judged as the upload this owner would number next.
             let upload = machine.state
+            let next = parts.withLock { $0.lastUpload + 1 }
+            let events = events.map { $0.beginning(max(next, upload.nextUpload)) }
             guard let event = events.first(where: { UploadState.transition(upload, $0).changesState }) else {
                 return events.lazy.compactMap { UploadState.transition(upload, $0).refusal }.first
             }
@@ -98,18 +104,24 @@ package final class UploadOwner: Sendable {
         }
     }
 
-    /// A fresh task, then the event that starts it: the run the machine begins on entering `uploading`
-    /// picks the task up.
-    private func begin(_ event: UploadEvent, failsHalfway: Bool) {
+    /// A fresh task under the next upload number, then the event that starts it: the run the machine begins on
+    /// entering `uploading` picks the task up. A retry after a network failure continues from what was sent.
+    private func begin(_ event: (Int) -> UploadEvent, failsHalfway: Bool) {
         let scheduler = self.scheduler
         let chunkInterval = self.chunkInterval
-        let previous = parts.withLock { parts -> SimulatedUpload? in
+        var percent = 0
+        if case .failed(_, .network, _, let sent) = machine.state { percent = Int((sent * 100).rounded()) }
+        let (upload, previous) = parts.withLock { parts -> (Int, (upload: Int, task: SimulatedUpload)?) in
             let previous = parts.task
-            parts.task = SimulatedUpload(
-                scheduler: scheduler, random: SplitMix64(seed: parts.random.next()), chunkInterval: chunkInterval,
-                failsHalfway: failsHalfway)
-            return previous
+            parts.lastUpload += 1
+            parts.task = (
+                parts.lastUpload,
+                SimulatedUpload(
+                    scheduler: scheduler, random: SplitMix64(seed: parts.random.next()), chunkInterval: chunkInterval,
+                    failsHalfway: failsHalfway, percent: percent)
+            )
+            return (parts.lastUpload, previous)
         }
-        if machine.apply(event) != .moved { parts.withLock { $0.task = previous } }
+        if machine.apply(event(upload)) != .moved { parts.withLock { $0.task = previous } }
     }
 }

@@ -14,9 +14,9 @@ package enum UploadFeature {
     package static func reduce(_ state: inout UploadScreenState, _ action: UploadScreenAction) -> [UploadScreenEffect] {
         switch action {
         case .start, .retry:
-            return [.send(candidates(action), fails: state.failNext)]
+            return [.send(candidates(action, in: state.upload), fails: state.failNext)]
         case .pauseOrResume, .cancel:
-            return [.send(candidates(action), fails: false)]
+            return [.send(candidates(action, in: state.upload), fails: false)]
         case .toggleFailNext:
             state.failNext.toggle()
             return []
@@ -25,7 +25,7 @@ package enum UploadFeature {
             state.upload = upload
             return []
         case .recordsChanged(let records):
-            let starts = state.tally.newRecords(records).filter { [.start, .retry].contains($0.event) }
+            let starts = state.tally.newRecords(records).filter(\.event.beginsUpload)
             if starts.contains(where: { $0.outcome == .moved }) { state.failNext = false }
             state.tally.add(records)
             return []
@@ -38,20 +38,21 @@ package enum UploadFeature {
         }
     }
 
-    /// The events a key stands for, in the order they are tried: one key pauses or resumes.
-    static func candidates(_ action: UploadScreenAction) -> [UploadEvent] {
+    /// The events a key stands for in `upload`, in the order they are tried: one key pauses or resumes. A
+    /// start or retry names the next upload as far as the state tells; the owner numbers the real one.
+    static func candidates(_ action: UploadScreenAction, in upload: UploadState) -> [UploadEvent] {
         switch action {
-        case .start: [.start]
+        case .start: [.start(upload: upload.nextUpload)]
         case .pauseOrResume: [.pause, .resume]
         case .cancel: [.cancel]
-        case .retry: [.retry]
+        case .retry: [.retry(upload: upload.nextUpload)]
         case .toggleFailNext, .uploadChanged, .recordsChanged, .refused, .noticeExpired: []
         }
     }
 
     /// The event `action` sends in `upload`: the first of its candidates the transition function applies.
     static func event(for action: UploadScreenAction, in upload: UploadState) -> UploadEvent? {
-        EventRule.first(of: candidates(action), in: upload, UploadState.transition)
+        EventRule.first(of: candidates(action, in: upload), in: upload, UploadState.transition)
     }
 
     /// A key that sends one of `action`'s events: offered in the bar (named for the event it would send now)
@@ -102,11 +103,11 @@ package enum UploadFeature {
         switch state.upload {
         case .idle:
             lines += ["No upload yet.", "", Line("[ Start ]", style: .bold)]
-        case .uploading(let progress):
+        case .uploading(_, let progress):
             lines.append(Line("Uploading… \(percent(progress))"))
             bar = ProgressBar(fraction: progress, trackStyle: .dim)
             lines += ["", Line("[ Pause ]  [ Cancel ]", style: .bold)]
-        case .paused(let progress):
+        case .paused(_, let progress):
             lines.append(Line("Paused at \(percent(progress))"))
             bar = ProgressBar(fraction: progress, trackStyle: .dim)
             // Resume only where the model says it applies (seed 001's canResume).
@@ -114,9 +115,9 @@ package enum UploadFeature {
             lines += ["", Line(controls, style: .bold)]
         case .completed:
             lines += [Line("✓ Upload complete", style: .bold), "", Line("[ Start another ]", style: .bold)]
-        case .failed(let message):
-            lines += [Line("✗ Upload failed: \(message)", style: .bold)]
-            lines += ["", Line(state.upload.canRetry ? "[ Retry ]" : "", style: .bold)]
+        case .failed(_, let category, let message, _):
+            lines += [Line("✗ Upload failed: \(message) (\(category))", style: .bold)]
+            lines += ["", Line((state.upload.canRetry ? "[ Retry ]  " : "") + "[ Cancel ]", style: .bold)]
         }
         lines.append("")
         lines.append(
