@@ -24,6 +24,11 @@ package enum CopyCommand {
             .init(name: "overwrite", help: "Replace destination files that this copy did not write."),
             .init(
                 name: "inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
+            .init(
+                name: "no-wait",
+                help:
+                    "Refuse (exit 2) instead of waiting while another statetui copy writes into a destination directory."
+            ),
             .init(name: "no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
         ],
         discussion: """
@@ -47,6 +52,11 @@ package enum CopyCommand {
             The soft limit on open files is raised toward the hard one (at most 65536) before anything is
             opened: each destination directory that receives files keeps a descriptor for the run.
 
+            One run at a time writes into a directory: each journal is locked while its run lives. A second
+            statetui copy into a directory in use waits for the first, saying so on standard error
+            ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
+            the other process. A run never removes or renames a partial file it did not write.
+
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
 
@@ -56,7 +66,7 @@ package enum CopyCommand {
             Exit status, in the dashboard (after q) as with --headless: 0 when every transfer completed,
             1 when any failed (its reason on standard error) or did not complete (quit before it finished,
             or cancelled; the same command copies it),
-            2 when the destination is not a writable directory, a source tree is beyond its bounds or the
+            2 when the destination is not a writable directory or is in use with --no-wait, a source tree is beyond its bounds or the
             arguments are wrong (nothing started),
             130/143 after SIGINT/SIGTERM (partials and journal kept).
             """)
@@ -73,9 +83,18 @@ package enum CopyCommand {
         OpenFileLimit.raise()
         let session: CopySession
         do {
+            let whenBusy: CopyJournal.WhenBusy =
+                command.flags.contains("no-wait")
+                ? .refuse
+                : .wait { journal, holder in
+                    let other = holder.map { "pid \($0)" } ?? "another process"
+                    io.writeError(
+                        "statetui: waiting for \(DisplayText.escaped(journal)) (\(other)): another statetui copy "
+                            + "writes into that directory\n")
+                }
             session = try CopySession(
                 sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                options: tuning.options)
+                options: tuning.options, whenBusy: whenBusy)
         } catch {
             switch error {
             case .sameName, .unnamedSource:

@@ -288,7 +288,7 @@ public final class CopyJob: Sendable {
                 staged.discard()
                 resumePoint.withLock { $0 = nil }
             case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io,
-                .notARegularFile, .unsafeEntry:
+                .notARegularFile, .unsafeEntry, .destinationBusy, .sameFile:
                 // Keep the partial; its durable prefix is resumed on retry.
                 let synced = max(staged.close(), durable)
                 resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil) }

@@ -189,6 +189,24 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
+    /// Renames `from` onto `to` only if `from` still names the file `identity` (the one the caller holds
+    /// open): a run never publishes a file it did not write.
+    func rename(_ from: String, to: String, ifItIs identity: FileIdentity) throws(TransferError) {
+        guard try status(of: from)?.identity == identity else {
+            throw .unsafeEntry(path: path(of: from), detail: "it is no longer the file this copy wrote")
+        }
+        try rename(from, to: to)
+    }
+
+    /// Removes `name` only if it still names the file `identity`: a run never removes a file it did not
+    /// write. Returns whether it did.
+    @discardableResult
+    func remove(_ name: String, ifItIs identity: FileIdentity) throws(TransferError) -> Bool {
+        guard try status(of: name)?.identity == identity else { return false }
+        try remove(name)
+        return true
+    }
+
     /// Removes the entry `name` (a symbolic link itself, never its target); nothing there is fine.
     func remove(_ name: String) throws(TransferError) {
         try checkName(name)

@@ -55,6 +55,15 @@ public struct FileSystem: Sendable {
     /// The names in an open directory, without `.` and `..`, at most `limit` of them (`readdir(3)` on a
     /// duplicate of the descriptor).
     public var entriesAt: @Sendable (_ directory: Int32, _ limit: Int) throws(Errno) -> [String]
+    /// Takes the write lock on a whole open file (`fcntl(F_SETLK)`, or `F_SETLKW` to wait for it); fails with
+    /// `EAGAIN`/`EACCES` when another process holds it and `wait` is false.
+    package var lock: @Sendable (_ descriptor: Int32, _ wait: Bool) throws(Errno) -> Void
+    /// The process that holds a lock on an open file that conflicts with ours (`fcntl(F_GETLK)`); nil when none.
+    package var lockHolder: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32?
+    /// Sets an open file's permission bits (`fchmod(2)`).
+    package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
+    /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
+    package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
     /// Builds a file system from its functions.
     public init(
@@ -78,6 +87,17 @@ public struct FileSystem: Sendable {
         makeDirectoryAt: @escaping @Sendable (Int32, String, UInt32) throws(Errno) -> Void,
         entriesAt: @escaping @Sendable (Int32, Int) throws(Errno) -> [String]
     ) {
+        self.lock = Self.posixLock
+        self.lockHolder = Self.posixLockHolder
+        self.setPermissions = { descriptor, permissions throws(Errno) in
+            _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
+        }
+        self.setTimes = { descriptor, accessed, modified throws(Errno) in
+            let times = [accessed, modified].map {
+                timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000))
+            }
+            _ = try retryingInterrupts { futimens(descriptor, times) }
+        }
         self.open = open
         self.openAt = openAt
         self.close = close
@@ -184,6 +204,30 @@ public struct FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// The whole file, for a write lock or the question who holds one.
+    private static func wholeFile(_ type: Int32) -> flock {
+        var region = flock()
+        region.l_type = Int16(type)
+        region.l_whence = Int16(SEEK_SET)
+        region.l_start = 0
+        region.l_len = 0
+        return region
+    }
+
+    /// A process-associated record lock, not an OFD one, so that the holder's pid can be named (`F_OFD_GETLK`
+    /// reports -1): the journal is the only descriptor a process opens on its file, so the POSIX rule that
+    /// closing any descriptor of the file drops the lock never bites, and a crash or kill -9 drops it too.
+    private static let posixLock: @Sendable (Int32, Bool) throws(Errno) -> Void = { descriptor, wait throws(Errno) in
+        var region = wholeFile(Int32(F_WRLCK))
+        _ = try retryingInterrupts { fcntl(descriptor, wait ? F_SETLKW : F_SETLK, &region) }
+    }
+
+    private static let posixLockHolder: @Sendable (Int32) throws(Errno) -> Int32? = { descriptor throws(Errno) in
+        var region = wholeFile(Int32(F_WRLCK))
+        _ = try retryingInterrupts { fcntl(descriptor, F_GETLK, &region) }
+        return region.l_type == Int16(F_UNLCK) ? nil : region.l_pid
+    }
+
     /// Writes all of `bytes` at `offset`, continuing after short writes.
     func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
         var done = 0

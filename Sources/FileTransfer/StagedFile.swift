@@ -315,36 +315,40 @@ public struct StagedFile: ~Copyable {
         let partialPath = self.partialPath
         let finalPath = self.finalPath
         try sync()
-        let size: Int64
+        let written: FileStatus
         do {
-            size = try fileSystem.status(descriptor).size
+            written = try fileSystem.status(descriptor)
         } catch {
             throw TransferError.io(operation: "inspect", path: partialPath, reason: error)
         }
+        let size = written.size
         let digest = self.digest
         fileSystem.close(descriptor)
         descriptor = -1
         guard size == expectedSize, offset == expectedSize else {
-            try? destination.remove(partialName)
+            _ = try? destination.remove(partialName, ifItIs: written.identity)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "holds \(size) bytes, the source has \(expectedSize)")
         }
         guard digest == expectedDigest else {
-            try? destination.remove(partialName)
+            _ = try? destination.remove(partialName, ifItIs: written.identity)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
         try beforeRename()
-        try destination.rename(partialName, to: name)
+        try destination.rename(partialName, to: name, ifItIs: written.identity)
         try destination.sync()
         return CommittedFile(path: finalPath, size: size, digest: digest)
     }
 
-    /// Abandons the file: closes it and removes the partial.
+    /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
     public consuming func discard() {
+        let held = try? fileSystem.status(descriptor)
         fileSystem.close(descriptor)
         descriptor = -1
-        try? destination.remove(Self.partialName(for: name))
+        if let held {
+            _ = try? destination.remove(Self.partialName(for: name), ifItIs: held.identity)
+        }
     }
 
     /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.

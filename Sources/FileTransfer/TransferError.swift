@@ -23,6 +23,11 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An entry in the destination that the copier must not read or write through: a symbolic link, a
     /// FIFO, or a file with another hard link where only a private regular file may be.
     case unsafeEntry(path: String, detail: String)
+    /// Another process copies into the directory (it holds the lock on the journal at `path`): refused
+    /// because the caller asked not to wait.
+    case destinationBusy(path: String, holder: Int32?)
+    /// The destination is the source itself (the same device and inode), as `cp` refuses it.
+    case sameFile(source: String, destination: String)
 
     /// One line naming the file and the cause.
     public var description: String {
@@ -45,6 +50,10 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
             "cannot copy \(path): it is \(kind), not a regular file"
         case .unsafeEntry(let path, let detail):
             "refusing to use \(path): \(detail)"
+        case .destinationBusy(let path, let holder):
+            "\(path) is in use by another statetui copy\(holder.map { " (pid \($0))" } ?? "") into the same directory"
+        case .sameFile(let source, let destination):
+            "\(source) and \(destination) are the same file"
         }
     }
 

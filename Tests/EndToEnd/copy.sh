@@ -453,6 +453,47 @@ else
     fail "deep tree: status $status, created: $(ls -A "$dst"), stderr: $(cat "$work/deep.err")"
 fi
 
+# 19. One writer per destination directory (the issue's two copies into one directory): a second run waits,
+# saying so, or with --no-wait refuses (exit 2) naming the first; killing the waiting run leaves the first
+# run's copy intact, and a run that waited copies after the first without touching its files.
+new_destination shared
+copy_slowly first "$src/one.bin" "$dst"
+first=$background
+wait_for_size "$dst/.one.bin.statetui-partial" $((1 << 20)) || fail "one writer: the first copy never started"
+status=0
+"$bin" copy "$src/one.bin" "$dst" --headless --no-wait >"$work/nowait.out" 2>"$work/nowait.err" || status=$?
+[ $status = 2 ] && grep -q "in use by another statetui copy (pid $first)" "$work/nowait.err" &&
+    pass "one writer: --no-wait refuses with exit 2, naming the other run's pid" ||
+    fail "one writer: --no-wait exited $status: $(cat "$work/nowait.err")"
+"$bin" copy "$src/one.bin" "$dst" --headless >"$work/waiting.out" 2>"$work/waiting.err" &
+second=$!
+tries=0
+until grep -q "waiting for .*\.statetui-journal (pid $first)" "$work/waiting.err"; do
+    tries=$((tries + 1))
+    [ $tries -le 1000 ] || break
+    sleep 0.01
+done
+kill -9 $second
+wait $second 2>/dev/null || true
+grep -q "waiting for .*(pid $first)" "$work/waiting.err" && pass "one writer: a second run waits, naming the first on stderr" ||
+    fail "one writer: the second run did not say it waits: $(cat "$work/waiting.err")"
+wait_copy
+[ $status = 0 ] && cmp -s "$src/one.bin" "$dst/one.bin" &&
+    pass "one writer: the first run completes intact after the waiting run was killed with -9" ||
+    fail "one writer: the first run exited $status and one.bin $(cmp "$src/one.bin" "$dst/one.bin" 2>&1)"
+new_destination shared-both
+copy_slowly first "$src/two.bin" "$dst"
+first=$background
+wait_for_size "$dst/.two.bin.statetui-partial" $((1 << 20)) || fail "one writer: the first copy of two.bin never started"
+status=0
+"$bin" copy "$src/two.bin" "$src/three.bin" "$dst" --headless >"$work/after.out" 2>"$work/after.err" || status=$?
+second_status=$status
+wait_copy
+[ $second_status = 0 ] && [ $status = 0 ] && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
+    [ ! -e "$dst/.statetui-journal" ] && [ -z "$(find "$dst" -name '*.statetui-partial')" ] &&
+    pass "one writer: a run that waited copies after the first; both exit 0, files intact, no journal left" ||
+    fail "one writer: exits $status and $second_status: $(cat "$work/after.err") $(ls -a "$dst")"
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

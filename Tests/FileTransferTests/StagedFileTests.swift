@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FileTransfer
@@ -48,6 +49,33 @@ import Testing
         #expect(caught == .validationFailed(path: directory.file(".a.bin.statetui-partial"), detail: detail))
         #expect(!exists(directory.file("a.bin")))
         #expect(!exists(directory.file(".a.bin.statetui-partial")))
+    }
+
+    /// Another run removed this partial and wrote its own under the same name (the two copies
+    /// into one directory): committing or discarding must leave that file alone and publish nothing.
+    @Test(arguments: [true, false])
+    func aPartialReplacedByAnotherRunIsNeitherRenamedNorRemoved(committing: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let staged = try Self.stagedOneTwoThree(in: directory)
+        let partial = directory.file(".a.bin.statetui-partial")
+        #expect(unlink(partial) == 0)
+        try write([9, 9, 9], to: partial)
+        var caught: TransferError?
+        if committing {
+            do {
+                _ = try staged.commit(expectedSize: 3, expectedDigest: SHA256.hash([1, 2, 3] as [UInt8]))
+            } catch {
+                caught = error
+            }
+        } else {
+            staged.discard()
+        }
+        #expect(
+            caught
+                == (committing ? .unsafeEntry(path: partial, detail: "it is no longer the file this copy wrote") : nil))
+        #expect(contents(of: partial) == [9, 9, 9])
+        #expect(!exists(directory.file("a.bin")))
     }
 
     @Test func discardRemovesThePartial() throws {

@@ -30,9 +30,12 @@ package struct CopySession: Sendable {
     /// Throws `destinationNotWritableDirectory` (nothing started), the journal's failure to open, a tree
     /// beyond its `limits`, or an entry planted where a tree's directory goes. Two sources with the same
     /// name would write the same destination entry: refused up front.
+    ///
+    /// Each journal's lock makes this session the only writer of its directory: while another process
+    /// copies into one, the session waits or refuses, as `whenBusy` says.
     package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
-        limits: SourceTree.Limits = .standard
+        limits: SourceTree.Limits = .standard, whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
     ) throws(CopySessionError) {
         let fileSystem = options.fileSystem
         let top: DestinationDirectory
@@ -59,7 +62,7 @@ package struct CopySession: Sendable {
             }
         }
         do {
-            journal = try CopyJournal(directory: top)
+            journal = try CopyJournal(directory: top, whenBusy: whenBusy)
         } catch {
             throw .destination(error)
         }
@@ -81,7 +84,9 @@ package struct CopySession: Sendable {
                 }
                 do {
                     let directory = try parent.directory.subdirectory(name)
-                    let directoryJournal = holdsFiles.contains(components) ? try CopyJournal(directory: directory) : nil
+                    let directoryJournal =
+                        holdsFiles.contains(components)
+                        ? try CopyJournal(directory: directory, whenBusy: whenBusy) : nil
                     opened[components] = (directory, directoryJournal)
                     if let directoryJournal { journals.append(directoryJournal) }
                 } catch {
