@@ -99,7 +99,7 @@ package enum CopyCommand {
             switch error {
             case .sameName, .unnamedSource:
                 throw UsageError(error.description, command: spec.name)
-            case .destination, .sourceTree:
+            case .destination, .sourceTree, .intoItself:
                 io.writeError("statetui: \(error)\n")
                 return 2
             }

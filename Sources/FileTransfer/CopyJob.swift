@@ -302,7 +302,8 @@ public final class CopyJob: Sendable {
         let sourceDigest = staged.digest
         let journal = self.journal
         let name = request.name
-        let file = try staged.commit(expectedSize: size, expectedDigest: sourceDigest) { () throws(TransferError) in
+        let file = try staged.commit(expectedSize: size, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
+            () throws(TransferError) in
             try journal?.append(.committing(name: name, size: size, digest: sourceDigest))
         }
         try journal?.append(.completed(name: name, size: size, digest: sourceDigest))
@@ -415,6 +416,10 @@ public final class CopyJob: Sendable {
         let partial = try directory.status(of: StagedFile.partialName(for: request.name))
             .flatMap { $0.isPrivateRegularFile ? $0 : nil }
         let destination = try directory.status(of: request.name)
+        if let destination, destination.identity == sourceStatus.identity {
+            // The destination is the source itself (or a hard link to it): writing it would destroy it.
+            throw .sameFile(source: request.source, destination: request.destinationPath)
+        }
         let entry = journal?.entry(named: request.name)
 
         // An interrupted run of this job kept its hash in memory: continue without reading the prefix

@@ -71,14 +71,15 @@ public final class DestinationDirectory: Sendable {
         DestinationDirectory(path: path, owner: owner, fileSystem: fileSystem)
     }
 
-    /// The subdirectory `name`, created (mode 0755 before the umask) unless a directory is already there,
+    /// The subdirectory `name`, created private (mode 0700, given its source's mode only after its contents,
+    /// ``copyMetadata(from:)``) unless a directory is already there,
     /// and opened without following a symbolic link: a symbolic link or any other entry planted under the
     /// name is refused with `unsafeEntry`, so a tree is never copied through it.
     public func subdirectory(_ name: String) throws(TransferError) -> DestinationDirectory {
         try checkName(name)
         let entry = path(of: name)
         do {
-            try fileSystem.makeDirectoryAt(descriptor, name, 0o755)
+            try fileSystem.makeDirectoryAt(descriptor, name, 0o700)
         } catch .init(rawValue: EEXIST) {
             // Whatever is there is checked by the open below.
         } catch {
@@ -98,6 +99,27 @@ public final class DestinationDirectory: Sendable {
         }
         return DestinationDirectory(
             path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
+    }
+
+    /// True when this directory is the directory `ancestor` or lies anywhere below it: going up through
+    /// `..` from this directory's descriptor (so through the real parents, whatever path was given) meets
+    /// it before the root. A tree copied into such a directory would be copied into itself.
+    package func isWithin(_ ancestor: FileIdentity) throws(TransferError) -> Bool {
+        do throws(Errno) {
+            var here = try fileSystem.duplicate(descriptor)
+            defer { fileSystem.close(here) }
+            while true {
+                let status = try fileSystem.status(here)
+                if status.identity == ancestor { return true }
+                let parent = try fileSystem.openAt(here, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
+                fileSystem.close(here)
+                here = parent
+                // The root is its own parent.
+                if try fileSystem.status(here).identity == status.identity { return false }
+            }
+        } catch {
+            throw .io(operation: "read the parents of", path: path, reason: error)
+        }
     }
 
     /// The path of `name` in this directory, for messages.
@@ -126,7 +148,8 @@ public final class DestinationDirectory: Sendable {
             try remove(name)
         }
         do {
-            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+            // Private until the copy gives it its source's mode: never wider than the source at any moment.
+            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         } catch .init(rawValue: EEXIST) {
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
         } catch {
@@ -216,6 +239,16 @@ public final class DestinationDirectory: Sendable {
             return
         } catch {
             throw .io(operation: "remove", path: path(of: name), reason: error)
+        }
+    }
+
+    /// Gives this directory the owner (as root), mode and times of `source`, as `cp -a` does once the
+    /// directory's contents are copied.
+    public func copyMetadata(from source: FileStatus) throws(TransferError) {
+        do {
+            try fileSystem.copyMetadata(to: descriptor, from: source)
+        } catch {
+            throw .io(operation: "set the mode and times of", path: path, reason: error)
         }
     }
 

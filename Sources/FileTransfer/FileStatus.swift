@@ -24,9 +24,13 @@ public struct FileStatus: Hashable, Sendable, Codable {
     /// The number of hard links to the file.
     var linkCount: Int
     /// The file's identity: its device and inode (two names of one file have the same).
-    var identity: FileIdentity
+    package var identity: FileIdentity
     /// Last access time, nanoseconds since the epoch.
     var accessedNanoseconds: Int64
+    /// The owning user (`st_uid`).
+    var user: UInt32 = 0
+    /// The owning group (`st_gid`).
+    var group: UInt32 = 0
     /// The permission bits, setuid, setgid and sticky included (`st_mode & 0o7777`).
     var permissions: UInt32
 
@@ -64,6 +68,8 @@ public struct FileStatus: Hashable, Sendable, Codable {
             identity: FileIdentity(device: UInt64(raw.st_dev), inode: UInt64(raw.st_ino)),
             permissions: UInt32(raw.st_mode) & 0o7777,
             accessedNanoseconds: Int64(accessed.tv_sec) * 1_000_000_000 + Int64(accessed.tv_nsec))
+        user = UInt32(raw.st_uid)
+        group = UInt32(raw.st_gid)
     }
 
     private enum CodingKeys: String, CodingKey {

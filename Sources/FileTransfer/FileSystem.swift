@@ -62,6 +62,8 @@ public struct FileSystem: Sendable {
     package var lockHolder: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32?
     /// Sets an open file's permission bits (`fchmod(2)`).
     package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
+    /// Gives an open file an owner and group (`fchown(2)`).
+    package var setOwner: @Sendable (_ descriptor: Int32, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
     /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
     package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
@@ -91,6 +93,9 @@ public struct FileSystem: Sendable {
         self.lockHolder = Self.posixLockHolder
         self.setPermissions = { descriptor, permissions throws(Errno) in
             _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
+        }
+        self.setOwner = { descriptor, user, group throws(Errno) in
+            _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
         }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
             let times = [accessed, modified].map {
@@ -226,6 +231,17 @@ extension FileSystem {
         var region = wholeFile(Int32(F_WRLCK))
         _ = try retryingInterrupts { fcntl(descriptor, F_GETLK, &region) }
         return region.l_type == Int16(F_UNLCK) ? nil : region.l_pid
+    }
+
+    /// Gives the open file `descriptor` the metadata of `source` as `cp -a` does: owner and group when running
+    /// as root (first, since a change of owner clears setuid and setgid), then the permission bits, then
+    /// the access and modification times (last, since nothing after them may touch the file).
+    func copyMetadata(to descriptor: Int32, from source: FileStatus) throws(Errno) {
+        if geteuid() == 0 {
+            try setOwner(descriptor, source.user, source.group)
+        }
+        try setPermissions(descriptor, source.permissions)
+        try setTimes(descriptor, source.accessedNanoseconds, source.modifiedNanoseconds)
     }
 
     /// Writes all of `bytes` at `offset`, continuing after short writes.

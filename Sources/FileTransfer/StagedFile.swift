@@ -301,19 +301,28 @@ public struct StagedFile: ~Copyable {
         durableOffset = offset
     }
 
-    /// Completes the file: syncs it, checks its size and SHA-256 against the source's, runs
+    /// Completes the file: gives it the metadata of `source` (owner as root, mode, times), syncs it,
+    /// checks its size and SHA-256 against the source's, runs
     /// `beforeRename` (the journal's commit record), renames it atomically onto the final name and syncs
     /// the directory.
     ///
     /// A size or digest mismatch removes the partial (its bytes are not the source's) and throws
     /// `validationFailed`; a failing system call keeps the partial for a retry and throws its reason.
     public consuming func commit(
-        expectedSize: Int64, expectedDigest: SHA256Digest,
+        expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus? = nil,
         beforeRename: () throws(TransferError) -> Void = {}
     ) throws(TransferError) -> CommittedFile {
         let partialName = Self.partialName(for: name)
         let partialPath = self.partialPath
         let finalPath = self.finalPath
+        if let source {
+            // Only now, with every byte written, does the partial (created 0600) get the source's mode.
+            do {
+                try fileSystem.copyMetadata(to: descriptor, from: source)
+            } catch {
+                throw TransferError.io(operation: "set the mode and times of", path: partialPath, reason: error)
+            }
+        }
         try sync()
         let written: FileStatus
         do {

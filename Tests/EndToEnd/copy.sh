@@ -494,6 +494,47 @@ wait_copy
     pass "one writer: a run that waited copies after the first; both exit 0, files intact, no journal left" ||
     fail "one writer: exits $status and $second_status: $(cat "$work/after.err") $(ls -a "$dst")"
 
+# 20. Permissions are never widened and times are kept, like cp -a: a 0700 directory, a 0600 key, a 0755
+# script, a 0750 subdirectory, each with its own modification time, arrive with the same modes and times.
+perms="$work/perms-src"
+mkdir -p "$perms/private/sub"
+make_file "$perms/private/key" 3000
+make_file "$perms/private/sub/run.sh" 5000
+chmod 600 "$perms/private/key"
+chmod 755 "$perms/private/sub/run.sh"
+chmod 750 "$perms/private/sub"
+chmod 700 "$perms/private"
+touch -d '2001-02-03 04:05:06' "$perms/private/key"
+touch -d '2002-03-04 05:06:07' "$perms/private/sub/run.sh" "$perms/private/sub"
+touch -d '2003-04-05 06:07:08' "$perms/private"
+new_destination perms
+status=0
+"$bin" copy "$perms/private" "$dst" --headless >"$work/perms.out" 2>"$work/perms.err" || status=$?
+listing() { (cd "$1" && find . -printf '%p %m %TY-%Tm-%Td.%TH:%TM:%TS\n' | sort); }
+if [ $status = 0 ] && [ "$(listing "$perms/private")" = "$(listing "$dst/private")" ]; then
+    pass "modes and times kept: 0700 directory, 0600 key, 0755 script, 0750 subdirectory"
+else
+    fail "modes and times: exit $status, source vs copy: $(diff <(listing "$perms/private") <(listing "$dst/private"))"
+fi
+
+# 21. A copy onto itself is refused, as cp refuses it: the file keeps its mode and inode; a directory is
+# never copied into itself (refused before anything is created).
+self="$work/self"
+mkdir -p "$self/inner"
+make_file "$self/f" 4000
+chmod 600 "$self/f"
+inode=$(stat -c %i "$self/f")
+status=0
+(cd "$self" && "$bin" copy --headless --overwrite f .) >"$work/self.out" 2>"$work/self.err" || status=$?
+[ $status = 1 ] && grep -q "are the same file" "$work/self.err" && [ "$(stat -c '%a %i' "$self/f")" = "600 $inode" ] &&
+    pass "copy onto itself: refused ('are the same file'), the source keeps mode 0600 and its inode" ||
+    fail "copy onto itself: exit $status, $(stat -c '%a %i' "$self/f") (was 600 $inode): $(cat "$work/self.err")"
+status=0
+"$bin" copy --headless "$self" "$self/inner" >"$work/into.out" 2>"$work/into.err" || status=$?
+[ $status = 2 ] && grep -q "into itself" "$work/into.err" && [ ! -e "$self/inner/self" ] &&
+    pass "a directory copied into itself is refused with exit 2, nothing created" ||
+    fail "directory into itself: exit $status: $(cat "$work/into.err") $(ls "$self/inner")"
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

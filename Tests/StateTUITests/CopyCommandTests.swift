@@ -99,7 +99,7 @@ import Testing
         #expect(
             CopyCommand.spec.usage
                 == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--inspectable]"
-                + " [--no-confirm]")
+                + " [--no-wait] [--no-confirm]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)

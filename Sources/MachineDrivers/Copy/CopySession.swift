@@ -23,6 +23,9 @@ package struct CopySession: Sendable {
     package let journals: [CopyJournal]
     /// Entries of the source trees that are not copied (symbolic links, FIFOs, sockets, devices).
     package let skipped: [SourceTree.Skipped]
+    /// Every tree directory in the destination with its source's status, parents before children: each
+    /// is created private (0700) and gets its source's mode and times only at the end (``finish()``).
+    private let directories: [(directory: DestinationDirectory, source: FileStatus)]
 
     /// Checks the destination, reads the source trees, creates their directories, opens the journals and
     /// prepares one transfer per file.
@@ -54,7 +57,16 @@ package struct CopySession: Sendable {
         // Every tree is read before anything is written, so a tree beyond its bounds leaves no trace.
         var trees: [String: SourceTree] = [:]
         for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
-            // Only a directory itself (not a symbolic link to one) is copied as a tree.
+            // Only a directory itself (not a symbolic link to one) is copied as a tree, never into itself.
+            if let root = try? fileSystem.statusOfPath(source) {
+                let inside: Bool
+                do {
+                    inside = try top.isWithin(root.identity)
+                } catch {
+                    throw .destination(error)
+                }
+                if inside { throw .intoItself(source: source) }
+            }
             do {
                 trees[source] = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
             } catch {
@@ -68,6 +80,7 @@ package struct CopySession: Sendable {
         }
         var journals = [journal]
         var transfers: [CopyTransfer] = []
+        var directories: [(directory: DestinationDirectory, source: FileStatus)] = []
         for source in sources {
             guard let tree = trees[source] else {
                 transfers.append(
@@ -84,6 +97,11 @@ package struct CopySession: Sendable {
                 }
                 do {
                     let directory = try parent.directory.subdirectory(name)
+                    let sourcePath = ([source] + components.dropFirst()).joined(separator: "/")
+                    let sourceStatus =
+                        components.count == 1
+                        ? try? fileSystem.statusOfPath(sourcePath) : try? fileSystem.statusAt(AT_FDCWD, sourcePath)
+                    if let sourceStatus { directories.append((directory, sourceStatus)) }
                     let directoryJournal =
                         holdsFiles.contains(components)
                         ? try CopyJournal(directory: directory, whenBusy: whenBusy) : nil
@@ -104,14 +122,18 @@ package struct CopySession: Sendable {
             }
         }
         self.journals = journals
+        self.directories = directories
         self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
     }
 
-    /// Removes every journal whose transfers all completed or were cancelled (nothing left to recover);
-    /// returns a message for each journal that could not be removed.
-    package func removeSettledJournals() -> [String] {
-        journals.compactMap { journal -> String? in
+    /// Ends the session's work on the disk: removes every journal whose transfers all completed or were
+    /// cancelled (nothing left to recover), then gives each tree directory its source's mode and times,
+    /// children before parents (as `cp -a` does after a directory's contents, so a read-only directory
+    /// is still writable while it is filled and no directory time is changed by a later entry). Returns
+    /// a message for each step that failed.
+    package func finish() -> [String] {
+        var problems = journals.compactMap { journal -> String? in
             do throws(TransferError) {
                 try journal.removeIfSettled()
                 return nil
@@ -119,6 +141,19 @@ package struct CopySession: Sendable {
                 return error.description
             }
         }
+        for (directory, source) in directories.reversed() {
+            do throws(TransferError) {
+                try directory.copyMetadata(from: source)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return problems
+    }
+
+    /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
+    package func removeSettledJournals() -> [String] {
+        finish()
     }
 }
 
@@ -132,6 +167,8 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
     case unnamedSource(String)
     /// A source directory is beyond the bounds of a tree copy or cannot be read.
     case sourceTree(SourceTreeError)
+    /// A source directory holds the destination: its copy would be copied into itself without end.
+    case intoItself(source: String)
 
     /// One line naming the cause.
     package var description: String {
@@ -145,6 +182,8 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
             "'\(DisplayText.escaped(source))' names no file to copy"
         case .sourceTree(let error):
             error.description
+        case .intoItself(let source):
+            "cannot copy the directory \(DisplayText.escaped(source)) into itself: the destination lies inside it"
         }
     }
 }
