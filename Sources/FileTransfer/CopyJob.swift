@@ -214,7 +214,18 @@ public final class CopyJob: Sendable {
         // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
         var segment = SourceSegment(isHole: false, end: offset)
         do throws(TransferError) {
-            while offset < size {
+            // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
+            // Past `st_size` everything read is data; a source that grew meanwhile is caught by the
+            // status check after the loop.
+            var pastSize = false
+            reading: while true {
+                if offset >= size && !pastSize {
+                    guard try hasData(source, at: offset) else { break reading }
+                    // Data past `st_size`: a file that grew fails now; one whose status never tells its size
+                    // (/proc) is read on until its end.
+                    try checkUnchanged(source, since: sourceStatus)
+                    pastSize = true
+                }
                 if let failure = checkpointer.firstFailure {
                     throw failure
                 }
@@ -239,7 +250,9 @@ public final class CopyJob: Sendable {
                     }
                     return .interrupted(offset: offset)
                 }
-                if offset >= segment.end {
+                if offset >= size {
+                    segment = SourceSegment(isHole: false, end: offset + Int64(staged.chunkSize))
+                } else if offset >= segment.end {
                     segment = nextSegment(of: source, at: offset, size: size)
                 }
                 let wanted = Int(min(Int64(staged.chunkSize), segment.end - offset))
@@ -257,29 +270,23 @@ public final class CopyJob: Sendable {
                         }
                     }
                 }
-                guard count == wanted else {
+                if position >= size {
+                    // A short read past `st_size` is the end of the file.
+                    pastSize = count == wanted
+                } else if count != wanted {
                     throw TransferError.sourceChanged(
                         path: request.source, detail: "it ended at \(position + Int64(count)) of \(size) bytes")
                 }
                 offset += Int64(count)
-                progress(CopyProgress(bytesWritten: offset, totalBytes: size))
+                progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
                 if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
                     checkpointer.checkpoint(at: offset)
                     lastCheckpoint = offset
                 }
             }
             _ = try checkpointer.finish()
-            let after: FileStatus
-            do {
-                after = try fileSystem.status(source)
-            } catch {
-                throw TransferError.sourceUnreadable(path: request.source, reason: error)
-            }
-            guard after.sameContent(as: sourceStatus) else {
-                throw TransferError.sourceChanged(
-                    path: request.source,
-                    detail: "size or modification time differs from when the copy started")
-            }
+            try checkUnchanged(source, since: sourceStatus)
+
         } catch {
             let durable = checkpointer.abandon()
             switch error {
@@ -302,13 +309,40 @@ public final class CopyJob: Sendable {
         let sourceDigest = staged.digest
         let journal = self.journal
         let name = request.name
-        let file = try staged.commit(expectedSize: size, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
+        let copied = offset
+        let file = try staged.commit(expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
             () throws(TransferError) in
-            try journal?.append(.committing(name: name, size: size, digest: sourceDigest))
+            try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
         }
-        try journal?.append(.completed(name: name, size: size, digest: sourceDigest))
+        try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
         return .completed(file)
+    }
+
+    /// Throws `sourceChanged` unless the source still has the size and modification time it had at `start`.
+    private func checkUnchanged(_ source: Int32, since start: FileStatus) throws(TransferError) {
+        let now: FileStatus
+        do {
+            now = try options.fileSystem.status(source)
+        } catch {
+            throw .sourceUnreadable(path: request.source, reason: error)
+        }
+        guard now.sameContent(as: start) else {
+            throw .sourceChanged(
+                path: request.source, detail: "size or modification time differs from when the copy started")
+        }
+    }
+
+    /// True when the source holds data at `offset`, where `st_size` says it ends: one byte is read.
+    private func hasData(_ source: Int32, at offset: Int64) throws(TransferError) -> Bool {
+        var byte: UInt8 = 0
+        do {
+            return try withUnsafeMutableBytes(of: &byte) { buffer throws(Errno) in
+                try options.fileSystem.readFully(source, into: buffer, at: offset)
+            } > 0
+        } catch {
+            throw .sourceUnreadable(path: request.source, reason: error)
+        }
     }
 
     /// Reopens the partial at `offset` after checking from disk that its kept prefix is still the

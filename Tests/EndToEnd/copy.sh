@@ -535,6 +535,17 @@ status=0
     pass "a directory copied into itself is refused with exit 2, nothing created" ||
     fail "directory into itself: exit $status: $(cat "$work/into.err") $(ls "$self/inner")"
 
+# 22. The source is read until its end, not to its st_size: /proc/version says 0 bytes and holds a line
+# (compared through a pipe: `cmp FILE FILE` trusts st_size too).
+if [ -r /proc/version ]; then
+    new_destination proc
+    status=0
+    "$bin" copy --headless /proc/version "$dst" >"$work/proc.out" 2>"$work/proc.err" || status=$?
+    [ $status = 0 ] && [ -s "$dst/version" ] && cat /proc/version | cmp -s - "$dst/version" &&
+        pass "a /proc file (st_size 0) is copied whole" ||
+        fail "/proc/version: exit $status, $(stat -c %s "$dst/version" 2>&1) bytes: $(cat "$work/proc.err")"
+fi
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

@@ -53,11 +53,12 @@ import Testing
         }
     }
 
-    /// The read offsets of a straight copy from `start` to the end of `content`.
+    /// The read offsets of a straight copy from `start` to the end of `content`, then the read that finds
+    /// the end of the file (the copy never trusts `st_size` alone).
     static func chunkReads(of fixture: Fixture, from start: Int) -> [CallLog.Entry] {
         stride(from: start, to: fixture.content.count, by: chunk).map {
             .read(path: fixture.source, offset: Int64($0), count: min(chunk, fixture.content.count - $0))
-        }
+        } + [.read(path: fixture.source, offset: Int64(fixture.content.count), count: 0)]
     }
 
     @Test func copiesVerifiesAndCommitsWithProgressFromBytesWritten() async throws {
