@@ -6,8 +6,8 @@ import Darwin
 
 /// The hidden partial file beside a destination, from creation to commit or discard (a typestate).
 ///
-/// The file lives as `.NAME.statetui-partial` in the destination directory, so a partial never appears
-/// under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
+/// The file lives as `.statetui-partial.HASH` in the destination directory (``partialName(for:)``), so a
+/// partial never appears under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
 /// compile. Every byte written is hashed (on a second thread, overlapping the I/O), so the digest always
 /// describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
@@ -28,15 +28,20 @@ public struct StagedFile: ~Copyable {
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
 
-    /// The partial's file name for a final name: hidden, and never equal to a final name we write.
-    static func partialName(for name: String) -> String {
-        ".\(name).statetui-partial"
+    /// The prefix of every partial's name.
+    static let partialPrefix = ".statetui-partial."
+
+    /// The partial's file name for a final name: hidden, never equal to a final name we write, and 34 bytes
+    /// whatever the final name's length (`.statetui-partial.` and the first 16 hexadecimal digits of the
+    /// SHA-256 of the name's bytes), so a final name of up to 255 bytes has a partial name that fits too.
+    public static func partialName(for name: String) -> String {
+        partialPrefix + SHA256.hash(Array(name.utf8)).hex.prefix(16)
     }
 
     /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
     /// A file copied under one would replace the journal or another transfer's partial.
     static func isReserved(_ name: String) -> Bool {
-        name == CopyJournal.fileName || (name.hasPrefix(".") && name.hasSuffix(".statetui-partial"))
+        name == CopyJournal.fileName || name.hasPrefix(partialPrefix)
     }
 
     /// The path of the directory that holds both the partial and the final file.

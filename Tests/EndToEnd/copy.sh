@@ -23,6 +23,8 @@ make_file() { head -c "$2" /dev/urandom >"$1"; }
 hash_of() { sha256sum "$1" | cut -d' ' -f1; }
 same() { [ -f "$2" ] && [ "$(hash_of "$1")" = "$(hash_of "$2")" ]; }
 size_of() { stat -c %s "$1" 2>/dev/null || echo 0; }
+# The partial of NAME in DIR: .statetui-partial. and the first 16 hex digits of the SHA-256 of the name.
+partial_of() { printf '%s/.statetui-partial.%s' "$1" "$(printf %s "$2" | sha256sum | cut -c1-16)"; }
 
 # Waits (up to 30 s) until FILE has at least BYTES.
 wait_for_size() {
@@ -74,8 +76,8 @@ make_file "$src/empty.bin" 0
 # 1. kill -9 in the middle of a multi-file copy, then the same command again.
 new_destination killed
 copy_slowly kill "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst"
-kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin"
-[ -f "$dst/.one.bin.statetui-partial" ] || fail "kill -9: no partial of one.bin was left behind"
+kill_at_size "$(partial_of "$dst" one.bin)" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin"
+[ -f "$(partial_of "$dst" one.bin)" ] || fail "kill -9: no partial of one.bin was left behind"
 [ -f "$dst/one.bin" ] && fail "kill -9: one.bin appeared under its final name before it was complete"
 for name in one two three empty; do
     # Anything already under a final name must be complete.
@@ -88,7 +90,7 @@ if "$bin" copy "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "
     for name in one two three empty; do
         same "$src/$name.bin" "$dst/$name.bin" || { ok=0; fail "kill -9: after the restart $name.bin differs from its source"; }
     done
-    [ -z "$(find "$dst" -name '*.statetui-partial')" ] || { ok=0; fail "kill -9: partial files remain after the restart"; }
+    [ -z "$(find "$dst" -name '.statetui-partial.*')" ] || { ok=0; fail "kill -9: partial files remain after the restart"; }
     [ ! -e "$dst/.statetui-journal" ] || { ok=0; fail "kill -9: the journal remains after every transfer completed"; }
     grep -q 'one.bin: running(request: 1, percent: [1-9]' "$work/restart.out" ||
         { ok=0; fail "kill -9: the restart did not continue one.bin past 0%: $(head -3 "$work/restart.out")"; }
@@ -166,20 +168,20 @@ pass "bad arguments print the usage and exit 2"
 new_destination full
 status=0
 (ulimit -f 4096 && exec "$bin" copy "$src/one.bin" "$dst" --headless) >"$work/full.out" 2>"$work/full.err" || status=$?
-if [ $status = 1 ] && grep -q 'File too large' "$work/full.err" && [ "$(size_of "$dst/.one.bin.statetui-partial")" -gt 0 ] &&
+if [ $status = 1 ] && grep -q 'File too large' "$work/full.err" && [ "$(size_of "$(partial_of "$dst" one.bin)")" -gt 0 ] &&
     [ ! -f "$dst/one.bin" ]; then
     "$bin" copy "$src/one.bin" "$dst" --headless >"$work/full-retry.out" 2>&1 && same "$src/one.bin" "$dst/one.bin" &&
         pass "out of space (ulimit -f): fails with 'File too large', keeps the partial, the retry completes" ||
         fail "out of space: the retry did not produce a matching file: $(cat "$work/full-retry.out")"
 else
-    fail "out of space: status $status, partial $(size_of "$dst/.one.bin.statetui-partial"), stderr: $(cat "$work/full.err")"
+    fail "out of space: status $status, partial $(size_of "$(partial_of "$dst" one.bin)"), stderr: $(cat "$work/full.err")"
 fi
 
 # 8. A source that changes during the copy fails validation instead of producing a corrupt file.
 new_destination changing
 cp "$src/one.bin" "$work/changing.bin"
 copy_slowly changing "$work/changing.bin" "$dst"
-wait_for_size "$dst/.changing.bin.statetui-partial" $((1 << 20)) || fail "changing source: the copy never started"
+wait_for_size "$(partial_of "$dst" changing.bin)" $((1 << 20)) || fail "changing source: the copy never started"
 printf 'appended while copying' >>"$work/changing.bin"
 wait_copy
 if [ $status = 1 ] && grep -q 'changed during the copy' "$work/changing.err" && [ ! -f "$dst/changing.bin" ]; then
@@ -192,7 +194,7 @@ fi
 for damage in corrupt truncate; do
     new_destination "journal-$damage"
     copy_slowly "$damage-killed" "$src/one.bin" "$src/two.bin" "$dst"
-    kill_at_size "$dst/.one.bin.statetui-partial" $((3 << 20)) "$damage journal: the copy never got going"
+    kill_at_size "$(partial_of "$dst" one.bin)" $((3 << 20)) "$damage journal: the copy never got going"
     journal="$dst/.statetui-journal"
     if [ $damage = corrupt ]; then
         # Flip the checksum of the second line (a record about one of the files).
@@ -229,11 +231,11 @@ fi
 for signal in INT TERM; do
     new_destination "signal-$signal"
     copy_slowly "$signal" "$src/one.bin" "$dst"
-    wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || fail "SIG$signal: the copy never got going"
+    wait_for_size "$(partial_of "$dst" one.bin)" $((2 << 20)) || fail "SIG$signal: the copy never got going"
     kill -s "$signal" "$background"
     wait_copy
     expected=$([ $signal = INT ] && echo 130 || echo 143)
-    kept=$(size_of "$dst/.one.bin.statetui-partial")
+    kept=$(size_of "$(partial_of "$dst" one.bin)")
     if [ $status = "$expected" ] && [ "$kept" -ge $((2 << 20)) ] && grep -q 'interrupted' "$work/$signal.err"; then
         "$bin" copy "$src/one.bin" "$dst" --headless >"$work/$signal-again.out" 2>&1 && same "$src/one.bin" "$dst/one.bin" &&
             pass "SIG$signal: exit $expected, partial of $kept bytes kept, the same command completes it" ||
@@ -262,7 +264,7 @@ fi
 printf 'precious, not to be touched\n' >"$work/victim"
 victim_hash=$(hash_of "$work/victim")
 new_destination planted-partial
-ln -s "$work/victim" "$dst/.three.bin.statetui-partial"
+ln -s "$work/victim" "$(partial_of "$dst" three.bin)"
 status=0
 "$bin" copy "$src/three.bin" "$dst" --headless >/dev/null 2>"$work/planted.err" || status=$?
 if [ $status = 0 ] && [ "$(hash_of "$work/victim")" = "$victim_hash" ] && [ -f "$dst/three.bin" ] && [ ! -L "$dst/three.bin" ] &&
@@ -295,7 +297,7 @@ fi
 new_destination replaced
 mkdir "$work/elsewhere"
 copy_slowly replaced "$src/one.bin" "$dst"
-wait_for_size "$dst/.one.bin.statetui-partial" $((1 << 20)) || fail "replaced destination: the copy never started"
+wait_for_size "$(partial_of "$dst" one.bin)" $((1 << 20)) || fail "replaced destination: the copy never started"
 mv "$dst" "$work/replaced-moved"
 ln -s "$work/elsewhere" "$dst"
 wait_copy
@@ -409,7 +411,7 @@ ln -s "$work/victim" "$tree/2023/link"
 mkfifo "$tree/fifo"
 new_destination tree
 copy_slowly tree-kill "$tree" "$dst"
-kill_at_size "$dst/photos/2024/summer/.big.bin.statetui-partial" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB"
+kill_at_size "$(partial_of "$dst/photos/2024/summer" big.bin)" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB"
 [ -f "$dst/photos/2024/summer/.statetui-journal" ] || fail "tree kill -9: no journal in photos/2024/summer"
 status=0
 "$bin" copy "$tree" "$dst" --headless >"$work/tree.out" 2>"$work/tree.err" || status=$?
@@ -459,7 +461,7 @@ fi
 new_destination shared
 copy_slowly first "$src/one.bin" "$dst"
 first=$background
-wait_for_size "$dst/.one.bin.statetui-partial" $((1 << 20)) || fail "one writer: the first copy never started"
+wait_for_size "$(partial_of "$dst" one.bin)" $((1 << 20)) || fail "one writer: the first copy never started"
 status=0
 "$bin" copy "$src/one.bin" "$dst" --headless --no-wait >"$work/nowait.out" 2>"$work/nowait.err" || status=$?
 [ $status = 2 ] && grep -q "in use by another statetui copy (pid $first)" "$work/nowait.err" &&
@@ -484,13 +486,13 @@ wait_copy
 new_destination shared-both
 copy_slowly first "$src/two.bin" "$dst"
 first=$background
-wait_for_size "$dst/.two.bin.statetui-partial" $((1 << 20)) || fail "one writer: the first copy of two.bin never started"
+wait_for_size "$(partial_of "$dst" two.bin)" $((1 << 20)) || fail "one writer: the first copy of two.bin never started"
 status=0
 "$bin" copy "$src/two.bin" "$src/three.bin" "$dst" --headless >"$work/after.out" 2>"$work/after.err" || status=$?
 second_status=$status
 wait_copy
 [ $second_status = 0 ] && [ $status = 0 ] && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
-    [ ! -e "$dst/.statetui-journal" ] && [ -z "$(find "$dst" -name '*.statetui-partial')" ] &&
+    [ ! -e "$dst/.statetui-journal" ] && [ -z "$(find "$dst" -name '.statetui-partial.*')" ] &&
     pass "one writer: a run that waited copies after the first; both exit 0, files intact, no journal left" ||
     fail "one writer: exits $status and $second_status: $(cat "$work/after.err") $(ls -a "$dst")"
 
@@ -571,7 +573,7 @@ if command -v tmux >/dev/null 2>&1; then
     ok=1
     expect_screen 'one\.bin .*idle' "interactive: no idle row for one.bin"
     tm send-keys -t copy s
-    wait_for_size "$dst/.one.bin.statetui-partial" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
+    wait_for_size "$(partial_of "$dst" one.bin)" $((2 << 20)) || { ok=0; fail "interactive: s did not start one.bin"; }
     press p 'one\.bin .*paused · [0-9]+% · request #1' "interactive: p did not pause"
     screen | grep -E -q 'three\.bin .*idle' || { ok=0; fail "interactive: three.bin started without s: $(screen)"; }
     press p 'one\.bin .*completed' "interactive: one.bin did not complete"
@@ -620,7 +622,7 @@ if command -v tmux >/dev/null 2>&1; then
     tm send-keys -t copy y
     wait_screen '^exit=1$' && screen | grep -q '1 of 1 transfers did not complete' ||
         { ok=0; fail "confirm: y did not exit 1 saying the copy did not complete: $(screen)"; }
-    [ -f "$dst/.one.bin.statetui-partial" ] || { ok=0; fail "confirm: the partial was not kept"; }
+    [ -f "$(partial_of "$dst" one.bin)" ] || { ok=0; fail "confirm: the partial was not kept"; }
     tm_stop
     [ $ok = 1 ] && pass "interactive: q while copying asks, n stays, y exits 1 keeping the partial"
 

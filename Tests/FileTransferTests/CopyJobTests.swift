@@ -24,7 +24,7 @@ import Testing
         }
 
         var finalPath: String { destination + "/source.bin" }
-        var partialPath: String { destination + "/.source.bin.statetui-partial" }
+        var partialPath: String { destination + "/" + StagedFile.partialName(for: "source.bin") }
 
         func request(overwrite: Bool = false) -> CopyRequest {
             CopyRequest(id: "1", source: source, destinationDirectory: destination, overwrite: overwrite)
@@ -414,7 +414,7 @@ import Testing
         let journal = try CopyJournal(directory: fixture.destination)
         let failAt = Int64(7 * Self.chunk)
         let fullDisk = fixture.options(checkpointEvery: 3) { path, offset, _ in
-            path.hasSuffix(".statetui-partial") && offset >= failAt ? reason : nil
+            path.contains("/.statetui-partial.") && offset >= failAt ? reason : nil
         }
         await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: reason)) {
             try await fixture.job(journal: journal, options: fullDisk).run()

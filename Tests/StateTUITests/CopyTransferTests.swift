@@ -105,7 +105,7 @@ private struct CopyFixture {
         try Data(content).write(to: URL(fileURLWithPath: source))
     }
 
-    var partial: String { destination + "/.source.bin.statetui-partial" }
+    var partial: String { destination + "/" + StagedFile.partialName(for: "source.bin") }
     var final: String { destination + "/source.bin" }
 
     func size(_ path: String) -> Int64? {
