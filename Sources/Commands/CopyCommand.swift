@@ -45,9 +45,18 @@ package enum CopyCommand {
             one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
             its own journal, so a rerun after a crash continues every file. Directories are created under
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
-            links in the source tree are not followed and not copied, nor are FIFOs, sockets and devices:
-            each is reported on standard error as skipped. A tree deeper than 32 directories or holding
-            more than 10000 files and directories is refused before anything is copied (exit 2). At most 64
+            links in the source tree are copied as links, never followed; FIFOs, sockets and devices are
+            not copied: each is reported on standard error as skipped. A tree deeper than 32 directories
+            or holding more than 10000 entries is refused before anything is copied (exit 2).
+
+            What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
+            the modification and access times, the owner and group when run as root; each directory's
+            mode and times (set after its contents); symbolic links as links (target as it is, times);
+            hard links between files of one tree. Not kept: extended attributes, ACLs, file flags.
+            Nothing is wider than its source at any moment: a partial is created 0600 and given the
+            source's mode just before the rename; a directory is created 0700. Files are read until
+            their end, not to the size stat reports (/proc files). A copy onto the source itself (same
+            device and inode) is refused ("are the same file"); a directory is never copied into itself. At most 64
             transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.
             The soft limit on open files is raised toward the hard one (at most 65536) before anything is
             opened: each destination directory that receives files keeps a descriptor for the run.
@@ -125,11 +134,16 @@ package enum CopyCommand {
         for skipped in session.skipped {
             io.writeError("statetui: \(skipped)\n")
         }
-        guard command.flags.contains("headless") else {
-            return InteractiveCopy.run(
+        for problem in session.problems {
+            io.writeError("statetui: \(problem)\n")
+        }
+        let status =
+            command.flags.contains("headless")
+            ? HeadlessCopy.run(session, io: io)
+            : InteractiveCopy.run(
                 session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
                 io: io, environment: environment)
-        }
-        return HeadlessCopy.run(session, io: io)
+        // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
+        return status == 0 && session.hadFailures ? 1 : status
     }
 }

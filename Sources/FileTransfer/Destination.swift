@@ -252,6 +252,71 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
+    /// Makes `name` a symbolic link to `target` with the owner (as root) and times of `source`, as
+    /// `cp -a` copies a link: never followed, its target copied as it is. A link already there with the same
+    /// target is kept; any other entry is an existing file, replaced (atomically, by a rename) only with
+    /// `overwrite`.
+    public func copySymbolicLink(
+        _ name: String, target: String, source: FileStatus, overwrite: Bool
+    ) throws(TransferError) {
+        let existing = try status(of: name)
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        let sameLink = existing?.kind == .symbolicLink && (try? fileSystem.readLinkAt(descriptor, name)) == target
+        if !sameLink {
+            try replacing(name, existing, overwrite: overwrite, operation: "create the symbolic link") {
+                newName throws(Errno) in try fileSystem.symbolicLinkAt(target, descriptor, newName)
+            }
+        }
+        try calling(name, "set the owner and times of") { () throws(Errno) in
+            try fileSystem.copyMetadataAt(descriptor, name, source)
+        }
+    }
+
+    /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were
+    /// hard links to each other in the source stay one file. The same file there already is kept; any other
+    /// entry is an existing file, replaced (atomically, by a rename) only with `overwrite`.
+    public func link(
+        _ name: String, to existing: String, in directory: DestinationDirectory, overwrite: Bool
+    ) throws(TransferError) {
+        guard let file = try directory.status(of: existing), file.kind == .regularFile else {
+            throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
+        }
+        let present = try status(of: name)
+        if present?.identity == file.identity { return }
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        try replacing(name, present, overwrite: overwrite, operation: "link") { newName throws(Errno) in
+            try fileSystem.linkAt(directory.descriptor, existing, descriptor, newName)
+        }
+    }
+
+    /// Creates `name` with `make` (given the name to create): directly when nothing is there, else, with
+    /// `overwrite` and unless a directory is there, under the staging name and renamed onto `name`.
+    private func replacing(
+        _ name: String, _ present: FileStatus?, overwrite: Bool, operation: String,
+        _ make: (String) throws(Errno) -> Void
+    ) throws(TransferError) {
+        guard let present else {
+            try calling(name, operation) { () throws(Errno) in try make(name) }
+            return
+        }
+        guard overwrite, present.kind != .directory else { throw .destinationExists(path: path(of: name)) }
+        let staged = StagedFile.partialName(for: name)
+        try remove(staged)
+        try calling(name, operation) { () throws(Errno) in try make(staged) }
+        try rename(staged, to: name)
+    }
+
+    /// Runs `call`, naming `name` and the operation when it fails.
+    private func calling(_ name: String, _ operation: String, _ call: () throws(Errno) -> Void) throws(TransferError) {
+        do {
+            try call()
+        } catch {
+            throw .writing(path(of: name), operation: operation, error)
+        }
+    }
+
     /// Makes the directory's entries (a rename, a new file) durable.
     func sync() throws(TransferError) {
         do {

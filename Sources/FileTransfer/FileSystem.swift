@@ -64,6 +64,17 @@ public struct FileSystem: Sendable {
     package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
     /// Gives an open file an owner and group (`fchown(2)`).
     package var setOwner: @Sendable (_ descriptor: Int32, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
+    /// The target of the symbolic link `name` inside an open directory (`readlinkat(2)`).
+    package var readLinkAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> String
+    /// Creates the symbolic link `name` to `target` inside an open directory (`symlinkat(2)`).
+    package var symbolicLinkAt: @Sendable (_ target: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
+    /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
+    package var linkAt:
+        @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
+    /// Gives the entry `name` itself (a symbolic link is not followed) the owner (as root) and times of
+    /// `source` (`fchownat`, `utimensat` with `AT_SYMLINK_NOFOLLOW`).
+    package var copyMetadataAt:
+        @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
     /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
     package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
@@ -94,14 +105,31 @@ public struct FileSystem: Sendable {
         self.setPermissions = { descriptor, permissions throws(Errno) in
             _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
         }
+        self.readLinkAt = { directory, name throws(Errno) in
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        self.symbolicLinkAt = { target, directory, name throws(Errno) in
+            _ = try retryingInterrupts { symlinkat(target, directory, name) }
+        }
+        self.linkAt = { fromDirectory, from, toDirectory, to throws(Errno) in
+            _ = try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
+        }
+        self.copyMetadataAt = { directory, name, source throws(Errno) in
+            if geteuid() == 0 {
+                _ = try retryingInterrupts {
+                    fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
+            _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+        }
         self.setOwner = { descriptor, user, group throws(Errno) in
             _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
         }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
-            let times = [accessed, modified].map {
-                timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000))
-            }
-            _ = try retryingInterrupts { futimens(descriptor, times) }
+            _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
         }
         self.open = open
         self.openAt = openAt
@@ -288,6 +316,11 @@ extension FileSystem {
         }
         return done
     }
+}
+
+/// Access and modification times in nanoseconds since the epoch, as `futimens` and `utimensat` take them.
+private func timespecs(_ accessed: Int64, _ modified: Int64) -> [timespec] {
+    [accessed, modified].map { timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000)) }
 }
 
 /// Runs a system call until it does not fail with EINTR; throws its errno for any other failure.

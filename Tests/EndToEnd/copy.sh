@@ -5,7 +5,7 @@
 # destination), SIGINT/SIGTERM, bad arguments, and hostile input (FIFO and device sources, symbolic
 # links planted in the destination, the destination replaced mid-copy, a sparse 1 GiB file, control
 # characters in names, 1,000 files, a 10 MB journal line), and directory trees copied like `cp -r` (kill -9
-# mid-tree and rerun, journals removed after success, links and FIFOs skipped, a planted link in the
+# mid-tree and rerun, journals removed after success, links copied as links and FIFOs skipped, a planted link in the
 # destination refused, the depth bound). Every copied file is compared with `sha256sum`.
 #
 # The copy is throttled with STATETUI_COPY_CHUNK_DELAY_MS so it can be interrupted in the middle; the
@@ -399,8 +399,8 @@ fi
 
 # 18a. A directory tree is copied like cp -r: DEST/photos/... with the same tree, one transfer per file shown by
 #      its path; kill -9 in the middle and the same command continues every file from its directory's journal;
-#      after success no journal and no partial remains; symbolic links and FIFOs in the tree are skipped and
-#      reported; a symbolic link planted where a tree directory goes is refused; a tree too deep is refused.
+#      after success no journal and no partial remains; a symbolic link is copied as a link, a FIFO is skipped
+#      and reported; a symbolic link planted where a tree directory goes is refused; a tree too deep is refused.
 tree="$work/tree-src/photos"
 mkdir -p "$tree/2024/summer" "$tree/2023" "$tree/empty"
 make_file "$tree/2024/summer/big.bin" $((8 << 20))
@@ -424,11 +424,12 @@ grep -q '^photos/2024/summer/big.bin: running(request: 1, percent: [1-9]' "$work
     { ok=0; fail "tree: the rerun did not continue photos/2024/summer/big.bin: $(head -3 "$work/tree.out")"; }
 [ -d "$dst/photos/empty" ] || { ok=0; fail "tree: the empty directory was not created"; }
 [ -z "$(find "$dst" -name '.statetui-*')" ] || { ok=0; fail "tree: journals or partials remain: $(find "$dst" -name '.statetui-*')"; }
-[ ! -e "$dst/photos/2023/link" ] && [ ! -e "$dst/photos/fifo" ] || { ok=0; fail "tree: a link or FIFO was copied"; }
-grep -q "skipping $tree/2023/link: it is a symbolic link, which a tree copy never follows" "$work/tree.err" &&
-    grep -q "skipping $tree/fifo: it is a FIFO (named pipe), not a regular file" "$work/tree.err" ||
+[ -L "$dst/photos/2023/link" ] && [ "$(readlink "$dst/photos/2023/link")" = "$work/victim" ] ||
+    { ok=0; fail "tree: the symbolic link was not copied as a link"; }
+[ ! -e "$dst/photos/fifo" ] || { ok=0; fail "tree: a FIFO was copied"; }
+grep -q "skipping $tree/fifo: it is a FIFO (named pipe), not a regular file" "$work/tree.err" ||
     { ok=0; fail "tree: skipped entries not reported: $(cat "$work/tree.err")"; }
-[ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, links and FIFOs skipped, no journal left"
+[ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, link copied as a link, FIFO skipped, no journal left"
 new_destination tree-planted
 mkdir "$work/tree-victim"
 ln -s "$work/tree-victim" "$dst/photos"
@@ -547,6 +548,32 @@ if [ -r /proc/version ]; then
         pass "a /proc file (st_size 0) is copied whole" ||
         fail "/proc/version: exit $status, $(stat -c %s "$dst/version" 2>&1) bytes: $(cat "$work/proc.err")"
 fi
+
+# 23. Links like cp -a: symbolic links are copied as links (never followed, dangling ones too, with their
+# times), hard links within the tree stay one file; a rerun keeps them and exits 0.
+linked="$work/linked-src"
+mkdir -p "$linked/sub"
+make_file "$linked/data" 5000
+ln "$linked/data" "$linked/sub/same"
+ln -s ../data "$linked/sub/rel-link"
+ln -s /nonexistent/target "$linked/dangling"
+touch -h -d '2004-05-06 07:08:09' "$linked/dangling"
+new_destination linked
+links_ok() {
+    local d=$dst/linked-src
+    [ -L "$d/sub/rel-link" ] && [ "$(readlink "$d/sub/rel-link")" = ../data ] &&
+        [ -L "$d/dangling" ] && [ "$(readlink "$d/dangling")" = /nonexistent/target ] &&
+        [ "$(stat -c %Y "$d/dangling")" = "$(stat -c %Y "$linked/dangling")" ] &&
+        [ "$(stat -c %i "$d/data")" = "$(stat -c %i "$d/sub/same")" ] && same "$linked/data" "$d/data"
+}
+status=0
+"$bin" copy --headless "$linked" "$dst" >"$work/links.out" 2>"$work/links.err" || status=$?
+[ $status = 0 ] && links_ok && pass "symbolic links copied as links (dangling too, times kept), hard links kept" ||
+    fail "links: exit $status: $(cat "$work/links.err"); $(ls -liR "$dst")"
+status=0
+"$bin" copy --headless "$linked" "$dst" >"$work/links2.out" 2>"$work/links2.err" || status=$?
+[ $status = 0 ] && links_ok && pass "links: a rerun keeps the links and exits 0" ||
+    fail "links rerun: exit $status: $(cat "$work/links2.err")"
 
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the

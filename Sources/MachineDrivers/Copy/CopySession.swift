@@ -1,5 +1,6 @@
 import FileTransfer
 import ScreenStates
+import Support
 
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +27,30 @@ package struct CopySession: Sendable {
     /// Every tree directory in the destination with its source's status, parents before children: each
     /// is created private (0700) and gets its source's mode and times only at the end (``finish()``).
     private let directories: [(directory: DestinationDirectory, source: FileStatus)]
+    /// Files that are hard links to a file copied earlier in the same tree: given their names at the end.
+    private let hardLinks: [HardLink]
+    private let overwrite: Bool
+    /// Entries the session itself could not copy (symbolic links), one message each.
+    package let problems: [String]
+    private let failures: FailureCount
+
+    /// True when an entry the session copies itself (a symbolic link, a hard link) failed, which makes the
+    /// command fail even if every transfer completed.
+    package var hadFailures: Bool { failures.count.withLock { $0 } > 0 }
+
+    /// A second name to give to a copied file: `name` in `directory` for `file` in `fileDirectory`.
+    private struct HardLink: Sendable {
+        var directory: DestinationDirectory
+        var name: String
+        var file: String
+        var fileDirectory: DestinationDirectory
+    }
+
+    /// The count of failed entries, shared by the copies of the session value.
+    private final class FailureCount: Sendable {
+        let count: Locked<Int>
+        init(_ count: Int) { self.count = Locked(count) }
+    }
 
     /// Checks the destination, reads the source trees, creates their directories, opens the journals and
     /// prepares one transfer per file.
@@ -81,6 +106,8 @@ package struct CopySession: Sendable {
         var journals = [journal]
         var transfers: [CopyTransfer] = []
         var directories: [(directory: DestinationDirectory, source: FileStatus)] = []
+        var hardLinks: [HardLink] = []
+        var problems: [String] = []
         for source in sources {
             guard let tree = trees[source] else {
                 transfers.append(
@@ -111,10 +138,37 @@ package struct CopySession: Sendable {
                     throw .destination(error)
                 }
             }
+            for link in tree.links {
+                guard let directory = opened[link.directory]?.directory else {
+                    preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+                }
+                do throws(TransferError) {
+                    let status: FileStatus
+                    let target: String
+                    do throws(Errno) {
+                        status = try fileSystem.statusAt(AT_FDCWD, link.source)
+                        target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
+                    } catch {
+                        throw TransferError.sourceUnreadable(path: link.source, reason: error)
+                    }
+                    try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
+                } catch {
+                    problems.append(error.description)
+                }
+            }
+            var copies: [String: (directory: DestinationDirectory, name: String)] = [:]
             for file in tree.files {
                 guard let journal = opened[file.directory]?.journal else {
                     preconditionFailure("Internal inconsistency: no journal for \(file.relativePath)")
                 }
+                if let first = file.sameFileAs, let copy = copies[first] {
+                    hardLinks.append(
+                        HardLink(
+                            directory: journal.directory, name: file.name, file: copy.name,
+                            fileDirectory: copy.directory))
+                    continue
+                }
+                copies[file.relativePath] = (journal.directory, file.name)
                 transfers.append(
                     CopyTransfer(
                         source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
@@ -123,12 +177,17 @@ package struct CopySession: Sendable {
         }
         self.journals = journals
         self.directories = directories
+        self.hardLinks = hardLinks
+        self.problems = problems
+        self.overwrite = overwrite
+        failures = FailureCount(problems.count)
         self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
     }
 
-    /// Ends the session's work on the disk: removes every journal whose transfers all completed or were
-    /// cancelled (nothing left to recover), then gives each tree directory its source's mode and times,
+    /// Ends the session's work on the disk: gives the files that were hard links in the source their second
+    /// names (once their first name is copied), removes every journal whose transfers all completed or
+    /// were cancelled (nothing left to recover), then gives each tree directory its source's mode and times,
     /// children before parents (as `cp -a` does after a directory's contents, so a read-only directory
     /// is still writable while it is filled and no directory time is changed by a later entry). Returns
     /// a message for each step that failed.
@@ -139,6 +198,14 @@ package struct CopySession: Sendable {
                 return nil
             } catch {
                 return error.description
+            }
+        }
+        for link in hardLinks {
+            do throws(TransferError) {
+                try link.directory.link(link.name, to: link.file, in: link.fileDirectory, overwrite: overwrite)
+            } catch {
+                problems.append(error.description)
+                failures.count.withLock { $0 += 1 }
             }
         }
         for (directory, source) in directories.reversed() {
