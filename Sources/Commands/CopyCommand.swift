@@ -21,7 +21,12 @@ package enum CopyCommand {
         flags: [
             .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
             .init(name: "start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
-            .init(name: "overwrite", help: "Replace destination files that this copy did not write."),
+            .init(
+                name: "overwrite",
+                help: "Replace destination files that this copy did not write, when they differ from their source."),
+            .init(
+                name: "checksum",
+                help: "Decide whether a destination file is already the source's by content, not size and time."),
             .init(
                 name: "inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
             .init(
@@ -66,6 +71,12 @@ package enum CopyCommand {
             ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
             the other process. A run never removes or renames a partial file it did not write.
 
+            A rerun works like rsync: a destination file with its source's size and modification time
+            is skipped without being read (--checksum compares content instead); one with the same size
+            and content is skipped too. A differing file this copy did not write is refused (exit 1)
+            unless --overwrite, which replaces only the files that differ. A directory where a file
+            goes is refused before anything is copied.
+
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
 
@@ -88,6 +99,8 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
+        var options = tuning.options
+        options.comparesContent = command.flags.contains("checksum")
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
         let session: CopySession
@@ -103,7 +116,7 @@ package enum CopyCommand {
                 }
             session = try CopySession(
                 sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                options: tuning.options, whenBusy: whenBusy)
+                options: options, whenBusy: whenBusy)
         } catch {
             switch error {
             case .sameName, .unnamedSource:

@@ -512,6 +512,28 @@ public final class CopyJob: Sendable {
         }
 
         guard let destination else { return .fresh(replaces: nil) }
+        guard destination.kind != .directory else {
+            // Caught before a byte is copied: the rename at the end could only fail.
+            throw .unsafeEntry(
+                path: request.destinationPath, detail: "it is a directory, which a file copy never replaces")
+        }
+        // Like rsync: a regular file there with the source's size and modification time is the source's
+        // copy (a rerun, the times being copied too) and is skipped without reading; with
+        // `comparesContent`, or when only the times differ, the content decides. This holds with
+        // `overwrite` too, which replaces only the files that differ.
+        if destination.kind == .regularFile, destination.size == sourceStatus.size {
+            if !options.comparesContent, destination.modifiedNanoseconds == sourceStatus.modifiedNanoseconds,
+                let committed = try committedCopy(size: sourceStatus.size, in: directory)
+            {
+                return .alreadyComplete(committed)
+            }
+            if let digest = try digestOfFile(request.name, in: directory),
+                try digestOfPrefix(source, length: sourceStatus.size) == digest
+            {
+                return .alreadyComplete(
+                    CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
+            }
+        }
         if request.overwrite {
             return .fresh(replaces: nil)
         }
@@ -521,16 +543,19 @@ public final class CopyJob: Sendable {
         {
             return .fresh(replaces: owned)
         }
-        // A regular file there that already holds the source's bytes is a completed copy (a rerun after
-        // the journal was removed): nothing is written.
-        if destination.kind == .regularFile, destination.size == sourceStatus.size,
-            let digest = try digestOfFile(request.name, in: directory),
-            try digestOfPrefix(source, length: sourceStatus.size) == digest
-        {
-            return .alreadyComplete(
-                CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
-        }
         throw .destinationExists(path: request.destinationPath)
+    }
+
+    /// The file under the final name as a committed copy not read (no digest), when it is a regular file
+    /// of `size` bytes; nil otherwise (a symbolic link there is not followed).
+    private func committedCopy(size: Int64, in directory: DestinationDirectory) throws(TransferError) -> CommittedFile?
+    {
+        guard let descriptor = try directory.openExisting(request.name, flags: O_RDONLY, writable: false) else {
+            return nil
+        }
+        defer { options.fileSystem.close(descriptor) }
+        guard (try? options.fileSystem.status(descriptor))?.size == size else { return nil }
+        return CommittedFile(path: request.destinationPath, size: size, digest: nil)
     }
 
     /// The SHA-256 of the whole file `name` in the destination (to verify a completed copy before

@@ -16,6 +16,9 @@ public struct CopyOptions: Sendable {
     public var checkpointInterval: Int64
     /// The system calls to use; tests inject failures here.
     public var fileSystem: FileSystem
+    /// Decide whether a file already at the destination is the source's by comparing content (SHA-256 of
+    /// both, like `rsync --checksum`) instead of size and modification time.
+    public var comparesContent: Bool = false
 
     /// Options with the measured defaults and the real file system.
     public init(

@@ -37,7 +37,7 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
         case .destinationNotWritableDirectory(let path, let reason):
             "destination \(path) is not a writable directory: \(reason)"
         case .destinationExists(let path):
-            "\(path) already exists and was not written by this copy (use overwrite to replace it)"
+            "\(path) already exists and was not written by this copy (use --overwrite to replace it)"
         case .outOfSpace(let path, let reason):
             "no room to write \(path): \(reason)"
         case .sourceChanged(let path, let detail):

@@ -575,6 +575,29 @@ status=0
 [ $status = 0 ] && links_ok && pass "links: a rerun keeps the links and exits 0" ||
     fail "links rerun: exit $status: $(cat "$work/links2.err")"
 
+# 24. Reruns like rsync: change one file of a copied tree; a rerun refuses it (exit 1, naming --overwrite) and
+# skips the others unread; with --overwrite only the changed file is rewritten (the others keep their inode).
+rerun="$work/rerun-src"
+mkdir -p "$rerun"
+for n in 1 2 3; do make_file "$rerun/f$n" 20000; done
+new_destination rerun
+"$bin" copy --headless "$rerun" "$dst" >/dev/null 2>&1 || fail "rerun: the first copy failed"
+make_file "$rerun/f2" 20000
+touch -d '2010-01-01 00:00:00' "$rerun/f2"
+inodes() { stat -c %i "$dst/rerun-src/f1" "$dst/rerun-src/f3"; }
+kept=$(inodes)
+status=0
+"$bin" copy --headless "$rerun" "$dst" >"$work/rerun.out" 2>"$work/rerun.err" || status=$?
+[ $status = 1 ] && grep -q "f2 already exists and was not written by this copy (use --overwrite to replace it)" "$work/rerun.err" &&
+    ! grep -q "f1\|f3" "$work/rerun.err" &&
+    pass "rerun: a changed file is refused naming --overwrite, the others are skipped" ||
+    fail "rerun: exit $status: $(cat "$work/rerun.err")"
+status=0
+"$bin" copy --headless --overwrite "$rerun" "$dst" >"$work/rerun2.out" 2>"$work/rerun2.err" || status=$?
+[ $status = 0 ] && same "$rerun/f2" "$dst/rerun-src/f2" && [ "$(inodes)" = "$kept" ] &&
+    pass "rerun --overwrite: only the changed file is replaced, the others keep their inode" ||
+    fail "rerun --overwrite: exit $status, inodes $(inodes | tr '\n' ' ') (were $(echo $kept)): $(cat "$work/rerun2.err")"
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

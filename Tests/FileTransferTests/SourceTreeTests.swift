@@ -156,6 +156,9 @@ import Testing
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         try write(fixture.content, to: fixture.finalPath)
+        // Another modification time than the source's, so the content decides (same size and time would
+        // skip the file unread, like rsync: RerunTests).
+        try setModificationTime(of: fixture.finalPath, seconds: 1_000)
         let before = try #require(
             FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int)
         let outcome = try await fixture.job().run()
@@ -164,6 +167,7 @@ import Testing
             try FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int == before)
         // Different bytes of the same size are still refused.
         try write(pattern(count: fixture.content.count, seed: 99), to: fixture.finalPath)
+        try setModificationTime(of: fixture.finalPath, seconds: 1_000)
         await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) {
             try await fixture.job().run()
         }
