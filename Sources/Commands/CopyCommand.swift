@@ -57,7 +57,8 @@ package enum CopyCommand {
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
             the modification and access times, the owner and group when run as root; each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
-            hard links between files of one tree. Not kept: extended attributes, ACLs, file flags.
+            hard links between files of one tree; extended attributes (a destination that refuses them
+            gets one warning, not a failure). Not kept: file flags (chattr).
             Nothing is wider than its source at any moment: a partial is created 0600 and given the
             source's mode just before the rename; a directory is created 0700. Files are read until
             their end, not to the size stat reports (/proc files). A copy onto the source itself (same

@@ -306,6 +306,9 @@ public final class CopyJob: Sendable {
         // The bytes hashed into the staged file are exactly the bytes read from the source (the same
         // buffers; a resumed prefix was checked against the source above), so the running digest is
         // the source's digest computed while reading.
+        if let reason = staged.copyExtendedAttributes(from: source) {
+            options.warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
+        }
         let sourceDigest = staged.digest
         let journal = self.journal
         let name = request.name

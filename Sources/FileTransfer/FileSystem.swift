@@ -75,6 +75,9 @@ public struct FileSystem: Sendable {
     /// `source` (`fchownat`, `utimensat` with `AT_SYMLINK_NOFOLLOW`).
     package var copyMetadataAt:
         @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
+    /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`);
+    /// fails with the first error (`ENOTSUP` where the destination's file system has none).
+    package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
     /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
     package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
@@ -124,6 +127,9 @@ public struct FileSystem: Sendable {
             }
             let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
             _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+        }
+        self.copyExtendedAttributes = { source, destination throws(Errno) in
+            try ExtendedAttributes.copy(from: source, to: destination)
         }
         self.setOwner = { descriptor, user, group throws(Errno) in
             _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
@@ -315,6 +321,41 @@ extension FileSystem {
             done += count
         }
         return done
+    }
+}
+
+/// `flistxattr`, `fgetxattr` and `fsetxattr`, which the Glibc module does not import (`<sys/xattr.h>` is
+/// not in its umbrella): resolved once from the C library already loaded, with their C signatures.
+private enum ExtendedAttributes {
+    typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
+    typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+
+    /// Written once, by the static initializer, and only read after: nothing can race on it.
+    nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
+    private static let list = symbol("flistxattr", as: List.self)
+    private static let get = symbol("fgetxattr", as: Get.self)
+    private static let set = symbol("fsetxattr", as: Set.self)
+
+    private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+        dlsym(library, name).map { unsafeBitCast($0, to: type) }
+    }
+
+    /// Copies every attribute of `source` to `destination`; `ENOTSUP` when the calls are missing.
+    static func copy(from source: Int32, to destination: Int32) throws(Errno) {
+        guard let list, let get, let set else { throw Errno(rawValue: ENOTSUP) }
+        let size = try retryingInterrupts { list(source, nil, 0) }
+        guard size > 0 else { return }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = try retryingInterrupts { list(source, &names, names.count) }
+        // The list is NUL-terminated names one after the other.
+        for name in names[..<listed].split(separator: 0) {
+            let key = Array(name) + [0]
+            let length = try retryingInterrupts { get(source, key, nil, 0) }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let read = try retryingInterrupts { get(source, key, &value, value.count) }
+            _ = try retryingInterrupts { set(destination, key, value, read, 0) }
+        }
     }
 }
 

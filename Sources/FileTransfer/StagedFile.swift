@@ -287,6 +287,17 @@ public struct StagedFile: ~Copyable {
         return hashed
     }
 
+    /// Gives the partial the extended attributes of the open file `source`; returns the reason when some
+    /// could not be set (the caller warns: the bytes are still the source's).
+    func copyExtendedAttributes(from source: Int32) -> Errno? {
+        do {
+            try fileSystem.copyExtendedAttributes(source, descriptor)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// A second descriptor on the partial, for syncing it from another thread (the caller closes it).
     func duplicateDescriptor() throws(TransferError) -> Int32 {
         do {

@@ -598,6 +598,17 @@ status=0
     pass "rerun --overwrite: only the changed file is replaced, the others keep their inode" ||
     fail "rerun --overwrite: exit $status, inodes $(inodes | tr '\n' ' ') (were $(echo $kept)): $(cat "$work/rerun2.err")"
 
+# 25. Extended attributes are copied (where python3 can set one to check it).
+if command -v python3 >/dev/null 2>&1 && python3 -c "import os; os.setxattr('$src/three.bin', 'user.statetui', b'kept')" 2>/dev/null; then
+    new_destination xattr
+    status=0
+    "$bin" copy --headless "$src/three.bin" "$dst" >/dev/null 2>"$work/xattr.err" || status=$?
+    [ $status = 0 ] && [ "$(python3 -c "import os; print(os.getxattr('$dst/three.bin', 'user.statetui').decode())")" = kept ] &&
+        pass "extended attributes are copied" || fail "xattr: exit $status: $(cat "$work/xattr.err")"
+else
+    echo "skip copy e2e: extended attributes (no python3 or no user xattrs here)"
+fi
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

@@ -37,4 +37,20 @@ import Testing
         let copied = try Self.modeAndTime(of: fixture.finalPath)
         #expect(copied.permissions == permissions && copied.modified == 1_234_567_890)
     }
+
+    /// A destination without extended attributes: the file is still copied and verified, and the job
+    /// warns instead of failing.
+    @Test func extendedAttributesTheDestinationRefusesAreAWarningNotAFailure() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let warnings = Locked<[CopyWarning]>([])
+        var options = fixture.options()
+        options.fileSystem.copyExtendedAttributes = { _, _ throws(Errno) in throw Errno(rawValue: ENOTSUP) }
+        options.warn = { warning in warnings.withLock { $0.append(warning) } }
+        let outcome = try await fixture.job(options: options).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(
+            warnings.withLock { $0 }
+                == [.extendedAttributesNotCopied(path: fixture.finalPath, reason: Errno(rawValue: ENOTSUP))])
+    }
 }

@@ -46,6 +46,25 @@ package struct CopySession: Sendable {
         var fileDirectory: DestinationDirectory
     }
 
+    private let warnings: WarningLog
+
+    /// What the transfers could not keep, one warning per kind and reason (the first file named), so a
+    /// destination without extended attributes says so once, not once per file.
+    private final class WarningLog: Sendable {
+        private let firsts = Locked<[CopyWarning]>([])
+        private let reasons = Locked<Set<Int32>>([])
+
+        func add(_ warning: CopyWarning) {
+            switch warning {
+            case .extendedAttributesNotCopied(_, let reason):
+                guard reasons.withLock({ $0.insert(reason.rawValue).inserted }) else { return }
+            }
+            firsts.withLock { $0.append(warning) }
+        }
+
+        var all: [CopyWarning] { firsts.withLock { $0 } }
+    }
+
     /// The count of failed entries, shared by the copies of the session value.
     private final class FailureCount: Sendable {
         let count: Locked<Int>
@@ -66,6 +85,13 @@ package struct CopySession: Sendable {
         limits: SourceTree.Limits = .standard, whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
     ) throws(CopySessionError) {
         let fileSystem = options.fileSystem
+        let warnings = WarningLog()
+        var options = options
+        let forward = options.warn
+        options.warn = { warning in
+            warnings.add(warning)
+            forward(warning)
+        }
         let top: DestinationDirectory
         do {
             top = try DestinationDirectory(path: destinationDirectory, fileSystem: fileSystem)
@@ -181,6 +207,7 @@ package struct CopySession: Sendable {
         self.problems = problems
         self.overwrite = overwrite
         failures = FailureCount(problems.count)
+        self.warnings = warnings
         self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
     }
@@ -208,6 +235,7 @@ package struct CopySession: Sendable {
                 failures.count.withLock { $0 += 1 }
             }
         }
+        problems += warnings.all.map { "warning: \($0) (and the same for any other file)" }
         for (directory, source) in directories.reversed() {
             do throws(TransferError) {
                 try directory.copyMetadata(from: source)
