@@ -25,6 +25,9 @@ package enum CopyCommand {
                 name: "overwrite",
                 help: "Replace destination files that this copy did not write, when they differ from their source."),
             .init(
+                name: "dry-run",
+                help: "Print what would be copied, skipped or replaced, and write nothing (no directory, no journal)."),
+            .init(
                 name: "checksum",
                 help: "Decide whether a destination file is already the source's by content, not size and time."),
             .init(
@@ -72,6 +75,10 @@ package enum CopyCommand {
             ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
             the other process. A run never removes or renames a partial file it did not write.
 
+            With --dry-run nothing is written (no directory, no journal): one line per entry says what
+            the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
+            "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail.
+
             A rerun works like rsync: a destination file with its source's size and modification time
             is skipped without being read (--checksum compares content instead); one with the same size
             and content is skipped too. A differing file this copy did not write is refused (exit 1)
@@ -92,6 +99,30 @@ package enum CopyCommand {
             130/143 after SIGINT/SIGTERM (partials and journal kept).
             """)
 
+    /// `--dry-run`: one line per entry saying what the copy would do; exit 1 when it would fail some
+    /// entry, 2 when the destination or a source tree cannot be used, else 0.
+    private static func dryRun(sources: [String], destination: String, command: ParsedCommand, io: CommandIO) -> Int32 {
+        let preview: CopyPreview
+        do throws(TransferError) {
+            try Destination.validate(destination)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        do {
+            preview = try CopyPreview(
+                sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
+                comparesContent: command.flags.contains("checksum"))
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        for entry in preview.entries {
+            io.writeOutput("\(entry)\n")
+        }
+        return preview.hasFailures ? 1 : 0
+    }
+
     /// Runs the parsed command.
     static func run(_ command: ParsedCommand, io: CommandIO, environment: [String: String]) throws(UsageError)
         -> Int32
@@ -102,6 +133,9 @@ package enum CopyCommand {
         let tuning = try CopyTuning(environment: environment)
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
+        if command.flags.contains("dry-run") {
+            return dryRun(sources: sources, destination: destination, command: command, io: io)
+        }
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
         let session: CopySession

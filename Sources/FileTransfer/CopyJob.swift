@@ -525,7 +525,7 @@ public final class CopyJob: Sendable {
         // `comparesContent`, or when only the times differ, the content decides. This holds with
         // `overwrite` too, which replaces only the files that differ.
         if destination.kind == .regularFile, destination.size == sourceStatus.size {
-            if !options.comparesContent, destination.modifiedNanoseconds == sourceStatus.modifiedNanoseconds,
+            if !options.comparesContent, destination.isUnchangedCopy(of: sourceStatus),
                 let committed = try committedCopy(size: sourceStatus.size, in: directory)
             {
                 return .alreadyComplete(committed)

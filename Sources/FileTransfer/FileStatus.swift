@@ -100,6 +100,12 @@ public struct FileStatus: Hashable, Sendable, Codable {
         size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
     }
 
+    /// True when this destination entry is taken for a copy of `source` without reading it, as rsync
+    /// does: a regular file with the source's size and modification time (a copy keeps the time).
+    func isUnchangedCopy(of source: FileStatus) -> Bool {
+        kind == .regularFile && sameContent(as: source)
+    }
+
     /// True for a regular file with no other name: the only kind of entry the copier writes into.
     var isPrivateRegularFile: Bool {
         kind == .regularFile && linkCount == 1

@@ -609,6 +609,18 @@ else
     echo "skip copy e2e: extended attributes (no python3 or no user xattrs here)"
 fi
 
+# 26. --dry-run writes nothing: no directory, no journal; it names what would be copied and skipped.
+new_destination dry
+status=0
+"$bin" copy --headless --dry-run "$rerun" "$src/three.bin" "$dst" >"$work/dry.out" 2>"$work/dry.err" || status=$?
+[ $status = 0 ] && [ -z "$(ls -A "$dst")" ] && grep -qx "would create directory rerun-src" "$work/dry.out" &&
+    grep -qx "would copy rerun-src/f1" "$work/dry.out" && grep -qx "would copy three.bin" "$work/dry.out" &&
+    pass "--dry-run names what would be copied and writes nothing" ||
+    fail "--dry-run: exit $status, $(ls -A "$dst"): $(cat "$work/dry.out" "$work/dry.err")"
+"$bin" copy --headless --dry-run "$rerun" "$dst/../rerun" >"$work/dry2.out" 2>&1 || true
+grep -qx "would skip rerun-src/f1 (same size and time)" "$work/dry2.out" &&
+    pass "--dry-run over a copied tree: unchanged files would be skipped" || fail "--dry-run rerun: $(cat "$work/dry2.out")"
+
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the
 #     file completes; `--start` starts every row at once. `q` leaves with the session's outcome: exit 0 only

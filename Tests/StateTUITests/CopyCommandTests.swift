@@ -98,8 +98,8 @@ import Testing
     @Test func usageAndHelpNameTheFlags() {
         #expect(
             CopyCommand.spec.usage
-                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--checksum]"
-                + " [--inspectable] [--no-wait] [--no-confirm]")
+                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--dry-run]"
+                + " [--checksum] [--inspectable] [--no-wait] [--no-confirm]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)
