@@ -18,6 +18,13 @@ package enum CopyCommand {
                 isVariadic: true),
             .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
         ],
+        options: [
+            .init(
+                name: "exclude", valueName: "glob",
+                help:
+                    "Leave out entries of a source directory whose path below it matches (repeatable; '/' at the end: directories only).",
+                isRepeatable: true)
+        ],
         flags: [
             .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
             .init(name: "start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
@@ -75,6 +82,10 @@ package enum CopyCommand {
             ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
             the other process. A run never removes or renames a partial file it did not write.
 
+            --exclude GLOB (repeatable) leaves out the entries of a source directory whose path below it
+            matches GLOB with fnmatch rules ('*' also matches '/'): --exclude '*.tmp' --exclude 'cache/'
+            (a trailing '/' matches directories only, which are left out with everything below them).
+
             With --dry-run nothing is written (no directory, no journal): one line per entry says what
             the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
             "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail.
@@ -112,7 +123,7 @@ package enum CopyCommand {
         do {
             preview = try CopyPreview(
                 sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                comparesContent: command.flags.contains("checksum"))
+                comparesContent: command.flags.contains("checksum"), excluding: command.repeated["exclude"] ?? [])
         } catch {
             io.writeError("statetui: \(error)\n")
             return 2
@@ -151,7 +162,7 @@ package enum CopyCommand {
                 }
             session = try CopySession(
                 sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                options: options, whenBusy: whenBusy)
+                options: options, excluding: command.repeated["exclude"] ?? [], whenBusy: whenBusy)
         } catch {
             switch error {
             case .sameName, .unnamedSource:

@@ -56,7 +56,7 @@ public struct CopyPreview: Hashable, Sendable {
     /// cannot be read.
     public init(
         sources: [String], destinationDirectory: String, overwrite: Bool, comparesContent: Bool,
-        fileSystem: FileSystem = .posix
+        excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) {
         var entries: [Entry] = []
         for source in sources {
@@ -70,7 +70,7 @@ public struct CopyPreview: Hashable, Sendable {
                             comparesContent: comparesContent, fileSystem: fileSystem)))
                 continue
             }
-            let tree = try SourceTree.walk(source, fileSystem: fileSystem)
+            let tree = try SourceTree.walk(source, excluding: excluding, fileSystem: fileSystem)
             for directory in tree.directories {
                 let path = directory.joined(separator: "/")
                 if (try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path)) == nil {

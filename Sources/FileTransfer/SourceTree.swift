@@ -88,8 +88,12 @@ public struct SourceTree: Hashable, Sendable {
 
     /// Reads the tree at `root`, a directory (the root itself may be reached through a symbolic link the
     /// user named; nothing below it is).
+    ///
+    /// An entry whose path relative to `root` (e.g. `2024/a.jpg` in `photos`) matches one of `excluding`
+    /// (`fnmatch(3)` patterns, where `*` also matches `/`) is left out, with everything below it; a
+    /// pattern ending in `/` matches directories only.
     public static func walk(
-        _ root: String, limits: Limits = .standard, fileSystem: FileSystem = .posix
+        _ root: String, limits: Limits = .standard, excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
         let name = String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
         let descriptor: Int32
@@ -100,6 +104,7 @@ public struct SourceTree: Hashable, Sendable {
         }
         defer { fileSystem.close(descriptor) }
         var walker = Walker(root: root, limits: limits, fileSystem: fileSystem)
+        walker.excluding = excluding
         walker.directories.append([name])
         try walker.read(descriptor, path: root, components: [name], depth: 1)
         return SourceTree(
@@ -118,6 +123,18 @@ public struct SourceTree: Hashable, Sendable {
         var skipped: [Skipped] = []
         /// The first file met of each file with more than one name, by identity.
         var firstNames: [FileIdentity: String] = [:]
+        /// Patterns of relative paths to leave out.
+        var excluding: [String] = []
+
+        /// True when the entry at `relativePath` (below the root) matches a pattern to leave out.
+        func isExcluded(_ relativePath: String, isDirectory: Bool) -> Bool {
+            excluding.contains { pattern in
+                if pattern.hasSuffix("/") {
+                    return isDirectory && fnmatch(String(pattern.dropLast()), relativePath, 0) == 0
+                }
+                return fnmatch(pattern, relativePath, 0) == 0
+            }
+        }
         var entries = 0
 
         init(root: String, limits: Limits, fileSystem: FileSystem) {
@@ -148,6 +165,8 @@ public struct SourceTree: Hashable, Sendable {
                 } catch {
                     throw .unreadable(path: entryPath, reason: error)
                 }
+                let relativePath = (components.dropFirst() + [name]).joined(separator: "/")
+                if isExcluded(relativePath, isDirectory: status.kind == .directory) { continue }
                 switch status.kind {
                 case .regularFile:
                     try count()

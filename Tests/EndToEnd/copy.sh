@@ -471,7 +471,7 @@ status=0
 "$bin" copy "$src/one.bin" "$dst" --headless >"$work/waiting.out" 2>"$work/waiting.err" &
 second=$!
 tries=0
-until grep -q "waiting for .*\.statetui-journal (pid $first)" "$work/waiting.err"; do
+until grep -qs "waiting for .*\.statetui-journal (pid $first)" "$work/waiting.err"; do
     tries=$((tries + 1))
     [ $tries -le 1000 ] || break
     sleep 0.01
@@ -620,6 +620,13 @@ status=0
 "$bin" copy --headless --dry-run "$rerun" "$dst/../rerun" >"$work/dry2.out" 2>&1 || true
 grep -qx "would skip rerun-src/f1 (same size and time)" "$work/dry2.out" &&
     pass "--dry-run over a copied tree: unchanged files would be skipped" || fail "--dry-run rerun: $(cat "$work/dry2.out")"
+
+# 27. --exclude leaves out what matches below each source (repeatable; a trailing / for directories only).
+new_destination exclude
+status=0
+"$bin" copy --headless --exclude 'f1' --exclude '*3' "$rerun" "$dst" >/dev/null 2>"$work/exclude.err" || status=$?
+[ $status = 0 ] && [ "$(ls "$dst/rerun-src")" = f2 ] && pass "--exclude leaves out matching entries" ||
+    fail "--exclude: exit $status, copied $(ls "$dst/rerun-src"): $(cat "$work/exclude.err")"
 
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the

@@ -71,6 +71,23 @@ import Testing
             ])
     }
 
+    /// Patterns match the path below the root (`*` crossing `/`); a trailing `/` matches directories only,
+    /// which are left out with their contents.
+    @Test(
+        arguments: [
+            ([], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
+            (["*.txt"], ["tree/a/three", "tree/b/c/two", "tree/b/one"]),
+            (["b/"], ["tree/a/three", "tree/z.txt"]),
+            (["*/c/", "a"], ["tree/b/one", "tree/z.txt"]),
+            (["three/"], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
+        ] as [([String], [String])])
+    func excludedEntriesAreLeftOut(patterns: [String], files: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        #expect(try SourceTree.walk(root, excluding: patterns).files.map(\.relativePath) == files)
+    }
+
     /// (depth limit, whether the tree `tree/b/c/two` fits): entries at level 3 need a limit of 3.
     @Test(arguments: [(2, false), (3, true)])
     func aTreeDeeperThanTheLimitIsRefusedNamingTheBound(maximumDepth: Int, fits: Bool) throws {

@@ -82,7 +82,8 @@ package struct CopySession: Sendable {
     /// copies into one, the session waits or refuses, as `whenBusy` says.
     package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
-        limits: SourceTree.Limits = .standard, whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
+        limits: SourceTree.Limits = .standard, excluding: [String] = [],
+        whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
     ) throws(CopySessionError) {
         let fileSystem = options.fileSystem
         let warnings = WarningLog()
@@ -119,7 +120,8 @@ package struct CopySession: Sendable {
                 if inside { throw .intoItself(source: source) }
             }
             do {
-                trees[source] = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
+                trees[source] = try SourceTree.walk(
+                    source, limits: limits, excluding: excluding, fileSystem: fileSystem)
             } catch {
                 throw .sourceTree(error)
             }
