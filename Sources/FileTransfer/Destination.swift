@@ -208,7 +208,8 @@ public final class DestinationDirectory: Sendable {
         do {
             try fileSystem.renameAt(descriptor, from, to)
         } catch {
-            throw .io(operation: "rename onto \(path(of: to))", path: path(of: from), reason: error)
+            throw .io(
+                operation: "rename onto \(DisplayText.bounded(path(of: to)))", path: path(of: from), reason: error)
         }
     }
 

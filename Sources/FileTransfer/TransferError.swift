@@ -30,30 +30,31 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     case sameFile(source: String, destination: String)
 
     /// One line naming the file and the cause.
+    /// Every path is quoted by at most ``DisplayText/quoteLimit`` characters, however long the name.
     public var description: String {
         switch self {
         case .sourceUnreadable(let path, let reason):
-            "cannot read \(path): \(reason)"
+            "cannot read \(DisplayText.bounded(path)): \(reason)"
         case .destinationNotWritableDirectory(let path, let reason):
-            "destination \(path) is not a writable directory: \(reason)"
+            "destination \(DisplayText.bounded(path)) is not a writable directory: \(reason)"
         case .destinationExists(let path):
-            "\(path) already exists and was not written by this copy (use --overwrite to replace it)"
+            "\(DisplayText.bounded(path)) already exists and was not written by this copy (use --overwrite to replace it)"
         case .outOfSpace(let path, let reason):
-            "no room to write \(path): \(reason)"
+            "no room to write \(DisplayText.bounded(path)): \(reason)"
         case .sourceChanged(let path, let detail):
-            "source \(path) changed during the copy: \(detail)"
+            "source \(DisplayText.bounded(path)) changed during the copy: \(detail)"
         case .validationFailed(let path, let detail):
-            "\(path) failed validation: \(detail)"
+            "\(DisplayText.bounded(path)) failed validation: \(detail)"
         case .io(let operation, let path, let reason):
-            "cannot \(operation) \(path): \(reason)"
+            "cannot \(operation) \(DisplayText.bounded(path)): \(reason)"
         case .notARegularFile(let path, let kind):
-            "cannot copy \(path): it is \(kind), not a regular file"
+            "cannot copy \(DisplayText.bounded(path)): it is \(kind), not a regular file"
         case .unsafeEntry(let path, let detail):
-            "refusing to use \(path): \(detail)"
+            "refusing to use \(DisplayText.bounded(path)): \(detail)"
         case .destinationBusy(let path, let holder):
-            "\(path) is in use by another statetui copy\(holder.map { " (pid \($0))" } ?? "") into the same directory"
+            "\(DisplayText.bounded(path)) is in use by another statetui copy\(holder.map { " (pid \($0))" } ?? "") into the same directory"
         case .sameFile(let source, let destination):
-            "\(source) and \(destination) are the same file"
+            "\(DisplayText.bounded(source)) and \(DisplayText.bounded(destination)) are the same file"
         }
     }
 

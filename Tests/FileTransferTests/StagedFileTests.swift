@@ -97,6 +97,14 @@ import Testing
         #expect(StagedFile.partialName(for: name).utf8.count == 34)
     }
 
+    /// An error about a long path quotes at most 200 characters of it, whatever the name's length.
+    @Test func anErrorQuotesAtMost200CharactersOfAPath() {
+        let path = "/d/" + String(repeating: "n", count: 597)
+        #expect(
+            TransferError.sourceUnreadable(path: path, reason: .noSuchFile).description
+                == "cannot read /d/" + String(repeating: "n", count: 197) + "…(400 more): No such file or directory")
+    }
+
     @Test func discardRemovesThePartial() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
