@@ -36,6 +36,8 @@ package struct CommandSpec: Sendable {
         package var allowedValues: [String]? = nil
         /// The value used when the option is absent (nil: the option is simply absent).
         package var defaultValue: String?
+        /// Given any number of times, its values collected in order in ``ParsedCommand/repeated``.
+        package var isRepeatable = false
     }
 
     /// The subcommand's name, e.g. `replay`.

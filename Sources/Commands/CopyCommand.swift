@@ -18,12 +18,32 @@ package enum CopyCommand {
                 isVariadic: true),
             .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
         ],
+        options: [
+            .init(
+                name: "exclude", valueName: "glob",
+                help:
+                    "Leave out entries of a source directory whose path below it matches (repeatable; '/' at the end: directories only).",
+                isRepeatable: true)
+        ],
         flags: [
             .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
             .init(name: "start", help: "Start every transfer at once (the dashboard otherwise waits for 's')."),
-            .init(name: "overwrite", help: "Replace destination files that this copy did not write."),
+            .init(
+                name: "overwrite",
+                help: "Replace destination files that this copy did not write, when they differ from their source."),
+            .init(
+                name: "dry-run",
+                help: "Print what would be copied, skipped or replaced, and write nothing (no directory, no journal)."),
+            .init(
+                name: "checksum",
+                help: "Decide whether a destination file is already the source's by content, not size and time."),
             .init(
                 name: "inspectable", help: "Let 'statetui inspect' follow every transfer's machine (as statetui-copy)."),
+            .init(
+                name: "no-wait",
+                help:
+                    "Refuse (exit 2) instead of waiting while another statetui copy writes into a destination directory."
+            ),
             .init(name: "no-confirm", help: "Quit at once on 'q', without asking while copies are running or paused."),
             .init(
                 name: "simulate-faults",
@@ -31,9 +51,9 @@ package enum CopyCommand {
         ],
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
-            (.NAME.statetui-partial), verified (size and SHA-256 computed while copying), synced and renamed
-            onto its final name. Pause really stops reading and writing; resume continues at the offset
-            reached; cancel removes the partial. A journal (.statetui-journal in the destination) records
+            (.statetui-partial.HASH, a fixed-length name), verified (size and SHA-256 computed while
+            copying), synced and renamed onto its final name. Pause really stops reading and writing;
+            resume continues at the offset reached; cancel removes the partial. A journal (.statetui-journal in the destination) records
             intentions, durable checkpoints and outcomes: after a crash or kill, the same command continues
             where the durable data ends and skips files already completed. Once every transfer into a
             directory completed (or was cancelled), its journal is removed; a later run finds the copied files
@@ -43,12 +63,41 @@ package enum CopyCommand {
             one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
             its own journal, so a rerun after a crash continues every file. Directories are created under
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
-            links in the source tree are not followed and not copied, nor are FIFOs, sockets and devices:
-            each is reported on standard error as skipped. A tree deeper than 32 directories or holding
-            more than 10000 files and directories is refused before anything is copied (exit 2). At most 64
+            links in the source tree are copied as links, never followed; FIFOs, sockets and devices are
+            not copied: each is reported on standard error as skipped. A tree deeper than 32 directories
+            or holding more than 10000 entries is refused before anything is copied (exit 2).
+
+            What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
+            the modification and access times, the owner and group when run as root; each directory's
+            mode and times (set after its contents); symbolic links as links (target as it is, times);
+            hard links between files of one tree; extended attributes (a destination that refuses them
+            gets one warning, not a failure). Not kept: file flags (chattr).
+            Nothing is wider than its source at any moment: a partial is created 0600 and given the
+            source's mode just before the rename; a directory is created 0700. Files are read until
+            their end, not to the size stat reports (/proc files). A copy onto the source itself (same
+            device and inode) is refused ("are the same file"); a directory is never copied into itself. At most 64
             transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.
             The soft limit on open files is raised toward the hard one (at most 65536) before anything is
             opened: each destination directory that receives files keeps a descriptor for the run.
+
+            One run at a time writes into a directory: each journal is locked while its run lives. A second
+            statetui copy into a directory in use waits for the first, saying so on standard error
+            ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
+            the other process. A run never removes or renames a partial file it did not write.
+
+            --exclude GLOB (repeatable) leaves out the entries of a source directory whose path below it
+            matches GLOB with fnmatch rules ('*' also matches '/'): --exclude '*.tmp' --exclude 'cache/'
+            (a trailing '/' matches directories only, which are left out with everything below them).
+
+            With --dry-run nothing is written (no directory, no journal): one line per entry says what
+            the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
+            "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail.
+
+            A rerun works like rsync: a destination file with its source's size and modification time
+            is skipped without being read (--checksum compares content instead); one with the same size
+            and content is skipped too. A differing file this copy did not write is refused (exit 1)
+            unless --overwrite, which replaces only the files that differ. A directory where a file
+            goes is refused before anything is copied.
 
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
@@ -59,10 +108,34 @@ package enum CopyCommand {
             Exit status, in the dashboard (after q) as with --headless: 0 when every transfer completed,
             1 when any failed (its reason on standard error) or did not complete (quit before it finished,
             or cancelled; the same command copies it),
-            2 when the destination is not a writable directory, a source tree is beyond its bounds or the
+            2 when the destination is not a writable directory or is in use with --no-wait, a source tree is beyond its bounds or the
             arguments are wrong (nothing started),
             130/143 after SIGINT/SIGTERM (partials and journal kept).
             """)
+
+    /// `--dry-run`: one line per entry saying what the copy would do; exit 1 when it would fail some
+    /// entry, 2 when the destination or a source tree cannot be used, else 0.
+    private static func dryRun(sources: [String], destination: String, command: ParsedCommand, io: CommandIO) -> Int32 {
+        let preview: CopyPreview
+        do throws(TransferError) {
+            try Destination.validate(destination)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        do {
+            preview = try CopyPreview(
+                sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
+                comparesContent: command.flags.contains("checksum"), excluding: command.repeated["exclude"] ?? [])
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
+        for entry in preview.entries {
+            io.writeOutput("\(entry)\n")
+        }
+        return preview.hasFailures ? 1 : 0
+    }
 
     /// Runs the parsed command.
     static func run(_ command: ParsedCommand, io: CommandIO, environment: [String: String]) throws(UsageError)
@@ -72,18 +145,32 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
+        var options = tuning.options
+        options.comparesContent = command.flags.contains("checksum")
+        if command.flags.contains("dry-run") {
+            return dryRun(sources: sources, destination: destination, command: command, io: io)
+        }
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
         let session: CopySession
         do {
+            let whenBusy: CopyJournal.WhenBusy =
+                command.flags.contains("no-wait")
+                ? .refuse
+                : .wait { journal, holder in
+                    let other = holder.map { "pid \($0)" } ?? "another process"
+                    io.writeError(
+                        "statetui: waiting for \(DisplayText.escaped(journal)) (\(other)): another statetui copy "
+                            + "writes into that directory\n")
+                }
             session = try CopySession(
                 sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                options: tuning.options)
+                options: options, excluding: command.repeated["exclude"] ?? [], whenBusy: whenBusy)
         } catch {
             switch error {
             case .sameName, .unnamedSource:
                 throw UsageError(error.description, command: spec.name)
-            case .destination, .sourceTree:
+            case .destination, .sourceTree, .intoItself:
                 io.writeError("statetui: \(error)\n")
                 return 2
             }
@@ -109,11 +196,16 @@ package enum CopyCommand {
         for skipped in session.skipped {
             io.writeError("statetui: \(skipped)\n")
         }
-        guard command.flags.contains("headless") else {
-            return InteractiveCopy.run(
+        for problem in session.problems {
+            io.writeError("statetui: \(problem)\n")
+        }
+        let status =
+            command.flags.contains("headless")
+            ? HeadlessCopy.run(session, io: io)
+            : InteractiveCopy.run(
                 session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
                 simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
-        }
-        return HeadlessCopy.run(session, io: io)
+        // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
+        return status == 0 && session.hadFailures ? 1 : status
     }
 }

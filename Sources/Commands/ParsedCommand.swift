@@ -9,6 +9,8 @@ package struct ParsedCommand: Hashable, Sendable {
     package var options: [String: String]
     /// The words of a variadic positional argument, by name.
     package var lists: [String: [String]]
+    /// The values of a repeatable option, in the order given, by name (absent when never given).
+    package var repeated: [String: [String]] = [:]
     /// The flags given (names without dashes).
     package var flags: Set<String>
     /// Whether `-h`/`--help` was given, which wins over everything else.
@@ -77,10 +79,14 @@ extension CommandSpec {
                 value = words[index]
                 index += 1
             }
+            try check(value, allowed: option.allowedValues, what: "--\(option.name)")
+            if option.isRepeatable {
+                parsed.repeated[option.name, default: []].append(value)
+                continue
+            }
             guard parsed.options[option.name] == nil else {
                 throw UsageError("'--\(option.name)' is given more than once", command: name)
             }
-            try check(value, allowed: option.allowedValues, what: "--\(option.name)")
             parsed.options[option.name] = value
         }
         if parsed.wantsHelp { return parsed }

@@ -214,7 +214,18 @@ public final class CopyJob: Sendable {
         // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
         var segment = SourceSegment(isHole: false, end: offset)
         do throws(TransferError) {
-            while offset < size {
+            // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
+            // Past `st_size` everything read is data; a source that grew meanwhile is caught by the
+            // status check after the loop.
+            var pastSize = false
+            reading: while true {
+                if offset >= size && !pastSize {
+                    guard try hasData(source, at: offset) else { break reading }
+                    // Data past `st_size`: a file that grew fails now; one whose status never tells its size
+                    // (/proc) is read on until its end.
+                    try checkUnchanged(source, since: sourceStatus)
+                    pastSize = true
+                }
                 if let failure = checkpointer.firstFailure {
                     throw failure
                 }
@@ -239,7 +250,9 @@ public final class CopyJob: Sendable {
                     }
                     return .interrupted(offset: offset)
                 }
-                if offset >= segment.end {
+                if offset >= size {
+                    segment = SourceSegment(isHole: false, end: offset + Int64(staged.chunkSize))
+                } else if offset >= segment.end {
                     segment = nextSegment(of: source, at: offset, size: size)
                 }
                 let wanted = Int(min(Int64(staged.chunkSize), segment.end - offset))
@@ -257,29 +270,23 @@ public final class CopyJob: Sendable {
                         }
                     }
                 }
-                guard count == wanted else {
+                if position >= size {
+                    // A short read past `st_size` is the end of the file.
+                    pastSize = count == wanted
+                } else if count != wanted {
                     throw TransferError.sourceChanged(
                         path: request.source, detail: "it ended at \(position + Int64(count)) of \(size) bytes")
                 }
                 offset += Int64(count)
-                progress(CopyProgress(bytesWritten: offset, totalBytes: size))
+                progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
                 if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
                     checkpointer.checkpoint(at: offset)
                     lastCheckpoint = offset
                 }
             }
             _ = try checkpointer.finish()
-            let after: FileStatus
-            do {
-                after = try fileSystem.status(source)
-            } catch {
-                throw TransferError.sourceUnreadable(path: request.source, reason: error)
-            }
-            guard after.sameContent(as: sourceStatus) else {
-                throw TransferError.sourceChanged(
-                    path: request.source,
-                    detail: "size or modification time differs from when the copy started")
-            }
+            try checkUnchanged(source, since: sourceStatus)
+
         } catch {
             let durable = checkpointer.abandon()
             switch error {
@@ -288,7 +295,7 @@ public final class CopyJob: Sendable {
                 staged.discard()
                 resumePoint.withLock { $0 = nil }
             case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io,
-                .notARegularFile, .unsafeEntry:
+                .notARegularFile, .unsafeEntry, .destinationBusy, .sameFile:
                 // Keep the partial; its durable prefix is resumed on retry.
                 let synced = max(staged.close(), durable)
                 resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil) }
@@ -299,15 +306,46 @@ public final class CopyJob: Sendable {
         // The bytes hashed into the staged file are exactly the bytes read from the source (the same
         // buffers; a resumed prefix was checked against the source above), so the running digest is
         // the source's digest computed while reading.
+        if let reason = staged.copyExtendedAttributes(from: source) {
+            options.warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
+        }
         let sourceDigest = staged.digest
         let journal = self.journal
         let name = request.name
-        let file = try staged.commit(expectedSize: size, expectedDigest: sourceDigest) { () throws(TransferError) in
-            try journal?.append(.committing(name: name, size: size, digest: sourceDigest))
+        let copied = offset
+        let file = try staged.commit(expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
+            () throws(TransferError) in
+            try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
         }
-        try journal?.append(.completed(name: name, size: size, digest: sourceDigest))
+        try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
         return .completed(file)
+    }
+
+    /// Throws `sourceChanged` unless the source still has the size and modification time it had at `start`.
+    private func checkUnchanged(_ source: Int32, since start: FileStatus) throws(TransferError) {
+        let now: FileStatus
+        do {
+            now = try options.fileSystem.status(source)
+        } catch {
+            throw .sourceUnreadable(path: request.source, reason: error)
+        }
+        guard now.sameContent(as: start) else {
+            throw .sourceChanged(
+                path: request.source, detail: "size or modification time differs from when the copy started")
+        }
+    }
+
+    /// True when the source holds data at `offset`, where `st_size` says it ends: one byte is read.
+    private func hasData(_ source: Int32, at offset: Int64) throws(TransferError) -> Bool {
+        var byte: UInt8 = 0
+        do {
+            return try withUnsafeMutableBytes(of: &byte) { buffer throws(Errno) in
+                try options.fileSystem.readFully(source, into: buffer, at: offset)
+            } > 0
+        } catch {
+            throw .sourceUnreadable(path: request.source, reason: error)
+        }
     }
 
     /// Reopens the partial at `offset` after checking from disk that its kept prefix is still the
@@ -415,6 +453,10 @@ public final class CopyJob: Sendable {
         let partial = try directory.status(of: StagedFile.partialName(for: request.name))
             .flatMap { $0.isPrivateRegularFile ? $0 : nil }
         let destination = try directory.status(of: request.name)
+        if let destination, destination.identity == sourceStatus.identity {
+            // The destination is the source itself (or a hard link to it): writing it would destroy it.
+            throw .sameFile(source: request.source, destination: request.destinationPath)
+        }
         let entry = journal?.entry(named: request.name)
 
         // An interrupted run of this job kept its hash in memory: continue without reading the prefix
@@ -473,6 +515,28 @@ public final class CopyJob: Sendable {
         }
 
         guard let destination else { return .fresh(replaces: nil) }
+        guard destination.kind != .directory else {
+            // Caught before a byte is copied: the rename at the end could only fail.
+            throw .unsafeEntry(
+                path: request.destinationPath, detail: "it is a directory, which a file copy never replaces")
+        }
+        // Like rsync: a regular file there with the source's size and modification time is the source's
+        // copy (a rerun, the times being copied too) and is skipped without reading; with
+        // `comparesContent`, or when only the times differ, the content decides. This holds with
+        // `overwrite` too, which replaces only the files that differ.
+        if destination.kind == .regularFile, destination.size == sourceStatus.size {
+            if !options.comparesContent, destination.isUnchangedCopy(of: sourceStatus),
+                let committed = try committedCopy(size: sourceStatus.size, in: directory)
+            {
+                return .alreadyComplete(committed)
+            }
+            if let digest = try digestOfFile(request.name, in: directory),
+                try digestOfPrefix(source, length: sourceStatus.size) == digest
+            {
+                return .alreadyComplete(
+                    CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
+            }
+        }
         if request.overwrite {
             return .fresh(replaces: nil)
         }
@@ -482,16 +546,19 @@ public final class CopyJob: Sendable {
         {
             return .fresh(replaces: owned)
         }
-        // A regular file there that already holds the source's bytes is a completed copy (a rerun after
-        // the journal was removed): nothing is written.
-        if destination.kind == .regularFile, destination.size == sourceStatus.size,
-            let digest = try digestOfFile(request.name, in: directory),
-            try digestOfPrefix(source, length: sourceStatus.size) == digest
-        {
-            return .alreadyComplete(
-                CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
-        }
         throw .destinationExists(path: request.destinationPath)
+    }
+
+    /// The file under the final name as a committed copy not read (no digest), when it is a regular file
+    /// of `size` bytes; nil otherwise (a symbolic link there is not followed).
+    private func committedCopy(size: Int64, in directory: DestinationDirectory) throws(TransferError) -> CommittedFile?
+    {
+        guard let descriptor = try directory.openExisting(request.name, flags: O_RDONLY, writable: false) else {
+            return nil
+        }
+        defer { options.fileSystem.close(descriptor) }
+        guard (try? options.fileSystem.status(descriptor))?.size == size else { return nil }
+        return CommittedFile(path: request.destinationPath, size: size, digest: nil)
     }
 
     /// The SHA-256 of the whole file `name` in the destination (to verify a completed copy before

@@ -33,29 +33,41 @@ public final class CopyJournal: Sendable {
         var entries: [String: JournalEntry]
     }
 
-    /// Opens (or creates) the journal in the directory at `directory` and replays it.
-    public convenience init(directory: String, fileSystem: FileSystem = .posix) throws(TransferError) {
-        try self.init(directory: try DestinationDirectory(path: directory, fileSystem: fileSystem))
+    /// What opening a journal does when another process holds its lock (copies into the same directory).
+    public enum WhenBusy {
+        /// Waits until the other process is done; `announce` is told the journal's path and the other
+        /// process's pid (nil if unknown) first.
+        case wait(announce: (_ journal: String, _ holder: Int32?) -> Void)
+        /// Refuses at once with ``TransferError/destinationBusy(path:holder:)``.
+        case refuse
     }
 
-    /// Opens (or creates) the journal in `directory` and replays it, reading it in windows of 64 KiB
-    /// (see ``JournalReader`` for the bounds). The journal must be a regular file with no other hard
-    /// link: a symbolic link, FIFO or hard link planted under its name is refused, never followed.
-    public init(directory: DestinationDirectory) throws(TransferError) {
+    /// Opens (or creates) the journal in the directory at `directory` and replays it.
+    public convenience init(
+        directory: String, whenBusy: WhenBusy = .wait(announce: { _, _ in }), fileSystem: FileSystem = .posix
+    ) throws(TransferError) {
+        try self.init(directory: try DestinationDirectory(path: directory, fileSystem: fileSystem), whenBusy: whenBusy)
+    }
+
+    /// Opens (or creates) the journal in `directory`, takes its write lock and replays it, reading it in
+    /// windows of 64 KiB (see ``JournalReader`` for the bounds). The journal must be a regular file with
+    /// no other hard link: a symbolic link, FIFO or hard link planted under its name is refused, never
+    /// followed.
+    ///
+    /// The lock makes this process the directory's only writer until the journal is released: another
+    /// `statetui copy` into the same directory waits (or, with `.refuse`, fails), so no run ever touches
+    /// the partials or the journal of another. The lock is taken before the journal is read, and the
+    /// journal is opened again when its name no longer leads to the locked file (the holder removed it
+    /// when it finished), so a waiting run never writes into a journal that is gone.
+    public init(directory: DestinationDirectory, whenBusy: WhenBusy = .wait(announce: { _, _ in }))
+        throws(TransferError)
+    {
         let path = directory.path(of: Self.fileName)
         self.path = path
         self.directory = directory
         let fileSystem = directory.fileSystem
         self.fileSystem = fileSystem
-        var existed = true
-        var opened = try directory.openExisting(Self.fileName, flags: O_RDWR | O_APPEND, writable: true)
-        if opened == nil {
-            existed = false
-            opened = try directory.create(Self.fileName, flags: O_RDWR | O_APPEND, replacing: false)
-        }
-        guard let descriptor = opened else {
-            preconditionFailure("Internal inconsistency: the journal is neither opened nor created")
-        }
+        let (descriptor, existed) = try Self.openLocked(in: directory, whenBusy: whenBusy)
         let replay: (entries: [String: JournalEntry], problems: [JournalProblem])
         do throws(TransferError) {
             do throws(Errno) {
@@ -80,6 +92,74 @@ public final class CopyJournal: Sendable {
         self.state = Locked(State(descriptor: descriptor, entries: replay.entries))
     }
 
+    /// Opens or creates the journal and takes its lock; returns the descriptor and whether the file existed.
+    private static func openLocked(
+        in directory: DestinationDirectory, whenBusy: WhenBusy
+    ) throws(TransferError) -> (descriptor: Int32, existed: Bool) {
+        let fileSystem = directory.fileSystem
+        let path = directory.path(of: fileName)
+        // Each turn ends with the lock on the file the name leads to, or starts again because the name
+        // moved on meanwhile (removed by the run that held it, or created by another run first).
+        for _ in 0..<100 {
+            var existed = true
+            var opened = try directory.openExisting(fileName, flags: O_RDWR | O_APPEND, writable: true)
+            if opened == nil {
+                existed = false
+                do {
+                    opened = try directory.create(fileName, flags: O_RDWR | O_APPEND, replacing: false)
+                } catch .unsafeEntry {
+                    continue
+                }
+            }
+            guard let descriptor = opened else {
+                preconditionFailure("Internal inconsistency: the journal is neither opened nor created")
+            }
+            do throws(TransferError) {
+                try lock(descriptor, path: path, whenBusy: whenBusy, fileSystem: fileSystem)
+                let held: FileStatus
+                do {
+                    held = try fileSystem.status(descriptor)
+                } catch {
+                    throw TransferError.io(operation: "inspect", path: path, reason: error)
+                }
+                if try directory.status(of: fileName)?.identity == held.identity {
+                    return (descriptor, existed)
+                }
+            } catch {
+                fileSystem.close(descriptor)
+                throw error
+            }
+            fileSystem.close(descriptor)
+        }
+        throw .unsafeEntry(path: path, detail: "its name keeps leading to another file")
+    }
+
+    /// Takes the journal's write lock, waiting for it (after announcing the holder) or refusing.
+    private static func lock(
+        _ descriptor: Int32, path: String, whenBusy: WhenBusy, fileSystem: FileSystem
+    ) throws(TransferError) {
+        do {
+            try fileSystem.lock(descriptor, false)
+            return
+        } catch .init(rawValue: EAGAIN), .init(rawValue: EACCES) {
+            // Held by another process: wait or refuse below.
+        } catch {
+            throw .io(operation: "lock", path: path, reason: error)
+        }
+        let holder = (try? fileSystem.lockHolder(descriptor)) ?? nil
+        switch whenBusy {
+        case .refuse:
+            throw .destinationBusy(path: path, holder: holder)
+        case .wait(let announce):
+            announce(path, holder)
+            do {
+                try fileSystem.lock(descriptor, true)
+            } catch {
+                throw .io(operation: "lock", path: path, reason: error)
+            }
+        }
+    }
+
     deinit {
         let descriptor = state.withLock { $0.descriptor }
         fileSystem.close(descriptor)
@@ -101,6 +181,8 @@ public final class CopyJournal: Sendable {
     @discardableResult
     public func removeIfSettled() throws(TransferError) -> Bool {
         let directory = self.directory
+        let fileSystem = self.fileSystem
+        let path = self.path
         return try state.withLock { state throws(TransferError) in
             let settled = state.entries.values.allSatisfy { entry in
                 switch entry.status {
@@ -109,6 +191,15 @@ public final class CopyJournal: Sendable {
                 }
             }
             guard settled else { return false }
+            // Only the file this run holds locked: a journal under the name that is not it belongs to
+            // another run.
+            let held: FileStatus
+            do throws(Errno) {
+                held = try fileSystem.status(state.descriptor)
+            } catch {
+                throw TransferError.io(operation: "inspect", path: path, reason: error)
+            }
+            guard try directory.status(of: Self.fileName)?.identity == held.identity else { return false }
             try directory.remove(Self.fileName)
             try directory.sync()
             return true

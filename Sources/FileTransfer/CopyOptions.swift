@@ -16,6 +16,12 @@ public struct CopyOptions: Sendable {
     public var checkpointInterval: Int64
     /// The system calls to use; tests inject failures here.
     public var fileSystem: FileSystem
+    /// Decide whether a file already at the destination is the source's by comparing content (SHA-256 of
+    /// both, like `rsync --checksum`) instead of size and modification time.
+    public var comparesContent: Bool = false
+    /// Told what a copy could not keep without failing (extended attributes the destination refuses),
+    /// on the copy's thread.
+    public var warn: @Sendable (_ warning: CopyWarning) -> Void = { _ in }
 
     /// Options with the measured defaults and the real file system.
     public init(

@@ -2,7 +2,9 @@
 public enum CopyOutcome: Hashable, Sendable, CustomStringConvertible {
     /// The file was copied, verified and renamed onto its final name in this run.
     case completed(CommittedFile)
-    /// The journal recorded the file as completed and it still verifies; nothing was copied.
+    /// The file is already there: the journal recorded it as completed and it still verifies, or the
+    /// destination holds a file with the source's size and modification time (or, compared, content);
+    /// nothing was copied.
     case alreadyComplete(CommittedFile)
     /// The run's task was cancelled: I/O stopped, the partial was synced and kept, and the next `run`
     /// continues at `offset`.

@@ -71,14 +71,15 @@ public final class DestinationDirectory: Sendable {
         DestinationDirectory(path: path, owner: owner, fileSystem: fileSystem)
     }
 
-    /// The subdirectory `name`, created (mode 0755 before the umask) unless a directory is already there,
+    /// The subdirectory `name`, created private (mode 0700, given its source's mode only after its contents,
+    /// ``copyMetadata(from:)``) unless a directory is already there,
     /// and opened without following a symbolic link: a symbolic link or any other entry planted under the
     /// name is refused with `unsafeEntry`, so a tree is never copied through it.
     public func subdirectory(_ name: String) throws(TransferError) -> DestinationDirectory {
         try checkName(name)
         let entry = path(of: name)
         do {
-            try fileSystem.makeDirectoryAt(descriptor, name, 0o755)
+            try fileSystem.makeDirectoryAt(descriptor, name, 0o700)
         } catch .init(rawValue: EEXIST) {
             // Whatever is there is checked by the open below.
         } catch {
@@ -98,6 +99,27 @@ public final class DestinationDirectory: Sendable {
         }
         return DestinationDirectory(
             path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
+    }
+
+    /// True when this directory is the directory `ancestor` or lies anywhere below it: going up through
+    /// `..` from this directory's descriptor (so through the real parents, whatever path was given) meets
+    /// it before the root. A tree copied into such a directory would be copied into itself.
+    package func isWithin(_ ancestor: FileIdentity) throws(TransferError) -> Bool {
+        do throws(Errno) {
+            var here = try fileSystem.duplicate(descriptor)
+            defer { fileSystem.close(here) }
+            while true {
+                let status = try fileSystem.status(here)
+                if status.identity == ancestor { return true }
+                let parent = try fileSystem.openAt(here, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
+                fileSystem.close(here)
+                here = parent
+                // The root is its own parent.
+                if try fileSystem.status(here).identity == status.identity { return false }
+            }
+        } catch {
+            throw .io(operation: "read the parents of", path: path, reason: error)
+        }
     }
 
     /// The path of `name` in this directory, for messages.
@@ -126,7 +148,8 @@ public final class DestinationDirectory: Sendable {
             try remove(name)
         }
         do {
-            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+            // Private until the copy gives it its source's mode: never wider than the source at any moment.
+            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         } catch .init(rawValue: EEXIST) {
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
         } catch {
@@ -185,8 +208,27 @@ public final class DestinationDirectory: Sendable {
         do {
             try fileSystem.renameAt(descriptor, from, to)
         } catch {
-            throw .io(operation: "rename onto \(path(of: to))", path: path(of: from), reason: error)
+            throw .io(
+                operation: "rename onto \(DisplayText.bounded(path(of: to)))", path: path(of: from), reason: error)
         }
+    }
+
+    /// Renames `from` onto `to` only if `from` still names the file `identity` (the one the caller holds
+    /// open): a run never publishes a file it did not write.
+    func rename(_ from: String, to: String, ifItIs identity: FileIdentity) throws(TransferError) {
+        guard try status(of: from)?.identity == identity else {
+            throw .unsafeEntry(path: path(of: from), detail: "it is no longer the file this copy wrote")
+        }
+        try rename(from, to: to)
+    }
+
+    /// Removes `name` only if it still names the file `identity`: a run never removes a file it did not
+    /// write. Returns whether it did.
+    @discardableResult
+    func remove(_ name: String, ifItIs identity: FileIdentity) throws(TransferError) -> Bool {
+        guard try status(of: name)?.identity == identity else { return false }
+        try remove(name)
+        return true
     }
 
     /// Removes the entry `name` (a symbolic link itself, never its target); nothing there is fine.
@@ -198,6 +240,81 @@ public final class DestinationDirectory: Sendable {
             return
         } catch {
             throw .io(operation: "remove", path: path(of: name), reason: error)
+        }
+    }
+
+    /// Gives this directory the owner (as root), mode and times of `source`, as `cp -a` does once the
+    /// directory's contents are copied.
+    public func copyMetadata(from source: FileStatus) throws(TransferError) {
+        do {
+            try fileSystem.copyMetadata(to: descriptor, from: source)
+        } catch {
+            throw .io(operation: "set the mode and times of", path: path, reason: error)
+        }
+    }
+
+    /// Makes `name` a symbolic link to `target` with the owner (as root) and times of `source`, as
+    /// `cp -a` copies a link: never followed, its target copied as it is. A link already there with the same
+    /// target is kept; any other entry is an existing file, replaced (atomically, by a rename) only with
+    /// `overwrite`.
+    public func copySymbolicLink(
+        _ name: String, target: String, source: FileStatus, overwrite: Bool
+    ) throws(TransferError) {
+        let existing = try status(of: name)
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        let sameLink = existing?.kind == .symbolicLink && (try? fileSystem.readLinkAt(descriptor, name)) == target
+        if !sameLink {
+            try replacing(name, existing, overwrite: overwrite, operation: "create the symbolic link") {
+                newName throws(Errno) in try fileSystem.symbolicLinkAt(target, descriptor, newName)
+            }
+        }
+        try calling(name, "set the owner and times of") { () throws(Errno) in
+            try fileSystem.copyMetadataAt(descriptor, name, source)
+        }
+    }
+
+    /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were
+    /// hard links to each other in the source stay one file. The same file there already is kept; any other
+    /// entry is an existing file, replaced (atomically, by a rename) only with `overwrite`.
+    public func link(
+        _ name: String, to existing: String, in directory: DestinationDirectory, overwrite: Bool
+    ) throws(TransferError) {
+        guard let file = try directory.status(of: existing), file.kind == .regularFile else {
+            throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
+        }
+        let present = try status(of: name)
+        if present?.identity == file.identity { return }
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        try replacing(name, present, overwrite: overwrite, operation: "link") { newName throws(Errno) in
+            try fileSystem.linkAt(directory.descriptor, existing, descriptor, newName)
+        }
+    }
+
+    /// Creates `name` with `make` (given the name to create): directly when nothing is there, else, with
+    /// `overwrite` and unless a directory is there, under the staging name and renamed onto `name`.
+    private func replacing(
+        _ name: String, _ present: FileStatus?, overwrite: Bool, operation: String,
+        _ make: (String) throws(Errno) -> Void
+    ) throws(TransferError) {
+        guard let present else {
+            try calling(name, operation) { () throws(Errno) in try make(name) }
+            return
+        }
+        guard overwrite, present.kind != .directory else { throw .destinationExists(path: path(of: name)) }
+        let staged = StagedFile.partialName(for: name)
+        try remove(staged)
+        try calling(name, operation) { () throws(Errno) in try make(staged) }
+        try rename(staged, to: name)
+    }
+
+    /// Runs `call`, naming `name` and the operation when it fails.
+    private func calling(_ name: String, _ operation: String, _ call: () throws(Errno) -> Void) throws(TransferError) {
+        do {
+            try call()
+        } catch {
+            throw .writing(path(of: name), operation: operation, error)
         }
     }
 

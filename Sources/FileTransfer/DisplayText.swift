@@ -36,4 +36,11 @@ public enum DisplayText {
         }
         return result
     }
+
+    /// `text` cut to its first ``quoteLimit`` characters, followed by `…` and the count left out, and not
+    /// escaped (the printer escapes the whole message once): a path quoted in an error message.
+    public static func bounded(_ text: String) -> String {
+        guard text.count > quoteLimit else { return text }
+        return String(text.prefix(quoteLimit)) + "…(\(text.count - quoteLimit) more)"
+    }
 }

@@ -7,8 +7,9 @@ import Darwin
 /// The facts about a file the copier relies on to notice that a source changed, and to refuse entries
 /// it must not read or write (anything but a regular file, a file with a second hard link).
 ///
-/// Only size, modification time and the two kind flags are journaled; `kind` and `linkCount` describe
-/// the file when it was examined and decode as a regular or directory kind with one link.
+/// Only size, modification time and the two kind flags are journaled; `kind`, `linkCount`, `identity`
+/// and `permissions` describe the file when it was examined and decode as a regular or directory kind
+/// with one link, no identity and mode 0600.
 public struct FileStatus: Hashable, Sendable, Codable {
     /// Size in bytes.
     public var size: Int64
@@ -22,11 +23,22 @@ public struct FileStatus: Hashable, Sendable, Codable {
     public var kind: FileKind
     /// The number of hard links to the file.
     var linkCount: Int
+    /// The file's identity: its device and inode (two names of one file have the same).
+    package var identity: FileIdentity
+    /// Last access time, nanoseconds since the epoch.
+    var accessedNanoseconds: Int64
+    /// The owning user (`st_uid`).
+    var user: UInt32 = 0
+    /// The owning group (`st_gid`).
+    var group: UInt32 = 0
+    /// The permission bits, setuid, setgid and sticky included (`st_mode & 0o7777`).
+    var permissions: UInt32
 
     /// Describes a file.
     public init(
         size: Int64, modifiedNanoseconds: Int64, isDirectory: Bool, isRegularFile: Bool, kind: FileKind? = nil,
-        linkCount: Int = 1
+        linkCount: Int = 1, identity: FileIdentity = FileIdentity(device: 0, inode: 0), permissions: UInt32 = 0o600,
+        accessedNanoseconds: Int64 = 0
     ) {
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -34,20 +46,30 @@ public struct FileStatus: Hashable, Sendable, Codable {
         self.isRegularFile = isRegularFile
         self.kind = kind ?? (isRegularFile ? .regularFile : isDirectory ? .directory : .unknown)
         self.linkCount = linkCount
+        self.identity = identity
+        self.permissions = permissions
+        self.accessedNanoseconds = accessedNanoseconds
     }
 
     init(_ raw: stat) {
         #if canImport(Darwin)
         let time = raw.st_mtimespec
+        let accessed = raw.st_atimespec
         #else
         let time = raw.st_mtim
+        let accessed = raw.st_atim
         #endif
         let kind = FileKind(mode: raw.st_mode)
         self.init(
             size: Int64(raw.st_size),
             modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
             isDirectory: kind == .directory, isRegularFile: kind == .regularFile, kind: kind,
-            linkCount: Int(raw.st_nlink))
+            linkCount: Int(raw.st_nlink),
+            identity: FileIdentity(device: UInt64(raw.st_dev), inode: UInt64(raw.st_ino)),
+            permissions: UInt32(raw.st_mode) & 0o7777,
+            accessedNanoseconds: Int64(accessed.tv_sec) * 1_000_000_000 + Int64(accessed.tv_nsec))
+        user = UInt32(raw.st_uid)
+        group = UInt32(raw.st_gid)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -78,8 +100,28 @@ public struct FileStatus: Hashable, Sendable, Codable {
         size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
     }
 
+    /// True when this destination entry is taken for a copy of `source` without reading it, as rsync
+    /// does: a regular file with the source's size and modification time (a copy keeps the time).
+    func isUnchangedCopy(of source: FileStatus) -> Bool {
+        kind == .regularFile && sameContent(as: source)
+    }
+
     /// True for a regular file with no other name: the only kind of entry the copier writes into.
     var isPrivateRegularFile: Bool {
         kind == .regularFile && linkCount == 1
+    }
+}
+
+/// Which file an entry is: two names with the same device and inode are one file.
+public struct FileIdentity: Hashable, Sendable {
+    /// The device that holds the file (`st_dev`).
+    public var device: UInt64
+    /// The file's inode on that device (`st_ino`).
+    public var inode: UInt64
+
+    /// Names a file by device and inode.
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
     }
 }

@@ -55,6 +55,31 @@ public struct FileSystem: Sendable {
     /// The names in an open directory, without `.` and `..`, at most `limit` of them (`readdir(3)` on a
     /// duplicate of the descriptor).
     public var entriesAt: @Sendable (_ directory: Int32, _ limit: Int) throws(Errno) -> [String]
+    /// Takes the write lock on a whole open file (`fcntl(F_SETLK)`, or `F_SETLKW` to wait for it); fails with
+    /// `EAGAIN`/`EACCES` when another process holds it and `wait` is false.
+    package var lock: @Sendable (_ descriptor: Int32, _ wait: Bool) throws(Errno) -> Void
+    /// The process that holds a lock on an open file that conflicts with ours (`fcntl(F_GETLK)`); nil when none.
+    package var lockHolder: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32?
+    /// Sets an open file's permission bits (`fchmod(2)`).
+    package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
+    /// Gives an open file an owner and group (`fchown(2)`).
+    package var setOwner: @Sendable (_ descriptor: Int32, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
+    /// The target of the symbolic link `name` inside an open directory (`readlinkat(2)`).
+    package var readLinkAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> String
+    /// Creates the symbolic link `name` to `target` inside an open directory (`symlinkat(2)`).
+    package var symbolicLinkAt: @Sendable (_ target: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
+    /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
+    package var linkAt:
+        @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
+    /// Gives the entry `name` itself (a symbolic link is not followed) the owner (as root) and times of
+    /// `source` (`fchownat`, `utimensat` with `AT_SYMLINK_NOFOLLOW`).
+    package var copyMetadataAt:
+        @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
+    /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`);
+    /// fails with the first error (`ENOTSUP` where the destination's file system has none).
+    package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
+    /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
+    package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
     /// Builds a file system from its functions.
     public init(
@@ -78,6 +103,40 @@ public struct FileSystem: Sendable {
         makeDirectoryAt: @escaping @Sendable (Int32, String, UInt32) throws(Errno) -> Void,
         entriesAt: @escaping @Sendable (Int32, Int) throws(Errno) -> [String]
     ) {
+        self.lock = Self.posixLock
+        self.lockHolder = Self.posixLockHolder
+        self.setPermissions = { descriptor, permissions throws(Errno) in
+            _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
+        }
+        self.readLinkAt = { directory, name throws(Errno) in
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        self.symbolicLinkAt = { target, directory, name throws(Errno) in
+            _ = try retryingInterrupts { symlinkat(target, directory, name) }
+        }
+        self.linkAt = { fromDirectory, from, toDirectory, to throws(Errno) in
+            _ = try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
+        }
+        self.copyMetadataAt = { directory, name, source throws(Errno) in
+            if geteuid() == 0 {
+                _ = try retryingInterrupts {
+                    fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
+            _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+        }
+        self.copyExtendedAttributes = { source, destination throws(Errno) in
+            try ExtendedAttributes.copy(from: source, to: destination)
+        }
+        self.setOwner = { descriptor, user, group throws(Errno) in
+            _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
+        }
+        self.setTimes = { descriptor, accessed, modified throws(Errno) in
+            _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
+        }
         self.open = open
         self.openAt = openAt
         self.close = close
@@ -184,6 +243,41 @@ public struct FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// The whole file, for a write lock or the question who holds one.
+    private static func wholeFile(_ type: Int32) -> flock {
+        var region = flock()
+        region.l_type = Int16(type)
+        region.l_whence = Int16(SEEK_SET)
+        region.l_start = 0
+        region.l_len = 0
+        return region
+    }
+
+    /// A process-associated record lock, not an OFD one, so that the holder's pid can be named (`F_OFD_GETLK`
+    /// reports -1): the journal is the only descriptor a process opens on its file, so the POSIX rule that
+    /// closing any descriptor of the file drops the lock never bites, and a crash or kill -9 drops it too.
+    private static let posixLock: @Sendable (Int32, Bool) throws(Errno) -> Void = { descriptor, wait throws(Errno) in
+        var region = wholeFile(Int32(F_WRLCK))
+        _ = try retryingInterrupts { fcntl(descriptor, wait ? F_SETLKW : F_SETLK, &region) }
+    }
+
+    private static let posixLockHolder: @Sendable (Int32) throws(Errno) -> Int32? = { descriptor throws(Errno) in
+        var region = wholeFile(Int32(F_WRLCK))
+        _ = try retryingInterrupts { fcntl(descriptor, F_GETLK, &region) }
+        return region.l_type == Int16(F_UNLCK) ? nil : region.l_pid
+    }
+
+    /// Gives the open file `descriptor` the metadata of `source` as `cp -a` does: owner and group when running
+    /// as root (first, since a change of owner clears setuid and setgid), then the permission bits, then
+    /// the access and modification times (last, since nothing after them may touch the file).
+    func copyMetadata(to descriptor: Int32, from source: FileStatus) throws(Errno) {
+        if geteuid() == 0 {
+            try setOwner(descriptor, source.user, source.group)
+        }
+        try setPermissions(descriptor, source.permissions)
+        try setTimes(descriptor, source.accessedNanoseconds, source.modifiedNanoseconds)
+    }
+
     /// Writes all of `bytes` at `offset`, continuing after short writes.
     func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
         var done = 0
@@ -228,6 +322,46 @@ extension FileSystem {
         }
         return done
     }
+}
+
+/// `flistxattr`, `fgetxattr` and `fsetxattr`, which the Glibc module does not import (`<sys/xattr.h>` is
+/// not in its umbrella): resolved once from the C library already loaded, with their C signatures.
+private enum ExtendedAttributes {
+    typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
+    typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+
+    /// Written once, by the static initializer, and only read after: nothing can race on it.
+    nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
+    private static let list = symbol("flistxattr", as: List.self)
+    private static let get = symbol("fgetxattr", as: Get.self)
+    private static let set = symbol("fsetxattr", as: Set.self)
+
+    private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+        dlsym(library, name).map { unsafeBitCast($0, to: type) }
+    }
+
+    /// Copies every attribute of `source` to `destination`; `ENOTSUP` when the calls are missing.
+    static func copy(from source: Int32, to destination: Int32) throws(Errno) {
+        guard let list, let get, let set else { throw Errno(rawValue: ENOTSUP) }
+        let size = try retryingInterrupts { list(source, nil, 0) }
+        guard size > 0 else { return }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = try retryingInterrupts { list(source, &names, names.count) }
+        // The list is NUL-terminated names one after the other.
+        for name in names[..<listed].split(separator: 0) {
+            let key = Array(name) + [0]
+            let length = try retryingInterrupts { get(source, key, nil, 0) }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let read = try retryingInterrupts { get(source, key, &value, value.count) }
+            _ = try retryingInterrupts { set(destination, key, value, read, 0) }
+        }
+    }
+}
+
+/// Access and modification times in nanoseconds since the epoch, as `futimens` and `utimensat` take them.
+private func timespecs(_ accessed: Int64, _ modified: Int64) -> [timespec] {
+    [accessed, modified].map { timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000)) }
 }
 
 /// Runs a system call until it does not fail with EINTR; throws its errno for any other failure.

@@ -10,8 +10,9 @@ import Darwin
 ///
 /// The walk never follows a symbolic link: every directory below the root is opened relative to its
 /// parent with `O_NOFOLLOW`, every entry is described with `fstatat(AT_SYMLINK_NOFOLLOW)`. Symbolic
-/// links, FIFOs, sockets and devices are not copied; they are listed in ``skipped`` for the caller to
-/// report. The walk is bounded: a tree nested deeper than ``Limits/maximumDepth`` or holding more than
+/// links are listed in ``links`` (copied as links, like `cp -a`); files that are hard links to an earlier
+/// file of the tree name it (``File/sameFileAs``); FIFOs, sockets and devices are not copied, they are
+/// listed in ``skipped`` for the caller to report. The walk is bounded: a tree nested deeper than ``Limits/maximumDepth`` or holding more than
 /// ``Limits/maximumEntries`` files and directories is refused with an error naming the bound.
 public struct SourceTree: Hashable, Sendable {
     /// The bounds of a walk.
@@ -35,8 +36,22 @@ public struct SourceTree: Hashable, Sendable {
         /// The path the file is read from.
         public var source: String
 
+        /// The relative path of an earlier file of the tree that is the same file (a hard link to it):
+        /// this one is made a second name of that file's copy instead of a copy of its own.
+        public var sameFileAs: String? = nil
+
         /// The path relative to the destination, e.g. `photos/2024/a.jpg`.
         public var relativePath: String { (directory + [name]).joined(separator: "/") }
+    }
+
+    /// A symbolic link of the tree, copied as a link (its target as it is, never followed).
+    public struct Link: Hashable, Sendable {
+        /// The directories from the tree's root down to the link's own.
+        public var directory: [String]
+        /// The link's name.
+        public var name: String
+        /// The link's path in the source.
+        public var source: String
     }
 
     /// An entry the copy leaves out, with the reason.
@@ -66,13 +81,19 @@ public struct SourceTree: Hashable, Sendable {
     public let directories: [[String]]
     /// Every regular file, depth first, names in byte order within a directory.
     public let files: [File]
+    /// Every symbolic link, in the order the walk met them.
+    public let links: [Link]
     /// Entries left out, in the order the walk met them.
     public let skipped: [Skipped]
 
     /// Reads the tree at `root`, a directory (the root itself may be reached through a symbolic link the
     /// user named; nothing below it is).
+    ///
+    /// An entry whose path relative to `root` (e.g. `2024/a.jpg` in `photos`) matches one of `excluding`
+    /// (`fnmatch(3)` patterns, where `*` also matches `/`) is left out, with everything below it; a
+    /// pattern ending in `/` matches directories only.
     public static func walk(
-        _ root: String, limits: Limits = .standard, fileSystem: FileSystem = .posix
+        _ root: String, limits: Limits = .standard, excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
         let name = String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
         let descriptor: Int32
@@ -83,9 +104,12 @@ public struct SourceTree: Hashable, Sendable {
         }
         defer { fileSystem.close(descriptor) }
         var walker = Walker(root: root, limits: limits, fileSystem: fileSystem)
+        walker.excluding = excluding
         walker.directories.append([name])
         try walker.read(descriptor, path: root, components: [name], depth: 1)
-        return SourceTree(name: name, directories: walker.directories, files: walker.files, skipped: walker.skipped)
+        return SourceTree(
+            name: name, directories: walker.directories, files: walker.files, links: walker.links,
+            skipped: walker.skipped)
     }
 
     /// The walk's accumulators and bounds.
@@ -95,7 +119,22 @@ public struct SourceTree: Hashable, Sendable {
         let fileSystem: FileSystem
         var directories: [[String]] = []
         var files: [File] = []
+        var links: [Link] = []
         var skipped: [Skipped] = []
+        /// The first file met of each file with more than one name, by identity.
+        var firstNames: [FileIdentity: String] = [:]
+        /// Patterns of relative paths to leave out.
+        var excluding: [String] = []
+
+        /// True when the entry at `relativePath` (below the root) matches a pattern to leave out.
+        func isExcluded(_ relativePath: String, isDirectory: Bool) -> Bool {
+            excluding.contains { pattern in
+                if pattern.hasSuffix("/") {
+                    return isDirectory && fnmatch(String(pattern.dropLast()), relativePath, 0) == 0
+                }
+                return fnmatch(pattern, relativePath, 0) == 0
+            }
+        }
         var entries = 0
 
         init(root: String, limits: Limits, fileSystem: FileSystem) {
@@ -126,10 +165,17 @@ public struct SourceTree: Hashable, Sendable {
                 } catch {
                     throw .unreadable(path: entryPath, reason: error)
                 }
+                let relativePath = (components.dropFirst() + [name]).joined(separator: "/")
+                if isExcluded(relativePath, isDirectory: status.kind == .directory) { continue }
                 switch status.kind {
                 case .regularFile:
                     try count()
-                    files.append(File(directory: components, name: name, source: entryPath))
+                    var file = File(directory: components, name: name, source: entryPath)
+                    if status.linkCount > 1 {
+                        file.sameFileAs = firstNames[status.identity]
+                        if file.sameFileAs == nil { firstNames[status.identity] = file.relativePath }
+                    }
+                    files.append(file)
                 case .directory:
                     try count()
                     guard depth < limits.maximumDepth else {
@@ -145,7 +191,10 @@ public struct SourceTree: Hashable, Sendable {
                     defer { fileSystem.close(child) }
                     directories.append(components + [name])
                     try read(child, path: entryPath, components: components + [name], depth: depth + 1)
-                case .symbolicLink, .fifo, .socket, .characterDevice, .blockDevice, .unknown:
+                case .symbolicLink:
+                    try count()
+                    links.append(Link(directory: components, name: name, source: entryPath))
+                case .fifo, .socket, .characterDevice, .blockDevice, .unknown:
                     skipped.append(Skipped(path: entryPath, kind: status.kind))
                 }
             }

@@ -6,8 +6,8 @@ import Darwin
 
 /// The hidden partial file beside a destination, from creation to commit or discard (a typestate).
 ///
-/// The file lives as `.NAME.statetui-partial` in the destination directory, so a partial never appears
-/// under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
+/// The file lives as `.statetui-partial.HASH` in the destination directory (``partialName(for:)``), so a
+/// partial never appears under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
 /// compile. Every byte written is hashed (on a second thread, overlapping the I/O), so the digest always
 /// describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
@@ -28,15 +28,20 @@ public struct StagedFile: ~Copyable {
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
 
-    /// The partial's file name for a final name: hidden, and never equal to a final name we write.
-    static func partialName(for name: String) -> String {
-        ".\(name).statetui-partial"
+    /// The prefix of every partial's name.
+    static let partialPrefix = ".statetui-partial."
+
+    /// The partial's file name for a final name: hidden, never equal to a final name we write, and 34 bytes
+    /// whatever the final name's length (`.statetui-partial.` and the first 16 hexadecimal digits of the
+    /// SHA-256 of the name's bytes), so a final name of up to 255 bytes has a partial name that fits too.
+    public static func partialName(for name: String) -> String {
+        partialPrefix + SHA256.hash(Array(name.utf8)).hex.prefix(16)
     }
 
     /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
     /// A file copied under one would replace the journal or another transfer's partial.
     static func isReserved(_ name: String) -> Bool {
-        name == CopyJournal.fileName || (name.hasPrefix(".") && name.hasSuffix(".statetui-partial"))
+        name == CopyJournal.fileName || name.hasPrefix(partialPrefix)
     }
 
     /// The path of the directory that holds both the partial and the final file.
@@ -282,6 +287,17 @@ public struct StagedFile: ~Copyable {
         return hashed
     }
 
+    /// Gives the partial the extended attributes of the open file `source`; returns the reason when some
+    /// could not be set (the caller warns: the bytes are still the source's).
+    func copyExtendedAttributes(from source: Int32) -> Errno? {
+        do {
+            try fileSystem.copyExtendedAttributes(source, descriptor)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// A second descriptor on the partial, for syncing it from another thread (the caller closes it).
     func duplicateDescriptor() throws(TransferError) -> Int32 {
         do {
@@ -301,50 +317,63 @@ public struct StagedFile: ~Copyable {
         durableOffset = offset
     }
 
-    /// Completes the file: syncs it, checks its size and SHA-256 against the source's, runs
+    /// Completes the file: gives it the metadata of `source` (owner as root, mode, times), syncs it,
+    /// checks its size and SHA-256 against the source's, runs
     /// `beforeRename` (the journal's commit record), renames it atomically onto the final name and syncs
     /// the directory.
     ///
     /// A size or digest mismatch removes the partial (its bytes are not the source's) and throws
     /// `validationFailed`; a failing system call keeps the partial for a retry and throws its reason.
     public consuming func commit(
-        expectedSize: Int64, expectedDigest: SHA256Digest,
+        expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus? = nil,
         beforeRename: () throws(TransferError) -> Void = {}
     ) throws(TransferError) -> CommittedFile {
         let partialName = Self.partialName(for: name)
         let partialPath = self.partialPath
         let finalPath = self.finalPath
+        if let source {
+            // Only now, with every byte written, does the partial (created 0600) get the source's mode.
+            do {
+                try fileSystem.copyMetadata(to: descriptor, from: source)
+            } catch {
+                throw TransferError.io(operation: "set the mode and times of", path: partialPath, reason: error)
+            }
+        }
         try sync()
-        let size: Int64
+        let written: FileStatus
         do {
-            size = try fileSystem.status(descriptor).size
+            written = try fileSystem.status(descriptor)
         } catch {
             throw TransferError.io(operation: "inspect", path: partialPath, reason: error)
         }
+        let size = written.size
         let digest = self.digest
         fileSystem.close(descriptor)
         descriptor = -1
         guard size == expectedSize, offset == expectedSize else {
-            try? destination.remove(partialName)
+            _ = try? destination.remove(partialName, ifItIs: written.identity)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "holds \(size) bytes, the source has \(expectedSize)")
         }
         guard digest == expectedDigest else {
-            try? destination.remove(partialName)
+            _ = try? destination.remove(partialName, ifItIs: written.identity)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
         try beforeRename()
-        try destination.rename(partialName, to: name)
+        try destination.rename(partialName, to: name, ifItIs: written.identity)
         try destination.sync()
         return CommittedFile(path: finalPath, size: size, digest: digest)
     }
 
-    /// Abandons the file: closes it and removes the partial.
+    /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
     public consuming func discard() {
+        let held = try? fileSystem.status(descriptor)
         fileSystem.close(descriptor)
         descriptor = -1
-        try? destination.remove(Self.partialName(for: name))
+        if let held {
+            _ = try? destination.remove(Self.partialName(for: name), ifItIs: held.identity)
+        }
     }
 
     /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.

@@ -23,28 +23,38 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An entry in the destination that the copier must not read or write through: a symbolic link, a
     /// FIFO, or a file with another hard link where only a private regular file may be.
     case unsafeEntry(path: String, detail: String)
+    /// Another process copies into the directory (it holds the lock on the journal at `path`): refused
+    /// because the caller asked not to wait.
+    case destinationBusy(path: String, holder: Int32?)
+    /// The destination is the source itself (the same device and inode), as `cp` refuses it.
+    case sameFile(source: String, destination: String)
 
     /// One line naming the file and the cause.
+    /// Every path is quoted by at most ``DisplayText/quoteLimit`` characters, however long the name.
     public var description: String {
         switch self {
         case .sourceUnreadable(let path, let reason):
-            "cannot read \(path): \(reason)"
+            "cannot read \(DisplayText.bounded(path)): \(reason)"
         case .destinationNotWritableDirectory(let path, let reason):
-            "destination \(path) is not a writable directory: \(reason)"
+            "destination \(DisplayText.bounded(path)) is not a writable directory: \(reason)"
         case .destinationExists(let path):
-            "\(path) already exists and was not written by this copy (use overwrite to replace it)"
+            "\(DisplayText.bounded(path)) already exists and was not written by this copy (use --overwrite to replace it)"
         case .outOfSpace(let path, let reason):
-            "no room to write \(path): \(reason)"
+            "no room to write \(DisplayText.bounded(path)): \(reason)"
         case .sourceChanged(let path, let detail):
-            "source \(path) changed during the copy: \(detail)"
+            "source \(DisplayText.bounded(path)) changed during the copy: \(detail)"
         case .validationFailed(let path, let detail):
-            "\(path) failed validation: \(detail)"
+            "\(DisplayText.bounded(path)) failed validation: \(detail)"
         case .io(let operation, let path, let reason):
-            "cannot \(operation) \(path): \(reason)"
+            "cannot \(operation) \(DisplayText.bounded(path)): \(reason)"
         case .notARegularFile(let path, let kind):
-            "cannot copy \(path): it is \(kind), not a regular file"
+            "cannot copy \(DisplayText.bounded(path)): it is \(kind), not a regular file"
         case .unsafeEntry(let path, let detail):
-            "refusing to use \(path): \(detail)"
+            "refusing to use \(DisplayText.bounded(path)): \(detail)"
+        case .destinationBusy(let path, let holder):
+            "\(DisplayText.bounded(path)) is in use by another statetui copy\(holder.map { " (pid \($0))" } ?? "") into the same directory"
+        case .sameFile(let source, let destination):
+            "\(DisplayText.bounded(source)) and \(DisplayText.bounded(destination)) are the same file"
         }
     }
 

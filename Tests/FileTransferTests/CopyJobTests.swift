@@ -24,7 +24,7 @@ import Testing
         }
 
         var finalPath: String { destination + "/source.bin" }
-        var partialPath: String { destination + "/.source.bin.statetui-partial" }
+        var partialPath: String { destination + "/" + StagedFile.partialName(for: "source.bin") }
 
         func request(overwrite: Bool = false) -> CopyRequest {
             CopyRequest(id: "1", source: source, destinationDirectory: destination, overwrite: overwrite)
@@ -53,11 +53,12 @@ import Testing
         }
     }
 
-    /// The read offsets of a straight copy from `start` to the end of `content`.
+    /// The read offsets of a straight copy from `start` to the end of `content`, then the read that finds
+    /// the end of the file (the copy never trusts `st_size` alone).
     static func chunkReads(of fixture: Fixture, from start: Int) -> [CallLog.Entry] {
         stride(from: start, to: fixture.content.count, by: chunk).map {
             .read(path: fixture.source, offset: Int64($0), count: min(chunk, fixture.content.count - $0))
-        }
+        } + [.read(path: fixture.source, offset: Int64(fixture.content.count), count: 0)]
     }
 
     @Test func copiesVerifiesAndCommitsWithProgressFromBytesWritten() async throws {
@@ -413,7 +414,7 @@ import Testing
         let journal = try CopyJournal(directory: fixture.destination)
         let failAt = Int64(7 * Self.chunk)
         let fullDisk = fixture.options(checkpointEvery: 3) { path, offset, _ in
-            path.hasSuffix(".statetui-partial") && offset >= failAt ? reason : nil
+            path.contains("/.statetui-partial.") && offset >= failAt ? reason : nil
         }
         await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: reason)) {
             try await fixture.job(journal: journal, options: fullDisk).run()

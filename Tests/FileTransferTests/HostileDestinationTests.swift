@@ -27,7 +27,7 @@ import Testing
             try write(victimContent, to: victim)
         }
 
-        var partialPath: String { destination + "/.a.statetui-partial" }
+        var partialPath: String { destination + "/" + StagedFile.partialName(for: "a") }
         var finalPath: String { destination + "/a" }
         var journalPath: String { destination + "/" + CopyJournal.fileName }
 
@@ -49,7 +49,7 @@ import Testing
         return FileKind(mode: raw.st_mode)
     }
 
-    /// `ln -s victim DEST/.a.statetui-partial`: the link is replaced, never written through; the victim
+    /// `ln -s victim DEST/.statetui-partial.HASH`: the link is replaced, never written through; the victim
     /// keeps its content and the final `a` is a regular file with the source's bytes.
     @Test(arguments: [false, true])
     func aPlantedPartialSymlinkIsReplacedNotFollowed(withJournal: Bool) async throws {
@@ -184,7 +184,7 @@ import Testing
 
     /// A source whose name is the journal's or a partial's is refused before anything but the failure
     /// record is written: copied, it would replace the journal or another transfer's partial.
-    @Test(arguments: [CopyJournal.fileName, ".b.statetui-partial"])
+    @Test(arguments: [CopyJournal.fileName, StagedFile.partialName(for: "b")])
     func aSourceNamedLikeTheCopysOwnFilesIsRefused(name: String) async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }

@@ -39,19 +39,53 @@ import Testing
                 .init(directory: ["tree", "b"], name: "one", source: root + "/b/one"),
                 .init(directory: ["tree"], name: "z.txt", source: root + "/z.txt"),
             ],
-            skipped: [
-                .init(path: root + "/b/link", kind: .symbolicLink),
-                .init(path: root + "/fifo", kind: .fifo),
-                .init(path: root + "/linked-dir", kind: .symbolicLink),
-            ])
+            links: [
+                .init(directory: ["tree", "b"], name: "link", source: root + "/b/link"),
+                .init(directory: ["tree"], name: "linked-dir", source: root + "/linked-dir"),
+            ],
+            skipped: [.init(path: root + "/fifo", kind: .fifo)])
         #expect(tree == expected)
         #expect(tree.files.map(\.relativePath) == ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"])
         #expect(
             tree.skipped.map(\.description) == [
-                "skipping \(root)/b/link: it is a symbolic link, which a tree copy never follows",
-                "skipping \(root)/fifo: it is a FIFO (named pipe), not a regular file",
-                "skipping \(root)/linked-dir: it is a symbolic link, which a tree copy never follows",
+                "skipping \(root)/fifo: it is a FIFO (named pipe), not a regular file"
             ])
+    }
+
+    /// Three names of one file in a tree: the first met is copied, the others name it as the same file.
+    @Test func hardLinksInATreeNameTheFirstFileMet() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try directory.directory("tree")
+        _ = try directory.directory("tree/sub")
+        try write([1, 2], to: root + "/a")
+        #expect(link(root + "/a", root + "/sub/b") == 0 && link(root + "/a", root + "/c") == 0)
+        try write([3], to: root + "/single")
+        let tree = try SourceTree.walk(root)
+        #expect(
+            tree.files == [
+                .init(directory: ["tree"], name: "a", source: root + "/a"),
+                .init(directory: ["tree"], name: "c", source: root + "/c", sameFileAs: "tree/a"),
+                .init(directory: ["tree"], name: "single", source: root + "/single"),
+                .init(directory: ["tree", "sub"], name: "b", source: root + "/sub/b", sameFileAs: "tree/a"),
+            ])
+    }
+
+    /// Patterns match the path below the root (`*` crossing `/`); a trailing `/` matches directories only,
+    /// which are left out with their contents.
+    @Test(
+        arguments: [
+            ([], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
+            (["*.txt"], ["tree/a/three", "tree/b/c/two", "tree/b/one"]),
+            (["b/"], ["tree/a/three", "tree/z.txt"]),
+            (["*/c/", "a"], ["tree/b/one", "tree/z.txt"]),
+            (["three/"], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
+        ] as [([String], [String])])
+    func excludedEntriesAreLeftOut(patterns: [String], files: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        #expect(try SourceTree.walk(root, excluding: patterns).files.map(\.relativePath) == files)
     }
 
     /// (depth limit, whether the tree `tree/b/c/two` fits): entries at level 3 need a limit of 3.
@@ -73,8 +107,8 @@ import Testing
         }
     }
 
-    /// The tree holds 8 files and directories (4 of each, the root not counted).
-    @Test(arguments: [(7, false), (8, true)])
+    /// The tree holds 10 entries: 4 files, 4 directories (the root not counted) and 2 symbolic links.
+    @Test(arguments: [(9, false), (10, true)])
     func aTreeWithMoreEntriesThanTheLimitIsRefusedNamingTheBound(maximumEntries: Int, fits: Bool) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -87,8 +121,8 @@ import Testing
                 try SourceTree.walk(root, limits: limits)
             }
             #expect(
-                SourceTreeError.tooManyEntries(root: root, limit: 7).description
-                    == "cannot copy \(root): it holds more than 7 files and directories")
+                SourceTreeError.tooManyEntries(root: root, limit: 9).description
+                    == "cannot copy \(root): it holds more than 9 files and directories")
         }
     }
 
@@ -139,6 +173,9 @@ import Testing
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         try write(fixture.content, to: fixture.finalPath)
+        // Another modification time than the source's, so the content decides (same size and time would
+        // skip the file unread, like rsync: RerunTests).
+        try setModificationTime(of: fixture.finalPath, seconds: 1_000)
         let before = try #require(
             FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int)
         let outcome = try await fixture.job().run()
@@ -147,6 +184,7 @@ import Testing
             try FileManager.default.attributesOfItem(atPath: fixture.finalPath)[.systemFileNumber] as? Int == before)
         // Different bytes of the same size are still refused.
         try write(pattern(count: fixture.content.count, seed: 99), to: fixture.finalPath)
+        try setModificationTime(of: fixture.finalPath, seconds: 1_000)
         await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) {
             try await fixture.job().run()
         }

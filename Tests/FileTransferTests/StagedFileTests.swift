@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FileTransfer
@@ -10,12 +11,12 @@ import Testing
         var staged = try StagedFile(creating: "a.bin", in: directory.path, chunkSize: 4096)
         try staged.write(contentsOf: content)
         #expect(staged.offset == 10_000)
-        #expect(exists(directory.file(".a.bin.statetui-partial")))
+        #expect(exists(directory.file(StagedFile.partialName(for: "a.bin"))))
         #expect(!exists(directory.file("a.bin")))
         let file = try staged.commit(expectedSize: 10_000, expectedDigest: SHA256.hash(content))
         #expect(file == CommittedFile(path: directory.file("a.bin"), size: 10_000, digest: SHA256.hash(content)))
         #expect(contents(of: directory.file("a.bin")) == content)
-        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+        #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
     }
 
     /// A staged `a.bin` in `directory` holding the bytes 1, 2, 3.
@@ -45,9 +46,63 @@ import Testing
         } catch {
             caught = error
         }
-        #expect(caught == .validationFailed(path: directory.file(".a.bin.statetui-partial"), detail: detail))
+        #expect(caught == .validationFailed(path: directory.file(StagedFile.partialName(for: "a.bin")), detail: detail))
         #expect(!exists(directory.file("a.bin")))
-        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+        #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
+    }
+
+    /// Another run removed this partial and wrote its own under the same name (the two copies
+    /// into one directory): committing or discarding must leave that file alone and publish nothing.
+    @Test(arguments: [true, false])
+    func aPartialReplacedByAnotherRunIsNeitherRenamedNorRemoved(committing: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let staged = try Self.stagedOneTwoThree(in: directory)
+        let partial = directory.file(StagedFile.partialName(for: "a.bin"))
+        #expect(unlink(partial) == 0)
+        try write([9, 9, 9], to: partial)
+        var caught: TransferError?
+        if committing {
+            do {
+                _ = try staged.commit(expectedSize: 3, expectedDigest: SHA256.hash([1, 2, 3] as [UInt8]))
+            } catch {
+                caught = error
+            }
+        } else {
+            staged.discard()
+        }
+        #expect(
+            caught
+                == (committing ? .unsafeEntry(path: partial, detail: "it is no longer the file this copy wrote") : nil))
+        #expect(contents(of: partial) == [9, 9, 9])
+        #expect(!exists(directory.file("a.bin")))
+    }
+
+    /// A final name of any length the file system allows has a partial name that fits: a 240- or 255-byte
+    /// name used to need a 273-byte `.NAME.statetui-partial` and failed.
+    @Test(arguments: [1, 240, 255])
+    func aNameOfUpTo255BytesIsCopied(length: Int) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let name = String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
+        let content = pattern(count: 5000)
+        try write(content, to: directory.file(name))
+        let destination = try directory.directory("out")
+        let request = CopyRequest(id: "1", source: directory.file(name), destinationDirectory: destination)
+        let outcome = try await CopyJob(request: request).run()
+        #expect(
+            outcome
+                == .completed(
+                    CommittedFile(path: destination + "/" + name, size: 5000, digest: SHA256.hash(content))))
+        #expect(StagedFile.partialName(for: name).utf8.count == 34)
+    }
+
+    /// An error about a long path quotes at most 200 characters of it, whatever the name's length.
+    @Test func anErrorQuotesAtMost200CharactersOfAPath() {
+        let path = "/d/" + String(repeating: "n", count: 597)
+        #expect(
+            TransferError.sourceUnreadable(path: path, reason: .noSuchFile).description
+                == "cannot read /d/" + String(repeating: "n", count: 197) + "…(400 more): No such file or directory")
     }
 
     @Test func discardRemovesThePartial() throws {
@@ -55,7 +110,7 @@ import Testing
         defer { directory.remove() }
         let staged = try Self.stagedOneTwoThree(in: directory)
         staged.discard()
-        #expect(!exists(directory.file(".a.bin.statetui-partial")))
+        #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
         #expect(!exists(directory.file("a.bin")))
     }
 
@@ -69,7 +124,7 @@ import Testing
         // Bytes after the checkpoint that were never made durable: the resume must drop them.
         try first.write(contentsOf: [9, 9, 9])
         #expect(first.close() == 5000)
-        #expect(size(of: directory.file(".a.bin.statetui-partial")) == 5003)
+        #expect(size(of: directory.file(StagedFile.partialName(for: "a.bin"))) == 5003)
 
         var resumed = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 5000, chunkSize: 1024)
         #expect(resumed.offset == 5000)
@@ -88,7 +143,8 @@ import Testing
         _ = first.close()
         #expect(
             throws: TransferError.validationFailed(
-                path: directory.file(".a.bin.statetui-partial"), detail: "holds 3 bytes, fewer than the checkpoint's 10"
+                path: directory.file(StagedFile.partialName(for: "a.bin")),
+                detail: "holds 3 bytes, fewer than the checkpoint's 10"
             )
         ) {
             _ = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 10)

@@ -95,11 +95,18 @@ import Testing
         #expect(throws: UsageError(message, command: "copy")) { try CopyCommand.spec.parse(words) }
     }
 
+    /// `--exclude` may be given any number of times; its values keep their order.
+    @Test func excludeIsRepeatable() throws {
+        let parsed = try CopyCommand.spec.parse(["a", "--exclude", "*.tmp", "d", "--exclude=cache/"])
+        #expect(parsed.repeated == ["exclude": ["*.tmp", "cache/"]])
+        #expect(parsed.lists == ["source": ["a"]] && parsed.arguments == ["destination": "d"])
+    }
+
     @Test func usageAndHelpNameTheFlags() {
         #expect(
             CopyCommand.spec.usage
-                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--inspectable]"
-                + " [--no-confirm] [--simulate-faults]")
+                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--dry-run]"
+                + " [--checksum] [--inspectable] [--no-wait] [--no-confirm] [--simulate-faults] [--exclude <glob>]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)

@@ -106,7 +106,7 @@ private struct CopyFixture {
         try Data(content).write(to: URL(fileURLWithPath: source))
     }
 
-    var partial: String { destination + "/.source.bin.statetui-partial" }
+    var partial: String { destination + "/" + StagedFile.partialName(for: "source.bin") }
     var final: String { destination + "/source.bin" }
 
     func size(_ path: String) -> Int64? {
@@ -210,10 +210,11 @@ extension CopyFixture {
         // Resume continued at the offset reached: every chunk written exactly once, in order.
         #expect(writes.writeOffsets == (0..<8).map { Int64($0 * 4096) })
         // The job kept its running SHA-256 across the pause: the resumed visit read neither the
-        // copied prefix of the source nor the partial, only the rest of the source.
+        // copied prefix of the source nor the partial, only the rest of the source (and, at 8 × 4096, the
+        // read that finds the end of the file).
         #expect(
             Array(writes.reads.dropFirst(readsBeforeResume))
-                == (3..<8).map { GatedWrites.Read(path: fixture.source, offset: Int64($0 * 4096)) })
+                == (3..<9).map { GatedWrites.Read(path: fixture.source, offset: Int64($0 * 4096)) })
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
         #expect(!FileManager.default.fileExists(atPath: fixture.partial))
     }

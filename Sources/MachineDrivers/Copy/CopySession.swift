@@ -1,5 +1,6 @@
 import FileTransfer
 import ScreenStates
+import Support
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,52 @@ package struct CopySession: Sendable {
     package let journals: [CopyJournal]
     /// Entries of the source trees that are not copied (symbolic links, FIFOs, sockets, devices).
     package let skipped: [SourceTree.Skipped]
+    /// Every tree directory in the destination with its source's status, parents before children: each
+    /// is created private (0700) and gets its source's mode and times only at the end (``finish()``).
+    private let directories: [(directory: DestinationDirectory, source: FileStatus)]
+    /// Files that are hard links to a file copied earlier in the same tree: given their names at the end.
+    private let hardLinks: [HardLink]
+    private let overwrite: Bool
+    /// Entries the session itself could not copy (symbolic links), one message each.
+    package let problems: [String]
+    private let failures: FailureCount
+
+    /// True when an entry the session copies itself (a symbolic link, a hard link) failed, which makes the
+    /// command fail even if every transfer completed.
+    package var hadFailures: Bool { failures.count.withLock { $0 } > 0 }
+
+    /// A second name to give to a copied file: `name` in `directory` for `file` in `fileDirectory`.
+    private struct HardLink: Sendable {
+        var directory: DestinationDirectory
+        var name: String
+        var file: String
+        var fileDirectory: DestinationDirectory
+    }
+
+    private let warnings: WarningLog
+
+    /// What the transfers could not keep, one warning per kind and reason (the first file named), so a
+    /// destination without extended attributes says so once, not once per file.
+    private final class WarningLog: Sendable {
+        private let firsts = Locked<[CopyWarning]>([])
+        private let reasons = Locked<Set<Int32>>([])
+
+        func add(_ warning: CopyWarning) {
+            switch warning {
+            case .extendedAttributesNotCopied(_, let reason):
+                guard reasons.withLock({ $0.insert(reason.rawValue).inserted }) else { return }
+            }
+            firsts.withLock { $0.append(warning) }
+        }
+
+        var all: [CopyWarning] { firsts.withLock { $0 } }
+    }
+
+    /// The count of failed entries, shared by the copies of the session value.
+    private final class FailureCount: Sendable {
+        let count: Locked<Int>
+        init(_ count: Int) { self.count = Locked(count) }
+    }
 
     /// Checks the destination, reads the source trees, creates their directories, opens the journals and
     /// prepares one transfer per file.
@@ -30,11 +77,22 @@ package struct CopySession: Sendable {
     /// Throws `destinationNotWritableDirectory` (nothing started), the journal's failure to open, a tree
     /// beyond its `limits`, or an entry planted where a tree's directory goes. Two sources with the same
     /// name would write the same destination entry: refused up front.
+    ///
+    /// Each journal's lock makes this session the only writer of its directory: while another process
+    /// copies into one, the session waits or refuses, as `whenBusy` says.
     package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
-        limits: SourceTree.Limits = .standard
+        limits: SourceTree.Limits = .standard, excluding: [String] = [],
+        whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
     ) throws(CopySessionError) {
         let fileSystem = options.fileSystem
+        let warnings = WarningLog()
+        var options = options
+        let forward = options.warn
+        options.warn = { warning in
+            warnings.add(warning)
+            forward(warning)
+        }
         let top: DestinationDirectory
         do {
             top = try DestinationDirectory(path: destinationDirectory, fileSystem: fileSystem)
@@ -51,20 +109,33 @@ package struct CopySession: Sendable {
         // Every tree is read before anything is written, so a tree beyond its bounds leaves no trace.
         var trees: [String: SourceTree] = [:]
         for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
-            // Only a directory itself (not a symbolic link to one) is copied as a tree.
+            // Only a directory itself (not a symbolic link to one) is copied as a tree, never into itself.
+            if let root = try? fileSystem.statusOfPath(source) {
+                let inside: Bool
+                do {
+                    inside = try top.isWithin(root.identity)
+                } catch {
+                    throw .destination(error)
+                }
+                if inside { throw .intoItself(source: source) }
+            }
             do {
-                trees[source] = try SourceTree.walk(source, limits: limits, fileSystem: fileSystem)
+                trees[source] = try SourceTree.walk(
+                    source, limits: limits, excluding: excluding, fileSystem: fileSystem)
             } catch {
                 throw .sourceTree(error)
             }
         }
         do {
-            journal = try CopyJournal(directory: top)
+            journal = try CopyJournal(directory: top, whenBusy: whenBusy)
         } catch {
             throw .destination(error)
         }
         var journals = [journal]
         var transfers: [CopyTransfer] = []
+        var directories: [(directory: DestinationDirectory, source: FileStatus)] = []
+        var hardLinks: [HardLink] = []
+        var problems: [String] = []
         for source in sources {
             guard let tree = trees[source] else {
                 transfers.append(
@@ -81,17 +152,51 @@ package struct CopySession: Sendable {
                 }
                 do {
                     let directory = try parent.directory.subdirectory(name)
-                    let directoryJournal = holdsFiles.contains(components) ? try CopyJournal(directory: directory) : nil
+                    let sourcePath = ([source] + components.dropFirst()).joined(separator: "/")
+                    let sourceStatus =
+                        components.count == 1
+                        ? try? fileSystem.statusOfPath(sourcePath) : try? fileSystem.statusAt(AT_FDCWD, sourcePath)
+                    if let sourceStatus { directories.append((directory, sourceStatus)) }
+                    let directoryJournal =
+                        holdsFiles.contains(components)
+                        ? try CopyJournal(directory: directory, whenBusy: whenBusy) : nil
                     opened[components] = (directory, directoryJournal)
                     if let directoryJournal { journals.append(directoryJournal) }
                 } catch {
                     throw .destination(error)
                 }
             }
+            for link in tree.links {
+                guard let directory = opened[link.directory]?.directory else {
+                    preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+                }
+                do throws(TransferError) {
+                    let status: FileStatus
+                    let target: String
+                    do throws(Errno) {
+                        status = try fileSystem.statusAt(AT_FDCWD, link.source)
+                        target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
+                    } catch {
+                        throw TransferError.sourceUnreadable(path: link.source, reason: error)
+                    }
+                    try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
+                } catch {
+                    problems.append(error.description)
+                }
+            }
+            var copies: [String: (directory: DestinationDirectory, name: String)] = [:]
             for file in tree.files {
                 guard let journal = opened[file.directory]?.journal else {
                     preconditionFailure("Internal inconsistency: no journal for \(file.relativePath)")
                 }
+                if let first = file.sameFileAs, let copy = copies[first] {
+                    hardLinks.append(
+                        HardLink(
+                            directory: journal.directory, name: file.name, file: copy.name,
+                            fileDirectory: copy.directory))
+                    continue
+                }
+                copies[file.relativePath] = (journal.directory, file.name)
                 transfers.append(
                     CopyTransfer(
                         source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
@@ -99,14 +204,24 @@ package struct CopySession: Sendable {
             }
         }
         self.journals = journals
+        self.directories = directories
+        self.hardLinks = hardLinks
+        self.problems = problems
+        self.overwrite = overwrite
+        failures = FailureCount(problems.count)
+        self.warnings = warnings
         self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
     }
 
-    /// Removes every journal whose transfers all completed or were cancelled (nothing left to recover);
-    /// returns a message for each journal that could not be removed.
-    package func removeSettledJournals() -> [String] {
-        journals.compactMap { journal -> String? in
+    /// Ends the session's work on the disk: gives the files that were hard links in the source their second
+    /// names (once their first name is copied), removes every journal whose transfers all completed or
+    /// were cancelled (nothing left to recover), then gives each tree directory its source's mode and times,
+    /// children before parents (as `cp -a` does after a directory's contents, so a read-only directory
+    /// is still writable while it is filled and no directory time is changed by a later entry). Returns
+    /// a message for each step that failed.
+    package func finish() -> [String] {
+        var problems = journals.compactMap { journal -> String? in
             do throws(TransferError) {
                 try journal.removeIfSettled()
                 return nil
@@ -114,6 +229,28 @@ package struct CopySession: Sendable {
                 return error.description
             }
         }
+        for link in hardLinks {
+            do throws(TransferError) {
+                try link.directory.link(link.name, to: link.file, in: link.fileDirectory, overwrite: overwrite)
+            } catch {
+                problems.append(error.description)
+                failures.count.withLock { $0 += 1 }
+            }
+        }
+        problems += warnings.all.map { "warning: \($0) (and the same for any other file)" }
+        for (directory, source) in directories.reversed() {
+            do throws(TransferError) {
+                try directory.copyMetadata(from: source)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        return problems
+    }
+
+    /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
+    package func removeSettledJournals() -> [String] {
+        finish()
     }
 }
 
@@ -127,6 +264,8 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
     case unnamedSource(String)
     /// A source directory is beyond the bounds of a tree copy or cannot be read.
     case sourceTree(SourceTreeError)
+    /// A source directory holds the destination: its copy would be copied into itself without end.
+    case intoItself(source: String)
 
     /// One line naming the cause.
     package var description: String {
@@ -140,6 +279,8 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
             "'\(DisplayText.escaped(source))' names no file to copy"
         case .sourceTree(let error):
             error.description
+        case .intoItself(let source):
+            "cannot copy the directory \(DisplayText.escaped(source)) into itself: the destination lies inside it"
         }
     }
 }

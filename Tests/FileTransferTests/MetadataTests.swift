@@ -1,0 +1,56 @@
+import Foundation
+import Support
+import Testing
+
+@testable import FileTransfer
+
+/// What a copy keeps of its source besides the bytes, like `cp -a`, and that no copy is ever wider than
+/// its source while it is written.
+@Suite struct MetadataTests {
+    /// The permission bits and modification time of the file at `path`.
+    static func modeAndTime(of path: String) throws -> (permissions: UInt32, modified: Int64) {
+        var raw = stat()
+        guard stat(path, &raw) == 0 else { throw Errno.current }
+        return (UInt32(raw.st_mode) & 0o7777, Int64(raw.st_mtim.tv_sec))
+    }
+
+    /// A private key stays 0600 and a script keeps its x, whatever the umask; the partial is 0600 while
+    /// it is written (it is given the source's mode only just before the rename); the modification time
+    /// is the source's.
+    @Test(arguments: [0o600, 0o755, 0o640, 0o400, 0o700] as [UInt32])
+    func theCopyHasTheSourcesModeAndTimeAndIsPrivateWhileWritten(permissions: UInt32) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        #expect(chmod(fixture.source, mode_t(permissions)) == 0)
+        try setModificationTime(of: fixture.source, seconds: 1_234_567_890)
+        let partialModes = Locked<Set<UInt32>>([])
+        let partialPath = fixture.partialPath
+        let outcome = try await fixture.job().run { progress in
+            if progress.bytesWritten > 0, progress.bytesWritten < progress.totalBytes,
+                let mode = try? Self.modeAndTime(of: partialPath).permissions
+            {
+                partialModes.withLock { _ = $0.insert(mode) }
+            }
+        }
+        #expect(outcome == .completed(fixture.committed))
+        #expect(partialModes.withLock { $0 } == [0o600])
+        let copied = try Self.modeAndTime(of: fixture.finalPath)
+        #expect(copied.permissions == permissions && copied.modified == 1_234_567_890)
+    }
+
+    /// A destination without extended attributes: the file is still copied and verified, and the job
+    /// warns instead of failing.
+    @Test func extendedAttributesTheDestinationRefusesAreAWarningNotAFailure() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let warnings = Locked<[CopyWarning]>([])
+        var options = fixture.options()
+        options.fileSystem.copyExtendedAttributes = { _, _ throws(Errno) in throw Errno(rawValue: ENOTSUP) }
+        options.warn = { warning in warnings.withLock { $0.append(warning) } }
+        let outcome = try await fixture.job(options: options).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(
+            warnings.withLock { $0 }
+                == [.extendedAttributesNotCopied(path: fixture.finalPath, reason: Errno(rawValue: ENOTSUP))])
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import FileTransfer
+
+/// A file already at the destination, like rsync decides it: same size and time is the source's copy,
+/// `comparesContent` looks at the bytes, `overwrite` replaces only what differs.
+@Suite struct RerunTests {
+    static func inode(of path: String) -> UInt64? {
+        var raw = stat()
+        return stat(path, &raw) == 0 ? UInt64(raw.st_ino) : nil
+    }
+
+    /// A destination with the source's size and modification time but other bytes (as after a rerun, the
+    /// times being kept): skipped without reading either file, unless content is compared, which
+    /// refuses it as a file this copy did not write.
+    @Test(arguments: [false, true])
+    func aFileWithTheSourcesSizeAndTimeIsSkippedUnlessContentIsCompared(comparesContent: Bool) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let other = pattern(count: fixture.content.count, seed: 99)
+        try write(other, to: fixture.finalPath)
+        try setModificationTime(of: fixture.source, seconds: 1_500_000_000)
+        try setModificationTime(of: fixture.finalPath, seconds: 1_500_000_000)
+        var options = fixture.options()
+        options.comparesContent = comparesContent
+        let job = fixture.job(options: options)
+        if comparesContent {
+            await #expect(throws: TransferError.destinationExists(path: fixture.finalPath)) { try await job.run() }
+        } else {
+            let outcome = try await job.run()
+            #expect(
+                outcome
+                    == .alreadyComplete(
+                        CommittedFile(path: fixture.finalPath, size: Int64(fixture.content.count), digest: nil)))
+            #expect(fixture.sourceReads() == [])
+        }
+        #expect(contents(of: fixture.finalPath) == other)
+    }
+
+    /// `--overwrite` replaces a file that differs and leaves one that holds the source's bytes alone
+    /// (the same inode, not rewritten).
+    @Test(arguments: [false, true])
+    func overwriteReplacesOnlyAFileThatDiffers(differs: Bool) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        try write(differs ? pattern(count: fixture.content.count, seed: 5) : fixture.content, to: fixture.finalPath)
+        try setModificationTime(of: fixture.finalPath, seconds: 1_000)
+        let before = Self.inode(of: fixture.finalPath)
+        let outcome = try await fixture.job(overwrite: true).run()
+        #expect(outcome == (differs ? .completed(fixture.committed) : .alreadyComplete(fixture.committed)))
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        #expect((Self.inode(of: fixture.finalPath) == before) == !differs)
+    }
+
+    /// A directory under the file's name is refused before a byte of the source is read, even with
+    /// `--overwrite` (the rename at the end could only fail).
+    @Test func aDirectoryWhereTheFileGoesIsRefusedBeforeCopying() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        _ = try fixture.directory.directory("out/source.bin")
+        await #expect(
+            throws: TransferError.unsafeEntry(
+                path: fixture.finalPath, detail: "it is a directory, which a file copy never replaces")
+        ) { try await fixture.job(overwrite: true).run() }
+        #expect(fixture.sourceReads() == [])
+        #expect(
+            TransferError.destinationExists(path: "/d/f").description
+                == "/d/f already exists and was not written by this copy (use --overwrite to replace it)")
+    }
+}
