@@ -13,11 +13,14 @@ extension StateMachine {
         /// A ``Sender`` whose run had ended: the event was dropped.
         case stale(WorkRun)
 
-        /// The lowest level at which a record from this source is reported.
+        /// The level compared with the reporter's minimum to decide whether a record from this source is
+        /// noted: the record's own, or for a timer's record, which also makes the debug-level
+        /// `statemachine.timeout` report, the higher of the two, so that a reporter taking either report
+        /// gets it (each is then sent at its own level).
         @inlinable
         func level(of outcome: Outcome) -> Report.Level {
             let level = OutcomeKind(outcome).level
-            if case .timer = self { return min(level, .debug) }
+            if case .timer = self { return max(level, .debug) }
             return level
         }
     }
