@@ -80,7 +80,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
         guard let effects = core.withLock({ $0.stop() }) else { return }
         for task in effects.cancel { task.cancel() }
-        for reader in effects.wake { reader.continuation.resume(returning: nil) }
+        for reader in effects.wake.values { reader.resume(returning: nil) }
     }
 
     /// The current state.
@@ -205,7 +205,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
-        for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
+        for reader in effects.wake.values { reader.resume(returning: effects.wakeWith) }
         if report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
             let rest = effects.reports
