@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One thing a machine wants its owner to know: an invalid event, a stale event, cancelled work….
 ///
 /// Shaped like a swift-log message so that a `Reporter` can forward it to a logger unchanged.
@@ -71,11 +73,11 @@ public struct Report: Sendable {
         label: String, level: Level, name: String,
         describe: @escaping @Sendable () -> (message: String, metadata: [String: String])
     ) {
-        self.init(label: label, level: level, name: name, text: DescribedText(describe: describe))
+        self.init(label: label, level: level, name: name, text: MadeOnce(DescribedText(describe: describe)))
     }
 
-    /// Creates a report whose message and metadata `text` makes when a sink reads either. A small `text`
-    /// (the engine's notes of small states and events) is stored in the report itself, with no allocation.
+    /// Creates a report whose message and metadata `text` makes when a sink reads either (a ``MadeOnce``,
+    /// so that they are made once whatever the sink reads).
     @inlinable
     init(label: String, level: Level, name: String, text: some ReportText) {
         self.label = label
@@ -92,6 +94,48 @@ protocol ReportText: Sendable {
     func made() -> (message: String, metadata: [String: String])
 }
 
+/// A report's message and metadata, made from `Source` the first time a sink reads either and kept: a sink
+/// that reads ``Report/line``, then ``Report/message`` and ``Report/metadata`` formats the report once.
+///
+/// A lock, not a check-then-set, because a sink may hand the report to other threads that read it at once;
+/// uncontended, it costs two atomic operations per read. The engine reuses the box of a report no sink kept
+/// (``reset(to:)``), so keeping what was made costs no allocation per report.
+@usableFromInline
+final class MadeOnce<Source: ReportText>: ReportText {
+    /// The values the text is made from until a sink reads it; what was made from then on.
+    @usableFromInline
+    enum Content: Sendable {
+        case source(Source)
+        case made(message: String, metadata: [String: String])
+    }
+
+    @usableFromInline let content: Mutex<Content>
+
+    @inlinable
+    init(_ source: Source) { content = Mutex(.source(source)) }
+
+    /// The message and metadata, made on the first call.
+    @usableFromInline
+    func made() -> (message: String, metadata: [String: String]) {
+        content.withLock { content in
+            switch content {
+            case .made(let message, let metadata):
+                return (message, metadata)
+            case .source(let source):
+                let made = source.made()
+                content = .made(message: made.message, metadata: made.metadata)
+                return made
+            }
+        }
+    }
+
+    /// Makes the box hold `source` instead, unmade: only for a box nobody else references.
+    @inlinable
+    func reset(to source: Source) {
+        content.withLock { $0 = .source(source) }
+    }
+}
+
 /// The text of a report made by a closure the reporting code gave.
 struct DescribedText: ReportText {
     let describe: @Sendable () -> (message: String, metadata: [String: String])
@@ -104,8 +148,7 @@ extension Report {
     @usableFromInline
     enum Text: Sendable {
         case given(message: String, metadata: [String: String])
-        /// Made on every read: a sink reads a report once or twice, and keeping what was made would
-        /// cost every report an allocation and a lock, which a sink that never reads would pay too.
+        /// Made when a sink first reads the message or the metadata, and kept (a ``MadeOnce``).
         case deferred(any ReportText)
 
         var made: (message: String, metadata: [String: String]) {
@@ -184,6 +227,7 @@ extension Report {
 
     /// One readable line: `error turnstile statemachine.invalid: message [event=coin state=locked]`.
     public var line: String {
+        let (message, metadata) = text.made
         var text = "\(level.rawValue) \(label) \(name): \(message)"
         if !metadata.isEmpty {
             let pairs = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

@@ -13,11 +13,14 @@ extension StateMachine {
         /// A ``Sender`` whose run had ended: the event was dropped.
         case stale(WorkRun)
 
-        /// The lowest level at which a record from this source is reported.
+        /// The level compared with the reporter's minimum to decide whether a record from this source is
+        /// noted: the record's own, or for a timer's record, which also makes the debug-level
+        /// `statemachine.timeout` report, the higher of the two, so that a reporter taking either report
+        /// gets it (each is then sent at its own level).
         @inlinable
         func level(of outcome: Outcome) -> Report.Level {
             let level = OutcomeKind(outcome).level
-            if case .timer = self { return min(level, .debug) }
+            if case .timer = self { return max(level, .debug) }
             return level
         }
     }
@@ -35,8 +38,7 @@ extension StateMachine {
     }
 
     /// A recorded event as noted for the reporter: the values its report's text is made from, nothing
-    /// formatted and no closure. It becomes the report's text as it is, so a report of small states and
-    /// events is built without a heap allocation (it fits a report's inline storage).
+    /// formatted and no closure; a report's text is made from it when a sink first reads the report.
     @usableFromInline
     struct RecordNote: ReportText {
         /// What only the rare outcomes need (the invalid reason, the stale run, the postpone limit); `nil`
@@ -169,14 +171,13 @@ extension StateMachine {
     @inlinable
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
-        case .record(let note):
-            let text = recordText(holding: note)
-            let level = text.note.level
-            if reporter.accepts(level) {
-                reporter.report(Report(label: label, level: level, name: text.note.name, text: text))
+        case .record(let record):
+            if reporter.accepts(record.level) {
+                let text = recordText(holding: record)
+                reporter.report(Report(label: label, level: record.level, name: record.name, text: text))
+                spareText = text
             }
-            if case .timer = text.note.source, reporter.accepts(.debug) {
-                let record = text.note
+            if record.source == .timer, reporter.accepts(.debug) {
                 reporter.report(
                     Report(label: label, level: .debug, name: Report.Name.timeout) {
                         (
@@ -185,7 +186,6 @@ extension StateMachine {
                         )
                     })
             }
-            spareText = text
         case .timeoutExpired(let visit, let event):
             guard reporter.accepts(.debug) else { return }
             reporter.report(
@@ -208,13 +208,12 @@ extension StateMachine {
     }
 
     /// A box holding `record` as a report's text: the box of the previous report when no sink kept that
-    /// report (then nobody else can see it change), else a new one. A report's text is stored in the report
-    /// itself only when it is small; a box keeps a large note (large states or events) out of a heap
-    /// allocation per report. Only the deliverer calls this.
+    /// report (then nobody else can see it change), else a new one, so that a traced machine allocates no
+    /// box per report. Only the deliverer calls this.
     @inlinable
     func recordText(holding record: consuming RecordNote) -> RecordText {
         guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(record) }
-        text.note = record
+        text.reset(to: record)
         return text
     }
 
@@ -231,22 +230,10 @@ extension StateMachine {
 }
 
 extension StateMachine {
-    /// A recorded event's note as a report's text, in a box that the deliverer reuses for the next report
-    /// when no sink kept the report (``StateMachine/recordText(holding:)``).
-    ///
-    /// Unchecked: ``note`` changes only in the deliverer, and only while the deliverer holds the only
-    /// reference, the check that makes changing an `Array`'s buffer in place safe; a box that a sink kept
-    /// is never changed again.
+    /// A recorded event's note as a report's text, made once, in a box that the deliverer reuses for the
+    /// next report when no sink kept the report (``StateMachine/recordText(holding:)``).
     @usableFromInline
-    final class RecordText: ReportText, @unchecked Sendable {
-        @usableFromInline var note: RecordNote
-
-        @inlinable
-        init(_ note: RecordNote) { self.note = note }
-
-        @usableFromInline
-        func made() -> (message: String, metadata: [String: String]) { note.made() }
-    }
+    typealias RecordText = MadeOnce<RecordNote>
 }
 
 /// A recorded event's outcome in a note: ``Outcome`` without its payload, which ``RecordDetail`` keeps.

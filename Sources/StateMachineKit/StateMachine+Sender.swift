@@ -22,6 +22,14 @@ extension StateMachine {
             self.run = run
         }
 
+        /// A sender handed out by a stopped machine: its run ended with the machine, so its events are
+        /// `.stopped` and its cause is `machineStopped`, like the senders the stop ended.
+        static func stopped(visit: Int) -> Sender {
+            let run = WorkRun(id: 0, label: nil, visit: visit)
+            run.end(.machineStopped)
+            return Sender(machine: nil, run: run)
+        }
+
         /// Sends `event` while the run is live. Once the machine has ended the run, drops the event,
         /// records it with outcome `.stale`, reports `statemachine.stale_event` with the cause and returns
         /// `.stale`; `.stopped` when the machine itself is gone.

@@ -47,6 +47,12 @@ extension StateMachine {
     }
 
     /// The machine's state, visit, history, armed timeout and postponed events, taken atomically.
+    ///
+    /// A snapshot says where a machine is, not whether this object still runs: ``stop()`` ends one object's
+    /// life (a shutdown), and a snapshot is how the next one carries on. So a snapshot taken after ``stop()``
+    /// holds the final state, visit, history and sequence, with no timeout and no postponed events (the stop
+    /// dropped them), and restores as a *running* machine in that state. Take the snapshot before
+    /// ``stop()`` to keep an armed timeout and the postponed events.
     public func snapshot() -> Snapshot {
         let now = clock.now
         return core.withLock { core in
@@ -68,7 +74,8 @@ extension StateMachine {
     /// a timeout that was armed is armed again on `clock` with the time it had left; the postponed
     /// events wait again (up to `postponeLimit`, oldest first).
     ///
-    /// `whileIn` work is not part of a snapshot: register it again on the restored machine, and it
+    /// The restored machine always runs, even when the snapshot was taken after ``stop()`` (see
+    /// ``snapshot()``). `whileIn` work is not part of a snapshot: register it again on the restored machine, and it
     /// starts at once if the restored state matches.
     public convenience init(
         restoring snapshot: Snapshot, label: String, historyLimit: Int = 64, postponeLimit: Int = 64,

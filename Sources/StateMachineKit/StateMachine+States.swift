@@ -13,7 +13,7 @@ extension StateMachine {
         let id = core.withLock { core in
             let id = core.makeID()
             // Seen "one change ago": the first take yields the current state at once.
-            core.readers.append(ReaderSlot(id: id, seen: core.changes &- 1))
+            core.readers[id] = ReaderSlot(seen: core.changes &- 1)
             return id
         }
         let reader = StateReader(machine: self, id: id)
@@ -25,43 +25,12 @@ extension StateMachine {
     enum ReaderStep: Sendable {
         /// A state it has not seen.
         case state(State)
-        /// Its stream is over (stop, cancellation, or the reader is gone).
+        /// Its stream is over (stop, cancellation, or the machine is gone).
         case finished
         /// It has seen the newest state and its stream goes on (not parked yet).
         case caughtUp
-        /// It is parked: a change, stop or cancellation resumes it.
+        /// It is parked: a change, stop, cancellation or the machine's end resumes it.
         case parked
-    }
-
-    /// The next state for reader `id`, waiting for a change when it has seen the newest one.
-    ///
-    /// One lock per call: the reader takes the state or parks in the same step, and whoever wakes a
-    /// parked reader hands it the state of that moment, so a wake-up costs no second trip to the lock.
-    @inlinable
-    func nextState(reader id: Int) async -> State? {
-        // Most calls find a state to take at once. A reader that has caught up first lets the senders run
-        // once: events that arrive meanwhile coalesce into the state it takes next, instead of each waking
-        // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
-        switch core.withLock({ $0.take(reader: id) }) {
-        case .state(let state): return state
-        case .finished: return nil
-        case .caughtUp: await Task.yield()
-        case .parked: preconditionFailure("Internal inconsistency: reader \(id) parked by a take")
-        }
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
-                // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
-                // parked list (a change, stop, cancellation or the stream's end).
-                switch core.withLock({ $0.takeOrPark(reader: id, continuation) }) {
-                case .state(let state): continuation.resume(returning: state)
-                case .finished: continuation.resume(returning: nil)
-                case .parked: break
-                case .caughtUp: preconditionFailure("Internal inconsistency: reader \(id) neither took nor parked")
-                }
-            }
-        } onCancel: {
-            core.withLock { $0.cancel(reader: id) }?.resume(returning: nil)
-        }
     }
 
     /// Forgets reader `id` once its stream is gone.
@@ -76,13 +45,13 @@ extension StateMachine.Core {
     /// says it has caught up.
     @inlinable
     mutating func take(reader id: Int) -> StateMachine.ReaderStep {
-        guard let index = readers.firstIndex(where: { $0.id == id }) else { return .finished }
-        if readers[index].seen != changes {
-            readers[index].seen = changes
+        guard let slot = readers[id] else { return .finished }
+        if slot.seen != changes {
+            readers[id]?.seen = changes
             return .state(state)
         }
-        if isStopped || readers[index].cancelled {
-            readers.remove(at: index)
+        if isStopped || slot.cancelled {
+            readers[id] = nil
             return .finished
         }
         return .caughtUp
@@ -96,37 +65,34 @@ extension StateMachine.Core {
     ) -> StateMachine.ReaderStep {
         let step = take(reader: id)
         guard case .caughtUp = step else { return step }
-        precondition(!parked.contains { $0.id == id }, "Internal inconsistency: reader \(id) parked twice")
-        parked.append(StateMachine.ParkedReader(id: id, continuation: continuation))
+        precondition(parked[id] == nil, "Internal inconsistency: reader \(id) parked twice")
+        parked[id] = continuation
         return .parked
     }
 
     /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
     @inlinable
     mutating func cancel(reader id: Int) -> UnsafeContinuation<State?, Never>? {
-        guard let index = readers.firstIndex(where: { $0.id == id }) else { return nil }
-        readers[index].cancelled = true
-        return unpark(reader: id)
+        guard readers[id] != nil else { return nil }
+        readers[id]?.cancelled = true
+        return parked.removeValue(forKey: id)
     }
 
     /// Forgets the reader and returns its continuation to resume, if it was parked.
     @inlinable
     mutating func remove(reader id: Int) -> UnsafeContinuation<State?, Never>? {
-        readers.removeAll { $0.id == id }
-        return unpark(reader: id)
-    }
-
-    @inlinable
-    mutating func unpark(reader id: Int) -> UnsafeContinuation<State?, Never>? {
-        guard let index = parked.firstIndex(where: { $0.id == id }) else { return nil }
-        return parked.remove(at: index).continuation
+        readers[id] = nil
+        return parked.removeValue(forKey: id)
     }
 }
 
 /// Holds one reader's place in a machine for as long as its stream exists.
+///
+/// It holds the machine weakly and takes it strongly only for one step under the lock, never across a
+/// suspension: a reader parked on a forgotten machine does not keep it alive, so the machine's `deinit`
+/// runs, ends it as if stopped, and its stream finishes.
 @usableFromInline
 final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
-    // Weak: a stream must not keep a forgotten machine alive; it simply finishes.
     @usableFromInline weak let machine: StateMachine<State, Event>?
     @usableFromInline let id: Int
 
@@ -136,10 +102,45 @@ final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
         self.id = id
     }
 
+    /// The next state, waiting for a change when the reader has seen the newest one; `nil` ends the stream.
+    ///
+    /// One lock per call: the reader takes the state or parks in the same step, and whoever wakes a parked
+    /// reader hands it the state of that moment, so a wake-up costs no second trip to the lock. Inlinable,
+    /// with the whole reading path, so that a client's reader runs specialised for its own `State`.
     @inlinable
     func next() async -> State? {
-        guard let machine else { return nil }
-        return await machine.nextState(reader: id)
+        // Most calls find a state to take at once. A reader that has caught up first lets the senders run
+        // once: events that arrive meanwhile coalesce into the state it takes next, instead of each waking
+        // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
+        switch step({ $0.take(reader: id) }) {
+        case .state(let state): return state
+        case .finished: return nil
+        case .caughtUp: await Task.yield()
+        case .parked: preconditionFailure("Internal inconsistency: reader \(id) parked by a take")
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
+                // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
+                // parked readers (a change, stop, cancellation, the stream's end or the machine's).
+                switch step({ $0.takeOrPark(reader: id, continuation) }) {
+                case .state(let state): continuation.resume(returning: state)
+                case .finished: continuation.resume(returning: nil)
+                case .parked: break
+                case .caughtUp: preconditionFailure("Internal inconsistency: reader \(id) neither took nor parked")
+                }
+            }
+        } onCancel: {
+            machine?.core.withLock { $0.cancel(reader: id) }?.resume(returning: nil)
+        }
+    }
+
+    /// Runs `body` under the machine's lock, holding the machine only meanwhile; `.finished` once it is gone.
+    @inlinable
+    func step(
+        _ body: (inout StateMachine<State, Event>.Core) -> StateMachine<State, Event>.ReaderStep
+    ) -> StateMachine<State, Event>.ReaderStep {
+        guard let machine else { return .finished }
+        return machine.core.withLock { body(&$0) }
     }
 
     deinit {

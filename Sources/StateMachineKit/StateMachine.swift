@@ -81,7 +81,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
         guard let effects = core.withLock({ $0.stop() }) else { return }
         for task in effects.cancel { task.cancel() }
-        for reader in effects.wake { reader.continuation.resume(returning: nil) }
+        for reader in effects.wake.values { reader.resume(returning: nil) }
     }
 
     /// The current state.
@@ -121,16 +121,15 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// request with `sender`. Because the binding happens under the lock together with the event, no
     /// other event can slip in between, so the sender is never bound to a later visit. The sender's
     /// events are stale once that visit ends (even when a postponed event retried after this one ends
-    /// it at once). After ``stop()`` the outcome is `.stopped` and the sender's events are too.
+    /// it at once). After ``stop()`` the outcome is `.stopped`, the sender's events are too, and its
+    /// ``Sender/cancellationCause`` is `machineStopped`.
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
         var report: Note?
         let (outcome, effects) = core.withLock { core in
             core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock, report: &report)
         }
-        guard let effects else {
-            return (outcome, Sender(machine: nil, run: WorkRun(id: 0, label: nil, visit: visit)))
-        }
+        guard let effects else { return (outcome, .stopped(visit: visit)) }
         let bound = effects.bound
         perform(effects, then: report)
         guard let run = bound else {
@@ -150,7 +149,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             core.bindVisit(into: &effects)
             return effects?.bound
         }
-        return Sender(machine: run == nil ? nil : self, run: run ?? WorkRun(id: 0, label: nil, visit: visit))
+        guard let run else { return .stopped(visit: visit) }
+        return Sender(machine: self, run: run)
     }
 
     /// Runs `work` in its own task on every entry into `state` (and at once if the machine is in it),
@@ -206,7 +206,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
-        for reader in effects.wake { reader.continuation.resume(returning: effects.wakeWith) }
+        for reader in effects.wake.values { reader.resume(returning: effects.wakeWith) }
         if report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
             let rest = effects.reports

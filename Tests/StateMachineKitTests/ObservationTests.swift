@@ -44,7 +44,7 @@ import Testing
         var reader = machine.states().makeAsyncIterator()
         #expect(await reader.next() == .idle)
         machine.send(.finish)
-        #expect(machine.core.withLock { core in core.readers.map { $0.seen == core.changes } } == [true])
+        #expect(machine.core.withLock { core in core.readers.values.map { $0.seen == core.changes } } == [true])
         machine.send(.start)
         #expect(await reader.next() == .running(percent: 0))
     }
@@ -94,6 +94,58 @@ import Testing
         #expect(await started.next() == [.idle])
         reader.cancel()
         #expect(await reader.value == 1)
+        #expect(machine.core.withLock { $0.readers.isEmpty })
+    }
+
+    /// Issue 25: the reader's `next()` held the machine strongly across its suspension, so a machine with a
+    /// parked reader was never freed and the stream never finished.
+    @Test func aForgottenMachineWithAParkedReaderIsFreedAndItsStreamFinishes() async {
+        weak var forgotten: Machine?
+        let seen = Signals<Download>()
+        let reader: Task<[Download], Never>
+        do {
+            let machine = Machine(initial: .idle, label: "dl", transition: download)
+            forgotten = machine
+            let stream = machine.states()
+            reader = Task {
+                var states: [Download] = []
+                for await state in stream {
+                    states.append(state)
+                    seen.post(state)
+                }
+                return states
+            }
+            #expect(await seen.next() == [.idle])
+            machine.send(.start)
+            #expect(await seen.next() == [.running(percent: 0)])
+            // Parked: the reader waits for the next change inside its stream's `next()`.
+            while machine.core.withLock({ $0.parked.isEmpty }) { await Task.yield() }
+        }
+        #expect(forgotten == nil)
+        // Lets the reader go if the machine was kept alive, so that a failure does not hang the run.
+        forgotten?.stop()
+        #expect(await reader.value == [.idle, .running(percent: 0)])
+    }
+
+    /// Every parked reader of many is woken once, handed the new state, and finishes on stop.
+    @Test func oneChangeWakesEveryOneOfManyParkedReaders() async {
+        let machine = Machine(initial: .idle, label: "dl", transition: download)
+        let count = 2000
+        let readers = (0..<count).map { _ in
+            let stream = machine.states()
+            return Task {
+                var seen: [Download] = []
+                for await state in stream { seen.append(state) }
+                return seen
+            }
+        }
+        while machine.core.withLock({ $0.parked.count }) < count { await Task.yield() }
+        machine.send(.start)
+        while machine.core.withLock({ $0.parked.count }) < count { await Task.yield() }
+        machine.stop()
+        var seen: [[Download]] = []
+        for reader in readers { seen.append(await reader.value) }
+        #expect(seen == Array(repeating: [.idle, .running(percent: 0)], count: count))
         #expect(machine.core.withLock { $0.readers.isEmpty })
     }
 

@@ -117,6 +117,42 @@ import Testing
         #expect(first.metadata == ["state": "0", "event": "1", "visit": "1", "after": "1"])
     }
 
+    /// Issue 25: `line` made the text three times, and `message` and `metadata` once each on every read.
+    @Test func aSinkReadingLineMessageAndMetadataFormatsTheReportOnce() {
+        let counter = PrintCounter()
+        let read = Locked<[String]>([])
+        let machine = StateMachine<Printed, Int>(
+            initial: Printed(value: 0, counter: counter), label: "count",
+            reporter: Reporter { report in
+                read.withLock { $0 += [report.line, report.message, report.metadata["after"] ?? "", report.line] }
+            }
+        ) { state, amount in .update(Printed(value: state.value + amount, counter: state.counter)) }
+        machine.send(1)
+        machine.send(2)
+        let line = { (before: Int, amount: Int) in
+            "trace count statemachine.transition: \(before) + \(amount) -> \(before + amount) (updated) "
+                + "[after=\(before + amount) event=\(amount) state=\(before) visit=1]"
+        }
+        #expect(
+            read.withLock { $0 } == [
+                line(0, 1), "0 + 1 -> 1 (updated)", "1", line(0, 1),
+                line(1, 2), "1 + 2 -> 3 (updated)", "3", line(1, 2),
+            ])
+        // Two reports, each made once: two states in the message and two in the metadata.
+        #expect(counter.count.withLock { $0 } == 8)
+    }
+
+    @Test func aDescribedReportIsDescribedOnceWhateverASinkReads() {
+        let described = Locked(0)
+        let report = Report(label: "a", level: .info, name: "n") {
+            described.withLock { $0 += 1 }
+            return ("m", ["k": "v"])
+        }
+        let read = [report.line, report.message, report.metadata["k"] ?? "", report.line]
+        #expect(read == ["info a n: m [k=v]", "m", "v", "info a n: m [k=v]"])
+        #expect(described.withLock { $0 } == 1)
+    }
+
     /// A state too large for a report's inline storage, so that its reports' texts are boxed.
     struct Wide: Hashable, Sendable, CustomStringConvertible {
         var total: Int

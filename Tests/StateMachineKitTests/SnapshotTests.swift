@@ -67,6 +67,32 @@ import Testing
         #expect(restored.history.map(\.sequence) == [4])
     }
 
+    /// Decided in issue 25: a snapshot records where the machine is, not whether the object runs, so a
+    /// stopped machine's snapshot (its timeout dropped by the stop) restores as a running machine.
+    @Test func aStoppedMachinesSnapshotRestoresARunningMachineInItsFinalStateWithoutItsTimeout() {
+        let clock = TestClock()
+        let original = Machine(
+            initial: .running(percent: 10), label: "dl", clock: AnyClock(clock), transition: download)
+        original.send(.fail)
+        original.stop()
+        let snapshot = original.snapshot()
+        #expect(
+            snapshot
+                == Machine.Snapshot(
+                    state: .waiting(attempt: 1), visit: 2, sequence: 1,
+                    history: [
+                        Record(
+                            sequence: 1, visit: 1, before: .running(percent: 10), event: .fail, outcome: .moved,
+                            after: .waiting(attempt: 1))
+                    ],
+                    timeout: nil))
+        let restored = Machine(restoring: snapshot, label: "dl", clock: AnyClock(clock), transition: download)
+        #expect(!restored.isStopped)
+        #expect(clock.pendingSleeps == 0)
+        #expect(restored.send(.retry) == .moved)
+        #expect(restored.history.last?.sequence == 2)
+    }
+
     @Test func aSnapshotWithoutTimeoutRestoresWithoutOne() {
         let clock = TestClock()
         let original = Machine(initial: .done, label: "dl", clock: AnyClock(clock), transition: download)

@@ -157,6 +157,14 @@ import Testing
         #expect(machine.history.map(\.outcome) == [.stayed, .stale])
     }
 
+    @Test func aSenderBoundAfterStopWasEndedByTheStop() {
+        let machine = Machine(initial: .locked, label: "gate", transition: turnstile)
+        machine.stop()
+        let late = machine.sendAndBind(.coin).sender
+        #expect(late.cancellationCause == .machineStopped)
+        #expect(late.send(.coin) == .stopped)
+    }
+
     @Test func aSenderOfAMachineThatIsGoneReturnsStopped() {
         var machine: Machine? = Machine(initial: .locked, label: "gate", transition: turnstile)
         let sender = machine?.sendAndBind(.push).sender
