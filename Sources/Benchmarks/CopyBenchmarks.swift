@@ -77,6 +77,7 @@ func runCopyBenchmarks() {
             + "\(format(median(latencies.toStopped) * 1000, 2)), max \(format(latencies.toStopped.max()! * 1000, 2))")
     print(
         "SHA-256 in memory (libcrypto): \(format(hashing.wall, 0)) MB/s, \(format(hashing.cpu, 0)) MB per CPU second")
+    runCopyShapeBenchmarks(root: bench.root, runs: runs)
 
     var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen)"
     json += ",\"cp_s\":\(format(cp, 4)),\"cp_sync_s\":\(format(cpSync, 4))"
@@ -355,4 +356,66 @@ func pad(_ text: String, _ width: Int) -> String {
 func loadAverage() -> String {
     (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
         .joined(separator: " ") ?? "?"
+}
+
+/// The shapes beside one big file, each through the release `statetui copy --headless` (the binary beside
+/// this one) against its durable `cp` in the same run, alternated, medians: many small files (9,900 of
+/// 1 KiB: the tree bound is 10,000 entries) against `cp -a … && sync -f`, and a 4 GiB sparse file holding
+/// 1 MiB of data against `cp --sparse=always … && sync -f`. A ratio above 100% means statetui is faster.
+func runCopyShapeBenchmarks(root: String, runs: Int) {
+    let statetui = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/statetui"
+    guard FileManager.default.isExecutableFile(atPath: statetui) else {
+        print("copy shape benchmarks: no \(statetui) (make bench builds it)")
+        return
+    }
+    let tree = root + "/small"
+    let sparse = root + "/sparse.bin"
+    do {
+        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+        for index in 0..<9_900 {
+            try Data(repeating: UInt8(truncatingIfNeeded: index), count: 1024).write(
+                to: URL(fileURLWithPath: tree + "/f\(index)"))
+        }
+        guard FileManager.default.createFile(atPath: sparse, contents: nil),
+            let handle = FileHandle(forWritingAtPath: sparse)
+        else { throw Errno.current }
+        try handle.truncate(atOffset: 4 << 30)
+        try handle.seek(toOffset: 2 << 30)
+        try handle.write(contentsOf: Data(repeating: 7, count: 1 << 20))
+        try handle.close()
+    } catch {
+        print("copy shape benchmarks: cannot make the sources: \(error)")
+        return
+    }
+    print("")
+    print("Copy shapes: statetui copy --headless vs durable cp, \(runs) alternated runs, load average \(loadAverage())")
+    for (name, source, baseline) in [
+        ("9,900 files of 1 KiB", tree, "cp -a \"$0\" \"$1\" && sync -f \"$1\""),
+        ("4 GiB sparse, 1 MiB data", sparse, "cp --sparse=always \"$0\" \"$1\" && sync -f \"$1\""),
+    ] {
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        for run in 0..<runs {
+            let order = run % 2 == 0 ? [true, false] : [false, true]
+            for isOurs in order {
+                let destination = root + "/shape-out"
+                try? FileManager.default.removeItem(atPath: destination)
+                try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+                if isOurs {
+                    ours.append(
+                        timeProcess(
+                            "/bin/sh",
+                            ["-c", "\"$0\" copy --headless \"$1\" \"$2\" >/dev/null", statetui, source, destination]))
+                } else {
+                    theirs.append(timeProcess("/bin/sh", ["-c", baseline, source, destination + "/"]))
+                }
+            }
+        }
+        try? FileManager.default.removeItem(atPath: root + "/shape-out")
+        print(
+            pad(name, 28) + "statetui \(format(median(ours), 3)) s, cp \(format(median(theirs), 3)) s: ratio "
+                + "\(format(median(theirs) / median(ours) * 100, 1))% (runs: "
+                + "\(ours.map { format($0, 2) }.joined(separator: " ")) vs \(theirs.map { format($0, 2) }.joined(separator: " ")))"
+        )
+    }
 }

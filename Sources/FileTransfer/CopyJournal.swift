@@ -71,7 +71,8 @@ public final class CopyJournal: Sendable {
         let replay: (entries: [String: JournalEntry], problems: [JournalProblem])
         do throws(TransferError) {
             do throws(Errno) {
-                let reader = try Self.read(descriptor, fileSystem: fileSystem)
+                let reader = try Self.read(
+                    descriptor, fileSystem: fileSystem, maximumNames: Self.maximumNames(in: directory))
                 replay = reader.finish()
                 if !reader.endsAtLineBoundary {
                     // Start the next record on a line of its own, after the torn one.
@@ -245,9 +246,21 @@ public final class CopyJournal: Sendable {
         String(SHA256.hash(json).hex.prefix(16))
     }
 
+    /// The names beyond the directory's entries a journal may hold: transfers cancelled or failed before
+    /// they left a file.
+    static let nameMargin = 65_536
+
+    /// The most names a journal of `directory` can hold: one per entry there now (a file this copy wrote,
+    /// or its partial) plus ``nameMargin``. A journal naming more is forged or another directory's.
+    private static func maximumNames(in directory: DestinationDirectory) throws(Errno) -> Int {
+        try directory.fileSystem.entriesAt(directory.descriptor, 1 << 24).count + nameMargin
+    }
+
     /// Feeds the whole file to a reader through one 64 KiB window.
-    private static func read(_ descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> JournalReader {
-        var reader = JournalReader()
+    private static func read(_ descriptor: Int32, fileSystem: FileSystem, maximumNames: Int) throws(Errno)
+        -> JournalReader
+    {
+        var reader = JournalReader(maximumNames: maximumNames)
         let window = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { window.deallocate() }
         var position: Int64 = 0

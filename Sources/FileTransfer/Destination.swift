@@ -104,22 +104,24 @@ public final class DestinationDirectory: Sendable {
     /// True when this directory is the directory `ancestor` or lies anywhere below it: going up through
     /// `..` from this directory's descriptor (so through the real parents, whatever path was given) meets
     /// it before the root. A tree copied into such a directory would be copied into itself.
-    package func isWithin(_ ancestor: FileIdentity) throws(TransferError) -> Bool {
-        do throws(Errno) {
-            var here = try fileSystem.duplicate(descriptor)
-            defer { fileSystem.close(here) }
-            while true {
-                let status = try fileSystem.status(here)
-                if status.identity == ancestor { return true }
-                let parent = try fileSystem.openAt(here, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
-                fileSystem.close(here)
-                here = parent
-                // The root is its own parent.
-                if try fileSystem.status(here).identity == status.identity { return false }
+    ///
+    /// A parent that cannot be opened (search permission only) ends the search with false: every
+    /// directory between a source tree's root and a directory inside it is read by the tree's walk, so
+    /// such a parent lies above any tree that could be copied.
+    package func isWithin(_ ancestor: FileIdentity) -> Bool {
+        guard var here = try? fileSystem.duplicate(descriptor) else { return false }
+        defer { fileSystem.close(here) }
+        while let status = try? fileSystem.status(here) {
+            if status.identity == ancestor { return true }
+            guard let parent = try? fileSystem.openAt(here, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY, 0) else {
+                return false
             }
-        } catch {
-            throw .io(operation: "read the parents of", path: path, reason: error)
+            fileSystem.close(here)
+            here = parent
+            // The root is its own parent.
+            if (try? fileSystem.status(here))?.identity == status.identity { return false }
         }
+        return false
     }
 
     /// The path of `name` in this directory, for messages.

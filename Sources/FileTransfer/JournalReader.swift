@@ -1,11 +1,20 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Replays the copy journal's bytes into entries and problems, fed in pieces of any size.
 ///
 /// Pure (no file, no clock) so it is tested and fuzzed on bytes alone, and bounded: it holds at most
-/// one line of ``maximumLineLength`` bytes (a longer line is skipped to its newline and reported), and
-/// lists at most ``maximumProblems`` problems (the rest are counted in one last problem). Each problem
-/// quotes at most ``DisplayText/quoteLimit`` characters of the line.
+/// one line of ``maximumLineLength`` bytes (a longer line is skipped to its newline and reported), lists
+/// at most ``maximumProblems`` problems (the rest are counted in one last problem), and keeps at most
+/// `maximumNames` entries: a journal naming more files than its directory can have held is forged or not
+/// this directory's, so the lines after the first name too many are counted in one problem, not read.
+/// Reading is linear in the journal's size: newlines are found with `memchr` and runs of empty lines are
+/// skipped byte by byte. Each problem quotes at most ``DisplayText/quoteLimit`` characters of the line.
 public struct JournalReader: Sendable {
     /// The longest journal line read; a real record is a few hundred bytes (paths up to `PATH_MAX`).
     public static let maximumLineLength = 64 << 10
@@ -21,22 +30,37 @@ public struct JournalReader: Sendable {
     /// The full length of the line being read, including what was not kept.
     private var lineLength = 0
     private var lineNumber = 1
+    /// The most names the entries may hold.
+    private let maximumNames: Int
+    /// The line of the first record naming one file too many, once one was read; every line from there
+    /// on is only counted.
+    private var excessFrom: Int?
 
-    /// A reader that has seen nothing.
-    public init() {}
+    /// A reader that has seen nothing and keeps at most `maximumNames` names.
+    public init(maximumNames: Int = .max) {
+        self.maximumNames = maximumNames
+    }
 
     /// Reads the next bytes of the journal.
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let newline = UInt8(ascii: "\n")
         var start = 0
         while start < bytes.count {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
-            guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
-                keep(rest)
+            if lineLength == 0 && bytes[start] == newline {
+                // An empty line is nothing to read: a run of them only moves the line count.
+                lineNumber += 1
+                start += 1
+                continue
+            }
+            guard let found = memchr(base + start, Int32(newline), bytes.count - start) else {
+                keep(UnsafeRawBufferPointer(rebasing: bytes[start...]))
                 return
             }
-            keep(UnsafeRawBufferPointer(rebasing: rest[..<newline]))
+            let end = base.distance(to: UnsafeRawPointer(found))
+            keep(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
             endLine(terminated: true)
-            start += newline - rest.startIndex + 1
+            start = end + 1
         }
     }
 
@@ -56,6 +80,14 @@ public struct JournalReader: Sendable {
             reader.endLine(terminated: false)
         }
         var problems = reader.problems
+        if let first = reader.excessFrom {
+            problems.append(
+                JournalProblem(
+                    line: first,
+                    reason: "names more than \(reader.maximumNames) files, more than this directory can have held: "
+                        + "lines \(first) to \(reader.lineNumber - 1) are not read",
+                    name: nil))
+        }
         if reader.omittedProblems > 0 {
             problems.append(
                 JournalProblem(
@@ -67,6 +99,7 @@ public struct JournalReader: Sendable {
 
     private mutating func keep(_ bytes: UnsafeRawBufferPointer) {
         lineLength += bytes.count
+        guard excessFrom == nil else { return }
         let room = Self.maximumLineLength - line.count
         if room > 0 {
             line.append(contentsOf: bytes.prefix(room))
@@ -79,7 +112,7 @@ public struct JournalReader: Sendable {
             lineLength = 0
             lineNumber += 1
         }
-        guard lineLength > 0 else { return }
+        guard lineLength > 0, excessFrom == nil else { return }
         let problem: String?
         if !terminated {
             problem = "truncated line (no newline at its end)"
@@ -87,6 +120,9 @@ public struct JournalReader: Sendable {
             problem = "line of \(lineLength) bytes, longer than the limit of \(Self.maximumLineLength)"
         } else {
             switch Self.parse(line) {
+            case .success(let record) where entries[record.name] == nil && entries.count >= maximumNames:
+                excessFrom = lineNumber
+                return
             case .success(let record):
                 entries[record.name] = JournalEntry.applying(record, to: entries[record.name])
                 problem = nil

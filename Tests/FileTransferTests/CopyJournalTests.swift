@@ -394,6 +394,41 @@ import Testing
             ])
     }
 
+    /// A journal naming more files than its directory can have held keeps the names up to the bound, reads
+    /// the records of names it already keeps until then, and counts every line from the first name too many
+    /// in one problem without reading it.
+    @Test func aJournalNamingTooManyFilesIsReadOnlyUpToItsBound() {
+        let records: [JournalRecord] = [
+            CopyJournalTests.intent("a"), CopyJournalTests.intent("b"), .checkpoint(name: "a", offset: 10),
+            CopyJournalTests.intent("c"), .completed(name: "a", size: 100, digest: CopyJournalTests.digest),
+            CopyJournalTests.intent("d"),
+        ]
+        var reader = JournalReader(maximumNames: 2)
+        reader.consume(CopyJournalTests.content(of: records))
+        let bounded = reader.finish()
+        let upToTheBound = CopyJournal.replay(CopyJournalTests.content(of: Array(records.prefix(3))))
+        #expect(bounded.entries == upToTheBound.entries)
+        #expect(
+            bounded.problems == [
+                JournalProblem(
+                    line: 4,
+                    reason:
+                        "names more than 2 files, more than this directory can have held: lines 4 to 6 are not read",
+                    name: nil)
+            ])
+    }
+
+    /// Empty lines, any number of them and anywhere, only move the line count.
+    @Test(arguments: [0, 1, 3, 70_000])
+    func runsOfEmptyLinesAreSkipped(count: Int) {
+        let newlines = [UInt8](repeating: UInt8(ascii: "\n"), count: count)
+        let content = newlines + CopyJournalTests.content(of: Self.records) + newlines + Array("garbage\n".utf8)
+        let replayed = CopyJournal.replay(content)
+        #expect(replayed.entries == CopyJournal.replay(CopyJournalTests.content(of: Self.records)).entries)
+        #expect(
+            replayed.problems == [JournalProblem(line: 2 * count + 5, reason: "not a checksummed record", name: nil)])
+    }
+
     /// A line longer than the limit is reported with its length and skipped; the lines after it are read.
     @Test func anOverlongLineIsReportedAndSkipped() {
         let long =

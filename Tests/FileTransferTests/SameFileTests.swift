@@ -30,4 +30,18 @@ import Testing
         #expect(UInt32(raw.st_mode) & 0o7777 == 0o600 && raw.st_nlink == (throughHardLink ? 2 : 1))
         #expect(contents(of: fixture.source) == fixture.content)
     }
+
+    /// A destination inside a source directory (at any depth, or the directory itself) lies within it;
+    /// a sibling does not.
+    @Test(arguments: [("src", true), ("src/a/b", true), ("other", false), ("", false)])
+    func aDestinationInsideASourceDirectoryIsWithinIt(destination: String, within: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try directory.directory("src")
+        _ = try directory.directory("src/a/b")
+        _ = try directory.directory("other")
+        let root = try FileSystem.posix.statusOfPath(source)
+        let opened = try DestinationDirectory(path: destination.isEmpty ? directory.path : directory.file(destination))
+        #expect(opened.isWithin(root.identity) == within)
+    }
 }

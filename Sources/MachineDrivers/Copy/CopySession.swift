@@ -110,14 +110,8 @@ package struct CopySession: Sendable {
         var trees: [String: SourceTree] = [:]
         for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
             // Only a directory itself (not a symbolic link to one) is copied as a tree, never into itself.
-            if let root = try? fileSystem.statusOfPath(source) {
-                let inside: Bool
-                do {
-                    inside = try top.isWithin(root.identity)
-                } catch {
-                    throw .destination(error)
-                }
-                if inside { throw .intoItself(source: source) }
+            if let root = try? fileSystem.statusOfPath(source), top.isWithin(root.identity) {
+                throw .intoItself(source: source)
             }
             do {
                 trees[source] = try SourceTree.walk(
