@@ -217,6 +217,8 @@ extension StateMachine {
         /// are taken once ``takenNotes`` reaches its ticket.
         @usableFromInline var queuedNotes = 0
         @usableFromInline var takenNotes = 0
+        /// ``queuedNotes`` when a caller last settled: what tells a caller whether it noted anything.
+        @usableFromInline var settledNotes = 0
         /// The senders waiting for their notes to be taken, oldest (lowest ticket) first.
         @usableFromInline var waiters: [ReportWaiter] = []
         /// The emptied buffer the last deliverer of several notes gave back, kept so that notes cost no
@@ -697,7 +699,12 @@ extension StateMachine {
         mutating func settle(_ effects: consuming Effects?, report: inout Note?) -> Effects? {
             var effects = consume effects
             if case .some = effects { settle(some: &effects) }
-            if !notes.isEmpty { handOutNotes(report: &report, effects: &effects) }
+            // Only a caller that noted something: notes are queued only while someone delivers them, and a
+            // caller with no report of its own has nothing to wait for.
+            if queuedNotes != settledNotes {
+                settledNotes = queuedNotes
+                handOutNotes(report: &report, effects: &effects)
+            }
             return effects
         }
 

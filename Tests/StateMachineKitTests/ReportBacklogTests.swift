@@ -35,6 +35,19 @@ import Testing
         #expect(machine.core.withLock { $0.waiters.map(\.ticket) } == [2])
     }
 
+    @Test func aSenderWithNoReportOfItsOwnNeverWaits() {
+        let machine = Machine(
+            initial: 0, label: "quiet", historyLimit: 0, reporter: Reporter(minimumLevel: .error) { _ in }
+        ) {
+            _, event in event < 0 ? .invalid("negative") : .update(event)
+        }
+        _ = Self.apply(-1, to: machine)
+        _ = DeliveringThread.delivering { Self.apply(-2, to: machine) }
+        // Another caller delivers, with a note queued; this event makes no report.
+        #expect(Self.waiter(applying: 1, to: machine) == nil)
+        #expect(Self.waiter(applying: -3, to: machine)?.ticket == 3)
+    }
+
     @Test func aSendFromInsideASinkNeverWaits() {
         let machine = Self.busy(waiting: 0)
         let waiter = DeliveringThread.delivering { Self.waiter(applying: 1, to: machine) }
