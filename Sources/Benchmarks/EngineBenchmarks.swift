@@ -363,6 +363,7 @@ func runEngineBenchmarks() async {
     let transferRates = transferMeasured.rates
     let turnstileMemory = await turnstile.memory(events: memoryEvents)
     let transferMemory = await transfer.memory(events: memoryEvents)
+    let delivery = await issue25Figures(rounds: Int(environment["BENCH_LATENCY_ROUNDS"] ?? "") ?? 5)
 
     func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
     func ratio(_ rate: Double, _ floor: Double) -> String { String(format: "%5.2f", rate / floor) }
@@ -383,6 +384,7 @@ func runEngineBenchmarks() async {
     print(
         "memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
             + "transfer \(transferMemory.before) -> \(transferMemory.after)")
+    for row in delivery.rows { print(row) }
     let targets = [
         "b_over_a_turnstile": (turnstileRates["b"] ?? 0) / (turnstileRates["a"] ?? 1),
         "c_over_a_turnstile": (turnstileRates["c"] ?? 0) / (turnstileRates["a"] ?? 1),
@@ -399,6 +401,7 @@ func runEngineBenchmarks() async {
         "turnstile": turnstileRates.mapValues { $0.rounded() },
         "transfer": transferRates.mapValues { $0.rounded() },
         "ratios": targets.mapValues { ($0 * 1000).rounded() / 1000 },
+        "latency": delivery.json,
         "memory": [
             "events": memoryEvents,
             "turnstile_rss_kb": [turnstileMemory.before, turnstileMemory.after],
@@ -418,4 +421,106 @@ func traceLine(turnstile: Double?, transfer: Double?) -> String {
     func figure(_ ratio: Double?) -> String { ratio.map { String(format: "%.2f", $0) } ?? "-" }
     return "trace-level reporter that counts, silent ÷ traced throughput (median of rounds' ratios; "
         + "issue 15: at most 5): turnstile \(figure(turnstile)), transfer \(figure(transfer))"
+}
+
+// MARK: - Issue 25: one send that wakes many parked readers, and one send's latency under a flood
+
+/// A count shared with tasks and threads.
+final class SharedCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// How long one `send` takes when `readers` readers are parked on the machine, once per round.
+func wakeParkedReaders(readers: Int, rounds: Int) async -> [Duration] {
+    var samples: [Duration] = []
+    for _ in 0..<rounds {
+        let machine = StateMachine(
+            initial: BenchTurnstile.locked, label: "readers", transition: { benchTurnstile($0, $1) })
+        let started = SharedCount()
+        let tasks = (0..<readers).map { _ in
+            let stream = machine.states()
+            return Task {
+                var seen = 0
+                for await _ in stream {
+                    seen += 1
+                    if seen == 1 { started.value.add(1, ordering: .relaxed) }
+                }
+                return seen
+            }
+        }
+        while started.value.load(ordering: .relaxed) < readers { try? await Task.sleep(for: .milliseconds(1)) }
+        // Each reader parks after its first state; give the last ones time to get there.
+        try? await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        machine.send(.coin)
+        samples.append(start.duration(to: .now))
+        machine.stop()
+        for task in tasks { blackHole(await task.value) }
+    }
+    return samples
+}
+
+/// The latencies of `sends` single sends from this thread, while another thread sends non-stop into the same
+/// machine, whose trace-level sink formats every report's line.
+func floodedSendLatencies(sends: Int) -> [Duration] {
+    let machine = StateMachine(
+        initial: BenchTurnstile.locked, label: "flood", reporter: Reporter { blackHole($0.line) },
+        transition: { benchTurnstile($0, $1) })
+    let stop = SharedCount()
+    let flooderDone = DispatchSemaphore(value: 0)
+    Thread {
+        var index = 0
+        while stop.value.load(ordering: .relaxed) == 0 {
+            machine.send(turnstileEvent(index))
+            index += 1
+        }
+        flooderDone.signal()
+    }.start()
+    var samples: [Duration] = []
+    samples.reserveCapacity(sends)
+    usleep(10_000)
+    for index in 0..<sends {
+        let start = ContinuousClock.now
+        machine.send(turnstileEvent(index))
+        samples.append(start.duration(to: .now))
+        usleep(100)
+    }
+    stop.value.store(1, ordering: .relaxed)
+    flooderDone.wait()
+    return samples
+}
+
+/// Measures both figures and returns their table rows and JSON fields.
+func issue25Figures(rounds: Int) async -> (rows: [String], json: [String: Any]) {
+    let readers = 10_000
+    let wake = await wakeParkedReaders(readers: readers, rounds: rounds)
+    let sends = 2000
+    var worst: [Duration] = []
+    var medians: [Duration] = []
+    for _ in 0..<rounds {
+        let samples = floodedSendLatencies(sends: sends)
+        worst.append(samples.max() ?? .zero)
+        medians.append(Percentiles(samples).median)
+    }
+    let wakeSorted = wake.sorted()
+    let worstSorted = worst.sorted()
+    func range(_ sorted: [Duration]) -> String {
+        "\(microseconds(sorted.first ?? .zero)) – \(microseconds(sorted.last ?? .zero))"
+    }
+    let rows = [
+        "one send with \(readers) parked readers: median \(microseconds(Percentiles(wake).median)) "
+            + "over \(rounds) rounds (range \(range(wakeSorted)))",
+        "one send while another thread floods through a trace sink: worst of \(sends) sends, median over "
+            + "\(rounds) rounds \(microseconds(Percentiles(worst).median)) (range \(range(worstSorted))); "
+            + "a typical send \(microseconds(Percentiles(medians).median))",
+    ]
+    let json: [String: Any] = [
+        "wake_\(readers)_parked_readers_us": Percentiles(wake).median.microsecondsValue,
+        "flooded_send_worst_us": Percentiles(worst).median.microsecondsValue,
+        "flooded_send_worst_range_us": [
+            (worstSorted.first ?? .zero).microsecondsValue, (worstSorted.last ?? .zero).microsecondsValue,
+        ],
+        "flooded_send_median_us": Percentiles(medians).median.microsecondsValue,
+    ]
+    return (rows, json)
 }

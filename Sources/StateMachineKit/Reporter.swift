@@ -4,11 +4,28 @@ import Support
 /// Where a machine's reports go: a `@Sendable (Report) -> Void`, called outside the machine's lock.
 ///
 /// Reports arrive in exactly the order the machine applied the events, one at a time, even when many
-/// tasks send at once. A reporter may call `send` or read `state` on the machine that reported: the
-/// machine never holds its lock while a reporter runs (the reports of such a `send` follow once the
-/// current one returns). Reports below ``minimumLevel`` are never built, and a report's message and
-/// metadata are formatted only when the sink reads them, so a sink that counts or filters by name
-/// stays cheap.
+/// tasks send at once. Reports below ``minimumLevel`` are never built, and a report's message and
+/// metadata are made once, when the sink first reads either (``Report/line`` included), so a sink that
+/// counts or filters by name stays cheap.
+///
+/// ## What a sink may do, and what it costs
+///
+/// - **Read** any machine (`state`, `history`, `snapshot()`): the machine never holds its lock while a
+///   sink runs.
+/// - **Send to any machine**, its own included, and to machines whose sinks send back: such a `send`
+///   never waits for reports. Its own reports follow once the current report returns (its own machine),
+///   or are delivered by whoever delivers that machine's reports.
+/// - **Block** (write to a file, wait for a lock): allowed, and paid by senders, never by the lock. The
+///   thread running the sink is a sender that is delivering reports; while it is busy, other threads whose
+///   `send` made reports on the same machine wait for them, blocked (no spinning), so senders go at the
+///   sink's pace. A sink must therefore not wait for a thread that is itself sending to that machine
+///   from outside a sink.
+///
+/// One `send` delivers its own reports and at most 64 of other senders' before handing the delivery to a
+/// sender that waits (reports that sinks of other machines sent, which nobody waits for, it delivers
+/// itself), so one sink's cost is spread over the senders instead of falling on whichever caller happened
+/// to deliver first. A `send` made outside any sink returns once its reports have been handed to the
+/// thread that delivers them, or delivered.
 public struct Reporter: Sendable {
     /// Reports below this level are never built, which keeps a quiet reporter cheap.
     public let minimumLevel: Report.Level

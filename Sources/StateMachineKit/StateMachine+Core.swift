@@ -171,14 +171,15 @@ extension StateMachine {
         @usableFromInline var reports: [Note] = []
         /// The run ``StateMachine/sendAndBind(_:)`` binds its sender to.
         @usableFromInline var bound: WorkRun?
-        /// Whether this caller must wait until the reports backlog shrinks (``Core/reportBacklog``).
-        @usableFromInline var waitsForBacklog = false
+        /// Set when this caller's reports queued behind another thread's delivery: it waits, blocked, until a
+        /// deliverer takes them or hands it the delivery.
+        @usableFromInline var waiter: ReportWaiter?
 
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
             cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty
-                && bound == nil && !waitsForBacklog
+                && bound == nil && waiter == nil
         }
     }
 
@@ -210,10 +211,16 @@ extension StateMachine {
         /// Whether a caller is delivering reports; shared with the machine, whose deliverer steps down
         /// through it without the lock (``ReportDelivery``).
         @usableFromInline let delivery: ReportDelivery
-        /// The thread of the caller delivering reports, while ``delivery`` says one is.
-        @usableFromInline var deliverer: UInt = 0
         /// Notes of applied events that no deliverer has taken yet, oldest first.
         @usableFromInline var notes: [Note] = []
+        /// How many notes were ever queued, and how many deliverers ever took: a waiting sender's reports
+        /// are taken once ``takenNotes`` reaches its ticket.
+        @usableFromInline var queuedNotes = 0
+        @usableFromInline var takenNotes = 0
+        /// ``queuedNotes`` when a caller last settled: what tells a caller whether it noted anything.
+        @usableFromInline var settledNotes = 0
+        /// The senders waiting for their notes to be taken, oldest (lowest ticket) first.
+        @usableFromInline var waiters: [ReportWaiter] = []
         /// The emptied buffer the last deliverer of several notes gave back, kept so that notes cost no
         /// allocation.
         @usableFromInline var spare: [Note] = []
@@ -682,6 +689,7 @@ extension StateMachine {
         @inlinable
         mutating func note(_ note: Note) {
             notes.append(note)
+            queuedNotes += 1
         }
 
         /// Hands the queued notes to whoever delivers reports, so that they reach the reporter in the order
@@ -691,7 +699,12 @@ extension StateMachine {
         mutating func settle(_ effects: consuming Effects?, report: inout Note?) -> Effects? {
             var effects = consume effects
             if case .some = effects { settle(some: &effects) }
-            if !notes.isEmpty { handOutNotes(report: &report, effects: &effects) }
+            // Only a caller that noted something: notes are queued only while someone delivers them, and a
+            // caller with no report of its own has nothing to wait for.
+            if queuedNotes != settledNotes {
+                settledNotes = queuedNotes
+                handOutNotes(report: &report, effects: &effects)
+            }
             return effects
         }
 
@@ -705,63 +718,86 @@ extension StateMachine {
             if effects!.isEmpty { effects = nil }
         }
 
-        /// Gives the queued notes to this caller when it is to deliver them, or makes it wait for the
-        /// backlog when it is full.
+        /// Gives the queued notes to this caller when it is to deliver them; else, unless it is inside a
+        /// sink, makes it wait for another deliverer to take them or to hand it the delivery.
         @inlinable
         mutating func handOutNotes(report: inout Note?, effects: inout Effects?) {
             if delivery.claim() {
-                deliverer = currentThread()
                 if notes.count == 1 {
                     report = notes.removeLast()
+                    takenNotes += 1
                 } else {
                     var rest: [Note] = []
-                    handOutNotes(first: &report, rest: &rest)
+                    handOutNotes(first: &report, rest: &rest, atMost: notes.count)
                     effects.edit { $0.reports = rest }
                 }
-            } else if notes.count > Self.reportBacklog && deliverer != currentThread() {
-                // Back-pressure: another thread delivers and the backlog is full, so this sender waits
-                // (after the lock) until it shrinks; the delivering thread itself, a reporter sending
-                // from inside a report, never waits.
-                effects.edit { $0.waitsForBacklog = true }
+            } else if !DeliveringThread.isDelivering {
+                // Another thread delivers: this sender waits, blocked, for its turn, so that the deliverer
+                // can hand the delivery over instead of draining everyone's reports. A send from inside a
+                // sink (of any machine) never waits: the deliverer it would wait for may be waiting for it.
+                let waiter = ReportWaiter(ticket: queuedNotes)
+                waiters.append(waiter)
+                effects.edit { $0.waiter = waiter }
             }
         }
 
-        /// Moves the queued notes to the deliverer: a single note by itself, so that the queue keeps its
-        /// buffer; several in the queue's buffer, which takes the spare in its place.
+        /// Moves the oldest `count` queued notes to the deliverer: a single note by itself, so that the queue
+        /// keeps its buffer; all of several in the queue's buffer, which takes the spare in its place.
         @inlinable
-        mutating func handOutNotes(first: inout Note?, rest: inout [Note]) {
+        mutating func handOutNotes(first: inout Note?, rest: inout [Note], atMost count: Int) {
+            let count = min(count, notes.count)
+            takenNotes += count
             if notes.count == 1 {
                 first = notes.removeLast()
-            } else {
+            } else if count == notes.count {
                 swap(&notes, &spare)
                 swap(&spare, &rest)
+            } else {
+                rest.append(contentsOf: notes[..<count])
+                notes.removeFirst(count)
             }
         }
 
-        /// How many notes may wait for a deliverer on another thread before their senders wait too.
-        @inlinable static var reportBacklog: Int { 4096 }
+        /// How many reports of other senders a deliverer delivers, after its own, before it hands the
+        /// delivery to a waiting sender: what bounds the time one `send` spends in sinks.
+        @inlinable static var handOverAfter: Int { 64 }
 
-        /// Whether senders must wait for the deliverer to shrink the backlog.
-        @inlinable
-        var backlogIsFull: Bool {
-            delivery.isActive && notes.count > Self.reportBacklog
+        /// What a deliverer does next (``nextReports(first:rest:allowance:)``).
+        @usableFromInline
+        enum NextReports {
+            /// It delivers the notes it was given, then asks again; `taken` are the waiting senders whose
+            /// notes it took, to resume after the lock.
+            case deliver(taken: [ReportWaiter])
+            /// Nothing is queued: nobody delivers from now on.
+            case done
+            /// It has delivered its share; `to`, resumed after the lock, delivers the rest.
+            case handOver(to: ReportWaiter)
         }
 
-        /// Gives the deliverer the notes queued while it delivered, taking back the emptied buffer it
-        /// returns (kept as the spare); `false`, with nobody delivering from then on, when none are queued.
+        /// Gives the deliverer the notes queued while it delivered, taking back the emptied buffer it returns
+        /// (kept as the spare): at most `allowance` more, then it hands the delivery to the oldest waiting
+        /// sender. With nobody waiting (the rest were sent from sinks) it goes on, as nobody else would.
         @inlinable
-        mutating func nextReports(first: inout Note?, rest: inout [Note]) -> Bool {
+        mutating func nextReports(first: inout Note?, rest: inout [Note], allowance: Int) -> NextReports {
             if rest.capacity > 0 {
                 swap(&spare, &rest)
                 rest = []
             }
             if notes.isEmpty {
+                precondition(waiters.isEmpty, "Internal inconsistency: \(waiters.count) senders wait for no note")
                 delivery.stepDown()
-                return false
+                return .done
+            }
+            if allowance <= 0, !waiters.isEmpty {
+                delivery.handOver()
+                return .handOver(to: waiters.removeFirst())
             }
             delivery.keep()
-            handOutNotes(first: &first, rest: &rest)
-            return true
+            handOutNotes(first: &first, rest: &rest, atMost: allowance > 0 ? allowance : notes.count)
+            let taken = waiters.prefix { $0.ticket <= takenNotes }
+            guard !taken.isEmpty else { return .deliver(taken: []) }
+            waiters.removeFirst(taken.count)
+            return .deliver(taken: Array(taken))
         }
     }
 }
@@ -818,19 +854,14 @@ final class ReportDelivery: Sendable {
     @inlinable
     func keep() { word.store(Self.delivering, ordering: .relaxed) }
 
+    /// Under the lock, by the deliverer handing the delivery to a waiting sender, which will fetch the
+    /// queued notes.
+    @inlinable
+    func handOver() { word.store(Self.queued, ordering: .releasing) }
+
     /// Whether a caller is delivering.
     @inlinable
     var isActive: Bool { word.load(ordering: .acquiring) != Self.idle }
-}
-
-/// An identifier of the calling thread, to tell a reporter's own sends from other threads' sends.
-@inlinable
-func currentThread() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
 }
 
 extension Optional {

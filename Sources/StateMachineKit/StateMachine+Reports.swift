@@ -141,10 +141,11 @@ extension StateMachine {
         }
     }
 
-    /// Delivers `first` and `rest`, then the notes queued meanwhile by other callers, until none are left.
-    /// Only the caller the core made the deliverer calls this, and never under the lock, so reports arrive
-    /// in order and a reporter may call back into the machine. With no buffer to give back and nothing
-    /// queued, it steps down without taking the lock again.
+    /// Delivers `first` and `rest`, then the notes queued meanwhile by other callers: at most
+    /// ``Core/handOverAfter`` of them, after which it hands the delivery to a waiting sender. Only the caller
+    /// the core made the deliverer calls this, and never under the lock, so reports arrive in order and a
+    /// reporter may call back into the machine. With no buffer to give back and nothing queued, it steps
+    /// down without taking the lock again.
     @inlinable
     func deliver(_ first: consuming Note?, then rest: consuming [Note]) {
         guard let reporter else {
@@ -152,17 +153,30 @@ extension StateMachine {
         }
         var first = consume first
         var rest = consume rest
-        repeat {
-            if let note = first.take() { report(note, to: reporter) }
-            // Each note is moved out of the buffer and destroyed after its report, outside the lock (destroying
-            // an event or a state must not run under it); indexing would copy each note and destroy it twice.
-            // The buffer is left empty with its capacity, for the core to reuse.
-            if !rest.isEmpty {
-                rest.reverse()
-                while let note = rest.popLast() { report(note, to: reporter) }
+        var allowance = Core.handOverAfter
+        DeliveringThread.delivering {
+            while true {
+                if let note = first.take() { report(note, to: reporter) }
+                // Each note is moved out of the buffer and destroyed after its report, outside the lock
+                // (destroying an event or a state must not run under it); indexing would copy each note and
+                // destroy it twice. The buffer is left empty with its capacity, for the core to reuse.
+                if !rest.isEmpty {
+                    rest.reverse()
+                    while let note = rest.popLast() { report(note, to: reporter) }
+                }
+                if rest.capacity == 0 && delivery.stepDownUnlessQueued() { return }
+                switch core.withLock({ $0.nextReports(first: &first, rest: &rest, allowance: allowance) }) {
+                case .done:
+                    return
+                case .handOver(let next):
+                    next.resume(.deliver)
+                    return
+                case .deliver(let taken):
+                    for waiter in taken { waiter.resume(.taken) }
+                    allowance -= rest.count + (first == nil ? 0 : 1)
+                }
             }
-            if rest.capacity == 0 && delivery.stepDownUnlessQueued() { return }
-        } while core.withLock { $0.nextReports(first: &first, rest: &rest) }
+        }
     }
 
     /// Builds the report of `note` when the reporter takes its level; its text is made only if a sink

@@ -1,11 +1,5 @@
 import Support
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A thread-safe state machine whose transition function is its specification.
 ///
 /// Events from any thread or task are applied one at a time under a lock by the pure transition
@@ -39,7 +33,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     ///
     /// Read and written only by the caller delivering reports, which ``delivery`` makes one at a time:
     /// a deliverer steps down with a releasing store or exchange, and the next one claims with an
-    /// acquiring load or exchange, so each sees what the one before it left here. For the same reason no
+    /// acquiring load or exchange (or, handed the delivery, wakes from the semaphore the deliverer signalled
+    /// after its release), so each sees what the one before it left here. For the same reason no
     /// two accesses can overlap, so the runtime's exclusivity check, a cost on every report, is left out.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var spareText: RecordText?
 
@@ -213,14 +208,19 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             effects.reports = []
             deliver(report, then: rest)
         }
-        if effects.waitsForBacklog { waitForReportBacklog() }
+        if let waiter = effects.waiter { awaitReports(waiter) }
     }
 
-    /// Waits, yielding the processor, while a reporter on another thread is behind by more than
-    /// ``Core/reportBacklog`` notes: senders slow to the reporter's pace instead of queueing without bound.
+    /// Blocks until another thread's deliverer has taken this caller's reports, or has handed it the
+    /// delivery, which it then carries on. Senders thus go at the reporter's pace instead of queueing
+    /// without bound, and no deliverer drains everyone's reports for long (``Core/handOverAfter``).
     @usableFromInline
-    func waitForReportBacklog() {
-        while core.withLock({ $0.backlogIsFull }) { sched_yield() }
+    func awaitReports(_ waiter: ReportWaiter) {
+        switch waiter.wait() {
+        case .taken: return
+        case .deliver: deliver(nil, then: [])
+        case .waiting: preconditionFailure("Internal inconsistency: \(label) woke a sender still waiting")
+        }
     }
 
     /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run

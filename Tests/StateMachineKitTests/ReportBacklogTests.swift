@@ -2,52 +2,102 @@ import Testing
 
 @testable import StateMachineKit
 
-/// Who delivers reports, and the decisions that bound the reports waiting for a slow reporter, driven on
-/// the core directly.
+/// Who delivers reports, who waits for them and when the delivery is handed over, driven on the core directly.
 @Suite struct ReportBacklogTests {
     typealias Machine = StateMachine<Int, Int>
 
-    /// A machine whose reporter is, as far as the core knows, busy on thread `deliverer` with `waiting`
-    /// notes behind it.
-    static func machine(deliverer: UInt, waiting: Int) -> Machine {
-        let machine = Machine(initial: 0, label: "backlog", historyLimit: 0, reporter: Reporter { _ in }) {
+    /// A machine whose reporter is, as far as the core knows, busy on another caller with `waiting` notes
+    /// behind it.
+    static func busy(waiting: Int) -> Machine {
+        let machine = Machine(initial: 0, label: "busy", historyLimit: 0, reporter: Reporter { _ in }) {
             _, event in .update(event)
         }
-        machine.core.withLock { core in
-            #expect(core.delivery.claim())
-            core.deliverer = deliverer
-            for event in 0..<waiting {
-                core.note(
-                    .record(
-                        Machine.RecordNote(
-                            visit: 1, before: 0, event: event, outcome: .updated, after: event, source: .event,
-                            postponeLimit: 0)))
-            }
-        }
+        _ = apply(-1, to: machine)
+        for event in 0..<waiting { _ = DeliveringThread.delivering { apply(event, to: machine) } }
         return machine
     }
 
-    /// What sending one more event decides: whether the sender must wait for the backlog to shrink.
-    static func sendWaits(_ machine: Machine) -> Bool {
+    /// Applies `event` under the lock as `send` does and returns the waiter it must block on, if any.
+    static func waiter(applying event: Int, to machine: Machine) -> ReportWaiter? {
         var report: Machine.Note?
         return machine.core.withLock { core in
             core.apply(
-                1, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock, report: &report
-            ).1?.waitsForBacklog ?? false
+                event, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock,
+                report: &report
+            ).1?.waiter
         }
     }
 
-    @Test func aSenderWaitsOnceTheBacklogOfAnotherThreadsDelivererIsFull() {
-        let other = currentThread() &+ 1
-        let full = Self.machine(deliverer: other, waiting: Machine.Core.reportBacklog)
-        let roomy = Self.machine(deliverer: other, waiting: Machine.Core.reportBacklog - 2)
-        #expect([Self.sendWaits(full), Self.sendWaits(roomy)] == [true, false])
-        #expect(full.core.withLock { $0.backlogIsFull })
+    @Test func aSenderWhoseReportsQueueBehindAnotherCallersDeliveryWaitsForThem() {
+        let machine = Self.busy(waiting: 0)
+        let waiter = Self.waiter(applying: 1, to: machine)
+        #expect(waiter?.ticket == 2)
+        #expect(machine.core.withLock { $0.waiters.map(\.ticket) } == [2])
     }
 
-    @Test func theDeliveringThreadItselfNeverWaits() {
-        let machine = Self.machine(deliverer: currentThread(), waiting: Machine.Core.reportBacklog)
-        #expect(!Self.sendWaits(machine))
+    @Test func aSenderWithNoReportOfItsOwnNeverWaits() {
+        let machine = Machine(
+            initial: 0, label: "quiet", historyLimit: 0, reporter: Reporter(minimumLevel: .error) { _ in }
+        ) {
+            _, event in event < 0 ? .invalid("negative") : .update(event)
+        }
+        _ = Self.apply(-1, to: machine)
+        _ = DeliveringThread.delivering { Self.apply(-2, to: machine) }
+        // Another caller delivers, with a note queued; this event makes no report.
+        #expect(Self.waiter(applying: 1, to: machine) == nil)
+        #expect(Self.waiter(applying: -3, to: machine)?.ticket == 3)
+    }
+
+    @Test func aSendFromInsideASinkNeverWaits() {
+        let machine = Self.busy(waiting: 0)
+        let waiter = DeliveringThread.delivering { Self.waiter(applying: 1, to: machine) }
+        #expect(waiter == nil)
+        #expect(machine.core.withLock { $0.notes.count } == 1)
+    }
+
+    /// What a deliverer is told to do next, with the waiting senders named by their tickets.
+    enum Next: Equatable {
+        case deliver(taken: [Int], first: Int?, rest: [Int?])
+        case done
+        case handOver(to: Int)
+    }
+
+    /// What the deliverer of `machine` is given after delivering with `allowance` left.
+    static func next(_ machine: Machine, allowance: Int) -> Next {
+        var first: Machine.Note?
+        var rest: [Machine.Note] = []
+        switch machine.core.withLock({ $0.nextReports(first: &first, rest: &rest, allowance: allowance) }) {
+        case .deliver(let taken):
+            return .deliver(
+                taken: taken.map(\.ticket), first: Self.event(of: first), rest: rest.map { Self.event(of: $0) })
+        case .done:
+            return .done
+        case .handOver(let next):
+            return .handOver(to: next.ticket)
+        }
+    }
+
+    @Test func aDelivererTakesAtMostItsAllowanceAndResumesTheSendersItTookFrom() {
+        let machine = Self.busy(waiting: 0)
+        let tickets = (1...3).map { Self.waiter(applying: $0, to: machine)?.ticket }
+        #expect(tickets == [2, 3, 4])
+        #expect(Self.next(machine, allowance: 2) == .deliver(taken: [2, 3], first: nil, rest: [1, 2]))
+        #expect(machine.core.withLock { $0.waiters.map(\.ticket) } == [4])
+    }
+
+    @Test func aDelivererThatHasDeliveredItsShareHandsTheDeliveryToTheOldestWaitingSender() {
+        let machine = Self.busy(waiting: 0)
+        for event in 1...2 { _ = Self.waiter(applying: event, to: machine) }
+        #expect(Self.next(machine, allowance: 0) == .handOver(to: 2))
+        #expect(machine.delivery.isActive)
+        // The sender handed the delivery fetches the notes: it cannot step down past them.
+        #expect(!machine.delivery.stepDownUnlessQueued())
+        #expect(machine.core.withLock { $0.notes.count } == 2)
+    }
+
+    @Test func withNobodyWaitingADelivererGoesOnPastItsAllowance() {
+        let machine = Self.busy(waiting: 3)
+        #expect(Self.next(machine, allowance: 0) == .deliver(taken: [], first: nil, rest: [0, 1, 2]))
     }
 
     /// Applies `event` under the lock as `send` does and returns the report it was given to deliver.
@@ -88,13 +138,13 @@ import Testing
         }
         let delivering = Self.apply(1, to: machine)
         // While the first caller delivers, a second one's report waits for it instead.
-        let waiting = Self.apply(2, to: machine)
+        let waiting = DeliveringThread.delivering { Self.apply(2, to: machine) }
         #expect(Self.event(of: waiting.first) == nil && waiting.rest == 0)
         #expect(Self.event(of: delivering.first) == 1)
         #expect(!machine.delivery.stepDownUnlessQueued())
         var first: Machine.Note?
         var rest: [Machine.Note] = []
-        #expect(machine.core.withLock { $0.nextReports(first: &first, rest: &rest) })
+        _ = machine.core.withLock { $0.nextReports(first: &first, rest: &rest, allowance: 64) }
         #expect(Self.event(of: first) == 2)
         #expect(machine.delivery.stepDownUnlessQueued())
         #expect(!machine.delivery.isActive)
@@ -105,14 +155,18 @@ import Testing
             _, event in .update(event)
         }
         _ = Self.apply(1, to: machine)
-        for event in 2...4 { _ = Self.apply(event, to: machine) }
+        for event in 2...4 { _ = DeliveringThread.delivering { Self.apply(event, to: machine) } }
         var first: Machine.Note?
         var rest: [Machine.Note] = []
-        #expect(machine.core.withLock { $0.nextReports(first: &first, rest: &rest) })
+        _ = machine.core.withLock { $0.nextReports(first: &first, rest: &rest, allowance: 64) }
         #expect(first == nil)
         #expect(rest.map { Self.event(of: $0) } == [2, 3, 4])
         rest.removeAll(keepingCapacity: true)
-        #expect(!machine.core.withLock { $0.nextReports(first: &first, rest: &rest) })
+        let steppedDown = machine.core.withLock { core -> Bool in
+            if case .done = core.nextReports(first: &first, rest: &rest, allowance: 61) { return true }
+            return false
+        }
+        #expect(steppedDown)
         #expect(machine.core.withLock { $0.spare.capacity } >= 3)
         #expect(!machine.delivery.isActive)
     }
