@@ -9,11 +9,17 @@ package struct TransferDriverStatus: Hashable, Sendable {
     /// The size of the file the transfer produces, in bytes; nil until the driver knows it (a real copy
     /// learns it when its job opens the source).
     package var totalBytes: Int64?
+    /// Why the file was not copied although the transfer completed: the destination already held it
+    /// (`same size and time`, or `same content` when compared or recorded so); nil when it was copied.
+    package var alreadyThere: String?
 
     /// A status.
-    package init(staleEvents: Int = 0, failsNextOutcome: Bool = false, totalBytes: Int64? = nil) {
+    package init(
+        staleEvents: Int = 0, failsNextOutcome: Bool = false, totalBytes: Int64? = nil, alreadyThere: String? = nil
+    ) {
         self.staleEvents = staleEvents
         self.failsNextOutcome = failsNextOutcome
         self.totalBytes = totalBytes
+        self.alreadyThere = alreadyThere
     }
 }

@@ -590,11 +590,15 @@ status=0
 "$bin" copy --headless "$rerun" "$dst" >"$work/rerun.out" 2>"$work/rerun.err" || status=$?
 [ $status = 1 ] && grep -q "f2 already exists and was not written by this copy (use --overwrite to replace it)" "$work/rerun.err" &&
     ! grep -q "f1\|f3" "$work/rerun.err" &&
-    pass "rerun: a changed file is refused naming --overwrite, the others are skipped" ||
-    fail "rerun: exit $status: $(cat "$work/rerun.err")"
+    grep -qx "rerun-src/f1: skipped (same size and time)" "$work/rerun.out" &&
+    grep -qx "rerun-src/f3: skipped (same size and time)" "$work/rerun.out" &&
+    grep -q "^copied 0 files (0 B), skipped 2, failed 1 in " "$work/rerun.out" &&
+    pass "rerun: a changed file is refused naming --overwrite, the others are skipped and said so" ||
+    fail "rerun: exit $status: $(cat "$work/rerun.out" "$work/rerun.err")"
 status=0
 "$bin" copy --headless --overwrite "$rerun" "$dst" >"$work/rerun2.out" 2>"$work/rerun2.err" || status=$?
 [ $status = 0 ] && same "$rerun/f2" "$dst/rerun-src/f2" && [ "$(inodes)" = "$kept" ] &&
+    grep -q "^copied 1 file (20 KB), skipped 2, failed 0 in " "$work/rerun2.out" &&
     pass "rerun --overwrite: only the changed file is replaced, the others keep their inode" ||
     fail "rerun --overwrite: exit $status, inodes $(inodes | tr '\n' ' ') (were $(echo $kept)): $(cat "$work/rerun2.err")"
 

@@ -50,6 +50,18 @@ import Testing
         #expect(ProgressLines.line(name: name, state: .idle) == line)
     }
 
+    /// A file found already there completed without being copied, and the line says why.
+    @Test(
+        arguments: [
+            (TransferState.completed(file: "/d/a.bin"), "same size and time", "a.bin: skipped (same size and time)"),
+            (.completed(file: "/d/a.bin"), "same content", "a.bin: skipped (same content)"),
+            (.completed(file: "/d/a.bin"), nil, #"a.bin: completed(file: "/d/a.bin")"#),
+            (.running(request: 1, percent: 50), "same content", "a.bin: running(request: 1, percent: 50)"),
+        ] as [(TransferState, String?, String)])
+    func aFileAlreadyThereIsSaidToBeSkipped(state: TransferState, alreadyThere: String?, line: String) {
+        #expect(ProgressLines.line(name: "a.bin", state: state, alreadyThere: alreadyThere) == line)
+    }
+
     @Test func theLineIsTheNameAndTheCanonicalState() {
         #expect(
             ProgressLines.line(name: "a.bin", state: .failed(message: "cannot read /x: No such file or directory"))

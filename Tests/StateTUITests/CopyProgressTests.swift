@@ -29,6 +29,16 @@ import Testing
                 skipped: 0, elapsed: .seconds(65)) == "copied 1 file (5 B), skipped 0, failed 2 in 1:05")
     }
 
+    /// Files already there count as skipped, not copied, with their bytes.
+    @Test func filesAlreadyThereAreSkippedInTheSummary() {
+        let totals = TransferTotals([
+            (.completed(file: "/d/a"), 1000, alreadyThere: true), (.completed(file: "/d/b"), 500, alreadyThere: false),
+            (.failed(message: "x"), 10, alreadyThere: false),
+        ])
+        #expect(
+            totals.summary(skipped: 1, elapsed: .seconds(2)) == "copied 1 file (500 B), skipped 2, failed 1 in 2 s")
+    }
+
     /// Each transfer counts by its phase: a completed one whole, a running or paused one by its percent, a
     /// failed or idle one nothing; the sizes known sum to the total.
     @Test func totalsSumTheTransfersByPhase() {

@@ -36,7 +36,11 @@ enum HeadlessCopy {
         let started = clock.now
         var lastTotal: Duration?
         func totals() -> TransferTotals {
-            TransferTotals(transfers.map { (phase: $0.machine.state, size: $0.status.totalBytes) })
+            TransferTotals(
+                transfers.map {
+                    let status = $0.status
+                    return (phase: $0.machine.state, size: status.totalBytes, alreadyThere: status.alreadyThere != nil)
+                })
         }
         let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()
@@ -56,7 +60,11 @@ enum HeadlessCopy {
         // machine that settles after the snapshot is seen (and printed) in the next round.
         func printChanges(_ states: [TransferState]) {
             for (index, state) in states.enumerated() where lines.isWorthReporting(state, after: printed[index]) {
-                io.writeOutput(ProgressLines.line(name: transfers[index].request.id, state: state) + "\n")
+                io.writeOutput(
+                    ProgressLines.line(
+                        name: transfers[index].request.id, state: state,
+                        alreadyThere: transfers[index].status.alreadyThere)
+                        + "\n")
                 printed[index] = state
             }
             // Written as it happens: a reader following the output live, or the log left after a kill -9.

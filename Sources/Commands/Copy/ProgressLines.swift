@@ -47,7 +47,13 @@ package struct ProgressLines: Hashable, Sendable {
     /// `NAME: STATE` with the state in canonical text, e.g. `a.bin: running(request: 1, percent: 40)`;
     /// control characters in the name are escaped (a name `two\nlines` prints as `two\\nlines`), so
     /// the line is always one line.
-    package static func line(name: String, state: TransferState) -> String {
-        "\(DisplayText.escaped(name)): \(state)"
+    ///
+    /// A completed transfer that found its file `alreadyThere` (the reason) says so instead:
+    /// `a.bin: skipped (same size and time)`.
+    package static func line(name: String, state: TransferState, alreadyThere: String? = nil) -> String {
+        if case .completed = state, let alreadyThere {
+            return "\(DisplayText.escaped(name)): skipped (\(alreadyThere))"
+        }
+        return "\(DisplayText.escaped(name)): \(state)"
     }
 }

@@ -208,6 +208,7 @@ package final class CopyTransfer: TransferDriver {
             switch outcome {
             case .success(.completed(let file)), .success(.alreadyComplete(let file)):
                 // Also when a pause was asked: the job was past its last chunk, so the file is committed.
+                driverStatus.change { $0.alreadyThere = Self.alreadyThere(outcome) }
                 forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
                 sender.send(.succeeded(request: request, file: file.path))
             case .success(.interrupted):
@@ -322,6 +323,15 @@ private final class ProgressForwarder: Sendable {
         if grew {
             sender.send(.progress(request: request, percent: percent))
         }
+    }
+}
+
+extension CopyTransfer {
+    /// Why a run that succeeded copied nothing: a skip by size and time (nothing was read), or a destination
+    /// found to hold the source's content; nil for a file this run copied.
+    static func alreadyThere(_ outcome: Result<CopyOutcome, TransferError>) -> String? {
+        guard case .success(.alreadyComplete(let file)) = outcome else { return nil }
+        return file.digest == nil ? "same size and time" : "same content"
     }
 }
 

@@ -17,6 +17,10 @@ package struct TransferTotals: Hashable, Sendable {
     package var files = 0
     /// The bytes of the completed transfers.
     package var completedBytes: Int64 = 0
+    /// The completed transfers that copied nothing, the destination already holding their file.
+    package var alreadyThere = 0
+    /// The bytes of those.
+    package var alreadyThereBytes: Int64 = 0
 
     /// Totals given outright.
     package init(
@@ -33,8 +37,14 @@ package struct TransferTotals: Hashable, Sendable {
 
     /// The totals of transfers in `phases`, each with its size when known.
     package init(_ transfers: [(phase: TransferState, size: Int64?)]) {
+        self.init(transfers.map { (phase: $0.phase, size: $0.size, alreadyThere: false) })
+    }
+
+    /// The totals of transfers in `phases`, each with its size when known and whether, completed, it found its
+    /// file already there (copied nothing).
+    package init(_ transfers: [(phase: TransferState, size: Int64?, alreadyThere: Bool)]) {
         files = transfers.count
-        for (phase, size) in transfers {
+        for (phase, size, wasThere) in transfers {
             let size = size ?? 0
             totalBytes += size
             switch phase {
@@ -42,6 +52,10 @@ package struct TransferTotals: Hashable, Sendable {
                 completed += 1
                 completedBytes += size
                 bytesDone += size
+                if wasThere {
+                    alreadyThere += 1
+                    alreadyThereBytes += size
+                }
             case .running(_, let percent), .paused(_, let percent):
                 bytesDone += size * Int64(percent) / 100
             case .failed:
@@ -74,14 +88,16 @@ package struct TransferTotals: Hashable, Sendable {
             + "\(Self.count(completed)) of \(Self.count(files)) files"
     }
 
-    /// `copied 3,998 files (10 GB), skipped 2, failed 0 in 24 s`: the completed transfers and their bytes,
-    /// `skipped` entries left out, the failed transfers, and the time taken (`1:05` from a minute on).
+    /// `copied 3,998 files (10 GB), skipped 2, failed 0 in 24 s`: the transfers that copied their file and
+    /// its bytes, the files already there plus `skipped` entries left out, the failed transfers, and the
+    /// time taken (`1:05` from a minute on).
     package func summary(skipped: Int, elapsed: Duration) -> String {
         let seconds = elapsed.inSeconds
         let took = seconds < 60 ? "\(Int(seconds.rounded())) s" : TransferFigures.duration(seconds: seconds)
-        return "copied \(Self.count(completed)) \(completed == 1 ? "file" : "files") "
-            + "(\(TransferFigures.size(completedBytes))), skipped \(Self.count(skipped)), failed \(Self.count(failed))"
-            + " in \(took)"
+        let copied = completed - alreadyThere
+        return "copied \(Self.count(copied)) \(copied == 1 ? "file" : "files") "
+            + "(\(TransferFigures.size(completedBytes - alreadyThereBytes))), skipped \(Self.count(skipped + alreadyThere)), "
+            + "failed \(Self.count(failed)) in \(took)"
     }
 
     /// `4,000`: a count with its thousands grouped by commas.
