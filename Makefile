@@ -114,9 +114,9 @@ lint:
 	$(SWIFT_FORMAT) lint --strict --parallel --recursive $(FORMAT_PATHS)
 	Tests/check-conditional-imports.sh
 
-# Another package depends on a tagged clone of this repository by version and builds and runs all four library
-# products (StateMachineKit, StateMachineTesting, StateMachineMacros, StateMachineInspector). Commit first: only
-# committed files are in the clone.
+# Another package depends on a tagged release of this repository (its committed tree, tagged 0.1.0) by version and
+# builds and runs all four library products (StateMachineKit, StateMachineTesting, StateMachineMacros,
+# StateMachineInspector). Commit first: only committed files are in the release.
 test-adopt:
 	SWIFT=$(SWIFT) Tests/EndToEnd/adopt.sh
 

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Adoption by version, as another package does it: the repository is cloned, the clone tagged 0.1.0, and a small
+# Adoption by version, as another package does it: the repository's tree is committed and tagged 0.1.0, and a small
 # consumer package that depends on it with `.package(url: "file://…", from: "0.1.0")` is built and run. The
 # consumer uses every library product a user adopts — StateMachineKit, StateMachineTesting, StateMachineMacros
 # (the @StateMachine macro, whose plugin is built from the toolchain's SwiftSyntax) and StateMachineInspector —
 # so a manifest setting SwiftPM refuses in a versioned dependency (unsafe flags under an old tools version), or a
-# product that does not build from outside, fails here. Only committed files are in the clone: commit first.
+# product that does not build from outside, fails here. Only committed files are in the release: commit first.
 name=adopt
 build=no
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-git clone --quiet --no-hardlinks . "$work/statetui" || fail "git clone of the repository failed"
-git -C "$work/statetui" tag 0.1.0 || fail "tagging the clone 0.1.0 failed"
+# The repository's committed tree in a repository of its own, committed and tagged: what a consumer fetches
+# from a release. Made from `git archive` rather than a clone, so a shallow checkout (as CI may have) serves too.
+mkdir "$work/statetui"
+git archive HEAD | tar -x -C "$work/statetui" || fail "git archive of the repository failed"
+git -C "$work/statetui" init --quiet &&
+    git -C "$work/statetui" add --all &&
+    git -C "$work/statetui" -c user.name=adopt -c user.email=adopt@localhost commit --quiet \
+        -m "statetui at $(git rev-parse --short HEAD)" &&
+    git -C "$work/statetui" tag 0.1.0 || fail "committing and tagging the release repository failed"
 
 consumer="$work/consumer"
 mkdir -p "$consumer/Sources/consumer"
