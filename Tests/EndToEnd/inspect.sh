@@ -82,42 +82,36 @@ set -e
 [ "$status" -eq 2 ] || fail "unknown name exited $status"
 grep -q "no inspectable program named nobody" "$work/err" || fail "unknown name message: $(cat "$work/err")"
 
-# 4. Issue 24: a peer that accepts and never says hello is given up on after 5 s, exit 1, saying so.
-peer="$work/peer.1.sock"
-python3 - "$peer" "" <<'PY' &
+# Serves one client on the socket $peer: sends BYTES, then says nothing more for 30 s. Runs
+# `statetui inspect $peer --headless` against it with its standard error in ERR_FILE, and sets status.
+inspect_fake_peer() {
+    local bytes=$1 err_file=$2 server
+    rm -f "$peer"
+    python3 - "$peer" "$bytes" <<'PY' &
 import socket, sys, time
 server = socket.socket(socket.AF_UNIX); server.bind(sys.argv[1]); server.listen(1)
 client, _ = server.accept()
 client.sendall(sys.argv[2].encode("latin-1"))
 time.sleep(30)
 PY
-silent=$!
-for _ in $(seq 1 100); do [ -S "$peer" ] && break; sleep 0.05; done
-set +e
-timeout 20 "$bin" inspect "$peer" --headless > /dev/null 2> "$work/silent.err"
-status=$?
-set -e
-kill "$silent" 2>/dev/null || true
+    server=$!
+    for _ in $(seq 1 100); do [ -S "$peer" ] && break; sleep 0.05; done
+    set +e
+    timeout 20 "$bin" inspect "$peer" --headless > /dev/null 2> "$err_file"
+    status=$?
+    set -e
+    kill "$server" 2>/dev/null || true
+}
+
+# 4. Issue 24: a peer that accepts and never says hello is given up on after 5 s, exit 1, saying so.
+peer="$work/peer.1.sock"
+inspect_fake_peer "" "$work/silent.err"
 [ "$status" -eq 1 ] || fail "a silent peer: exit $status, expected 1"
 [ "$(cat "$work/silent.err")" = "statetui: inspect: $peer: no hello within 5 seconds; not an inspector, or it is stuck" ] ||
     fail "a silent peer: $(cat "$work/silent.err")"
 
 # 5. Issue 24: escape sequences a peer sends reach standard error escaped, never raw.
-rm -f "$peer"
-python3 - "$peer" $'\e]2;TITLE\a\e[2J\n' <<'PY' &
-import socket, sys, time
-server = socket.socket(socket.AF_UNIX); server.bind(sys.argv[1]); server.listen(1)
-client, _ = server.accept()
-client.sendall(sys.argv[2].encode("latin-1"))
-time.sleep(30)
-PY
-hostile=$!
-for _ in $(seq 1 100); do [ -S "$peer" ] && break; sleep 0.05; done
-set +e
-timeout 20 "$bin" inspect "$peer" --headless > /dev/null 2> "$work/escapes.err"
-status=$?
-set -e
-kill "$hostile" 2>/dev/null || true
+inspect_fake_peer $'\e]2;TITLE\a\e[2J\n' "$work/escapes.err"
 [ "$status" -eq 1 ] || fail "an escaping peer: exit $status, expected 1"
 if LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$work/escapes.err"; then fail "raw control bytes on stderr"; fi
 grep -qF 'not an inspector message: "\u{1B}]2;TITLE\u{7}\u{1B}[2J"' "$work/escapes.err" ||
