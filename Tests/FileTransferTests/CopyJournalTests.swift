@@ -129,7 +129,7 @@ import Testing
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         let size = Int64(fixture.content.count)
-        let digest = SHA256.hash(fixture.content)
+        let digest = ContentDigest.of(fixture.content)
         let status = try FileSystem.posix.statusOfPath(fixture.source)
         let intent = JournalRecord.intent(
             name: "source.bin", request: "1", source: fixture.source,
@@ -243,7 +243,7 @@ import Testing
                 == .completed(
                     CommittedFile(
                         path: crashed + "/source.bin", size: Int64(fixture.content.count),
-                        digest: SHA256.hash(fixture.content))))
+                        digest: ContentDigest.of(fixture.content))))
         #expect(contents(of: crashed + "/source.bin") == fixture.content)
         #expect(!exists(crashed + "/" + StagedFile.partialName(for: "source.bin")))
         let firstWrite = log.all.first { if case .write = $0 { true } else { false } }
@@ -308,7 +308,7 @@ import Testing
                 == .completed(
                     CommittedFile(
                         path: fixture.finalPath, size: Int64(newer.count),
-                        digest: SHA256.hash(newer))))
+                        digest: ContentDigest.of(newer))))
         #expect(contents(of: fixture.finalPath) == newer)
     }
 
@@ -349,7 +349,7 @@ import Testing
             CopyOutcome.completed(
                 CommittedFile(
                     path: destination + "/file\(index).bin", size: Int64(content.count),
-                    digest: SHA256.hash(content)))
+                    digest: ContentDigest.of(content)))
         }
         #expect(Set(outcomes) == Set(expected))
         let reopened = try CopyJournal(directory: destination)
@@ -358,7 +358,10 @@ import Testing
             reopened.entries.mapValues(\.status)
                 == Dictionary(
                     uniqueKeysWithValues: sources.enumerated().map {
-                        ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
+                        (
+                            "file\($0).bin",
+                            JournalEntry.Status.completed(size: Int64($1.count), digest: ContentDigest.of($1))
+                        )
                     }))
         for (index, content) in sources.enumerated() {
             #expect(contents(of: destination + "/file\(index).bin") == content)
