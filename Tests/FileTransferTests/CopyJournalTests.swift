@@ -471,3 +471,60 @@ import Testing
                 + String(repeating: "n", count: 191) + "…(109 more)\", which restarts)")
     }
 }
+
+/// Copies appending to one journal at the same time share its fsyncs (group commit), and none returns
+/// before an fsync that began after its line was written.
+@Suite struct JournalGroupCommitTests {
+    /// While the first append's fsync is held, four more appends write their lines and wait; when it is
+    /// released, one more fsync makes all four durable: two fsyncs for five records, each journaled.
+    @Test func appendsWaitingForAnFsyncShareTheNextOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let held = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let syncs = Locked(0)
+        let lines = Locked(0)
+        let counting = Locked(false)
+        var fileSystem = FileSystem.posix
+        fileSystem.sync = { descriptor throws(Errno) in
+            let first =
+                counting.withLock { $0 }
+                ? syncs.withLock { count in
+                    count += 1
+                    return count == 1
+                } : false
+            if first {
+                entered.signal()
+                held.wait()
+            }
+            try FileSystem.posix.sync(descriptor)
+        }
+        fileSystem.append = { descriptor, bytes throws(Errno) in
+            let count = try FileSystem.posix.append(descriptor, bytes)
+            lines.withLock { $0 += 1 }
+            return count
+        }
+        let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
+        counting.withLock { $0 = true }
+        let appended = DispatchGroup()
+        func appendOnAThread(_ name: String) {
+            appended.enter()
+            Thread {
+                try? journal.append(.cancelled(name: name))
+                appended.leave()
+            }.start()
+        }
+        appendOnAThread("first")
+        entered.wait()
+        for name in ["b", "c", "d", "e"] { appendOnAThread(name) }
+        // Until every line is written (bounded, so code that holds the journal during its fsync fails
+        // instead of hanging), then through the journal's lock, which each line's ticket is taken under.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while lines.withLock({ $0 }) < 5, ContinuousClock.now < deadline { usleep(1000) }
+        if lines.withLock({ $0 }) == 5 { _ = journal.entries }
+        held.signal()
+        appended.wait()
+        #expect(syncs.withLock { $0 } == 2)
+        #expect(Set(journal.entries.keys) == ["first", "b", "c", "d", "e"])
+    }
+}
