@@ -510,7 +510,7 @@ import Testing
         func appendOnAThread(_ name: String) {
             appended.enter()
             Thread {
-                try? journal.append(.cancelled(name: name))
+                try? journal.append(CopyJournalTests.intent(name))
                 appended.leave()
             }.start()
         }
