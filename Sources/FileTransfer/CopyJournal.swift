@@ -27,6 +27,8 @@ public final class CopyJournal: Sendable {
 
     private let fileSystem: FileSystem
     private let state: Locked<State>
+    /// The journal's fsyncs, shared by the copies appending at the same time.
+    private let syncs = SyncGroup()
 
     private struct State {
         var descriptor: Int32
@@ -208,17 +210,29 @@ public final class CopyJournal: Sendable {
     }
 
     /// Appends one record and syncs the journal before returning.
+    ///
+    /// Copies appending at the same time share their fsyncs (``SyncGroup``): each returns once an fsync
+    /// that began after its line was written has returned. The entry changes only then.
     public func append(_ record: JournalRecord) throws(TransferError) {
         let line = Self.line(for: record)
         let path = self.path
         let fileSystem = self.fileSystem
-        try state.withLock { state throws(TransferError) in
+        let syncs = self.syncs
+        let (descriptor, ticket) = try state.withLock { state throws(TransferError) in
             do throws(Errno) {
                 try fileSystem.appendAll(state.descriptor, line)
-                try fileSystem.sync(state.descriptor)
             } catch {
                 throw TransferError.writing(path, operation: "append to", error)
             }
+            // Under the lock that wrote the line: whoever holds the lock next finds its ticket taken.
+            return (state.descriptor, syncs.ticket())
+        }
+        do {
+            try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
+        } catch {
+            throw TransferError.writing(path, operation: "append to", error)
+        }
+        state.withLock { state in
             state.entries[record.name] = JournalEntry.applying(record, to: state.entries[record.name])
         }
     }

@@ -120,22 +120,16 @@ public struct CopyPreview: Hashable, Sendable {
         return overwrite ? .replace : .refuse(reason: "it exists and differs (use --overwrite to replace it)")
     }
 
-    /// The SHA-256 of the regular file at `path` (a symbolic link is not followed); nil when unreadable.
+    /// The ``ContentDigest`` of the regular file at `path` (a symbolic link is not followed, holes are not
+    /// read); nil when unreadable.
     private static func digest(of path: String, fileSystem: FileSystem) -> SHA256Digest? {
         guard let descriptor = try? fileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0) else {
             return nil
         }
         defer { fileSystem.close(descriptor) }
         guard (try? fileSystem.status(descriptor))?.kind == .regularFile else { return nil }
-        var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var position: Int64 = 0
-        while let count = try? fileSystem.readFully(descriptor, into: buffer, at: position) {
-            if count == 0 { return hasher.finalize() }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            position += Int64(count)
-        }
-        return nil
+        let hasher = PipelinedHasher(chunkSize: CopyOptions.defaultChunkSize)
+        guard (try? hasher.feedContent(of: descriptor, length: nil, fileSystem: fileSystem)) != nil else { return nil }
+        return hasher.state.finalize()
     }
 }

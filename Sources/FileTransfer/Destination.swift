@@ -322,8 +322,11 @@ public final class DestinationDirectory: Sendable {
 
     /// Makes the directory's entries (a rename, a new file) durable.
     func sync() throws(TransferError) {
+        let fileSystem = self.fileSystem
+        let descriptor = self.descriptor
         do {
-            try fileSystem.sync(descriptor)
+            // Renames by many copies into this directory are made durable together (``SyncGroup``).
+            try owner.syncs.sync { () throws(Errno) in try fileSystem.sync(descriptor) }
         } catch {
             throw .writing(path, operation: "sync directory", error)
         }
@@ -343,6 +346,8 @@ public final class DestinationDirectory: Sendable {
 /// A descriptor closed (through the file system that opened it) when its last user goes away.
 private final class OpenDescriptor: Sendable {
     let descriptor: Int32
+    /// The directory's fsyncs, shared by every view of it.
+    let syncs = SyncGroup()
     private let fileSystem: FileSystem
 
     init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {
