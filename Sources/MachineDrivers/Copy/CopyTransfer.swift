@@ -70,11 +70,7 @@ package final class CopyTransfer: TransferDriver {
         let shown = displayName ?? name
         let status = DriverStatus()
         self.driverStatus = status
-        let machine = TransferMachine(
-            label: DisplayText.escaped(shown),
-            reporter: Reporter { report in
-                if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
-            })
+        let machine = TransferMachine(label: DisplayText.escaped(shown))
         self.machine = machine
         self.request = CopyRequest(
             id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)

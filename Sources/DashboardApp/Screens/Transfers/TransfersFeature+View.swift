@@ -47,7 +47,10 @@ extension TransfersFeature {
             canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
         }
         canvas.render(
-            Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
+            Line(
+                "stale events dropped: \(state.staleEvents)"
+                    + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
+                style: state.staleEvents > 0 ? .bold : .plain),
             in: layout.footer)
     }
 
