@@ -81,7 +81,7 @@ let package = Package(
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
                 "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
             ]),
-        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "Support"]),
+        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "StateMachineTesting", "Support"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
         .target(name: "StateMachineInspector", dependencies: ["StateMachineKit", "Support"]),
         .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
