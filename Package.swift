@@ -107,7 +107,8 @@ let package = Package(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(
-            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
+            name: "DocSnippetsTests",
+            dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector", "StateMachineMacros"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
