@@ -629,7 +629,7 @@ grep -qx "would skip rerun-src/f1 (same size and time)" "$work/dry2.out" &&
 # other process, then that it would resume the partial the killed run left (at its journal's checkpoint) and
 # copy the untouched file; the destination stays byte for byte as it was (no lock file, no journal change).
 new_destination dry-interrupted
-copy_slowly dry-first "$src/one.bin" "$src/three.bin" "$dst"
+copy_slowly dry-first "$src/one.bin" "$dst"
 wait_for_size "$(partial_of "$dst" one.bin)" $((3 << 20)) || fail "--dry-run interrupted: the copy never got 3 MiB in"
 "$bin" copy --headless --dry-run "$src/one.bin" "$dst" >"$work/dry-busy.out" 2>&1 || true
 grep -qx "would wait for .statetui-journal: another statetui copy (pid $background) writes into that directory" \
