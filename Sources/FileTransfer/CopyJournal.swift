@@ -270,8 +270,8 @@ public final class CopyJournal: Sendable {
         try directory.fileSystem.entriesAt(directory.descriptor, 1 << 24).count + nameMargin
     }
 
-    /// Feeds the whole file to a reader through one 64 KiB window.
-    private static func read(_ descriptor: Int32, fileSystem: FileSystem, maximumNames: Int) throws(Errno)
+    /// Feeds the whole file to a reader through one 64 KiB window (also what `--dry-run` reads a journal with).
+    static func read(_ descriptor: Int32, fileSystem: FileSystem, maximumNames: Int) throws(Errno)
         -> JournalReader
     {
         var reader = JournalReader(maximumNames: maximumNames)

@@ -9,13 +9,17 @@ package struct TransferDriverStatus: Hashable, Sendable {
     /// Why the file was not copied although the transfer completed: the destination already held it
     /// (`same size and time`, or `same content` when compared or recorded so); nil when it was copied.
     package var alreadyThere: String?
+    /// Whether the driver has begun moving bytes: a real copy's job opened its source and found bytes still
+    /// to copy (false while it waits for a slot, and for a file found already at the destination).
+    package var isCopying: Bool
 
     /// A status.
     package init(
-        failsNextOutcome: Bool = false, totalBytes: Int64? = nil, alreadyThere: String? = nil
+        failsNextOutcome: Bool = false, totalBytes: Int64? = nil, alreadyThere: String? = nil, isCopying: Bool = false
     ) {
         self.failsNextOutcome = failsNextOutcome
         self.totalBytes = totalBytes
         self.alreadyThere = alreadyThere
+        self.isCopying = isCopying
     }
 }

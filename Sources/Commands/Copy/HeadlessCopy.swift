@@ -59,11 +59,12 @@ enum HeadlessCopy {
         // everything settled from the same snapshot it printed, so every final state gets its line: a
         // machine that settles after the snapshot is seen (and printed) in the next round.
         func printChanges(_ states: [TransferState]) {
-            for (index, state) in states.enumerated() where lines.isWorthReporting(state, after: printed[index]) {
+            for (index, state) in states.enumerated() {
+                let status = transfers[index].status
+                guard lines.isWorthReporting(state, after: printed[index], copying: status.isCopying) else { continue }
                 io.writeOutput(
                     ProgressLines.line(
-                        name: transfers[index].request.id, state: state,
-                        alreadyThere: transfers[index].status.alreadyThere)
+                        name: transfers[index].request.id, state: state, alreadyThere: status.alreadyThere)
                         + "\n")
                 printed[index] = state
             }
@@ -71,9 +72,22 @@ enum HeadlessCopy {
             io.flushOutput()
         }
         func snapshot() -> [TransferState] { transfers.map { $0.machine.state } }
+        // The links the session made itself get a line each: the symbolic links now (made before any transfer
+        // starts), the hard links once ``CopySession/finish()`` made them.
+        var linesOfLinks = 0
+        func printLinks() {
+            let links = session.links
+            for link in links.dropFirst(linesOfLinks) { io.writeOutput("\(link)\n") }
+            linesOfLinks = links.count
+        }
+        printLinks()
         func printSummary() {
+            let links = session.links
+            let linked = links.count { !$0.wasThere }
             io.writeOutput(
-                totals().summary(skipped: session.skipped.count, elapsed: started.duration(to: clock.now)) + "\n")
+                totals().summary(
+                    skipped: session.skipped.count + links.count - linked, linked: linked,
+                    failedLinks: session.failedLinks, elapsed: started.duration(to: clock.now)) + "\n")
             io.flushOutput()
         }
         while true {
@@ -97,6 +111,7 @@ enum HeadlessCopy {
             if states.allSatisfy(isSettled) {
                 waitFor { for transfer in transfers { await transfer.finish() } }
                 for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
+                printLinks()
                 printSummary()
                 break
             }

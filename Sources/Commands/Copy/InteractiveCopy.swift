@@ -1,11 +1,69 @@
 import DashboardApp
+import Dispatch
+import FileTransfer
 import MachineDrivers
+import Support
+import TerminalUI
 
 /// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
 /// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume, cancel,
 /// retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
 /// `f` (a simulated write failure, said so in its message) only with `simulatesFaults` (`--simulate-faults`).
 enum InteractiveCopy {
+    /// What ``open(environment:writeError:session:)`` ends with.
+    enum Opening {
+        /// The session, holding every destination directory's lock.
+        case opened(CopySession)
+        /// The session could not be prepared.
+        case failed(CopySessionError)
+        /// Nothing started: the user stopped waiting for another run (`q`: 1, Ctrl-C: 130), or no terminal
+        /// could show the wait (2); the reason is already on standard error.
+        case stopped(status: Int32)
+    }
+
+    /// Prepares the session with `session`, which waits while another `statetui copy` writes into one of the
+    /// destination directories (the `WhenBusy` it is given says so). While it waits the terminal shows what
+    /// for and for whom (``CopyWait``), and `q` or Ctrl-C gives up; without a wait no terminal is opened here.
+    static func open(
+        environment: [String: String], writeError: (String) -> Void,
+        session make: @escaping @Sendable (CopyJournal.WhenBusy) throws(CopySessionError) -> CopySession
+    ) -> Opening {
+        let opening = SessionOpening()
+        // The session's lock waits block: on a queue of its own, never the calling thread, which draws.
+        DispatchQueue(label: "statetui copy: the destination's locks").async {
+            let result: Result<CopySession, CopySessionError>
+            do throws(CopySessionError) {
+                result = .success(
+                    try make(.wait { journal, holder in opening.waiting(journal: journal, holder: holder) }))
+            } catch {
+                result = .failure(error)
+            }
+            opening.finish(result)
+        }
+        let first = opening.firstNews()
+        guard case .waiting(let journal, let holder) = first else {
+            return opening.outcome
+        }
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: environment)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return .stopped(status: 2)
+        }
+        let final = CopyWait.app(.waiting(journal: journal, holder: holder), updates: opening.updates).run(on: terminal)
+        terminal.restore()
+        switch final {
+        case .ready, .waiting:
+            return opening.outcome
+        case .gaveUp(let reason):
+            let other = holder.map { "pid \($0)" } ?? "another process"
+            writeError(
+                "statetui: stopped waiting for \(DisplayText.escaped(journal)) (\(other)); nothing was copied\n")
+            return .stopped(status: reason == .quit ? 1 : reason.status)
+        }
+    }
+
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`. After `q`
     /// the status is the session's outcome (``CopyExitStatus``: 0 only when every transfer completed, 1 when
     /// any failed or is not finished, each said on standard error); otherwise the dashboard's (130 after
@@ -29,5 +87,61 @@ enum InteractiveCopy {
         }
         for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
         return status == 0 ? CopyExitStatus.report(transfers, io: io) : status
+    }
+}
+
+/// A session being prepared on another thread: what it waits for, told to the waiting screen, and its result.
+private final class SessionOpening: Sendable {
+    /// The first news the caller waits for: a wait began, or the session is prepared.
+    private let news = DispatchSemaphore(value: 0)
+    private let first = Locked<CopyWait.Action?>(nil)
+    private let result = Locked<Result<CopySession, CopySessionError>?>(nil)
+    private let continuation: AsyncStream<CopyWait.Action>.Continuation
+    /// The waits and the end, for the waiting screen.
+    let updates: AsyncStream<CopyWait.Action>
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// The session waits for `journal`, held by `holder`.
+    func waiting(journal: String, holder: Int32?) {
+        let action = CopyWait.Action.waiting(journal: journal, holder: holder)
+        continuation.yield(action)
+        first.withLock { $0 = $0 ?? action }
+        tell()
+    }
+
+    /// The session is prepared, or failed.
+    func finish(_ outcome: Result<CopySession, CopySessionError>) {
+        result.withLock { $0 = outcome }
+        first.withLock { $0 = $0 ?? .ready }
+        continuation.yield(.ready)
+        continuation.finish()
+        tell()
+    }
+
+    /// Blocks until a wait began or the session is prepared; returns which came first.
+    func firstNews() -> CopyWait.Action {
+        news.wait()
+        return first.withLock { $0 } ?? .ready
+    }
+
+    /// The prepared session or its failure; blocks until it is there.
+    var outcome: InteractiveCopy.Opening {
+        while true {
+            if let result = result.withLock({ $0 }) {
+                switch result {
+                case .success(let session): return .opened(session)
+                case .failure(let error): return .failed(error)
+                }
+            }
+            news.wait()
+        }
+    }
+
+    /// Wakes the caller once for the first news, and again for the end.
+    private func tell() {
+        news.signal()
     }
 }

@@ -74,7 +74,7 @@ package struct DashboardEnvironment: Sendable {
         transfers.showsTotals = mode.showsTotals
         var state = AppState(
             screen: mode.screens.first ?? .transfers, transfers: transfers,
-            history: HistoryScreenState(machines: machineNames))
+            graph: GraphScreenState(models: mode.graphModels), history: HistoryScreenState(machines: machineNames))
         state.screens = mode.screens
         state.confirmsQuit = confirmsQuit
         return state

@@ -33,6 +33,14 @@ package struct CopySession: Sendable {
     /// Entries the session itself could not copy (symbolic links), one message each.
     package let problems: [String]
     private let failures: FailureCount
+    private let madeLinks: LinkLog
+
+    /// The links the session made itself, in the order it made them: the tree's symbolic links (made before
+    /// any transfer starts), then, after ``finish()``, the files that are hard links to a file copied earlier.
+    package var links: [CopiedLink] { madeLinks.all.withLock { $0 } }
+
+    /// How many entries the session copies itself (symbolic and hard links) failed.
+    package var failedLinks: Int { failures.count.withLock { $0 } }
 
     /// True when an entry the session copies itself (a symbolic link, a hard link) failed, which makes the
     /// command fail even if every transfer completed.
@@ -44,6 +52,9 @@ package struct CopySession: Sendable {
         var name: String
         var file: String
         var fileDirectory: DestinationDirectory
+        /// The link's and the file's paths below the destination, as the output names them.
+        var path: String
+        var filePath: String
     }
 
     private let warnings: WarningLog
@@ -63,6 +74,12 @@ package struct CopySession: Sendable {
         }
 
         var all: [CopyWarning] { firsts.withLock { $0 } }
+    }
+
+    /// The links made, shared by the copies of the session value.
+    private final class LinkLog: Sendable {
+        let all: Locked<[CopiedLink]>
+        init(_ links: [CopiedLink]) { all = Locked(links) }
     }
 
     /// The count of failed entries, shared by the copies of the session value.
@@ -130,6 +147,7 @@ package struct CopySession: Sendable {
         var directories: [(directory: DestinationDirectory, source: FileStatus)] = []
         var hardLinks: [HardLink] = []
         var problems: [String] = []
+        var links: [CopiedLink] = []
         for source in sources {
             guard let tree = trees[source] else {
                 transfers.append(
@@ -173,7 +191,10 @@ package struct CopySession: Sendable {
                     } catch {
                         throw TransferError.sourceUnreadable(path: link.source, reason: error)
                     }
-                    try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
+                    let made = try directory.copySymbolicLink(
+                        link.name, target: target, source: status, overwrite: overwrite)
+                    let path = (link.directory + [link.name]).joined(separator: "/")
+                    links.append(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
                 } catch {
                     problems.append(error.description)
                 }
@@ -187,7 +208,7 @@ package struct CopySession: Sendable {
                     hardLinks.append(
                         HardLink(
                             directory: journal.directory, name: file.name, file: copy.name,
-                            fileDirectory: copy.directory))
+                            fileDirectory: copy.directory, path: file.relativePath, filePath: first))
                     continue
                 }
                 copies[file.relativePath] = (journal.directory, file.name)
@@ -203,6 +224,7 @@ package struct CopySession: Sendable {
         self.problems = problems
         self.overwrite = overwrite
         failures = FailureCount(problems.count)
+        madeLinks = LinkLog(links)
         self.warnings = warnings
         self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
         self.transfers = transfers
@@ -225,7 +247,11 @@ package struct CopySession: Sendable {
         }
         for link in hardLinks {
             do throws(TransferError) {
-                try link.directory.link(link.name, to: link.file, in: link.fileDirectory, overwrite: overwrite)
+                let made = try link.directory.link(
+                    link.name, to: link.file, in: link.fileDirectory, overwrite: overwrite)
+                let copied: CopiedLink =
+                    made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath)
+                madeLinks.all.withLock { $0.append(copied) }
             } catch {
                 problems.append(error.description)
                 failures.count.withLock { $0 += 1 }
@@ -245,6 +271,41 @@ package struct CopySession: Sendable {
     /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
     package func removeSettledJournals() -> [String] {
         finish()
+    }
+}
+
+/// A link a ``CopySession`` made itself rather than through a transfer, named by its path below the destination.
+package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
+    /// A symbolic link copied as a link, with its target as it is.
+    case symbolic(path: String, target: String)
+    /// A symbolic link already there with the same target (a rerun): left as it is.
+    case sameSymbolic(path: String)
+    /// A file that is a hard link to a file copied earlier in the tree, given that file's second name.
+    case hard(path: String, to: String)
+    /// The same hard link already there (a rerun): left as it is.
+    case sameHard(path: String, to: String)
+
+    /// Whether the link was already there: a rerun skipped it.
+    package var wasThere: Bool {
+        switch self {
+        case .symbolic, .hard: false
+        case .sameSymbolic, .sameHard: true
+        }
+    }
+
+    /// The headless line, every name escaped: `photos/latest: linked -> 2024/a.jpg`,
+    /// `photos/b.jpg: hard link to photos/a.jpg`, `photos/latest: skipped (same link)`.
+    package var description: String {
+        switch self {
+        case .symbolic(let path, let target):
+            "\(DisplayText.escaped(path)): linked -> \(DisplayText.escaped(target))"
+        case .sameSymbolic(let path):
+            "\(DisplayText.escaped(path)): skipped (same link)"
+        case .hard(let path, let file):
+            "\(DisplayText.escaped(path)): hard link to \(DisplayText.escaped(file))"
+        case .sameHard(let path, let file):
+            "\(DisplayText.escaped(path)): skipped (already a hard link to \(DisplayText.escaped(file)))"
+        }
     }
 }
 

@@ -187,8 +187,9 @@ package final class CopyTransfer: TransferDriver {
                 do throws(TransferError) {
                     return .success(
                         try await job.run { progress in
-                            driverStatus.note(totalBytes: progress.totalBytes)
+                            // The percent first: whoever sees the job copying sees where it is.
                             forwarder.forward(progress)
+                            driverStatus.note(progress)
                         })
                 } catch {
                     return .failure(error)
@@ -354,11 +355,15 @@ private final class DriverStatus: Sendable {
         }
     }
 
-    /// Records the source's size the first time a job reports it (and whenever it changes), publishing only then.
-    func note(totalBytes: Int64) {
+    /// Records the source's size the first time a job reports it (and whenever it changes), and that the job
+    /// is copying once it reports bytes still to copy (a file found already there reports none); publishes
+    /// only a change.
+    func note(_ progress: CopyProgress) {
         current.withLock { status in
-            guard status.totalBytes != totalBytes else { return }
-            status.totalBytes = totalBytes
+            let copying = status.isCopying || progress.bytesWritten < progress.totalBytes
+            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return }
+            status.totalBytes = progress.totalBytes
+            status.isCopying = copying
             continuation.yield(status)
         }
     }
