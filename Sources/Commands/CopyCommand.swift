@@ -15,8 +15,10 @@ package enum CopyCommand {
             .init(
                 name: "source",
                 help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
-                isVariadic: true),
-            .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
+                isVariadic: true, completion: .files),
+            .init(
+                name: "destination", help: "The directory that receives the files; it must exist and be writable.",
+                completion: .directories),
         ],
         options: [
             .init(
