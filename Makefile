@@ -119,6 +119,7 @@ format:
 lint:
 	$(SWIFT_FORMAT) lint --strict --parallel --recursive $(FORMAT_PATHS)
 	Tests/check-conditional-imports.sh
+	Tests/check-foundation-imports.sh
 
 # Another package depends on a tagged release of this repository (its committed tree, tagged 0.1.0) by version and
 # builds and runs all four library products (StateMachineKit, StateMachineTesting, StateMachineMacros,

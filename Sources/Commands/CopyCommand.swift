@@ -1,7 +1,12 @@
 import FileTransfer
-import Foundation
 import MachineDrivers
 import StateMachineInspector
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite] [--no-confirm]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash

@@ -1,10 +1,15 @@
 import DashboardApp
 import Dispatch
-import Foundation
 import ScreenStates
 import StateMachineKit
 import Support
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui demo transfer|upload|load|tour [--headless] [--size WxH] [--record FILE.cast]`: plays a scripted
 /// screen-state demo on the dashboard.

@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -111,11 +116,9 @@ public final class CopyJob: Sendable {
             await withCheckedContinuation { continuation in
                 // A thread of its own: the loop blocks in read/write and while paused, which must not
                 // hold one of the few threads of the cooperative pool.
-                let thread = Thread { [self] in
+                DetachedThread.start(name: "statetui copy \(request.name)") { [self] in
                     continuation.resume(returning: perform(run: run, progress: progress))
                 }
-                thread.name = "statetui copy \(request.name)"
-                thread.start()
             }
         } onCancel: {
             control.interrupt(run)
