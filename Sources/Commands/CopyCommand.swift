@@ -1,7 +1,12 @@
 import FileTransfer
-import Foundation
 import MachineDrivers
 import StateMachineInspector
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite] [--no-confirm]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash
@@ -15,8 +20,10 @@ package enum CopyCommand {
             .init(
                 name: "source",
                 help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
-                isVariadic: true),
-            .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
+                isVariadic: true, completion: .files),
+            .init(
+                name: "destination", help: "The directory that receives the files; it must exist and be writable.",
+                completion: .directories),
         ],
         options: [
             .init(

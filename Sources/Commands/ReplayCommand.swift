@@ -11,7 +11,7 @@ package enum ReplayCommand {
             .init(name: "model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
             .init(
                 name: "file", help: "Read events from this file; without it, or with -, from standard input.",
-                isOptional: true),
+                isOptional: true, completion: .files),
         ],
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and

@@ -1,5 +1,11 @@
-import Foundation
+import Dispatch
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,11 @@
-import Foundation
 import StateMachineKit
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -96,9 +101,7 @@ public final class Inspector: Sendable {
         }
         let inspector = Inspector(name: name, socketPath: path, listener: listener, wake: (pipeEnds[0], pipeEnds[1]))
         InspectorRegistry.shared.add(inspector)
-        let thread = Thread { inspector.serve() }
-        thread.name = "statetui-inspector"
-        thread.start()
+        DetachedThread.start(name: "statetui-inspector") { inspector.serve() }
         return inspector
     }
 

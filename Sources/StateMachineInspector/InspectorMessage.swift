@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One line of the inspector protocol: a JSON object with a `type` and that type's fields.
 ///

@@ -66,6 +66,6 @@ package struct HistorySearch: Hashable, Sendable {
 
     /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
     package func matches(_ row: HistoryRow) -> Bool {
-        !pattern.isEmpty && row.searchText.localizedLowercase.contains(pattern.localizedLowercase)
+        !pattern.isEmpty && row.searchText.lowercased().contains(pattern.lowercased())
     }
 }

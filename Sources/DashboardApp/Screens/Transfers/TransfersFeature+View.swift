@@ -1,4 +1,5 @@
 import ScreenStates
+import Support
 import TerminalUI
 
 extension TransfersFeature {
@@ -173,7 +174,7 @@ extension TransfersFeature {
                 Line([
                     Span(
                         index == 0
-                            ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                            ? label.padded(to: labelWidth)
                             : String(
                                 repeating: " ", count: labelWidth), style: .bold),
                     Span(text, style: style),
