@@ -44,12 +44,10 @@ package enum CopyWait {
 
     /// `q` gives up, Ctrl-C interrupts, a resize redraws; every other key does nothing.
     package static func keymap(_ key: Key, _ state: State) -> Action? {
-        switch key {
-        case .character("q"): .giveUp(.quit)
-        case .controlC: .giveUp(.interrupted)
-        case .resize: .resize
-        default: nil
-        }
+        let actions: [Key: Action] = [
+            .character("q"): .giveUp(.quit), .controlC: .giveUp(.interrupted), .resize: .resize,
+        ]
+        return actions[key]
     }
 
     /// Whether the wait is over.
