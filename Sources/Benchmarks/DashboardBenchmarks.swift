@@ -248,9 +248,7 @@ private func shell(_ arguments: [String], capture: Bool, peakResidentKB: inout I
 /// starting it to its first frame (as its `--trace` file records it), CPU used while it sits idle for
 /// `idleSeconds`, and its resident memory.
 private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("statetui").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
+    guard let binary = releaseStatetui() else {
         return .skipped("no statetui next to the benchmarks (swift build -c release --product statetui)")
     }
     guard shell(["tmux", "-V"]) != nil else { return .skipped("tmux is not installed") }
@@ -296,12 +294,17 @@ private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
             residentKB: resident))
 }
 
+/// The release `statetui` built next to this executable, if it is there.
+private func releaseStatetui() -> String? {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("statetui").path
+    return FileManager.default.isExecutableFile(atPath: binary) ? binary : nil
+}
+
 /// Peak resident memory of the release `statetui --version` over `runs` runs, in KB: the cost of starting the
 /// program at all (the runtime and the libraries it loads); nil without the binary.
 private func measureVersionPeak(runs: Int) -> (median: Int, low: Int, high: Int)? {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("statetui").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
+    guard let binary = releaseStatetui() else { return nil }
     var peaks: [Int] = []
     for _ in 0..<runs {
         var peak = 0

@@ -97,11 +97,9 @@ package struct CompletionScript {
         return positions
     }
 
-    private static let header =
-        "completion for statetui, written by 'statetui completions %@' from the commands' declarations."
-
     private static func header(_ shell: CompletionsCommand.Shell) -> String {
-        "# \(shell.rawValue) " + header.replacing("%@", with: shell.rawValue)
+        "# \(shell.rawValue) completion for statetui, written by 'statetui completions \(shell.rawValue)' from the "
+            + "commands' declarations."
     }
 
     // MARK: - bash

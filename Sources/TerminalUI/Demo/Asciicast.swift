@@ -57,9 +57,7 @@ public struct Asciicast: Hashable, Sendable {
     /// `text` as a JSON string literal (control characters escaped).
     static func quoted(_ text: String) -> String {
         QuotedLiteral.quoted(text) { scalar in
-            guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
-            let hex = String(scalar.value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            scalar.value < 0x20 || scalar.value == 0x7F ? QuotedLiteral.jsonEscape(scalar) : nil
         }
     }
 
