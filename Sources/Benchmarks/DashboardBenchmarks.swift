@@ -94,7 +94,21 @@ private func busyState(tick: Int) -> AppState {
         row.take(model, TransferSample(at: .seconds(11), visit: 1))
         return row
     }
-    return AppState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
+    return dashboardState(transfers: TransfersScreenState(rows: rows, selected: tick % rows.count))
+}
+
+/// The demo dashboard as it starts, on the Transfers screen.
+private let startingState: AppState = {
+    let environment = DashboardEnvironment.live(seed: 1)
+    defer { environment.stop() }
+    return environment.initialState
+}()
+
+/// The demo dashboard's first state with `transfers` on the Transfers screen.
+private func dashboardState(transfers: TransfersScreenState) -> AppState {
+    var state = startingState
+    state[TransfersFeature.self] = transfers
+    return state
 }
 
 /// Building a 200×60 dashboard frame and diffing it with the previous one, every frame different.
@@ -148,10 +162,12 @@ private func measureMachineFlood(seconds: Int) async -> FloodFigures {
         thread.start()
     }
     let names = machines.map(\.engine.label)
-    let initial = AppState(transfers: TransfersScreenState(rows: names.map { TransferRow(name: $0) }))
+    let initial = dashboardState(transfers: TransfersScreenState(rows: names.map { TransferRow(name: $0) }))
     let subscriptions =
         machines.enumerated().map { row, machine in
-            Subscription(machine.engine.states()) { AppAction.transfers(.machineChanged(row: row, $0)) }
+            Subscription(machine.engine.states()) {
+                AppAction.screen(.embed(TransfersFeature.self, TransfersScreenAction.machineChanged(row: row, $0)))
+            }
         } + [Subscription(finished) { $0 }]
     let app = App<AppState, AppAction, AppEffect>(
         initialState: initial, reduce: AppReducer.reduce, view: AppView.render, keymap: Keymap.action,

@@ -95,7 +95,7 @@ private func measureKeyLatency(keys: Int) -> Percentiles {
             return []
         },
         view: { state, size in benchmarkView(tick: state.selected, size: size) },
-        keymap: { key, _ in
+        keymap: { key, _, _ in
             switch key {
             case .down: .down
             case .character("q"): .quit
@@ -147,7 +147,7 @@ private func measureFlood(seconds: Int) async -> FloodFigures {
             return []
         },
         view: { state, size in benchmarkView(tick: state.latest, size: size) },
-        keymap: { _, _ in nil },
+        keymap: { _, _, _ in nil },
         isFinished: { $0.done },
         subscriptions: [Subscription(stream) { value in value.map(Action.value) ?? .done }]
     )
@@ -179,7 +179,7 @@ private func measureEffectBursts(runs: Int, keys: Int, effectsPerKey: Int) async
             canvas.write("\(state.ended)", at: Point(x: 0, y: 0))
             return canvas
         },
-        keymap: { _, _ in false },
+        keymap: { _, _, _ in false },
         isFinished: { $0.ended == total },
         runEffect: { _, send in send(true) }
     )

@@ -51,7 +51,8 @@ extension Dashboard {
             return 2
         }
         var generator = SystemRandomNumberGenerator()
-        var environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
+        var environment = DashboardEnvironment.live(
+            seed: seed ?? generator.next(), replacing: transfers.map { [.transfers: $0] } ?? [:])
         environment.confirmsQuit = confirmsQuit
         environment.mode = mode
         if let inspector { environment.register(in: inspector) }

@@ -14,10 +14,10 @@ extension DashboardEnvironment {
     /// Registers the dashboard's machines with `inspector`: every transfer (by its name), the upload and the
     /// load machine, the last two with the sample events `statetui graph` explores.
     package func register(in inspector: Inspector) {
-        for transfer in transfers.transfers {
+        for transfer in runtime(TransfersFeature.self).transfers {
             inspector.register(transfer.machine.engine)
         }
-        inspector.register(upload.machine.engine, sampleEvents: UploadState.sampleEvents)
-        inspector.register(load.machine.engine, sampleEvents: LoadState.sampleActions)
+        inspector.register(runtime(UploadFeature.self).machine.engine, sampleEvents: UploadState.sampleEvents)
+        inspector.register(runtime(LoadFeature.self).machine.engine, sampleEvents: LoadState.sampleActions)
     }
 }

@@ -1,6 +1,7 @@
 import Support
 
-/// The store's inbox: actions from effects and subscriptions, from any thread, in order. A subscription
+/// The store's one inbox: the input source's events, and actions from effects and subscriptions, from any
+/// thread, in order. A subscription
 /// that only cares about the newest value keeps one slot, replaced while it waits, so a flood of changes
 /// costs one action per frame and flat memory. Only the first action after a drain wakes the run loop.
 final class ActionQueue<Action: Sendable>: Sendable {
@@ -13,11 +14,11 @@ final class ActionQueue<Action: Sendable>: Sendable {
 
     private let inbox = Locked(Inbox())
 
-    /// Appends an action.
-    func append(_ action: Action) {
+    /// Appends an action; `wakes`: wakes the run loop (false when the run loop itself appends).
+    func append(_ action: Action, wakes: Bool = true) {
         let wakeup = inbox.withLock { inbox -> Wakeup? in
             inbox.entries.append(action)
-            return Self.claimWake(&inbox)
+            return wakes ? Self.claimWake(&inbox) : nil
         }
         wakeup?.wake()
     }

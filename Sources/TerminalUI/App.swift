@@ -1,7 +1,7 @@
 import Support
 
 /// A terminal application as pure pieces plus one effect runner: Model (state), Update (`reduce`), View
-/// (`view`) and key bindings (`keymap`). Everything but `runEffect` and the subscriptions is pure; the
+/// (`view`) and key bindings (`keymap`, the one map from an input event to an action). Everything but `runEffect` and the subscriptions is pure; the
 /// ``Store`` runs the loop.
 public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendable>: Sendable {
     /// The state at start.
@@ -10,12 +10,11 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public var reduce: @Sendable (inout State, Action) -> [Effect]
     /// The screen for a state at a size. Pure: no clock, no I/O.
     public var view: @Sendable (State, Size) -> Canvas
-    /// The action a key means in a state (nil: the key does nothing there). ``Key/resize`` comes here too.
-    public var keymap: @Sendable (Key, State) -> Action?
-    /// The action a key means in a state drawn at a size, for apps where that depends on what is drawn
-    /// where: a mouse report hits a tab or a row, a page is as tall as the drawn list. When set, it is asked
-    /// instead of ``keymap``, with the size of the frame on screen (the one the user clicked on).
-    public var layoutKeymap: (@Sendable (Key, State, Size) -> Action?)?
+    /// The action an event means in a state drawn at a size (nil: it does nothing there): the one keymap.
+    /// The size is that of the frame on screen (the one the user saw and clicked on), for apps where the
+    /// meaning depends on what is drawn where: a mouse report hits a tab or a row, a page is as tall as the
+    /// drawn list. ``Key/resize`` comes here too.
+    public var keymap: @Sendable (Key, State, Size) -> Action?
     /// Whether the app is done (the run loop returns the state then).
     public var isFinished: @Sendable (State) -> Bool
     /// Performs one effect, sending any resulting actions back. Runs in its own task once the effects asked for
@@ -38,8 +37,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         initialState: State,
         reduce: @escaping @Sendable (inout State, Action) -> [Effect],
         view: @escaping @Sendable (State, Size) -> Canvas,
-        keymap: @escaping @Sendable (Key, State) -> Action?,
-        layoutKeymap: (@Sendable (Key, State, Size) -> Action?)? = nil,
+        keymap: @escaping @Sendable (Key, State, Size) -> Action?,
         isFinished: @escaping @Sendable (State) -> Bool,
         runEffect: @escaping @Sendable (Effect, Send<Action>) async -> Void = { _, _ in },
         subscriptions: [Subscription<Action>] = [],
@@ -51,7 +49,6 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.reduce = reduce
         self.view = view
         self.keymap = keymap
-        self.layoutKeymap = layoutKeymap
         self.isFinished = isFinished
         self.runEffect = runEffect
         self.subscriptions = subscriptions

@@ -2,8 +2,8 @@
 public struct Send<Action: Sendable>: Sendable {
     private let deliver: @Sendable (Action) -> Void
 
-    init(queue: ActionQueue<Action>) {
-        deliver = { queue.append($0) }
+    init(queue: ActionQueue<StoreInput<Action>>) {
+        deliver = { queue.append(.action($0)) }
     }
 
     /// A handle that passes every action to `deliver`: for runners other than ``Store`` (a scripted demo

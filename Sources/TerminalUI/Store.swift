@@ -3,9 +3,12 @@ import Support
 /// Holds an ``App``'s state and runs it: reduces actions, runs effects in tasks that feed actions back (one
 /// after another, in the order they were asked for), runs subscriptions, and draws a frame only when the state
 /// (or the terminal size) changed, at most as often
-/// as the pacer allows. Between events the loop sleeps in the terminal's wait; nothing spins.
+/// as the pacer allows. Between events the loop sleeps in the input source's wait; nothing spins.
 ///
-/// A store belongs to the thread that runs it; effects and subscriptions reach it only through ``send``.
+/// Everything enters through one inbox, in the order it arrived: the input source's events (keys, mouse
+/// reports, resizes), which the app's keymap maps when their turn comes, and the actions effects and
+/// subscriptions send. A store belongs to the thread that runs it; effects and subscriptions reach it only
+/// through ``send``.
 public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: Sendable> {
     /// The app being run.
     public let app: App<State, Action, Effect>
@@ -16,7 +19,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     /// How many frames have been drawn.
     public private(set) var frameCount = 0
 
-    private let queue: ActionQueue<Action>
+    private let queue: ActionQueue<StoreInput<Action>>
     private let tasks = TaskBag()
     /// The effects asked for and not yet ended, run one after another by a single drain task.
     private let effects = EffectQueue<Effect>()
@@ -53,22 +56,57 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         return effects
     }
 
-    /// Reduces every action waiting in the queue, oldest first. Returns whether the state changed.
-    @discardableResult
-    func processQueued() -> Bool {
-        let actions = queue.drain()
-        guard !actions.isEmpty else { return false }
-        let before = state
-        for action in actions { dispatch(action) }
-        return state != before
+    /// Whether the inbox changed the state, and whether the terminal needs a frame anyway (a resize, a return
+    /// from the shell).
+    private struct Processed {
+        var changed = false
+        var redraw = false
     }
 
-    /// The loop: until the app is finished, reduce what arrived, draw if something changed and the pacer
-    /// allows, then wait for a key, an action or the pacer's delay. Returns the final state; subscriptions
-    /// and effects still running are cancelled.
+    /// Takes every input waiting in the inbox, oldest first: an action is reduced; an event is mapped by the
+    /// keymap with the state the inputs before it left and the size of the frame on screen (`drawnSize`,
+    /// the one the user saw and clicked on), and its action reduced; the suspend key gives the terminal to the
+    /// shell until continued.
+    private func processInbox(backend: some TerminalBackend, drawnSize: Size) -> Processed {
+        let inputs = queue.drain()
+        guard !inputs.isEmpty else { return Processed() }
+        let before = state
+        var processed = Processed()
+        for input in inputs {
+            switch input {
+            case .action(let action):
+                dispatch(action)
+            case .event(let key):
+                if let suspendKey = app.suspendKey, key == suspendKey {
+                    backend.suspend()
+                    backend.resume()
+                    processed.redraw = true
+                    continue
+                }
+                if key == .resize { processed.redraw = true }
+                if let action = app.keymap(key, state, drawnSize) { dispatch(action) }
+            }
+        }
+        processed.changed = state != before
+        return processed
+    }
+
+    /// The loop: until the app is finished, take what arrived in the inbox, draw if something changed and the
+    /// pacer allows, then wait for an event, an action or the pacer's delay; an event goes into the inbox
+    /// behind the actions that arrived before it. Returns the final state; subscriptions and effects still
+    /// running are cancelled.
     @discardableResult
     public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
-        queue.attach(terminal.wakeup)
+        run(on: terminal, input: terminal, trace: trace, pacer: pacer)
+    }
+
+    /// The loop (``run(on:trace:pacer:)``) drawing on `backend` and reading events from `input`.
+    @discardableResult
+    public func run(
+        on backend: some TerminalBackend, input: some InputSource, trace: FrameTrace? = nil,
+        pacer: FramePacer = FramePacer()
+    ) -> State {
+        queue.attach(input.wakeup)
         isRunning = true
         updateSubscriptions()
         defer {
@@ -81,14 +119,13 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
         let clock = ContinuousClock()
         var lastFrame: ContinuousClock.Instant?
         var needsFrame = true
-        var drawnSize = terminal.size
+        var drawnSize = backend.size
         while true {
-            if processQueued() {
-                needsFrame = true
-                updateSubscriptions()
-            }
+            let processed = processInbox(backend: backend, drawnSize: drawnSize)
+            if processed.changed || processed.redraw { needsFrame = true }
+            if processed.changed { updateSubscriptions() }
             if app.isFinished(state) { return state }
-            let size = terminal.size
+            let size = backend.size
             if size != drawnSize { needsFrame = true }
             var timeout: Duration?
             if needsFrame {
@@ -97,8 +134,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     let start = clock.now
                     let canvas = app.view(state, size)
                     let built = clock.now
-                    let report = terminal.draw(canvas)
-                    terminal.showProgress(app.progress(state))
+                    let report = backend.draw(canvas)
+                    backend.showProgress(app.progress(state))
                     frameCount += 1
                     lastFrame = start
                     drawnSize = size
@@ -111,22 +148,8 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     timeout = wait
                 }
             }
-            guard let key = terminal.readKey(timeout: timeout) else { continue }
-            if let suspendKey = app.suspendKey, key == suspendKey {
-                terminal.suspend()
-                terminal.resume()
-                needsFrame = true
-                continue
-            }
-            if key == .resize { needsFrame = true }
-            let mapped = app.layoutKeymap.map { $0(key, state, drawnSize) } ?? app.keymap(key, state)
-            guard let action = mapped else { continue }
-            let before = state
-            dispatch(action)
-            if state != before {
-                needsFrame = true
-                updateSubscriptions()
-            }
+            // The loop appends its own event: no need to wake itself.
+            if let event = input.readKey(timeout: timeout) { queue.append(.event(event), wakes: false) }
         }
     }
 

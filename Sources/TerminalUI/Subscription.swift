@@ -8,7 +8,10 @@
 public struct Subscription<Action: Sendable>: Sendable {
     /// What the store knows the subscription by; two subscriptions with one id are the same one.
     public let id: String
-    private let body: @Sendable (ActionQueue<Action>, Int) async -> Void
+    /// Whether only the newest mapped action is kept while earlier ones wait.
+    let newestOnly: Bool
+    /// Runs the sequence, handing each mapped action to its argument.
+    private let body: @Sendable (@escaping @Sendable (Action) -> Void) async -> Void
 
     /// Subscribes to `sequence`, turning each value into an action (nil skips the value).
     /// - Parameter newestOnly: keep only the newest mapped action while earlier ones wait (true), or all.
@@ -29,16 +32,13 @@ public struct Subscription<Action: Sendable>: Sendable {
         action: @escaping @Sendable (Values.Element) -> Action?
     ) where Values.Element: Sendable {
         self.id = id
-        body = { queue, slot in
+        self.newestOnly = newestOnly
+        body = { deliver in
             do {
                 for try await value in makeSequence() {
                     if Task.isCancelled { return }
                     guard let mapped = action(value) else { continue }
-                    if newestOnly {
-                        queue.replaceLatest(slot: slot, with: mapped)
-                    } else {
-                        queue.append(mapped)
-                    }
+                    deliver(mapped)
                 }
             } catch {
                 // A failing sequence simply ends its subscription; the app sees no more of its values.
@@ -46,7 +46,28 @@ public struct Subscription<Action: Sendable>: Sendable {
         }
     }
 
-    func run(queue: ActionQueue<Action>, slot: Int) async {
-        await body(queue, slot)
+    private init(
+        id: String, newestOnly: Bool, body: @escaping @Sendable (@escaping @Sendable (Action) -> Void) async -> Void
+    ) {
+        self.id = id
+        self.newestOnly = newestOnly
+        self.body = body
+    }
+
+    /// The same subscription delivering `transform` of each action: how an app embeds a part's subscriptions
+    /// in its own action type.
+    public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Subscription<Parent> {
+        let body = body
+        return Subscription<Parent>(id: id, newestOnly: newestOnly) { deliver in
+            await body { deliver(transform($0)) }
+        }
+    }
+
+    func run(queue: ActionQueue<StoreInput<Action>>, slot: Int) async {
+        if newestOnly {
+            await body { queue.replaceLatest(slot: slot, with: .action($0)) }
+        } else {
+            await body { queue.append(.action($0)) }
+        }
     }
 }

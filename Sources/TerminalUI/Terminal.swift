@@ -15,19 +15,15 @@ public struct DrawReport: Hashable, Sendable {
     }
 }
 
-/// A screen to draw canvases on and a source of keys: ncurses for people, headless for tests and demos.
-/// A terminal is used by one thread at a time, the run loop's.
-public protocol Terminal: AnyObject {
+/// The drawing half of a terminal, a backend in ratatui's sense: a screen to draw canvases on (ncurses for
+/// people; ``HeadlessTerminal`` for tests and demos, which keeps the text and styles drawn). Used by one
+/// thread at a time, the run loop's.
+public protocol TerminalBackend: AnyObject {
     /// The current size in cells.
     var size: Size { get }
-    /// Wakes a blocked ``readKey(timeout:)`` from any thread.
-    var wakeup: Wakeup { get }
     /// Shows `canvas`, writing only what changed since the previous frame.
     @discardableResult
     func draw(_ canvas: Canvas) -> DrawReport
-    /// The next key: waits up to `timeout` (nil: until something happens). Returns nil on timeout or when
-    /// woken by ``wakeup``.
-    func readKey(timeout: Duration?) -> Key?
     /// Gives the terminal back to the shell and stops the process (Ctrl-Z); returns once continued.
     func suspend()
     /// Takes the terminal again after ``suspend()``; the next draw repaints everything.
@@ -39,7 +35,20 @@ public protocol Terminal: AnyObject {
     func showProgress(_ progress: TerminalProgress)
 }
 
-extension Terminal {
+extension TerminalBackend {
     /// No indicator to show: a terminal without one ignores progress.
     public func showProgress(_ progress: TerminalProgress) {}
 }
+
+/// The input half of a terminal: a source of decoded events (keys, mouse reports, resizes as ``Key``s), which
+/// the run loop puts in the store's one inbox. Read by one thread at a time, the run loop's.
+public protocol InputSource: AnyObject {
+    /// Wakes a blocked ``readKey(timeout:)`` from any thread.
+    var wakeup: Wakeup { get }
+    /// The next event: waits up to `timeout` (nil: until something happens). Returns nil on timeout or when
+    /// woken by ``wakeup``.
+    func readKey(timeout: Duration?) -> Key?
+}
+
+/// A terminal as most programs have one: a backend to draw on and the source of its input together.
+public typealias Terminal = InputSource & TerminalBackend

@@ -13,7 +13,7 @@ import Testing
 
     /// What pressing `key` in `state` does: nil when the key maps to no action, else the new state and effects.
     static func press(_ key: Key, in state: AppState) -> (state: AppState, effects: [AppEffect])? {
-        guard let action = Keymap.action(for: key, in: state) else { return nil }
+        guard let action = Keymap.action(for: key, in: state, size: DashboardFixtures.size) else { return nil }
         var next = state
         let effects = AppReducer.reduce(&next, action)
         return (next, effects)
@@ -117,13 +117,12 @@ import Testing
         ("Esc without an overlay", Key.escape, F.app()),
         ("1 on the screen already shown", Key.character("1"), F.app()),
         ("s under the help overlay", Key.character("s"), F.app(selected: F.row("idle"), overlay: .help)),
-        ("↓ under the help overlay", Key.down, F.app(overlay: .help)),
         ("an unbound letter", Key.character("x"), F.app()),
         ("a resize", Key.resize, F.app()),
         ("f when a failure is already armed", Key.character("f"), F.app(selected: 1, failing: [1])),
     ])
     func aKeyWithNoMeaningMapsToNoAction(_ name: String, key: Key, state: AppState) {
-        #expect(Keymap.action(for: key, in: state) == nil, "\(name)")
+        #expect(Keymap.action(for: key, in: state, size: DashboardFixtures.size) == nil, "\(name)")
     }
 
     @Test func tabAndShiftTabCycleThroughEveryScreen() {
@@ -133,7 +132,7 @@ import Testing
             var state = F.app()
             let key = Key.character(Character(String(screen.rawValue)))
             if screen != .transfers {
-                #expect(Keymap.action(for: key, in: state) == .select(screen))
+                #expect(Keymap.action(for: key, in: state, size: DashboardFixtures.size) == .select(screen))
             }
             #expect(AppReducer.reduce(&state, .select(screen)) == [])
             #expect(state.screen == screen)

@@ -27,7 +27,8 @@ private final class IdleDriver: TransferDriver {
     /// The copy dashboard over two transfers whose machines do no work.
     private static func copyEnvironment(simulatesFaults: Bool = false) -> DashboardEnvironment {
         let transfers = ["a.bin", "b.bin"].map { IdleDriver(name: $0) }
-        var environment = DashboardEnvironment.live(seed: 1, transfers: TransfersRuntime(drivers: transfers))
+        var environment = DashboardEnvironment.live(
+            seed: 1, replacing: [.transfers: TransfersRuntime(drivers: transfers)])
         environment.mode = .copy(simulatesFaults: simulatesFaults)
         return environment
     }
@@ -41,7 +42,7 @@ private final class IdleDriver: TransferDriver {
         #expect(state.screens == [.transfers, .graph, .history])
         #expect(state.history.machines == ["a.bin", "b.bin"])
         #expect(
-            ["1", "2", "3", "4", "5"].map { Keymap.action(for: .character(Character($0)), in: state) }
+            ["1", "2", "3", "4", "5"].map { Keymap.action(for: .character(Character($0)), in: state, size: F.size) }
                 == [nil, .select(.graph), .select(.history), nil, nil])
         var onHistory = state
         _ = AppReducer.reduce(&onHistory, .select(.history))
@@ -60,7 +61,7 @@ private final class IdleDriver: TransferDriver {
         #expect(state.graph == GraphScreenState(model: .transfer, models: [.transfer]))
         _ = AppReducer.reduce(&state, .select(.graph))
         #expect(
-            [Key.character("g"), .character("G")].map { Keymap.action(for: $0, in: state) } == [nil, nil])
+            [Key.character("g"), .character("G")].map { Keymap.action(for: $0, in: state, size: F.size) } == [nil, nil])
         var cycled = state.graph
         #expect(GraphFeature.reduce(&cycled, .nextModel) == [])
         #expect(GraphFeature.reduce(&cycled, .previousModel) == [])
@@ -74,7 +75,7 @@ private final class IdleDriver: TransferDriver {
         _ = AppReducer.reduce(&state, .select(.graph))
         var models: [ScreenModel] = [state.graph.model]
         for _ in ScreenModel.allCases.dropFirst() {
-            guard let action = Keymap.action(for: .character("g"), in: state) else { break }
+            guard let action = Keymap.action(for: .character("g"), in: state, size: F.size) else { break }
             _ = AppReducer.reduce(&state, action)
             models.append(state.graph.model)
         }
@@ -85,7 +86,7 @@ private final class IdleDriver: TransferDriver {
     @Test func theDemoDashboardKeepsEveryScreenAndTheFaultKey() {
         let state = F.app()
         #expect(state.screens == Screen.allCases)
-        #expect(Keymap.action(for: .character("f"), in: state) == .transfers(.failNextOutcome))
+        #expect(Keymap.action(for: .character("f"), in: state, size: F.size) == .transfers(.failNextOutcome))
     }
 
     /// `f` is not in the copy dashboard (a fake "Input/output error" would pass for a real one) unless
@@ -95,7 +96,7 @@ private final class IdleDriver: TransferDriver {
         let environment = Self.copyEnvironment(simulatesFaults: simulates)
         defer { environment.stop() }
         var state = environment.initialState
-        #expect(Keymap.action(for: .character("f"), in: state) == action)
+        #expect(Keymap.action(for: .character("f"), in: state, size: F.size) == action)
         #expect(
             AppReducer.reduce(&state, .transfers(.failNextOutcome))
                 == (simulates ? [.transfers(.failNextOutcome(row: 0))] : []))

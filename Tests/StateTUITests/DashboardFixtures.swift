@@ -2,6 +2,7 @@ import DashboardApp
 import MachineDrivers
 import ScreenStates
 import StateMachineKit
+import TerminalUI
 
 /// Transfer models in each phase, and dashboard states built from them, for reducer and view tests.
 enum DashboardFixtures {
@@ -15,6 +16,9 @@ enum DashboardFixtures {
     static let everyPhase: [(name: String, model: TransferModel)] = [
         ("idle", idle), ("running", running), ("paused", paused), ("completed", completed), ("failed", failed),
     ]
+
+    /// The size keys are pressed at, as the store maps them: the frame on screen.
+    static let size = Size(width: 80, height: 24)
 
     static let names = ["photos.tar", "backup.img", "dataset.csv", "video.mp4", "notes.md"]
 
@@ -50,5 +54,21 @@ extension StateMachine {
         let snapshot = snapshot()
         return RecordBatch(
             records: snapshot.history, missed: snapshot.sequence - snapshot.history.count, state: snapshot.state)
+    }
+}
+
+extension AppState {
+    /// A dashboard on `screen` with the given screens' states, the others as they start.
+    init(
+        screen: Screen = .transfers, transfers: TransfersScreenState, upload: UploadScreenState = UploadScreenState(),
+        load: LoadScreenState = LoadScreenState(), graph: GraphScreenState = GraphScreenState(),
+        history: HistoryScreenState = HistoryScreenState(), overlay: Overlay? = nil, exit: ExitReason? = nil
+    ) {
+        self.init(
+            screen: screen,
+            states: [
+                .embed(TransfersFeature.self, transfers), .embed(UploadFeature.self, upload),
+                .embed(LoadFeature.self, load), .embed(GraphFeature.self, graph), .embed(HistoryFeature.self, history),
+            ], overlay: overlay, exit: exit)
     }
 }

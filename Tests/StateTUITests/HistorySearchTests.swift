@@ -99,7 +99,9 @@ import Testing
     @Test func appKeysGoIntoThePatternWhileTyping() {
         var app = AppState(screen: .history, transfers: TransfersScreenState(rows: []), history: Self.state())
         for key in [Key.character("/"), .character("q"), .character("2"), .character("?")] {
-            if let action = Keymap.action(for: key, in: app) { _ = AppReducer.reduce(&app, action) }
+            if let action = Keymap.action(for: key, in: app, size: DashboardFixtures.size) {
+                _ = AppReducer.reduce(&app, action)
+            }
         }
         #expect(app.history.search?.pattern == "q2?")
         #expect(app.exit == nil)

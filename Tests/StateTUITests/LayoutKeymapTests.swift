@@ -60,11 +60,12 @@ import Testing
         var state = F.app()
         state.screen = screen
         func rows(_ key: Key) throws -> Int {
-            switch try #require(Keymap.action(for: key, in: state, size: Self.screen)) {
-            case .history(.scroll(let rows)), .graph(.scroll(let rows)): return rows
+            let action = try #require(Keymap.action(for: key, in: state, size: Self.screen))
+            switch (action.of(HistoryFeature.self), action.of(GraphFeature.self)) {
+            case (.scroll(let rows)?, _), (_, .scroll(let rows)?): return rows
             // History's keys move a list by the drawn page: the move names its direction.
-            case .history(.move(.lineDown, _)), .history(.move(.pageDown, _)), .history(.move(.bottom, _)): return 1
-            case .history(.move(.lineUp, _)), .history(.move(.pageUp, _)), .history(.move(.top, _)): return -1
+            case (.move(.lineDown, _)?, _), (.move(.pageDown, _)?, _), (.move(.bottom, _)?, _): return 1
+            case (.move(.lineUp, _)?, _), (.move(.pageUp, _)?, _), (.move(.top, _)?, _): return -1
             default:
                 Issue.record("\(key) does not scroll on \(screen)")
                 return 0
@@ -84,7 +85,9 @@ import Testing
     @Test(arguments: [Key.character("j"), .character("s"), .tab, .character("q"), .character("?"), .up])
     func otherKeysMeanWhatTheKeymapSays(key: Key) {
         let state = F.app(selected: F.row("running"))
-        #expect(Keymap.action(for: key, in: state, size: Self.screen) == Keymap.action(for: key, in: state))
+        #expect(
+            Keymap.action(for: key, in: state, size: Self.screen)
+                == Keymap.action(for: key, in: state, size: DashboardFixtures.size))
     }
 
     /// The help overlay at 40×12 shows 8 of its 48 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
@@ -166,23 +169,13 @@ import Testing
         #expect(Keymap.barHelp(help, size: Size(width: 120, height: 40)) == [close, quit])
     }
 
-    /// Asked without the drawn layout, a binding that needs it does nothing: a click hits nothing, the help
-    /// does not scroll.
-    @Test(arguments: [
-        (press(16, 0), AppState?.none), (press(10, 5), nil), (Key.down, .some(DashboardFixtures.app(overlay: .help))),
-    ])
-    func aBindingThatNeedsTheLayoutDoesNothingWithoutIt(key: Key, state: AppState?) {
-        #expect(Keymap.action(for: key, in: state ?? F.app()) == nil)
-    }
-
     /// A binding refined by the layout: History's PgDn pressed on the 80×24 screen pages by the 17 rows drawn
     /// there (24 less the tab bar, the help bar, the frame's two edges, the selector, the status line and the
-    /// header); asked without the layout, by ``HistoryFeature/page``.
+    /// header).
     @Test func aPageIsTheRowsDrawnWhenPressedOnTheScreen() {
         var state = F.app()
         state.screen = .history
         #expect(Keymap.action(for: .pageDown, in: state, size: Self.screen) == .history(.move(.pageDown, rows: 17)))
-        #expect(Keymap.action(for: .pageDown, in: state) == .history(.move(.pageDown, rows: HistoryFeature.page)))
     }
 
     @Test func clickingATransferSelectsIt() {

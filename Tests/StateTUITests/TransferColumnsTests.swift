@@ -120,7 +120,8 @@ import Testing
         app.transfers.rows[4].model = TransferModel(phase: .failed(message: message), lastRequest: 1)
         app.transfers.detail = TransferDetail()
         let size = Size(width: 80, height: 24)
-        guard case .transfers(.scrollDetail(let end))? = Keymap.action(for: .end, in: app, size: size) else {
+        guard case .scrollDetail(let end)? = Keymap.action(for: .end, in: app, size: size)?.of(TransfersFeature.self)
+        else {
             Issue.record("End does not scroll the pane")
             return
         }

@@ -23,7 +23,7 @@ import Testing
             _ = picture.write("count \(state.count)", at: Point(x: 0, y: 0))
             return picture
         },
-        keymap: { key, _ in key == .character("+") ? "+" : key == .controlC ? "q" : nil }, isFinished: { $0.quit })
+        keymap: { key, _, _ in key == .character("+") ? "+" : key == .controlC ? "q" : nil }, isFinished: { $0.quit })
 
     /// A world with no work of its own: always settled, time moved at once.
     struct StillWorld: DemoWorld {

@@ -59,7 +59,7 @@ private func counterApp(
             canvas.write("count \(state.count)", at: Point(x: 0, y: 0))
             return canvas
         },
-        keymap: { key, _ in
+        keymap: { key, _, _ in
             switch key {
             case .character("+"): .increment
             case .character("x"): .noChange
@@ -111,7 +111,7 @@ private func counterApp(
                 return [action]
             },
             view: { _, size in Canvas(size: size) },
-            keymap: { key, _ in
+            keymap: { key, _, _ in
                 guard case .character(let character) = key else { return nil }
                 return Int(String(character))
             },
@@ -263,13 +263,13 @@ private func counterApp(
         #expect(terminal.canvas.lines == ["count", ""])
     }
 
-    /// A layout keymap is asked instead of the keymap, with the size of the frame on screen: a click after a
-    /// resize is read against the frame drawn at the new size.
-    @Test func theLayoutKeymapSeesTheSizeOfTheDrawnFrame() {
+    /// The keymap is asked with the size of the frame on screen: a click after a resize is read against the
+    /// frame drawn at the new size.
+    @Test func theKeymapSeesTheSizeOfTheDrawnFrame() {
         var app = counterApp()
         let keymap = app.keymap
-        app.layoutKeymap = { key, state, size in
-            guard case .mouse(let event) = key else { return keymap(key, state) }
+        app.keymap = { key, state, size in
+            guard case .mouse(let event) = key else { return keymap(key, state, size) }
             return .received(size.width * 1000 + event.position.x)
         }
         let click = { (x: Int) in HeadlessInput.key(.mouse(MouseEvent(.press(.left), at: Point(x: x, y: 0)))) }

@@ -1,15 +1,7 @@
-/// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions scoped to it.
+/// Everything that can happen to the dashboard: app-wide keys, and each screen's own actions embedded.
 package enum AppAction: Hashable, Sendable {
-    /// An action of the Transfers screen.
-    case transfers(TransfersScreenAction)
-    /// An action of the Upload screen.
-    case upload(UploadScreenAction)
-    /// An action of the Load screen.
-    case load(LoadScreenAction)
-    /// An action of the Graph screen.
-    case graph(GraphScreenAction)
-    /// An action of the History screen.
-    case history(HistoryScreenAction)
+    /// An action of one screen, embedded (``ScreenValue/embed(_:_:)``): its reducer applies it.
+    case screen(ScreenValue)
     /// Show this screen (`1`–`5`).
     case select(Screen)
     /// The next screen (Tab).
@@ -28,4 +20,12 @@ package enum AppAction: Hashable, Sendable {
     case quitConfirmed
     /// Stop the app as interrupted (Ctrl-C).
     case interrupt
+}
+
+extension AppAction {
+    /// The action of the screen `kind` this is; nil for an app-wide action or another screen's.
+    package func of<Kind: DashboardScreen>(_ kind: Kind.Type) -> Kind.Action? {
+        guard case .screen(let value) = self else { return nil }
+        return value.value(kind, as: Kind.Action.self)
+    }
 }

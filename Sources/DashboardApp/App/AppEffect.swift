@@ -1,13 +1,14 @@
-import MachineDrivers
+/// Work the dashboard asks for: one screen's effect, embedded (``ScreenValue/embed(_:_:)``); the screen's
+/// runtime performs it.
+package struct AppEffect: Hashable, Sendable, CustomStringConvertible {
+    /// The effect and the screen it belongs to.
+    package let value: ScreenValue
 
-/// Work the dashboard asks for: each screen's effects, scoped to it.
-package enum AppEffect: Hashable, Sendable {
-    /// An effect of the Transfers screen.
-    case transfers(TransfersScreenEffect)
-    /// An effect of the Upload screen.
-    case upload(UploadScreenEffect)
-    /// An effect of the Load screen.
-    case load(LoadScreenEffect)
-    /// An effect of the Graph screen.
-    case graph(GraphScreenEffect)
+    /// `value` as the app's effect.
+    package init(_ value: ScreenValue) {
+        self.value = value
+    }
+
+    /// The screen's effect: `send(row: 0, [start])`.
+    package var description: String { "\(value.screen).\(value)" }
 }

@@ -1,27 +1,30 @@
-/// The dashboard's only place where state changes: app-wide actions here, screen actions handed to their
-/// feature's reducer with the feature's effects wrapped back into ``AppEffect``.
+import TerminalUI
+
+/// The dashboard's only place where state changes: app-wide actions here, a screen's actions handed to its
+/// reducer (``Screen/registry``) with its effects embedded in ``AppEffect``.
 package enum AppReducer {
-    /// Applies `action` to `state`; returns the effects to run, as values. While the Graph screen is shown it
-    /// then follows the live machines' newest states, whichever action delivered them.
+    /// Applies `action` to `state`; returns the effects to run, as values. The screen shown then follows the
+    /// rest of the app (Graph lights the live machines' newest states), whichever action delivered them.
     package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         let effects = reduceAction(&state, action)
-        if state.screen == .graph { GraphFeature.follow(&state.graph, live: GraphLiveStates(state)) }
+        state.screen.registered.follow(&state)
         return effects
+    }
+
+    /// What the terminal's progress indicator shows: the first screen's that shows any (the transfers').
+    package static func progress(_ state: AppState) -> TerminalProgress {
+        Screen.registry.lazy.map { $0.progress(state) }.first { $0 != .none } ?? .none
     }
 
     /// Whether any transfer is running or paused: what the terminal's progress indicator shows.
     static func copiesUnderWay(_ state: AppState) -> Bool {
-        TransfersFeature.progress(state.transfers) != .none
+        progress(state) != .none
     }
 
     private static func reduceAction(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
-        case .transfers, .upload, .load, .graph, .history:
-            // A screen's action goes to the screen that registered it (``Screen/feature``).
-            for screen in Screen.allCases {
-                if let effects = screen.feature.reduce(&state, action) { return effects }
-            }
-            return []
+        case .screen(let value):
+            return value.screen.registered.reduce(&state, value)
         case .select(let screen):
             if state.screens.contains(screen) { state.screen = screen }
             return []

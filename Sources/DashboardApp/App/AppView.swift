@@ -37,7 +37,7 @@ package enum AppView {
 
     /// What `q` asks while copies run.
     static func quitQuestion(_ state: AppState) -> [Line] {
-        let underWay = TransfersFeature.progress(state.transfers)
+        let underWay = AppReducer.progress(state)
         let what =
             switch underWay {
             case .none: "No copy is running any more."
@@ -79,10 +79,10 @@ package enum AppView {
     }
 
     /// The active screen at `size`: its frame, titled with the screen's title, on the screen's rows, and its
-    /// content drawn by its registration (``Screen/feature``) in ``contentArea(_:)``.
+    /// content drawn by its registration (``Screen/registered``) in ``contentArea(_:)``.
     static func renderScreen(_ state: AppState, size: Size, on canvas: inout Canvas) {
         canvas.render(frame(title: state.screen.title), in: parts(size)[1])
-        state.screen.feature.view(state, contentArea(size), &canvas)
+        state.screen.registered.view(state, contentArea(size), &canvas)
     }
 
     /// The help overlay at `size`: every key of every screen (the active screen first, its keys one a line),

@@ -20,10 +20,9 @@ package enum Dashboard {
             reduce: AppReducer.reduce,
             view: AppView.render,
             keymap: Keymap.action,
-            layoutKeymap: Keymap.action,
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
             subscribe: environment.subscriptions(for:),
-            progress: { TransfersFeature.progress($0.transfers) })
+            progress: AppReducer.progress)
     }
 }

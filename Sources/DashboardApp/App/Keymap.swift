@@ -3,17 +3,10 @@ import TerminalUI
 /// What a key means: the app-wide table first (quit, help, screens), then the active screen's table. While an
 /// overlay is open it takes every key: only `Esc`, `?` and quitting do anything.
 package enum Keymap {
-    /// The action for `key` in `state`, nil when the key does nothing there. Asked without the drawn layout,
-    /// so the bindings that need it (clicks, the wheel, scrolling the help) do nothing: the store asks
-    /// ``action(for:in:size:)``.
-    package static func action(for key: Key, in state: AppState) -> AppAction? {
-        action(for: key, in: state, contexts: nil)
-    }
-
-    /// The action for `key` in `state` drawn at `size`: the bindings whose action depends on the layout get
-    /// the ``KeyContext`` of the press (the app-wide ones the whole terminal, the screen's its content area,
-    /// ``AppView/contentArea(_:)``, inside the frame). Below
-    /// ``AppView/minimumSize`` nothing is drawn to click on.
+    /// The action for `key` in `state` drawn at `size` (the store's one keymap), nil when the key does nothing
+    /// there: the bindings whose action depends on the layout get the ``KeyContext`` of the press (the
+    /// app-wide ones the whole terminal, the screen's its content area, ``AppView/contentArea(_:)``, inside
+    /// the frame). Below ``AppView/minimumSize`` nothing is drawn to click on.
     package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
         if case .mouse = key, size.width < AppView.minimumSize.width || size.height < AppView.minimumSize.height {
             return nil
@@ -22,24 +15,18 @@ package enum Keymap {
             global: KeyContext(key: key, size: size, area: Rect(size: size)),
             screen: KeyContext(key: key, size: size, area: AppView.contentArea(size))
         )
-        return action(for: key, in: state, contexts: contexts)
-    }
-
-    private static func action(
-        for key: Key, in state: AppState, contexts: (global: KeyContext, screen: KeyContext)?
-    ) -> AppAction? {
         // A text field being typed in (History's search pattern) takes every printable key, the app-wide `q`,
         // `?` and digits included.
-        if state.overlay == nil, let typed = state.screen.feature.textInput(key, state) { return typed }
-        if let action = globalBindings.action(for: key, in: state, context: contexts?.global) { return action }
+        if state.overlay == nil, let typed = state.screen.registered.textInput(key, state) { return typed }
+        if let action = globalBindings.action(for: key, in: state, context: contexts.global) { return action }
         guard state.overlay == nil else { return nil }
-        return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)
+        return bindings(for: state.screen).action(for: key, in: state, context: contexts.screen)
     }
 
     /// A screen's key table, lifted to the app's state and actions, from its registration
-    /// (``Screen/feature``).
+    /// (``Screen/registered``).
     package static func bindings(for screen: Screen) -> [KeyBinding<AppState, AppAction>] {
-        screen.feature.bindings
+        screen.registered.bindings
     }
 
     /// The keys the help bar offers in `state` drawn at `size`: the active screen's that apply now (none

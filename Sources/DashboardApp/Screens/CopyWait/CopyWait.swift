@@ -103,7 +103,7 @@ package enum CopyWait {
                 reduce(&state, action)
                 return []
             },
-            view: view, keymap: keymap, isFinished: isFinished,
+            view: view, keymap: { key, state, _ in keymap(key, state) }, isFinished: isFinished,
             subscriptions: [Subscription(updates, newestOnly: false) { $0 }])
     }
 }

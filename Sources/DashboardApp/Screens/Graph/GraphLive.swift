@@ -53,8 +53,9 @@ package struct GraphLiveStates: Hashable, Sendable {
     /// The live states of the dashboard's machines as `state` holds them.
     package init(_ state: AppState) {
         self.init(
-            transferName: state.transfers.selectedRow?.name, transfer: state.transfers.selectedRow?.model,
-            upload: state.upload.upload, load: state.load.load)
+            transferName: state[TransfersFeature.self].selectedRow?.name,
+            transfer: state[TransfersFeature.self].selectedRow?.model, upload: state[UploadFeature.self].upload,
+            load: state[LoadFeature.self].load)
     }
 }
 

@@ -13,7 +13,13 @@ package enum HistoryFeature {
     package static let page = 10
 
     /// Applies an action. The screen asks for no work: its rows arrive from its subscription.
-    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryScreenAction) {
+    @discardableResult
+    package static func reduce(_ state: inout HistoryScreenState, _ action: HistoryScreenAction) -> [Never] {
+        apply(&state, action)
+        return []
+    }
+
+    private static func apply(_ state: inout HistoryScreenState, _ action: HistoryScreenAction) {
         switch action {
         case .nextMachine, .previousMachine:
             guard !state.machines.isEmpty else { return }

@@ -147,7 +147,7 @@ package enum InspectFeature {
             initialState: InspectScreenState(socketPath: socketPath),
             reduce: reduce,
             view: render,
-            keymap: { key, state in keymap(key, state) },
+            keymap: { key, state, _ in keymap(key, state) },
             isFinished: { $0.exit != nil },
             subscribe: { subscriptions(socketPath: socketPath, for: $0) })
     }

@@ -1,0 +1,59 @@
+import MachineDrivers
+import TerminalUI
+
+/// The Transfers screen in the dashboard: several transfers, simulated or real (`statetui copy`), each a
+/// `TransferMachine`, on the ``TransfersRuntime`` built from the world's scheduler, clock and seed.
+extension TransfersFeature: DashboardScreen {
+    package static let title = "Transfers"
+
+    package static func makeRuntime(_ world: World, machines: [NamedMachine]) -> TransfersRuntime {
+        TransfersRuntime(scheduler: world.scheduler, clock: world.clock, seed: world.seed)
+    }
+
+    package static func machines(_ runtime: TransfersRuntime) -> [NamedMachine] {
+        runtime.transfers.map { NamedMachine(name: $0.name, screen: .transfers, $0.machine.engine) }
+    }
+
+    package static func initialState(
+        _ runtime: TransfersRuntime, mode: DashboardMode, machines: [NamedMachine]
+    ) -> TransfersScreenState {
+        var state = runtime.initialState
+        state.simulatesFaults = mode.simulatesFaults
+        state.showsTotals = mode.showsTotals
+        return state
+    }
+
+    package static func subscriptions(
+        _ runtime: TransfersRuntime, _ state: TransfersScreenState, shown: Bool
+    ) -> [Subscription<TransfersScreenAction>] {
+        runtime.subscriptions { $0 }
+    }
+
+    package static func perform(
+        _ effect: TransfersScreenEffect, on runtime: TransfersRuntime, send: Send<TransfersScreenAction>
+    ) {
+        runtime.perform(effect)
+    }
+
+    /// Every simulated transfer's row shows its machine's current state and newest record and its worker's
+    /// status, and the worker has set itself up.
+    package static func isSettled(_ state: TransfersScreenState, _ runtime: TransfersRuntime, shown: Bool) -> Bool {
+        let simulated = runtime.transfers.compactMap { $0 as? SimulatedTransfer }
+        return simulated.enumerated().allSatisfy { row, transfer in
+            guard state.rows.indices.contains(row), transfer.isSetUp else { return false }
+            let shown = state.rows[row]
+            let machine = transfer.machine.engine
+            return shown.model == machine.state && shown.tally.lastSequence == (machine.history.last?.sequence ?? 0)
+                && shown.driverStatus == transfer.status
+        }
+    }
+
+    package static func stop(_ runtime: TransfersRuntime) {
+        runtime.stop()
+    }
+}
+
+extension Screen {
+    /// The Transfers screen.
+    package static let transfers = Screen(TransfersFeature.self)
+}
