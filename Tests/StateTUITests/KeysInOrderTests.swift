@@ -59,10 +59,13 @@ import Testing
         store.dispatch(.select(.load))
         store.dispatch(.load(.refresh))
         store.dispatch(.load(.loadChanged(.loading(previous: nil))))
-        while !(runtime.machine.engine.history.count == 1 && runtime.isSetUp) {
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        session.scheduler.advance(by: .seconds(60))
+        // The request's work tells the clock once it is set up: wait for that, never for time.
+        let (setUps, noteSetUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        session.clock.whenScheduled { noteSetUp.yield() }
+        var wakes = setUps.makeAsyncIterator()
+        while !(runtime.machine.engine.history.count == 1 && runtime.isSetUp) { await wakes.next() }
+        session.clock.whenScheduled(nil)
+        session.clock.advance(by: .seconds(60))
         for await load in runtime.machine.engine.states() {
             if case .loaded = load { break }
         }

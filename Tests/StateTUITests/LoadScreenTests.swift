@@ -53,7 +53,7 @@ import Testing
     /// Before the fix a refresh while loading sent a second request; the transition function says `stay`, so
     /// the machine starts none when the intent meets it, and the help bar does not offer `r`.
     @Test func aRefreshWhileLoadingStartsNoSecondRequest() {
-        let runtime = LoadRuntime(server: LoadServer(scheduler: ManualScheduler()))
+        let runtime = LoadRuntime(server: LoadServer(scheduler: ManualClock()))
         runtime.run(.refresh(fails: true))
         runtime.run(.refresh(fails: false))
         #expect(runtime.machine.engine.history.map(\.outcome) == [.moved, .stayed])
@@ -111,12 +111,12 @@ import Testing
 
 /// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
 @Suite struct LoadEffectRunnerTests {
-    static func settle(_ runner: LoadRuntime, _ scheduler: ManualScheduler) async {
+    static func settle(_ runner: LoadRuntime, _ scheduler: ManualClock) async {
         while !runner.isSetUp || scheduler.pendingCount == 0 { await Task.yield() }
     }
 
     @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let runner = LoadRuntime(server: LoadServer(scheduler: scheduler, latency: .milliseconds(200)))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)
@@ -128,7 +128,7 @@ import Testing
 
     /// Before the fix the late response carried no identity and went to the machine as a fresh action.
     @Test func aFirstRequestsLateResponseDiesInTheMachineAsStale() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let runner = LoadRuntime(server: LoadServer(scheduler: scheduler))
         runner.run(.refresh(fails: true))
         await Self.settle(runner, scheduler)

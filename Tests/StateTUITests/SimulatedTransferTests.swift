@@ -10,25 +10,25 @@ import Testing
 @Suite struct SimulatedTransferTests {
     static let timing = SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(2))
 
-    static func make(_ scheduler: ManualScheduler, timing: SimulationTiming = timing) -> SimulatedTransfer {
+    static func make(_ scheduler: ManualClock, timing: SimulationTiming = timing) -> SimulatedTransfer {
         SimulatedTransfer(name: "photos.tar", scheduler: scheduler, random: SplitMix64(seed: 7), timing: timing)
     }
 
     /// Waits until the worker the current visit asks for has begun and scheduled its first tick.
-    static func settle(_ transfer: SimulatedTransfer, _ scheduler: ManualScheduler) async {
+    static func settle(_ transfer: SimulatedTransfer, _ scheduler: ManualClock) async {
         while !transfer.isSetUp || (transfer.machine.state.activeRequest != nil && scheduler.pendingCount == 0) {
             await Task.yield()
         }
     }
 
     /// Sends `event` and waits until the run it asks for (if any) has scheduled its first tick.
-    static func send(_ event: TransferEvent, to transfer: SimulatedTransfer, _ scheduler: ManualScheduler) async {
+    static func send(_ event: TransferEvent, to transfer: SimulatedTransfer, _ scheduler: ManualClock) async {
         transfer.machine.send(event)
         await settle(transfer, scheduler)
     }
 
     /// A transfer sent `.start`, its first run's worker set up.
-    static func started(_ scheduler: ManualScheduler, timing: SimulationTiming = timing) async -> SimulatedTransfer {
+    static func started(_ scheduler: ManualClock, timing: SimulationTiming = timing) async -> SimulatedTransfer {
         let transfer = make(scheduler, timing: timing)
         await send(.start, to: transfer, scheduler)
         return transfer
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aStartedTransferProgressesToSuccess() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let transfer = await Self.started(scheduler)
         defer { transfer.stop() }
         scheduler.advance(by: .seconds(4))
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func anArmedFailureIsTheNextOutcomeAndIsUsedUp() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let transfer = Self.make(scheduler)
         defer { transfer.stop() }
         transfer.failNextOutcome()
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aPausedWorkersLateCallbackIsDroppedAsStaleAndCountedFromTheRecords() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let transfer = await Self.started(scheduler)
         defer { transfer.stop() }
         scheduler.advance(by: .seconds(1))
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aResumedTransferContinuesFromItsPercentWithTheSameRequest() async {
-        let scheduler = ManualScheduler()
+        let scheduler = ManualClock()
         let transfer = await Self.started(
             scheduler,
             timing: SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(100)))

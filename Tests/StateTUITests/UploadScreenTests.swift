@@ -65,7 +65,7 @@ import Testing
     /// The owner judges an intent against the machine's state when it meets it: space pauses an upload in
     /// progress and resumes a paused one; one no candidate applies to is refused with the function's reason.
     @Test func theOwnerSendsTheFirstEventTheMachineAppliesOrGivesTheReason() {
-        let owner = UploadOwner(scheduler: ManualScheduler(), random: SplitMix64(seed: 1))
+        let owner = UploadOwner(scheduler: ManualClock(), random: SplitMix64(seed: 1))
         #expect(
             owner.perform(.send([.pause, .resume], fails: false))
                 == "pause while idle: only an upload in progress can pause")
@@ -169,13 +169,13 @@ import Testing
 /// The upload owner on a manual scheduler: the task is the machine's `whileIn` work, reporting through the
 /// sender of its run; nothing here sleeps.
 @Suite struct UploadOwnerTests {
-    static func owner() -> (UploadOwner, ManualScheduler) {
-        let scheduler = ManualScheduler()
+    static func owner() -> (UploadOwner, ManualClock) {
+        let scheduler = ManualClock()
         return (UploadOwner(scheduler: scheduler, random: SplitMix64(seed: 7)), scheduler)
     }
 
     /// Waits until the run the current visit asks for has begun and set up its first chunk.
-    static func settle(_ owner: UploadOwner, _ scheduler: ManualScheduler) async {
+    static func settle(_ owner: UploadOwner, _ scheduler: ManualClock) async {
         while !owner.isSetUp || (owner.task?.isRunning == true && scheduler.pendingCount == 0) { await Task.yield() }
     }
 

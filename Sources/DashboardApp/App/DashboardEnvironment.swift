@@ -75,7 +75,7 @@ package struct DashboardEnvironment: Sendable {
     /// message gets a timer of its own even when it says the same as the one before.
     package func subscriptions(for state: AppState) -> [Subscription<AppAction>] {
         Screen.registry.indices.flatMap { Screen.registry[$0].subscriptions(runtimes[$0], state) }
-            + statusMessages(state).map { statusExpiry.subscription(id: $0.id, on: world.scheduler, $0.expired) }
+            + statusMessages(state).map { statusExpiry.subscription(id: $0.id, on: world.clock, $0.expired) }
     }
 
     /// The status messages `state` shows, each with the id of its timer and the action that clears it.

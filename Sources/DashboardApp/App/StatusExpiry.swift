@@ -18,7 +18,7 @@ final class StatusExpiry: Sendable {
 
     /// The subscription under `id` that sends `action` once ``lifetime`` has passed on `scheduler`.
     func subscription<Action: Sendable>(
-        id: String, on scheduler: any SimulationScheduler, _ action: Action
+        id: String, on scheduler: any SimulationClock, _ action: Action
     ) -> Subscription<Action> {
         Subscription(id: id, { self.once(id: id, on: scheduler) }) { _ in action }
     }
@@ -30,7 +30,7 @@ final class StatusExpiry: Sendable {
 
     /// One value after ``lifetime`` on `scheduler`, then the end; the callback is cancelled when the sequence
     /// is.
-    private func once(id: String, on scheduler: any SimulationScheduler) -> AsyncStream<Void> {
+    private func once(id: String, on scheduler: any SimulationClock) -> AsyncStream<Void> {
         AsyncStream { continuation in
             let work = scheduler.schedule(after: Self.lifetime) {
                 self.pending.withLock { _ = $0.remove(id) }

@@ -4,29 +4,22 @@ import StateMachineKit
 import Support
 import TerminalUI
 
-/// The dashboard as a demo plays it: the real environment built from a ``World`` with every clock under the
-/// script's control — the simulated transfers, the upload task and the load server on one
-/// ``ManualScheduler``, the machines on a ``TestClock`` — and a fixed seed, so a script gives the same frames
-/// on every run.
+/// The dashboard as a demo plays it: the real environment built from a ``World`` whose one clock the script
+/// moves (a ``ManualClock``: the machines, the simulated transfers, the upload task and the load server on
+/// one timeline) and a fixed seed, so a script gives the same frames on every run.
 package struct DemoSession: Sendable {
     /// The environment the app runs on.
     package let environment: DashboardEnvironment
-    /// The machines' clock.
-    package let clock: TestClock
-    /// Where all simulated work waits.
-    package let scheduler: ManualScheduler
+    /// The world's one clock.
+    package let clock: ManualClock
 
     /// A session with everything seeded from `seed`; Mermaid files go to `directory` (the current directory
     /// when nil).
     package init(seed: UInt64 = 1, directory: String? = nil) {
-        let clock = TestClock()
-        let scheduler = ManualScheduler()
+        let clock = ManualClock()
         self.clock = clock
-        self.scheduler = scheduler
         environment = DashboardEnvironment(
-            world: World(
-                clock: AnyClock(clock), scheduler: scheduler, seed: seed,
-                directory: directory ?? World.currentDirectory))
+            world: World(clock: clock, seed: seed, directory: directory ?? World.currentDirectory))
     }
 
     /// The simulated transfers (the Transfers screen's, typed).
@@ -40,10 +33,7 @@ package struct DemoSession: Sendable {
     /// Moves simulated time to `deadline` (time since the start), one due callback at a time: true when a
     /// callback ran (the world must settle before the next), false once time stands at `deadline`.
     package func step(toward deadline: Duration) -> Bool {
-        let ran = scheduler.runNext(dueBy: deadline)
-        if !ran { scheduler.advance(to: deadline) }
-        clock.advance(by: scheduler.now - clock.now.offset)
-        return ran
+        clock.step(toward: deadline)
     }
 
     /// Whether `state` has caught up with the world (``DashboardEnvironment/isSettled(_:)``).
@@ -53,12 +43,12 @@ package struct DemoSession: Sendable {
 }
 
 extension DemoSession: DemoWorld {
-    /// The simulated time since the start: the scheduler's.
-    package var now: Duration { scheduler.now }
+    /// The simulated time since the start.
+    package var now: Duration { clock.now }
 
     /// Wakes the player whenever simulated work is scheduled or set up.
     package func whenScheduled(_ wake: (@Sendable () -> Void)?) {
-        scheduler.whenScheduled(wake)
+        clock.whenScheduled(wake)
     }
 
     /// Stops the environment's machines and workers.

@@ -3,12 +3,12 @@ import StateMachineKit
 import Support
 
 /// The simulated server behind the load screen: answers each request after `latency` on a
-/// ``SimulationScheduler``, with the items or with `offline` when asked to fail. It keeps the reply path of
+/// ``SimulationClock``, with the items or with `offline` when asked to fail. It keeps the reply path of
 /// the last request it answered, so ``answerLate()`` can make that request answer once more, late — as a
 /// retried or duplicated response does on a real network.
 package final class LoadServer: Sendable {
     /// Where responses wait.
-    package let scheduler: any SimulationScheduler
+    package let scheduler: any SimulationClock
     /// How long a response takes.
     package let latency: Duration
     /// The items a successful response carries.
@@ -17,7 +17,7 @@ package final class LoadServer: Sendable {
 
     /// A server answering after `latency` with `items` (seed 002's `["a", "b"]` by default).
     package init(
-        scheduler: any SimulationScheduler, latency: Duration = .milliseconds(200), items: [String] = ["a", "b"]
+        scheduler: any SimulationClock, latency: Duration = .milliseconds(200), items: [String] = ["a", "b"]
     ) {
         self.scheduler = scheduler
         self.latency = latency

@@ -6,10 +6,10 @@ import Support
 /// of its own, a moment after the event that entered the state).
 package final class RunTracker: Sendable {
     private let begun = Locked(0)
-    private let scheduler: any SimulationScheduler
+    private let scheduler: any SimulationClock
 
     /// A tracker whose news goes to `scheduler`'s driver.
-    package init(scheduler: any SimulationScheduler) {
+    package init(scheduler: any SimulationClock) {
         self.scheduler = scheduler
     }
 

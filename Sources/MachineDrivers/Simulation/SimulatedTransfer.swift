@@ -3,7 +3,7 @@ import StateMachineKit
 import Support
 
 /// One `TransferMachine` driven by a simulated effect adapter: whenever the machine enters a running
-/// state, a worker runs as its `whileIn` work, ticking on a ``SimulationScheduler``: it reports progress
+/// state, a worker runs as its `whileIn` work, ticking on a ``SimulationClock``: it reports progress
 /// through the `Sender` of its run and, after a random number of ticks, an outcome (a success, or a failure
 /// when asked with ``failNextOutcome()``).
 ///
@@ -21,7 +21,7 @@ package final class SimulatedTransfer: Sendable {
     /// A transfer named `name` of `totalBytes` bytes (shown as its size) whose worker ticks on `scheduler`,
     /// its randomness drawn from `random`; `clock` is the machine's (for state timeouts).
     package init(
-        name: String, scheduler: any SimulationScheduler, clock: AnyClock? = nil, random: SplitMix64,
+        name: String, scheduler: any SimulationClock, clock: AnyClock? = nil, random: SplitMix64,
         timing: SimulationTiming, totalBytes: Int64? = nil
     ) {
         let shared = Shared(random: random, status: TransferDriverStatus(totalBytes: totalBytes))
@@ -67,7 +67,7 @@ package final class SimulatedTransfer: Sendable {
     /// random number of ticks, then the outcome; a late report when the machine cancels the run.
     private static func work(
         machine: TransferMachine, sender: StateMachine<TransferModel, TransferEvent>.Sender, name: String,
-        scheduler: any SimulationScheduler, timing: SimulationTiming, shared: Shared,
+        scheduler: any SimulationClock, timing: SimulationTiming, shared: Shared,
         onSetUp: @escaping @Sendable () -> Void
     ) async {
         guard case .running(let request, let percent) = machine.state else { return onSetUp() }
@@ -113,7 +113,7 @@ package final class SimulatedTransfer: Sendable {
 
         /// Schedules the next tick; each tick calls `report` with the new percent and whether it was the last.
         func schedule(
-            on scheduler: any SimulationScheduler, every interval: Duration,
+            on scheduler: any SimulationClock, every interval: Duration,
             report: @escaping @Sendable (Int, Bool) -> Void
         ) {
             let work = scheduler.schedule(after: interval) { [self] in

@@ -2,7 +2,7 @@ import ScreenStates
 import StateMachineKit
 import Support
 
-/// The simulated network task behind the upload screen: it sends chunks on a ``SimulationScheduler`` and
+/// The simulated network task behind the upload screen: it sends chunks on a ``SimulationClock`` and
 /// reports progress, completion or failure to whichever run of the upload machine's `whileIn` work holds it.
 ///
 /// ``suspend()`` really stops it (the pending chunk is cancelled, nothing comes while suspended) and the next
@@ -54,7 +54,7 @@ package final class SimulatedUpload: Sendable {
         var finishRun: (@Sendable () -> Void)?
     }
 
-    private let scheduler: any SimulationScheduler
+    private let scheduler: any SimulationClock
     private let chunkInterval: Duration
     private let failsHalfway: Bool
     private let task: Locked<Transmission>
@@ -63,7 +63,7 @@ package final class SimulatedUpload: Sendable {
     /// Each chunk takes `chunkInterval` and sends 8–16 % (drawn from `random`); with `failsHalfway` the chunk
     /// that would pass half way fails instead.
     package init(
-        scheduler: any SimulationScheduler, random: SplitMix64, chunkInterval: Duration = .milliseconds(100),
+        scheduler: any SimulationClock, random: SplitMix64, chunkInterval: Duration = .milliseconds(100),
         failsHalfway: Bool, percent: Int = 0
     ) {
         self.scheduler = scheduler

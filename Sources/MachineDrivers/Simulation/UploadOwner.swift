@@ -18,14 +18,14 @@ package final class UploadOwner: Sendable {
 
     /// The machine: the authority on the upload's state.
     package let machine: UploadMachine
-    private let scheduler: any SimulationScheduler
+    private let scheduler: any SimulationClock
     private let chunkInterval: Duration
     private let parts: Locked<Parts>
     private let runs: RunTracker
 
     /// An idle upload whose simulated task runs on `scheduler`, drawing chunk sizes from `random`.
     package init(
-        machine: UploadMachine = UploadMachine(), scheduler: any SimulationScheduler, random: SplitMix64,
+        machine: UploadMachine = UploadMachine(), scheduler: any SimulationClock, random: SplitMix64,
         chunkInterval: Duration = .milliseconds(100)
     ) {
         self.machine = machine

@@ -1,7 +1,7 @@
 import StateMachineKit
 import Support
 
-/// Keeps a run of `whileIn` work alive while its simulated world answers on a ``SimulationScheduler``: the
+/// Keeps a run of `whileIn` work alive while its simulated world answers on a ``SimulationClock``: the
 /// work sets up its callbacks, then waits here until it says it is done or the machine cancels it.
 ///
 /// The work's `Sender` stays with the callbacks, so whatever they report after the machine cancelled the

@@ -9,7 +9,7 @@ extension LoadFeature: DashboardScreen {
     package static let title = "Load"
 
     package static func makeRuntime(_ world: World, machines: [NamedMachine]) -> LoadRuntime {
-        LoadRuntime(machine: LoadMachine(clock: world.clock), server: LoadServer(scheduler: world.scheduler))
+        LoadRuntime(machine: LoadMachine(clock: world.clock.machineClock), server: LoadServer(scheduler: world.clock))
     }
 
     package static func machines(_ runtime: LoadRuntime) -> [NamedMachine] {

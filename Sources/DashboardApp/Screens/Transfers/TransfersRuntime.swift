@@ -22,7 +22,7 @@ package final class TransfersRuntime: Sendable {
     /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
     /// draws from its own generator seeded from `seed`, its size among them (1 MB to about 4 GB).
     package init(
-        names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationScheduler, clock: AnyClock? = nil,
+        names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationClock, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
         var seeds = SplitMix64(seed: seed)

@@ -7,7 +7,7 @@ extension TransfersFeature: DashboardScreen {
     package static let title = "Transfers"
 
     package static func makeRuntime(_ world: World, machines: [NamedMachine]) -> TransfersRuntime {
-        TransfersRuntime(scheduler: world.scheduler, clock: world.clock, seed: world.seed)
+        TransfersRuntime(scheduler: world.clock, clock: world.clock.machineClock, seed: world.seed)
     }
 
     package static func machines(_ runtime: TransfersRuntime) -> [NamedMachine] {

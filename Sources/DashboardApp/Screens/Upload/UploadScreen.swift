@@ -12,7 +12,7 @@ extension UploadFeature: DashboardScreen {
     package static func makeRuntime(_ world: World, machines: [NamedMachine]) -> UploadRuntime {
         UploadRuntime(
             owner: UploadOwner(
-                machine: UploadMachine(clock: world.clock), scheduler: world.scheduler,
+                machine: UploadMachine(clock: world.clock.machineClock), scheduler: world.clock,
                 random: SplitMix64(seed: world.seed)))
     }
 

@@ -1,10 +1,11 @@
 import StateMachineKit
 import Support
 
-/// A scheduler whose time moves only in ``advance(by:)``, which runs every callback that falls due, in
-/// deadline order (ties in scheduling order), on the calling thread. Demos and tests use it so frames are
-/// reproducible: nothing happens between two steps of a script.
-package final class ManualScheduler: SimulationScheduler {
+/// Time that moves only when told to (``advance(by:)``, ``step(toward:)``), which runs every callback that
+/// falls due, in deadline order (ties in scheduling order), on the calling thread, and moves the machines'
+/// ``TestClock`` along after each: one clock for the machines and the simulated work, never two kept in step
+/// by hand. Demos and tests use it so frames are reproducible: nothing happens between two steps of a script.
+package final class ManualClock: SimulationClock {
     private struct Entry {
         var deadline: Duration
         var order: Int
@@ -20,9 +21,16 @@ package final class ManualScheduler: SimulationScheduler {
 
     private let timeline = Locked(Timeline())
     private let scheduled = Locked<(@Sendable () -> Void)?>(nil)
+    /// The machines' side of the clock; it follows the timeline after each callback.
+    private let machines: TestClock
+    /// The machines' clock, moved along with this one (wrapped once, at time zero).
+    package let machineClock: AnyClock
 
-    /// A scheduler at time zero with nothing pending.
-    package init() {}
+    /// Time zero, nothing pending.
+    package init() {
+        machines = TestClock()
+        machineClock = AnyClock(machines)
+    }
 
     /// The time advanced so far.
     package var now: Duration { timeline.withLock { $0.now } }
@@ -63,9 +71,19 @@ package final class ManualScheduler: SimulationScheduler {
         while let next = takeNext(dueBy: deadline) {
             if !next.handle.isCancelled {
                 next.work()
+                followWithMachines()
                 return true
             }
         }
+        followWithMachines()
+        return false
+    }
+
+    /// Moves time toward `deadline` (time since zero) by one due callback: true when one ran (the world must
+    /// settle before the next), false once time stands at `deadline`. How a scripted demo steps.
+    package func step(toward deadline: Duration) -> Bool {
+        if runNext(dueBy: deadline) { return true }
+        advance(to: deadline)
         return false
     }
 
@@ -81,9 +99,18 @@ package final class ManualScheduler: SimulationScheduler {
         while let next = takeNext(dueBy: target) {
             if !next.handle.isCancelled {
                 next.work()
+                followWithMachines()
             }
         }
         timeline.withLock { $0.now = target }
+        followWithMachines()
+    }
+
+    /// Moves the machines' clock to the timeline's time, after the callback due then ran, as the demos were
+    /// recorded. (A subscription that samples a machine's clock while the callback's change comes through may
+    /// read the time before or after: the tour's fifth frame shows either rate, on main as here.)
+    private func followWithMachines() {
+        machines.advance(by: now - machines.now.offset)
     }
 
     private func takeNext(dueBy target: Duration) -> Entry? {

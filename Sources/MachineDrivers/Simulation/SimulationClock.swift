@@ -1,10 +1,14 @@
 import StateMachineKit
 import Support
 
-/// Where the simulated world (the uploader, the load server) waits: "call me back after this long".
-/// Injected, so the live dashboard waits on a real clock while demos and tests advance time by hand and
-/// get the same callbacks in the same order every run.
-package protocol SimulationScheduler: Sendable {
+/// The one clock of a simulated world: the machines' clock and, on the same timeline, where the simulated work
+/// (the transfers' workers, the uploader, the load server) and the status timers wait ("call me back after
+/// this long"). Injected, so the live dashboard runs on real time (``LiveClock``) while demos and tests move
+/// time by hand (``ManualClock``) and get the same callbacks in the same order every run.
+package protocol SimulationClock: Sendable {
+    /// The machines' clock: the same time the callbacks are scheduled on.
+    var machineClock: AnyClock { get }
+
     /// Runs `work` once `delay` has passed, unless the returned handle is cancelled first.
     @discardableResult
     func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
@@ -14,7 +18,7 @@ package protocol SimulationScheduler: Sendable {
     func workSetUp()
 }
 
-/// A pending callback of a ``SimulationScheduler``; cancelling it means the work never runs.
+/// A pending callback of a ``SimulationClock``; cancelling it means the work never runs.
 package final class ScheduledWork: Sendable {
     private let cancelled = Locked(false)
     private let onCancel: @Sendable () -> Void

@@ -1,20 +1,20 @@
 import StateMachineKit
 
-/// A scheduler that waits on a real clock (a `ContinuousClock` in the dashboard), each callback in a task of
-/// its own; cancelling the handle cancels the task's wait.
-package struct ClockScheduler: SimulationScheduler {
-    /// The clock waited on.
-    package let clock: AnyClock
+/// Real time (a `ContinuousClock` in the dashboard): the machines run on it and each callback waits on it in
+/// a task of its own; cancelling the handle cancels the task's wait.
+package struct LiveClock: SimulationClock {
+    /// The clock waited on, and the machines'.
+    package let machineClock: AnyClock
 
-    /// A scheduler on `clock`.
+    /// The world's time on `clock`.
     package init(clock: AnyClock = .continuous) {
-        self.clock = clock
+        machineClock = clock
     }
 
     /// Starts a task that sleeps `delay` on the clock, then runs `work` unless cancelled.
     @discardableResult
     package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        let clock = self.clock
+        let clock = machineClock
         let task = Task {
             do {
                 try await clock.sleep(for: delay)
