@@ -127,6 +127,7 @@ let package = Package(
             dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting", "Support"]),
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
         .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit", "Support"]),
+        .testTarget(name: "MachineDriversTests", dependencies: ["MachineDrivers"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
