@@ -183,27 +183,14 @@ package enum CopyCommand {
                 io.writeError("statetui: cannot be inspectable: \(error)\n")
                 return 2
             }
-            for transfer in session.transfers {
-                inspector?.register(transfer.machine.engine)
-            }
         }
         defer { inspector?.stop() }
-        for journal in session.journals {
-            for problem in journal.problems {
-                io.writeError("statetui: \(journal.path): \(problem)\n")
-            }
-        }
-        for skipped in session.skipped {
-            io.writeError("statetui: \(skipped)\n")
-        }
-        for problem in session.problems {
-            io.writeError("statetui: \(problem)\n")
-        }
         let status =
             command.flags.contains("headless")
-            ? HeadlessCopy.run(session, io: io)
+            ? HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
             : InteractiveCopy.run(
-                session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
+                session, inspector: inspector, startAll: command.flags.contains("start"),
+                confirmsQuit: !command.flags.contains("no-confirm"),
                 simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
         // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
         return status == 0 && session.hadFailures ? 1 : status

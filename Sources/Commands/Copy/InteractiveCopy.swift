@@ -1,5 +1,6 @@
 import DashboardApp
 import MachineDrivers
+import StateMachineInspector
 
 /// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
 /// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume, cancel,
@@ -14,10 +15,12 @@ enum InteractiveCopy {
     /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, simulatesFaults: Bool = false,
-        io: CommandIO, environment: [String: String]
+        _ session: CopySession, inspector: Inspector? = nil, startAll: Bool, confirmsQuit: Bool = true,
+        simulatesFaults: Bool = false, io: CommandIO, environment: [String: String]
     ) -> Int32 {
-        let transfers = session.transfers
+        let transfers = session.takeAllTransfers()
+        for transfer in transfers { inspector?.register(transfer.machine.engine) }
+        for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
         let status = Dashboard.run(
             DashboardOptions(), environment: environment, writeError: io.writeError,
             transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
