@@ -208,18 +208,28 @@ public final class CopyJournal: Sendable {
     }
 
     /// Appends one record and syncs the journal before returning.
+    ///
+    /// The line is written under the lock (lines stay whole and in order) and synced after it is released:
+    /// an fsync that starts after the write makes the line durable, and the copies into one directory, each
+    /// appending, no longer wait for each other's fsyncs one by one (the file system commits concurrent
+    /// ones together). The descriptor is closed only when the journal goes, so it outlives every append.
     public func append(_ record: JournalRecord) throws(TransferError) {
         let line = Self.line(for: record)
         let path = self.path
         let fileSystem = self.fileSystem
-        try state.withLock { state throws(TransferError) in
+        let descriptor = try state.withLock { state throws(TransferError) in
             do throws(Errno) {
                 try fileSystem.appendAll(state.descriptor, line)
-                try fileSystem.sync(state.descriptor)
             } catch {
                 throw TransferError.writing(path, operation: "append to", error)
             }
             state.entries[record.name] = JournalEntry.applying(record, to: state.entries[record.name])
+            return state.descriptor
+        }
+        do throws(Errno) {
+            try fileSystem.sync(descriptor)
+        } catch {
+            throw TransferError.writing(path, operation: "append to", error)
         }
     }
 
