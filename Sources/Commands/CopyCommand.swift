@@ -64,8 +64,8 @@ package enum CopyCommand {
             its own journal, so a rerun after a crash continues every file. Directories are created under
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
             links in the source tree are copied as links, never followed; FIFOs, sockets and devices are
-            not copied: each is reported on standard error as skipped. A tree deeper than 32 directories
-            or holding more than 10000 entries is refused before anything is copied (exit 2).
+            not copied: each is reported on standard error as skipped. A tree has no bound on its depth or
+            size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
             the modification and access times, the owner and group when run as root; each directory's

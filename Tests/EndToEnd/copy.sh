@@ -463,7 +463,7 @@ for directory in $(seq -w 0 29); do
     mkdir -p "$many/$directory"
     (cd "$many/$directory" && seq -w 0 999 | xargs touch && printf '%s' "$directory" >000)
 done
-new_destination many
+new_destination many-tree
 status=0
 "$bin" copy "$many" "$dst" --headless >"$work/many.out" 2>"$work/many.err" || status=$?
 completed=$(grep -c ': completed(file: ' "$work/many.out" || true)
@@ -498,11 +498,20 @@ diff -r --no-dereference "$bad" "$dst/bad" >/dev/null || { ok=0; fail "bad names
     { ok=0; fail "bad names: the hard link was split"; }
 grep -q '^bad/big\\xFF\.bin: running(request: 1, percent: [1-9]' "$work/bad.out" ||
     { ok=0; fail "bad names: the rerun did not continue big\\xFF.bin: $(head -3 "$work/bad.out")"; }
-grep -q '^bad/dir\\xFE/\\xE9t\\xE9: completed' "$work/bad.out" ||
+grep -q '^bad/dir\\xFE/\\xE9t\\xE9: ' "$work/bad.out" ||
     { ok=0; fail "bad names: names not shown escaped: $(cat "$work/bad.out")"; }
 ! grep -q 'vanished' "$work/bad.err" || { ok=0; fail "bad names: an entry said to have vanished: $(cat "$work/bad.err")"; }
 [ -z "$(find "$dst" -name '.statetui-*')" ] || { ok=0; fail "bad names: journals or partials remain"; }
 [ $ok = 1 ] && pass "names that are not UTF-8: files, directory, link and target, hard link copied byte for byte, shown escaped, resumed after kill -9"
+new_destination bad-argument
+status=0
+"$bin" copy "$bad/bad"$'\xff'"name" "$dst" --headless >"$work/bad-argument.out" 2>"$work/bad-argument.err" || status=$?
+if [ $status = 0 ] && cmp -s "$bad/bad"$'\xff'"name" "$dst/bad"$'\xff'"name" &&
+    grep -q '^bad\\xFFname: completed' "$work/bad-argument.out"; then
+    pass "names that are not UTF-8: a source named on the command line is copied under its own bytes"
+else
+    fail "bad name argument: status $status: $(cat "$work/bad-argument.err") $(ls "$dst" | od -c | head -3)"
+fi
 
 # 19. One writer per destination directory (the issue's two copies into one directory): a second run waits,
 # saying so, or with --no-wait refuses (exit 2) naming the first; killing the waiting run leaves the first
