@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -39,6 +39,7 @@ test:
 	$(MAKE) test-ux
 	$(MAKE) test-demos
 	$(MAKE) test-adopt
+	$(MAKE) test-completions
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
 # while they differ).
@@ -101,6 +102,11 @@ test-copy-progress:
 test-tsan:
 	$(SWIFT) test --sanitize=thread --no-parallel --scratch-path $(TSAN_SCRATCH)
 
+# statetui completions: bash's completion function answers through compgen as a user's Tab would; the zsh and
+# fish scripts load (and fish completes) where those shells are installed.
+test-completions:
+	SWIFT=$(SWIFT) Tests/EndToEnd/completions.sh
+
 # Installs the release binary and the man page into a temporary prefix and removes them again.
 test-install:
 	Tests/EndToEnd/install.sh
@@ -113,6 +119,7 @@ format:
 lint:
 	$(SWIFT_FORMAT) lint --strict --parallel --recursive $(FORMAT_PATHS)
 	Tests/check-conditional-imports.sh
+	Tests/check-foundation-imports.sh
 
 # Another package depends on a tagged release of this repository (its committed tree, tagged 0.1.0) by version and
 # builds and runs all four library products (StateMachineKit, StateMachineTesting, StateMachineMacros,
@@ -151,15 +158,30 @@ docs:
 		> $(DOCS_SITE)/index.html; \
 	echo "documentation in $(DOCS_SITE)/ (serve that folder; each module lives under its own name)"
 
-# Installs the release `statetui` binary and its man page under $(PREFIX); DESTDIR stages a package.
+# Where `make install` puts the shell completion scripts (`statetui completions SHELL` writes them), under
+# $(PREFIX): the places bash-completion, zsh's site-functions and fish's vendor completions are read from.
+BASH_COMPLETION_DIR = $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR = $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
+
+# Installs the release `statetui` binary, its man page and its shell completions under $(PREFIX); DESTDIR
+# stages a package.
 install:
 	$(SWIFT) build -c release --product statetui
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
+	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
 	install -m 644 Resources/statetui.1 "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
+	"$(DESTDIR)$(PREFIX)/bin/statetui" completions bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/statetui"
+	"$(DESTDIR)$(PREFIX)/bin/statetui" completions zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_statetui"
+	"$(DESTDIR)$(PREFIX)/bin/statetui" completions fish > "$(DESTDIR)$(FISH_COMPLETION_DIR)/statetui.fish"
+	chmod 644 "$(DESTDIR)$(BASH_COMPLETION_DIR)/statetui" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_statetui" \
+	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/statetui.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/statetui" "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/statetui" "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1" \
+	  "$(DESTDIR)$(BASH_COMPLETION_DIR)/statetui" "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_statetui" \
+	  "$(DESTDIR)$(FISH_COMPLETION_DIR)/statetui.fish"
 
 # Regenerates the checked-in Mermaid diagrams of the three models (DiagramTests fail when they differ) and,
 # where Graphviz's dot is installed, their SVGs; without dot it says so and writes none.

@@ -81,7 +81,7 @@ let package = Package(
                 "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
                 "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
             ]),
-        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "Support"]),
+        .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "StateMachineTesting", "Support"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
         .target(name: "StateMachineInspector", dependencies: ["StateMachineKit", "Support"]),
         .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
@@ -107,7 +107,8 @@ let package = Package(
             name: "MacroModelsTests",
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(
-            name: "DocSnippetsTests", dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"]),
+            name: "DocSnippetsTests",
+            dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector", "StateMachineMacros"]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",

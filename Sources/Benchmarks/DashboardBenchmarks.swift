@@ -16,6 +16,7 @@ func runDashboardBenchmarks() async {
     let latency = measureDashboardKeyLatency(keys: 2000)
     let flood = await measureMachineFlood(seconds: 2)
     let process = measureDashboardProcess(idleSeconds: 10)
+    let version = measureVersionPeak(runs: 7)
     var rows: [(String, String, String)] = [
         ("AppView 200x60 (view + diff)", microseconds(render.median), microseconds(render.p90) + " p90"),
         ("AppView 200x60, thread CPU time", microseconds(renderCPU.median), microseconds(renderCPU.p90) + " p90"),
@@ -37,6 +38,10 @@ func runDashboardBenchmarks() async {
     case .skipped(let reason):
         rows.append(("process figures", "skipped", reason))
     }
+    if let version {
+        rows.append(
+            ("statetui --version, peak RSS", "\(version.median) KB", "\(version.low)–\(version.high) KB over 7 runs"))
+    }
     printFigureTable(group: "dashboard", rows: rows)
     var json = """
         {"group":"dashboard","render_200x60_median_us":\(render.median.microsecondsValue),\
@@ -54,6 +59,7 @@ func runDashboardBenchmarks() async {
             "rss_kb":\(figures.residentKB)
             """
     }
+    if let version { json += ",\"version_peak_rss_kb\":\(version.median)" }
     print(json + "}")
 }
 
@@ -178,6 +184,12 @@ private enum ProcessMeasurement {
 /// inherit that mask.
 @discardableResult
 private func shell(_ arguments: [String], capture: Bool = true) -> String? {
+    var peak = 0
+    return shell(arguments, capture: capture, peakResidentKB: &peak)
+}
+
+/// ``shell(_:capture:)`` that also gives the child's peak resident memory in KB (its `ru_maxrss`, from `wait4`).
+private func shell(_ arguments: [String], capture: Bool, peakResidentKB: inout Int) -> String? {
     var descriptors: [Int32] = [-1, -1]
     guard !capture || pipe(&descriptors) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -224,7 +236,9 @@ private func shell(_ arguments: [String], capture: Bool = true) -> String? {
         close(descriptors[0])
     }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+    peakResidentKB = usage.ru_maxrss
     // Exited normally with status 0: the low 7 bits (the terminating signal) and the exit code are zero.
     guard status == 0 else { return nil }
     return String(decoding: output, as: UTF8.self)
@@ -234,9 +248,7 @@ private func shell(_ arguments: [String], capture: Bool = true) -> String? {
 /// starting it to its first frame (as its `--trace` file records it), CPU used while it sits idle for
 /// `idleSeconds`, and its resident memory.
 private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("statetui").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
+    guard let binary = releaseStatetui() else {
         return .skipped("no statetui next to the benchmarks (swift build -c release --product statetui)")
     }
     guard shell(["tmux", "-V"]) != nil else { return .skipped("tmux is not installed") }
@@ -280,6 +292,27 @@ private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
         ProcessFigures(
             firstFrame: firstFrame, idleSeconds: idleSeconds, idleCPUSeconds: Double(after - before) / ticksPerSecond,
             residentKB: resident))
+}
+
+/// The release `statetui` built next to this executable, if it is there.
+private func releaseStatetui() -> String? {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("statetui").path
+    return FileManager.default.isExecutableFile(atPath: binary) ? binary : nil
+}
+
+/// Peak resident memory of the release `statetui --version` over `runs` runs, in KB: the cost of starting the
+/// program at all (the runtime and the libraries it loads); nil without the binary.
+private func measureVersionPeak(runs: Int) -> (median: Int, low: Int, high: Int)? {
+    guard let binary = releaseStatetui() else { return nil }
+    var peaks: [Int] = []
+    for _ in 0..<runs {
+        var peak = 0
+        guard shell([binary, "--version"], capture: true, peakResidentKB: &peak) != nil else { return nil }
+        peaks.append(peak)
+    }
+    peaks.sort()
+    return (peaks[peaks.count / 2], peaks[0], peaks[peaks.count - 1])
 }
 
 /// User plus system CPU ticks of process `pid` (fields 14 and 15 of /proc/PID/stat).

@@ -212,7 +212,7 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// One workload measured in all six ways.
+/// One workload measured in all seven ways.
 struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
     let name: String
     let initial: State
@@ -226,7 +226,7 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
     func measure(events: Int, rounds: Int, cases: Set<String>) async -> EngineRates {
         var samples: [String: [Double]] = [:]
         for _ in 0..<rounds {
-            for key in ["a", "b", "c", "d", "e", "f"] where cases.contains(key) {
+            for key in ["a", "b", "c", "g", "d", "e", "f"] where cases.contains(key) {
                 // A report per event: a tenth of the events keeps the run short.
                 let count = key == "d" ? max(1, events / 10) : events
                 let elapsed = await seconds { await run(key, events: count) }
@@ -246,15 +246,9 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
             for index in 0..<count { machine.send(event(index)) }
             blackHole(machine.state)
         case "c":
-            let machine = StateMachine(initial: initial, label: name, transition: transition)
-            let reader = Task {
-                var seen = 0
-                for await _ in machine.states() { seen += 1 }
-                return seen
-            }
-            for index in 0..<count { machine.send(event(index)) }
-            machine.stop()
-            blackHole(await reader.value)
+            await drain(events: count, feed: false)
+        case "g":
+            await drain(events: count, feed: true)
         case "d":
             let reports = Atomic<Int>(0)
             let machine = StateMachine(
@@ -286,6 +280,27 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
         }
     }
 
+    /// `count` events through a machine with one `states()` reader draining and, with `feed`, one
+    /// `records(after:)` reader beside it.
+    func drain(events count: Int, feed: Bool) async {
+        let machine = StateMachine(initial: initial, label: name, transition: transition)
+        let reader = Task {
+            var seen = 0
+            for await _ in machine.states() { seen += 1 }
+            return seen
+        }
+        let feedReader = Task {
+            guard feed else { return 0 }
+            var records = 0
+            for await batch in machine.records() { records += batch.records.count + batch.missed }
+            return records
+        }
+        for index in 0..<count { machine.send(event(index)) }
+        machine.stop()
+        blackHole(await reader.value)
+        blackHole(await feedReader.value)
+    }
+
     /// RSS before and after `events` events through one machine with history and a draining reader.
     func memory(events: Int) async -> (before: Int, after: Int) {
         let machine = StateMachine(initial: initial, label: name, transition: transition)
@@ -304,6 +319,8 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
 struct EngineRates {
     /// Events per second of each case measured, the median over the rounds.
     let rates: [String: Double]
+    /// The slowest and the fastest round of each case, events per second.
+    let spreads: [String: (slowest: Double, fastest: Double)]
     /// Silent (b) ÷ traced (d) throughput: the median over the rounds of each round's ratio, so that load
     /// from elsewhere, which comes and goes between rounds, moves both sides of a ratio alike. `nil` unless
     /// both cases ran. Issue 15: at most 5.
@@ -311,6 +328,7 @@ struct EngineRates {
 
     init(samples: [String: [Double]]) {
         rates = samples.mapValues(median)
+        spreads = samples.mapValues { (slowest: $0.min() ?? 0, fastest: $0.max() ?? 0) }
         if let silent = samples["b"], let traced = samples["d"] {
             silentOverTraced = median(zip(silent, traced).map { $0 / $1 })
         } else {
@@ -341,12 +359,13 @@ let engineCases: [(key: String, title: String)] = [
     ("a", "(a) bare switch under a Mutex"),
     ("b", "(b) engine, history on, no readers"),
     ("c", "(c) engine + one states() reader draining"),
+    ("g", "(g) (c) + one records(after:) reader"),
     ("d", "(d) engine + reporter (every report)"),
     ("e", "(e) actor-based machine"),
     ("f", "(f) engine, 1000 concurrent senders"),
 ]
 
-/// Measures (a)–(f) on the turnstile and the transfer machine, checks memory over 10 million events,
+/// Measures (a)–(g) on the turnstile and the transfer machine, checks memory over 10 million events,
 /// and prints one table and one JSON line.
 func runEngineBenchmarks() async {
     let environment = ProcessInfo.processInfo.environment
@@ -355,7 +374,7 @@ func runEngineBenchmarks() async {
     let turnstile = EngineWorkload.turnstile
     let transfer = EngineWorkload.transfer
 
-    let cases = Set((environment["BENCH_CASES"] ?? "abcdef").map(String.init))
+    let cases = Set((environment["BENCH_CASES"] ?? "abcdefg").map(String.init))
     let rounds = Int(environment["BENCH_ROUNDS"] ?? "") ?? 7
     let turnstileMeasured = await turnstile.measure(events: events, rounds: rounds, cases: cases)
     let transferMeasured = await transfer.measure(events: events, rounds: rounds, cases: cases)
@@ -381,6 +400,12 @@ func runEngineBenchmarks() async {
                 + ratio(right, transferRates["a"] ?? 1))
     }
     print(traceLine(turnstile: turnstileMeasured.silentOverTraced, transfer: transferMeasured.silentOverTraced))
+    for key in ["b", "c", "g"] {
+        guard let left = turnstileMeasured.spreads[key], let right = transferMeasured.spreads[key] else { continue }
+        print(
+            "(\(key)) spread, slowest to fastest round:  turnstile \(format(left.slowest)) to \(format(left.fastest)),"
+                + " transfer \(format(right.slowest)) to \(format(right.fastest))")
+    }
     print(
         "memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
             + "transfer \(transferMemory.before) -> \(transferMemory.after)")
@@ -390,6 +415,9 @@ func runEngineBenchmarks() async {
         "c_over_a_turnstile": (turnstileRates["c"] ?? 0) / (turnstileRates["a"] ?? 1),
         "b_over_a_transfer": (transferRates["b"] ?? 0) / (transferRates["a"] ?? 1),
         "c_over_a_transfer": (transferRates["c"] ?? 0) / (transferRates["a"] ?? 1),
+        // A feed reader beside the states() reader (issue 26: no slower than the states() reader alone).
+        "g_over_c_turnstile": (turnstileRates["g"] ?? 0) / (turnstileRates["c"] ?? 1),
+        "g_over_c_transfer": (transferRates["g"] ?? 0) / (transferRates["c"] ?? 1),
         // How many times slower a trace-level reporter that counts makes the machine (issue: at most 5).
         "b_over_d_turnstile": turnstileMeasured.silentOverTraced ?? 0,
         "b_over_d_transfer": transferMeasured.silentOverTraced ?? 0,

@@ -164,7 +164,8 @@ private final class OutputBuffer {
     }
 
     func append(_ text: String) {
-        pending.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { pending.append(contentsOf: $0) }
         if pending.count >= 1 << 16 { flush() }
     }
 

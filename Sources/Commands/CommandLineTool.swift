@@ -9,6 +9,7 @@ package enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     package static let commands: [CommandSpec] = [
         ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
+        CompletionsCommand.spec,
     ]
 
     /// The top-level usage lines.
@@ -31,13 +32,12 @@ package enum CommandLineTool {
         lines.append(CommandSpec.row("help", "Show help for a command."))
         lines += [
             "", "OPTIONS:", CommandSpec.row("-h, --help", "Show help information."),
-            CommandSpec.row("--version", "Show the version."),
-            CommandSpec.row("--trace <file>", "Dashboard: log each frame's timings to <file>."),
-            CommandSpec.row("--seed <n>", "Dashboard: seed the simulated transfers."),
-            CommandSpec.row("--no-mouse", "Dashboard: leave the mouse to the terminal (no clicks, no wheel)."),
-            CommandSpec.row("--inspectable", "Dashboard: let 'statetui inspect' follow its machines."), "",
-            "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):",
+            CommandSpec.row("-V, --version", "Show the version."),
         ]
+        lines += DashboardOptions.Option.allCases.map { option in
+            CommandSpec.row(option.rawValue + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+        }
+        lines += ["", "GRAPH SAMPLE EVENTS (what 'statetui graph MODEL' sends in every state):"]
         lines += ScreenModel.allCases.map { "  \($0.rawValue): " + $0.sampleInputs.joined(separator: ", ") }
         lines += [
             "",
@@ -81,6 +81,10 @@ package enum CommandLineTool {
                     io.writeOutput(help)
                     return 0
                 }
+                guard !options.wantsVersion else {
+                    io.writeOutput(versionLine)
+                    return 0
+                }
                 return dashboard(options)
             }
             return try dispatch(arguments, io: io, environment: environment)
@@ -93,6 +97,9 @@ package enum CommandLineTool {
         }
     }
 
+    /// What `-V` and `--version` print.
+    static var versionLine: String { "statetui \(Version.current)\n" }
+
     /// `statetui help [<command>]`, declared like a command so that `help help` and `help --` work as
     /// anywhere else.
     package static let helpSpec = CommandSpec(
@@ -101,7 +108,7 @@ package enum CommandLineTool {
             .init(
                 name: "command",
                 help: "The command to describe: \((commands.map(\.name) + ["help"]).joined(separator: ", ")).",
-                isOptional: true)
+                isOptional: true, completion: .init(words: commands.map(\.name) + ["help"]))
         ])
 
     /// Runs `arguments` as a command (or `--help`, `--version`, `help`). After `--` (`optionsEnded`), the first
@@ -116,9 +123,9 @@ package enum CommandLineTool {
             guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
             io.writeOutput(help)
             return 0
-        case "--version":
+        case "-V", "--version":
             guard rest.isEmpty else { throw UsageError("unexpected argument \(UsageError.quote(rest[0]))") }
-            io.writeOutput("statetui \(Version.current)\n")
+            io.writeOutput(versionLine)
             return 0
         case "help":
             // `help --help` asks for help on help: the overview, as `help` alone prints.
@@ -150,6 +157,7 @@ package enum CommandLineTool {
             case DemoCommand.spec.name: return try DemoCommand.run(parsed, io: io)
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
+            case CompletionsCommand.spec.name: return CompletionsCommand.run(parsed, io: io)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

@@ -14,6 +14,11 @@ package struct CommandSpec: Sendable {
         package var allowedValues: [String]? = nil
         /// Whether it takes one or more words (printed `<source> ...`); at most one argument may.
         var isVariadic = false
+        /// What a shell completes for it beyond ``allowedValues`` (files, directories, suggested words).
+        package var completion = ValueCompletion.none
+
+        /// What a shell offers for it: the allowed values when they are fixed, else ``completion``.
+        package var offered: ValueCompletion { allowedValues.map { ValueCompletion(words: $0) } ?? completion }
     }
 
     /// An option without a value, `--name` (`@Flag`): present or absent.
@@ -38,6 +43,41 @@ package struct CommandSpec: Sendable {
         package var defaultValue: String?
         /// Given any number of times, its values collected in order in ``ParsedCommand/repeated``.
         package var isRepeatable = false
+        /// What a shell completes for its value beyond ``allowedValues``.
+        package var completion = ValueCompletion.none
+
+        /// What a shell offers for its value: the allowed values when they are fixed, else ``completion``.
+        package var offered: ValueCompletion { allowedValues.map { ValueCompletion(words: $0) } ?? completion }
+    }
+
+    /// What a shell's completion offers for a value: suggested words, paths, both or nothing. Declared beside
+    /// each argument and option, so `statetui completions` is written from the same list as `--help`.
+    package struct ValueCompletion: Hashable, Sendable {
+        /// The kind of path a value names.
+        package enum Paths: Hashable, Sendable {
+            /// Any file or directory.
+            case files
+            /// Directories only.
+            case directories
+        }
+
+        /// Words offered, e.g. the model names.
+        package var words: [String] = []
+        /// Paths offered, if the value names one.
+        package var paths: Paths? = nil
+
+        /// Offers `words` and, with `paths`, the paths of that kind.
+        package init(words: [String] = [], paths: Paths? = nil) {
+            self.words = words
+            self.paths = paths
+        }
+
+        /// Nothing to offer (a number, a glob).
+        package static let none = ValueCompletion()
+        /// Any file or directory.
+        package static let files = ValueCompletion(paths: .files)
+        /// Directories only.
+        package static let directories = ValueCompletion(paths: .directories)
     }
 
     /// The subcommand's name, e.g. `replay`.

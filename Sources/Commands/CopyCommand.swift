@@ -1,7 +1,12 @@
 import FileTransfer
-import Foundation
 import MachineDrivers
 import StateMachineInspector
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui copy SOURCE... DEST_DIR [--headless] [--start] [--overwrite] [--no-confirm]`: copies real files and
 /// directory trees with true pause, resume and cancel, verification before the final name, and crash
@@ -15,8 +20,10 @@ package enum CopyCommand {
             .init(
                 name: "source",
                 help: "A file or directory to copy; one transfer per file, a directory with its whole tree.",
-                isVariadic: true),
-            .init(name: "destination", help: "The directory that receives the files; it must exist and be writable."),
+                isVariadic: true, completion: .files),
+            .init(
+                name: "destination", help: "The directory that receives the files; it must exist and be writable.",
+                completion: .directories),
         ],
         options: [
             .init(
@@ -82,8 +89,9 @@ package enum CopyCommand {
 
             One run at a time writes into a directory: each journal is locked while its run lives. A second
             statetui copy into a directory in use waits for the first, saying so on standard error
-            ("waiting for DIR/.statetui-journal (pid N)"); with --no-wait it refuses at once (exit 2), naming
-            the other process. A run never removes or renames a partial file it did not write.
+            ("waiting for DIR/.statetui-journal (pid N)"), or in the dashboard on screen, where q stops
+            waiting (exit 1, nothing copied); with --no-wait it refuses at once (exit 2), naming the other
+            process. A run never removes or renames a partial file it did not write.
 
             --exclude GLOB (repeatable) leaves out the entries of a source directory whose path below it
             matches GLOB with fnmatch rules ('*' also matches '/'): --exclude '*.tmp' --exclude 'cache/'
@@ -91,7 +99,10 @@ package enum CopyCommand {
 
             With --dry-run nothing is written (no directory, no journal): one line per entry says what
             the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
-            "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail.
+            "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail. A journal left by a
+            run that was killed is read, not changed: "would resume a.iso at byte N of SIZE (the partial an
+            interrupted run left)", or "would copy a.iso from the start, replacing the partial an
+            interrupted run left (REASON)"; a directory another run writes into: "would wait for ...".
 
             A rerun works like rsync: a destination file with its source's size and modification time
             is skipped without being read (--checksum compares content instead); one with the same size
@@ -102,9 +113,12 @@ package enum CopyCommand {
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
 
-            With --headless, one line per change that matters is printed, e.g.
+            With --headless, one line per change that matters is printed once bytes move, e.g.
               a.bin: running(request: 1, percent: 40)
               a.bin: completed(file: "/backup/a.bin")
+            a file already there only says "a.bin: skipped (same size and time)", a symbolic link
+            "photos/latest: linked -> 2024/a.jpg", a hard link "photos/b.jpg: hard link to photos/a.jpg";
+            the summary counts them ("copied 3 files (12 MB), linked 2, skipped 1, failed 0 in 4 s").
             Exit status, in the dashboard (after q) as with --headless: 0 when every transfer completed,
             1 when any failed (its reason on standard error) or did not complete (quit before it finished,
             or cancelled; the same command copies it),
@@ -153,19 +167,38 @@ package enum CopyCommand {
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
         let session: CopySession
-        do {
-            let whenBusy: CopyJournal.WhenBusy =
-                command.flags.contains("no-wait")
-                ? .refuse
-                : .wait { journal, holder in
-                    let other = holder.map { "pid \($0)" } ?? "another process"
-                    io.writeError(
-                        "statetui: waiting for \(DisplayText.escaped(journal)) (\(other)): another statetui copy "
-                            + "writes into that directory\n")
+        // The dashboard's rows, all read up front (the headless copy reads the trees as it copies).
+        var transfers: [CopyTransfer] = []
+        let overwrite = command.flags.contains("overwrite")
+        let excluding = command.repeated["exclude"] ?? []
+        let makeSession = {
+            @Sendable [options] (whenBusy: CopyJournal.WhenBusy) throws(CopySessionError) -> CopySession in
+            try CopySession(
+                sources: sources, destinationDirectory: destination, overwrite: overwrite, options: options,
+                excluding: excluding, whenBusy: whenBusy)
+        }
+        do throws(CopySessionError) {
+            if command.flags.contains("no-wait") {
+                session = try makeSession(.refuse)
+                if !command.flags.contains("headless") { transfers = session.takeAllTransfers() }
+            } else if command.flags.contains("headless") {
+                session = try makeSession(
+                    .wait { journal, holder in
+                        let other = holder.map { "pid \($0)" } ?? "another process"
+                        io.writeError(
+                            "statetui: waiting for \(DisplayText.escaped(journal)) (\(other)): another statetui copy "
+                                + "writes into that directory\n")
+                    })
+            } else {
+                // The dashboard's terminal shows the wait, if there is one.
+                switch InteractiveCopy.open(environment: environment, writeError: io.writeError, session: makeSession) {
+                case .opened(let opened, let all):
+                    session = opened
+                    transfers = all
+                case .failed(let error): throw error
+                case .stopped(let status): return status
                 }
-            session = try CopySession(
-                sources: sources, destinationDirectory: destination, overwrite: command.flags.contains("overwrite"),
-                options: options, excluding: command.repeated["exclude"] ?? [], whenBusy: whenBusy)
+            }
         } catch {
             switch error {
             case .sameName, .unnamedSource:
@@ -189,7 +222,7 @@ package enum CopyCommand {
             command.flags.contains("headless")
             ? HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
             : InteractiveCopy.run(
-                session, inspector: inspector, startAll: command.flags.contains("start"),
+                session, transfers: transfers, inspector: inspector, startAll: command.flags.contains("start"),
                 confirmsQuit: !command.flags.contains("no-confirm"),
                 simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
         // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.

@@ -11,9 +11,10 @@ package struct DashboardOptions: Hashable, Sendable {
     /// Whether `statetui inspect` may follow the dashboard's machines (`--inspectable`).
     package var inspectable: Bool
 
-    /// Options.
     /// Whether `-h` or `--help` came among the options: the help is printed instead of opening the dashboard.
     package var wantsHelp = false
+    /// Whether `-V` or `--version` came among the options (and no help before it): the version is printed.
+    package var wantsVersion = false
 
     package init(tracePath: String? = nil, seed: UInt64? = nil, mouse: Bool = true, inspectable: Bool = false) {
         self.tracePath = tracePath
@@ -43,6 +44,25 @@ package struct DashboardOptions: Hashable, Sendable {
             }
         }
 
+        /// One line of help, as `statetui --help` lists it.
+        package var help: String {
+            switch self {
+            case .trace: "Dashboard: log each frame's timings to <file>."
+            case .seed: "Dashboard: seed the simulated transfers."
+            case .noMouse: "Dashboard: leave the mouse to the terminal (no clicks, no wheel)."
+            case .inspectable: "Dashboard: let 'statetui inspect' follow its machines."
+            }
+        }
+
+        /// What a shell completes for its value (nil: a flag, it takes none).
+        package var completion: CommandSpec.ValueCompletion? {
+            switch self {
+            case .trace: .files
+            case .seed: CommandSpec.ValueCompletion.none
+            case .noMouse, .inspectable: nil
+            }
+        }
+
         /// `[--trace <file>]`, `[--no-mouse]`: the option as the usage line shows it.
         package var usage: String {
             "[\(rawValue)" + (valueName.map { " <\($0)>" } ?? "") + "]"
@@ -62,6 +82,10 @@ package struct DashboardOptions: Hashable, Sendable {
         while let word = rest.popFirst() {
             if word == "-h" || word == "--help" {
                 options.wantsHelp = true
+                return options
+            }
+            if word == "-V" || word == "--version" {
+                options.wantsVersion = true
                 return options
             }
             if word == "--" {

@@ -1,10 +1,15 @@
 import DashboardApp
 import Dispatch
-import Foundation
 import ScreenStates
 import StateMachineKit
 import Support
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui demo transfer|upload|load|tour [--headless] [--size WxH] [--record FILE.cast]`: plays a scripted
 /// screen-state demo on the dashboard.
@@ -16,13 +21,14 @@ package enum DemoCommand {
         arguments: [
             .init(
                 name: "name",
-                help: "The demo: \(BundledDemos.names.joined(separator: "|")), or the path of a FILE.demo.")
+                help: "The demo: \(BundledDemos.names.joined(separator: "|")), or the path of a FILE.demo.",
+                completion: .init(words: BundledDemos.names, paths: .files))
         ],
         options: [
             .init(name: "size", valueName: "WxH", help: "The screen size of a headless run.", defaultValue: "80x24"),
             .init(
                 name: "record", valueName: "file.cast", help: "Also write an asciicast v2 recording to this file.",
-                defaultValue: nil),
+                defaultValue: nil, completion: .files),
         ],
         flags: [.init(name: "headless", help: "Print every frame as plain text instead of using the terminal.")],
         discussion: """

@@ -54,7 +54,7 @@ package enum GraphCommand {
     /// setlocale(3) reads them), ASCII otherwise (including the C locale when none is set).
     package static func charset(for environment: [String: String]) -> DiagramCharset {
         let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let normalized = locale.lowercased().replacingOccurrences(of: "-", with: "")
+        let normalized = locale.lowercased().replacing("-", with: "")
         return normalized.contains("utf8") ? .unicode : .ascii
     }
 }

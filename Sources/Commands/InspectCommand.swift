@@ -1,8 +1,13 @@
 import DashboardApp
 import FileTransfer
-import Foundation
 import StateMachineInspector
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `statetui inspect [NAME|PID|SOCKET] [--headless]`: lists the programs whose machines can be inspected,
 /// or follows one program's machines live.
@@ -122,7 +127,7 @@ package enum InspectCommand {
         var text = ""
         for row in rows {
             for column in 0..<3 {
-                text += row[column].padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+                text += row[column].padded(to: widths[column] + 2)
             }
             text += row[3] + "\n"
         }

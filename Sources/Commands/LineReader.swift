@@ -22,6 +22,9 @@ package final class LineReader {
     private var start = 0
     private var atEnd = false
     private var skipping = false
+    /// The last line read, as bytes and as text: a line equal to it (`yes start`) is handed out again, not
+    /// decoded again.
+    private var previous: (bytes: [UInt8], text: String) = ([], "")
 
     /// A reader over any source of bytes: `read` fills a buffer and returns the count, 0 at the end, -1 on
     /// an error (with `errno` set); `onClose` runs once when the reader is released.
@@ -53,7 +56,7 @@ package final class LineReader {
     /// or is not UTF-8, or when reading fails. After an overlong line, the next call continues after it.
     package func next() throws(CommandIO.ReadError) -> String? {
         while true {
-            if let newline = window[start...].firstIndex(of: 0x0A) {
+            if let newline = nextLineFeed() {
                 let lineStart = start
                 start = newline + 1
                 if skipping {
@@ -117,10 +120,36 @@ package final class LineReader {
         if got == 0 { atEnd = true }
     }
 
-    private func text(_ bytes: ArraySlice<UInt8>) throws(CommandIO.ReadError) -> String {
-        guard let line = String(validating: bytes, as: UTF8.self) else {
-            throw CommandIO.ReadError("not UTF-8 text")
+    /// The index of the first line feed in the window from `start` (`memchr`), nil when none is there.
+    private func nextLineFeed() -> Int? {
+        let start = self.start
+        return window.withUnsafeBufferPointer { buffer in
+            guard start < buffer.count, let base = buffer.baseAddress,
+                let found = memchr(base + start, 0x0A, buffer.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
+    }
+
+    /// The line's text. Through a concrete buffer: `String(validating:)` over an array slice is generic and
+    /// looked up its metadata for every line (a tenth of `replay`'s time); an ASCII line, the usual one, is
+    /// taken as it is, and only another is validated.
+    private func text(_ bytes: ArraySlice<UInt8>) throws(CommandIO.ReadError) -> String {
+        let previous = self.previous
+        let isPrevious = bytes.withUnsafeBufferPointer { buffer in
+            previous.bytes.withUnsafeBufferPointer { last in
+                last.count == buffer.count
+                    && (buffer.isEmpty || memcmp(last.baseAddress!, buffer.baseAddress!, buffer.count) == 0)
+            }
+        }
+        if isPrevious { return previous.text }
+        let line = bytes.withUnsafeBufferPointer { buffer -> String? in
+            var bits: UInt8 = 0
+            for byte in buffer { bits |= byte }
+            return bits < 0x80 ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
+        guard let line else { throw CommandIO.ReadError("not UTF-8 text") }
+        self.previous = (Array(bytes), line)
         return line
     }
 }

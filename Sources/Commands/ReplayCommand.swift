@@ -11,7 +11,7 @@ package enum ReplayCommand {
             .init(name: "model", help: "The model to drive.", allowedValues: ScreenModel.allCases.map(\.rawValue)),
             .init(
                 name: "file", help: "Read events from this file; without it, or with -, from standard input.",
-                isOptional: true),
+                isOptional: true, completion: .files),
         ],
         discussion: """
             Each line holds one event (transfer, upload) or action (load) in canonical text; blank lines and
@@ -45,6 +45,9 @@ package enum ReplayCommand {
         io: CommandIO
     ) -> Int32 {
         var number = 0
+        // The line last printed, kept with the step it says: a run of steps alike (`yes start`) prints the same
+        // text again rather than building it once a line.
+        var printed: (step: Replayer.Step, line: String)?
         while let next = source() {
             number += 1
             let raw: String
@@ -55,9 +58,11 @@ package enum ReplayCommand {
                 return 2
             }
             let line = trimmed(raw)
-            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.isEmpty || line.utf8.first == UInt8(ascii: "#") { continue }
             do {
-                io.writeOutput("\(try replayer.apply(line))\n")
+                let step = try replayer.apply(line)
+                if printed?.step != step { printed = (step, "\(step)\n") }
+                io.writeOutput(printed?.line ?? "")
             } catch {
                 io.writeError(
                     "statetui: line \(number): \(error); \(Article.indefinite(model.inputName)) is one of: "
@@ -89,9 +94,12 @@ package enum ReplayCommand {
     static func trimmed(_ line: String) -> String {
         // Most lines have nothing to trim: they are kept as they are, without a copy.
         let isBlankByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        if let first = line.utf8.first, let last = line.utf8.last, !isBlankByte(first), !isBlankByte(last) {
-            return line
+        var bytes = line
+        let untrimmed = bytes.withUTF8 { utf8 in
+            guard let first = utf8.first, let last = utf8.last else { return false }
+            return !isBlankByte(first) && !isBlankByte(last)
         }
+        if untrimmed { return line }
         let scalars = line.unicodeScalars
         let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),

@@ -44,35 +44,13 @@ extension ScreenModel {
     static let parsedLineLimit = 256
 
     /// A replayer that applies each line's event through `apply` (the engine's own `send`: a replay has no
-    /// record readers to wake) and reads the state after it with `state`.
-    /// It keeps the events of the last distinct lines it parsed (at most ``parsedLineLimit``) and the text of
-    /// the last state it printed: a stream of a few repeated events (`yes start`) is parsed and printed once
-    /// per distinct line and state, not once per line.
+    /// record readers to wake) and reads the state after it with `state` (see ``ReplayMemory``).
     private static func replayer<Event: CanonicalText, State: CanonicalText & Equatable>(
         of _: Event.Type, apply: @escaping (Event) -> Verdict?, state: @escaping () -> State
     ) -> Replayer {
-        var parsed: [String: Event] = [:]
-        var shown: (state: State, text: String)?
-        return Replayer { text throws(CanonicalTextError) in
-            let event: Event
-            if let known = parsed[text] {
-                event = known
-            } else {
-                event = try Event(parsing: text)
-                if parsed.count >= parsedLineLimit { parsed.removeAll(keepingCapacity: true) }
-                parsed[text] = event
-            }
-            let verdict = apply(event)
-            // Only `to` and `update` change the state: after any other verdict the state printed last stands.
-            if let shown, verdict != .to, verdict != .update, verdict != nil {
-                return Replayer.Step(verdict: verdict, state: shown.text)
-            }
-            let after = state()
-            if let shown, shown.state == after { return Replayer.Step(verdict: verdict, state: shown.text) }
-            let printed = after.description
-            shown = (after, printed)
-            return Replayer.Step(verdict: verdict, state: printed)
-        }
+        var memory = ReplayMemory<Event, State>()
+        // One access to what the replayer remembers per line, not one per field.
+        return Replayer { text throws(CanonicalTextError) in try memory.step(text, apply: apply, state: state) }
     }
 
     /// The sample events the graph explores, in canonical text.
@@ -110,5 +88,44 @@ extension ScreenModel {
     /// The diagram drawn as text: collapsed by case unless `full`, in `charset`.
     package func textDiagram(full: Bool = false, charset: DiagramCharset = .unicode) -> String {
         DiagramLayout(diagram.graph(full: full), charset: charset).text
+    }
+}
+
+/// What a replayer remembers between lines: the events of the last distinct lines it parsed (at most
+/// ``ScreenModel/parsedLineLimit``), the last line with its event, and the text of the last state it printed.
+/// A stream of a few repeated events (`yes start`) is parsed and printed once per distinct line and state, not
+/// once per line.
+private struct ReplayMemory<Event: CanonicalText, State: CanonicalText & Equatable> {
+    private var parsed: [String: Event] = [:]
+    /// The last line and its event: a line like the one before is not even hashed.
+    private var last: (text: String, event: Event)?
+    private var shown: (state: State, text: String)?
+
+    /// Parses `text` as an event (or recalls it), applies it with `apply` and reads the state after it with
+    /// `state`.
+    mutating func step(_ text: String, apply: (Event) -> Verdict?, state: () -> State) throws(CanonicalTextError)
+        -> Replayer.Step
+    {
+        let event: Event
+        if let last, last.text == text {
+            event = last.event
+        } else if let known = parsed[text] {
+            event = known
+        } else {
+            event = try Event(parsing: text)
+            if parsed.count >= ScreenModel.parsedLineLimit { parsed.removeAll(keepingCapacity: true) }
+            parsed[text] = event
+        }
+        last = (text, event)
+        let verdict = apply(event)
+        // Only `to` and `update` change the state: after any other verdict the state printed last stands.
+        if let shown, verdict != .to, verdict != .update, verdict != nil {
+            return Replayer.Step(verdict: verdict, state: shown.text)
+        }
+        let after = state()
+        if let shown, shown.state == after { return Replayer.Step(verdict: verdict, state: shown.text) }
+        let printed = after.description
+        shown = (after, printed)
+        return Replayer.Step(verdict: verdict, state: printed)
     }
 }

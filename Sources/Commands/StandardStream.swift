@@ -1,3 +1,5 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,35 +37,8 @@ package struct StandardStream: Sendable {
     /// Writes every byte, retrying after a signal and after a short write; nil when all were written.
     @discardableResult
     package func write(_ bytes: some Collection<UInt8>) -> WriteFailure? {
-        let bytes = Array(bytes)
-        return bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(buffer.baseAddress! + offset, buffer.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                let code = errno
-                if code == EINTR { continue }
-                if code == EAGAIN || code == EWOULDBLOCK {
-                    // A non-blocking descriptor inherited from the shell: wait until it takes more.
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                    continue
-                }
-                return code == EPIPE ? .closedPipe : .failed(errno: code)
-            }
-            return nil
-        }
-    }
-
-    private func systemWrite(_ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, pointer, count)
-        #else
-        Darwin.write(descriptor, pointer, count)
-        #endif
+        let code = Array(bytes).withUnsafeBytes { writeAll(descriptor, $0) }
+        return code.map { $0 == EPIPE ? .closedPipe : .failed(errno: $0) }
     }
 
     /// `errno`'s text, e.g. `No space left on device`.

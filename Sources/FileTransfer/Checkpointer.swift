@@ -75,6 +75,16 @@ final class Checkpointer: Sendable {
         }
     }
 
+    /// Queues starting the write-back of the bytes from `start` to `end` without waiting for it, so the
+    /// disk writes while the loop copies instead of all at the next fsync (the kernel would otherwise
+    /// hold a whole copy in memory until the commit).
+    func startWriteback(from start: Int64, to end: Int64) {
+        queue.async { [self] in
+            guard state.withLock({ !$0.closed }) else { return }
+            fileSystem.startWriteback(descriptor, start, end - start)
+        }
+    }
+
     /// Waits for the queued checkpoints, closes the descriptor and returns the durable offset; throws
     /// the first background failure.
     func finish() throws(TransferError) -> Int64 {

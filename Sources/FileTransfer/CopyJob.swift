@@ -1,5 +1,11 @@
-import Foundation
+import Dispatch
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +58,7 @@ public final class CopyJob: Sendable {
     /// The running SHA-256 of the partial's first `offset` bytes and the partial's status on disk
     /// right after the interrupted run synced it (any later change makes the memory stale).
     private struct KeptProgress {
-        var hashState: SHA256
+        var hashState: ContentDigest
         var written: FileStatus
     }
 
@@ -109,13 +115,12 @@ public final class CopyJob: Sendable {
         let control = self.control
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                // A thread of its own: the loop blocks in read/write and while paused, which must not
-                // hold one of the few threads of the cooperative pool.
-                let thread = Thread { [self] in
+                // Off the cooperative pool: the loop blocks in read/write, which must not hold one of its
+                // few threads. A serial queue of its own runs on a pooled thread (dispatch's overcommit
+                // pool), so thousands of small files do not each create and end a thread.
+                DispatchQueue(label: "statetui copy").async { [self] in
                     continuation.resume(returning: perform(run: run, progress: progress))
                 }
-                thread.name = "statetui copy \(request.name)"
-                thread.start()
             }
         } onCancel: {
             control.interrupt(run)
@@ -172,35 +177,41 @@ public final class CopyJob: Sendable {
         defer { fileSystem.close(source) }
         let size = sourceStatus.size
 
+        // A small file gets small buffers (three of the chunk size each): the size from `stat` is only a
+        // hint (a file under /proc reports 0 and is read on in chunks of that size until its end).
+        let chunkSize = min(options.chunkSize, max(Self.smallestChunkSize, Int(clamping: size)))
         var staged: StagedFile
         switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
         case .fresh(let replaces):
-            staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory)
+            staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory, chunkSize: chunkSize)
         case .resume(let offset):
-            staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus, in: directory)
+            staged = try resumeVerified(
+                source, offset: offset, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
         case .continueInMemory(let offset, let kept):
             do {
                 staged = try StagedFile(
                     continuing: request.name, in: directory, at: offset, hashState: kept.hashState,
-                    written: kept.written, chunkSize: options.chunkSize)
+                    written: kept.written, chunkSize: chunkSize)
             } catch {
                 // The partial changed between the plan and the reopen: trust only what is on disk.
                 resumePoint.withLock { $0?.kept = nil }
                 do {
-                    staged = try resumeVerified(source, offset: offset, sourceStatus: sourceStatus, in: directory)
+                    staged = try resumeVerified(
+                        source, offset: offset, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
                 } catch {
                     staged = try startFresh(
                         sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest,
-                        in: directory)
+                        in: directory, chunkSize: chunkSize)
                 }
             }
         }
 
         var offset = staged.offset
         var lastCheckpoint = offset
+        var lastWriteback = offset
         progress(CopyProgress(bytesWritten: offset, totalBytes: size))
         let checkpointer: Checkpointer
         do {
@@ -212,7 +223,7 @@ public final class CopyJob: Sendable {
             throw error
         }
         // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
-        var segment = SourceSegment(isHole: false, end: offset)
+        var segment = FileSegment(isHole: false, end: offset)
         do throws(TransferError) {
             // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
             // Past `st_size` everything read is data; a source that grew meanwhile is caught by the
@@ -251,11 +262,13 @@ public final class CopyJob: Sendable {
                     return .interrupted(offset: offset)
                 }
                 if offset >= size {
-                    segment = SourceSegment(isHole: false, end: offset + Int64(staged.chunkSize))
+                    segment = FileSegment(isHole: false, end: offset + Int64(staged.chunkSize))
                 } else if offset >= segment.end {
-                    segment = nextSegment(of: source, at: offset, size: size)
+                    segment = fileSystem.segment(of: source, at: offset, size: size)
                 }
-                let wanted = Int(min(Int64(staged.chunkSize), segment.end - offset))
+                // A hole is one step however long (an `ftruncate`, its zeros fed to the digest as a count).
+                let wanted = Int(
+                    segment.isHole ? segment.end - offset : min(Int64(staged.chunkSize), segment.end - offset))
                 let position = offset
                 let count: Int
                 if segment.isHole {
@@ -282,6 +295,10 @@ public final class CopyJob: Sendable {
                 if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
                     checkpointer.checkpoint(at: offset)
                     lastCheckpoint = offset
+                    lastWriteback = offset
+                } else if offset - lastWriteback >= Self.writebackInterval {
+                    checkpointer.startWriteback(from: lastWriteback, to: offset)
+                    lastWriteback = offset
                 }
             }
             _ = try checkpointer.finish()
@@ -352,14 +369,14 @@ public final class CopyJob: Sendable {
     /// source's prefix (both are read and hashed); if the source changed since the checkpoint, the
     /// partial is worthless and the transfer starts over.
     private func resumeVerified(
-        _ source: Int32, offset: Int64, sourceStatus: FileStatus, in directory: DestinationDirectory
+        _ source: Int32, offset: Int64, sourceStatus: FileStatus, in directory: DestinationDirectory, chunkSize: Int
     ) throws(TransferError) -> StagedFile {
-        var staged = try StagedFile(
-            resuming: request.name, in: directory, keeping: offset, chunkSize: options.chunkSize)
+        var staged = try StagedFile(resuming: request.name, in: directory, keeping: offset, chunkSize: chunkSize)
         if try digestOfPrefix(source, length: offset) != staged.digest {
             staged.discard()
             staged = try startFresh(
-                sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest, in: directory)
+                sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest,
+                in: directory, chunkSize: chunkSize)
         }
         return staged
     }
@@ -367,13 +384,13 @@ public final class CopyJob: Sendable {
     /// Journals the intention, then creates an empty partial (replacing, never following, any entry
     /// under the partial's name).
     private func startFresh(
-        sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory
+        sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory, chunkSize: Int
     ) throws(TransferError) -> StagedFile {
         try journal?.append(
             .intent(
                 name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
                 replaces: replaces))
-        return try StagedFile(creating: request.name, in: directory, chunkSize: options.chunkSize)
+        return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)
     }
 
     /// Opens the source without blocking and only if it is a regular file: its kind is checked before
@@ -418,31 +435,6 @@ public final class CopyJob: Sendable {
             throw .notARegularFile(path: path, kind: status.kind)
         }
         return status
-    }
-
-    /// A run of the source that is all data or all hole, ending at `end`.
-    private struct SourceSegment {
-        var isHole: Bool
-        var end: Int64
-    }
-
-    /// The data or hole run of the source at `offset` (`SEEK_DATA`/`SEEK_HOLE`). Where the file system
-    /// cannot tell, everything is data; past the last data everything is a hole (a source that shrank
-    /// meanwhile is caught by the size check after the loop).
-    private func nextSegment(of source: Int32, at offset: Int64, size: Int64) -> SourceSegment {
-        let fileSystem = options.fileSystem
-        do throws(Errno) {
-            let data = try fileSystem.seek(source, offset, seekData)
-            if data > offset {
-                return SourceSegment(isHole: true, end: min(data, size))
-            }
-            let hole = try fileSystem.seek(source, offset, seekHole)
-            return SourceSegment(isHole: false, end: min(max(hole, offset + 1), size))
-        } catch .init(rawValue: ENXIO) {
-            return SourceSegment(isHole: true, end: size)
-        } catch {
-            return SourceSegment(isHole: false, end: size)
-        }
     }
 
     /// Decides, from the journal and the disk, whether to skip, resume or start over. Only a private
@@ -582,26 +574,23 @@ public final class CopyJob: Sendable {
         try digest(of: source, path: request.source, length: length)
     }
 
+    /// The ``ContentDigest`` of the open file's first `length` bytes (all of it when nil), its holes
+    /// skipped.
     private func digest(of descriptor: Int32, path: String, length: Int64?) throws(TransferError) -> SHA256Digest {
-        let fileSystem = options.fileSystem
         let hasher = PipelinedHasher(chunkSize: options.chunkSize)
-        var position: Int64 = 0
-        while length.map({ position < $0 }) ?? true {
-            let wanted = Int(min(Int64(options.chunkSize), (length ?? Int64.max) - position))
-            let at = position
-            let count = try hasher.fill { buffer throws(TransferError) in
-                do throws(Errno) {
-                    return try fileSystem.readFully(
-                        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: at)
-                } catch {
-                    throw .io(operation: "read", path: path, reason: error)
-                }
-            }
-            if count == 0 { break }
-            position += Int64(count)
+        do {
+            _ = try hasher.feedContent(of: descriptor, length: length, fileSystem: options.fileSystem)
+        } catch {
+            throw .io(operation: "read", path: path, reason: error)
         }
         return hasher.state.finalize()
     }
+
+    /// How many new bytes between two write-back starts (``Checkpointer/startWriteback(from:to:)``).
+    static let writebackInterval: Int64 = 8 << 20
+
+    /// The smallest buffer a file is copied through, whatever its size says.
+    static let smallestChunkSize = 64 << 10
 
     /// Ignores SIGXFSZ once per process, so writing past `ulimit -f` fails with EFBIG (reported as out
     /// of space) instead of killing the process.

@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +32,8 @@ public final class CopyJournal: Sendable {
 
     private let fileSystem: FileSystem
     private let state: Locked<State>
+    /// The journal's fsyncs, shared by the copies appending at the same time.
+    private let syncs = SyncGroup()
 
     private struct State {
         var descriptor: Int32
@@ -209,27 +216,29 @@ public final class CopyJournal: Sendable {
 
     /// Appends one record and syncs the journal before returning.
     ///
-    /// The line is written under the lock (lines stay whole and in order) and synced after it is released:
-    /// an fsync that starts after the write makes the line durable, and the copies into one directory, each
-    /// appending, no longer wait for each other's fsyncs one by one (the file system commits concurrent
-    /// ones together). The descriptor is closed only when the journal goes, so it outlives every append.
+    /// Copies appending at the same time share their fsyncs (``SyncGroup``): each returns once an fsync
+    /// that began after its line was written has returned. The entry changes only then.
     public func append(_ record: JournalRecord) throws(TransferError) {
         let line = Self.line(for: record)
         let path = self.path
         let fileSystem = self.fileSystem
-        let descriptor = try state.withLock { state throws(TransferError) in
+        let syncs = self.syncs
+        let (descriptor, ticket) = try state.withLock { state throws(TransferError) in
             do throws(Errno) {
                 try fileSystem.appendAll(state.descriptor, line)
             } catch {
                 throw TransferError.writing(path, operation: "append to", error)
             }
-            state.entries[record.name] = JournalEntry.applying(record, to: state.entries[record.name])
-            return state.descriptor
+            // Under the lock that wrote the line: whoever holds the lock next finds its ticket taken.
+            return (state.descriptor, syncs.ticket())
         }
-        do throws(Errno) {
-            try fileSystem.sync(descriptor)
+        do {
+            try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
         } catch {
             throw TransferError.writing(path, operation: "append to", error)
+        }
+        state.withLock { state in
+            state.entries[record.name] = JournalEntry.applying(record, to: state.entries[record.name])
         }
     }
 
@@ -266,8 +275,8 @@ public final class CopyJournal: Sendable {
         try directory.fileSystem.entriesAt(directory.descriptor, 1 << 24).count + nameMargin
     }
 
-    /// Feeds the whole file to a reader through one 64 KiB window.
-    private static func read(_ descriptor: Int32, fileSystem: FileSystem, maximumNames: Int) throws(Errno)
+    /// Feeds the whole file to a reader through one 64 KiB window (also what `--dry-run` reads a journal with).
+    static func read(_ descriptor: Int32, fileSystem: FileSystem, maximumNames: Int) throws(Errno)
         -> JournalReader
     {
         var reader = JournalReader(maximumNames: maximumNames)

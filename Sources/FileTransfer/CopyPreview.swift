@@ -10,8 +10,13 @@ import Darwin
 /// Each file is decided as the copy decides a file already under its final name: nothing there is
 /// copied; the source's size and modification time (or, with `comparesContent` or when only the times
 /// differ, its content) is skipped; a directory there or the source itself is a failure; anything else
-/// is replaced with `overwrite`, else refused. A journal left by an interrupted run is not consulted
-/// (the real run may resume such a file instead of copying it whole).
+/// is replaced with `overwrite`, else refused.
+///
+/// A journal left by an interrupted run (killed mid-copy) is read, never locked or written, and decides as
+/// the real run would: a file whose partial holds the journal's durable checkpoint of the same unchanged
+/// source is resumed from there; a partial the run cannot trust (its source changed, it is shorter than
+/// the checkpoint, its record is damaged or missing) is replaced by a copy from the start. A journal that
+/// another run holds locked says the real run would wait for it.
 public struct CopyPreview: Hashable, Sendable {
     /// One entry's fate.
     public enum Action: Hashable, Sendable {
@@ -21,6 +26,12 @@ public struct CopyPreview: Hashable, Sendable {
         case refuse(reason: String)
         case link
         case createDirectory
+        /// Continue the partial an interrupted run left, from `offset` of the source's `size` bytes.
+        case resume(offset: Int64, size: Int64)
+        /// Copy from the start, replacing the partial an interrupted run left, for `reason`.
+        case restart(reason: String)
+        /// The directory's journal is locked by another run (`holder`, its pid when known): the copy waits.
+        case wait(holder: Int32)
     }
 
     /// One line of the preview: an entry by its path below the destination, and its fate.
@@ -40,6 +51,12 @@ public struct CopyPreview: Hashable, Sendable {
             case .refuse(let reason): "would fail \(path): \(reason)"
             case .link: "would link \(path)"
             case .createDirectory: "would create directory \(path)"
+            case .resume(let offset, let size):
+                "would resume \(path) at byte \(offset) of \(size) (the partial an interrupted run left)"
+            case .restart(let reason):
+                "would copy \(path) from the start, replacing the partial an interrupted run left (\(reason))"
+            case .wait(let holder):
+                "would wait for \(path): another statetui copy (pid \(holder)) writes into that directory"
             }
         }
     }
@@ -59,15 +76,32 @@ public struct CopyPreview: Hashable, Sendable {
         excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) {
         var entries: [Entry] = []
+        var journals = InterruptedJournals(destination: destinationDirectory, fileSystem: fileSystem)
+        /// The fate of the file `source` copied to `path` below the destination, the journal of its directory
+        /// (and the partial it names) consulted first.
+        func file(_ source: String, at path: [String]) -> Entry {
+            let relativePath = path.joined(separator: "/")
+            let directory = Array(path.dropLast())
+            if let holder = journals.holder(of: directory) {
+                entries.append(Entry(path: journals.journalPath(of: directory), action: .wait(holder: holder)))
+            }
+            var action = Self.file(
+                source, at: destinationDirectory + "/" + relativePath, overwrite: overwrite,
+                comparesContent: comparesContent, fileSystem: fileSystem)
+            switch action {
+            case .copy, .replace:
+                action =
+                    journals.interrupted(source: source, name: path.last ?? "", in: directory, overwrite: overwrite)
+                    ?? action
+            case .skip, .refuse, .link, .createDirectory, .resume, .restart, .wait:
+                break
+            }
+            return Entry(path: relativePath, action: action)
+        }
         for source in sources {
             guard (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                entries.append(
-                    Entry(
-                        path: name,
-                        action: Self.file(
-                            source, at: destinationDirectory + "/" + name, overwrite: overwrite,
-                            comparesContent: comparesContent, fileSystem: fileSystem)))
+                entries.append(file(source, at: [name]))
                 continue
             }
             let tree = try SourceTree.walk(source, excluding: excluding, fileSystem: fileSystem)
@@ -77,15 +111,11 @@ public struct CopyPreview: Hashable, Sendable {
                     entries.append(Entry(path: path, action: .createDirectory))
                 }
             }
-            for file in tree.files {
+            for treeFile in tree.files {
                 entries.append(
-                    Entry(
-                        path: file.relativePath,
-                        action: file.sameFileAs != nil
-                            ? .link
-                            : Self.file(
-                                file.source, at: destinationDirectory + "/" + file.relativePath, overwrite: overwrite,
-                                comparesContent: comparesContent, fileSystem: fileSystem)))
+                    treeFile.sameFileAs != nil
+                        ? Entry(path: treeFile.relativePath, action: .link)
+                        : file(treeFile.source, at: treeFile.directory + [treeFile.name]))
             }
             for link in tree.links {
                 entries.append(Entry(path: (link.directory + [link.name]).joined(separator: "/"), action: .link))
@@ -120,22 +150,114 @@ public struct CopyPreview: Hashable, Sendable {
         return overwrite ? .replace : .refuse(reason: "it exists and differs (use --overwrite to replace it)")
     }
 
-    /// The SHA-256 of the regular file at `path` (a symbolic link is not followed); nil when unreadable.
+    /// The ``ContentDigest`` of the regular file at `path` (a symbolic link is not followed, holes are not
+    /// read); nil when unreadable.
     private static func digest(of path: String, fileSystem: FileSystem) -> SHA256Digest? {
         guard let descriptor = try? fileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0) else {
             return nil
         }
         defer { fileSystem.close(descriptor) }
         guard (try? fileSystem.status(descriptor))?.kind == .regularFile else { return nil }
-        var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var position: Int64 = 0
-        while let count = try? fileSystem.readFully(descriptor, into: buffer, at: position) {
-            if count == 0 { return hasher.finalize() }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            position += Int64(count)
+        let hasher = PipelinedHasher(chunkSize: CopyOptions.defaultChunkSize)
+        guard (try? hasher.feedContent(of: descriptor, length: nil, fileSystem: fileSystem)) != nil else { return nil }
+        return hasher.state.finalize()
+    }
+}
+
+/// The journals an interrupted run left in the destination's directories, read once each, never created,
+/// locked or written: what ``CopyPreview`` consults to say what a real run would resume or replace.
+private struct InterruptedJournals {
+    /// One directory's journal as read: its entries by final name, and the pid of a run holding its lock.
+    private struct Journal {
+        var entries: [String: JournalEntry]
+        var holder: Int32?
+    }
+
+    let destination: String
+    let fileSystem: FileSystem
+    private var opened: [[String]: Journal] = [:]
+    /// The directories whose busy journal was already reported (one line each).
+    private var reportedBusy: Set<[String]> = []
+
+    init(destination: String, fileSystem: FileSystem) {
+        self.destination = destination
+        self.fileSystem = fileSystem
+    }
+
+    /// The path of `directory`'s journal below the destination, e.g. `photos/.statetui-journal`.
+    func journalPath(of directory: [String]) -> String {
+        (directory + [CopyJournal.fileName]).joined(separator: "/")
+    }
+
+    /// The pid of another run holding `directory`'s journal locked, the first time it is asked about that
+    /// directory; nil when no run holds it, or when it was already reported.
+    mutating func holder(of directory: [String]) -> Int32? {
+        let journal = self.journal(of: directory)
+        guard let holder = journal.holder, reportedBusy.insert(directory).inserted else { return nil }
+        return holder
+    }
+
+    /// What a real run would do with the partial an interrupted run left for `name` in `directory`, when it
+    /// would otherwise copy (or replace) the file whole: resume it, or replace it (with the reason); nil when
+    /// no partial is there.
+    mutating func interrupted(source: String, name: String, in directory: [String], overwrite: Bool) -> CopyPreview
+        .Action?
+    {
+        let folder = ([destination] + directory).joined(separator: "/")
+        guard let partial = try? fileSystem.statusAt(AT_FDCWD, folder + "/" + StagedFile.partialName(for: name)),
+            partial.isPrivateRegularFile
+        else { return nil }
+        guard let entry = journal(of: directory).entries[name] else {
+            return .restart(reason: "the journal has no record of it")
         }
-        return nil
+        guard entry.source == source, let sourceStatus = try? fileSystem.statusOfPath(source),
+            entry.sourceStatus?.sameContent(as: sourceStatus) == true
+        else { return .restart(reason: "its source changed since") }
+        switch entry.status {
+        case .inProgress, .failed:
+            guard partial.size >= entry.durableOffset else {
+                return .restart(reason: "it is shorter than the journal's checkpoint")
+            }
+            let destinationFree = (try? fileSystem.statusAt(AT_FDCWD, folder + "/" + name)) == nil
+            guard destinationFree || overwrite else { return nil }
+            return .resume(offset: entry.durableOffset, size: sourceStatus.size)
+        case .committing(let size, _):
+            return partial.size == size
+                ? .resume(offset: size, size: sourceStatus.size)
+                : .restart(reason: "it does not hold the size the journal verified")
+        case .damaged:
+            return .restart(reason: "the journal's record of it is damaged")
+        case .completed, .cancelled:
+            return .restart(reason: "the journal says it was finished")
+        }
+    }
+
+    /// `directory`'s journal, read the first time it is asked for (an empty one when there is none).
+    private mutating func journal(of directory: [String]) -> Journal {
+        if let known = opened[directory] { return known }
+        let path = ([destination] + directory + [CopyJournal.fileName]).joined(separator: "/")
+        var journal = Journal(entries: [:], holder: nil)
+        if let descriptor = try? fileSystem.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0) {
+            defer { fileSystem.close(descriptor) }
+            if (try? fileSystem.status(descriptor))?.kind == .regularFile {
+                journal.holder = (try? fileSystem.lockHolder(descriptor)) ?? nil
+                let reader = try? CopyJournal.read(
+                    descriptor, fileSystem: fileSystem, maximumNames: maximumNames(in: directory))
+                journal.entries = reader?.finish().entries ?? [:]
+            }
+        }
+        opened[directory] = journal
+        return journal
+    }
+
+    /// The most names `directory`'s journal may hold, as the real run bounds it: one per entry of the
+    /// directory plus ``CopyJournal/nameMargin``.
+    private func maximumNames(in directory: [String]) -> Int {
+        let path = ([destination] + directory).joined(separator: "/")
+        guard let descriptor = try? fileSystem.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0) else {
+            return CopyJournal.nameMargin
+        }
+        defer { fileSystem.close(descriptor) }
+        return ((try? fileSystem.entriesAt(descriptor, 1 << 24))?.count ?? 0) + CopyJournal.nameMargin
     }
 }

@@ -258,10 +258,11 @@ public final class DestinationDirectory: Sendable {
     /// Makes `name` a symbolic link to `target` with the owner (as root) and times of `source`, as
     /// `cp -a` copies a link: never followed, its target copied as it is. A link already there with the same
     /// target is kept; any other entry is an existing file, replaced (atomically, by a rename) only with
-    /// `overwrite`.
+    /// `overwrite`. Returns whether it made the link (false: the same link was there).
+    @discardableResult
     public func copySymbolicLink(
         _ name: String, target: String, source: FileStatus, overwrite: Bool
-    ) throws(TransferError) {
+    ) throws(TransferError) -> Bool {
         let existing = try status(of: name)
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
@@ -274,24 +275,28 @@ public final class DestinationDirectory: Sendable {
         try calling(name, "set the owner and times of") { () throws(Errno) in
             try fileSystem.copyMetadataAt(descriptor, name, source)
         }
+        return !sameLink
     }
 
     /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were
     /// hard links to each other in the source stay one file. The same file there already is kept; any other
-    /// entry is an existing file, replaced (atomically, by a rename) only with `overwrite`.
+    /// entry is an existing file, replaced (atomically, by a rename) only with `overwrite`. Returns whether it
+    /// made the link (false: the name already led to the file).
+    @discardableResult
     public func link(
         _ name: String, to existing: String, in directory: DestinationDirectory, overwrite: Bool
-    ) throws(TransferError) {
+    ) throws(TransferError) -> Bool {
         guard let file = try directory.status(of: existing), file.kind == .regularFile else {
             throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
         }
         let present = try status(of: name)
-        if present?.identity == file.identity { return }
+        if present?.identity == file.identity { return false }
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
         try replacing(name, present, overwrite: overwrite, operation: "link") { newName throws(Errno) in
             try fileSystem.linkAt(directory.descriptor, existing, descriptor, newName)
         }
+        return true
     }
 
     /// Creates `name` with `make` (given the name to create): directly when nothing is there, else, with
@@ -322,8 +327,11 @@ public final class DestinationDirectory: Sendable {
 
     /// Makes the directory's entries (a rename, a new file) durable.
     func sync() throws(TransferError) {
+        let fileSystem = self.fileSystem
+        let descriptor = self.descriptor
         do {
-            try fileSystem.sync(descriptor)
+            // Renames by many copies into this directory are made durable together (``SyncGroup``).
+            try owner.syncs.sync { () throws(Errno) in try fileSystem.sync(descriptor) }
         } catch {
             throw .writing(path, operation: "sync directory", error)
         }
@@ -343,6 +351,8 @@ public final class DestinationDirectory: Sendable {
 /// A descriptor closed (through the file system that opened it) when its last user goes away.
 private final class OpenDescriptor: Sendable {
     let descriptor: Int32
+    /// The directory's fsyncs, shared by every view of it.
+    let syncs = SyncGroup()
     private let fileSystem: FileSystem
 
     init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {

@@ -78,6 +78,10 @@ public struct FileSystem: Sendable {
     /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`);
     /// fails with the first error (`ENOTSUP` where the destination's file system has none).
     package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
+    /// Starts writing a range of an open file's data to storage without waiting for it
+    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
+    /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
+    package var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
     /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
     package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
@@ -145,6 +149,9 @@ public struct FileSystem: Sendable {
         }
         self.setOwner = { descriptor, user, group throws(Errno) in
             _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
+        }
+        self.startWriteback = { descriptor, offset, count in
+            Writeback.start(descriptor, offset: offset, count: count)
         }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
             _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
@@ -335,6 +342,24 @@ extension FileSystem {
         try result.get()
     }
 
+    /// The data or hole run of the open file `descriptor` at `offset` (`SEEK_DATA`/`SEEK_HOLE`), cut at
+    /// `size`. Where the file system cannot tell, everything is data; past the last data everything is a
+    /// hole (a file that shrank meanwhile is caught by whoever checks its size afterwards).
+    func segment(of descriptor: Int32, at offset: Int64, size: Int64) -> FileSegment {
+        do throws(Errno) {
+            let data = try seek(descriptor, offset, seekData)
+            if data > offset {
+                return FileSegment(isHole: true, end: min(data, size))
+            }
+            let hole = try seek(descriptor, offset, seekHole)
+            return FileSegment(isHole: false, end: min(max(hole, offset + 1), size))
+        } catch .init(rawValue: ENXIO) {
+            return FileSegment(isHole: true, end: size)
+        } catch {
+            return FileSegment(isHole: false, end: size)
+        }
+    }
+
     /// Reads until `buffer` is full or the file ends; returns the byte count.
     func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
         throws(Errno) -> Int
@@ -386,6 +411,24 @@ private enum ExtendedAttributes {
     }
 }
 
+/// `sync_file_range`, which the Glibc module does not import (declared only under `_GNU_SOURCE`): resolved
+/// once from the C library already loaded, with its C signature.
+private enum Writeback {
+    typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+
+    /// Written once, by the static initializer, and only read after: nothing can race on it.
+    nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
+    private static let syncFileRange = dlsym(library, "sync_file_range").map {
+        unsafeBitCast($0, to: SyncFileRange.self)
+    }
+    /// `SYNC_FILE_RANGE_WRITE` (`<fcntl.h>`): start writing the dirty pages of the range, wait for nothing.
+    private static let startWrite: UInt32 = 2
+
+    static func start(_ descriptor: Int32, offset: Int64, count: Int64) {
+        _ = syncFileRange?(descriptor, offset, count, startWrite)
+    }
+}
+
 /// Access and modification times in nanoseconds since the epoch, as `futimens` and `utimensat` take them.
 private func timespecs(_ accessed: Int64, _ modified: Int64) -> [timespec] {
     [accessed, modified].map { timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000)) }
@@ -400,6 +443,12 @@ func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) throws(Errn
         let error = Errno.current
         if error.rawValue != EINTR { throw error }
     }
+}
+
+/// A run of a file that is all data or all hole, ending at `end`.
+struct FileSegment {
+    var isHole: Bool
+    var end: Int64
 }
 
 /// `lseek` whence values that find a sparse file's data and holes. Glibc declares `SEEK_DATA` and

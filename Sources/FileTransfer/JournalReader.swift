@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -169,7 +173,7 @@ public struct JournalReader: Sendable {
     /// The `"name":"…"` value in a damaged line, if one survived.
     private static func affectedName(in line: [UInt8]) -> String? {
         let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "\"name\":\"") else { return nil }
+        guard let start = text.firstRange(of: "\"name\":\"") else { return nil }
         let rest = text[start.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         let name = String(rest[..<end])

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// Hashes chunks on a serial queue while the caller goes on with I/O, through a small ring of buffers.
+/// Hashes chunks (``ContentDigest``) on a serial queue while the caller goes on with I/O, through a small ring of buffers.
 ///
 /// SHA-256 of one stream cannot be split across cores, but it can overlap with reading and writing:
 /// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
@@ -16,14 +16,14 @@ final class PipelinedHasher: @unchecked Sendable {
     private let running: Running
 
     private final class Running: @unchecked Sendable {
-        var hasher: SHA256
-        init(_ hasher: SHA256) { self.hasher = hasher }
+        var hasher: ContentDigest
+        init(_ hasher: ContentDigest) { self.hasher = hasher }
     }
 
     /// The size of each ring buffer.
     let chunkSize: Int
 
-    init(chunkSize: Int, depth: Int = 3, hasher: SHA256 = SHA256()) {
+    init(chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest()) {
         precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
         self.chunkSize = chunkSize
         self.free = DispatchSemaphore(value: depth)
@@ -69,8 +69,49 @@ final class PipelinedHasher: @unchecked Sendable {
         return count
     }
 
+    /// Feeds `count` zero bytes (a hole) after the chunks handed in so far, without a buffer.
+    func fillZeros(count: Int64) {
+        let running = self.running
+        queue.async { running.hasher.updateZeros(count: count) }
+    }
+
     /// The hash state after every chunk handed in so far (waits for the queue to drain).
-    var state: SHA256 {
+    var state: ContentDigest {
         queue.sync { running.hasher }
+    }
+
+    /// Feeds the content of the open file `descriptor` from its start, `length` bytes or to its end when
+    /// nil: what the file system reports as data is read through the ring, its holes (`SEEK_HOLE`) are
+    /// fed as zeros and never read, so the time spent follows the data, not the size. Returns the bytes
+    /// fed, fewer than `length` when the file ends sooner.
+    func feedContent(of descriptor: Int32, length: Int64?, fileSystem: FileSystem) throws(Errno) -> Int64 {
+        let size = try fileSystem.status(descriptor).size
+        let end = length ?? Int64.max
+        var position: Int64 = 0
+        var segment = FileSegment(isHole: false, end: 0)
+        while position < end {
+            if position >= segment.end {
+                // Past `st_size` everything read is data (files under /proc report 0 bytes).
+                segment =
+                    position < size
+                    ? fileSystem.segment(of: descriptor, at: position, size: size)
+                    : FileSegment(isHole: false, end: Int64.max)
+            }
+            let stop = min(segment.end, end)
+            if segment.isHole {
+                fillZeros(count: stop - position)
+                position = stop
+                continue
+            }
+            let wanted = Int(min(Int64(chunkSize), stop - position))
+            let at = position
+            let count = try fill { buffer throws(Errno) in
+                try fileSystem.readFully(
+                    descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: at)
+            }
+            position += Int64(count)
+            if count < wanted { break }
+        }
+        return position
     }
 }

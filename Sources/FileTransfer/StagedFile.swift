@@ -9,8 +9,8 @@ import Darwin
 /// The file lives as `.statetui-partial.HASH` in the destination directory (``partialName(for:)``), so a
 /// partial never appears under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
-/// compile. Every byte written is hashed (on a second thread, overlapping the I/O), so the digest always
-/// describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
+/// compile. Every byte written is hashed (``ContentDigest``, on a second thread, overlapping the I/O), so
+/// the digest always describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
 ///
 /// Dropping a `StagedFile` without ending it closes the descriptor and keeps the partial, as a crash
 /// would; the journal's checkpoint says how much of it is durable.
@@ -121,7 +121,7 @@ public struct StagedFile: ~Copyable {
     /// time `written` recorded when the job stopped. Otherwise it throws `validationFailed` and the
     /// caller takes the verified path (``init(resuming:in:keeping:chunkSize:)``).
     public init(
-        continuing name: String, in directory: DestinationDirectory, at offset: Int64, hashState: SHA256,
+        continuing name: String, in directory: DestinationDirectory, at offset: Int64, hashState: ContentDigest,
         written: FileStatus, chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
         let path = directory.path(of: Self.partialName(for: name))
@@ -183,21 +183,14 @@ public struct StagedFile: ~Copyable {
         } catch {
             throw TransferError.io(operation: "truncate", path: path, reason: error)
         }
-        var position: Int64 = 0
-        while position < offset {
-            let wanted = Int(min(Int64(hasher.chunkSize), offset - position))
-            let count = try hasher.fill { buffer throws(TransferError) in
-                do throws(Errno) {
-                    return try fileSystem.readFully(
-                        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: position)
-                } catch {
-                    throw TransferError.io(operation: "read", path: path, reason: error)
-                }
-            }
-            guard count == wanted else {
-                throw TransferError.validationFailed(path: path, detail: "ended at \(position + Int64(count))")
-            }
-            position += Int64(count)
+        let fed: Int64
+        do {
+            fed = try hasher.feedContent(of: descriptor, length: offset, fileSystem: fileSystem)
+        } catch {
+            throw TransferError.io(operation: "read", path: path, reason: error)
+        }
+        guard fed == offset else {
+            throw TransferError.validationFailed(path: path, detail: "ended at \(fed)")
         }
     }
 
@@ -210,11 +203,11 @@ public struct StagedFile: ~Copyable {
     /// The buffer size `write(filling:)` lends out.
     public var chunkSize: Int { hasher.chunkSize }
 
-    /// The SHA-256 of the partial's content so far.
+    /// The ``ContentDigest`` of the partial's content so far.
     public var digest: SHA256Digest { hasher.state.finalize() }
 
     /// The running hash state of the partial's content so far.
-    var hashState: SHA256 { hasher.state }
+    var hashState: ContentDigest { hasher.state }
 
     /// Appends `bytes` to the partial.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
@@ -266,25 +259,18 @@ public struct StagedFile: ~Copyable {
     }
 
     /// Appends `count` zero bytes as a hole: the file is extended (`ftruncate`) without writing them, so
-    /// it stays sparse where the source is; the zeros are hashed like written bytes. Returns `count`.
+    /// it stays sparse where the source is; the digest takes the zeros as a count, never as bytes, so a
+    /// hole costs the same whatever its length. Returns `count`.
     mutating func writeHole(count: Int) throws(TransferError) -> Int {
         guard count > 0 else { return 0 }
-        let descriptor = self.descriptor
-        let fileSystem = self.fileSystem
-        let end = offset + Int64(count)
-        let path = partialPath
-        let hashed = try hasher.fill { buffer throws(TransferError) in
-            let zeros = UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
-            zeros.initializeMemory(as: UInt8.self, repeating: 0)
-            do throws(Errno) {
-                try fileSystem.truncate(descriptor, end)
-            } catch {
-                throw TransferError.writing(path, operation: "extend", error)
-            }
-            return count
+        do throws(Errno) {
+            try fileSystem.truncate(descriptor, offset + Int64(count))
+        } catch {
+            throw TransferError.writing(partialPath, operation: "extend", error)
         }
-        offset += Int64(hashed)
-        return hashed
+        hasher.fillZeros(count: Int64(count))
+        offset += Int64(count)
+        return count
     }
 
     /// Gives the partial the extended attributes of the open file `source`; returns the reason when some

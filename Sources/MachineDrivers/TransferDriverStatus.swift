@@ -1,9 +1,6 @@
 /// What a transfer's driver (``TransferDriver``: a simulated worker or a real copy) reports about itself, apart
 /// from the machine's state.
 package struct TransferDriverStatus: Hashable, Sendable {
-    /// Late callbacks a driver counted as dropped. The dashboard does not read it: it counts stale events
-    /// from each machine's own records (``RecordTally``).
-    package var staleEvents: Int
     /// Whether the next outcome the worker reports will be a failure (`f`).
     package var failsNextOutcome: Bool
     /// The size of the file the transfer produces, in bytes; nil until the driver knows it (a real copy
@@ -12,14 +9,17 @@ package struct TransferDriverStatus: Hashable, Sendable {
     /// Why the file was not copied although the transfer completed: the destination already held it
     /// (`same size and time`, or `same content` when compared or recorded so); nil when it was copied.
     package var alreadyThere: String?
+    /// Whether the driver has begun moving bytes: a real copy's job opened its source and found bytes still
+    /// to copy (false while it waits for a slot, and for a file found already at the destination).
+    package var isCopying: Bool
 
     /// A status.
     package init(
-        staleEvents: Int = 0, failsNextOutcome: Bool = false, totalBytes: Int64? = nil, alreadyThere: String? = nil
+        failsNextOutcome: Bool = false, totalBytes: Int64? = nil, alreadyThere: String? = nil, isCopying: Bool = false
     ) {
-        self.staleEvents = staleEvents
         self.failsNextOutcome = failsNextOutcome
         self.totalBytes = totalBytes
         self.alreadyThere = alreadyThere
+        self.isCopying = isCopying
     }
 }

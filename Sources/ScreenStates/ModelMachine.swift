@@ -1,34 +1,22 @@
 import StateMachineKit
 
-/// A seed's model running on the engine, with its records as a stream: the one shape behind
-/// ``TransferMachine``, ``UploadMachine`` and ``LoadMachine``, which differ only in their model, their
-/// table and their label.
+/// A seed's model running on the engine: the one shape behind ``TransferMachine``, ``UploadMachine`` and
+/// ``LoadMachine``, which differ only in their model, their table and their label.
 ///
-/// Use ``engine`` for `whileIn` work, `states()`, `history` and `stop()`; ``send(_:)``, ``apply(_:)`` and
-/// ``deliver(_:through:)`` also wake ``records()`` readers for records that leave the state as it was.
+/// Use ``engine`` for `whileIn` work, `states()`, `records(after:)`, `history` and `stop()`: the engine's
+/// feed hands every record to its readers by itself, whoever sent the event.
 public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// The engine running the model's table.
     public let engine: StateMachine<State, Event>
-    /// The engine's records as a stream (``records()``).
-    @usableFromInline let feed: RecordFeed<State, Event>
 
     /// A machine starting in `initial`, running `transition`.
     public init(
         initial: State, label: String, historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil,
         transition: @escaping @Sendable (State, Event) -> Transition<State, Event>
     ) {
-        let feed = RecordFeed<State, Event>()
-        self.feed = feed
         engine = StateMachine(
             initial: initial, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
             transition: transition)
-        feed.attach(engine)
-    }
-
-    /// The machine's records now and after each change, and after each stale, ignored or invalid event
-    /// delivered through ``apply(_:)`` or ``deliver(_:through:)``.
-    public func records() -> AsyncStream<[StateMachine<State, Event>.Record]> {
-        feed.records()
     }
 
     /// Applies `event`; true when it was accepted, false when it was rejected (ignored or invalid)
@@ -41,14 +29,7 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Applies `event` and returns the engine's outcome, whose verdict `replay` prints.
     @inlinable @discardableResult
     public func apply(_ event: Event) -> Outcome {
-        feed.noted(engine.send(event))
-    }
-
-    /// Delivers `event` through `sender` (the sender of a run of `whileIn` work) and returns the machine's
-    /// outcome; a record that leaves the state as it was (stale, ignored, …) wakes ``records()`` readers.
-    @inlinable @discardableResult
-    public func deliver(_ event: Event, through sender: StateMachine<State, Event>.Sender) -> Outcome {
-        feed.noted(sender.send(event))
+        engine.send(event)
     }
 
     /// Whether the engine accepted an event: moved, updated, stayed or kept for a retry (postponed, not

@@ -1,5 +1,10 @@
-import Foundation
 import StateMachineKit
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -7,14 +12,54 @@ import Glibc
 import Darwin
 #endif
 
-/// A machine as the inspector last read it, in words.
-struct MachineReading: Sendable {
-    var state: String
-    var visit: Int
-    /// The sequence number of the machine's newest record.
-    var sequence: Int
-    /// The records after the sequence asked for that the history still holds, oldest first.
+/// Records of one machine as the inspector read them, in words: a batch of its feed, or the machine read
+/// at once.
+struct MachineBatch: Sendable, Equatable {
+    /// The records after the reader's cursor still in history, oldest first.
     var records: [InspectorRecord]
+    /// How many records after the cursor fell out of the history before they were read.
+    var missed: Int
+    /// The sequence number of the newest record the batch accounts for.
+    var sequence: Int
+    var state: String
+    /// The visit after the newest record; `nil` when the batch cannot tell (no record kept in history).
+    var visit: Int?
+
+    /// `batch` in words: `cursor` is the sequence it was read after; `visit` is the machine's visit, for
+    /// when no record tells it.
+    init<State: Hashable & Sendable, Event: Sendable>(
+        _ batch: StateMachine<State, Event>.RecordBatch, after cursor: Int, machine id: Int, visit: Int?,
+        describeState: (State) -> String, describeEvent: (Event) -> String
+    ) {
+        records = batch.records.map { record in
+            InspectorRecord(
+                machine: id, sequence: record.sequence, visit: record.visit, before: describeState(record.before),
+                event: describeEvent(record.event), outcome: record.outcome.name, reason: record.outcome.reason,
+                after: describeState(record.after))
+        }
+        missed = batch.missed
+        sequence = cursor + batch.missed + batch.records.count
+        state = describeState(batch.state)
+        // A record's visit is the one its event arrived in: a move starts the next.
+        if let last = batch.records.last {
+            self.visit = last.outcome == .moved ? last.visit + 1 : last.visit
+        } else {
+            self.visit = visit
+        }
+    }
+
+    init(records: [InspectorRecord], missed: Int, sequence: Int, state: String, visit: Int?) {
+        self.records = records
+        self.missed = missed
+        self.sequence = sequence
+        self.state = state
+        self.visit = visit
+    }
+}
+
+/// A machine read at once (one `snapshot()`), in words: its records after the sequence asked for, if any.
+struct MachineReading: Sendable {
+    var batch: MachineBatch
     var stopped: Bool
 }
 
@@ -22,13 +67,15 @@ struct MachineReading: Sendable {
 /// closures hold the machine weakly: registering never keeps a machine alive.
 struct MachineEntry: Sendable {
     let label: String
-    /// Reads the machine (one `snapshot()`): its records after the given sequence (none for `Int.max`).
-    let read: @Sendable (_ id: Int, _ after: Int) -> MachineReading?
+    /// Reads the machine at once (one `snapshot()`): its records after the given sequence, none for `nil`.
+    /// For announcing a machine, and for the records not yet sent when inspection stops.
+    let read: @Sendable (_ id: Int, _ after: Int?) -> MachineReading?
     let isAlive: @Sendable () -> Bool
     /// Explores the graph from the state at registration with the sample events; `nil` without any.
     let explore: @Sendable () -> InspectorGraph?
-    /// Starts the one `states()` reader that flushes the machine on every change, then once at its end.
-    let watch: @Sendable (Inspector, Int) -> Task<Void, Never>
+    /// Starts the one `records(after:)` reader that hands the inspector every batch of the machine's records
+    /// after the given sequence, then says the machine ended (stopped or gone) unless it was cancelled.
+    let watch: @Sendable (Inspector, _ id: Int, _ after: Int) -> Task<Void, Never>
 
     init<State: Hashable & Sendable, Event: Sendable>(
         _ machine: StateMachine<State, Event>, sampleEvents: [Event], maximumStates: Int,
@@ -39,20 +86,15 @@ struct MachineEntry: Sendable {
             guard let machine else { return nil }
             let snapshot = machine.snapshot()
             let stopped = machine.isStopped
-            var records: [InspectorRecord] = []
-            if after != .max {
-                for record in snapshot.history where record.sequence > after {
-                    records.append(
-                        InspectorRecord(
-                            machine: id, sequence: record.sequence, visit: record.visit,
-                            before: describeState(record.before), event: describeEvent(record.event),
-                            outcome: record.outcome.name, reason: record.outcome.reason,
-                            after: describeState(record.after)))
-                }
-            }
+            let cursor = after ?? snapshot.sequence
+            let kept = snapshot.history.filter { $0.sequence > cursor }
+            let batch = StateMachine<State, Event>.RecordBatch(
+                records: kept, missed: max(0, snapshot.sequence - cursor - kept.count), state: snapshot.state)
             return MachineReading(
-                state: describeState(snapshot.state), visit: snapshot.visit, sequence: snapshot.sequence,
-                records: records, stopped: stopped)
+                batch: MachineBatch(
+                    batch, after: min(cursor, snapshot.sequence), machine: id, visit: snapshot.visit,
+                    describeState: describeState, describeEvent: describeEvent),
+                stopped: stopped)
         }
         isAlive = { [weak machine] in machine != nil }
         if sampleEvents.isEmpty {
@@ -71,18 +113,23 @@ struct MachineEntry: Sendable {
                     truncated: graph.isTruncated)
             }
         }
-        watch = { [weak machine] inspector, id in
-            Task.detached { [weak inspector] in
-                if let stream = machine?.states() {
-                    for await _ in stream {
-                        inspector?.flush(machine: id)
-                        // Newest-only: changes made meanwhile are read together, and a busy machine's senders
-                        // do not pay a reader's wake-up for every event.
-                        try? await Task.sleep(for: Inspector.readInterval)
+        watch = { [weak machine] inspector, id, after in
+            // The reader is added now, under the inspector's lock, so that its cursor is what was sent.
+            let feed = machine?.records(after: after)
+            return Task.detached { [weak inspector, weak machine] in
+                var cursor = after
+                if let feed {
+                    for await batch in feed {
+                        let words = MachineBatch(
+                            batch, after: cursor, machine: id, visit: batch.records.isEmpty ? machine?.visit : nil,
+                            describeState: describeState, describeEvent: describeEvent)
+                        cursor = words.sequence
+                        inspector?.deliver(words, machine: id)
                     }
                 }
-                // The stream ended: the machine stopped or went away, unless the last client left.
-                if !Task.isCancelled { inspector?.flush(machine: id) }
+                // The feed ended after the last records: the machine stopped or went away, unless the last
+                // client left.
+                if !Task.isCancelled { inspector?.ended(machine: id) }
             }
         }
     }
@@ -156,9 +203,9 @@ struct Hub {
         guard machines.count < Inspector.machineLimit else { return false }
         var watched = WatchedMachine(id: nextMachine, entry: entry)
         nextMachine += 1
-        if !clients.isEmpty, let reading = entry.read(watched.id, .max) {
-            broadcast([.machine(Self.announce(&watched, reading))])
-            watched.watcher = entry.watch(inspector, watched.id)
+        if !clients.isEmpty, let reading = entry.read(watched.id, nil) {
+            broadcast([.machine(Self.announce(&watched, reading.batch))])
+            watched.watcher = entry.watch(inspector, watched.id, watched.sent)
         }
         machines.append(watched)
         return true
@@ -173,73 +220,63 @@ struct Hub {
         if !clients.isEmpty { broadcast(gone.map { .stopped(InspectorStopped(machine: $0.id)) }) }
     }
 
-    /// The `machine` message of `watched` from `reading`, which is now what was sent of it.
-    static func announce(_ watched: inout WatchedMachine, _ reading: MachineReading) -> InspectorMachine {
-        watched.sent = reading.sequence
-        watched.state = reading.state
-        watched.visit = reading.visit
+    /// The `machine` message of `watched` as read in `batch`, which is now what was sent of it.
+    static func announce(_ watched: inout WatchedMachine, _ batch: MachineBatch) -> InspectorMachine {
+        watched.sent = batch.sequence
+        watched.state = batch.state
+        if let visit = batch.visit { watched.visit = visit }
+        return announce(&watched)
+    }
+
+    /// The `machine` message of `watched` as it was last sent.
+    static func announce(_ watched: inout WatchedMachine) -> InspectorMachine {
         if watched.graph == nil { watched.graph = .some(watched.entry.explore()) }
         return InspectorMachine(
-            id: watched.id, label: watched.entry.label, state: reading.state, visit: reading.visit,
-            sequence: reading.sequence, graph: watched.graph ?? nil)
+            id: watched.id, label: watched.entry.label, state: watched.state, visit: watched.visit,
+            sequence: watched.sent, graph: watched.graph ?? nil)
     }
 
-    /// Reads machine `id` and sends the clients what changed since the last read.
-    mutating func flush(machine id: Int) {
+    /// Sends the clients what `batch` of machine `id`'s feed holds that was not sent yet.
+    mutating func deliver(_ batch: MachineBatch, machine id: Int) {
         guard !clients.isEmpty, let index = machines.firstIndex(where: { $0.id == id }) else { return }
-        let messages = changes(at: index)
+        let messages = messages(for: batch, at: index)
         if !messages.isEmpty { broadcast(messages) }
     }
 
-    /// Reads every machine (the tick: records that changed no state wake no reader).
-    mutating func flushAll() {
-        guard !clients.isEmpty else { return }
-        var messages: [InspectorMessage] = []
-        var index = 0
-        while index < machines.count {
-            let before = machines.count
-            messages += changes(at: index)
-            if machines.count == before { index += 1 }
-        }
-        if !messages.isEmpty { broadcast(messages) }
+    /// Says machine `id` stopped (its feed ended: it stopped or went away) and forgets it.
+    mutating func ended(machine id: Int) {
+        guard let index = machines.firstIndex(where: { $0.id == id }) else { return }
+        machines[index].watcher?.cancel()
+        machines.remove(at: index)
+        if !clients.isEmpty { broadcast([.stopped(InspectorStopped(machine: id))]) }
     }
 
-    /// What changed in machine `index` since it was last sent; a stopped or released machine is announced
-    /// and forgotten.
-    mutating func changes(at index: Int) -> [InspectorMessage] {
-        changes(at: index, reading: machines[index].entry.read(machines[index].id, machines[index].sent))
-    }
-
-    /// What `reading` of machine `index` tells that was not sent yet.
-    mutating func changes(at index: Int, reading: MachineReading?) -> [InspectorMessage] {
+    /// The messages that tell what `batch` holds beyond what was sent of machine `index`, which it then is:
+    /// records at or below the sequence sent already are dropped (a reader from before the last client left
+    /// may still hand them over), and `missed` closes the gap between the last sent and the first record.
+    mutating func messages(for batch: MachineBatch, at index: Int) -> [InspectorMessage] {
+        let sent = machines[index].sent
+        guard batch.sequence > sent else { return [] }
         let id = machines[index].id
-        guard let reading else {
-            machines[index].watcher?.cancel()
-            machines.remove(at: index)
-            return [.stopped(InspectorStopped(machine: id))]
-        }
         var messages: [InspectorMessage] = []
-        let missed = reading.sequence - machines[index].sent - reading.records.count
+        let missed = batch.sequence - batch.records.count - sent
         if missed > 0 { messages.append(.missed(InspectorMissed(machine: id, count: missed))) }
-        messages += reading.records.map { .record($0) }
-        if reading.state != machines[index].state || reading.visit != machines[index].visit {
-            messages.append(.state(InspectorState(machine: id, state: reading.state, visit: reading.visit)))
+        for record in batch.records where record.sequence > sent { messages.append(.record(record)) }
+        let visit = batch.visit ?? machines[index].visit
+        if batch.state != machines[index].state || visit != machines[index].visit {
+            messages.append(.state(InspectorState(machine: id, state: batch.state, visit: visit)))
         }
-        machines[index].sent = reading.sequence
-        machines[index].state = reading.state
-        machines[index].visit = reading.visit
-        if reading.stopped {
-            machines[index].watcher?.cancel()
-            machines.remove(at: index)
-            messages.append(.stopped(InspectorStopped(machine: id)))
-        }
+        machines[index].sent = batch.sequence
+        machines[index].state = batch.state
+        machines[index].visit = visit
         return messages
     }
 
     // MARK: Clients
 
-    /// Attaches a client on `descriptor`: brings the others up to date, then sends it `hello` and every
-    /// machine as it is; the first client starts the machines' readers.
+    /// Attaches a client on `descriptor` and sends it `hello` and every machine as last sent. The first
+    /// client reads every machine as it is now and starts their feed readers; a later one joins the others,
+    /// whose readers send everyone what follows.
     mutating func attach(_ descriptor: Int32, inspector: Inspector) {
         guard !stopped else {
             toClose.append(descriptor)
@@ -247,22 +284,22 @@ struct Hub {
         }
         pruneReleased()
         let first = clients.isEmpty
-        var messages: [InspectorMessage] = []
         var announced: [InspectorMessage] = []
         var index = 0
         while index < machines.count {
-            let id = machines[index].id
-            let reading = machines[index].entry.read(id, first ? .max : machines[index].sent)
-            let before = machines.count
-            if !first || reading == nil || reading?.stopped == true {
-                messages += changes(at: index, reading: reading)
+            if first {
+                let id = machines[index].id
+                guard let reading = machines[index].entry.read(id, nil), !reading.stopped else {
+                    machines.remove(at: index)
+                    continue
+                }
+                announced.append(.machine(Self.announce(&machines[index], reading.batch)))
+                machines[index].watcher = machines[index].entry.watch(inspector, id, machines[index].sent)
+            } else {
+                announced.append(.machine(Self.announce(&machines[index])))
             }
-            guard machines.count == before, let reading else { continue }
-            announced.append(.machine(Self.announce(&machines[index], reading)))
-            if first { machines[index].watcher = machines[index].entry.watch(inspector, id) }
             index += 1
         }
-        if !messages.isEmpty { broadcast(messages) }
         if clients.count >= Inspector.clientLimit { dropForRoom() }
         var greeting = hello
         greeting.machines = announced.count
@@ -368,8 +405,17 @@ struct Hub {
     /// Says `bye` to every client and ends inspection; `false` when it had ended already.
     mutating func stop() -> Bool {
         guard !stopped else { return false }
-        // What the machines did since the last read goes out before the bye.
-        flushAll()
+        // What the machines did that their readers have not handed over yet goes out before the bye: the
+        // program may be exiting, and its tasks may never run again.
+        if !clients.isEmpty {
+            var messages: [InspectorMessage] = []
+            for index in machines.indices {
+                let reading = machines[index].entry.read(machines[index].id, machines[index].sent)
+                if let reading { messages += self.messages(for: reading.batch, at: index) }
+                if reading?.stopped ?? true { messages.append(.stopped(InspectorStopped(machine: machines[index].id))) }
+            }
+            if !messages.isEmpty { broadcast(messages) }
+        }
         broadcast([.bye])
         stopped = true
         for index in machines.indices { machines[index].watcher?.cancel() }

@@ -6,10 +6,9 @@ import Darwin
 
 extension Inspector {
     /// The I/O thread: accepts clients (this user's only), discards what they send, writes what waits for
-    /// them, and reads every machine on a tick while any is attached. Returns after ``stop()``.
+    /// them. Machines are read by their feed readers, not here. Returns after ``stop()``.
     func serve() {
         var scratch = [UInt8](repeating: 0, count: 4096)
-        var lastTick = ContinuousClock.now
         while true {
             let plan = hub.withLock { hub -> [(id: Int, descriptor: Int32, writing: Bool)]? in
                 for descriptor in hub.toClose { close(descriptor) }
@@ -29,17 +28,12 @@ extension Inspector {
                 let events = Int16(POLLIN) | (client.writing ? Int16(POLLOUT) : 0)
                 descriptors.append(pollfd(fd: client.descriptor, events: events, revents: 0))
             }
-            let timeout = plan.isEmpty ? -1 : Self.tickMilliseconds
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
             if ready < 0 && errno != EINTR { return }
             if descriptors[1].revents != 0 { drainWakePipe(&scratch) }
             if descriptors[0].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (offset, client) in plan.enumerated() {
                 serve(client: client.id, descriptor: descriptors[offset + 2], scratch: &scratch)
-            }
-            if !plan.isEmpty && lastTick.duration(to: .now) >= .milliseconds(Int(Self.tickMilliseconds)) {
-                lastTick = .now
-                hub.withLock { $0.flushAll() }
             }
         }
     }

@@ -1,6 +1,11 @@
-import Foundation
 import StateMachineKit
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +21,9 @@ import Darwin
 /// ```
 ///
 /// While no client is attached, nothing is read or sent: a registered machine costs what an unregistered
-/// one does. While one is, each machine is read through one newest-only `states()` reader and the records of
-/// its `history` after the last one sent (``InspectorMissed`` says how many the ring overwrote first). Each
+/// one does. While one is, each machine is read through one `records(after:)` reader, the engine's change
+/// feed: every record reaches the clients as the machine makes it, and a reader that falls behind gets what
+/// it missed in one batch (``InspectorMissed`` says how many records the history ring overwrote first). Each
 /// client's outgoing bytes are bounded: a client that stops reading is disconnected, and the program never
 /// waits for it. Clients cannot send anything into the program: what they write is read with a bound and
 /// discarded, and too much of it ends their connection. The protocol is in <doc:InspectorProtocol>.
@@ -46,10 +52,6 @@ public final class Inspector: Sendable {
     public static let incomingLimit = 64 << 10
     /// How many machines may be registered at once; more are refused by ``register(_:sampleEvents:maximumStates:describeState:describeEvent:)``.
     public static let machineLimit = 4096
-    /// The least time between two reads of one machine on its state changes.
-    static let readInterval = Duration.milliseconds(10)
-    /// How often, while a client is attached, machines are read for records that changed no state.
-    static let tickMilliseconds: Int32 = 200
 
     private init(name: String, socketPath: String, listener: Int32, wake: (Int32, Int32)) {
         self.name = name
@@ -96,9 +98,7 @@ public final class Inspector: Sendable {
         }
         let inspector = Inspector(name: name, socketPath: path, listener: listener, wake: (pipeEnds[0], pipeEnds[1]))
         InspectorRegistry.shared.add(inspector)
-        let thread = Thread { inspector.serve() }
-        thread.name = "statetui-inspector"
-        thread.start()
+        DetachedThread.start(name: "statetui-inspector") { inspector.serve() }
         return inspector
     }
 
@@ -123,7 +123,9 @@ public final class Inspector: Sendable {
         let entry = MachineEntry(
             machine, sampleEvents: sampleEvents, maximumStates: maximumStates, describeState: describeState,
             describeEvent: describeEvent)
-        return hub.withLock { hub in hub.register(entry, inspector: self) }
+        var registered = false
+        changeHub { hub in registered = hub.register(entry, inspector: self) }
+        return registered
     }
 
     /// Says `bye` to every client, closes the connections and removes the socket. Registered machines are
@@ -146,9 +148,24 @@ public final class Inspector: Sendable {
         _ = write(wakeWrite, &byte, 1)
     }
 
-    /// Reads `machine` now and sends what changed to every client.
-    func flush(machine id: Int) {
-        hub.withLock { hub in hub.flush(machine: id) }
+    /// Sends every client what `batch` of machine `id`'s feed holds that was not sent yet.
+    func deliver(_ batch: MachineBatch, machine id: Int) {
+        changeHub { hub in hub.deliver(batch, machine: id) }
+    }
+
+    /// Tells every client machine `id` stopped (its feed ended), and forgets it.
+    func ended(machine id: Int) {
+        changeHub { hub in hub.ended(machine: id) }
+    }
+
+    /// Runs `body` on the hub from outside the I/O thread, and wakes that thread when it has something to do
+    /// (bytes a socket did not take yet, sockets to close): it waits in `poll` on what it knew before.
+    func changeHub(_ body: (inout Hub) -> Void) {
+        let busy = hub.withLock { hub in
+            body(&hub)
+            return !hub.toClose.isEmpty || hub.clients.contains { $0.pendingCount > 0 }
+        }
+        if busy { wakeUp() }
     }
 }
 

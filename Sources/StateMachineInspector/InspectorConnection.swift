@@ -1,6 +1,11 @@
-import Foundation
 import StateMachineKit
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -280,7 +285,7 @@ extension InspectorConnection {
                 descriptor = -1
             }
         }
-        let thread = Thread {
+        DetachedThread.start(name: "statetui-inspect-client") {
             do throws(InspectorError) {
                 let connection = try InspectorConnection(socketPath: socketPath)
                 let cancelled = shared.withLock { descriptor in
@@ -299,8 +304,6 @@ extension InspectorConnection {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "statetui-inspect-client"
-        thread.start()
         return stream
     }
 

@@ -1,4 +1,10 @@
+import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One line of the inspector protocol: a JSON object with a `type` and that type's fields.
 ///
@@ -99,8 +105,7 @@ public enum InspectorMessage: Sendable, Hashable, Codable {
         var escaped = ""
         for scalar in json.unicodeScalars {
             if acts(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                escaped += QuotedLiteral.jsonEscape(scalar)
             } else {
                 escaped.unicodeScalars.append(scalar)
             }

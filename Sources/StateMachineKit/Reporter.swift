@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Where a machine's reports go: a `@Sendable (Report) -> Void`, called outside the machine's lock.
 ///
@@ -55,12 +60,13 @@ public struct Reporter: Sendable {
 
     /// Writes one readable line per report (``Report/line``) to standard error, at `minimumLevel` or above.
     public static func standardError(minimumLevel: Report.Level = .notice) -> Reporter {
-        lines(to: FileHandle.standardError, minimumLevel: minimumLevel) { $0.line }
+        lines(to: 2, minimumLevel: minimumLevel) { $0.line }
     }
 
-    /// Writes one JSON object per line to `handle`: `{"label":…,"level":…,"message":…,"metadata":{…},"name":…}`.
-    public static func jsonLines(to handle: FileHandle, minimumLevel: Report.Level = .trace) -> Reporter {
-        lines(to: handle, minimumLevel: minimumLevel) { report in
+    /// Writes one JSON object per line to the open file descriptor `descriptor` (not closed by the reporter; a
+    /// `FileHandle`'s is its `fileDescriptor`): `{"label":…,"level":…,"message":…,"metadata":{…},"name":…}`.
+    public static func jsonLines(to descriptor: Int32, minimumLevel: Report.Level = .trace) -> Reporter {
+        lines(to: descriptor, minimumLevel: minimumLevel) { report in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             // Encoding a struct of strings cannot fail; fall back to the readable line rather than drop it.
@@ -73,22 +79,23 @@ public struct Reporter: Sendable {
 
     /// One line per report, written whole so that lines from concurrent machines never interleave.
     private static func lines(
-        to handle: FileHandle, minimumLevel: Report.Level, format: @escaping @Sendable (Report) -> String
+        to descriptor: Int32, minimumLevel: Report.Level, format: @escaping @Sendable (Report) -> String
     ) -> Reporter {
-        let writer = LineWriter(handle: handle)
+        let writer = LineWriter(descriptor: descriptor)
         return Reporter(minimumLevel: minimumLevel) { report in
             writer.write(format(report) + "\n")
         }
     }
 }
 
-/// Serialises writes to one file handle.
+/// Serialises writes to one file descriptor. A line that cannot be written (a closed pipe, a full disk) is
+/// dropped: a reporter has nowhere to report its own failure, and the machine it serves must go on.
 private final class LineWriter: Sendable {
-    private let handle: Locked<FileHandle>
+    private let descriptor: Locked<Int32>
 
-    init(handle: FileHandle) { self.handle = Locked(handle) }
+    init(descriptor: Int32) { self.descriptor = Locked(descriptor) }
 
     func write(_ line: String) {
-        handle.withLock { $0.write(Data(line.utf8)) }
+        descriptor.withLock { _ = writeAll($0, line) }
     }
 }

@@ -101,23 +101,57 @@ extension StateMachine {
         case modifying
     }
 
-    /// What resumes one parked reader: with the state after the change, or `nil` to end its stream.
+    /// What resumes one parked reader: with what it reads, or `nil` to end its stream.
     @usableFromInline
-    typealias ParkedReader = UnsafeContinuation<State?, Never>
+    typealias ParkedReader = UnsafeContinuation<Reading?, Never>
 
-    /// One `states()` reader: which change it saw last, and whether its task was cancelled.
+    /// What a reader takes: a `states()` reader the state, a ``records(after:)`` reader a batch.
+    @usableFromInline
+    enum Reading: Sendable {
+        case state(State)
+        case records(RecordBatch)
+    }
+
+    /// What a reader reads, which decides what it waits for.
+    @usableFromInline
+    enum ReaderKind: Sendable {
+        /// A `states()` reader: waits for a change (`.to` or `.update`).
+        case states
+        /// A ``records(after:)`` reader: waits for any record.
+        case records
+    }
+
+    /// One reader: what it reads, how far it has read, and whether its task was cancelled.
     ///
-    /// A reader holds no copy of the state: it reads the machine's state when it takes one, so it
+    /// A reader holds no copy of the state or the records: it reads the machine's when it takes them, so it
     /// always gets the newest, and an event costs readers nothing unless one of them is parked.
     @usableFromInline
     struct ReaderSlot: Sendable {
-        /// The value of ``Core/changes`` when this reader last took the state.
+        @usableFromInline let kind: ReaderKind
+        /// For a `states()` reader, the value of ``Core/changes`` when it last took the state; for a feed
+        /// reader, its cursor: the ``Core/sequence`` of the newest record it was handed.
         @usableFromInline var seen: Int
         @usableFromInline var cancelled = false
 
         @inlinable
-        init(seen: Int) {
+        init(kind: ReaderKind, seen: Int) {
+            self.kind = kind
             self.seen = seen
+        }
+    }
+
+    /// A parked feed reader taken out to wake, with the batch it is handed once the decision is settled.
+    @usableFromInline
+    struct WokenFeedReader: Sendable {
+        @usableFromInline let id: Int
+        @usableFromInline let reader: ParkedReader
+        /// Set by ``Core/settle(some:)``; `nil` ends the reader's stream.
+        @usableFromInline var batch: Reading?
+
+        @inlinable
+        init(id: Int, reader: ParkedReader) {
+            self.id = id
+            self.reader = reader
         }
     }
 
@@ -158,8 +192,10 @@ extension StateMachine {
         @usableFromInline var cancel: [Task<Void, Never>] = []
         @usableFromInline var start: [RunStart] = []
         @usableFromInline var arm: [TimerStart] = []
-        /// Parked readers to resume with ``wakeWith``, by reader id.
+        /// Parked `states()` readers to resume with ``wakeWith``, by reader id.
         @usableFromInline var wake: [Int: ParkedReader] = [:]
+        /// Parked feed readers to resume, each with its own batch.
+        @usableFromInline var wakeFeeds: [WokenFeedReader] = []
         /// Whether the woken readers' streams end (stop) rather than take the state.
         @usableFromInline var wakeFinishes = false
         /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
@@ -178,8 +214,8 @@ extension StateMachine {
         @inlinable init() {}
 
         @inlinable var isEmpty: Bool {
-            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && reports.isEmpty
-                && bound == nil && waiter == nil
+            cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && wakeFeeds.isEmpty
+                && reports.isEmpty && bound == nil && waiter == nil
         }
     }
 
@@ -204,10 +240,14 @@ extension StateMachine {
         @usableFromInline var phase: Phase = .running(Running())
         /// Counts `.to` and `.update` decisions: what readers compare to know whether they are behind.
         @usableFromInline var changes = 0
-        /// Every `states()` reader, by id: found in constant time, so waking or ending N readers is linear.
+        /// Every reader, `states()` and feed, by id: found in constant time, so waking or ending N readers is
+        /// linear.
         @usableFromInline var readers: [Int: ReaderSlot] = [:]
-        /// The readers waiting for a change, by id; being in here is what being parked means.
+        /// The `states()` readers waiting for a change, by id; being in here is what being parked means.
         @usableFromInline var parked: [Int: ParkedReader] = [:]
+        /// The feed readers waiting for the next record, by id: apart from ``parked`` so that a record that
+        /// changes nothing looks at feed readers only.
+        @usableFromInline var parkedFeeds: [Int: ParkedReader] = [:]
         /// Whether a caller is delivering reports; shared with the machine, whose deliverer steps down
         /// through it without the lock (``ReportDelivery``).
         @usableFromInline let delivery: ReportDelivery
@@ -450,6 +490,7 @@ extension StateMachine {
             into effects: inout Effects?
         ) {
             sequence += 1
+            if !parkedFeeds.isEmpty { wakeParkedFeeds(into: &effects) }
             if let reportLevel, source.level(of: outcome) >= reportLevel {
                 note(
                     .record(
@@ -653,10 +694,15 @@ extension StateMachine {
             if !parked.isEmpty { wakeParked(finishing: false, into: &effects) }
         }
 
-        /// Takes every parked reader out of the list: to hand the state once the event is fully applied
-        /// (``settle(some:)``), or with `finishing`, to end its stream.
+        /// Takes every parked `states()` reader out of the list: to hand the state once the event is fully
+        /// applied (``settle(some:)``), or with `finishing`, to end its stream. Finishing also ends the parked
+        /// feed readers: having caught up, they have nothing left to read.
         @inlinable
         mutating func wakeParked(finishing: Bool, into effects: inout Effects?) {
+            if finishing && !parkedFeeds.isEmpty {
+                wakeParkedFeeds(into: &effects)
+                effects.edit { $0.wakeFinishes = true }
+            }
             guard !parked.isEmpty else { return }
             var waking: [Int: ParkedReader] = [:]
             swap(&waking, &parked)
@@ -670,8 +716,20 @@ extension StateMachine {
             }
         }
 
-        /// The woken readers have now seen the state they are handed: the state after the whole event,
-        /// retried postponed events included.
+        /// Takes every parked feed reader out of the list, to hand its batch once the event is fully applied
+        /// (``settle(some:)``) or, when the effects finish readers, to end its stream.
+        @inlinable
+        mutating func wakeParkedFeeds(into effects: inout Effects?) {
+            guard !parkedFeeds.isEmpty else { return }
+            var waking: [Int: ParkedReader] = [:]
+            swap(&waking, &parkedFeeds)
+            effects.edit { effects in
+                for (id, reader) in waking { effects.wakeFeeds.append(WokenFeedReader(id: id, reader: reader)) }
+            }
+        }
+
+        /// The woken `states()` readers have now seen the state they are handed: the state after the whole
+        /// event, retried postponed events included.
         @inlinable
         mutating func handOver(to woken: [Int: ParkedReader]) -> State {
             for id in woken.keys {
@@ -681,6 +739,15 @@ extension StateMachine {
                 readers[id]?.seen = changes
             }
             return state
+        }
+
+        /// The woken feed reader `id` takes its batch: the records a record's arrival gave it.
+        @inlinable
+        mutating func handOverBatch(to id: Int) -> Reading {
+            guard case .took(let reading) = take(reader: id) else {
+                preconditionFailure("Internal inconsistency: feed reader \(id) woken with nothing to read")
+            }
+            return reading
         }
 
         // MARK: - Reports
@@ -714,6 +781,11 @@ extension StateMachine {
         mutating func settle(some effects: inout Effects?) {
             if effects!.wakeFinishes == false && !effects!.wake.isEmpty {
                 effects!.wakeWith = handOver(to: effects!.wake)
+            }
+            if effects!.wakeFinishes == false && !effects!.wakeFeeds.isEmpty {
+                for index in effects!.wakeFeeds.indices {
+                    effects!.wakeFeeds[index].batch = handOverBatch(to: effects!.wakeFeeds[index].id)
+                }
             }
             if effects!.isEmpty { effects = nil }
         }

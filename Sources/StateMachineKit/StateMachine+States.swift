@@ -10,26 +10,39 @@ extension StateMachine {
     /// `State` instead of through generic metadata on every wake-up.
     @inlinable
     public func states() -> AsyncStream<State> {
-        let id = core.withLock { core in
-            let id = core.makeID()
-            // Seen "one change ago": the first take yields the current state at once.
-            core.readers[id] = ReaderSlot(seen: core.changes &- 1)
-            return id
-        }
-        let reader = StateReader(machine: self, id: id)
-        return AsyncStream(unfolding: { await reader.next() })
+        // Seen "one change ago": the first take yields the current state at once.
+        let reader = addReader(.states) { $0.changes &- 1 }
+        return AsyncStream(unfolding: {
+            switch await reader.next() {
+            case .state(let state): state
+            case nil: nil
+            case .records: preconditionFailure("Internal inconsistency: states() reader \(reader.id) got records")
+            }
+        })
     }
 
-    /// What a reader finds when it asks for the next state.
+    /// Adds a reader of `kind` whose `seen` is `seen(core)`, and returns its place in the machine.
+    @inlinable
+    func addReader(_ kind: ReaderKind, seen: (Core) -> Int) -> MachineReader<State, Event> {
+        let id = core.withLock { core in
+            let id = core.makeID()
+            core.readers[id] = ReaderSlot(kind: kind, seen: seen(core))
+            return id
+        }
+        return MachineReader(machine: self, id: id)
+    }
+
+    /// What a reader finds when it asks for what it reads.
     @usableFromInline
     enum ReaderStep: Sendable {
-        /// A state it has not seen.
-        case state(State)
+        /// A state or records it has not seen.
+        case took(Reading)
         /// Its stream is over (stop, cancellation, or the machine is gone).
         case finished
-        /// It has seen the newest state and its stream goes on (not parked yet).
+        /// It has read the newest and its stream goes on (not parked yet).
         case caughtUp
-        /// It is parked: a change, stop, cancellation or the machine's end resumes it.
+        /// It is parked: a change (a record, for a feed reader), stop, cancellation or the machine's end
+        /// resumes it.
         case parked
     }
 
@@ -41,14 +54,22 @@ extension StateMachine {
 }
 
 extension StateMachine.Core {
-    /// Takes the current state if the reader has not seen it, ends its stream (stopped or cancelled), or
-    /// says it has caught up.
+    /// Takes what the reader has not read (the current state, or the records after its cursor), ends its
+    /// stream (stopped or cancelled), or says it has caught up.
     @inlinable
     mutating func take(reader id: Int) -> StateMachine.ReaderStep {
         guard let slot = readers[id] else { return .finished }
-        if slot.seen != changes {
-            readers[id]?.seen = changes
-            return .state(state)
+        switch slot.kind {
+        case .states:
+            if slot.seen != changes {
+                readers[id]?.seen = changes
+                return .took(.state(state))
+            }
+        case .records:
+            if slot.seen < sequence {
+                readers[id]?.seen = sequence
+                return .took(.records(batch(after: slot.seen)))
+            }
         }
         if isStopped || slot.cancelled {
             readers[id] = nil
@@ -57,42 +78,53 @@ extension StateMachine.Core {
         return .caughtUp
     }
 
-    /// Takes the current state if the reader has not seen it; else ends its stream (stopped or
-    /// cancelled) or parks it until the next change.
+    /// Takes what the reader has not read; else ends its stream (stopped or cancelled) or parks it until
+    /// the next change (the next record, for a feed reader).
     @inlinable
     mutating func takeOrPark(
-        reader id: Int, _ continuation: UnsafeContinuation<State?, Never>
+        reader id: Int, _ continuation: StateMachine.ParkedReader
     ) -> StateMachine.ReaderStep {
         let step = take(reader: id)
-        guard case .caughtUp = step else { return step }
-        precondition(parked[id] == nil, "Internal inconsistency: reader \(id) parked twice")
-        parked[id] = continuation
+        guard case .caughtUp = step, let slot = readers[id] else { return step }
+        precondition(
+            parked[id] == nil && parkedFeeds[id] == nil, "Internal inconsistency: reader \(id) parked twice")
+        switch slot.kind {
+        case .states: parked[id] = continuation
+        case .records: parkedFeeds[id] = continuation
+        }
         return .parked
     }
 
     /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
     @inlinable
-    mutating func cancel(reader id: Int) -> UnsafeContinuation<State?, Never>? {
+    mutating func cancel(reader id: Int) -> StateMachine.ParkedReader? {
         guard readers[id] != nil else { return nil }
         readers[id]?.cancelled = true
-        return parked.removeValue(forKey: id)
+        return unpark(reader: id)
     }
 
     /// Forgets the reader and returns its continuation to resume, if it was parked.
     @inlinable
-    mutating func remove(reader id: Int) -> UnsafeContinuation<State?, Never>? {
+    mutating func remove(reader id: Int) -> StateMachine.ParkedReader? {
         readers[id] = nil
-        return parked.removeValue(forKey: id)
+        return unpark(reader: id)
+    }
+
+    /// Takes reader `id` out of whichever list it is parked in.
+    @inlinable
+    mutating func unpark(reader id: Int) -> StateMachine.ParkedReader? {
+        parked.removeValue(forKey: id) ?? parkedFeeds.removeValue(forKey: id)
     }
 }
 
-/// Holds one reader's place in a machine for as long as its stream exists.
+/// Holds one reader's place in a machine for as long as its stream exists: a `states()` reader's or a
+/// ``StateMachine/records(after:)`` reader's, which differ only in what they take.
 ///
 /// It holds the machine weakly and takes it strongly only for one step under the lock, never across a
 /// suspension: a reader parked on a forgotten machine does not keep it alive, so the machine's `deinit`
 /// runs, ends it as if stopped, and its stream finishes.
 @usableFromInline
-final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
+final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
     @usableFromInline weak let machine: StateMachine<State, Event>?
     @usableFromInline let id: Int
 
@@ -102,28 +134,29 @@ final class StateReader<State: Hashable & Sendable, Event: Sendable>: Sendable {
         self.id = id
     }
 
-    /// The next state, waiting for a change when the reader has seen the newest one; `nil` ends the stream.
+    /// What the reader reads next, waiting for it when the reader has read the newest; `nil` ends the
+    /// stream.
     ///
-    /// One lock per call: the reader takes the state or parks in the same step, and whoever wakes a parked
-    /// reader hands it the state of that moment, so a wake-up costs no second trip to the lock. Inlinable,
+    /// One lock per call: the reader takes or parks in the same step, and whoever wakes a parked reader
+    /// hands it what it reads at that moment, so a wake-up costs no second trip to the lock. Inlinable,
     /// with the whole reading path, so that a client's reader runs specialised for its own `State`.
     @inlinable
-    func next() async -> State? {
-        // Most calls find a state to take at once. A reader that has caught up first lets the senders run
-        // once: events that arrive meanwhile coalesce into the state it takes next, instead of each waking
+    func next() async -> StateMachine<State, Event>.Reading? {
+        // Most calls find something to take at once. A reader that has caught up first lets the senders
+        // run once: events that arrive meanwhile coalesce into what it takes next, instead of each waking
         // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
         switch step({ $0.take(reader: id) }) {
-        case .state(let state): return state
+        case .took(let reading): return reading
         case .finished: return nil
         case .caughtUp: await Task.yield()
         case .parked: preconditionFailure("Internal inconsistency: reader \(id) parked by a take")
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<State?, Never>) in
+            await withUnsafeContinuation { (continuation: StateMachine<State, Event>.ParkedReader) in
                 // Resumed exactly once: here when it must not wait, else by whoever takes it out of the
                 // parked readers (a change, stop, cancellation, the stream's end or the machine's).
                 switch step({ $0.takeOrPark(reader: id, continuation) }) {
-                case .state(let state): continuation.resume(returning: state)
+                case .took(let reading): continuation.resume(returning: reading)
                 case .finished: continuation.resume(returning: nil)
                 case .parked: break
                 case .caughtUp: preconditionFailure("Internal inconsistency: reader \(id) neither took nor parked")

@@ -77,6 +77,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         guard let effects = core.withLock({ $0.stop() }) else { return }
         for task in effects.cancel { task.cancel() }
         for reader in effects.wake.values { reader.resume(returning: nil) }
+        for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
     }
 
     /// The current state.
@@ -171,7 +172,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Stops the machine: later events return `.stopped`, work is cancelled with cause
     /// `machineStopped` (its senders' events are stale from then on), the armed timeout is cancelled,
     /// postponed events are dropped (they could only be retried after a state change, and there will
-    /// be none) and every `states()` stream finishes.
+    /// be none) and every `states()` stream finishes, as does every ``records(after:)`` stream once it has
+    /// handed out the last records.
     public func stop() {
         if let effects = core.withLock({ $0.stop() }) { perform(effects) }
     }
@@ -201,7 +203,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }
-        for reader in effects.wake.values { reader.resume(returning: effects.wakeWith) }
+        if !effects.wake.isEmpty {
+            let reading = effects.wakeWith.map(Reading.state)
+            for reader in effects.wake.values { reader.resume(returning: reading) }
+        }
+        for woken in effects.wakeFeeds { woken.reader.resume(returning: woken.batch) }
         if report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
             let rest = effects.reports

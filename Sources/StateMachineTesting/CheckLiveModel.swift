@@ -1,6 +1,11 @@
-import Foundation
 import StateMachineKit
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Model-checks a live `StateMachine` — its `whileIn` work and state timeouts included — by running
 /// random sequences of steps (events and `TestClock` advances) on fresh machines from `make`.

@@ -1,5 +1,10 @@
-import Foundation
 import StateMachineKit
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Sends random sequences of `events` through `transition` from `initial` and checks the model's rules
 /// after every event; returns the shortest failing sequence it can find, or nil when every sequence passes.

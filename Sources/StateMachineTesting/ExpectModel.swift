@@ -1,5 +1,10 @@
-import Foundation
 import StateMachineKit
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Testing)
 import Testing

@@ -1,12 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 
-private let systemWrite = Glibc.write
 private let systemClose = Glibc.close
 #elseif canImport(Darwin)
 import Darwin
 
-private let systemWrite = Darwin.write
 private let systemClose = Darwin.close
 #endif
 
@@ -46,24 +44,7 @@ package struct OutputFile: Sendable {
 
     /// Writes all of `text`.
     package func write(_ text: String) throws(OutputFileError) {
-        var text = text
-        let failure = text.withUTF8 { bytes in write(UnsafeRawBufferPointer(bytes)) }
-        if let failure { throw failure }
-    }
-
-    /// Writes all of `bytes`; the error, if any.
-    private func write(_ bytes: UnsafeRawBufferPointer) -> OutputFileError? {
-        guard let base = bytes.baseAddress else { return nil }
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return OutputFileError(path: path, code: errno)
-            }
-            offset += written
-        }
-        return nil
+        if let code = writeAll(descriptor, text) { throw OutputFileError(path: path, code: code) }
     }
 
     /// Closes the file; a failure here (a full disk on a network file system) is a failed write too.

@@ -22,4 +22,11 @@ package enum QuotedLiteral {
         }
         return out + "\""
     }
+
+    /// `scalar` as JSON's `\uXXXX` escape (four lower-case hex digits; for the controls and separators a JSON
+    /// text must or should not carry raw, all below U+10000).
+    package static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
 }

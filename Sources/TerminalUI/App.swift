@@ -1,4 +1,4 @@
-import Foundation
+import Support
 
 /// A terminal application as pure pieces plus one effect runner: Model (state), Update (`reduce`), View
 /// (`view`) and key bindings (`keymap`). Everything but `runEffect` and the subscriptions is pure; the
@@ -73,11 +73,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         detachedOn terminal: T, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
     ) async -> State {
         await withCheckedContinuation { continuation in
-            let thread = Thread {
+            DetachedThread.start(name: "TerminalUI run loop") {
                 continuation.resume(returning: self.run(on: terminal, trace: trace, pacer: pacer))
             }
-            thread.name = "TerminalUI run loop"
-            thread.start()
         }
     }
 }

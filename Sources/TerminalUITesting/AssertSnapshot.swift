@@ -1,6 +1,11 @@
-import Foundation
 import TerminalUI
 import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Whether this run rewrites golden files instead of comparing: `SNAPSHOT_UPDATE=1`.
 var isUpdatingSnapshots: Bool {

@@ -1,5 +1,10 @@
-import Foundation
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Golden-text snapshots of canvases: compare a rendering with a text file, rewrite the file on purpose.
 /// Plain functions, so any test framework can wrap them (``TerminalUITesting`` does for Swift Testing).

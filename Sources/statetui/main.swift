@@ -2,8 +2,19 @@
 // tested.
 import Commands
 import DashboardApp
-import Foundation
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 let (io, flush) = CommandIO.standard()
 let environment = ProcessInfo.processInfo.environment

@@ -10,11 +10,27 @@ import Testing
         var missing: [String] = []
         for article in try PackagePaths.articles() {
             for block in try CodeBlock.all(in: String(contentsOf: article, encoding: .utf8))
-            where block.language == "swift" && !snippets.contains(where: { $0.text == block.text }) {
+            where block.language == "swift" && !block.isPackageManifest
+                && !snippets.contains(where: { $0.text == block.text })
+            {
                 missing.append("\(article.lastPathComponent): \(block) is in no snippet:\n\(block.text)")
             }
         }
         #expect(missing == [], "copy the block from a `// snippet:` region of Tests/DocSnippetsTests")
+    }
+
+    /// A manifest cannot compile in a test target: `make test-adopt` builds a package from the one manifest
+    /// the articles show, so it is the adoption article's, and the script reads it from there.
+    @Test func theOnlyManifestIsTheAdoptionArticlesWhichMakeTestAdoptBuilds() throws {
+        let manifests = try PackagePaths.articles().flatMap { article in
+            try CodeBlock.all(in: String(contentsOf: article, encoding: .utf8)).filter(\.isPackageManifest).map { _ in
+                article.lastPathComponent
+            }
+        }
+        #expect(manifests == ["AdoptingStateMachineKit.md"])
+        let script = try String(
+            contentsOf: PackagePaths.root.appendingPathComponent("Tests/EndToEnd/adopt.sh"), encoding: .utf8)
+        #expect(script.contains("StateMachineKit.docc/AdoptingStateMachineKit.md"))
     }
 
     @Test func everySnippetIsShownInAnArticle() throws {

@@ -9,6 +9,9 @@ struct CodeBlock: Equatable, CustomStringConvertible {
 
     var description: String { "```\(language) block at line \(line)" }
 
+    /// Whether the block is a package manifest, which no test target can compile (`make test-adopt` builds it).
+    var isPackageManifest: Bool { language == "swift" && text.hasPrefix("// swift-tools-version:") }
+
     /// Every fenced block in `markdown`, in order. Only fences at the start of a line count, which is
     /// how the articles are written; an unclosed fence is an error so a typo cannot hide a block.
     static func all(in markdown: String) throws -> [CodeBlock] {

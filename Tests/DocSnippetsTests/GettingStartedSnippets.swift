@@ -118,4 +118,23 @@ func door(_ state: Door, _ event: DoorEvent) -> Transition<Door, DoorEvent> {
         #expect(seen.last == .locked)
         #expect(seen.allSatisfy { [.closed, .locked].contains($0) })
     }
+
+    @Test func theFeedHandsOutEveryRecord() async {
+        // snippet: door-feed
+        let machine = StateMachine(initial: Door.closed, label: "front door", historyLimit: 2, transition: door)
+        machine.send(.open)
+        machine.send(.lock)  // invalid: changes nothing, still a record
+        machine.send(.close)
+        var feed = machine.records().makeAsyncIterator()
+        let batch = await feed.next()  // every record so far, in one batch
+        let outcomes = batch?.records.map(\.outcome)  // [.invalid("cannot lock an open door"), .moved]
+        let missed = batch?.missed  // 1: the open fell out of a history of two before it was read
+        machine.send(.close)  // a stay wakes the reader too
+        let next = await feed.next()?.records.map(\.outcome)  // [.stayed]
+        // end snippet
+        #expect(outcomes == [.invalid("cannot lock an open door"), .moved])
+        #expect(missed == 1)
+        #expect(batch?.state == .closed)
+        #expect(next == [.stayed])
+    }
 }

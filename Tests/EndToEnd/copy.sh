@@ -682,6 +682,35 @@ status=0
 grep -qx "would skip rerun-src/f1 (same size and time)" "$work/dry2.out" &&
     pass "--dry-run over a copied tree: unchanged files would be skipped" || fail "--dry-run rerun: $(cat "$work/dry2.out")"
 
+# 26b. --dry-run over a run in progress and over one killed mid-copy: it says the real run would wait for the
+# other process, then that it would resume the partial the killed run left (at its journal's checkpoint) and
+# copy the untouched file; the destination stays byte for byte as it was (no lock file, no journal change).
+new_destination dry-interrupted
+copy_slowly dry-first "$src/one.bin" "$dst"
+wait_for_size "$(partial_of "$dst" one.bin)" $((3 << 20)) || fail "--dry-run interrupted: the copy never got 3 MiB in"
+"$bin" copy --headless --dry-run "$src/one.bin" "$dst" >"$work/dry-busy.out" 2>&1 || true
+grep -qx "would wait for .statetui-journal: another statetui copy (pid $background) writes into that directory" \
+    "$work/dry-busy.out" && pass "--dry-run while another run writes: the real run would wait for it, named" ||
+    fail "--dry-run busy: $(cat "$work/dry-busy.out")"
+kill -9 "$background"
+wait "$background" 2>/dev/null || true
+background=""
+listing() { (cd "$dst" && find . -printf '%p %s %T@ %m\n' | sort && sha256sum .statetui-journal); }
+before=$(listing)
+status=0
+"$bin" copy --headless --dry-run "$src/one.bin" "$src/three.bin" "$dst" >"$work/dry-resume.out" 2>&1 || status=$?
+[ $status = 0 ] && [ "$(listing)" = "$before" ] &&
+    grep -qx "would resume one.bin at byte [1-9][0-9]* of $((12 << 20)) (the partial an interrupted run left)" \
+        "$work/dry-resume.out" && grep -qx "would copy three.bin" "$work/dry-resume.out" &&
+    pass "--dry-run over a run killed mid-copy: would resume its partial, writes nothing" ||
+    fail "--dry-run resume: exit $status, $(cat "$work/dry-resume.out"); changed: $(diff <(echo "$before") <(listing))"
+offset=$(sed -n 's/^would resume one.bin at byte \([0-9]*\) .*/\1/p' "$work/dry-resume.out")
+"$bin" copy --headless "$src/one.bin" "$src/three.bin" "$dst" >"$work/dry-real.out" 2>&1 &&
+    same "$src/one.bin" "$dst/one.bin" &&
+    [ "$(sed -n 's/^one.bin: running(request: 1, percent: \([0-9]*\)).*/\1/p' "$work/dry-real.out" | head -n 1)" -ge \
+        $((offset * 100 / (12 << 20) / 10 * 10)) ] &&
+    pass "--dry-run's resume is what the real run then does" || fail "real run after --dry-run: $(cat "$work/dry-real.out")"
+
 # 27. --exclude leaves out what matches below each source (repeatable; a trailing / for directories only).
 new_destination exclude
 status=0

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make install` and `make uninstall` into a temporary prefix: the release binary and the man page land
+# `make install` and `make uninstall` into a temporary prefix: the release binary, the man page and the
+# bash, zsh and fish completion scripts land
 # where they belong, the binary runs from there, a DESTDIR stages a package, and uninstall removes
 # exactly what install put there. Skipped only while the package has no statetui executable target.
 name=install
@@ -19,7 +20,20 @@ $MAKE --no-print-directory install PREFIX="$prefix" >"$work/install.log" 2>&1 ||
 [ -x "$prefix/bin/statetui" ] || fail "no executable $prefix/bin/statetui after make install"
 cmp -s Resources/statetui.1 "$prefix/share/man/man1/statetui.1" ||
     fail "$prefix/share/man/man1/statetui.1 is not Resources/statetui.1"
-[ "$(find "$prefix" -type f | wc -l)" -eq 2 ] || fail "make install wrote more than the binary and the man page: $(find "$prefix" -type f)"
+for shell_file in bash:share/bash-completion/completions/statetui zsh:share/zsh/site-functions/_statetui \
+    fish:share/fish/vendor_completions.d/statetui.fish; do
+    shell=${shell_file%%:*}
+    file="$prefix/${shell_file#*:}"
+    if [ ! -f "$file" ]; then
+        fail "make install did not write the $shell completions to $file"
+    elif ! "$prefix/bin/statetui" completions "$shell" | cmp -s - "$file"; then
+        fail "$file is not what 'statetui completions $shell' prints"
+    elif [ "$(stat -c %a "$file")" != 644 ]; then
+        fail "$file has mode $(stat -c %a "$file"), not 644"
+    fi
+done
+[ "$(find "$prefix" -type f | wc -l)" -eq 5 ] ||
+    fail "make install wrote more than the binary, the man page and three completion scripts: $(find "$prefix" -type f)"
 
 # The installed binary runs from its new place, from another directory.
 version=$(cd "$work" && "$prefix/bin/statetui" --version) || fail "the installed statetui --version failed"
@@ -43,5 +57,6 @@ $MAKE --no-print-directory install DESTDIR="$stage" PREFIX=/usr >"$work/stage.lo
     { cat "$work/stage.log" >&2; fail "make install DESTDIR=$stage PREFIX=/usr failed"; }
 [ -x "$stage/usr/bin/statetui" ] || fail "DESTDIR install did not stage $stage/usr/bin/statetui"
 [ -f "$stage/usr/share/man/man1/statetui.1" ] || fail "DESTDIR install did not stage the man page"
+[ -f "$stage/usr/share/bash-completion/completions/statetui" ] || fail "DESTDIR install did not stage the bash completions"
 
 finish "ok ($version)"

@@ -4,8 +4,9 @@
 # done, rate and ETA while it runs, a click selects the failed file and Enter opens its detail pane with the
 # whole error (compared with the one `copy --headless` prints for the same tree), a click on a tab shows
 # History, `/` searches it; then, on the dashboard's own simulated Transfers, `s p` typed fast ends paused.
-# Issue 23: the copy dashboard has only its copies, their History and Graph, a total row and no fault key; `S`
-# starts every transfer.
+# Issue 23: the copy dashboard has only its copies, their History and Graph (the transfer model alone), a total
+# row and no fault key; `S` starts every transfer; a copy into a directory another copy writes into shows the wait
+# (which journal, which process), `q` stops waiting, and once the other run is done the dashboard opens and copies.
 # Every wait is bounded (the screen is polled, never slept on); the private tmux server and the files go
 # with the script.
 name=ux
@@ -101,5 +102,48 @@ wait_for '│ notes\.md .*running · [0-9]+% · request #1'
 wait_for '│ photos\.tar .*paused · [0-9]+% · request #1'
 keys q
 wait_for '^exit=0$'
+
+step="issue 23: a copy into a directory another statetui copy writes into shows the wait on its dashboard"
+busy="$work/busy"
+mkdir -p "$busy"
+env STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=30 "$bin" copy "$src/big.bin" "$busy" --headless \
+    >"$work/busy.out" 2>&1 &
+first=$!
+tries=0
+until [ -n "$(find "$busy" -name '.statetui-partial.*' -size +0 2>/dev/null)" ]; do
+    tries=$((tries + 1))
+    [ $tries -le 1000 ] || fail "the first copy into $busy never started"
+    sleep 0.01
+done
+tm kill-session -t "$session"
+tm new-session -d -s "$session" -x 100 -y 30 "env TERM=screen '$bin' copy '$src/notes.txt' '$busy'; echo exit=\$?; sleep 60"
+wait_for "Waiting for $busy/\\.statetui-journal"
+wait_for "Another statetui copy \\(pid $first\\) writes into that directory"
+wait_for 'q stop waiting'
+step="q stops waiting: exit 1, nothing copied, the reason on standard error"
+keys q
+wait_for '^exit=1$'
+wait_for "stopped waiting for $busy/\\.statetui-journal \\(pid $first\\);"
+[ ! -e "$busy/notes.txt" ] || fail "the run that stopped waiting copied notes.txt"
+
+step="a run that waits opens the dashboard once the other run is done, then copies"
+tm kill-session -t "$session"
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "env TERM=screen '$bin' copy '$src/notes.txt' '$busy' --start; echo exit=\$?; sleep 60"
+wait_for "Waiting for $busy/\\.statetui-journal"
+wait $first || fail "the first copy into $busy failed: $(cat "$work/busy.out")"
+wait_for '^ 1 Transfers +2 Graph +3 History *$'
+wait_for '│ notes\.txt .*completed · '
+
+step="issue 23: the copy dashboard's Graph shows the transfer model only, and g does not leave it"
+keys 2
+wait_for '^│  transfer  by case '
+keys g
+wait_for '^│  transfer  by case '
+! screen | grep -q -E ' upload | load |g/G model' || fail "the copy dashboard's Graph offers the demo's models"
+keys q
+wait_for '^exit=0$'
+cmp -s "$src/big.bin" "$busy/big.bin" && cmp -s "$src/notes.txt" "$busy/notes.txt" ||
+    fail "the two runs into $busy did not both copy their file intact"
 
 echo "$name test: ok"

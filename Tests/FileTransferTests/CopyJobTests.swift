@@ -49,7 +49,7 @@ import Testing
         }
 
         var committed: CommittedFile {
-            CommittedFile(path: finalPath, size: Int64(content.count), digest: SHA256.hash(content))
+            CommittedFile(path: finalPath, size: Int64(content.count), digest: ContentDigest.of(content))
         }
     }
 
@@ -269,7 +269,7 @@ import Testing
             outcome
                 == .completed(
                     CommittedFile(
-                        path: fixture.finalPath, size: Int64(changed.count), digest: SHA256.hash(changed))))
+                        path: fixture.finalPath, size: Int64(changed.count), digest: ContentDigest.of(changed))))
         #expect(contents(of: fixture.finalPath) == changed)
         #expect(Self.reads(after: "second run", in: fixture) == Self.chunkReads(of: fixture, from: 0))
     }

@@ -129,7 +129,7 @@ import Testing
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         let size = Int64(fixture.content.count)
-        let digest = SHA256.hash(fixture.content)
+        let digest = ContentDigest.of(fixture.content)
         let status = try FileSystem.posix.statusOfPath(fixture.source)
         let intent = JournalRecord.intent(
             name: "source.bin", request: "1", source: fixture.source,
@@ -243,7 +243,7 @@ import Testing
                 == .completed(
                     CommittedFile(
                         path: crashed + "/source.bin", size: Int64(fixture.content.count),
-                        digest: SHA256.hash(fixture.content))))
+                        digest: ContentDigest.of(fixture.content))))
         #expect(contents(of: crashed + "/source.bin") == fixture.content)
         #expect(!exists(crashed + "/" + StagedFile.partialName(for: "source.bin")))
         let firstWrite = log.all.first { if case .write = $0 { true } else { false } }
@@ -308,7 +308,7 @@ import Testing
                 == .completed(
                     CommittedFile(
                         path: fixture.finalPath, size: Int64(newer.count),
-                        digest: SHA256.hash(newer))))
+                        digest: ContentDigest.of(newer))))
         #expect(contents(of: fixture.finalPath) == newer)
     }
 
@@ -349,7 +349,7 @@ import Testing
             CopyOutcome.completed(
                 CommittedFile(
                     path: destination + "/file\(index).bin", size: Int64(content.count),
-                    digest: SHA256.hash(content)))
+                    digest: ContentDigest.of(content)))
         }
         #expect(Set(outcomes) == Set(expected))
         let reopened = try CopyJournal(directory: destination)
@@ -358,7 +358,10 @@ import Testing
             reopened.entries.mapValues(\.status)
                 == Dictionary(
                     uniqueKeysWithValues: sources.enumerated().map {
-                        ("file\($0).bin", JournalEntry.Status.completed(size: Int64($1.count), digest: SHA256.hash($1)))
+                        (
+                            "file\($0).bin",
+                            JournalEntry.Status.completed(size: Int64($1.count), digest: ContentDigest.of($1))
+                        )
                     }))
         for (index, content) in sources.enumerated() {
             #expect(contents(of: destination + "/file\(index).bin") == content)
@@ -466,5 +469,62 @@ import Testing
             text
                 == "journal line 3: " + String(repeating: "r", count: 200) + "…(4800 more) (affects \"evil\\n\\u{1B}[2J"
                 + String(repeating: "n", count: 191) + "…(109 more)\", which restarts)")
+    }
+}
+
+/// Copies appending to one journal at the same time share its fsyncs (group commit), and none returns
+/// before an fsync that began after its line was written.
+@Suite struct JournalGroupCommitTests {
+    /// While the first append's fsync is held, four more appends write their lines and wait; when it is
+    /// released, one more fsync makes all four durable: two fsyncs for five records, each journaled.
+    @Test func appendsWaitingForAnFsyncShareTheNextOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let held = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let syncs = Locked(0)
+        let lines = Locked(0)
+        let counting = Locked(false)
+        var fileSystem = FileSystem.posix
+        fileSystem.sync = { descriptor throws(Errno) in
+            let first =
+                counting.withLock { $0 }
+                ? syncs.withLock { count in
+                    count += 1
+                    return count == 1
+                } : false
+            if first {
+                entered.signal()
+                held.wait()
+            }
+            try FileSystem.posix.sync(descriptor)
+        }
+        fileSystem.append = { descriptor, bytes throws(Errno) in
+            let count = try FileSystem.posix.append(descriptor, bytes)
+            lines.withLock { $0 += 1 }
+            return count
+        }
+        let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
+        counting.withLock { $0 = true }
+        let appended = DispatchGroup()
+        func appendOnAThread(_ name: String) {
+            appended.enter()
+            Thread {
+                try? journal.append(CopyJournalTests.intent(name))
+                appended.leave()
+            }.start()
+        }
+        appendOnAThread("first")
+        entered.wait()
+        for name in ["b", "c", "d", "e"] { appendOnAThread(name) }
+        // Until every line is written (bounded, so code that holds the journal during its fsync fails
+        // instead of hanging), then through the journal's lock, which each line's ticket is taken under.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while lines.withLock({ $0 }) < 5, ContinuousClock.now < deadline { usleep(1000) }
+        if lines.withLock({ $0 }) == 5 { _ = journal.entries }
+        held.signal()
+        appended.wait()
+        #expect(syncs.withLock { $0 } == 2)
+        #expect(Set(journal.entries.keys) == ["first", "b", "c", "d", "e"])
     }
 }

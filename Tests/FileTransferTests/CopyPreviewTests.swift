@@ -41,4 +41,54 @@ import Testing
         #expect(preview.hasFailures == !overwrite)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: destination).sorted() == before)
     }
+
+    /// A destination an interrupted run left (killed mid-copy: partials and the journal's checkpoints): the
+    /// preview says what a real run would do with each partial, resume it or replace it and why, and still
+    /// writes nothing (before: the journal was not read, and each such file said only "would copy").
+    @Test func aPreviewSaysWhatARunWouldDoWithAnInterruptedRunsPartials() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = try directory.directory("src")
+        let destination = try directory.directory("out")
+        for (seed, name) in ["kept", "changed", "stray", "new"].enumerated() {
+            try write(pattern(count: 1 << 20, seed: UInt64(seed + 1)), to: source + "/" + name)
+            try setModificationTime(of: source + "/" + name, seconds: 1_000)
+        }
+        let chunk = 64 << 10
+        do {
+            let journal = try CopyJournal(directory: destination)
+            for name in ["kept", "changed"] {
+                let job = CopyJob(
+                    request: CopyRequest(id: name, source: source + "/" + name, destinationDirectory: destination),
+                    journal: journal, options: CopyOptions(chunkSize: chunk))
+                #expect(try await runInterrupted(job, at: Int64(4 * chunk)) == .interrupted(offset: Int64(4 * chunk)))
+            }
+        }
+        try write([1, 2, 3], to: destination + "/" + StagedFile.partialName(for: "stray"))
+        try setModificationTime(of: source + "/changed", seconds: 2_000)
+        let before = try Self.listing(destination)
+
+        let preview = try CopyPreview(
+            sources: ["kept", "changed", "stray", "new"].map { source + "/" + $0 }, destinationDirectory: destination,
+            overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would resume kept at byte 262144 of 1048576 (the partial an interrupted run left)",
+                "would copy changed from the start, replacing the partial an interrupted run left (its source "
+                    + "changed since)",
+                "would copy stray from the start, replacing the partial an interrupted run left (the journal has no "
+                    + "record of it)",
+                "would copy new",
+            ])
+        #expect(try Self.listing(destination) == before)
+    }
+
+    /// Every entry of `directory` with its size and modification time, and the journal's bytes.
+    private static func listing(_ directory: String) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: directory).sorted().map { name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            return "\(name) \(attributes[.size] ?? "") \(attributes[.modificationDate] ?? "")"
+        } + [String(decoding: contents(of: directory + "/" + CopyJournal.fileName) ?? [], as: UTF8.self)]
+    }
 }

@@ -38,7 +38,7 @@ import Testing
         }
 
         func committed() -> CopyOutcome {
-            .completed(CommittedFile(path: finalPath, size: Int64(content.count), digest: SHA256.hash(content)))
+            .completed(CommittedFile(path: finalPath, size: Int64(content.count), digest: ContentDigest.of(content)))
         }
     }
 
@@ -240,11 +240,11 @@ import Testing
         try handle.write(contentsOf: Data(data))
         try handle.close()
 
-        var expected = SHA256()
-        expected.update([UInt8](repeating: 0, count: 20 << 20))
-        expected.update(data)
-        expected.update([UInt8](repeating: 0, count: size - (20 << 20) - 2 * data.count))
-        expected.update(data)
+        var expected = ContentDigest()
+        expected.updateZeros(count: 20 << 20)
+        data.withUnsafeBytes { expected.update($0) }
+        expected.updateZeros(count: Int64(size - (20 << 20) - 2 * data.count))
+        data.withUnsafeBytes { expected.update($0) }
 
         let job = CopyJob(request: CopyRequest(id: "1", source: source, destinationDirectory: destination))
         let outcome = try await job.run()
@@ -256,7 +256,69 @@ import Testing
         #expect(Int64(raw.st_size) == Int64(size))
         // st_blocks counts 512-byte units; 2 MiB of data plus metadata, far from 64 MiB.
         #expect(Int64(raw.st_blocks) * 512 < 8 << 20)
-        #expect(contents(of: copy).map { SHA256.hash($0) } == expected.finalize())
+        #expect(contents(of: copy).map { ContentDigest.of($0) } == expected.finalize())
+    }
+
+    /// Verifying a sparse file reads only its data: a rerun comparing content (`--checksum`) of a 64 MiB
+    /// file holding 64 KiB reads those 64 KiB of the source and of the copy (and the copy's end), never
+    /// the holes, and finds the copy the same.
+    @Test func comparingASparseCopyReadsOnlyItsData() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("sparse.img")
+        let destination = try directory.directory("out")
+        let data = pattern(count: 64 << 10, seed: 5)
+        _ = FileManager.default.createFile(atPath: source, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: source))
+        try handle.truncate(atOffset: 64 << 20)
+        try handle.seek(toOffset: 32 << 20)
+        try handle.write(contentsOf: Data(data))
+        try handle.close()
+        let request = CopyRequest(id: "1", source: source, destinationDirectory: destination)
+        _ = try await CopyJob(request: request).run()
+
+        let log = CallLog()
+        var options = CopyOptions(fileSystem: log.fileSystem())
+        options.comparesContent = true
+        let outcome = try await CopyJob(request: request, options: options).run()
+
+        var expected = ContentDigest()
+        expected.updateZeros(count: 32 << 20)
+        data.withUnsafeBytes { expected.update($0) }
+        expected.updateZeros(count: (64 << 20) - (32 << 20) - Int64(data.count))
+        let copy = destination + "/sparse.img"
+        #expect(outcome == .alreadyComplete(CommittedFile(path: copy, size: 64 << 20, digest: expected.finalize())))
+        let reads: [CallLog.Entry] = log.all.filter { if case .read = $0 { true } else { false } }
+        let dataOnly: [CallLog.Entry] = [
+            .read(path: copy, offset: 32 << 20, count: data.count),
+            // The whole copy is read to its end, which one empty read finds.
+            .read(path: copy, offset: 64 << 20, count: 0),
+            .read(path: source, offset: 32 << 20, count: data.count),
+        ]
+        #expect(reads == dataOnly)
+    }
+
+    /// A resumed sparse partial is checked from its data alone: its kept prefix's digest is the one of
+    /// the same bytes written densely, and its hole is never read.
+    @Test func resumingASparsePartialReadsOnlyItsData() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let data = pattern(count: 8192, seed: 6)
+        let partial = destination + "/" + StagedFile.partialName(for: "a.bin")
+        _ = FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600])
+        let handle = try #require(FileHandle(forWritingAtPath: partial))
+        try handle.seek(toOffset: 16 << 20)
+        try handle.write(contentsOf: Data(data))
+        try handle.close()
+
+        let log = CallLog()
+        let kept = Int64(16 << 20) + 4096
+        let resumed = try StagedFile(
+            resuming: "a.bin", in: DestinationDirectory(path: destination, fileSystem: log.fileSystem()), keeping: kept)
+        #expect(resumed.digest == ContentDigest.of([UInt8](repeating: 0, count: 16 << 20) + data.prefix(4096)))
+        #expect(log.all == [.read(path: partial, offset: 16 << 20, count: 4096)])
+        _ = resumed.close()
     }
 }
 

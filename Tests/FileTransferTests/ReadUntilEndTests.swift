@@ -18,7 +18,8 @@ import Testing
             outcome
                 == .completed(
                     CommittedFile(
-                        path: directory.file("version"), size: Int64(expected.count), digest: SHA256.hash(expected))))
+                        path: directory.file("version"), size: Int64(expected.count), digest: ContentDigest.of(expected)
+                    )))
         #expect(contents(of: directory.file("version")) == expected)
     }
     #endif

@@ -13,8 +13,8 @@ import Testing
         #expect(staged.offset == 10_000)
         #expect(exists(directory.file(StagedFile.partialName(for: "a.bin"))))
         #expect(!exists(directory.file("a.bin")))
-        let file = try staged.commit(expectedSize: 10_000, expectedDigest: SHA256.hash(content))
-        #expect(file == CommittedFile(path: directory.file("a.bin"), size: 10_000, digest: SHA256.hash(content)))
+        let file = try staged.commit(expectedSize: 10_000, expectedDigest: ContentDigest.of(content))
+        #expect(file == CommittedFile(path: directory.file("a.bin"), size: 10_000, digest: ContentDigest.of(content)))
         #expect(contents(of: directory.file("a.bin")) == content)
         #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
     }
@@ -31,7 +31,7 @@ import Testing
         arguments: [
             (
                 3, [1, 2, 4],
-                "SHA-256 \(SHA256.hash([1, 2, 3] as [UInt8])) differs from the source's \(SHA256.hash([1, 2, 4] as [UInt8]))"
+                "SHA-256 \(ContentDigest.of([1, 2, 3] as [UInt8])) differs from the source's \(ContentDigest.of([1, 2, 4] as [UInt8]))"
             ),
             (4, [1, 2, 3], "holds 3 bytes, the source has 4"),
         ] as [(Int64, [UInt8], String)])
@@ -42,7 +42,7 @@ import Testing
         // A consumed ~Copyable value cannot be captured by #expect's closure, hence do/catch.
         var caught: TransferError?
         do {
-            _ = try staged.commit(expectedSize: size, expectedDigest: SHA256.hash(sourceBytes))
+            _ = try staged.commit(expectedSize: size, expectedDigest: ContentDigest.of(sourceBytes))
         } catch {
             caught = error
         }
@@ -64,7 +64,7 @@ import Testing
         var caught: TransferError?
         if committing {
             do {
-                _ = try staged.commit(expectedSize: 3, expectedDigest: SHA256.hash([1, 2, 3] as [UInt8]))
+                _ = try staged.commit(expectedSize: 3, expectedDigest: ContentDigest.of([1, 2, 3] as [UInt8]))
             } catch {
                 caught = error
             }
@@ -93,7 +93,7 @@ import Testing
         #expect(
             outcome
                 == .completed(
-                    CommittedFile(path: destination + "/" + name, size: 5000, digest: SHA256.hash(content))))
+                    CommittedFile(path: destination + "/" + name, size: 5000, digest: ContentDigest.of(content))))
         #expect(StagedFile.partialName(for: name).utf8.count == 34)
     }
 
@@ -128,10 +128,10 @@ import Testing
 
         var resumed = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 5000, chunkSize: 1024)
         #expect(resumed.offset == 5000)
-        #expect(resumed.digest == SHA256.hash(content[..<5000]))
+        #expect(resumed.digest == ContentDigest.of(content[..<5000]))
         try resumed.write(contentsOf: Array(content[5000...]))
-        let file = try resumed.commit(expectedSize: 9000, expectedDigest: SHA256.hash(content))
-        #expect(file.digest == SHA256.hash(content))
+        let file = try resumed.commit(expectedSize: 9000, expectedDigest: ContentDigest.of(content))
+        #expect(file.digest == ContentDigest.of(content))
         #expect(contents(of: directory.file("a.bin")) == content)
     }
 

@@ -65,6 +65,22 @@ func collect(
     return seen
 }
 
+/// The messages a program sends on `descriptor`, read on a thread of their own until it closes.
+func messages(reading descriptor: Int32) -> AsyncThrowingStream<InspectorMessage, any Error> {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: InspectorMessage.self)
+    let thread = Thread {
+        let connection = InspectorConnection(reading: descriptor, name: "socket pair")
+        do {
+            while let message = try connection.next() { continuation.yield(message) }
+            continuation.finish()
+        } catch {
+            continuation.finish(throwing: error)
+        }
+    }
+    thread.start()
+    return stream
+}
+
 /// A raw client socket that reads nothing unless asked, for the stalled and garbage clients.
 func rawClient(_ path: String) throws -> Int32 {
     try SocketCalls.connected(to: path)
@@ -234,19 +250,74 @@ struct InspectorServerTests {
         var iterator = stream.makeAsyncIterator()
         _ = try await iterator.next()
         _ = try await iterator.next()
-        // While the inspector's lock is held nobody can read the machine: the 100 events overwrite the ring.
+        // While the inspector's lock is held its reader can hand over at most one batch: the 100 events
+        // overwrite the ring of 4 meanwhile.
         inspected.inspector.hub.withLock { _ in
             for _ in 0..<100 { inspected.machine.send(.push) }
         }
         var after: [InspectorMessage] = []
-        while after.count < 5, let message = try await iterator.next() { after.append(message) }
-        let kept = (97...100).map {
-            InspectorMessage.record(
-                InspectorRecord(
-                    machine: 1, sequence: $0, visit: 1, before: "locked", event: "push", outcome: "stayed",
-                    after: "locked"))
+        var covered: [Int] = []
+        while covered.last != 100, let message = try await iterator.next() {
+            after.append(message)
+            switch message {
+            case .missed(let missed): covered += (covered.count + 1)...(covered.count + missed.count)
+            case .record(let record): covered.append(record.sequence)
+            default: break
+            }
         }
-        #expect(after == [.missed(InspectorMissed(machine: 1, count: 96))] + kept)
+        // Every record is sent or counted as missed, once and in order, whichever batches the reader got.
+        #expect(covered == Array(1...100))
+        let records = after.compactMap { message -> InspectorRecord? in
+            if case .record(let record) = message { record } else { nil }
+        }
+        #expect(
+            records
+                == records.map {
+                    InspectorRecord(
+                        machine: 1, sequence: $0.sequence, visit: 1, before: "locked", event: "push",
+                        outcome: "stayed", after: "locked")
+                })
+        #expect(records.suffix(4).map(\.sequence) == Array(97...100))
+        // Pushes leave the door as it was: no `state` message.
+        #expect(after.filter { if case .state = $0 { true } else { false } } == [])
+    }
+
+    @Test(
+        "a record that leaves the state as it was reaches a client at once, with nothing polling machines",
+        .timeLimit(.minutes(1)))
+    func recordsThatChangeNoStateArriveAtOnce() async throws {
+        let inspected = try InspectedDoor(name: "still")
+        defer { inspected.stop() }
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        #expect(SocketCalls.setNonBlocking(ends[0]))
+        // Attached straight to the hub, not through the listener: the I/O thread never learns of this client
+        // and waits in poll for good, so no tick could read the machine for it.
+        inspected.inspector.hub.withLock { $0.attach(ends[0], inspector: inspected.inspector) }
+        let stream = messages(reading: ends[1])
+        var iterator = stream.makeAsyncIterator()
+        #expect(
+            try await iterator.next()
+                == .hello(
+                    InspectorHello(
+                        program: "still", pid: Int(getpid()), started: inspected.inspector.started, machines: 1)))
+        #expect(
+            try await iterator.next()
+                == .machine(InspectorMachine(id: 1, label: "door", state: "locked", visit: 1, sequence: 0)))
+        inspected.machine.send(.kick)
+        inspected.machine.send(.push)
+        let records = [try await iterator.next(), try await iterator.next()]
+        #expect(
+            records == [
+                .record(
+                    InspectorRecord(
+                        machine: 1, sequence: 1, visit: 1, before: "locked", event: "kick", outcome: "invalid",
+                        reason: "no kicking", after: "locked")),
+                .record(
+                    InspectorRecord(
+                        machine: 1, sequence: 2, visit: 1, before: "locked", event: "push", outcome: "stayed",
+                        after: "locked")),
+            ])
     }
 
     @Test("a client that sends garbage loses its own connection only")
@@ -445,5 +516,66 @@ final class ServedBytes {
         connection.close()
         close(accepted)
         close(listener)
+    }
+}
+
+@Suite("What the inspector sends of a batch")
+struct InspectorBatchTests {
+    /// Machine 1's record of a `push` that left the door locked.
+    static func record(_ sequence: Int, visit: Int = 1) -> InspectorRecord {
+        InspectorRecord(
+            machine: 1, sequence: sequence, visit: visit, before: "locked", event: "push", outcome: "stayed",
+            after: "locked")
+    }
+
+    /// A hub with one door machine of which records up to `sent` were sent, in state `locked`, visit 1.
+    static func hub(sent: Int, machine: StateMachine<Door, DoorEvent>) -> Hub {
+        var hub = Hub()
+        let entry = MachineEntry(
+            machine, sampleEvents: [], maximumStates: 1, describeState: { "\($0)" }, describeEvent: { "\($0)" })
+        hub.machines.append(WatchedMachine(id: 1, entry: entry, sent: sent, state: "locked", visit: 1))
+        return hub
+    }
+
+    @Test("records at or below what was sent are dropped, and missed closes the gap after it exactly")
+    func overlapIsDroppedAndGapsCounted() {
+        let machine = StateMachine(initial: Door.locked, label: "door", transition: door)
+        var hub = Self.hub(sent: 5, machine: machine)
+        let overlapping = MachineBatch(
+            records: (4...7).map { Self.record($0) }, missed: 0, sequence: 7, state: "locked", visit: 1)
+        #expect(hub.messages(for: overlapping, at: 0) == [.record(Self.record(6)), .record(Self.record(7))])
+        #expect(hub.machines[0].sent == 7)
+        let stale = MachineBatch(records: [Self.record(7)], missed: 0, sequence: 7, state: "locked", visit: 1)
+        #expect(hub.messages(for: stale, at: 0) == [])
+        let gapped = MachineBatch(
+            records: [Self.record(11), Self.record(12, visit: 2)], missed: 4, sequence: 12, state: "unlocked",
+            visit: 3)
+        #expect(
+            hub.messages(for: gapped, at: 0) == [
+                .missed(InspectorMissed(machine: 1, count: 3)), .record(Self.record(11)),
+                .record(Self.record(12, visit: 2)), .state(InspectorState(machine: 1, state: "unlocked", visit: 3)),
+            ])
+    }
+
+    @Test("a batch's visit is the one after its newest record: a move starts the next")
+    func visitComesFromTheNewestRecord() {
+        let machine = StateMachine(initial: Door.locked, label: "door", transition: door)
+        machine.send(.kick)
+        machine.send(.coin)
+        let feedBatch = StateMachine<Door, DoorEvent>.RecordBatch(
+            records: machine.history, missed: 0, state: machine.state)
+        let batch = MachineBatch(
+            feedBatch, after: 0, machine: 1, visit: nil, describeState: { "\($0)" }, describeEvent: { "\($0)" })
+        #expect(
+            batch
+                == MachineBatch(
+                    records: [
+                        InspectorRecord(
+                            machine: 1, sequence: 1, visit: 1, before: "locked", event: "kick", outcome: "invalid",
+                            reason: "no kicking", after: "locked"),
+                        InspectorRecord(
+                            machine: 1, sequence: 2, visit: 1, before: "locked", event: "coin", outcome: "moved",
+                            after: "unlocked"),
+                    ], missed: 0, sequence: 2, state: "unlocked", visit: 2))
     }
 }

@@ -1,4 +1,5 @@
 import StateMachineKit
+import StateMachineTesting
 import Support
 import Testing
 
@@ -121,24 +122,18 @@ final class Signals<Value: Sendable>: Sendable {
     }
 }
 
-/// Expects the armed retry timeout of a waiting download to hold through `early` on `clock` (still waiting, its
-/// sleeper pending) and to fire `late` after that, moving the machine to `running(percent: 0)`.
+/// Expects the armed retry timeout of a waiting download to hold through `early` on `clock` (its sleeper still
+/// pending) and to fire `late` after that, moving the machine to `running(percent: 0)`, and the machine to record
+/// nothing else meanwhile.
 func expectRetryFires(
     _ machine: StateMachine<Download, DownloadEvent>, on clock: TestClock, notAfter early: Duration,
     butAfter late: Duration, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
+    let tester = MachineTester(machine, sourceLocation: sourceLocation)
     await clock.sleepers(atLeast: 1)
     clock.advance(by: early)
     #expect(clock.pendingSleeps == 1, sourceLocation: sourceLocation)
-    #expect(machine.state == .waiting(attempt: 1), sourceLocation: sourceLocation)
     clock.advance(by: late)
-    #expect(await reach(machine, \.isRunning) == .running(percent: 0), sourceLocation: sourceLocation)
-}
-
-/// Waits for the machine to reach a state matching `predicate`, by observing it (no polling, no sleeps).
-func reach<State: Hashable & Sendable, Event: Sendable>(
-    _ machine: StateMachine<State, Event>, _ predicate: (State) -> Bool
-) async -> State? {
-    for await state in machine.states() where predicate(state) { return state }
-    return nil
+    await tester.receive(.retry, .moved, .running(percent: 0), sourceLocation: sourceLocation)
+    tester.finish(sourceLocation: sourceLocation)
 }

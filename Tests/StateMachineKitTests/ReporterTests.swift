@@ -240,7 +240,7 @@ import Testing
 
     @Test func jsonLinesWritesOneObjectPerReport() throws {
         let pipe = Pipe()
-        let reporter = Reporter.jsonLines(to: pipe.fileHandleForWriting, minimumLevel: .notice)
+        let reporter = Reporter.jsonLines(to: pipe.fileHandleForWriting.fileDescriptor, minimumLevel: .notice)
         let machine = Machine(initial: .broken, label: "gate", reporter: reporter, transition: turnstile)
         machine.send(.coin)
         let stale = machine.sendAndBind(.kick).sender

@@ -1,3 +1,4 @@
+import StateMachineTesting
 import Testing
 
 @testable import StateMachineKit
@@ -47,11 +48,12 @@ import Testing
 
     @Test func aTimeoutFiresEvenIfTheClockMovedBeforeItsTaskFirstRan() async {
         let clock = TestClock()
-        let machine = Self.machine(clock)
-        machine.send(.fail)
+        let tester = MachineTester(Self.machine(clock))
+        tester.send(.fail, .moved, .waiting(attempt: 1))
         // No waiting for the sleeper: the deadline was fixed when the timeout was armed.
         clock.advance(by: .seconds(5))
-        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
+        await tester.receive(.retry, .moved, .running(percent: 0))
+        tester.finish()
     }
 
     @Test func leavingCancelsTheTimeout() async {
@@ -73,28 +75,30 @@ import Testing
             default: download(state, event)
             }
         }
-        machine.send(.restart)
+        let tester = MachineTester(machine)
+        tester.send(.restart, .moved, .running(percent: 0))
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(3))
-        machine.send(.restart)
+        tester.send(.restart, .moved, .running(percent: 0))
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(3))
+        // The first visit's timer would have fired by now; only the second one's sleeps.
         #expect(clock.pendingSleeps == 1)
-        #expect(machine.state == .running(percent: 0))
         clock.advance(by: .seconds(2))
-        #expect(await reach(machine) { $0 == .done } == .done)
-        #expect(machine.history.map(\.event) == [.restart, .restart, .finish])
+        await tester.receive(.finish, .moved, .done)
+        tester.finish()
     }
 
     @Test func updateAndStayKeepTheTimeout() async {
         let clock = TestClock()
-        let machine = await Self.failed(clock)
+        let tester = MachineTester(Self.machine(clock))
+        tester.send(.fail, .moved, .waiting(attempt: 1))
         clock.advance(by: .seconds(2))
-        #expect(machine.send(.fail) == .updated)
-        #expect(machine.send(.pause) == .ignored)
+        tester.send(.fail, .updated, .waiting(attempt: 2))
+        tester.send(.pause, .ignored, .waiting(attempt: 2))
         clock.advance(by: .seconds(3))
-        #expect(await reach(machine, \.isRunning) == .running(percent: 0))
-        #expect(machine.history.map(\.event) == [.fail, .fail, .pause, .retry])
+        await tester.receive(.retry, .moved, .running(percent: 0))
+        tester.finish()
     }
 
     @Test func aTimerThatFiresAfterItsVisitEndedNeverDelivers() {

@@ -173,7 +173,7 @@ import Testing
         machine.send(.cancel)
         senders.withLock { $0[0] }.send(.progress(request: 1, percent: 5))
         var state = F.app()
-        let effects = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.history)))
+        let effects = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.firstBatch)))
         var others = state
         others.transfers.rows.remove(at: 1)
         var expected = F.app()

@@ -122,7 +122,8 @@ import Testing
         let memory = MemoryIO()
         #expect(memory.run(["help", "help"]) == 0)
         #expect(memory.output.hasPrefix("OVERVIEW: Show help for a command, or the overview without one.\n"))
-        #expect(memory.output.contains("The command to describe: replay, graph, demo, copy, inspect, help."))
+        #expect(
+            memory.output.contains("The command to describe: replay, graph, demo, copy, inspect, completions, help."))
     }
 
     /// Issue 24: `--` means "no options after this" at the top level too: alone it opens the dashboard,
@@ -150,10 +151,13 @@ import Testing
         #expect(memory.error == message)
     }
 
-    @Test func versionPrintsThePackageVersion() {
+    /// Issue 29: `-V` prints the version like `--version`, also after the dashboard's options (as `--help` does).
+    @Test(arguments: [["--version"], ["-V"], ["--seed", "1", "--version"], ["--no-mouse", "-V"]])
+    func versionPrintsThePackageVersion(arguments: [String]) {
         let memory = MemoryIO()
-        #expect(memory.run(["--version"]) == 0)
+        #expect(memory.run(arguments) == 0)
         #expect(memory.output == "statetui \(Version.current)\n")
+        #expect(memory.error == "")
         #expect(Version.current == "0.1.0")
     }
 
@@ -181,6 +185,7 @@ import Testing
         (["--frob"], "statetui: unknown option '--frob'\n"),
         (["help", "frob"], "statetui: unknown command 'frob'\n"),
         (["--version", "x"], "statetui: unexpected argument 'x'\n"),
+        (["-V", "x"], "statetui: unexpected argument 'x'\n"),
     ])
     func unknownCommandsAndOptionsPrintUsageAndExit2(arguments: [String], firstLine: String) {
         let memory = MemoryIO()

@@ -2,6 +2,7 @@ import MachineDrivers
 import ScreenStates
 import StateMachineKit
 import TerminalUI
+import TerminalUITesting
 import Testing
 
 @testable import DashboardApp
@@ -48,6 +49,36 @@ private final class IdleDriver: TransferDriver {
         #expect(onHistory.screen == .transfers)
         _ = AppReducer.reduce(&onHistory, .select(.upload))
         #expect(onHistory.screen == .transfers)
+    }
+
+    /// The copy dashboard's Graph draws the copies' own model, the transfer, and nothing else: its header names
+    /// only `transfer`, and `g`/`G` (which cycle the demo's models) do nothing and leave the help bar.
+    @Test func theCopyDashboardsGraphShowsOnlyTheTransferModel() {
+        let environment = Self.copyEnvironment()
+        defer { environment.stop() }
+        var state = environment.initialState
+        #expect(state.graph == GraphScreenState(model: .transfer, models: [.transfer]))
+        _ = AppReducer.reduce(&state, .select(.graph))
+        #expect(
+            [Key.character("g"), .character("G")].map { Keymap.action(for: $0, in: state) } == [nil, nil])
+        var cycled = state.graph
+        #expect(GraphFeature.reduce(&cycled, .nextModel) == [])
+        #expect(GraphFeature.reduce(&cycled, .previousModel) == [])
+        #expect(cycled == state.graph)
+        assertSnapshot(AppView.render(state, size: Size(width: 80, height: 24)), named: "copy-graph-80x24")
+    }
+
+    /// The demo dashboard's Graph still cycles through every model.
+    @Test func theDemoDashboardsGraphCyclesEveryModel() {
+        var state = F.app()
+        _ = AppReducer.reduce(&state, .select(.graph))
+        var models: [ScreenModel] = [state.graph.model]
+        for _ in ScreenModel.allCases.dropFirst() {
+            guard let action = Keymap.action(for: .character("g"), in: state) else { break }
+            _ = AppReducer.reduce(&state, action)
+            models.append(state.graph.model)
+        }
+        #expect(models == ScreenModel.allCases)
     }
 
     /// The demo dashboard keeps every screen and `f`.

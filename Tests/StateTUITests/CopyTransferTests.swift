@@ -295,7 +295,7 @@ extension CopyFixture {
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         #expect(
             transfer.journal?.entry(named: "source.bin")?.status
-                == .completed(size: Int64(fixture.content.count), digest: SHA256.hash(fixture.content)))
+                == .completed(size: Int64(fixture.content.count), digest: ContentDigest.of(fixture.content)))
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
     }
 

@@ -1,6 +1,7 @@
 import DashboardApp
 import MachineDrivers
 import ScreenStates
+import StateMachineKit
 
 /// Transfer models in each phase, and dashboard states built from them, for reducer and view tests.
 enum DashboardFixtures {
@@ -39,5 +40,15 @@ enum DashboardFixtures {
     /// The row index whose model is in the phase called `name`.
     static func row(_ name: String) -> Int {
         everyPhase.firstIndex { $0.name == name } ?? 0
+    }
+}
+
+extension StateMachine {
+    /// The batch a new `records()` reader is handed first: every record still in history, the ones before it
+    /// as missed. For reducer tests that run without a task to read the feed.
+    var firstBatch: RecordBatch {
+        let snapshot = snapshot()
+        return RecordBatch(
+            records: snapshot.history, missed: snapshot.sequence - snapshot.history.count, state: snapshot.state)
     }
 }

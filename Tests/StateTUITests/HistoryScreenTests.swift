@@ -107,9 +107,9 @@ import Testing
     @Test func recordsOfTheSelectedMachineReplaceItsRowsAndOthersAreIgnored() async {
         var state = HistoryScreenState(machines: Self.machines, selected: 5)
         let rows = await Self.uploadRows()
-        HistoryFeature.reduce(&state, .recordsChanged(machine: "load", Self.loadRows()))
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "load", Self.loadRows(), missed: 0))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5))
-        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows, missed: 0))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 
@@ -118,11 +118,11 @@ import Testing
         let rows = await Self.uploadRows()
         var state = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
         HistoryFeature.reduce(&state, .scroll(-2))
-        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows))
+        HistoryFeature.reduce(&state, .recordsChanged(machine: "upload", rows, missed: 0))
         #expect(state == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows, scrolledUp: 4))
         // At the bottom it follows the newest.
         var following = HistoryScreenState(machines: Self.machines, selected: 5, rows: Array(rows.prefix(6)))
-        HistoryFeature.reduce(&following, .recordsChanged(machine: "upload", rows))
+        HistoryFeature.reduce(&following, .recordsChanged(machine: "upload", rows, missed: 0))
         #expect(following == HistoryScreenState(machines: Self.machines, selected: 5, rows: rows))
     }
 

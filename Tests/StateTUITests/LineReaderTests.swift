@@ -35,6 +35,22 @@ import Darwin
             ])
     }
 
+    /// A line like the one before is handed out again without being decoded (replay's `yes start`): lines of
+    /// the same length but other bytes, non-ASCII lines and a line that is not UTF-8 between them still read
+    /// as themselves.
+    @Test(arguments: [1, 3, 1 << 16])
+    func repeatedLinesReadAsThemselves(chunk: Int) {
+        let bytes =
+            Array("start\nstart\npause\nstart\nnaïve\nnaïve\n".utf8) + [0x62, 0xFF, 0x0A]
+            + Array("naïve\n\n\nstart".utf8)
+        #expect(
+            Self.readAll(Self.reader(bytes, chunk: chunk)) == [
+                .success("start"), .success("start"), .success("pause"), .success("start"), .success("naïve"),
+                .success("naïve"), .failure(CommandIO.ReadError("not UTF-8 text")), .success("naïve"), .success(""),
+                .success(""), .success("start"),
+            ])
+    }
+
     @Test(arguments: [1, 5, 1 << 16])
     func anOverlongLineIsOneErrorAndReadingGoesOnAfterIt(chunk: Int) {
         let text = "short\n" + String(repeating: "x", count: 100) + "\nnext\n" + String(repeating: "y", count: 40)

@@ -42,7 +42,7 @@ import Testing
         #expect(LoadFeature.reduce(&state, .refresh) == [.refresh(fails: true)])
         #expect(state == LoadScreenState(failNext: true))
         machine.apply(.refreshTapped)
-        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
         #expect(
             state
                 == LoadScreenState(
@@ -67,8 +67,8 @@ import Testing
         machine.apply(.failed("offline"))
         machine.engine.send(.succeeded(["late"]))
         var state = LoadScreenState()
-        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
-        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
+        #expect(LoadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
         #expect(
             state
                 == LoadScreenState(

@@ -102,7 +102,9 @@ import Testing
     @Test func theManPageIsRead() {
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
         #expect(
-            Self.topLevelOptions == ["-h", "--help", "--version", "--trace", "--seed", "--no-mouse", "--inspectable"])
+            Self.topLevelOptions == [
+                "-h", "--help", "-V", "--version", "--trace", "--seed", "--no-mouse", "--inspectable",
+            ])
     }
 
     @Test func everyCommandIsDocumented() {

@@ -37,7 +37,7 @@ import Testing
         ] {
             _ = machine.apply(event)
         }
-        screen.rows[4].take(records: machine.engine.history)
+        screen.rows[4].take(records: machine.engine.firstBatch)
         machine.engine.stop()
         return screen
     }

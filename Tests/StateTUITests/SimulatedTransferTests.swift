@@ -81,7 +81,7 @@ import Testing
                 "progress(request: 1, percent: 26) stale",
             ])
         var tally = RecordTally()
-        tally.add(transfer.machine.engine.history)
+        tally.add(transfer.machine.engine.firstBatch)
         #expect(tally == RecordTally(lastSequence: 4, stale: 1))
     }
 

@@ -94,7 +94,7 @@ import Testing
         #expect(UploadFeature.reduce(&state, .start) == [.send([.start(upload: 1)], fails: true)])
         #expect(state == UploadScreenState(failNext: true))
         machine.apply(.start(upload: 1))
-        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
         #expect(state == UploadScreenState(tally: RecordTally(lastSequence: 1, stale: 0, invalid: 0)))
     }
 
@@ -103,8 +103,8 @@ import Testing
         machine.apply(.start(upload: 1))
         machine.apply(.resume)
         var state = UploadScreenState()
-        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
-        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.history)) == [])
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
+        #expect(UploadFeature.reduce(&state, .recordsChanged(machine.engine.firstBatch)) == [])
         #expect(state == UploadScreenState(tally: RecordTally(lastSequence: 2, stale: 0, invalid: 1)))
     }
 
@@ -231,7 +231,7 @@ import Testing
         #expect(last?.outcome == .stale)
         #expect(last?.before == .idle)
         var tally = RecordTally()
-        tally.add(owner.machine.engine.history)
+        tally.add(owner.machine.engine.firstBatch)
         #expect(tally.stale == 1)
     }
 

@@ -157,6 +157,9 @@ private func counterApp(
         while !made.withLock({ $0.contains("delivered") }) { await Task.yield() }
         terminal.enqueue(keys: [.character("+")])
         let final = await run.value
+        // Cancelling the subscription's task ends its stream when that task next waits for a value, which may
+        // come after the run returns: wait for it, a bounded number of turns (a stream never ended fails).
+        for _ in 0..<100_000 where ended.withLock({ $0.isEmpty }) { await Task.yield() }
         #expect(final.count == 2)
         #expect(made.withLock { $0 } == ["one", "delivered"])
         #expect(ended.withLock { $0 } == ["one"])

@@ -74,6 +74,11 @@ enum HeadlessCopy {
         func printMessages() {
             for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
         }
+        // The links the session made itself get a line each: the symbolic links as the walk meets them, the
+        // hard links once ``CopySession/finish()`` made them.
+        func printLinks() {
+            for link in session.takeLinks() { io.writeOutput("\(link)\n") }
+        }
         // Takes transfers from the session until the window is full or the trees are read.
         func refill() {
             while !exhausted, active.count < window {
@@ -90,17 +95,20 @@ enum HeadlessCopy {
                 transfer.machine.send(.start)
             }
             printMessages()
+            printLinks()
         }
         // Prints the lines `states` (one snapshot of every active machine) deserve, then lets the settled ones
         // go. Whether a machine settled is decided from the same snapshot that was printed, so every final
         // state gets its line: a machine that settles after the snapshot is seen in the next round.
         func printChanges(_ states: [TransferState]) {
-            for (index, state) in states.enumerated() where lines.isWorthReporting(state, after: active[index].printed)
-            {
+            for (index, state) in states.enumerated() {
                 let transfer = active[index].transfer
+                let status = transfer.status
+                guard lines.isWorthReporting(state, after: active[index].printed, copying: status.isCopying) else {
+                    continue
+                }
                 io.writeOutput(
-                    ProgressLines.line(
-                        name: transfer.request.id, state: state, alreadyThere: transfer.status.alreadyThere)
+                    ProgressLines.line(name: transfer.request.id, state: state, alreadyThere: status.alreadyThere)
                         + "\n")
                 active[index].printed = state
             }
@@ -122,7 +130,9 @@ enum HeadlessCopy {
         func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }
         func printSummary() {
             io.writeOutput(
-                totals().summary(skipped: session.skippedCount, elapsed: started.duration(to: clock.now)) + "\n")
+                totals().summary(
+                    skipped: session.skippedCount + session.sameLinkCount, linked: session.linkedCount,
+                    failedLinks: session.failedEntries, elapsed: started.duration(to: clock.now)) + "\n")
             io.flushOutput()
         }
         while true {
@@ -148,6 +158,7 @@ enum HeadlessCopy {
             }
             if finished {
                 for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
+                printLinks()
                 printSummary()
                 break
             }

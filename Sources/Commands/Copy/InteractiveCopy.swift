@@ -1,12 +1,72 @@
 import DashboardApp
+import Dispatch
+import FileTransfer
 import MachineDrivers
 import StateMachineInspector
+import Support
+import TerminalUI
 
 /// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
 /// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume, cancel,
 /// retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
 /// `f` (a simulated write failure, said so in its message) only with `simulatesFaults` (`--simulate-faults`).
 enum InteractiveCopy {
+    /// What ``open(environment:writeError:session:)`` ends with.
+    enum Opening {
+        /// The session, holding every destination directory's lock, and all its transfers (read with
+        /// ``CopySession/takeAllTransfers()`` while the wait could still be shown: a tree's directories have
+        /// journals of their own, each locked as it is reached).
+        case opened(CopySession, transfers: [CopyTransfer])
+        /// The session could not be prepared.
+        case failed(CopySessionError)
+        /// Nothing started: the user stopped waiting for another run (`q`: 1, Ctrl-C: 130), or no terminal
+        /// could show the wait (2); the reason is already on standard error.
+        case stopped(status: Int32)
+    }
+
+    /// Prepares the session with `session`, which waits while another `statetui copy` writes into one of the
+    /// destination directories (the `WhenBusy` it is given says so). While it waits the terminal shows what
+    /// for and for whom (``CopyWait``), and `q` or Ctrl-C gives up; without a wait no terminal is opened here.
+    static func open(
+        environment: [String: String], writeError: (String) -> Void,
+        session make: @escaping @Sendable (CopyJournal.WhenBusy) throws(CopySessionError) -> CopySession
+    ) -> Opening {
+        let opening = SessionOpening()
+        // The session's lock waits block: on a queue of its own, never the calling thread, which draws.
+        DispatchQueue(label: "statetui copy: the destination's locks").async {
+            let result: Result<(CopySession, [CopyTransfer]), CopySessionError>
+            do throws(CopySessionError) {
+                let session = try make(.wait { journal, holder in opening.waiting(journal: journal, holder: holder) })
+                result = .success((session, session.takeAllTransfers()))
+            } catch {
+                result = .failure(error)
+            }
+            opening.finish(result)
+        }
+        let first = opening.firstNews()
+        guard case .waiting(let journal, let holder) = first else {
+            return opening.outcome
+        }
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: environment)
+        } catch {
+            writeError("statetui: \(error)\n")
+            return .stopped(status: 2)
+        }
+        let final = CopyWait.app(.waiting(journal: journal, holder: holder), updates: opening.updates).run(on: terminal)
+        terminal.restore()
+        switch final {
+        case .ready, .waiting:
+            return opening.outcome
+        case .gaveUp(let reason):
+            let other = holder.map { "pid \($0)" } ?? "another process"
+            writeError(
+                "statetui: stopped waiting for \(DisplayText.escaped(journal)) (\(other)); nothing was copied\n")
+            return .stopped(status: reason == .quit ? 1 : reason.status)
+        }
+    }
+
     /// Opens the dashboard on the session's transfers, starting them all first when `startAll`. After `q`
     /// the status is the session's outcome (``CopyExitStatus``: 0 only when every transfer completed, 1 when
     /// any failed or is not finished, each said on standard error); otherwise the dashboard's (130 after
@@ -15,10 +75,9 @@ enum InteractiveCopy {
     /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, inspector: Inspector? = nil, startAll: Bool, confirmsQuit: Bool = true,
-        simulatesFaults: Bool = false, io: CommandIO, environment: [String: String]
+        _ session: CopySession, transfers: [CopyTransfer], inspector: Inspector? = nil, startAll: Bool,
+        confirmsQuit: Bool = true, simulatesFaults: Bool = false, io: CommandIO, environment: [String: String]
     ) -> Int32 {
-        let transfers = session.takeAllTransfers()
         for transfer in transfers { inspector?.register(transfer.machine.engine) }
         for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
         let status = Dashboard.run(
@@ -32,5 +91,71 @@ enum InteractiveCopy {
         }
         for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
         return status == 0 ? CopyExitStatus.report(transfers, io: io) : status
+    }
+}
+
+/// A session being prepared on another thread: what it waits for, told to the waiting screen, and its result.
+private final class SessionOpening: Sendable {
+    /// The first news the caller waits for: a wait began, or the session is prepared.
+    private let news = DispatchSemaphore(value: 0)
+    private let first = Locked<CopyWait.Action?>(nil)
+    private let result = Locked<Result<Prepared, CopySessionError>?>(nil)
+
+    /// A prepared session on its way from the queue that made it to the caller.
+    // Unchecked: the queue hands the session over once (``finish(_:)`` takes it `sending`) and never
+    // touches it again, so one thread at a time uses it.
+    private final class Prepared: @unchecked Sendable {
+        let session: CopySession
+        let transfers: [CopyTransfer]
+        init(_ prepared: (CopySession, [CopyTransfer])) { (session, transfers) = prepared }
+    }
+    private let continuation: AsyncStream<CopyWait.Action>.Continuation
+    /// The waits and the end, for the waiting screen.
+    let updates: AsyncStream<CopyWait.Action>
+
+    init() {
+        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// The session waits for `journal`, held by `holder`.
+    func waiting(journal: String, holder: Int32?) {
+        let action = CopyWait.Action.waiting(journal: journal, holder: holder)
+        continuation.yield(action)
+        first.withLock { $0 = $0 ?? action }
+        tell()
+    }
+
+    /// The session is prepared, or failed.
+    func finish(_ outcome: sending Result<(CopySession, [CopyTransfer]), CopySessionError>) {
+        let outcome = outcome.map(Prepared.init)
+        result.withLock { $0 = outcome }
+        first.withLock { $0 = $0 ?? .ready }
+        continuation.yield(.ready)
+        continuation.finish()
+        tell()
+    }
+
+    /// Blocks until a wait began or the session is prepared; returns which came first.
+    func firstNews() -> CopyWait.Action {
+        news.wait()
+        return first.withLock { $0 } ?? .ready
+    }
+
+    /// The prepared session or its failure; blocks until it is there.
+    var outcome: InteractiveCopy.Opening {
+        while true {
+            if let result = result.withLock({ $0.take() }) {
+                switch result {
+                case .success(let prepared): return .opened(prepared.session, transfers: prepared.transfers)
+                case .failure(let error): return .failed(error)
+                }
+            }
+            news.wait()
+        }
+    }
+
+    /// Wakes the caller once for the first news, and again for the end.
+    private func tell() {
+        news.signal()
     }
 }

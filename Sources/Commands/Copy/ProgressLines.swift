@@ -26,7 +26,13 @@ package struct ProgressLines: Hashable, Sendable {
     }
 
     /// Whether `state` is worth a line, given the state last printed (nil: nothing printed yet).
-    package func isWorthReporting(_ state: TransferState, after previous: TransferState?) -> Bool {
+    ///
+    /// A running state is worth one only once the transfer is `copying` (its job found bytes to move): until
+    /// then it may still wait for a slot or find its file already there, and a file a rerun skips says only
+    /// that it was skipped, never first that it ran.
+    package func isWorthReporting(_ state: TransferState, after previous: TransferState?, copying: Bool = true) -> Bool
+    {
+        if case .running = state, !copying { return false }
         guard let previous else { return true }
         switch (previous, state) {
         case (.running(let oldRequest, let oldPercent), .running(let request, let percent)):

@@ -1,9 +1,14 @@
 import DashboardApp
 import FileTransfer
-import Foundation
 import ScreenStates
 import StateMachineInspector
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -196,7 +201,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         var socketNames = false
         for line in CommandIO.splitLines(text).prefix(16) {
             guard let kind = line.first else { continue }
-            let name = String(line.dropFirst().prefix(200)).replacingOccurrences(of: "/", with: "_")
+            let name = String(line.dropFirst().prefix(200)).replacing("/", with: "_")
             guard !name.isEmpty, name != ".", name != "..", !name.contains("\0") else { continue }
             let path = directory + "/" + name
             let created =

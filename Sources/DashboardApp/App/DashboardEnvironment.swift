@@ -7,8 +7,8 @@ import TerminalUI
 /// The dashboard's edges, one runtime per screen feature (`XRuntime`): the machines, the work they ask for
 /// and their subscriptions. Everything the pure parts (reducer, keymap, view) never touch.
 ///
-/// The store learns of the machines only through subscriptions: each machine's `states()` and its records
-/// (``RecordFeed``). Runtimes act on machines and never report changes themselves.
+/// The store learns of the machines only through subscriptions: each machine's `states()` and its change feed
+/// (`records(after:)`). Runtimes act on machines and never report changes themselves.
 package struct DashboardEnvironment: Sendable {
     /// The Transfers screen's machines and simulated workers.
     package var transfers: TransfersRuntime
@@ -74,7 +74,7 @@ package struct DashboardEnvironment: Sendable {
         transfers.showsTotals = mode.showsTotals
         var state = AppState(
             screen: mode.screens.first ?? .transfers, transfers: transfers,
-            history: HistoryScreenState(machines: machineNames))
+            graph: GraphScreenState(models: mode.graphModels), history: HistoryScreenState(machines: machineNames))
         state.screens = mode.screens
         state.confirmsQuit = confirmsQuit
         return state
@@ -89,7 +89,8 @@ package struct DashboardEnvironment: Sendable {
         }
     }
 
-    /// The subscriptions `state` asks for: every machine's `states()` and records always, the History
+    /// The subscriptions `state` asks for: every machine's `states()` and change feed always (every batch of a
+    /// feed is kept: each holds records no other batch repeats), the History
     /// screen's selected machine's records only while that screen is shown, and a timer for each status
     /// message shown (``StatusExpiry``), named for the message's number, so a new message gets a timer of its
     /// own even when it says the same as the one before.
@@ -99,9 +100,13 @@ package struct DashboardEnvironment: Sendable {
         var subscriptions = transfers.subscriptions(AppAction.transfers)
         subscriptions += [
             Subscription(id: "upload.states", { upload.engine.states() }) { .upload(.uploadChanged($0)) },
-            Subscription(id: "upload.records", { upload.records() }) { .upload(.recordsChanged($0)) },
+            Subscription(id: "upload.records", newestOnly: false, { upload.engine.records() }) {
+                .upload(.recordsChanged($0))
+            },
             Subscription(id: "load.states", { load.engine.states() }) { .load(.loadChanged($0)) },
-            Subscription(id: "load.records", { load.records() }) { .load(.recordsChanged($0)) },
+            Subscription(id: "load.records", newestOnly: false, { load.engine.records() }) {
+                .load(.recordsChanged($0))
+            },
         ]
         if state.screen == .history, let name = state.history.machine, let history = historySubscription(for: name) {
             subscriptions.append(history)
@@ -132,22 +137,24 @@ package struct DashboardEnvironment: Sendable {
         let id = "history.\(name)"
         if name == Self.uploadName {
             let machine = upload.machine
-            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+            return Subscription(id: id, newestOnly: false, { machine.engine.records() }) { Self.history(of: name, $0) }
         }
         if name == Self.loadName {
             let machine = load.machine
-            return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+            return Subscription(id: id, newestOnly: false, { machine.engine.records() }) { Self.history(of: name, $0) }
         }
         guard let transfer = transfers.transfers.first(where: { $0.name == name }) else { return nil }
         let machine = transfer.machine
-        return Subscription(id: id, { machine.records() }) { Self.history(of: name, $0) }
+        return Subscription(id: id, newestOnly: false, { machine.engine.records() }) { Self.history(of: name, $0) }
     }
 
-    /// The History screen's action for the records of the machine called `name`.
-    static func history<State: PresentableState, Event>(of name: String, _ records: [StateMachine<State, Event>.Record])
-        -> AppAction
-    {
-        .history(.recordsChanged(machine: name, HistoryRow.rows(machine: name, history: records)))
+    /// The History screen's action for a batch of the change feed of the machine called `name`.
+    static func history<State: PresentableState, Event>(
+        of name: String, _ batch: StateMachine<State, Event>.RecordBatch
+    ) -> AppAction {
+        .history(
+            .recordsChanged(
+                machine: name, HistoryRow.rows(machine: name, history: batch.records), missed: batch.missed))
     }
 
     /// Stops every machine.

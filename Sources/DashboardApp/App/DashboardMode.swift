@@ -1,3 +1,5 @@
+import ScreenStates
+
 /// Which dashboard runs: the demo of the ideas (every screen, simulated work, faults on `f`) or `statetui
 /// copy`'s copy tool (its copies with a total row, their History and their Graph; `f` only when asked for).
 package enum DashboardMode: Hashable, Sendable {
@@ -11,6 +13,14 @@ package enum DashboardMode: Hashable, Sendable {
         switch self {
         case .demo: Screen.allCases
         case .copy: Screen.copyScreens
+        }
+    }
+
+    /// The models the Graph screen draws: all of them in the demo, the copies' own (the transfer) in the copy tool.
+    package var graphModels: [ScreenModel] {
+        switch self {
+        case .demo: ScreenModel.allCases
+        case .copy: [.transfer]
         }
     }
 

@@ -1,10 +1,11 @@
 import StateMachineKit
 
-/// What a screen counts from a machine's own records: the newest record it has taken in, and how many of
-/// the records taken in were dropped as stale or refused as invalid.
+/// What a screen counts from a machine's change feed (`records(after:)`): the newest record it has taken in,
+/// how many of the records were dropped as stale or refused as invalid, and how many it missed.
 ///
-/// Records arrive as the machine's history (newest only, a bounded window), so each delivery is folded in
-/// by sequence number: a record is counted once, however many deliveries carry it.
+/// The feed hands every record once, and counts what fell out of the machine's bounded history before it was
+/// read as missed: those are counted here as missed, never skipped silently. A batch taken in twice (a
+/// subscription that starts again from the first record) is counted once, by sequence number.
 package struct RecordTally: Hashable, Sendable {
     /// The sequence number of the newest record counted (0: none yet).
     package var lastSequence: Int
@@ -12,25 +13,40 @@ package struct RecordTally: Hashable, Sendable {
     package var stale: Int
     /// Events the machine refused as impossible in their state.
     package var invalid: Int
+    /// Records that fell out of the machine's history before the screen read them: not known to be stale or
+    /// invalid, so the two counts above are exact only while this is 0.
+    package var missed: Int
 
     /// A tally.
-    package init(lastSequence: Int = 0, stale: Int = 0, invalid: Int = 0) {
+    package init(lastSequence: Int = 0, stale: Int = 0, invalid: Int = 0, missed: Int = 0) {
         self.lastSequence = lastSequence
         self.stale = stale
         self.invalid = invalid
+        self.missed = missed
     }
 
-    /// The records of `history` newer than the last one counted, oldest first.
+    /// What the screens add after their stale count while records were missed (` · missed: 3`), else nothing.
+    package var missedNote: String {
+        missed > 0 ? " · missed: \(missed)" : ""
+    }
+
+    /// The records of `batch` newer than the last one counted, oldest first.
     func newRecords<State, Event>(
-        _ history: [StateMachine<State, Event>.Record]
+        _ batch: StateMachine<State, Event>.RecordBatch
     ) -> ArraySlice<StateMachine<State, Event>.Record> {
-        let first = history.firstIndex { $0.sequence > lastSequence } ?? history.endIndex
-        return history[first...]
+        let first = batch.records.firstIndex { $0.sequence > lastSequence } ?? batch.records.endIndex
+        return batch.records[first...]
     }
 
-    /// Counts the records of `history` newer than the last one counted.
-    package mutating func add<State, Event>(_ history: [StateMachine<State, Event>.Record]) {
-        for record in newRecords(history) {
+    /// Counts the records of `batch` newer than the last one counted, and the ones it says were missed.
+    package mutating func add<State, Event>(_ batch: StateMachine<State, Event>.RecordBatch) {
+        // The missed records come just before the batch's first record; without records, just after the last
+        // one counted (the feed's cursor is this tally's).
+        let firstKept = batch.records.first?.sequence ?? (lastSequence + batch.missed + 1)
+        let missedHere = max(0, min(batch.missed, firstKept - 1 - lastSequence))
+        missed += missedHere
+        lastSequence = max(lastSequence, firstKept - 1)
+        for record in newRecords(batch) {
             switch record.outcome {
             case .stale: stale += 1
             case .invalid: invalid += 1

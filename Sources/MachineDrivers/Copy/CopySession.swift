@@ -25,8 +25,9 @@ import Darwin
 package final class CopySession {
     /// The destination directory's own journal.
     package let journal: CopyJournal
-    /// Used by one thread at a time (the command's): a journal opened on the way may announce, through
-    /// the command's output, that it waits for another process.
+    /// The walk and the open directories. The session is used by one thread at a time (it is not
+    /// `Sendable`): a journal opened on the way may announce, through the caller's output, that it waits for
+    /// another process.
     private var stream: CopyStream
 
     /// Checks the destination, opens its journal and the source trees (a tree whose root cannot be read is
@@ -124,12 +125,29 @@ package final class CopySession {
         return stream.messages
     }
 
+    /// The links the session made (or found already made) since the last call, in the order it made them:
+    /// a tree's symbolic links as the walk meets them, the files that are hard links to a file copied earlier
+    /// once ``finish()`` made them.
+    package func takeLinks() -> [CopiedLink] {
+        defer { stream.links = [] }
+        return stream.links
+    }
+
     /// How many entries of the trees were left out (FIFOs, sockets, devices, entries that vanished).
     package var skippedCount: Int { stream.skippedCount }
 
-    /// True when an entry the session copies itself (a directory, a symbolic link, a hard link) failed,
-    /// which makes the command fail even if every transfer completed.
-    package var hadFailures: Bool { stream.failures > 0 }
+    /// How many links the session made itself (not counting those already there).
+    package var linkedCount: Int { stream.linkedCount }
+
+    /// How many links were already there (a rerun): skipped.
+    package var sameLinkCount: Int { stream.sameLinkCount }
+
+    /// How many entries the session copies itself (a directory, a symbolic link, a hard link) failed.
+    package var failedEntries: Int { stream.failures }
+
+    /// True when an entry the session copies itself failed, which makes the command fail even if every
+    /// transfer completed.
+    package var hadFailures: Bool { failedEntries > 0 }
 
     /// Ends the session's work on the disk: removes every journal whose transfers all completed or were
     /// cancelled (nothing left to recover), gives the files that were hard links in the source their second
@@ -196,6 +214,10 @@ private struct CopyStream {
         var name: String
         var fileDirectory: [String]
         var file: String
+
+        /// The link's and the file's paths below the destination, as the output names them.
+        var path: String { (directory + [name]).joined(separator: "/") }
+        var filePath: String { (fileDirectory + [file]).joined(separator: "/") }
     }
 
     let top: DestinationDirectory
@@ -220,7 +242,11 @@ private struct CopyStream {
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus)] = []
     var messages: [String] = []
+    /// The links made since ``CopySession/takeLinks()`` last took them.
+    var links: [CopiedLink] = []
     var skippedCount = 0
+    var linkedCount = 0
+    var sameLinkCount = 0
     var failures = 0
 
     init(
@@ -241,6 +267,12 @@ private struct CopyStream {
     private mutating func fail(_ message: String) {
         messages.append(message)
         failures += 1
+    }
+
+    /// Counts and keeps `link` for the output: one the session made, or one already there (a rerun).
+    private mutating func note(_ link: CopiedLink) {
+        links.append(link)
+        if link.wasThere { sameLinkCount += 1 } else { linkedCount += 1 }
     }
 
     mutating func next() -> CopyTransfer? {
@@ -313,7 +345,10 @@ private struct CopyStream {
                 } catch {
                     throw TransferError.sourceUnreadable(path: link.source, reason: error)
                 }
-                try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
+                let made = try directory.copySymbolicLink(
+                    link.name, target: target, source: status, overwrite: overwrite)
+                let path = (link.directory + [link.name]).joined(separator: "/")
+                note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
             } catch {
                 fail(error.description)
             }
@@ -417,8 +452,9 @@ private struct CopyStream {
         }
         for link in hardLinks {
             do throws(TransferError) {
-                try reopen(link.directory).link(
+                let made = try reopen(link.directory).link(
                     link.name, to: link.file, in: try reopen(link.fileDirectory), overwrite: overwrite)
+                note(made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath))
             } catch {
                 problems.append(error.description)
                 failures += 1
@@ -472,6 +508,41 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
             error.description
         case .intoItself(let source):
             "cannot copy the directory \(DisplayText.escaped(source)) into itself: the destination lies inside it"
+        }
+    }
+}
+
+/// A link a ``CopySession`` made itself rather than through a transfer, named by its path below the destination.
+package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
+    /// A symbolic link copied as a link, with its target as it is.
+    case symbolic(path: String, target: String)
+    /// A symbolic link already there with the same target (a rerun): left as it is.
+    case sameSymbolic(path: String)
+    /// A file that is a hard link to a file copied earlier in the tree, given that file's second name.
+    case hard(path: String, to: String)
+    /// The same hard link already there (a rerun): left as it is.
+    case sameHard(path: String, to: String)
+
+    /// Whether the link was already there: a rerun skipped it.
+    package var wasThere: Bool {
+        switch self {
+        case .symbolic, .hard: false
+        case .sameSymbolic, .sameHard: true
+        }
+    }
+
+    /// The headless line, every name escaped: `photos/latest: linked -> 2024/a.jpg`,
+    /// `photos/b.jpg: hard link to photos/a.jpg`, `photos/latest: skipped (same link)`.
+    package var description: String {
+        switch self {
+        case .symbolic(let path, let target):
+            "\(DisplayText.escaped(path)): linked -> \(DisplayText.escaped(target))"
+        case .sameSymbolic(let path):
+            "\(DisplayText.escaped(path)): skipped (same link)"
+        case .hard(let path, let file):
+            "\(DisplayText.escaped(path)): hard link to \(DisplayText.escaped(file))"
+        case .sameHard(let path, let file):
+            "\(DisplayText.escaped(path)): skipped (already a hard link to \(DisplayText.escaped(file)))"
         }
     }
 }

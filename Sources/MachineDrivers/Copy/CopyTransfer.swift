@@ -70,11 +70,7 @@ package final class CopyTransfer: TransferDriver {
         let shown = displayName ?? name
         let status = DriverStatus()
         self.driverStatus = status
-        let machine = TransferMachine(
-            label: DisplayText.escaped(shown),
-            reporter: Reporter { report in
-                if report.name == Report.Name.staleEvent { status.change { $0.staleEvents += 1 } }
-            })
+        let machine = TransferMachine(label: DisplayText.escaped(shown))
         self.machine = machine
         self.request = CopyRequest(
             id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
@@ -191,8 +187,9 @@ package final class CopyTransfer: TransferDriver {
                 do throws(TransferError) {
                     return .success(
                         try await job.run { progress in
-                            driverStatus.note(totalBytes: progress.totalBytes)
+                            // The percent first: whoever sees the job copying sees where it is.
                             forwarder.forward(progress)
+                            driverStatus.note(progress)
                         })
                 } catch {
                     return .failure(error)
@@ -358,11 +355,15 @@ private final class DriverStatus: Sendable {
         }
     }
 
-    /// Records the source's size the first time a job reports it (and whenever it changes), publishing only then.
-    func note(totalBytes: Int64) {
+    /// Records the source's size the first time a job reports it (and whenever it changes), and that the job
+    /// is copying once it reports bytes still to copy (a file found already there reports none); publishes
+    /// only a change.
+    func note(_ progress: CopyProgress) {
         current.withLock { status in
-            guard status.totalBytes != totalBytes else { return }
-            status.totalBytes = totalBytes
+            let copying = status.isCopying || progress.bytesWritten < progress.totalBytes
+            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return }
+            status.totalBytes = progress.totalBytes
+            status.isCopying = copying
             continuation.yield(status)
         }
     }

@@ -76,12 +76,12 @@ package final class SimulatedTransfer: Sendable {
         await WorkHold.run(
             { finish in
                 ticks.schedule(on: scheduler, every: timing.tick) { percent, last in
-                    machine.deliver(.progress(request: request, percent: percent), through: sender)
+                    sender.send(.progress(request: request, percent: percent))
                     guard last else { return }
                     if shared.takeFailNext() {
-                        machine.deliver(.failed(request: request, message: "simulated failure"), through: sender)
+                        sender.send(.failed(request: request, message: "simulated failure"))
                     } else {
-                        machine.deliver(.succeeded(request: request, file: name), through: sender)
+                        sender.send(.succeeded(request: request, file: name))
                     }
                     finish()
                 }
@@ -90,7 +90,7 @@ package final class SimulatedTransfer: Sendable {
             onCancel: {
                 let percent = ticks.stop()
                 scheduler.schedule(after: timing.lateCallbackDelay) {
-                    machine.deliver(.progress(request: request, percent: min(100, percent + 1)), through: sender)
+                    sender.send(.progress(request: request, percent: min(100, percent + 1)))
                 }
             })
     }

@@ -38,7 +38,7 @@ package final class UploadOwner: Sendable {
             let runs = self.runs
             guard let (upload, task) = self.parts.withLock({ $0.task }) else { return runs.began(visit: sender.visit) }
             await task.run(onSetUp: { runs.began(visit: sender.visit) }) { report in
-                self.machine.deliver(report.event(upload: upload), through: sender)
+                sender.send(report.event(upload: upload))
             }
         }
     }

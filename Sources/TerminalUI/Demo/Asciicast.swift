@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// An asciicast v2 recording (what asciinema plays): a JSON header line with the version, width, height and
 /// timestamp, then one `[time, "o", data]` line per output event.
@@ -44,7 +49,7 @@ public struct Asciicast: Hashable, Sendable {
             "{\"version\": 2, \"width\": \(width), \"height\": \(height), \"timestamp\": \(timestamp), \"title\": \(Self.quoted(title))}"
         ]
         for event in events {
-            lines.append("[\(String(format: "%.3f", event.time)), \"o\", \(Self.quoted(event.data))]")
+            lines.append("[\(Self.seconds(event.time)), \"o\", \(Self.quoted(event.data))]")
         }
         return lines.map { $0 + "\n" }.joined()
     }
@@ -52,8 +57,39 @@ public struct Asciicast: Hashable, Sendable {
     /// `text` as a JSON string literal (control characters escaped).
     static func quoted(_ text: String) -> String {
         QuotedLiteral.quoted(text) { scalar in
-            scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\u%04x", scalar.value) : nil
+            scalar.value < 0x20 || scalar.value == 0x7F ? QuotedLiteral.jsonEscape(scalar) : nil
         }
+    }
+
+    /// Seconds with three decimals, as `%.3f` prints them (`1.5` is `1.500`), for times from 0 on.
+    static func seconds(_ time: Double) -> String {
+        let milliseconds = Int((max(0, time) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// A JSON value of a recording's lines as far as the format needs it: a number, a string, or anything else.
+    private enum Value: Decodable {
+        case number(Double, exact: Int?)
+        case string(String)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let integer = try? container.decode(Int.self) {
+                self = .number(Double(integer), exact: integer)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number, exact: nil)
+            } else if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else {
+                self = .other
+            }
+        }
+
+        var integer: Int? { if case .number(_, let exact) = self { exact } else { nil } }
+        var number: Double? { if case .number(let number, _) = self { number } else { nil } }
+        var text: String? { if case .string(let text) = self { text } else { nil } }
     }
 
     /// Why a text is not an asciicast v2 recording.
@@ -71,21 +107,22 @@ public struct Asciicast: Hashable, Sendable {
     public init(parsing text: String) throws(ParseError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = lines.first else { throw ParseError(line: 1, message: "empty file, no header") }
-        guard let header = try? JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any] else {
+        let decoder = JSONDecoder()
+        guard let header = try? decoder.decode([String: Value].self, from: Data(first.utf8)) else {
             throw ParseError(line: 1, message: "the header is not a JSON object")
         }
-        guard header["version"] as? Int == 2 else { throw ParseError(line: 1, message: "version is not 2") }
-        guard let width = header["width"] as? Int, let height = header["height"] as? Int, width > 0, height > 0 else {
+        guard header["version"]?.integer == 2 else { throw ParseError(line: 1, message: "version is not 2") }
+        guard let width = header["width"]?.integer, let height = header["height"]?.integer, width > 0, height > 0
+        else {
             throw ParseError(line: 1, message: "width and height must be positive integers")
         }
         self.init(
-            width: width, height: height, timestamp: header["timestamp"] as? Int ?? 0,
-            title: header["title"] as? String ?? "")
+            width: width, height: height, timestamp: header["timestamp"]?.integer ?? 0,
+            title: header["title"]?.text ?? "")
         var previous = 0.0
         for (index, line) in lines.enumerated().dropFirst() {
-            guard let array = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any], array.count == 3,
-                let time = (array[0] as? NSNumber)?.doubleValue, let type = array[1] as? String,
-                let data = array[2] as? String
+            guard let array = try? decoder.decode([Value].self, from: Data(line.utf8)), array.count == 3,
+                let time = array[0].number, let type = array[1].text, let data = array[2].text
             else {
                 throw ParseError(line: index + 1, message: "an event must be [time, type, data]")
             }

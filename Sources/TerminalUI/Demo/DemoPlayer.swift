@@ -1,5 +1,10 @@
-import Foundation
 import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Plays a demo script on an app: headless (every frame printed as text after a `--- frame N: <step> ---`
 /// line) or on a terminal a person watches (`q` stops it), optionally recording an asciicast. Both run the
@@ -111,13 +116,11 @@ public enum DemoPlayer {
                 usleep(500)
             }
         }
-        let thread = Thread {
+        DetachedThread.start(name: "statetui demo") {
             // Read only after `finish()`, once the iteration below has ended.
             ending.withLock { $0 = run(script, on: box.terminal, world: world, pace: pace, emit: emit) }
             continuation.finish()
         }
-        thread.name = "statetui demo"
-        thread.start()
         for await frame in frames { deliver(frame) }
         return ending.withLock { $0 } ?? .completed
     }

@@ -16,7 +16,11 @@ package enum GraphFeature {
     private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
     private static let farHelp = KeyHelp("[/]", "far left/right")
 
-    private static func modelBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("g/G", "model") }
+    private static func modelBar(_ state: GraphScreenState) -> KeyHelp? {
+        hasOtherModels(state) ? KeyHelp("g/G", "model") : nil
+    }
+    /// Whether `g`/`G` have another model to show (not in `statetui copy`'s dashboard, which has one).
+    private static func hasOtherModels(_ state: GraphScreenState) -> Bool { state.models.count > 1 }
     private static func panBar(_ state: GraphScreenState) -> KeyHelp? { KeyHelp("←↑↓→", "pan") }
     private static func notInBar(_ state: GraphScreenState) -> KeyHelp? { nil }
 
@@ -24,8 +28,8 @@ package enum GraphFeature {
 
     /// Every key of the screen, in the help bar's order.
     package static let bindings: [KeyBinding<GraphScreenState, GraphScreenAction>] = [
-        KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar),
-        KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar),
+        KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
+        KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
         KeyBinding([.up, .character("k")], .scroll(-1), help: panHelp, bar: panBar),
         KeyBinding([.down, .character("j")], .scroll(1), help: panHelp, bar: panBar),
         KeyBinding([.left, .character("h")], .scrollSideways(-panStep), help: panHelp, bar: panBar),
@@ -58,7 +62,7 @@ package enum GraphFeature {
     package static func reduce(_ state: inout GraphScreenState, _ action: GraphScreenAction) -> [GraphScreenEffect] {
         switch action {
         case .nextModel, .previousModel:
-            let all = ScreenModel.allCases
+            let all = state.models
             let index = all.firstIndex(of: state.model) ?? 0
             let step = action == .nextModel ? 1 : all.count - 1
             state.select(all[(index + step) % all.count])
@@ -116,7 +120,7 @@ package enum GraphFeature {
         guard !area.isEmpty else { return }
         let report = state.report
         var tabs: [Span] = []
-        for model in ScreenModel.allCases {
+        for model in state.models {
             let name: String
             switch model {
             case .transfer: name = "transfer"

@@ -1,6 +1,11 @@
-import Foundation
 import Support
 import TerminalUI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Writes the Mermaid files the Graph screen asks for and reports where, or why not.
 package struct GraphRuntime: Sendable {

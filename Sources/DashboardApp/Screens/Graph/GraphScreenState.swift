@@ -20,6 +20,9 @@ package struct GraphScreenState: Hashable, Sendable {
         case table
     }
 
+    /// The models the screen cycles through, in tab order: every model in the demo dashboard, the transfer
+    /// alone in `statetui copy`'s (its copies are transfers; the simulated upload and load are not there).
+    package let models: [ScreenModel]
     /// The explored model.
     package private(set) var report: GraphReport
     /// Whether the diagram shows every explored state rather than one box per case.
@@ -41,11 +44,13 @@ package struct GraphScreenState: Hashable, Sendable {
     /// The load's states.
     var loadTrail: LiveTrail<LoadState>
 
-    /// The screen on `model`, at the top left, collapsed by case unless `full`.
+    /// The screen on `model`, one of `models`, at the top left, collapsed by case unless `full`.
     package init(
-        model: ScreenModel = .transfer, offset: Int = 0, column: Int = 0, export: Export? = nil, full: Bool = false,
-        presentation: Presentation = .diagram
+        model: ScreenModel = .transfer, models: [ScreenModel] = ScreenModel.allCases, offset: Int = 0, column: Int = 0,
+        export: Export? = nil, full: Bool = false, presentation: Presentation = .diagram
     ) {
+        precondition(models.contains(model), "the Graph screen shows \(model), which is not among \(models)")
+        self.models = models
         let report = GraphReport(model)
         self.report = report
         showsFullGraph = full

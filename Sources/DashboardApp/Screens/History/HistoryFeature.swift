@@ -21,6 +21,7 @@ package enum HistoryFeature {
             state.selected = (state.selected + step) % state.machines.count
             // The other machine's records come from its own subscription, which starts now.
             state.rows = []
+            state.missed = 0
             state.scrolledUp = 0
             state.search?.match = nil
         case .scroll(let rows):
@@ -58,15 +59,15 @@ package enum HistoryFeature {
             state.search = nil
         case .toggleStateText:
             state.showsCanonical.toggle()
-        case .recordsChanged(let machine, let rows):
+        case .recordsChanged(let machine, let rows, let missed):
             guard machine == state.machine else { return }
-            if state.scrolledUp > 0 {
-                // Scrolled up: keep the same records in view, so the newcomers push the offset up.
-                let last = state.rows.last?.sequence ?? 0
-                state.scrolledUp += rows.reversed().prefix { $0.sequence > last }.count
-            }
-            state.rows = rows
-            state.scrolledUp = min(state.scrolledUp, max(0, rows.count - 1))
+            let last = state.rows.last?.sequence ?? 0
+            let fresh = rows.drop { $0.sequence <= last }
+            // Scrolled up: keep the same records in view, so the newcomers push the offset up.
+            if state.scrolledUp > 0 { state.scrolledUp += fresh.count }
+            state.rows = Array((state.rows + fresh).suffix(HistoryScreenState.rowLimit))
+            state.missed += missed
+            state.scrolledUp = min(state.scrolledUp, max(0, state.rows.count - 1))
         }
     }
 
@@ -251,8 +252,9 @@ package enum HistoryFeature {
         let rows = state.rows
         let stale = rows.filter { $0.kind == .stale }.count
         let invalid = rows.filter { $0.reportName == Report.Name.invalid }.count
+        let missed = state.missed > 0 ? "\(state.missed) missed · " : ""
         var spans = [
-            Span("\(rows.count) records · \(stale) stale · \(invalid) invalid · ", style: .dim),
+            Span("\(rows.count) records · \(stale) stale · \(invalid) invalid · \(missed)", style: .dim),
             state.isFollowing
                 ? Span("following", style: PresentedPhase.active.style)
                 : Span("paused — End to follow", style: PresentedPhase.paused.style.adding(.bold)),

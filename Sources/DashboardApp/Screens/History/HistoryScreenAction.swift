@@ -27,6 +27,7 @@ package enum HistoryScreenAction: Hashable, Sendable {
     case cancelSearch
     /// `v`: states in words or as their canonical text.
     case toggleStateText
-    /// The named machine's records, as its subscription delivered them.
-    case recordsChanged(machine: String, [HistoryRow])
+    /// A batch of the named machine's change feed: its new records as rows, and how many records fell out of
+    /// the machine's history before they were read.
+    case recordsChanged(machine: String, [HistoryRow], missed: Int)
 }

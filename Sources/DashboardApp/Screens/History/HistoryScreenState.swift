@@ -1,12 +1,17 @@
-/// What the History screen shows: the machines by name, the selected one's records as its subscription
-/// last delivered them (never edited here), how far up the user scrolled and the search.
+/// What the History screen shows: the machines by name, the newest records of the selected one as its change
+/// feed delivered them, how many it missed, how far up the user scrolled and the search.
 package struct HistoryScreenState: Hashable, Sendable {
     /// Every machine the screen can show, in order: each transfer, the upload, the load.
     package var machines: [String]
     /// The index of the selected machine in ``machines``.
     package var selected: Int
-    /// The selected machine's records, oldest first.
+    /// The most rows kept: as many as a machine's history keeps by default.
+    package static let rowLimit = 64
+
+    /// The selected machine's newest records (at most ``rowLimit``), oldest first.
     package var rows: [HistoryRow]
+    /// Records of the selected machine that fell out of its history before the feed read them.
+    package var missed: Int
     /// Rows scrolled up from the newest. 0 follows the newest record at the bottom; above 0 the same
     /// records stay in view as new ones arrive, until the user scrolls back down (End).
     package var scrolledUp: Int
@@ -17,12 +22,13 @@ package struct HistoryScreenState: Hashable, Sendable {
 
     /// The screen on the first of `machines`, following its newest records.
     package init(
-        machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], scrolledUp: Int = 0,
+        machines: [String] = [], selected: Int = 0, rows: [HistoryRow] = [], missed: Int = 0, scrolledUp: Int = 0,
         search: HistorySearch? = nil, showsCanonical: Bool = false
     ) {
         self.machines = machines
         self.selected = selected
         self.rows = rows
+        self.missed = missed
         self.scrolledUp = scrolledUp
         self.search = search
         self.showsCanonical = showsCanonical
@@ -60,6 +66,6 @@ package struct HistorySearch: Hashable, Sendable {
 
     /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
     package func matches(_ row: HistoryRow) -> Bool {
-        !pattern.isEmpty && row.searchText.localizedLowercase.contains(pattern.localizedLowercase)
+        !pattern.isEmpty && row.searchText.lowercased().contains(pattern.lowercased())
     }
 }

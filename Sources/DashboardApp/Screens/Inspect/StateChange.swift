@@ -1,4 +1,4 @@
-import Foundation
+import Support
 
 /// What changed between two described states, in words: `case: a → b`, `field: old → new`, `+ field: new`,
 /// `- field: old`. States are read as `case(label: value, …)` (the `description` of a Swift enum or struct);
@@ -67,8 +67,8 @@ package enum StateChange {
         }
         pieces.append(current)
         let fields = pieces.enumerated().map { index, piece in
-            let trimmed = piece.trimmingCharacters(in: .whitespaces)
-            if let colon = trimmed.range(of: ": "),
+            let trimmed = piece.trimmingWhitespace()
+            if let colon = trimmed.firstRange(of: ": "),
                 !trimmed[..<colon.lowerBound].contains(where: { "\"([".contains($0) })
             {
                 return Field(label: String(trimmed[..<colon.lowerBound]), value: String(trimmed[colon.upperBound...]))

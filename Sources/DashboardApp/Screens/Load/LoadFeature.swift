@@ -86,7 +86,8 @@ package enum LoadFeature {
         let parts = area.rows(showsTable ? [.fill, .fixed(tableHeight)] : [.fill])
         let panes = parts[0].columns([.fill, .fill], spacing: 2)
         let stale = Line(
-            "stale responses dropped: \(state.tally.stale)", style: state.tally.stale > 0 ? .bold : .dim)
+            "stale responses dropped: \(state.tally.stale)\(state.tally.missedNote)",
+            style: state.tally.stale > 0 ? .bold : .dim)
         let sides = [
             ("LoadState (enum)", enumLines(state.load) + [stale]), ("FlagsState (3 flags)", flagLines(state.flags)),
         ]

@@ -30,7 +30,7 @@ package final class LoadRuntime: Sendable {
             await WorkHold.run(
                 { finish in
                     self.server.request(fails: fails) { response in
-                        self.machine.deliver(response, through: sender)
+                        sender.send(response)
                         finish()
                     }
                     self.runs.began(visit: sender.visit)

@@ -11,6 +11,6 @@ package enum LoadScreenAction: Hashable, Sendable {
     case deliverLateResponse
     /// The load machine's `states()` delivered this state.
     case loadChanged(LoadState)
-    /// The load machine's records now (stale and ignored ones included).
-    case recordsChanged([StateMachine<LoadState, LoadAction>.Record])
+    /// A batch of the load machine's change feed: its new records (stale and ignored ones included) and how many it missed.
+    case recordsChanged(StateMachine<LoadState, LoadAction>.RecordBatch)
 }

@@ -74,8 +74,8 @@ package struct TransferRow: Hashable, Sendable {
         self.model = model
     }
 
-    /// Takes in the machine's records: counts the new ones and keeps the newest for the detail pane.
-    package mutating func take(records: [StateMachine<TransferModel, TransferEvent>.Record]) {
+    /// Takes in a batch of the machine's feed: counts the new records and keeps the newest for the detail pane.
+    package mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
         let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
         tally.add(records)
         recent = Array((recent + fresh).suffix(Self.recentLimit))

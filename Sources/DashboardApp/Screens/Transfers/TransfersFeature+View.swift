@@ -1,4 +1,5 @@
 import ScreenStates
+import Support
 import TerminalUI
 
 extension TransfersFeature {
@@ -47,7 +48,10 @@ extension TransfersFeature {
             canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
         }
         canvas.render(
-            Line("stale events dropped: \(state.staleEvents)", style: state.staleEvents > 0 ? .bold : .plain),
+            Line(
+                "stale events dropped: \(state.staleEvents)"
+                    + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
+                style: state.staleEvents > 0 ? .bold : .plain),
             in: layout.footer)
     }
 
@@ -170,7 +174,7 @@ extension TransfersFeature {
                 Line([
                     Span(
                         index == 0
-                            ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+                            ? label.padded(to: labelWidth)
                             : String(
                                 repeating: " ", count: labelWidth), style: .bold),
                     Span(text, style: style),

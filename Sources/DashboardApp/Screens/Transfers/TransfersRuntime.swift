@@ -68,8 +68,8 @@ package final class TransfersRuntime: Sendable {
         EventRule.first(of: events, in: model, TransferModel.transition)
     }
 
-    /// Three subscriptions per transfer, each newest only: the machine's states, its records and the
-    /// worker's status, wrapped by `embed` into the app's action type.
+    /// Three subscriptions per transfer: the machine's states and the worker's status, newest only, and every
+    /// batch of the machine's change feed, wrapped by `embed` into the app's action type.
     package func subscriptions<Action: Sendable>(
         _ embed: @escaping @Sendable (TransfersScreenAction) -> Action
     ) -> [Subscription<Action>] {
@@ -79,7 +79,7 @@ package final class TransfersRuntime: Sendable {
                 Subscription(id: "transfers.\(row).states", { machine.engine.states() }) {
                     embed(.machineSampled(row: row, $0, Self.sample(machine)))
                 },
-                Subscription(id: "transfers.\(row).records", { machine.records() }) {
+                Subscription(id: "transfers.\(row).records", newestOnly: false, { machine.engine.records() }) {
                     embed(.recordsChanged(row: row, $0))
                 },
                 Subscription(id: "transfers.\(row).status", { transfer.statusUpdates }) {

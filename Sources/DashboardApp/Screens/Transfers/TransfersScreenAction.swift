@@ -43,6 +43,6 @@ package enum TransfersScreenAction: Hashable, Sendable {
     case machineSampled(row: Int, TransferModel, TransferSample)
     /// Row `row`'s driver (simulated worker or real copy) published `status`.
     case driverStatusChanged(row: Int, TransferDriverStatus)
-    /// Row `row`'s machine's records now (stale ones included).
-    case recordsChanged(row: Int, [StateMachine<TransferModel, TransferEvent>.Record])
+    /// A batch of row `row`'s machine's change feed: its new records (stale ones included) and how many it missed.
+    case recordsChanged(row: Int, StateMachine<TransferModel, TransferEvent>.RecordBatch)
 }

@@ -50,6 +50,11 @@ package struct TransfersScreenState: Hashable, Sendable {
     package var staleEvents: Int {
         rows.reduce(0) { $0 + $1.tally.stale }
     }
+
+    /// Records of all transfers that fell out of their machines' histories before they were read.
+    package var missedRecords: Int {
+        rows.reduce(0) { $0 + $1.tally.missed }
+    }
 }
 
 /// The open detail pane: how far its text is scrolled.

@@ -122,7 +122,7 @@ package enum UploadFeature {
         lines.append("")
         lines.append(
             Line(
-                "stale reports dropped: \(state.tally.stale) · invalid: \(state.tally.invalid)",
+                "stale reports dropped: \(state.tally.stale) · invalid: \(state.tally.invalid)\(state.tally.missedNote)",
                 style: state.tally.stale > 0 ? .bold : .dim))
         if state.failNext { lines.append(Line("The next upload will fail half way.", style: .dim)) }
         if let notice = state.notice.content { lines.append(Line("refused: \(notice)", style: .reverse)) }

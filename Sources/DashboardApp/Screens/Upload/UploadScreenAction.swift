@@ -15,8 +15,8 @@ package enum UploadScreenAction: Hashable, Sendable {
     case toggleFailNext
     /// The machine's `states()` delivered this state.
     case uploadChanged(UploadState)
-    /// The machine's records now (stale and invalid ones included).
-    case recordsChanged([StateMachine<UploadState, UploadEvent>.Record])
+    /// A batch of the machine's change feed: its new records (stale and invalid ones included) and how many it missed.
+    case recordsChanged(StateMachine<UploadState, UploadEvent>.RecordBatch)
     /// The owner could not carry out an action; the reason.
     case refused(String)
     /// This notice has been shown long enough (``StatusExpiry``).

@@ -1,0 +1,97 @@
+import FileTransfer
+import Foundation
+import MachineDrivers
+import StateMachineKit
+import Testing
+
+@testable import Commands
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 23's headless lines for what a tree copy does besides copying files: a file a rerun skips says only
+/// that (before: `running(…)` lines first), and symbolic and hard links get a line of their own and count in
+/// the summary (before: made silently, counted nowhere).
+@Suite struct HeadlessCopyLinesTests {
+    /// Standard output and standard error of a headless copy, in memory.
+    final class Output: @unchecked Sendable {
+        var output = ""
+        var error = ""
+        var io: CommandIO {
+            CommandIO(
+                readInputLine: { nil }, readFile: { _ in .failure(CommandIO.ReadError("no such file")) },
+                writeOutput: { [self] in output += $0 }, writeError: { [self] in error += $0 })
+        }
+    }
+
+    /// A tree `t` in a fresh directory: `a.txt`, `b.txt` a hard link to it, `link` a symbolic link to it; and an
+    /// empty destination `out`.
+    private static func makeTree() throws -> String {
+        let root = NSTemporaryDirectory() + "statetui-headless-links-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/t", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: root + "/t/a.txt"))
+        try #require(link(root + "/t/a.txt", root + "/t/b.txt") == 0)
+        try #require(symlink("a.txt", root + "/t/link") == 0)
+        return root
+    }
+
+    /// One headless run of `t` into `out`, on a clock that stands still (no total line, `in 0 s`); its thread
+    /// of its own, since the run blocks while it waits.
+    private static func copy(_ root: String) async throws -> (status: Int32, output: String, error: String) {
+        // The session is used by the thread that made it (it is not `Sendable`).
+        let run = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<(Int32, String, String), CopySessionError>, Never>) in
+            Thread {
+                let captured = Output()
+                do throws(CopySessionError) {
+                    let session = try CopySession(
+                        sources: [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
+                        options: CopyOptions())
+                    let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
+                    continuation.resume(returning: .success((status, captured.output, captured.error)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }.start()
+        }
+        return try run.get()
+    }
+
+    @Test func linksGetALineEachAndCountInTheSummary() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let first = try await Self.copy(root)
+        #expect(first.status == 0)
+        #expect(first.error == "")
+        // Running lines depend on when the run looks; every other line is fixed.
+        let settled = first.output.split(separator: "\n").filter { !$0.contains(": running(") }
+        #expect(
+            settled == [
+                "t/link: linked -> a.txt", "t/a.txt: completed(file: \"\(root)/out/t/a.txt\")",
+                "t/b.txt: hard link to t/a.txt", "copied 1 file (5 B), linked 2, skipped 0, failed 0 in 0 s",
+            ])
+        var status = stat()
+        #expect(lstat(root + "/out/t/link", &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        #expect(stat(root + "/out/t/b.txt", &status) == 0 && status.st_nlink == 2)
+    }
+
+    @Test func aRerunPrintsOnlyWhatItSkipped() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try await Self.copy(root)
+        let rerun = try await Self.copy(root)
+        #expect(rerun.status == 0)
+        #expect(
+            rerun.output == """
+                t/link: skipped (same link)
+                t/a.txt: skipped (same size and time)
+                t/b.txt: skipped (already a hard link to t/a.txt)
+                copied 0 files (0 B), skipped 3, failed 0 in 0 s
+
+                """)
+    }
+}
