@@ -204,6 +204,35 @@ import Testing
         #expect(!exists(destination + "/" + CopyJournal.fileName))
     }
 
+    @Test func aSettledEntryIsForgottenInMemoryButKeptInTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let journal = try CopyJournal(directory: destination)
+        let status = FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true)
+        for name in ["a", "b", "c"] {
+            try journal.append(
+                .intent(name: name, request: name, source: "/src/" + name, sourceStatus: status, replaces: nil))
+        }
+        try journal.append(.completed(name: "a", size: 1, digest: SHA256.hash([1])))
+        try journal.append(.failed(name: "b", reason: "no room"))
+        for name in ["a", "b", "c"] { journal.forgetSettled(named: name) }
+        // Only the completed one goes: a failed or unfinished transfer is still to recover.
+        #expect(
+            journal.entries == [
+                "b": JournalEntry(
+                    request: "b", source: "/src/b", sourceStatus: status, durableOffset: 0,
+                    status: .failed(reason: "no room"), ownedDigest: nil),
+                "c": JournalEntry(
+                    request: "c", source: "/src/c", sourceStatus: status, durableOffset: 0, status: .inProgress,
+                    ownedDigest: nil),
+            ])
+        #expect(try journal.removeIfSettled() == false)
+        // The file still has every record, for a later run.
+        let file = try Data(contentsOf: URL(fileURLWithPath: destination + "/" + CopyJournal.fileName))
+        #expect(Set(CopyJournal.replay(Array(file)).entries.keys) == ["a", "b", "c"])
+    }
+
     @Test func aDestinationFileIdenticalToItsSourceCountsAsCompleteWithoutAJournal() async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }

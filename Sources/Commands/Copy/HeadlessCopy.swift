@@ -21,7 +21,8 @@ import Darwin
 /// Transfers are taken from the session as the trees are read (``CopySession/next()``), at most
 /// ``window`` at a time: once one settled, its line is printed, it is counted (only its size, and its
 /// reason when it failed, are kept) and let go, and the next one is taken. So memory and open files stay
-/// bounded whatever the number of files.
+/// bounded whatever the number of files; the allocator's free pages are given back now and then
+/// (``FreePages``), so the process's resident size stays bounded too.
 ///
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
 /// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
@@ -49,12 +50,14 @@ enum HeadlessCopy {
         _ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines(),
         clock: some Clock<Duration> = ContinuousClock(), started onStart: (CopyTransfer) -> Void = { _ in }
     ) -> Int32 {
+        FreePages.limitArenas()
         let started = clock.now
         var lastTotal: Duration?
         var active: [Active] = []
         var done = TransferTotals()
         var failures: [(name: String, message: String)] = []
         var exhausted = false
+        var settledSinceTrim = 0
         let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()
         defer { signals.cancel() }
@@ -125,6 +128,11 @@ enum HeadlessCopy {
                 session.settled(entry.transfer)
                 let transfer = entry.transfer
                 Task { await transfer.finish() }
+                settledSinceTrim += 1
+            }
+            if settledSinceTrim >= FreePages.settledTransfersPerTrim {
+                FreePages.release()
+                settledSinceTrim = 0
             }
         }
         func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }

@@ -395,6 +395,7 @@ private struct CopyStream {
     }
 
     mutating func settled(_ transfer: CopyTransfer) {
+        transfer.journal?.forgetSettled(named: transfer.request.name)
         guard let id = directoryOf.removeValue(forKey: ObjectIdentifier(transfer)) else { return }
         directories[id]?.active -= 1
         finishIfDone(id)
