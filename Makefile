@@ -11,6 +11,10 @@ SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-form
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
+# Release builds link the Swift runtime and FoundationEssentials into the binary on Linux: only what it uses is
+# loaded (statetui --version 14.8 -> 11.4 MB resident, the idle dashboard 19.5 -> 16.3 MB) and the installed
+# binary runs without a Swift toolchain. Darwin has no static Swift runtime.
+RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 
 .PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
@@ -18,13 +22,13 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 # Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
 run:
 	@echo "Building the release binary first: the first build takes about two minutes."
-	$(SWIFT) build -c release --product statetui
-	"$$($(SWIFT) build -c release --show-bin-path)/statetui"
+	$(SWIFT) build $(RELEASE) --product statetui
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/statetui"
 
 test:
 	$(SWIFT) test
@@ -167,10 +171,10 @@ FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
 # Installs the release `statetui` binary, its man page and its shell completions under $(PREFIX); DESTDIR
 # stages a package.
 install:
-	$(SWIFT) build -c release --product statetui
+	$(SWIFT) build $(RELEASE) --product statetui
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
 	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
+	install -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
 	install -m 644 Resources/statetui.1 "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
 	"$(DESTDIR)$(PREFIX)/bin/statetui" completions bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/statetui"
 	"$(DESTDIR)$(PREFIX)/bin/statetui" completions zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_statetui"
@@ -205,8 +209,8 @@ diagrams:
 
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:
-	$(SWIFT) build -c release --product Benchmarks
-	$(SWIFT) build -c release --product statetui
+	$(SWIFT) build $(RELEASE) --product Benchmarks
+	$(SWIFT) build $(RELEASE) --product statetui
 	./.build/release/Benchmarks $(GROUPS)
 
 # libFuzzer executables, one per parser of outside input (Tests/Fuzz/<Name>/main.swift; the entries are FuzzTarget
