@@ -8,7 +8,7 @@ package enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     package static let commands: [CommandSpec] = [
         ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
-        CompletionsCommand.spec,
+        CompletionsCommand.spec, ConfigCommand.spec,
     ]
 
     /// The top-level usage lines.
@@ -62,7 +62,7 @@ package enum CommandLineTool {
                 guard !words.isEmpty else { return dashboard(DashboardOptions()) }
                 return try dispatch(words, io: io, environment: environment, optionsEnded: true)
             }
-            if let options = try DashboardOptions.parse(arguments) {
+            if var options = try DashboardOptions.parse(arguments) {
                 guard !options.wantsHelp else {
                     io.writeOutput(help)
                     return 0
@@ -70,6 +70,12 @@ package enum CommandLineTool {
                 guard !options.wantsVersion else {
                     io.writeOutput(versionLine)
                     return 0
+                }
+                do {
+                    options.config = try ConfigFile.load(explicit: options.configPath, io: io, environment: environment)
+                } catch {
+                    io.writeError("statetui: \(error)\n")
+                    return 2
                 }
                 return dashboard(options)
             }
@@ -144,6 +150,7 @@ package enum CommandLineTool {
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
             case CompletionsCommand.spec.name: return CompletionsCommand.run(parsed, io: io)
+            case ConfigCommand.spec.name: return ConfigCommand.run(parsed, io: io, environment: environment)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

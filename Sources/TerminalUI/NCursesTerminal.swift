@@ -52,6 +52,8 @@ public final class NCursesTerminal: Terminal {
     public let wakeup = Wakeup()
     /// Whether colours are in use (false under `NO_COLOR` or on a monochrome terminal).
     public let usesColor: Bool
+    /// How many colours curses reports the terminal has (its `COLORS`), 0 when colour is off.
+    public var colorCount: Int { usesColor ? Int(cn_colors()) : 0 }
     /// The characters this terminal can show, chosen from the locale: every cell passes through it.
     public let glyphs: GlyphSet
     /// Whether mouse reports were asked for.

@@ -73,11 +73,13 @@ enum InteractiveCopy {
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
         _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, simulatesFaults: Bool = false,
-        io: CommandIO, environment: [String: String]
+        config: DashboardConfig = DashboardConfig(), io: CommandIO, environment: [String: String]
     ) -> Int32 {
         let transfers = session.transfers
+        var options = DashboardOptions()
+        options.config = config
         let status = Dashboard.run(
-            DashboardOptions(), environment: environment, writeError: io.writeError,
+            options, environment: environment, writeError: io.writeError,
             transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
             mode: .copy(simulatesFaults: simulatesFaults)
         ) { _ in

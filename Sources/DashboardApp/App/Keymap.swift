@@ -31,9 +31,11 @@ package enum Keymap {
         // A text field being typed in (History's search pattern) takes every printable key, the app-wide `q`,
         // `?` and digits included.
         if state.overlay == nil, let typed = state.screen.feature.textInput(key, state) { return typed }
-        if let action = globalBindings.action(for: key, in: state, context: contexts?.global) { return action }
+        if let action = globalBindings(in: state).action(for: key, in: state, context: contexts?.global) {
+            return action
+        }
         guard state.overlay == nil else { return nil }
-        return bindings(for: state.screen).action(for: key, in: state, context: contexts?.screen)
+        return bindings(for: state.screen, in: state).action(for: key, in: state, context: contexts?.screen)
     }
 
     /// A screen's key table, lifted to the app's state and actions, from its registration
@@ -42,11 +44,21 @@ package enum Keymap {
         screen.feature.bindings
     }
 
+    /// A screen's key table with the keys `state`'s configuration binds (``DashboardSettings/keys``).
+    package static func bindings(for screen: Screen, in state: AppState) -> [KeyBinding<AppState, AppAction>] {
+        state.settings.keys.applied(to: bindings(for: screen), in: .screen(screen))
+    }
+
+    /// The app-wide key table with the keys `state`'s configuration binds.
+    package static func globalBindings(in state: AppState) -> [KeyBinding<AppState, AppAction>] {
+        state.settings.keys.applied(to: globalBindings, in: .everywhere)
+    }
+
     /// The keys the help bar offers in `state` drawn at `size`: the active screen's that apply now (none
     /// under an overlay), then the app-wide ones.
     package static func barHelp(_ state: AppState, size: Size? = nil) -> [KeyHelp] {
-        let screen = state.overlay == nil ? bindings(for: state.screen).barHelp(in: state, size: size) : []
-        return screen + globalBindings.barHelp(in: state, size: size)
+        let screen = state.overlay == nil ? bindings(for: state.screen, in: state).barHelp(in: state, size: size) : []
+        return screen + globalBindings(in: state).barHelp(in: state, size: size)
     }
 
     static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
@@ -101,4 +113,9 @@ package enum Keymap {
 
     /// Every app-wide key, as the help overlay and the documentation list them.
     package static var globalHelp: [KeyHelp] { globalBindings.allHelp() + [suspendHelp] }
+
+    /// Every app-wide key in force in `state`, as the help overlay lists them.
+    package static func globalHelp(in state: AppState) -> [KeyHelp] {
+        globalBindings(in: state).allHelp() + [suspendHelp]
+    }
 }
