@@ -12,7 +12,7 @@ FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions test-config bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -40,6 +40,7 @@ test:
 	$(MAKE) test-demos
 	$(MAKE) test-adopt
 	$(MAKE) test-completions
+	$(MAKE) test-config
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
 # while they differ).
@@ -106,6 +107,11 @@ test-tsan:
 # fish scripts load (and fish completes) where those shells are installed.
 test-completions:
 	SWIFT=$(SWIFT) Tests/EndToEnd/completions.sh
+
+# The configuration file in tmux: a config.toml under XDG_CONFIG_HOME remaps quit and pause and colours a phase;
+# --config names another file, and a bad one exits 2 naming the file and the line.
+test-config:
+	SWIFT=$(SWIFT) Tests/EndToEnd/config.sh
 
 # Installs the release binary and the man page into a temporary prefix and removes them again.
 test-install:
