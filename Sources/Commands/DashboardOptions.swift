@@ -1,4 +1,5 @@
 import DashboardApp
+import TerminalUI
 
 /// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--no-mouse]
 /// [--inspectable]`.

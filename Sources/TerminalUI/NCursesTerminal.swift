@@ -310,15 +310,21 @@ public final class NCursesTerminal: Terminal {
         if let pair = pairs[key] { return pair }
         let next = Int32(pairs.count + 1)
         guard next < cn_color_pairs(), next <= Int32(Int16.max) else { return 0 }
-        _ = init_pair(Int16(next), Int16(key.foreground), Int16(key.background))
+        // The extended call takes colours beyond a short: a direct-colour terminal's 24-bit values.
+        _ = init_extended_pair(next, Int32(key.foreground), Int32(key.background))
         pairs[key] = next
         return next
     }
 
-    /// The palette index curses can show: bright colours fall back to their base on 8-colour terminals.
+    /// The colour number curses can show: a 24-bit colour itself on a direct-colour terminal (its terminfo has
+    /// `COLORS` = 2^24, like xterm-direct), else the nearest palette entry; bright colours fall back to their base
+    /// on 8-colour terminals.
     private func paletteColor(_ color: Color) -> Int {
-        let index = Int(color.paletteIndex)
         let available = Int(cn_colors())
+        if let (red, green, blue) = color.components, available >= 1 << 24 {
+            return Int(red) << 16 | Int(green) << 8 | Int(blue)
+        }
+        let index = Int(color.paletteIndex)
         if index < available { return index }
         if index < 16 { return index % 8 }
         return -1

@@ -2,7 +2,8 @@
 # The configuration file (issue 29) on the real dashboard in tmux: a config.toml under XDG_CONFIG_HOME remaps
 # quit to x and pause to z and colours the running phase magenta; the help bar names the keys in force, the old
 # keys do nothing, the running row is drawn in magenta (not green) and x quits with status 0. `--config FILE`
-# names another file; a bad one stops statetui with exit status 2 and FILE:LINE before any terminal is touched.
+# names another file, and on a 256-colour terminal the light theme draws from the 256-colour palette; a bad one
+# stops statetui with exit status 2 and FILE:LINE before any terminal is touched.
 # The screen is polled with a bounded wait, never a fixed sleep.
 name=config
 wait_seconds=10
@@ -58,6 +59,17 @@ printf '[keys]\nhelp = "h"\n' > "$work/other.toml"
 keys "clear; $bin --seed 1 --config '$work/other.toml'; echo exit=\$?" Enter
 wait_for '^ 1 Transfers'
 wait_for 'h help · q quit'
+keys q
+wait_for '^exit=0$'
+
+step="on a 256-colour terminal the theme draws from the 256-colour palette"
+printf '[theme]\nname = "light"\n' > "$work/light.toml"
+keys "clear; TERM=screen-256color $bin --seed 1 --config '$work/light.toml'; echo exit=\$?" Enter
+wait_for '^ 1 Transfers'
+keys s
+wait_for '│ photos\.tar .*running · [0-9]+% · request #1'
+row=$(tm capture-pane -p -e -t "$session" | grep -E 'photos\.tar.*running' | head -n 1)
+printf '%s' "$row" | grep -q $'\e\\[38;5;28m' || fail "the running row is not the light theme's colour 28: $(printf '%q' "$row")"
 keys q
 wait_for '^exit=0$'
 

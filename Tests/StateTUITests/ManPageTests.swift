@@ -145,7 +145,8 @@ import Testing
         let environment = Self.arguments(of: "Ev", in: Self.section("ENVIRONMENT").filter { $0.hasPrefix(".It ") })
         #expect(
             environment == [
-                "HOME", "NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR",
+                "COLORTERM", "HOME", "NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_CONFIG_HOME",
+                "XDG_RUNTIME_DIR",
             ])
         let statuses = Self.section("EXIT STATUS").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }
         #expect(statuses == ["0", "1", "2", "129", "130", "141", "143", "128 + Ar n"])

@@ -7,16 +7,6 @@ import Testing
 @Suite struct ThemeTests {
     @Test(
         arguments: [
-            (8, [:], ColorDepth.ansi8), (256, [:], .indexed256), (256, ["COLORTERM": "truecolor"], .trueColor),
-            (256, ["COLORTERM": "24bit"], .trueColor), (8, ["COLORTERM": "truecolor"], .ansi8),
-            (16_777_216, ["COLORTERM": "TrueColor"], .trueColor), (256, ["COLORTERM": "yes"], .indexed256),
-        ] as [(Int, [String: String], ColorDepth)])
-    func depthFollowsCursesColoursAndColorterm(colors: Int, environment: [String: String], depth: ColorDepth) {
-        #expect(ColorDepth.detect(colors: colors, environment: environment) == depth)
-    }
-
-    @Test(
-        arguments: [
             ("green", ThemeColor.indexed(2)), ("bright-white", .indexed(15)),
             ("#00ff80", .rgb(red: 0, green: 255, blue: 128)),
         ] as [(String, ThemeColor)])
@@ -35,6 +25,9 @@ import Testing
         #expect(ThemeColor.indexed(208).color(at: .ansi8) == .yellow)
         #expect(ThemeColor.indexed(208).color(at: .indexed256) == .indexed(208))
         #expect(ThemeColor.indexed(3).color(at: .ansi8) == .yellow)
+        #expect(ThemeColor.rgb(red: 255, green: 0, blue: 0).color(at: .trueColor) == .rgb(255, 0, 0))
+        #expect(ThemeColor.rgb(red: 0x80, green: 0x80, blue: 0x80).color(at: .indexed256) == .indexed(244))
+        #expect(ThemeColor.indexed(244).color(at: .trueColor) == .indexed(244))
     }
 
     @Test func theDefaultThemeAtEightColoursDrawsWhatTheViewsDrew() {

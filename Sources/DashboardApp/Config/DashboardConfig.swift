@@ -151,16 +151,17 @@ package struct DashboardConfig: Hashable, Sendable {
     /// The file `statetui config --default` prints: every table, action and setting at its default, each with a
     /// comment; read back, it sets exactly the defaults.
     package static var defaultFile: String {
-        var lines = [
-            "# statetui configuration: $XDG_CONFIG_HOME/statetui/config.toml (else ~/.config/statetui/config.toml),",
-            "# or the file named by --config. Every value below is the default; change or delete lines as you like.",
-            "# A line statetui does not understand stops it with exit status 2, naming the file and the line.",
-            "",
-            "[keys]",
-            "# An action takes a key name or a list of them: quit = \"x\", pause = [\"space\", \"p\"].",
-            "# Key names: \(KeyAction.keyNames).",
-            "# The app-wide keys are asked first, then the screen's.",
-        ]
+        var lines =
+            [
+                "# statetui configuration: $XDG_CONFIG_HOME/statetui/config.toml (else ~/.config/statetui/config.toml),",
+                "# or the file named by --config. Every value below is the default; change or delete lines as you like.",
+                "# A line statetui does not understand stops it with exit status 2, naming the file and the line.",
+                "",
+                "[keys]",
+                "# An action takes a key name or a list of them: quit = \"x\", pause = [\"space\", \"p\"].",
+            ] + comment("Key names: \(KeyAction.keyNames).") + [
+                "# The app-wide keys are asked first, then the screen's."
+            ]
         for action in KeyAction.all {
             let keys = action.defaultKeys.map { "\"\($0.description)\"" }
             let value = keys.count == 1 ? keys[0] : "[" + keys.joined(separator: ", ") + "]"
@@ -171,10 +172,11 @@ package struct DashboardConfig: Hashable, Sendable {
         lines += [
             "", "[theme]", "# \"dark\" or \"light\": the colours for a dark or a light terminal background.",
             "name = \"dark\"",
-            "# A phase's colour: a name (\(ThemeColor.names.joined(separator: ", "))),",
-            "# a 256-colour index (0 to 255) or \"#rrggbb\" (shown as the nearest the terminal has). NO_COLOR turns",
-            "# every colour off. Unset, a phase has the theme's colour:",
         ]
+        lines += comment(
+            "A phase's colour: a name (\(ThemeColor.names.joined(separator: ", "))), a 256-colour index (0 to 255) "
+                + "or \"#rrggbb\" (shown as the nearest the terminal has). NO_COLOR turns every colour off. Unset, a "
+                + "phase has the theme's colour:")
         for phase in Theme.colouredPhases {
             let color = Theme.builtIn(phase, .dark, at: .ansi8).map(\.description) ?? "\"white\""
             lines.append("# \(Theme.key(phase)) = \(color)")
@@ -184,5 +186,16 @@ package struct DashboardConfig: Hashable, Sendable {
             "confirm_quit = true",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as `#` comment lines of at most 100 columns, broken between words.
+    private static func comment(_ text: String) -> [String] {
+        text.split(separator: " ").reduce(into: [String]()) { lines, word in
+            if let last = lines.last, last.count + 1 + word.count <= 100 {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append("# " + word)
+            }
+        }
     }
 }

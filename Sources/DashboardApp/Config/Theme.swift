@@ -1,24 +1,6 @@
 import ScreenStates
 import TerminalUI
 
-/// How many colours the terminal shows, decided at the edge from `COLORTERM` and curses' `COLORS`; a theme
-/// picks its palette by it.
-package enum ColorDepth: String, CaseIterable, Hashable, Sendable {
-    /// The 8 ANSI colours (bright ones fall back to their base).
-    case ansi8 = "8"
-    /// The 256-colour palette.
-    case indexed256 = "256"
-    /// 24-bit colour (`COLORTERM=truecolor` or `24bit`).
-    case trueColor = "truecolor"
-
-    /// The depth of a terminal whose curses reports `colors` colours, given its environment's `COLORTERM`.
-    package static func detect(colors: Int, environment: [String: String]) -> ColorDepth {
-        let colorTerm = environment["COLORTERM"]?.lowercased()
-        if colors >= 256 && (colorTerm == "truecolor" || colorTerm == "24bit") { return .trueColor }
-        return colors >= 256 ? .indexed256 : .ansi8
-    }
-}
-
 /// A colour a configuration names: one of the 16 ANSI colours by name, a 256-colour index, or `#rrggbb`.
 package enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
     /// A palette index 0–255 (0–15 are the ANSI colours).
@@ -54,54 +36,13 @@ package enum ThemeColor: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The colour as a terminal of `depth` can show it: a 24-bit one on the nearest entry of the 256-colour
-    /// palette (or, at 8 colours, of the 16 ANSI ones), an index beyond 15 on the nearest ANSI colour at 8.
+    /// The colour as a terminal of `depth` shows it (``Color/shown(at:)``): a 24-bit one on the nearest palette
+    /// entry below true colour, anything beyond the 16 ANSI colours on the nearest of those at 8.
     package func color(at depth: ColorDepth) -> Color {
-        switch (self, depth) {
-        case (.indexed(let index), .indexed256), (.indexed(let index), .trueColor): return .indexed(index)
-        case (.indexed(let index), .ansi8):
-            return index < 16 ? .indexed(index) : .indexed(Self.nearestANSI(Self.rgb(ofIndex: index)))
-        case (.rgb(let red, let green, let blue), .ansi8): return .indexed(Self.nearestANSI((red, green, blue)))
-        case (.rgb(let red, let green, let blue), .indexed256), (.rgb(let red, let green, let blue), .trueColor):
-            return .indexed(Self.nearestIndexed((red, green, blue)))
+        switch self {
+        case .indexed(let index): Color.indexed(index).shown(at: depth)
+        case .rgb(let red, let green, let blue): Color.rgb(red, green, blue).shown(at: depth)
         }
-    }
-
-    private typealias RGB = (UInt8, UInt8, UInt8)
-
-    /// xterm's values of the 16 ANSI colours.
-    private static let ansi: [RGB] = [
-        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
-        (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255),
-        (0, 255, 255), (255, 255, 255),
-    ]
-    private static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
-
-    /// The colour of palette entry `index` in xterm's 256-colour palette.
-    private static func rgb(ofIndex index: UInt8) -> RGB {
-        switch index {
-        case 0..<16: return ansi[Int(index)]
-        case 16..<232:
-            let cube = Int(index) - 16
-            return (cubeLevels[cube / 36], cubeLevels[cube / 6 % 6], cubeLevels[cube % 6])
-        default:
-            let level = UInt8(8 + (Int(index) - 232) * 10)
-            return (level, level, level)
-        }
-    }
-
-    private static func distance(_ a: RGB, _ b: RGB) -> Int {
-        let (dr, dg, db) = (Int(a.0) - Int(b.0), Int(a.1) - Int(b.1), Int(a.2) - Int(b.2))
-        return dr * dr + dg * dg + db * db
-    }
-
-    private static func nearestANSI(_ color: RGB) -> UInt8 {
-        UInt8(ansi.indices.min { distance(ansi[$0], color) < distance(ansi[$1], color) } ?? 7)
-    }
-
-    /// The nearest entry of the colour cube or the grey ramp (16–255), as xterm's palette defines them.
-    private static func nearestIndexed(_ color: RGB) -> UInt8 {
-        (16...255).map(UInt8.init).min { distance(rgb(ofIndex: $0), color) < distance(rgb(ofIndex: $1), color) } ?? 7
     }
 }
 
