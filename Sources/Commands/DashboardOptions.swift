@@ -166,6 +166,6 @@ package struct DashboardOptions: Hashable, Sendable {
 extension DashboardOptions {
     /// The dashboard's settings from the configuration read: its keys, and its theme at the terminal's `depth`.
     package func settings(depth: ColorDepth) -> DashboardSettings {
-        DashboardSettings(keys: config.keys, theme: config.theme(at: depth))
+        DashboardSettings(keys: config.keys, theme: config.theme(at: depth), yanks: config.yanks)
     }
 }

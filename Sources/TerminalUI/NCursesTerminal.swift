@@ -75,6 +75,8 @@ public final class NCursesTerminal: Terminal {
     private let ownsInputFile: Bool
     private var previous: Canvas?
     private var pairs: [PairKey: Int32] = [:]
+    /// The number of the last ``ClipboardCopy`` written.
+    private var lastCopy: Int?
     private var isRestored = false
     private var characters: [wchar_t] = []
     private var decoder = KeyDecoder()
@@ -203,6 +205,14 @@ public final class NCursesTerminal: Terminal {
         _ = clearok(cn_curscr(), true)
         previous = nil
         enterModes()
+    }
+
+    /// Writes `copy` as OSC 52 once per copy number, past curses' buffer between frames (the sequence moves
+    /// nothing on screen).
+    public func copyToClipboard(_ copy: ClipboardCopy) {
+        guard !isRestored, copy.number != lastCopy else { return }
+        lastCopy = copy.number
+        writeRaw(copy.sequence)
     }
 
     /// Shows `progress` in the terminal's indicator when it has one (``showsProgress``); writes only when it

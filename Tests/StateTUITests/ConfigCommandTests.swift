@@ -53,6 +53,8 @@ import Testing
         #expect(memory.run(["config", "--config", "ok.toml"]) == 0)
         #expect(memory.output == "ok.toml: ok\n")
         #expect(memory.run(["config", "--config", "bad.toml"]) == 2)
-        #expect(memory.error == "statetui: bad.toml:1: unknown table [x]: expected [keys], [theme] or [copy]\n")
+        #expect(
+            memory.error
+                == "statetui: bad.toml:1: unknown table [x]: expected [keys], [theme], [copy] or [clipboard]\n")
     }
 }

@@ -3,8 +3,7 @@ import ScreenStates
 import TerminalUI
 import Testing
 
-/// The configuration file's meaning: `[keys]`, `[theme]` and `[copy]`, and every name it does not know refused
-/// at its line.
+/// The configuration file's tables, and every name it does not know refused at its line.
 @Suite struct DashboardConfigTests {
     @Test func readsKeysThemeAndCopy() throws {
         let config = try DashboardConfig(
@@ -22,6 +21,9 @@ import Testing
 
                 [copy]
                 confirm_quit = false
+
+                [clipboard]
+                osc52 = false
                 """)
         var expected = DashboardConfig()
         expected.keys = KeyOverrides([
@@ -31,6 +33,7 @@ import Testing
         expected.themeName = .light
         expected.colors = [.active: .indexed(10), .paused: .indexed(208), .failed: .rgb(red: 255, green: 0, blue: 0)]
         expected.confirmsQuit = false
+        expected.yanks = false
         #expect(config == expected)
     }
 
@@ -49,9 +52,9 @@ import Testing
         arguments: [
             (
                 "quit = \"x\"",
-                "1: expected a [table] header before 'quit': settings belong in [keys], [theme] or [copy]"
+                "1: expected a [table] header before 'quit': settings belong in [keys], [theme], [copy] or [clipboard]"
             ),
-            ("[colours]", "1: unknown table [colours]: expected [keys], [theme] or [copy]"),
+            ("[colours]", "1: unknown table [colours]: expected [keys], [theme], [copy] or [clipboard]"),
             ("[keys]\nquitt = \"x\"", "2: unknown action 'quitt' in [keys] (statetui config --default lists them)"),
             ("[keys]\nquit = \"xx\"", "2: unknown key 'xx' for quit: expected \(KeyAction.keyNames)"),
             (
@@ -77,6 +80,8 @@ import Testing
             ),
             ("[copy]\nconfirm = true", "2: unknown setting 'confirm' in [copy]: expected confirm_quit"),
             ("[copy]\nconfirm_quit = \"no\"", "2: expected true or false for confirm_quit, found a string"),
+            ("[clipboard]\nosc52 = 0", "2: expected true or false for osc52, found an integer"),
+            ("[clipboard]\nosc = true", "2: unknown setting 'osc' in [clipboard]: expected osc52"),
         ] as [(String, String)])
     func refusesWhatItDoesNotKnowAtItsLine(text: String, expected: String) {
         do {

@@ -8,21 +8,35 @@ import Testing
 @Suite struct KeyActionTests {
     typealias F = DashboardFixtures
 
-    static func table(_ place: KeyAction.Place) -> [[Key]] {
+    static func table(_ place: KeyAction.Place) -> [KeyBinding<AppState, AppAction>] {
         switch place {
-        case .everywhere: Keymap.globalBindings.map(\.keys)
-        case .screen(let screen): Keymap.bindings(for: screen).map(\.keys)
+        case .everywhere: Keymap.globalBindings
+        case .screen(let screen): Keymap.bindings(for: screen)
         }
     }
 
     @Test func everyActionNamesABindingInEachOfItsPlaces() {
         var missing: [String] = []
         for action in KeyAction.all {
-            for place in action.places where !Self.table(place).contains(action.defaultKeys) {
+            for place in action.places
+            where !Self.table(place).contains(where: {
+                $0.keys == action.defaultKeys && KeyAction.naming($0.keys, help: $0.help, in: place) == action
+            }) {
                 missing.append("\(action.name) in \(place.title)")
             }
         }
         #expect(missing == [])
+    }
+
+    @Test func yankAndConfirmQuitShareYButAreRemappedApart() {
+        var state = F.app(selected: F.row("running"))
+        state.settings.keys = KeyOverrides(["yank": [.character("Y")]])
+        #expect(
+            Keymap.action(for: .character("Y"), in: state)
+                == .yank(Yank(text: "backup.img", what: "the path of backup.img")))
+        #expect(Keymap.action(for: .character("y"), in: state) == nil)
+        state.overlay = .confirmQuit
+        #expect(Keymap.action(for: .character("y"), in: state) == .quitConfirmed)
     }
 
     @Test func namesAreUniqueAndSnakeCase() {

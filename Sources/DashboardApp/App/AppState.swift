@@ -28,6 +28,8 @@ package struct AppState: Hashable, Sendable {
     package var confirmsQuit = false
     /// The keys and the theme a configuration file sets (``DashboardSettings``).
     package var settings = DashboardSettings()
+    /// What `y` copied last, said in the status line until it expires (``Yank``).
+    package var yank = StatusLine<Yank>()
 
     /// A dashboard on `screen` with the given child states.
     package init(

@@ -31,7 +31,11 @@ package enum AppView {
         case nil:
             break
         }
-        canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
+        if let yank = state.yank.content {
+            canvas.render(Paragraph([Line(yank.status, style: .bold)]), in: parts[2])
+        } else {
+            canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
+        }
         state.settings.theme.recolor(&canvas)
         return canvas
     }

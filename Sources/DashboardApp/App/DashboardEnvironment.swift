@@ -121,6 +121,7 @@ package struct DashboardEnvironment: Sendable {
     /// The status messages `state` shows, each with the id of its timer and the action that clears it.
     func statusMessages(_ state: AppState) -> [(id: String, expired: AppAction)] {
         var messages: [(id: String, expired: AppAction)] = []
+        if let yank = state.yank.message { messages.append(("yank.\(yank.number)", .yankExpired(yank))) }
         if let notice = state.upload.notice.message {
             messages.append(("upload.notice.\(notice.number)", .upload(.noticeExpired(notice))))
         }

@@ -97,6 +97,7 @@ package enum Keymap {
             KeyBinding(
                 [.character("n")], .closeOverlay, help: confirmHelp, bar: { _ in KeyHelp("n", "stay") },
                 applies: asksToQuit),
+            yank,
             KeyBinding(
                 [.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") },
                 applies: { !asksToQuit($0) }),
@@ -104,6 +105,16 @@ package enum Keymap {
         ]
 
     private static let quitHelp = KeyHelp("q / ctrl-c", "quit")
+
+    /// `y` copies what ``Yank/of(_:)`` says (in the help overlay only: the bar keeps room for `? help` and `q quit`).
+    private static var yank: KeyBinding<AppState, AppAction> {
+        var binding = KeyBinding<AppState, AppAction>(
+            [.character("y")], .yank(Yank(text: "", what: "")),
+            help: KeyHelp("y", "copy the transfer's path, error or state to the clipboard"), bar: notInBar,
+            applies: { Yank.of($0) != nil })
+        binding.resolve = { state, _ in Yank.of(state).map(AppAction.yank) }
+        return binding
+    }
     private static let confirmHelp = KeyHelp("y / n", "quit or stay when q asks (copies running)")
 
     private static func asksToQuit(_ state: AppState) -> Bool { state.overlay == .confirmQuit }

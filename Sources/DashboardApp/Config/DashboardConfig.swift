@@ -14,12 +14,14 @@ package struct DashboardConfig: Hashable, Sendable {
     package var colors: [PresentedPhase: ThemeColor] = [:]
     /// Whether `q` asks before stopping copies under way (`[copy] confirm_quit`); nil: not set.
     package var confirmsQuit: Bool?
+    /// Whether `y` copies to the clipboard through the terminal (`[clipboard] osc52`).
+    package var yanks = true
 
     /// Nothing set: every default.
     package init() {}
 
     /// The tables a file may have.
-    package static let tables = ["keys", "theme", "copy"]
+    package static let tables = ["keys", "theme", "copy", "clipboard"]
 
     /// Reads a configuration file's text; throws the first thing it does not accept, at its line.
     package init(parsing text: String) throws(ConfigError) {
@@ -29,14 +31,15 @@ package struct DashboardConfig: Hashable, Sendable {
             case "keys": try readKeys(table)
             case "theme": try readTheme(table)
             case "copy": try readCopy(table)
+            case "clipboard": try readClipboard(table)
             case "":
                 throw ConfigError(
                     line: table.entries[0].line,
                     "expected a [table] header before \(ConfigText.quoted(table.entries[0].key)): settings belong "
-                        + "in [keys], [theme] or [copy]")
+                        + "in [keys], [theme], [copy] or [clipboard]")
             default:
                 throw ConfigError(
-                    line: table.line, "unknown table [\(table.name)]: expected [keys], [theme] or [copy]")
+                    line: table.line, "unknown table [\(table.name)]: expected [keys], [theme], [copy] or [clipboard]")
             }
         }
     }
@@ -139,6 +142,19 @@ package struct DashboardConfig: Hashable, Sendable {
         }
     }
 
+    private mutating func readClipboard(_ table: ConfigDocument.Table) throws(ConfigError) {
+        for entry in table.entries {
+            guard entry.key == "osc52" else {
+                throw ConfigError(
+                    line: entry.line, "unknown setting \(ConfigText.quoted(entry.key)) in [clipboard]: expected osc52")
+            }
+            guard case .boolean(let value) = entry.value else {
+                throw ConfigError(line: entry.line, "expected true or false for osc52, found \(entry.value.kind)")
+            }
+            yanks = value
+        }
+    }
+
     /// A value as an error quotes it: a string in quotes, else its kind.
     private static func describe(_ value: ConfigValue) -> String {
         switch value {
@@ -184,6 +200,10 @@ package struct DashboardConfig: Hashable, Sendable {
         lines += [
             "", "[copy]", "# Whether q asks before stopping copies that are running or paused (--no-confirm: never).",
             "confirm_quit = true",
+            "", "[clipboard]",
+            "# Whether y copies the selected transfer's path, error or state to the clipboard through the terminal",
+            "# (OSC 52: xterm, kitty, WezTerm, iTerm2, Windows Terminal; tmux with set-clipboard on).",
+            "osc52 = true",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -6,10 +6,13 @@ package struct DashboardSettings: Hashable, Sendable {
     package var keys: KeyOverrides
     /// The theme, at the terminal's colour depth.
     package var theme: Theme
+    /// Whether `y` copies to the clipboard through the terminal (``Yank``); off with `[clipboard] osc52 = false`.
+    package var yanks: Bool
 
-    /// Settings; by default every key and colour as built in.
-    package init(keys: KeyOverrides = KeyOverrides(), theme: Theme = Theme()) {
+    /// Settings; by default every key and colour as built in, and `y` copying.
+    package init(keys: KeyOverrides = KeyOverrides(), theme: Theme = Theme(), yanks: Bool = true) {
         self.keys = keys
         self.theme = theme
+        self.yanks = yanks
     }
 }

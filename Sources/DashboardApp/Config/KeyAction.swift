@@ -34,24 +34,28 @@ package struct KeyAction: Hashable, Sendable {
     package var summary: String
     /// The tables whose binding with ``defaultKeys`` it names.
     package var places: [Place]
+    /// The help label of the binding it names, when another binding of the same table has the same keys (`y`
+    /// quits when `q` asks, and copies otherwise); nil: the keys alone name it.
+    package var helpLabel: String?
 
-    init(_ name: String, _ keys: [Key], _ summary: String, _ places: [Place]) {
+    init(_ name: String, _ keys: [Key], _ summary: String, _ places: [Place], helpLabel: String? = nil) {
         self.name = name
         self.defaultKeys = keys
         self.summary = summary
         self.places = places
+        self.helpLabel = helpLabel
     }
 
     /// The action named `name`, if any.
     package static func named(_ name: String) -> KeyAction? { all.first { $0.name == name } }
 
-    /// The action of the binding with `keys` in `place`, if one names it.
-    package static func naming(_ keys: [Key], in place: Place) -> KeyAction? {
-        byPlace[place]?[keys]
+    /// The action of the binding with `keys` and help `help` in `place`, if one names it.
+    package static func naming(_ keys: [Key], help: KeyHelp, in place: Place) -> KeyAction? {
+        byPlace[place]?[keys]?.first { $0.helpLabel == nil || $0.helpLabel == help.label }
     }
 
-    private static let byPlace: [Place: [[Key]: KeyAction]] = all.reduce(into: [:]) { table, action in
-        for place in action.places { table[place, default: [:]][action.defaultKeys] = action }
+    private static let byPlace: [Place: [[Key]: [KeyAction]]] = all.reduce(into: [:]) { table, action in
+        for place in action.places { table[place, default: [:]][action.defaultKeys, default: []].append(action) }
     }
 
     /// The names a key may have in a file: a printable character, or one of these words.
@@ -90,7 +94,12 @@ package struct KeyAction: Hashable, Sendable {
             KeyAction("next_screen", [.tab], "next screen", [.everywhere]),
             KeyAction("previous_screen", [.backTab], "previous screen", [.everywhere]),
         ] + screens + [
-            KeyAction("confirm_quit", [.character("y")], "quit when q asks", [.everywhere]),
+            KeyAction(
+                "confirm_quit", [.character("y")], "quit when q asks", [.everywhere],
+                helpLabel: "quit or stay when q asks (copies running)"),
+            KeyAction(
+                "yank", [.character("y")], "copy the transfer's path, error or state to the clipboard", [.everywhere],
+                helpLabel: "copy the transfer's path, error or state to the clipboard"),
             KeyAction("stay", [.character("n")], "stay when q asks", [.everywhere]),
             KeyAction("up", [.up, .character("k")], "up / previous", [transfers, graph, history]),
             KeyAction("down", [.down, .character("j")], "down / next", [transfers, graph, history]),
@@ -145,7 +154,9 @@ package struct KeyOverrides: Hashable, Sendable {
     {
         guard !keys.isEmpty else { return table }
         return table.map { binding in
-            guard let action = KeyAction.naming(binding.keys, in: place), let keys = keys[action.name] else {
+            guard let action = KeyAction.naming(binding.keys, help: binding.help, in: place),
+                let keys = keys[action.name]
+            else {
                 return binding
             }
             var remapped = binding
