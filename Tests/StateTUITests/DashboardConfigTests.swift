@@ -37,6 +37,20 @@ import Testing
         #expect(config == expected)
     }
 
+    @Test func keysMaySwapAndActionsThatShareAKeyByDefaultStillMay() throws {
+        let config = try DashboardConfig(
+            parsing:
+                "[keys]\nfirst = \"G\"\nlast = \"g\"\nhelp = \"?\"\nclose_help = [\"esc\", \"?\"]\nyank = \"y\"\nnext_model = \"n\""
+        )
+        #expect(
+            config.keys
+                == KeyOverrides([
+                    "first": [.character("G")], "last": [.character("g")], "help": [.character("?")],
+                    "close_help": [.escape, .character("?")], "yank": [.character("y")],
+                    "next_model": [.character("n")],
+                ]))
+    }
+
     @Test func theDefaultFileReadsBackAsTheDefaults() throws {
         #expect(try DashboardConfig(parsing: DashboardConfig.defaultFile) == DashboardConfig(defaultsSpelledOut: ()))
     }
@@ -81,6 +95,14 @@ import Testing
             ("[copy]\nconfirm = true", "2: unknown setting 'confirm' in [copy]: expected confirm_quit"),
             ("[copy]\nconfirm_quit = \"no\"", "2: expected true or false for confirm_quit, found a string"),
             ("[clipboard]\nosc52 = 0", "2: expected true or false for osc52, found an integer"),
+            (
+                "[keys]\n\nhelp = \"h\"",
+                "3: key 'h' for help is also left's (Graph): give left another key in [keys] too"
+            ),
+            (
+                "[keys]\nfirst = \"x\"\nquit = [\"x\"]",
+                "3: key 'x' for quit is also first's (Transfers): give first another key in [keys] too"
+            ),
             ("[clipboard]\nosc = true", "2: unknown setting 'osc' in [clipboard]: expected osc52"),
         ] as [(String, String)])
     func refusesWhatItDoesNotKnowAtItsLine(text: String, expected: String) {

@@ -91,6 +91,40 @@ package struct DashboardConfig: Hashable, Sendable {
             }
             self.keys.keys[action.name] = keys
         }
+        try checkConflicts(
+            lines: Dictionary(table.entries.map { ($0.key, $0.line) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Refuses a key the file binds to an action that another action of the same screen (or an app-wide one)
+    /// also has in force, so no key silently stops doing one of them; actions that share a key by default (`y`
+    /// quits when asked and copies otherwise) may keep sharing it. `lines` gives each action's line in the file.
+    private func checkConflicts(lines: [String: Int]) throws(ConfigError) {
+        /// The screens where an action's keys are asked: every screen for an app-wide one, none for one that acts
+        /// only under an overlay.
+        func reach(_ action: KeyAction) -> Set<Screen> {
+            guard !action.inOverlay else { return [] }
+            return Set(
+                action.places.flatMap { place -> [Screen] in
+                    switch place {
+                    case .everywhere: Screen.allCases
+                    case .screen(let screen): [screen]
+                    }
+                })
+        }
+        for action in KeyAction.all {
+            guard let keys = self.keys.keys[action.name] else { continue }
+            for other in KeyAction.all where other.name != action.name {
+                let shared = !reach(action).isDisjoint(with: reach(other))
+                guard shared, Set(action.defaultKeys).isDisjoint(with: other.defaultKeys) else { continue }
+                let otherKeys = self.keys.keys[other.name] ?? other.defaultKeys
+                guard let clash = keys.first(where: otherKeys.contains) else { continue }
+                let otherPlaces = other.places.map(\.title).joined(separator: ", ")
+                throw ConfigError(
+                    line: lines[action.name] ?? 0,
+                    "key \(ConfigText.quoted(clash.description)) for \(action.name) is also \(other.name)'s (\(otherPlaces)): "
+                        + "give \(other.name) another key in [keys] too")
+            }
+        }
     }
 
     private mutating func readTheme(_ table: ConfigDocument.Table) throws(ConfigError) {

@@ -37,13 +37,20 @@ package struct KeyAction: Hashable, Sendable {
     /// The help label of the binding it names, when another binding of the same table has the same keys (`y`
     /// quits when `q` asks, and copies otherwise); nil: the keys alone name it.
     package var helpLabel: String?
+    /// Whether it acts only while an overlay is open (the help, the question `q` asks), when no screen's key does:
+    /// its keys never clash with a screen's.
+    package var inOverlay: Bool
 
-    init(_ name: String, _ keys: [Key], _ summary: String, _ places: [Place], helpLabel: String? = nil) {
+    init(
+        _ name: String, _ keys: [Key], _ summary: String, _ places: [Place], helpLabel: String? = nil,
+        inOverlay: Bool = false
+    ) {
         self.name = name
         self.defaultKeys = keys
         self.summary = summary
         self.places = places
         self.helpLabel = helpLabel
+        self.inOverlay = inOverlay
     }
 
     /// The action named `name`, if any.
@@ -90,17 +97,17 @@ package struct KeyAction: Hashable, Sendable {
         return [
             KeyAction("quit", [.character("q")], "quit", [.everywhere]),
             KeyAction("help", [.character("?")], "open the help", [.everywhere]),
-            KeyAction("close_help", [.escape, .character("?")], "close the help", [.everywhere]),
+            KeyAction("close_help", [.escape, .character("?")], "close the help", [.everywhere], inOverlay: true),
             KeyAction("next_screen", [.tab], "next screen", [.everywhere]),
             KeyAction("previous_screen", [.backTab], "previous screen", [.everywhere]),
         ] + screens + [
             KeyAction(
                 "confirm_quit", [.character("y")], "quit when q asks", [.everywhere],
-                helpLabel: "quit or stay when q asks (copies running)"),
+                helpLabel: "quit or stay when q asks (copies running)", inOverlay: true),
             KeyAction(
                 "yank", [.character("y")], "copy the transfer's path, error or state to the clipboard", [.everywhere],
                 helpLabel: "copy the transfer's path, error or state to the clipboard"),
-            KeyAction("stay", [.character("n")], "stay when q asks", [.everywhere]),
+            KeyAction("stay", [.character("n")], "stay when q asks", [.everywhere], inOverlay: true),
             KeyAction("up", [.up, .character("k")], "up / previous", [transfers, graph, history]),
             KeyAction("down", [.down, .character("j")], "down / next", [transfers, graph, history]),
             KeyAction("left", [.left, .character("h")], "pan left", [graph]),
