@@ -1,4 +1,5 @@
 import DashboardApp
+import FileTransfer
 import ScreenStates
 
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
@@ -45,6 +46,19 @@ package enum CommandLineTool {
             "See 'statetui help <command>' for a command's arguments.",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The words after the program name as the process got them: a word that is not UTF-8 (a path such as
+    /// `bad\xffname`) keeps its bytes (``FileName``) instead of being repaired into another name.
+    package static var processArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { word in
+                var length = 0
+                while word[length] != 0 { length += 1 }
+                return FileName.string(
+                    UnsafeBufferPointer(start: word, count: length).lazy.map { UInt8(bitPattern: $0) })
+            }
+        }
     }
 
     /// Runs the words after the program name; returns the exit status. No words (or only dashboard
