@@ -16,7 +16,7 @@ DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
 # binary runs without a Swift toolchain. Darwin has no static Swift runtime.
 RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions test-config bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
@@ -44,6 +44,7 @@ test:
 	$(MAKE) test-demos
 	$(MAKE) test-adopt
 	$(MAKE) test-completions
+	$(MAKE) test-config
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
 # while they differ).
@@ -110,6 +111,11 @@ test-tsan:
 # fish scripts load (and fish completes) where those shells are installed.
 test-completions:
 	SWIFT=$(SWIFT) Tests/EndToEnd/completions.sh
+
+# The configuration file in tmux: a config.toml under XDG_CONFIG_HOME remaps quit and pause and colours a phase;
+# --config names another file, and a bad one exits 2 naming the file and the line.
+test-config:
+	SWIFT=$(SWIFT) Tests/EndToEnd/config.sh
 
 # Installs the release binary and the man page into a temporary prefix and removes them again.
 test-install:

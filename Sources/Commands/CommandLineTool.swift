@@ -9,7 +9,7 @@ package enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     package static let commands: [CommandSpec] = [
         ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
-        CompletionsCommand.spec,
+        CompletionsCommand.spec, ConfigCommand.spec,
     ]
 
     /// The top-level usage lines.
@@ -76,7 +76,7 @@ package enum CommandLineTool {
                 guard !words.isEmpty else { return dashboard(DashboardOptions()) }
                 return try dispatch(words, io: io, environment: environment, optionsEnded: true)
             }
-            if let options = try DashboardOptions.parse(arguments) {
+            if var options = try DashboardOptions.parse(arguments) {
                 guard !options.wantsHelp else {
                     io.writeOutput(help)
                     return 0
@@ -84,6 +84,12 @@ package enum CommandLineTool {
                 guard !options.wantsVersion else {
                     io.writeOutput(versionLine)
                     return 0
+                }
+                do {
+                    options.config = try ConfigFile.load(explicit: options.configPath, io: io, environment: environment)
+                } catch {
+                    io.writeError("statetui: \(error)\n")
+                    return 2
                 }
                 return dashboard(options)
             }
@@ -158,6 +164,7 @@ package enum CommandLineTool {
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
             case CompletionsCommand.spec.name: return CompletionsCommand.run(parsed, io: io)
+            case ConfigCommand.spec.name: return ConfigCommand.run(parsed, io: io, environment: environment)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

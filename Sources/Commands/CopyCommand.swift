@@ -1,3 +1,4 @@
+import DashboardApp
 import FileTransfer
 import MachineDrivers
 import StateMachineInspector
@@ -30,7 +31,11 @@ package enum CopyCommand {
                 name: "exclude", valueName: "glob",
                 help:
                     "Leave out entries of a source directory whose path below it matches (repeatable; '/' at the end: directories only).",
-                isRepeatable: true)
+                isRepeatable: true),
+            .init(
+                name: ConfigFile.option, valueName: "file",
+                help: "Read the dashboard's configuration (keys, theme, [copy] confirm_quit) from <file>.",
+                completion: .files),
         ],
         flags: [
             .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
@@ -159,6 +164,15 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
+        // Read before anything is opened or written: a bad file stops the copy with nothing done.
+        let config: DashboardConfig
+        do {
+            config = try ConfigFile.load(
+                explicit: command.options[ConfigFile.option], io: io, environment: environment)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
         if command.flags.contains("dry-run") {
@@ -223,8 +237,9 @@ package enum CopyCommand {
             ? HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
             : InteractiveCopy.run(
                 session, transfers: transfers, inspector: inspector, startAll: command.flags.contains("start"),
-                confirmsQuit: !command.flags.contains("no-confirm"),
-                simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
+                confirmsQuit: !command.flags.contains("no-confirm") && (config.confirmsQuit ?? true),
+                simulatesFaults: command.flags.contains("simulate-faults"), config: config, io: io,
+                environment: environment)
         // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
         return status == 0 && session.hadFailures ? 1 : status
     }

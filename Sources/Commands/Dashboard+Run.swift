@@ -53,6 +53,8 @@ extension Dashboard {
         var generator = SystemRandomNumberGenerator()
         var environment = DashboardEnvironment.live(seed: seed ?? generator.next(), transfers: transfers)
         environment.confirmsQuit = confirmsQuit
+        environment.settings = options.settings(
+            depth: ColorDepth.detect(colors: terminal.colorCount, environment: variables))
         environment.mode = mode
         if let inspector { environment.register(in: inspector) }
         prepare(environment)

@@ -99,6 +99,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     let built = clock.now
                     let report = terminal.draw(canvas)
                     terminal.showProgress(app.progress(state))
+                    if let copy = app.clipboard(state) { terminal.copyToClipboard(copy) }
                     frameCount += 1
                     lastFrame = start
                     drawnSize = size

@@ -76,12 +76,15 @@ enum InteractiveCopy {
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
         _ session: CopySession, transfers: [CopyTransfer], inspector: Inspector? = nil, startAll: Bool,
-        confirmsQuit: Bool = true, simulatesFaults: Bool = false, io: CommandIO, environment: [String: String]
+        confirmsQuit: Bool = true, simulatesFaults: Bool = false, config: DashboardConfig = DashboardConfig(),
+        io: CommandIO, environment: [String: String]
     ) -> Int32 {
         for transfer in transfers { inspector?.register(transfer.machine.engine) }
         for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
+        var options = DashboardOptions()
+        options.config = config
         let status = Dashboard.run(
-            DashboardOptions(), environment: environment, writeError: io.writeError,
+            options, environment: environment, writeError: io.writeError,
             transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
             mode: .copy(simulatesFaults: simulatesFaults)
         ) { _ in

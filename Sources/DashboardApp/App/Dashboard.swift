@@ -24,6 +24,7 @@ package enum Dashboard {
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
             subscribe: environment.subscriptions(for:),
-            progress: { TransfersFeature.progress($0.transfers) })
+            progress: { TransfersFeature.progress($0.transfers) },
+            clipboard: { state in state.yank.message.map { ClipboardCopy(text: $0.content.text, number: $0.number) } })
     }
 }

@@ -23,6 +23,8 @@ package struct DashboardEnvironment: Sendable {
     package var scheduler: any SimulationScheduler
     /// Whether `q` asks before stopping transfers under way (``AppState/confirmsQuit``): on for real copies.
     package var confirmsQuit = false
+    /// The keys and the theme a configuration file sets (``AppState/settings``).
+    package var settings = DashboardSettings()
     /// The demo dashboard or `statetui copy`'s: its screens, its total row and whether `f` injects faults.
     package var mode = DashboardMode.demo
     /// The timers of the status messages shown.
@@ -77,6 +79,7 @@ package struct DashboardEnvironment: Sendable {
             graph: GraphScreenState(models: mode.graphModels), history: HistoryScreenState(machines: machineNames))
         state.screens = mode.screens
         state.confirmsQuit = confirmsQuit
+        state.settings = settings
         return state
     }
 
@@ -118,6 +121,7 @@ package struct DashboardEnvironment: Sendable {
     /// The status messages `state` shows, each with the id of its timer and the action that clears it.
     func statusMessages(_ state: AppState) -> [(id: String, expired: AppAction)] {
         var messages: [(id: String, expired: AppAction)] = []
+        if let yank = state.yank.message { messages.append(("yank.\(yank.number)", .yankExpired(yank))) }
         if let notice = state.upload.notice.message {
             messages.append(("upload.notice.\(notice.number)", .upload(.noticeExpired(notice))))
         }
