@@ -11,20 +11,24 @@ SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-form
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
 DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
+# Release builds link the Swift runtime and FoundationEssentials into the binary on Linux: only what it uses is
+# loaded (statetui --version 14.8 -> 11.4 MB resident, the idle dashboard 19.5 -> 16.3 MB) and the installed
+# binary runs without a Swift toolchain. Darwin has no static Swift runtime.
+RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib)
 
-.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions bench diagrams format lint docs install uninstall fuzz fuzz-smoke
+.PHONY: build release run test keys-docs test-inspect test-dashboard test-screens test-ux test-demos casts test-tsan test-install test-compile-fail test-copy test-copy-progress test-inspect-screens test-adopt test-completions test-config bench diagrams format lint docs install uninstall fuzz fuzz-smoke
 
 build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 # Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
 run:
 	@echo "Building the release binary first: the first build takes about two minutes."
-	$(SWIFT) build -c release --product statetui
-	"$$($(SWIFT) build -c release --show-bin-path)/statetui"
+	$(SWIFT) build $(RELEASE) --product statetui
+	"$$($(SWIFT) build $(RELEASE) --show-bin-path)/statetui"
 
 test:
 	$(SWIFT) test
@@ -40,6 +44,7 @@ test:
 	$(MAKE) test-demos
 	$(MAKE) test-adopt
 	$(MAKE) test-completions
+	$(MAKE) test-config
 
 # The man page's KEYS section and the README's key table, rewritten from the key tables (KeyDocsTests fails
 # while they differ).
@@ -107,6 +112,11 @@ test-tsan:
 test-completions:
 	SWIFT=$(SWIFT) Tests/EndToEnd/completions.sh
 
+# The configuration file in tmux: a config.toml under XDG_CONFIG_HOME remaps quit and pause and colours a phase;
+# --config names another file, and a bad one exits 2 naming the file and the line.
+test-config:
+	SWIFT=$(SWIFT) Tests/EndToEnd/config.sh
+
 # Installs the release binary and the man page into a temporary prefix and removes them again.
 test-install:
 	Tests/EndToEnd/install.sh
@@ -167,10 +177,10 @@ FISH_COMPLETION_DIR = $(PREFIX)/share/fish/vendor_completions.d
 # Installs the release `statetui` binary, its man page and its shell completions under $(PREFIX); DESTDIR
 # stages a package.
 install:
-	$(SWIFT) build -c release --product statetui
+	$(SWIFT) build $(RELEASE) --product statetui
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(BASH_COMPLETION_DIR)" \
 	  "$(DESTDIR)$(ZSH_COMPLETION_DIR)" "$(DESTDIR)$(FISH_COMPLETION_DIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
+	install -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/statetui" "$(DESTDIR)$(PREFIX)/bin/statetui"
 	install -m 644 Resources/statetui.1 "$(DESTDIR)$(PREFIX)/share/man/man1/statetui.1"
 	"$(DESTDIR)$(PREFIX)/bin/statetui" completions bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/statetui"
 	"$(DESTDIR)$(PREFIX)/bin/statetui" completions zsh > "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_statetui"
@@ -205,8 +215,8 @@ diagrams:
 
 # Release build of the benchmark executable, then one run: a table and a JSON line per group.
 bench:
-	$(SWIFT) build -c release --product Benchmarks
-	$(SWIFT) build -c release --product statetui
+	$(SWIFT) build $(RELEASE) --product Benchmarks
+	$(SWIFT) build $(RELEASE) --product statetui
 	./.build/release/Benchmarks $(GROUPS)
 
 # libFuzzer executables, one per parser of outside input (Tests/Fuzz/<Name>/main.swift; the entries are FuzzTarget

@@ -139,8 +139,8 @@ let package = Package(
         .target(
             name: "Commands",
             dependencies: [
-                "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer",
-                "StateMachineInspector", "Support",
+                "CMalloc", "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit",
+                "FileTransfer", "StateMachineInspector", "Support",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
@@ -160,6 +160,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit", "Support"]),
+        // glibc's malloc_trim, for the headless copy's bounded memory (nothing on other C libraries).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .testTarget(
             name: "FileTransferTests",
             dependencies: ["FileTransfer", "StateMachineKit", "StateMachineTesting", "Support"]),

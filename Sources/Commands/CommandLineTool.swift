@@ -1,4 +1,5 @@
 import DashboardApp
+import FileTransfer
 import ScreenStates
 
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
@@ -8,7 +9,7 @@ package enum CommandLineTool {
     /// The subcommands, in the order help lists them.
     package static let commands: [CommandSpec] = [
         ReplayCommand.spec, GraphCommand.spec, DemoCommand.spec, CopyCommand.spec, InspectCommand.spec,
-        CompletionsCommand.spec,
+        CompletionsCommand.spec, ConfigCommand.spec,
     ]
 
     /// The top-level usage lines.
@@ -47,6 +48,19 @@ package enum CommandLineTool {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The words after the program name as the process got them: a word that is not UTF-8 (a path such as
+    /// `bad\xffname`) keeps its bytes (``FileName``) instead of being repaired into another name.
+    package static var processArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { word in
+                var length = 0
+                while word[length] != 0 { length += 1 }
+                return FileName.string(
+                    UnsafeBufferPointer(start: word, count: length).lazy.map { UInt8(bitPattern: $0) })
+            }
+        }
+    }
+
     /// Runs the words after the program name; returns the exit status. No words (or only dashboard
     /// options) call `dashboard`, which opens the terminal dashboard and returns its status.
     /// `environment` holds the process's variables (the terminal for `copy`, the copy's test knobs).
@@ -62,7 +76,7 @@ package enum CommandLineTool {
                 guard !words.isEmpty else { return dashboard(DashboardOptions()) }
                 return try dispatch(words, io: io, environment: environment, optionsEnded: true)
             }
-            if let options = try DashboardOptions.parse(arguments) {
+            if var options = try DashboardOptions.parse(arguments) {
                 guard !options.wantsHelp else {
                     io.writeOutput(help)
                     return 0
@@ -70,6 +84,12 @@ package enum CommandLineTool {
                 guard !options.wantsVersion else {
                     io.writeOutput(versionLine)
                     return 0
+                }
+                do {
+                    options.config = try ConfigFile.load(explicit: options.configPath, io: io, environment: environment)
+                } catch {
+                    io.writeError("statetui: \(error)\n")
+                    return 2
                 }
                 return dashboard(options)
             }
@@ -144,6 +164,7 @@ package enum CommandLineTool {
             case CopyCommand.spec.name: return try CopyCommand.run(parsed, io: io, environment: environment)
             case InspectCommand.spec.name: return try InspectCommand.run(parsed, io: io, environment: environment)
             case CompletionsCommand.spec.name: return CompletionsCommand.run(parsed, io: io)
+            case ConfigCommand.spec.name: return ConfigCommand.run(parsed, io: io, environment: environment)
             default:
                 preconditionFailure("Internal inconsistency: \(spec.name) is declared but not wired")
             }

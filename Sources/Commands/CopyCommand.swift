@@ -1,3 +1,4 @@
+import DashboardApp
 import FileTransfer
 import MachineDrivers
 import StateMachineInspector
@@ -30,7 +31,11 @@ package enum CopyCommand {
                 name: "exclude", valueName: "glob",
                 help:
                     "Leave out entries of a source directory whose path below it matches (repeatable; '/' at the end: directories only).",
-                isRepeatable: true)
+                isRepeatable: true),
+            .init(
+                name: ConfigFile.option, valueName: "file",
+                help: "Read the dashboard's configuration (keys, theme, [copy] confirm_quit) from <file>.",
+                completion: .files),
         ],
         flags: [
             .init(name: "headless", help: "Run without a terminal: start every transfer and print progress lines."),
@@ -71,8 +76,8 @@ package enum CopyCommand {
             its own journal, so a rerun after a crash continues every file. Directories are created under
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
             links in the source tree are copied as links, never followed; FIFOs, sockets and devices are
-            not copied: each is reported on standard error as skipped. A tree deeper than 32 directories
-            or holding more than 10000 entries is refused before anything is copied (exit 2).
+            not copied: each is reported on standard error as skipped. A tree has no bound on its depth or
+            size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
             the modification and access times, the owner and group when run as root; each directory's
@@ -159,6 +164,15 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
+        // Read before anything is opened or written: a bad file stops the copy with nothing done.
+        let config: DashboardConfig
+        do {
+            config = try ConfigFile.load(
+                explicit: command.options[ConfigFile.option], io: io, environment: environment)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
         if command.flags.contains("dry-run") {
@@ -167,6 +181,8 @@ package enum CopyCommand {
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
         let session: CopySession
+        // The dashboard's rows, all read up front (the headless copy reads the trees as it copies).
+        var transfers: [CopyTransfer] = []
         let overwrite = command.flags.contains("overwrite")
         let excluding = command.repeated["exclude"] ?? []
         let makeSession = {
@@ -178,6 +194,7 @@ package enum CopyCommand {
         do throws(CopySessionError) {
             if command.flags.contains("no-wait") {
                 session = try makeSession(.refuse)
+                if !command.flags.contains("headless") { transfers = session.takeAllTransfers() }
             } else if command.flags.contains("headless") {
                 session = try makeSession(
                     .wait { journal, holder in
@@ -189,7 +206,9 @@ package enum CopyCommand {
             } else {
                 // The dashboard's terminal shows the wait, if there is one.
                 switch InteractiveCopy.open(environment: environment, writeError: io.writeError, session: makeSession) {
-                case .opened(let opened): session = opened
+                case .opened(let opened, let all):
+                    session = opened
+                    transfers = all
                 case .failed(let error): throw error
                 case .stopped(let status): return status
                 }
@@ -211,28 +230,16 @@ package enum CopyCommand {
                 io.writeError("statetui: cannot be inspectable: \(error)\n")
                 return 2
             }
-            for transfer in session.transfers {
-                inspector?.register(transfer.machine.engine)
-            }
         }
         defer { inspector?.stop() }
-        for journal in session.journals {
-            for problem in journal.problems {
-                io.writeError("statetui: \(journal.path): \(problem)\n")
-            }
-        }
-        for skipped in session.skipped {
-            io.writeError("statetui: \(skipped)\n")
-        }
-        for problem in session.problems {
-            io.writeError("statetui: \(problem)\n")
-        }
         let status =
             command.flags.contains("headless")
-            ? HeadlessCopy.run(session, io: io)
+            ? HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
             : InteractiveCopy.run(
-                session, startAll: command.flags.contains("start"), confirmsQuit: !command.flags.contains("no-confirm"),
-                simulatesFaults: command.flags.contains("simulate-faults"), io: io, environment: environment)
+                session, transfers: transfers, inspector: inspector, startAll: command.flags.contains("start"),
+                confirmsQuit: !command.flags.contains("no-confirm") && (config.confirmsQuit ?? true),
+                simulatesFaults: command.flags.contains("simulate-faults"), config: config, io: io,
+                environment: environment)
         // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
         return status == 0 && session.hadFailures ? 1 : status
     }

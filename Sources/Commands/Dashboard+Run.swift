@@ -54,6 +54,8 @@ extension Dashboard {
         var environment = DashboardEnvironment.live(
             seed: seed ?? generator.next(), replacing: transfers.map { [.transfers: $0] } ?? [:])
         environment.confirmsQuit = confirmsQuit
+        environment.settings = options.settings(
+            depth: ColorDepth.detect(colors: terminal.colorCount, environment: variables))
         environment.mode = mode
         if let inspector { environment.register(in: inspector) }
         prepare(environment)

@@ -1,3 +1,6 @@
+import DashboardApp
+import TerminalUI
+
 /// How `statetui` with no command runs the dashboard: `statetui [--trace FILE] [--seed N] [--no-mouse]
 /// [--inspectable]`.
 package struct DashboardOptions: Hashable, Sendable {
@@ -10,6 +13,10 @@ package struct DashboardOptions: Hashable, Sendable {
     package var mouse: Bool
     /// Whether `statetui inspect` may follow the dashboard's machines (`--inspectable`).
     package var inspectable: Bool
+    /// The configuration file named by `--config FILE`, if any (else the usual one, ``ConfigFile``).
+    package var configPath: String?
+    /// The configuration read from it (the command line reads it before the dashboard opens).
+    package var config = DashboardConfig()
 
     /// Whether `-h` or `--help` came among the options: the help is printed instead of opening the dashboard.
     package var wantsHelp = false
@@ -34,12 +41,15 @@ package struct DashboardOptions: Hashable, Sendable {
         case noMouse = "--no-mouse"
         /// `--inspectable`: let `statetui inspect` follow the machines.
         case inspectable = "--inspectable"
+        /// `--config FILE`: read the configuration from FILE.
+        case config = "--config"
 
         /// The name of the value the option takes, or nil for a flag.
         package var valueName: String? {
             switch self {
             case .trace: "file"
             case .seed: "n"
+            case .config: "file"
             case .noMouse, .inspectable: nil
             }
         }
@@ -51,13 +61,14 @@ package struct DashboardOptions: Hashable, Sendable {
             case .seed: "Dashboard: seed the simulated transfers."
             case .noMouse: "Dashboard: leave the mouse to the terminal (no clicks, no wheel)."
             case .inspectable: "Dashboard: let 'statetui inspect' follow its machines."
+            case .config: "Dashboard: read the configuration from <file> ('statetui help config')."
             }
         }
 
         /// What a shell completes for its value (nil: a flag, it takes none).
         package var completion: CommandSpec.ValueCompletion? {
             switch self {
-            case .trace: .files
+            case .trace, .config: .files
             case .seed: CommandSpec.ValueCompletion.none
             case .noMouse, .inspectable: nil
             }
@@ -121,6 +132,11 @@ package struct DashboardOptions: Hashable, Sendable {
             mouse = false
         case .inspectable:
             inspectable = true
+        case .config:
+            guard let path = rest.popFirst(), !path.isEmpty else {
+                throw UsageError("option '\(option.rawValue)' needs a file")
+            }
+            configPath = path
         }
     }
 
@@ -144,5 +160,12 @@ package struct DashboardOptions: Hashable, Sendable {
     static func parseSeed(_ text: String) -> UInt64? {
         if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt64(text.dropFirst(2), radix: 16) }
         return UInt64(text)
+    }
+}
+
+extension DashboardOptions {
+    /// The dashboard's settings from the configuration read: its keys, and its theme at the terminal's `depth`.
+    package func settings(depth: ColorDepth) -> DashboardSettings {
+        DashboardSettings(keys: config.keys, theme: config.theme(at: depth), yanks: config.yanks)
     }
 }

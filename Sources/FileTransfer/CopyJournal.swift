@@ -183,6 +183,16 @@ public final class CopyJournal: Sendable {
         state.withLock { $0.entries }
     }
 
+    /// Lets go of what the journal holds in memory about `name` once its transfer completed or was cancelled,
+    /// for a caller that will not run that transfer again (the headless copy lets each transfer go once it
+    /// settled), so a directory of a million files does not keep a million entries. The file keeps its
+    /// records; ``removeIfSettled()`` still removes it only when every entry left is settled.
+    public func forgetSettled(named name: String) {
+        state.withLock { state in
+            if state.entries[name]?.status.isSettled == true { state.entries[name] = nil }
+        }
+    }
+
     /// Removes the journal file when every transfer it records completed or was cancelled (nothing is
     /// left to recover); returns whether it did. The directory entry is removed, never followed, and the
     /// removal made durable; a later append goes to the unlinked file and is lost, as nothing needs it.
@@ -192,13 +202,7 @@ public final class CopyJournal: Sendable {
         let fileSystem = self.fileSystem
         let path = self.path
         return try state.withLock { state throws(TransferError) in
-            let settled = state.entries.values.allSatisfy { entry in
-                switch entry.status {
-                case .completed, .cancelled: true
-                case .inProgress, .committing, .failed, .damaged: false
-                }
-            }
-            guard settled else { return false }
+            guard state.entries.values.allSatisfy(\.status.isSettled) else { return false }
             // Only the file this run holds locked: a journal under the name that is not it belongs to
             // another run.
             let held: FileStatus

@@ -5,7 +5,8 @@ public enum DisplayText {
 
     /// `text` with every control character (newline, tab, ESC, DEL, C1 controls), line or paragraph
     /// separator and invisible format character (bidirectional overrides) written as a Swift-style escape
-    /// (`\n`, `\t`, `\r`, `\u{1B}`), and backslashes doubled so an escape in a name is not mistaken for
+    /// (`\n`, `\t`, `\r`, `\u{1B}`), a byte of a name that is not UTF-8 as `\xFF` (``FileName``), and
+    /// backslashes doubled so an escape in a name is not mistaken for
     /// one. Other text, including non-ASCII letters, is unchanged. With `limit`, at most that many
     /// characters of `text` are kept, followed by `…` and the count of characters left out.
     public static func escaped(_ text: String, limit: Int? = nil) -> String {
@@ -25,6 +26,10 @@ public enum DisplayText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
+            case _ where FileName.isEscape(scalar):
+                // A byte of a name that is not UTF-8 (``FileName``), shown as the byte it is.
+                let hex = String(scalar.value - FileName.escapeBase, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count < 2 ? "0" : "") + hex
             default:
                 switch scalar.properties.generalCategory {
                 case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .privateUse, .unassigned:

@@ -114,23 +114,35 @@ public struct FileSystem: Sendable {
         }
         self.readLinkAt = { directory, name throws(Errno) in
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
-            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let count = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            }
+            return FileName.string(buffer[..<count].lazy.map { UInt8(bitPattern: $0) })
         }
         self.symbolicLinkAt = { target, directory, name throws(Errno) in
-            _ = try retryingInterrupts { symlinkat(target, directory, name) }
-        }
-        self.linkAt = { fromDirectory, from, toDirectory, to throws(Errno) in
-            _ = try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
-        }
-        self.copyMetadataAt = { directory, name, source throws(Errno) in
-            if geteuid() == 0 {
-                _ = try retryingInterrupts {
-                    fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+            _ = try FileName.withCString(target) { target throws(Errno) in
+                try FileName.withCString(name) { name throws(Errno) in
+                    try retryingInterrupts { symlinkat(target, directory, name) }
                 }
             }
-            let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
-            _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+        }
+        self.linkAt = { fromDirectory, from, toDirectory, to throws(Errno) in
+            _ = try FileName.withCString(from) { from throws(Errno) in
+                try FileName.withCString(to) { to throws(Errno) in
+                    try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
+                }
+            }
+        }
+        self.copyMetadataAt = { directory, name, source throws(Errno) in
+            try FileName.withCString(name) { name throws(Errno) in
+                if geteuid() == 0 {
+                    _ = try retryingInterrupts {
+                        fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                    }
+                }
+                let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
+                _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+            }
         }
         self.copyExtendedAttributes = { source, destination throws(Errno) in
             try ExtendedAttributes.copy(from: source, to: destination)
@@ -168,10 +180,14 @@ public struct FileSystem: Sendable {
     /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
     public static let posix = FileSystem(
         open: { path, flags, mode throws(Errno) in
-            try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
+            try FileName.withCString(path) { path throws(Errno) in
+                try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
+            }
         },
         openAt: { directory, name, flags, mode throws(Errno) in
-            try retryingInterrupts { openat(directory, name, flags | O_CLOEXEC, mode_t(mode)) }
+            try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { openat(directory, name, flags | O_CLOEXEC, mode_t(mode)) }
+            }
         },
         close: { descriptor in _ = Glibc.close(descriptor) },
         duplicate: { descriptor throws(Errno) in
@@ -206,25 +222,37 @@ public struct FileSystem: Sendable {
         },
         statusOfPath: { path throws(Errno) in
             var raw = stat()
-            _ = try retryingInterrupts { stat(path, &raw) }
+            _ = try FileName.withCString(path) { path throws(Errno) in try retryingInterrupts { stat(path, &raw) } }
             return FileStatus(raw)
         },
         statusAt: { directory, name throws(Errno) in
             var raw = stat()
-            _ = try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+            }
             return FileStatus(raw)
         },
         renameAt: { directory, from, to throws(Errno) in
-            _ = try retryingInterrupts { renameat(directory, from, directory, to) }
+            _ = try FileName.withCString(from) { from throws(Errno) in
+                try FileName.withCString(to) { to throws(Errno) in
+                    try retryingInterrupts { renameat(directory, from, directory, to) }
+                }
+            }
         },
         removeAt: { directory, name throws(Errno) in
-            _ = try retryingInterrupts { unlinkat(directory, name, 0) }
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { unlinkat(directory, name, 0) }
+            }
         },
         access: { path, mode throws(Errno) in
-            _ = try retryingInterrupts { Glibc.access(path, mode) }
+            _ = try FileName.withCString(path) { path throws(Errno) in
+                try retryingInterrupts { Glibc.access(path, mode) }
+            }
         },
         makeDirectoryAt: { directory, name, mode throws(Errno) in
-            _ = try retryingInterrupts { mkdirat(directory, name, mode_t(mode)) }
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { mkdirat(directory, name, mode_t(mode)) }
+            }
         },
         entriesAt: { directory, limit throws(Errno) in
             // fdopendir owns the descriptor it is given, so it gets a duplicate, read from the start.
@@ -239,9 +267,8 @@ public struct FileSystem: Sendable {
             var names: [String] = []
             errno = 0
             while names.count < limit, let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
+                // Bytes, not UTF-8: a name that is not valid UTF-8 is kept as it is (``FileName``).
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in FileName.string(raw.prefix { $0 != 0 }) }
                 if name != "." && name != ".." { names.append(name) }
             }
             if errno != 0 { throw Errno.current }

@@ -14,6 +14,14 @@ public struct JournalEntry: Hashable, Sendable {
         case cancelled
         /// A corrupt or truncated line concerned this transfer: restart it from nothing.
         case damaged
+
+        /// Completed or cancelled: nothing of it is left to recover.
+        public var isSettled: Bool {
+            switch self {
+            case .completed, .cancelled: true
+            case .inProgress, .committing, .failed, .damaged: false
+            }
+        }
     }
 
     /// The caller's request id from the intention.

@@ -12,21 +12,12 @@ import Darwin
 /// parent with `O_NOFOLLOW`, every entry is described with `fstatat(AT_SYMLINK_NOFOLLOW)`. Symbolic
 /// links are listed in ``links`` (copied as links, like `cp -a`); files that are hard links to an earlier
 /// file of the tree name it (``File/sameFileAs``); FIFOs, sockets and devices are not copied, they are
-/// listed in ``skipped`` for the caller to report. The walk is bounded: a tree nested deeper than ``Limits/maximumDepth`` or holding more than
-/// ``Limits/maximumEntries`` files and directories is refused with an error naming the bound.
+/// listed in ``skipped`` for the caller to report. Names are the file system's bytes (``FileName``).
+///
+/// The tree has no size bound: ``Walk`` reads it one entry at a time, iteratively, holding one open
+/// directory per level it is inside and the names of those directories; ``walk(_:excluding:fileSystem:)``
+/// collects a whole tree for the callers that want one (the dry run, tests).
 public struct SourceTree: Hashable, Sendable {
-    /// The bounds of a walk.
-    public struct Limits: Hashable, Sendable {
-        /// How many directory levels below the root may hold entries (the root's own entries are level 1).
-        public var maximumDepth: Int
-        /// How many files and directories the tree may hold, the root not counted.
-        public var maximumEntries: Int
-
-        /// 32 levels and 10,000 files and directories: every copied file holds a descriptor of its
-        /// directory while its transfer lives, so the entry bound also bounds the open descriptors.
-        public static let standard = Limits(maximumDepth: 32, maximumEntries: 10_000)
-    }
-
     /// A regular file of the tree.
     public struct File: Hashable, Sendable {
         /// The directories from the tree's root down to the file's own, e.g. `["photos", "2024"]`.
@@ -39,6 +30,9 @@ public struct SourceTree: Hashable, Sendable {
         /// The relative path of an earlier file of the tree that is the same file (a hard link to it):
         /// this one is made a second name of that file's copy instead of a copy of its own.
         public var sameFileAs: String? = nil
+        /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it
+        /// names this one (``sameFileAs``), so the copier remembers where this one's copy lies.
+        public var hasOtherNames = false
 
         /// The path relative to the destination, e.g. `photos/2024/a.jpg`.
         public var relativePath: String { (directory + [name]).joined(separator: "/") }
@@ -74,6 +68,22 @@ public struct SourceTree: Hashable, Sendable {
         }
     }
 
+    /// One step of a ``Walk``: a directory is entered (its entries follow), an entry met, or a directory
+    /// left (all its entries, and those of its subdirectories, came before).
+    public enum Entry: Hashable, Sendable {
+        /// A directory to create, as the components of its path relative to the destination (`["photos"]`,
+        /// `["photos", "2024"]`), with its source's status (the root's followed, as the user named it).
+        case directory([String], FileStatus)
+        /// A regular file.
+        case file(File)
+        /// A symbolic link.
+        case link(Link)
+        /// An entry left out.
+        case skipped(Skipped)
+        /// The directory with these components has no more entries.
+        case leave([String])
+    }
+
     /// The root directory's name: the top directory created in the destination.
     public let name: String
     /// Every directory to create, the root first and each parent before its children, as the components
@@ -86,125 +96,201 @@ public struct SourceTree: Hashable, Sendable {
     /// Entries left out, in the order the walk met them.
     public let skipped: [Skipped]
 
-    /// Reads the tree at `root`, a directory (the root itself may be reached through a symbolic link the
-    /// user named; nothing below it is).
-    ///
-    /// An entry whose path relative to `root` (e.g. `2024/a.jpg` in `photos`) matches one of `excluding`
-    /// (`fnmatch(3)` patterns, where `*` also matches `/`) is left out, with everything below it; a
-    /// pattern ending in `/` matches directories only.
+    /// Reads the whole tree at `root` (see ``Walk``).
     public static func walk(
-        _ root: String, limits: Limits = .standard, excluding: [String] = [], fileSystem: FileSystem = .posix
+        _ root: String, excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
-        let name = String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
-        let descriptor: Int32
-        do {
-            descriptor = try fileSystem.open(root, O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
-        } catch {
-            throw .unreadable(path: root, reason: error)
-        }
-        defer { fileSystem.close(descriptor) }
-        var walker = Walker(root: root, limits: limits, fileSystem: fileSystem)
-        walker.excluding = excluding
-        walker.directories.append([name])
-        try walker.read(descriptor, path: root, components: [name], depth: 1)
-        return SourceTree(
-            name: name, directories: walker.directories, files: walker.files, links: walker.links,
-            skipped: walker.skipped)
-    }
-
-    /// The walk's accumulators and bounds.
-    private struct Walker {
-        let root: String
-        let limits: Limits
-        let fileSystem: FileSystem
+        var walk = try Walk(root, excluding: excluding, fileSystem: fileSystem)
         var directories: [[String]] = []
         var files: [File] = []
         var links: [Link] = []
         var skipped: [Skipped] = []
-        /// The first file met of each file with more than one name, by identity.
-        var firstNames: [FileIdentity: String] = [:]
-        /// Patterns of relative paths to leave out.
-        var excluding: [String] = []
-
-        /// True when the entry at `relativePath` (below the root) matches a pattern to leave out.
-        func isExcluded(_ relativePath: String, isDirectory: Bool) -> Bool {
-            excluding.contains { pattern in
-                if pattern.hasSuffix("/") {
-                    return isDirectory && fnmatch(String(pattern.dropLast()), relativePath, 0) == 0
-                }
-                return fnmatch(pattern, relativePath, 0) == 0
+        while let entry = try walk.next() {
+            switch entry {
+            case .directory(let components, _): directories.append(components)
+            case .file(let file): files.append(file)
+            case .link(let link): links.append(link)
+            case .skipped(let entry): skipped.append(entry)
+            case .leave: break
             }
         }
-        var entries = 0
+        return SourceTree(name: walk.name, directories: directories, files: files, links: links, skipped: skipped)
+    }
 
-        init(root: String, limits: Limits, fileSystem: FileSystem) {
-            self.root = root
-            self.limits = limits
-            self.fileSystem = fileSystem
+    /// A tree read one entry at a time, depth first, names in byte order within a directory: the root is
+    /// entered first, and every directory is left after its last entry.
+    ///
+    /// An entry whose path relative to `root` (e.g. `2024/a.jpg` in `photos`) matches one of `excluding`
+    /// (`fnmatch(3)` patterns, where `*` also matches `/`) is left out, with everything below it; a
+    /// pattern ending in `/` matches directories only.
+    ///
+    /// What it holds: for each directory it is inside, one descriptor and that directory's names (read at
+    /// once, to be sorted); and, to tell hard links, the first path of each file with more than one name.
+    /// Its depth is bounded only by the process's open files (one descriptor a level).
+    public struct Walk: Sendable {
+        /// The root directory's name.
+        public let name: String
+        private let root: String
+        private let fileSystem: FileSystem
+        private let excluding: [String]
+        /// The directories being read, the root first.
+        private var stack: [Frame] = []
+        /// The root's status, until the walk reports it as its first entry.
+        private var rootEntry: FileStatus?
+        /// The first name met of each file with more than one name, by identity.
+        private var firstNames: [FileIdentity: String] = [:]
+
+        /// One open directory and where the walk is in its names.
+        private struct Frame {
+            var descriptor: Int32
+            var path: String
+            var components: [String]
+            var names: [String]
+            var next = 0
         }
 
-        /// Reads the open directory at `path` whose entries lie at `depth`, then its subdirectories.
-        mutating func read(_ descriptor: Int32, path: String, components: [String], depth: Int) throws(SourceTreeError)
-        {
-            let names: [String]
+        /// Opens the directory `root` (the root itself may be reached through a symbolic link the user named;
+        /// nothing below it is).
+        public init(_ root: String, excluding: [String] = [], fileSystem: FileSystem = .posix) throws(SourceTreeError) {
+            self.root = root
+            self.fileSystem = fileSystem
+            self.excluding = excluding
+            name = String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+            let descriptor: Int32
             do {
-                names = try fileSystem.entriesAt(descriptor, limits.maximumEntries - entries + 1).sorted {
+                descriptor = try fileSystem.open(root, O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
+            } catch {
+                throw .unreadable(path: root, reason: error)
+            }
+            do throws(SourceTreeError) {
+                do {
+                    rootEntry = try fileSystem.status(descriptor)
+                } catch {
+                    throw .unreadable(path: root, reason: error)
+                }
+                stack.append(
+                    Frame(
+                        descriptor: descriptor, path: root, components: [name],
+                        names: try Self.names(in: descriptor, path: root, fileSystem: fileSystem)))
+            } catch {
+                fileSystem.close(descriptor)
+                throw error
+            }
+        }
+
+        /// Closes the directories still open (a walk given up before its end).
+        public mutating func close() {
+            for frame in stack { fileSystem.close(frame.descriptor) }
+            stack = []
+        }
+
+        /// Leaves the directory the last ``next()`` entered without reading its entries: no `.leave` follows
+        /// for it (its copy could not be made, so nothing below it is copied).
+        public mutating func skipEntries() {
+            guard stack.count > 1 || rootEntry == nil, let frame = stack.popLast() else { return }
+            fileSystem.close(frame.descriptor)
+        }
+
+        /// The next entry; nil once the root was left. A directory that cannot be read ends the walk with
+        /// the error (every directory it opened closed).
+        public mutating func next() throws(SourceTreeError) -> Entry? {
+            if let status = rootEntry {
+                rootEntry = nil
+                return .directory([name], status)
+            }
+            do throws(SourceTreeError) {
+                while let index = stack.indices.last {
+                    guard stack[index].next < stack[index].names.count else {
+                        let frame = stack.removeLast()
+                        fileSystem.close(frame.descriptor)
+                        return .leave(frame.components)
+                    }
+                    let name = stack[index].names[stack[index].next]
+                    stack[index].next += 1
+                    if let entry = try entry(name, in: stack[index]) { return entry }
+                }
+                return nil
+            } catch {
+                close()
+                throw error
+            }
+        }
+
+        /// The entry `name` of the open directory `frame`; nil when it is excluded. A directory is opened
+        /// and its names read: the walk goes on inside it.
+        private mutating func entry(_ name: String, in frame: Frame) throws(SourceTreeError) -> Entry? {
+            let entryPath = frame.path.hasSuffix("/") ? frame.path + name : frame.path + "/" + name
+            let status: FileStatus
+            do {
+                status = try fileSystem.statusAt(frame.descriptor, name)
+            } catch .noSuchFile {
+                return .skipped(Skipped(path: entryPath, kind: nil))
+            } catch {
+                throw .unreadable(path: entryPath, reason: error)
+            }
+            let components = frame.components + [name]
+            let relativePath = components.dropFirst().joined(separator: "/")
+            if isExcluded(relativePath, isDirectory: status.kind == .directory) { return nil }
+            switch status.kind {
+            case .regularFile:
+                var file = File(directory: frame.components, name: name, source: entryPath)
+                if status.linkCount > 1 {
+                    file.sameFileAs = firstNames[status.identity]
+                    if file.sameFileAs == nil {
+                        firstNames[status.identity] = file.relativePath
+                        file.hasOtherNames = true
+                    }
+                }
+                return .file(file)
+            case .directory:
+                let child: Int32
+                do {
+                    child = try fileSystem.openAt(
+                        frame.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
+                } catch .noSuchFile {
+                    return .skipped(Skipped(path: entryPath, kind: nil))
+                } catch {
+                    throw .unreadable(path: entryPath, reason: error)
+                }
+                do throws(SourceTreeError) {
+                    let names = try Self.names(in: child, path: entryPath, fileSystem: fileSystem)
+                    stack.append(Frame(descriptor: child, path: entryPath, components: components, names: names))
+                } catch {
+                    fileSystem.close(child)
+                    throw error
+                }
+                return .directory(components, status)
+            case .symbolicLink:
+                return .link(Link(directory: frame.components, name: name, source: entryPath))
+            case .fifo, .socket, .characterDevice, .blockDevice, .unknown:
+                return .skipped(Skipped(path: entryPath, kind: status.kind))
+            }
+        }
+
+        /// True when the entry at `relativePath` (below the root) matches a pattern to leave out; the path's
+        /// bytes are matched (``FileName``).
+        private func isExcluded(_ relativePath: String, isDirectory: Bool) -> Bool {
+            guard !excluding.isEmpty else { return false }
+            return FileName.withCString(relativePath) { path in
+                excluding.contains { pattern in
+                    if pattern.hasSuffix("/") {
+                        return isDirectory && fnmatch(String(pattern.dropLast()), path, 0) == 0
+                    }
+                    return fnmatch(pattern, path, 0) == 0
+                }
+            }
+        }
+
+        /// Every name in the open directory, in byte order.
+        private static func names(
+            in descriptor: Int32, path: String, fileSystem: FileSystem
+        ) throws(SourceTreeError) -> [String] {
+            do {
+                return try fileSystem.entriesAt(descriptor, Int.max).sorted {
                     $0.utf8.lexicographicallyPrecedes($1.utf8)
                 }
             } catch {
                 throw .unreadable(path: path, reason: error)
-            }
-            for name in names {
-                let entryPath = path.hasSuffix("/") ? path + name : path + "/" + name
-                let status: FileStatus
-                do {
-                    status = try fileSystem.statusAt(descriptor, name)
-                } catch .noSuchFile {
-                    skipped.append(Skipped(path: entryPath, kind: nil))
-                    continue
-                } catch {
-                    throw .unreadable(path: entryPath, reason: error)
-                }
-                let relativePath = (components.dropFirst() + [name]).joined(separator: "/")
-                if isExcluded(relativePath, isDirectory: status.kind == .directory) { continue }
-                switch status.kind {
-                case .regularFile:
-                    try count()
-                    var file = File(directory: components, name: name, source: entryPath)
-                    if status.linkCount > 1 {
-                        file.sameFileAs = firstNames[status.identity]
-                        if file.sameFileAs == nil { firstNames[status.identity] = file.relativePath }
-                    }
-                    files.append(file)
-                case .directory:
-                    try count()
-                    guard depth < limits.maximumDepth else {
-                        throw .tooDeep(root: root, path: entryPath, limit: limits.maximumDepth)
-                    }
-                    let child: Int32
-                    do {
-                        child = try fileSystem.openAt(
-                            descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
-                    } catch {
-                        throw .unreadable(path: entryPath, reason: error)
-                    }
-                    defer { fileSystem.close(child) }
-                    directories.append(components + [name])
-                    try read(child, path: entryPath, components: components + [name], depth: depth + 1)
-                case .symbolicLink:
-                    try count()
-                    links.append(Link(directory: components, name: name, source: entryPath))
-                case .fifo, .socket, .characterDevice, .blockDevice, .unknown:
-                    skipped.append(Skipped(path: entryPath, kind: status.kind))
-                }
-            }
-        }
-
-        /// Counts one more file or directory against the bound.
-        private mutating func count() throws(SourceTreeError) {
-            entries += 1
-            guard entries <= limits.maximumEntries else {
-                throw .tooManyEntries(root: root, limit: limits.maximumEntries)
             }
         }
     }
@@ -212,21 +298,12 @@ public struct SourceTree: Hashable, Sendable {
 
 /// Why a source tree cannot be copied: nothing was started.
 public enum SourceTreeError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A directory lies deeper below `root` than the limit allows.
-    case tooDeep(root: String, path: String, limit: Int)
-    /// The tree holds more files and directories than the limit allows.
-    case tooManyEntries(root: String, limit: Int)
     /// A directory or entry of the tree could not be read.
     case unreadable(path: String, reason: Errno)
 
     /// One line naming the cause.
     public var description: String {
         switch self {
-        case .tooDeep(let root, let path, let limit):
-            "cannot copy \(DisplayText.escaped(root)): it is nested more than \(limit) directories deep "
-                + "(\(DisplayText.escaped(path)))"
-        case .tooManyEntries(let root, let limit):
-            "cannot copy \(DisplayText.escaped(root)): it holds more than \(limit) files and directories"
         case .unreadable(let path, let reason):
             "cannot read \(DisplayText.escaped(path)): \(reason)"
         }

@@ -35,7 +35,7 @@ public struct StagedFile: ~Copyable {
     /// whatever the final name's length (`.statetui-partial.` and the first 16 hexadecimal digits of the
     /// SHA-256 of the name's bytes), so a final name of up to 255 bytes has a partial name that fits too.
     public static func partialName(for name: String) -> String {
-        partialPrefix + SHA256.hash(Array(name.utf8)).hex.prefix(16)
+        partialPrefix + SHA256.hash(FileName.bytes(name)).hex.prefix(16)
     }
 
     /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.

@@ -31,6 +31,9 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     /// What the terminal's own progress indicator shows for a state (``TerminalProgress``; none by default).
     /// Pure, like the view: the store shows it with each frame, and terminals without one ignore it.
     public var progress: @Sendable (State) -> TerminalProgress
+    /// What a state puts on the clipboard (``ClipboardCopy``; nothing by default). Pure, like the view: the
+    /// store hands it to the terminal with each frame, which writes each copy number once.
+    public var clipboard: @Sendable (State) -> ClipboardCopy?
 
     /// Creates an app.
     public init(
@@ -43,7 +46,8 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         subscriptions: [Subscription<Action>] = [],
         subscribe: @escaping @Sendable (State) -> [Subscription<Action>] = { _ in [] },
         suspendKey: Key? = .controlZ,
-        progress: @escaping @Sendable (State) -> TerminalProgress = { _ in .none }
+        progress: @escaping @Sendable (State) -> TerminalProgress = { _ in .none },
+        clipboard: @escaping @Sendable (State) -> ClipboardCopy? = { _ in nil }
     ) {
         self.initialState = initialState
         self.reduce = reduce
@@ -55,6 +59,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.subscribe = subscribe
         self.suspendKey = suspendKey
         self.progress = progress
+        self.clipboard = clipboard
     }
 
     /// Runs the app on `terminal` on the calling thread until ``isFinished`` holds; returns the final state.

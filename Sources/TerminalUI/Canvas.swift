@@ -106,6 +106,11 @@ public struct Canvas: Hashable, Sendable {
         }
     }
 
+    /// Replaces every cell's style with `transform` of it, keeping the graphemes (a theme recolouring a frame).
+    public mutating func restyle(_ transform: (Style) -> Style) {
+        for index in cells.indices { cells[index].style = transform(cells[index].style) }
+    }
+
     /// Adds `attributes` to every cell in `rect` (clipped), keeping graphemes and colours.
     public mutating func addAttributes(_ attributes: Attributes, in rect: Rect) {
         let area = rect.intersection(bounds)

@@ -19,6 +19,7 @@ public final class HeadlessTerminal: Terminal, Sendable {
         var suspensions = 0
         var restored = false
         var progress = TerminalProgress.none
+        var copies: [ClipboardCopy] = []
     }
 
     private let screen: Locked<Screen>
@@ -105,6 +106,14 @@ public final class HeadlessTerminal: Terminal, Sendable {
     /// Keeps the indicator, to be read back by ``progress``.
     public func showProgress(_ progress: TerminalProgress) {
         screen.withLock { $0.progress = progress }
+    }
+
+    /// The copies put on the clipboard, each number once, in order.
+    public var copies: [ClipboardCopy] { screen.withLock { $0.copies } }
+
+    /// Keeps a copy not kept yet, to be read back by ``copies``.
+    public func copyToClipboard(_ copy: ClipboardCopy) {
+        screen.withLock { if $0.copies.last?.number != copy.number { $0.copies.append(copy) } }
     }
 
     private func nextScripted() -> Key? {

@@ -52,6 +52,8 @@ public final class NCursesTerminal: Terminal {
     public let wakeup = Wakeup()
     /// Whether colours are in use (false under `NO_COLOR` or on a monochrome terminal).
     public let usesColor: Bool
+    /// How many colours curses reports the terminal has (its `COLORS`), 0 when colour is off.
+    public var colorCount: Int { usesColor ? Int(cn_colors()) : 0 }
     /// The characters this terminal can show, chosen from the locale: every cell passes through it.
     public let glyphs: GlyphSet
     /// Whether mouse reports were asked for.
@@ -73,6 +75,8 @@ public final class NCursesTerminal: Terminal {
     private let ownsInputFile: Bool
     private var previous: Canvas?
     private var pairs: [PairKey: Int32] = [:]
+    /// The number of the last ``ClipboardCopy`` written.
+    private var lastCopy: Int?
     private var isRestored = false
     private var characters: [wchar_t] = []
     private var decoder = KeyDecoder()
@@ -203,6 +207,14 @@ public final class NCursesTerminal: Terminal {
         enterModes()
     }
 
+    /// Writes `copy` as OSC 52 once per copy number, past curses' buffer between frames (the sequence moves
+    /// nothing on screen).
+    public func copyToClipboard(_ copy: ClipboardCopy) {
+        guard !isRestored, copy.number != lastCopy else { return }
+        lastCopy = copy.number
+        writeRaw(copy.sequence)
+    }
+
     /// Shows `progress` in the terminal's indicator when it has one (``showsProgress``); writes only when it
     /// changed.
     public func showProgress(_ progress: TerminalProgress) {
@@ -308,15 +320,21 @@ public final class NCursesTerminal: Terminal {
         if let pair = pairs[key] { return pair }
         let next = Int32(pairs.count + 1)
         guard next < cn_color_pairs(), next <= Int32(Int16.max) else { return 0 }
-        _ = init_pair(Int16(next), Int16(key.foreground), Int16(key.background))
+        // The extended call takes colours beyond a short: a direct-colour terminal's 24-bit values.
+        _ = init_extended_pair(next, Int32(key.foreground), Int32(key.background))
         pairs[key] = next
         return next
     }
 
-    /// The palette index curses can show: bright colours fall back to their base on 8-colour terminals.
+    /// The colour number curses can show: a 24-bit colour itself on a direct-colour terminal (its terminfo has
+    /// `COLORS` = 2^24, like xterm-direct), else the nearest palette entry; bright colours fall back to their base
+    /// on 8-colour terminals.
     private func paletteColor(_ color: Color) -> Int {
-        let index = Int(color.paletteIndex)
         let available = Int(cn_colors())
+        if let (red, green, blue) = color.components, available >= 1 << 24 {
+            return Int(red) << 16 | Int(green) << 8 | Int(blue)
+        }
+        let index = Int(color.paletteIndex)
         if index < available { return index }
         if index < 16 { return index % 8 }
         return -1

@@ -136,6 +136,7 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
                     let built = clock.now
                     let report = backend.draw(canvas)
                     backend.showProgress(app.progress(state))
+                    if let copy = app.clipboard(state) { backend.copyToClipboard(copy) }
                     frameCount += 1
                     lastFrame = start
                     drawnSize = size

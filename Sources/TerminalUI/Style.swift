@@ -1,11 +1,36 @@
-/// A terminal colour: the terminal's default, one of the 16 ANSI colours, or an index of a 256-colour palette.
-/// Stored as the palette number (-1 for the default) so cells stay small and compare fast.
+/// A terminal colour: the terminal's default, one of the 16 ANSI colours, an index of a 256-colour palette, or a
+/// 24-bit colour (``rgb(_:_:_:)``). Stored as one number (-1 for the default, the palette index, or the 24 bits
+/// with bit 24 set) so cells stay small and compare fast.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
-    /// The curses palette number, -1 for the terminal's default.
-    public let paletteIndex: Int16
+    private let value: Int32
+
+    private init(value: Int32) {
+        self.value = value
+    }
 
     private init(paletteIndex: Int16) {
-        self.paletteIndex = paletteIndex
+        self.value = Int32(paletteIndex)
+    }
+
+    private static let directBit: Int32 = 1 << 24
+
+    /// The curses palette number, -1 for the terminal's default; a 24-bit colour gives the nearest entry of the
+    /// 256-colour palette (``nearestPaletteIndex(red:green:blue:)``), as a terminal without true colour shows it.
+    public var paletteIndex: Int16 {
+        guard let (red, green, blue) = components else { return Int16(value) }
+        return Int16(Self.nearestPaletteIndex(red: red, green: green, blue: blue))
+    }
+
+    /// The red, green and blue of a 24-bit colour; nil for the default and a palette colour.
+    public var components: (red: UInt8, green: UInt8, blue: UInt8)? {
+        guard value >= 0, value & Self.directBit != 0 else { return nil }
+        return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+    }
+
+    /// A 24-bit colour, shown as such where the terminal has true colour and as the nearest palette entry
+    /// elsewhere.
+    public static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Color {
+        Color(value: directBit | Int32(red) << 16 | Int32(green) << 8 | Int32(blue))
     }
 
     /// Whatever the terminal uses when nothing is set (keeps transparent backgrounds transparent).
@@ -48,9 +73,12 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         Color(paletteIndex: Int16(index))
     }
 
-    /// `default` or `color(N)`.
+    /// `default`, `color(N)` or `#rrggbb`.
     public var description: String {
-        paletteIndex < 0 ? "default" : "color(\(paletteIndex))"
+        if let (red, green, blue) = components {
+            return "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
+        return value < 0 ? "default" : "color(\(value))"
     }
 }
 

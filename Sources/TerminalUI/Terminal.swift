@@ -33,11 +33,15 @@ public protocol TerminalBackend: AnyObject {
     /// Shows `progress` in the terminal's own progress indicator where the terminal has one (see
     /// ``TerminalProgress``); the indicator is removed again on the way out.
     func showProgress(_ progress: TerminalProgress)
+    /// Puts `copy` on the system clipboard where the terminal can (``ClipboardCopy``), once per copy number.
+    func copyToClipboard(_ copy: ClipboardCopy)
 }
 
 extension TerminalBackend {
     /// No indicator to show: a terminal without one ignores progress.
     public func showProgress(_ progress: TerminalProgress) {}
+    /// No clipboard: a terminal without one ignores copies.
+    public func copyToClipboard(_ copy: ClipboardCopy) {}
 }
 
 /// The input half of a terminal: a source of decoded events (keys, mouse reports, resizes as ``Key``s), which

@@ -67,14 +67,15 @@ public enum Snapshot {
         return words.isEmpty ? "plain" : words.joined(separator: " ")
     }
 
-    /// The ANSI name of colours 0–15 (`red`, `brightBlack`), `color(N)` for the rest of the palette.
+    /// The ANSI name of colours 0–15 (`red`, `brightBlack`), `color(N)` for the rest of the palette, `#rrggbb`
+    /// for a 24-bit colour.
     private static func colorName(_ color: Color) -> String {
         let names = [
             "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "brightBlack", "brightRed",
             "brightGreen", "brightYellow", "brightBlue", "brightMagenta", "brightCyan", "brightWhite",
         ]
         let index = Int(color.paletteIndex)
-        return names.indices.contains(index) ? names[index] : color.description
+        return color.components == nil && names.indices.contains(index) ? names[index] : color.description
     }
 
     /// Compares `text` with the file at `path`: writes it when `update` is true or the file is missing,

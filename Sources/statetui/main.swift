@@ -20,7 +20,7 @@ let (io, flush) = CommandIO.standard()
 let environment = ProcessInfo.processInfo.environment
 // A crash restores the terminal and says so in one line, never waiting in the runtime's interactive backtracer.
 CrashReport.install(program: "statetui", environment: environment)
-let status = CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), io: io, environment: environment) {
+let status = CommandLineTool.run(CommandLineTool.processArguments, io: io, environment: environment) {
     options in
     Dashboard.run(options, environment: environment, writeError: io.writeError)
 }

@@ -35,7 +35,7 @@ bash_offers() {
 }
 
 bash -n "$work/statetui.bash" || fail "the bash script does not parse"
-bash_offers "statetui ''" $'replay\ngraph\ndemo\ncopy\ninspect\ncompletions\nhelp'
+bash_offers "statetui ''" $'replay\ngraph\ndemo\ncopy\ninspect\ncompletions\nconfig\nhelp'
 bash_offers "statetui gr" 'graph'
 bash_offers "statetui graph ''" $'transfer\nupload\nload'
 bash_offers "statetui graph transfer --f" $'--full\n--format'
@@ -51,8 +51,8 @@ bash_offers "statetui copy --headless --exclude '*.tmp' a.bin ph" 'photos'
 bash_offers "statetui --trace a" 'a.bin'
 bash_offers "statetui --seed 1 ''" ''
 bash_offers "statetui --seed 1 --no" '--no-mouse'
-bash_offers "statetui -- ''" $'replay\ngraph\ndemo\ncopy\ninspect\ncompletions\nhelp'
-bash_offers "statetui help c" $'copy\ncompletions'
+bash_offers "statetui -- ''" $'replay\ngraph\ndemo\ncopy\ninspect\ncompletions\nconfig\nhelp'
+bash_offers "statetui help c" $'copy\ncompletions\nconfig'
 bash_offers "statetui completions ''" $'bash\nzsh\nfish'
 bash_offers "statetui -V" '-V'
 bash_offers "statetui inspect --h" $'--headless\n--help'

@@ -64,7 +64,7 @@ import Testing
         let tree = try SourceTree.walk(root)
         #expect(
             tree.files == [
-                .init(directory: ["tree"], name: "a", source: root + "/a"),
+                .init(directory: ["tree"], name: "a", source: root + "/a", hasOtherNames: true),
                 .init(directory: ["tree"], name: "c", source: root + "/c", sameFileAs: "tree/a"),
                 .init(directory: ["tree"], name: "single", source: root + "/single"),
                 .init(directory: ["tree", "sub"], name: "b", source: root + "/sub/b", sameFileAs: "tree/a"),
@@ -88,41 +88,81 @@ import Testing
         #expect(try SourceTree.walk(root, excluding: patterns).files.map(\.relativePath) == files)
     }
 
-    /// (depth limit, whether the tree `tree/b/c/two` fits): entries at level 3 need a limit of 3.
-    @Test(arguments: [(2, false), (3, true)])
-    func aTreeDeeperThanTheLimitIsRefusedNamingTheBound(maximumDepth: Int, fits: Bool) throws {
+    /// Issue 23: a tree 100 levels deep with a file at the bottom, and 12,000 files in one directory, beyond
+    /// the old bounds (32 levels, 10,000 entries), are read whole; the walk enters and leaves every directory
+    /// in order, holding one open directory a level.
+    @Test func aDeepAndAWideTreeAreReadWithoutABound() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try Self.makeTree(in: directory)
-        let limits = SourceTree.Limits(maximumDepth: maximumDepth, maximumEntries: 100)
-        if fits {
-            #expect(try SourceTree.walk(root, limits: limits).files.count == 4)
-        } else {
-            #expect(throws: SourceTreeError.tooDeep(root: root, path: root + "/b/c", limit: maximumDepth)) {
-                try SourceTree.walk(root, limits: limits)
-            }
-            #expect(
-                SourceTreeError.tooDeep(root: root, path: root + "/b/c", limit: 2).description
-                    == "cannot copy \(root): it is nested more than 2 directories deep (\(root)/b/c)")
+        let root = try directory.directory("deep")
+        let levels = (1...100).map { "d\($0)" }
+        _ = try directory.directory("deep/" + levels.joined(separator: "/"))
+        try write([7], to: root + "/" + levels.joined(separator: "/") + "/bottom")
+        var walk = try SourceTree.Walk(root)
+        var entries: [SourceTree.Entry] = []
+        while let entry = try walk.next() { entries.append(entry) }
+        let paths = (0...100).map { ["deep"] + levels.prefix($0) }
+        let expected: [String] =
+            paths.map { "enter \($0.joined(separator: "/"))" }
+            + ["file deep/\(levels.joined(separator: "/"))/bottom"]
+            + paths.reversed().map { "leave \($0.joined(separator: "/"))" }
+        #expect(entries.map(Self.summary) == expected)
+
+        let wide = try directory.directory("wide")
+        // Empty files made with one call each (the test runs on a thread of the shared pool: kept short).
+        for index in 0..<10_500 {
+            let descriptor = open(wide + "/f\(index)", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            try #require(descriptor >= 0)
+            close(descriptor)
+        }
+        let tree = try SourceTree.walk(wide)
+        #expect(tree.files.count == 10_500)
+        #expect(Set(tree.files.map(\.name)) == Set((0..<10_500).map { "f\($0)" }))
+    }
+
+    /// One line per walk entry, for comparing a walk as a whole.
+    static func summary(_ entry: SourceTree.Entry) -> String {
+        switch entry {
+        case .directory(let components, _): "enter " + components.joined(separator: "/")
+        case .file(let file): "file " + file.relativePath
+        case .link(let link): "link " + (link.directory + [link.name]).joined(separator: "/")
+        case .skipped(let skipped): "skip " + skipped.path
+        case .leave(let components): "leave " + components.joined(separator: "/")
         }
     }
 
-    /// The tree holds 10 entries: 4 files, 4 directories (the root not counted) and 2 symbolic links.
-    @Test(arguments: [(9, false), (10, true)])
-    func aTreeWithMoreEntriesThanTheLimitIsRefusedNamingTheBound(maximumEntries: Int, fits: Bool) throws {
+    /// Issue 23: names that are not UTF-8 (a lone 0xFF, a truncated sequence, a Latin-1 é) are read as
+    /// they are, not left out as "vanished": each name turns back into its very bytes, and the files and
+    /// directories they name can be opened by them.
+    @Test func namesThatAreNotUTF8AreReadByteForByte() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let root = try Self.makeTree(in: directory)
-        let limits = SourceTree.Limits(maximumDepth: 32, maximumEntries: maximumEntries)
-        if fits {
-            #expect(try SourceTree.walk(root, limits: limits).directories.count == 5)
-        } else {
-            #expect(throws: SourceTreeError.tooManyEntries(root: root, limit: maximumEntries)) {
-                try SourceTree.walk(root, limits: limits)
+        let root = try directory.directory("tree")
+        let names: [[UInt8]] = [
+            Array("bad".utf8) + [0xFF] + Array("name".utf8), [0xE2, 0x82], [0x63, 0x61, 0x66, 0xE9],
+        ]
+        for name in names {
+            let path = Array(root.utf8) + [UInt8(ascii: "/")] + name
+            let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) }
             }
-            #expect(
-                SourceTreeError.tooManyEntries(root: root, limit: 9).description
-                    == "cannot copy \(root): it holds more than 9 files and directories")
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        let subdirectory = Array(root.utf8) + Array("/dir".utf8) + [0xFE]
+        #expect(
+            (subdirectory + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o700) }
+            } == 0)
+        let tree = try SourceTree.walk(root)
+        #expect(tree.skipped == [])
+        #expect(Set(tree.files.map { FileName.bytes($0.name) }) == Set(names))
+        #expect(
+            tree.directories.map { $0.map(FileName.bytes) } == [
+                [Array("tree".utf8)], [Array("tree".utf8), Array("dir".utf8) + [0xFE]],
+            ])
+        for file in tree.files {
+            #expect(try FileSystem.posix.statusOfPath(file.source).kind == .regularFile)
         }
     }
 
@@ -167,6 +207,35 @@ import Testing
         try journal.append(.completed(name: "a", size: 1, digest: digest))
         #expect(try journal.removeIfSettled() == true)
         #expect(!exists(destination + "/" + CopyJournal.fileName))
+    }
+
+    @Test func aSettledEntryIsForgottenInMemoryButKeptInTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let journal = try CopyJournal(directory: destination)
+        let status = FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true)
+        for name in ["a", "b", "c"] {
+            try journal.append(
+                .intent(name: name, request: name, source: "/src/" + name, sourceStatus: status, replaces: nil))
+        }
+        try journal.append(.completed(name: "a", size: 1, digest: SHA256.hash([1])))
+        try journal.append(.failed(name: "b", reason: "no room"))
+        for name in ["a", "b", "c"] { journal.forgetSettled(named: name) }
+        // Only the completed one goes: a failed or unfinished transfer is still to recover.
+        #expect(
+            journal.entries == [
+                "b": JournalEntry(
+                    request: "b", source: "/src/b", sourceStatus: status, durableOffset: 0,
+                    status: .failed(reason: "no room"), ownedDigest: nil),
+                "c": JournalEntry(
+                    request: "c", source: "/src/c", sourceStatus: status, durableOffset: 0, status: .inProgress,
+                    ownedDigest: nil),
+            ])
+        #expect(try journal.removeIfSettled() == false)
+        // The file still has every record, for a later run.
+        let file = try Data(contentsOf: URL(fileURLWithPath: destination + "/" + CopyJournal.fileName))
+        #expect(Set(CopyJournal.replay(Array(file)).entries.keys) == ["a", "b", "c"])
     }
 
     @Test func aDestinationFileIdenticalToItsSourceCountsAsCompleteWithoutAJournal() async throws {

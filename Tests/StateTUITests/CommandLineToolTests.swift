@@ -123,7 +123,8 @@ import Testing
         #expect(memory.run(["help", "help"]) == 0)
         #expect(memory.output.hasPrefix("OVERVIEW: Show help for a command, or the overview without one.\n"))
         #expect(
-            memory.output.contains("The command to describe: replay, graph, demo, copy, inspect, completions, help."))
+            memory.output.contains(
+                "The command to describe: replay, graph, demo, copy, inspect, completions, config, help."))
     }
 
     /// Issue 24: `--` means "no options after this" at the top level too: alone it opens the dashboard,

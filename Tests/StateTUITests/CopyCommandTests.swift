@@ -118,7 +118,8 @@ import Testing
         #expect(
             CopyCommand.spec.usage
                 == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--dry-run]"
-                + " [--checksum] [--inspectable] [--no-wait] [--no-confirm] [--simulate-faults] [--exclude <glob>]")
+                + " [--checksum] [--inspectable] [--no-wait] [--no-confirm] [--simulate-faults] [--exclude <glob>]"
+                + " [--config <file>]")
         let memory = MemoryIO()
         #expect(memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)

@@ -1,4 +1,5 @@
 import Commands
+import DashboardApp
 import Testing
 
 /// `statetui` with no command opens the dashboard; its options parse or fail with a named cause.
@@ -73,12 +74,14 @@ import Testing
     }
 
     @Test func theUsageLineListsEveryOptionOfTheTable() {
-        #expect(DashboardOptions.usage == "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable]")
+        #expect(
+            DashboardOptions.usage
+                == "statetui [--trace <file>] [--seed <n>] [--no-mouse] [--inspectable] [--config <file>]")
     }
 
     @Test(arguments: DashboardOptions.Option.allCases)
     func everyOptionOfTheTableOpensTheDashboardAsTheFirstWord(option: DashboardOptions.Option) {
-        let memory = MemoryIO()
+        let memory = MemoryIO(files: ["1": .success("[keys]\nquit = \"x\"\n")])
         let words = [option.rawValue] + (option.valueName == nil ? [] : ["1"])
         let expected =
             switch option {
@@ -86,6 +89,13 @@ import Testing
             case .seed: DashboardOptions(seed: 1)
             case .noMouse: DashboardOptions(mouse: false)
             case .inspectable: DashboardOptions(inspectable: true)
+            case .config:
+                {
+                    var options = DashboardOptions()
+                    options.configPath = "1"
+                    options.config.keys = KeyOverrides(["quit": [.character("x")]])
+                    return options
+                }()
             }
         #expect(memory.run(words) == 0)
         #expect(memory.dashboards == [expected])

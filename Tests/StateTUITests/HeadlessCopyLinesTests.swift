@@ -42,15 +42,23 @@ import Darwin
     /// One headless run of `t` into `out`, on a clock that stands still (no total line, `in 0 s`); its thread
     /// of its own, since the run blocks while it waits.
     private static func copy(_ root: String) async throws -> (status: Int32, output: String, error: String) {
-        let session = try CopySession(
-            sources: [root + "/t"], destinationDirectory: root + "/out", overwrite: false, options: CopyOptions())
-        return await withCheckedContinuation { continuation in
+        // The session is used by the thread that made it (it is not `Sendable`).
+        let run = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<(Int32, String, String), CopySessionError>, Never>) in
             Thread {
                 let captured = Output()
-                let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
-                continuation.resume(returning: (status, captured.output, captured.error))
+                do throws(CopySessionError) {
+                    let session = try CopySession(
+                        sources: [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
+                        options: CopyOptions())
+                    let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
+                    continuation.resume(returning: .success((status, captured.output, captured.error)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
             }.start()
         }
+        return try run.get()
     }
 
     @Test func linksGetALineEachAndCountInTheSummary() async throws {

@@ -90,20 +90,20 @@ import Testing
                 == Keymap.action(for: key, in: state, size: DashboardFixtures.size))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 48 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 49 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 43)),
+            (.end, 0, .scrollHelp(toLine: 44)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 43, .scrollHelp(toLine: 42)),
-            (.pageUp, 43, .scrollHelp(toLine: 36)),
-            (.home, 43, .scrollHelp(toLine: 0)),
-            (.down, 43, nil),
-            (.end, 43, nil),
+            (.up, 44, .scrollHelp(toLine: 43)),
+            (.pageUp, 44, .scrollHelp(toLine: 37)),
+            (.home, 44, .scrollHelp(toLine: 0)),
+            (.down, 44, nil),
+            (.end, 44, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),
@@ -142,7 +142,7 @@ import Testing
     /// The end of the help at 40×12: the border says what is above, the last lines show.
     @Test func theHelpScrolledToItsEnd() {
         var state = F.app(overlay: .help)
-        state.helpOffset = 43
+        state.helpOffset = 44
         assertSnapshot(AppView.render(state, size: Size(width: 40, height: 12)), named: "help-scrolled-40x12")
     }
 

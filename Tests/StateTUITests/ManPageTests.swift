@@ -103,7 +103,7 @@ import Testing
         #expect(Self.manPage.hasPrefix(".\\\" statetui(1)"))
         #expect(
             Self.topLevelOptions == [
-                "-h", "--help", "-V", "--version", "--trace", "--seed", "--no-mouse", "--inspectable",
+                "-h", "--help", "-V", "--version", "--trace", "--seed", "--no-mouse", "--inspectable", "--config",
             ])
     }
 
@@ -143,7 +143,11 @@ import Testing
 
     @Test func theSeedVariableAndExitStatusesAreDocumented() {
         let environment = Self.arguments(of: "Ev", in: Self.section("ENVIRONMENT").filter { $0.hasPrefix(".It ") })
-        #expect(environment == ["NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_RUNTIME_DIR"])
+        #expect(
+            environment == [
+                "COLORTERM", "HOME", "NO_COLOR", DashboardOptions.seedVariable, "TERM", "XDG_CONFIG_HOME",
+                "XDG_RUNTIME_DIR",
+            ])
         let statuses = Self.section("EXIT STATUS").filter { $0.hasPrefix(".It ") }.map { $0.dropFirst(4) }
         #expect(statuses == ["0", "1", "2", "129", "130", "141", "143", "128 + Ar n"])
         #expect(

@@ -9,21 +9,31 @@ enum CopyExitStatus {
     /// Writes each failed transfer's reason and the counts to `io`'s standard error; returns 0 when every
     /// transfer completed, 1 when any failed or is not finished.
     static func report(_ transfers: [CopyTransfer], io: CommandIO) -> Int32 {
-        var failed = 0
+        var failures: [(name: String, message: String)] = []
         var unfinished = 0
         for transfer in transfers {
             switch transfer.machine.state {
             case .completed: break
-            case .failed(let message):
-                failed += 1
-                io.writeError("statetui: \(transfer.name): \(DisplayText.escaped(message))\n")
+            case .failed(let message): failures.append((transfer.name, message))
             case .idle, .running, .paused: unfinished += 1
             }
         }
-        if failed > 0 { io.writeError("statetui: \(failed) of \(transfers.count) transfers failed\n") }
+        return report(failures: failures, unfinished: unfinished, of: transfers.count, io: io)
+    }
+
+    /// ``report(_:io:)`` from what a streaming run kept: the failed transfers' names (escaped) and reasons,
+    /// how many did not finish, of how many transfers.
+    static func report(failures: [(name: String, message: String)], unfinished: Int, of count: Int, io: CommandIO)
+        -> Int32
+    {
+        for failure in failures {
+            io.writeError("statetui: \(failure.name): \(DisplayText.escaped(failure.message))\n")
+        }
+        let failed = failures.count
+        if failed > 0 { io.writeError("statetui: \(failed) of \(count) transfers failed\n") }
         if unfinished > 0 {
             io.writeError(
-                "statetui: \(unfinished) of \(transfers.count) transfers did not complete (not started, paused or "
+                "statetui: \(unfinished) of \(count) transfers did not complete (not started, paused or "
                     + "cancelled); the same command copies them\n")
         }
         return failed + unfinished == 0 ? 0 : 1

@@ -18,6 +18,12 @@ import Darwin
 /// Every line is one line: file names and messages have their control characters escaped
 /// (``DisplayText/escaped(_:limit:)``), and every transfer's final state is printed before the exit.
 ///
+/// Transfers are taken from the session as the trees are read (``CopySession/next()``), at most
+/// ``window`` at a time: once one settled, its line is printed, it is counted (only its size, and its
+/// reason when it failed, are kept) and let go, and the next one is taken. So memory and open files stay
+/// bounded whatever the number of files; the allocator's free pages are given back now and then
+/// (``FreePages``), so the process's resident size stays bounded too.
+///
 /// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
 /// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
 /// each machine's current state then, so a burst of progress costs one look, not one line.
@@ -26,81 +32,131 @@ import Darwin
 /// them at once and a kill -9 leaves the log so far. While copies run, a total line (``TransferTotals``)
 /// is printed at most once per ``ProgressLines/totalInterval``; a summary ends the output.
 enum HeadlessCopy {
+    /// How many transfers are under way at once: enough to keep every ``CopySlots`` slot busy while the
+    /// settled ones are collected.
+    static let window = 4 * CopySlots.maximumPerProcess
+
+    /// A transfer under way and the state last printed for it.
+    private struct Active {
+        let transfer: CopyTransfer
+        let watcher: Task<Void, Never>
+        var printed: TransferState?
+    }
+
     /// Runs the session to its end, measuring its time on `clock`; returns 0 when every transfer completed,
-    /// 1 when any failed, 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart).
+    /// 1 when any failed, 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart). `started`
+    /// is called with each transfer before it starts (an inspector registers its machine).
     static func run(
         _ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines(),
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(), started onStart: (CopyTransfer) -> Void = { _ in }
     ) -> Int32 {
-        let transfers = session.transfers
+        FreePages.limitArenas()
         let started = clock.now
         var lastTotal: Duration?
-        func totals() -> TransferTotals {
-            TransferTotals(
-                transfers.map {
-                    let status = $0.status
-                    return (phase: $0.machine.state, size: status.totalBytes, alreadyThere: status.alreadyThere != nil)
-                })
-        }
+        var active: [Active] = []
+        var done = TransferTotals()
+        var failures: [(name: String, message: String)] = []
+        var exhausted = false
+        var settledSinceTrim = 0
         let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()
         defer { signals.cancel() }
-        let watchers = transfers.map { transfer in
-            let states = transfer.machine.engine.states()
-            return Task {
-                for await _ in states { wake.signal() }
-            }
-        }
-        defer { for watcher in watchers { watcher.cancel() } }
+        defer { for entry in active { entry.watcher.cancel() } }
 
-        for transfer in transfers { transfer.machine.send(.start) }
-        var printed: [TransferState?] = Array(repeating: nil, count: transfers.count)
-        // Prints the lines `states` (one snapshot of every machine) deserve. The loop decides whether
-        // everything settled from the same snapshot it printed, so every final state gets its line: a
-        // machine that settles after the snapshot is seen (and printed) in the next round.
+        func totals() -> TransferTotals {
+            let active = TransferTotals(
+                active.map {
+                    let status = $0.transfer.status
+                    return (
+                        phase: $0.transfer.machine.state, size: status.totalBytes,
+                        alreadyThere: status.alreadyThere != nil
+                    )
+                })
+            return active.adding(done)
+        }
+        func printMessages() {
+            for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
+        }
+        // The links the session made itself get a line each: the symbolic links as the walk meets them, the
+        // hard links once ``CopySession/finish()`` made them.
+        func printLinks() {
+            for link in session.takeLinks() { io.writeOutput("\(link)\n") }
+        }
+        // Takes transfers from the session until the window is full or the trees are read.
+        func refill() {
+            while !exhausted, active.count < window {
+                guard let transfer = session.next() else {
+                    exhausted = true
+                    break
+                }
+                onStart(transfer)
+                let states = transfer.machine.engine.states()
+                let watcher = Task {
+                    for await _ in states { wake.signal() }
+                }
+                active.append(Active(transfer: transfer, watcher: watcher))
+                transfer.machine.send(.start)
+            }
+            printMessages()
+            printLinks()
+        }
+        // Prints the lines `states` (one snapshot of every active machine) deserve, then lets the settled ones
+        // go. Whether a machine settled is decided from the same snapshot that was printed, so every final
+        // state gets its line: a machine that settles after the snapshot is seen in the next round.
         func printChanges(_ states: [TransferState]) {
             for (index, state) in states.enumerated() {
-                let status = transfers[index].status
-                guard lines.isWorthReporting(state, after: printed[index], copying: status.isCopying) else { continue }
+                let transfer = active[index].transfer
+                let status = transfer.status
+                guard lines.isWorthReporting(state, after: active[index].printed, copying: status.isCopying) else {
+                    continue
+                }
                 io.writeOutput(
-                    ProgressLines.line(
-                        name: transfers[index].request.id, state: state, alreadyThere: status.alreadyThere)
+                    ProgressLines.line(name: transfer.request.id, state: state, alreadyThere: status.alreadyThere)
                         + "\n")
-                printed[index] = state
+                active[index].printed = state
             }
             // Written as it happens: a reader following the output live, or the log left after a kill -9.
             io.flushOutput()
+            for index in states.indices.reversed() where isSettled(states[index]) {
+                let entry = active.remove(at: index)
+                entry.watcher.cancel()
+                let status = entry.transfer.status
+                done = TransferTotals(
+                    [(phase: states[index], size: status.totalBytes, alreadyThere: status.alreadyThere != nil)]
+                ).adding(done)
+                if case .failed(let message) = states[index] { failures.append((entry.transfer.name, message)) }
+                session.settled(entry.transfer)
+                let transfer = entry.transfer
+                Task { await transfer.finish() }
+                settledSinceTrim += 1
+            }
+            if settledSinceTrim >= FreePages.settledTransfersPerTrim {
+                FreePages.release()
+                settledSinceTrim = 0
+            }
         }
-        func snapshot() -> [TransferState] { transfers.map { $0.machine.state } }
-        // The links the session made itself get a line each: the symbolic links now (made before any transfer
-        // starts), the hard links once ``CopySession/finish()`` made them.
-        var linesOfLinks = 0
-        func printLinks() {
-            let links = session.links
-            for link in links.dropFirst(linesOfLinks) { io.writeOutput("\(link)\n") }
-            linesOfLinks = links.count
-        }
-        printLinks()
+        func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }
         func printSummary() {
-            let links = session.links
-            let linked = links.count { !$0.wasThere }
             io.writeOutput(
                 totals().summary(
-                    skipped: session.skipped.count + links.count - linked, linked: linked,
-                    failedLinks: session.failedLinks, elapsed: started.duration(to: clock.now)) + "\n")
+                    skipped: session.skippedCount + session.sameLinkCount, linked: session.linkedCount,
+                    failedLinks: session.failedEntries, elapsed: started.duration(to: clock.now)) + "\n")
             io.flushOutput()
         }
         while true {
+            refill()
             let states = snapshot()
             printChanges(states)
             let elapsed = started.duration(to: clock.now)
-            if !states.allSatisfy(isSettled), lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
+            let finished = exhausted && active.isEmpty
+            if !finished, lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
                 io.writeOutput(totals().line(elapsed: elapsed) + "\n")
                 io.flushOutput()
                 lastTotal = elapsed
             }
             if let signal = signals.received {
-                waitFor { for transfer in transfers { await transfer.finish() } }
+                let stopping = active.map(\.transfer)
+                waitFor { for transfer in stopping { await transfer.finish() } }
                 printChanges(snapshot())
                 printSummary()
                 io.writeError(
@@ -108,17 +164,19 @@ enum HeadlessCopy {
                         + "are kept, run the same command again to continue\n")
                 return 128 + signal
             }
-            if states.allSatisfy(isSettled) {
-                waitFor { for transfer in transfers { await transfer.finish() } }
-                for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
+            if finished {
+                for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
                 printLinks()
                 printSummary()
                 break
             }
-            // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
-            _ = wake.wait(timeout: .now() + .milliseconds(50))
+            // Only while nothing settled: a settled transfer makes room for the next at once.
+            if active.count == states.count || exhausted {
+                // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
+                _ = wake.wait(timeout: .now() + .milliseconds(50))
+            }
         }
-        return CopyExitStatus.report(transfers, io: io)
+        return CopyExitStatus.report(failures: failures, unfinished: 0, of: done.files, io: io)
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.
@@ -137,6 +195,22 @@ enum HeadlessCopy {
             done.signal()
         }
         done.wait()
+    }
+}
+
+extension TransferTotals {
+    /// These totals and `other`'s, summed: the transfers under way and those already let go.
+    fileprivate func adding(_ other: TransferTotals) -> TransferTotals {
+        var sum = self
+        sum.bytesDone += other.bytesDone
+        sum.totalBytes += other.totalBytes
+        sum.completed += other.completed
+        sum.failed += other.failed
+        sum.files += other.files
+        sum.completedBytes += other.completedBytes
+        sum.alreadyThere += other.alreadyThere
+        sum.alreadyThereBytes += other.alreadyThereBytes
+        return sum
     }
 }
 

@@ -2,6 +2,7 @@ import DashboardApp
 import Dispatch
 import FileTransfer
 import MachineDrivers
+import StateMachineInspector
 import Support
 import TerminalUI
 
@@ -12,8 +13,10 @@ import TerminalUI
 enum InteractiveCopy {
     /// What ``open(environment:writeError:session:)`` ends with.
     enum Opening {
-        /// The session, holding every destination directory's lock.
-        case opened(CopySession)
+        /// The session, holding every destination directory's lock, and all its transfers (read with
+        /// ``CopySession/takeAllTransfers()`` while the wait could still be shown: a tree's directories have
+        /// journals of their own, each locked as it is reached).
+        case opened(CopySession, transfers: [CopyTransfer])
         /// The session could not be prepared.
         case failed(CopySessionError)
         /// Nothing started: the user stopped waiting for another run (`q`: 1, Ctrl-C: 130), or no terminal
@@ -31,10 +34,10 @@ enum InteractiveCopy {
         let opening = SessionOpening()
         // The session's lock waits block: on a queue of its own, never the calling thread, which draws.
         DispatchQueue(label: "statetui copy: the destination's locks").async {
-            let result: Result<CopySession, CopySessionError>
+            let result: Result<(CopySession, [CopyTransfer]), CopySessionError>
             do throws(CopySessionError) {
-                result = .success(
-                    try make(.wait { journal, holder in opening.waiting(journal: journal, holder: holder) }))
+                let session = try make(.wait { journal, holder in opening.waiting(journal: journal, holder: holder) })
+                result = .success((session, session.takeAllTransfers()))
             } catch {
                 result = .failure(error)
             }
@@ -72,12 +75,16 @@ enum InteractiveCopy {
     /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, startAll: Bool, confirmsQuit: Bool = true, simulatesFaults: Bool = false,
+        _ session: CopySession, transfers: [CopyTransfer], inspector: Inspector? = nil, startAll: Bool,
+        confirmsQuit: Bool = true, simulatesFaults: Bool = false, config: DashboardConfig = DashboardConfig(),
         io: CommandIO, environment: [String: String]
     ) -> Int32 {
-        let transfers = session.transfers
+        for transfer in transfers { inspector?.register(transfer.machine.engine) }
+        for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
+        var options = DashboardOptions()
+        options.config = config
         let status = Dashboard.run(
-            DashboardOptions(), environment: environment, writeError: io.writeError,
+            options, environment: environment, writeError: io.writeError,
             transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
             mode: .copy(simulatesFaults: simulatesFaults)
         ) { _ in
@@ -95,7 +102,16 @@ private final class SessionOpening: Sendable {
     /// The first news the caller waits for: a wait began, or the session is prepared.
     private let news = DispatchSemaphore(value: 0)
     private let first = Locked<CopyWait.Action?>(nil)
-    private let result = Locked<Result<CopySession, CopySessionError>?>(nil)
+    private let result = Locked<Result<Prepared, CopySessionError>?>(nil)
+
+    /// A prepared session on its way from the queue that made it to the caller.
+    // Unchecked: the queue hands the session over once (``finish(_:)`` takes it `sending`) and never
+    // touches it again, so one thread at a time uses it.
+    private final class Prepared: @unchecked Sendable {
+        let session: CopySession
+        let transfers: [CopyTransfer]
+        init(_ prepared: (CopySession, [CopyTransfer])) { (session, transfers) = prepared }
+    }
     private let continuation: AsyncStream<CopyWait.Action>.Continuation
     /// The waits and the end, for the waiting screen.
     let updates: AsyncStream<CopyWait.Action>
@@ -113,7 +129,8 @@ private final class SessionOpening: Sendable {
     }
 
     /// The session is prepared, or failed.
-    func finish(_ outcome: Result<CopySession, CopySessionError>) {
+    func finish(_ outcome: sending Result<(CopySession, [CopyTransfer]), CopySessionError>) {
+        let outcome = outcome.map(Prepared.init)
         result.withLock { $0 = outcome }
         first.withLock { $0 = $0 ?? .ready }
         continuation.yield(.ready)
@@ -130,9 +147,9 @@ private final class SessionOpening: Sendable {
     /// The prepared session or its failure; blocks until it is there.
     var outcome: InteractiveCopy.Opening {
         while true {
-            if let result = result.withLock({ $0 }) {
+            if let result = result.withLock({ $0.take() }) {
                 switch result {
-                case .success(let session): return .opened(session)
+                case .success(let prepared): return .opened(prepared.session, transfers: prepared.transfers)
                 case .failure(let error): return .failed(error)
                 }
             }

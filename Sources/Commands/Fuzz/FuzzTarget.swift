@@ -45,6 +45,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// The inspector's socket listing over a private directory of entries the input names (a first byte
     /// `f`ile, `l`ink or `d`irectory, then the name): nothing that is not a stale socket is deleted.
     case socketListing = "FuzzSocketListing"
+    /// The configuration file (`config.toml`): the TOML subset and the meaning of its tables; an error's message
+    /// must carry no control character, whatever bytes the file held.
+    case config = "FuzzConfig"
 
     /// Runs the parser on `bytes`; true when it accepted them.
     package func run(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -58,6 +61,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .commandLine: Self.commandLine(Self.text(bytes))
         case .inspectorProtocol: Self.inspectorProtocol(UnsafeRawBufferPointer(bytes))
         case .socketListing: Self.socketListing(Self.text(bytes))
+        case .config: Self.config(Self.text(bytes))
         }
     }
 
@@ -192,6 +196,19 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     /// Up to 16 lines, each an entry to make (`f` a file, `l` a symlink to it, `d` a directory, then its
     /// name) in a fresh private directory, which is then listed: every entry must still be there, and none
     /// may be listed. True when some name has the form of a program's socket.
+    private static func config(_ text: String) -> Bool {
+        do {
+            _ = try DashboardConfig(parsing: text)
+            return true
+        } catch {
+            let message = error.located(in: "fuzz\u{1B}.toml").description
+            precondition(
+                !message.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) },
+                "an unescaped control character in \(message.debugDescription)")
+            return false
+        }
+    }
+
     private static func socketListing(_ text: String) -> Bool {
         var template = Array("/tmp/statetui-fuzz-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return false }

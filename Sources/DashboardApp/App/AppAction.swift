@@ -20,6 +20,10 @@ package enum AppAction: Hashable, Sendable {
     case quitConfirmed
     /// Stop the app as interrupted (Ctrl-C).
     case interrupt
+    /// Copy to the clipboard (`y`), saying so in the status line.
+    case yank(Yank)
+    /// This copy's message has been shown long enough (``StatusExpiry``).
+    case yankExpired(StatusLine<Yank>.Message)
 }
 
 extension AppAction {

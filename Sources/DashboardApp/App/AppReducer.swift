@@ -58,6 +58,12 @@ package enum AppReducer {
         case .interrupt:
             state.exit = .interrupted
             return []
+        case .yank(let yank):
+            state.yank.show(yank)
+            return []
+        case .yankExpired(let message):
+            state.yank.expire(message)
+            return []
         }
     }
 }

@@ -18,6 +18,10 @@ package struct AppState: Hashable, Sendable {
     /// Whether `q` asks before stopping while transfers are under way (running or paused): on for the real
     /// copies of `statetui copy` unless `--no-confirm`.
     package var confirmsQuit = false
+    /// The keys and the theme a configuration file sets (``DashboardSettings``).
+    package var settings = DashboardSettings()
+    /// What `y` copied last, said in the status line until it expires (``Yank``).
+    package var yank = StatusLine<Yank>()
 
     /// A dashboard on `screen` whose screens' states are `states`, one per screen of the registry, in its
     /// order.

@@ -31,7 +31,12 @@ package enum AppView {
         case nil:
             break
         }
-        canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
+        if let yank = state.yank.content {
+            canvas.render(Paragraph([Line(yank.status, style: .bold)]), in: parts[2])
+        } else {
+            canvas.render(KeyHelpBar(items: Keymap.barHelp(state, size: size)), in: parts[2])
+        }
+        state.settings.theme.recolor(&canvas)
         return canvas
     }
 
@@ -94,13 +99,13 @@ package enum AppView {
         var lines: [Line] = []
         let order = [state.screen] + state.screens.filter { $0 != state.screen }
         for screen in order {
-            let keys = Keymap.bindings(for: screen).allHelp()
+            let keys = Keymap.bindings(for: screen, in: state).allHelp()
             guard !keys.isEmpty else { continue }
             lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
             lines += wrapKeys(keys, width: textWidth)
         }
         lines.append(Line("Everywhere", style: .bold))
-        lines += wrapKeys(Keymap.globalHelp, width: textWidth)
+        lines += wrapKeys(Keymap.globalHelp(in: state), width: textWidth)
         let contentWidth = lines.map(\.width).max() ?? 0
         return (Modal(title: "Help", fitting: Size(width: contentWidth, height: lines.count)), lines, box)
     }

@@ -23,6 +23,7 @@ package enum Dashboard {
             isFinished: { $0.exit != nil },
             runEffect: { effect, send in environment.perform(effect, send: send) },
             subscribe: environment.subscriptions(for:),
-            progress: AppReducer.progress)
+            progress: AppReducer.progress,
+            clipboard: { state in state.yank.message.map { ClipboardCopy(text: $0.content.text, number: $0.number) } })
     }
 }

@@ -17,6 +17,8 @@ package struct DashboardEnvironment: Sendable {
     package let machines: [NamedMachine]
     /// Whether `q` asks before stopping transfers under way (``AppState/confirmsQuit``): on for real copies.
     package var confirmsQuit = false
+    /// The keys and the theme a configuration file sets (``AppState/settings``).
+    package var settings = DashboardSettings()
     /// The demo dashboard or `statetui copy`'s: its screens, its total row and whether `f` injects faults.
     package var mode = DashboardMode.demo
     /// The timers of the status messages shown.
@@ -60,6 +62,7 @@ package struct DashboardEnvironment: Sendable {
             states: Screen.registry.indices.map { Screen.registry[$0].initialState(runtimes[$0], mode, shown) })
         state.screens = mode.screens
         state.confirmsQuit = confirmsQuit
+        state.settings = settings
         return state
     }
 
@@ -80,7 +83,10 @@ package struct DashboardEnvironment: Sendable {
 
     /// The status messages `state` shows, each with the id of its timer and the action that clears it.
     func statusMessages(_ state: AppState) -> [(id: String, expired: AppAction)] {
-        Screen.registry.flatMap { $0.statusMessages(state) }
+        // The app's own message (what `y` copied) beside each screen's.
+        let yank: [(id: String, expired: AppAction)] =
+            state.yank.message.map { [("yank.\($0.number)", .yankExpired($0))] } ?? []
+        return yank + Screen.registry.flatMap { $0.statusMessages(state) }
     }
 
     /// Whether every status message `state` shows has its timer set and not fired.

@@ -18,9 +18,11 @@ package enum Keymap {
         // A text field being typed in (History's search pattern) takes every printable key, the app-wide `q`,
         // `?` and digits included.
         if state.overlay == nil, let typed = state.screen.registered.textInput(key, state) { return typed }
-        if let action = globalBindings.action(for: key, in: state, context: contexts.global) { return action }
+        if let action = globalBindings(in: state).action(for: key, in: state, context: contexts.global) {
+            return action
+        }
         guard state.overlay == nil else { return nil }
-        return bindings(for: state.screen).action(for: key, in: state, context: contexts.screen)
+        return bindings(for: state.screen, in: state).action(for: key, in: state, context: contexts.screen)
     }
 
     /// A screen's key table, lifted to the app's state and actions, from its registration
@@ -29,11 +31,21 @@ package enum Keymap {
         screen.registered.bindings
     }
 
+    /// A screen's key table with the keys `state`'s configuration binds (``DashboardSettings/keys``).
+    package static func bindings(for screen: Screen, in state: AppState) -> [KeyBinding<AppState, AppAction>] {
+        state.settings.keys.applied(to: bindings(for: screen), in: .screen(screen))
+    }
+
+    /// The app-wide key table with the keys `state`'s configuration binds.
+    package static func globalBindings(in state: AppState) -> [KeyBinding<AppState, AppAction>] {
+        state.settings.keys.applied(to: globalBindings, in: .everywhere)
+    }
+
     /// The keys the help bar offers in `state` drawn at `size`: the active screen's that apply now (none
     /// under an overlay), then the app-wide ones.
     package static func barHelp(_ state: AppState, size: Size? = nil) -> [KeyHelp] {
-        let screen = state.overlay == nil ? bindings(for: state.screen).barHelp(in: state, size: size) : []
-        return screen + globalBindings.barHelp(in: state, size: size)
+        let screen = state.overlay == nil ? bindings(for: state.screen, in: state).barHelp(in: state, size: size) : []
+        return screen + globalBindings(in: state).barHelp(in: state, size: size)
     }
 
     static func noOverlay(_ state: AppState) -> Bool { state.overlay == nil }
@@ -72,6 +84,7 @@ package enum Keymap {
             KeyBinding(
                 [.character("n")], .closeOverlay, help: confirmHelp, bar: { _ in KeyHelp("n", "stay") },
                 applies: asksToQuit),
+            yank,
             KeyBinding(
                 [.character("q")], .quit, help: quitHelp, bar: { _ in KeyHelp("q", "quit") },
                 applies: { !asksToQuit($0) }),
@@ -79,6 +92,16 @@ package enum Keymap {
         ]
 
     private static let quitHelp = KeyHelp("q / ctrl-c", "quit")
+
+    /// `y` copies what ``Yank/of(_:)`` says (in the help overlay only: the bar keeps room for `? help` and `q quit`).
+    private static var yank: KeyBinding<AppState, AppAction> {
+        var binding = KeyBinding<AppState, AppAction>(
+            [.character("y")], .yank(Yank(text: "", what: "")),
+            help: KeyHelp("y", "copy the transfer's path, error or state to the clipboard"), bar: notInBar,
+            applies: { Yank.of($0) != nil })
+        binding.resolve = { state, _ in Yank.of(state).map(AppAction.yank) }
+        return binding
+    }
     private static let confirmHelp = KeyHelp("y / n", "quit or stay when q asks (copies running)")
 
     private static func asksToQuit(_ state: AppState) -> Bool { state.overlay == .confirmQuit }
@@ -88,4 +111,9 @@ package enum Keymap {
 
     /// Every app-wide key, as the help overlay and the documentation list them.
     package static var globalHelp: [KeyHelp] { globalBindings.allHelp() + [suspendHelp] }
+
+    /// Every app-wide key in force in `state`, as the help overlay lists them.
+    package static func globalHelp(in state: AppState) -> [KeyHelp] {
+        globalBindings(in: state).allHelp() + [suspendHelp]
+    }
 }

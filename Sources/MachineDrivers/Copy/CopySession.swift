@@ -12,95 +12,36 @@ import Darwin
 /// regular file of each source directory (copied like `cp -r`, keeping the tree under the destination).
 /// Built only after the destination passed its preflight check.
 ///
+/// A tree is read as it is copied (``SourceTree/Walk``), so its size has no bound: ``next()`` walks on until
+/// it has the next file's transfer, creating the tree's directories and symbolic links on the way, and a
+/// caller that reports each transfer once it settled (``settled(_:)``) lets the session finish and close
+/// each directory as soon as everything in it is done. What the session keeps, then, is the directories the
+/// walk is inside or that hold unsettled transfers, the first copy of each file with several names, and the
+/// links still to make. ``transfers`` reads everything at once instead, for the dashboard.
+///
 /// Every destination directory that receives files has its own journal, so crash recovery covers every
 /// file of a tree; the tree's directories are created relative to their open parents and opened without
 /// following a symbolic link (``DestinationDirectory/subdirectory(_:)``).
-package struct CopySession: Sendable {
-    /// The transfers: the sources in the order given, each tree's files depth first.
-    package let transfers: [CopyTransfer]
+package final class CopySession {
     /// The destination directory's own journal.
     package let journal: CopyJournal
-    /// Every journal the transfers use: the destination's first, then one per tree directory with files.
-    package let journals: [CopyJournal]
-    /// Entries of the source trees that are not copied (symbolic links, FIFOs, sockets, devices).
-    package let skipped: [SourceTree.Skipped]
-    /// Every tree directory in the destination with its source's status, parents before children: each
-    /// is created private (0700) and gets its source's mode and times only at the end (``finish()``).
-    private let directories: [(directory: DestinationDirectory, source: FileStatus)]
-    /// Files that are hard links to a file copied earlier in the same tree: given their names at the end.
-    private let hardLinks: [HardLink]
-    private let overwrite: Bool
-    /// Entries the session itself could not copy (symbolic links), one message each.
-    package let problems: [String]
-    private let failures: FailureCount
-    private let madeLinks: LinkLog
+    /// The walk and the open directories. The session is used by one thread at a time (it is not
+    /// `Sendable`): a journal opened on the way may announce, through the caller's output, that it waits for
+    /// another process.
+    private var stream: CopyStream
 
-    /// The links the session made itself, in the order it made them: the tree's symbolic links (made before
-    /// any transfer starts), then, after ``finish()``, the files that are hard links to a file copied earlier.
-    package var links: [CopiedLink] { madeLinks.all.withLock { $0 } }
-
-    /// How many entries the session copies itself (symbolic and hard links) failed.
-    package var failedLinks: Int { failures.count.withLock { $0 } }
-
-    /// True when an entry the session copies itself (a symbolic link, a hard link) failed, which makes the
-    /// command fail even if every transfer completed.
-    package var hadFailures: Bool { failures.count.withLock { $0 } > 0 }
-
-    /// A second name to give to a copied file: `name` in `directory` for `file` in `fileDirectory`.
-    private struct HardLink: Sendable {
-        var directory: DestinationDirectory
-        var name: String
-        var file: String
-        var fileDirectory: DestinationDirectory
-        /// The link's and the file's paths below the destination, as the output names them.
-        var path: String
-        var filePath: String
-    }
-
-    private let warnings: WarningLog
-
-    /// What the transfers could not keep, one warning per kind and reason (the first file named), so a
-    /// destination without extended attributes says so once, not once per file.
-    private final class WarningLog: Sendable {
-        private let firsts = Locked<[CopyWarning]>([])
-        private let reasons = Locked<Set<Int32>>([])
-
-        func add(_ warning: CopyWarning) {
-            switch warning {
-            case .extendedAttributesNotCopied(_, let reason):
-                guard reasons.withLock({ $0.insert(reason.rawValue).inserted }) else { return }
-            }
-            firsts.withLock { $0.append(warning) }
-        }
-
-        var all: [CopyWarning] { firsts.withLock { $0 } }
-    }
-
-    /// The links made, shared by the copies of the session value.
-    private final class LinkLog: Sendable {
-        let all: Locked<[CopiedLink]>
-        init(_ links: [CopiedLink]) { all = Locked(links) }
-    }
-
-    /// The count of failed entries, shared by the copies of the session value.
-    private final class FailureCount: Sendable {
-        let count: Locked<Int>
-        init(_ count: Int) { self.count = Locked(count) }
-    }
-
-    /// Checks the destination, reads the source trees, creates their directories, opens the journals and
-    /// prepares one transfer per file.
+    /// Checks the destination, opens its journal and the source trees (a tree whose root cannot be read is
+    /// refused here, before anything is written); the trees' contents are read as they are copied.
     ///
     /// Throws `destinationNotWritableDirectory` (nothing started), the journal's failure to open, a tree
-    /// beyond its `limits`, or an entry planted where a tree's directory goes. Two sources with the same
-    /// name would write the same destination entry: refused up front.
+    /// that cannot be read, or a tree that would be copied into itself. Two sources with the same name would
+    /// write the same destination entry: refused up front.
     ///
     /// Each journal's lock makes this session the only writer of its directory: while another process
     /// copies into one, the session waits or refuses, as `whenBusy` says.
     package init(
         sources: [String], destinationDirectory: String, overwrite: Bool, options: CopyOptions,
-        limits: SourceTree.Limits = .standard, excluding: [String] = [],
-        whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
+        excluding: [String] = [], whenBusy: CopyJournal.WhenBusy = .wait(announce: { _, _ in })
     ) throws(CopySessionError) {
         let fileSystem = options.fileSystem
         let warnings = WarningLog()
@@ -116,161 +57,459 @@ package struct CopySession: Sendable {
         } catch {
             throw .destination(error)
         }
-        var seen: [String: String] = [:]
+        var seen: [[UInt8]: String] = [:]
         for source in sources {
             let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
             guard !name.isEmpty, name != ".", name != ".." else { throw .unnamedSource(source) }
-            if let other = seen[name] { throw .sameName(name, first: other, second: source) }
-            seen[name] = source
+            if let other = seen[FileName.bytes(name)] { throw .sameName(name, first: other, second: source) }
+            seen[FileName.bytes(name)] = source
         }
-        // Every tree is read before anything is written, so a tree beyond its bounds leaves no trace.
-        var trees: [String: SourceTree] = [:]
-        for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
+        var pending: [CopyStream.Source] = []
+        for source in sources {
             // Only a directory itself (not a symbolic link to one) is copied as a tree, never into itself.
+            guard (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory else {
+                pending.append(.file(source))
+                continue
+            }
             if let root = try? fileSystem.statusOfPath(source), top.isWithin(root.identity) {
                 throw .intoItself(source: source)
             }
             do {
-                trees[source] = try SourceTree.walk(
-                    source, limits: limits, excluding: excluding, fileSystem: fileSystem)
+                pending.append(.tree(source, try SourceTree.Walk(source, excluding: excluding, fileSystem: fileSystem)))
             } catch {
                 throw .sourceTree(error)
             }
         }
         do {
             journal = try CopyJournal(directory: top, whenBusy: whenBusy)
+            // A tree's own directory is made (or found) now, so an entry planted under its name is refused
+            // before anything is copied; the walk opens it again, without following a link either.
+            for case .tree(let source, let walk) in pending {
+                _ = try top.subdirectory(walk.name.isEmpty ? source : walk.name)
+            }
         } catch {
             throw .destination(error)
         }
-        var journals = [journal]
-        var transfers: [CopyTransfer] = []
-        var directories: [(directory: DestinationDirectory, source: FileStatus)] = []
-        var hardLinks: [HardLink] = []
-        var problems: [String] = []
-        var links: [CopiedLink] = []
-        for source in sources {
-            guard let tree = trees[source] else {
-                transfers.append(
-                    CopyTransfer(
-                        source: source, destinationDirectory: destinationDirectory, overwrite: overwrite,
-                        journal: journal, options: options))
-                continue
-            }
-            var opened: [[String]: (directory: DestinationDirectory, journal: CopyJournal?)] = [[]: (top, journal)]
-            let holdsFiles = Set(tree.files.map(\.directory))
-            for components in tree.directories {
-                guard let parent = opened[Array(components.dropLast())], let name = components.last else {
-                    preconditionFailure("Internal inconsistency: \(components) listed before its parent")
-                }
-                do {
-                    let directory = try parent.directory.subdirectory(name)
-                    let sourcePath = ([source] + components.dropFirst()).joined(separator: "/")
-                    let sourceStatus =
-                        components.count == 1
-                        ? try? fileSystem.statusOfPath(sourcePath) : try? fileSystem.statusAt(AT_FDCWD, sourcePath)
-                    if let sourceStatus { directories.append((directory, sourceStatus)) }
-                    let directoryJournal =
-                        holdsFiles.contains(components)
-                        ? try CopyJournal(directory: directory, whenBusy: whenBusy) : nil
-                    opened[components] = (directory, directoryJournal)
-                    if let directoryJournal { journals.append(directoryJournal) }
-                } catch {
-                    throw .destination(error)
-                }
-            }
-            for link in tree.links {
-                guard let directory = opened[link.directory]?.directory else {
-                    preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
-                }
-                do throws(TransferError) {
-                    let status: FileStatus
-                    let target: String
-                    do throws(Errno) {
-                        status = try fileSystem.statusAt(AT_FDCWD, link.source)
-                        target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
-                    } catch {
-                        throw TransferError.sourceUnreadable(path: link.source, reason: error)
-                    }
-                    let made = try directory.copySymbolicLink(
-                        link.name, target: target, source: status, overwrite: overwrite)
-                    let path = (link.directory + [link.name]).joined(separator: "/")
-                    links.append(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
-                } catch {
-                    problems.append(error.description)
-                }
-            }
-            var copies: [String: (directory: DestinationDirectory, name: String)] = [:]
-            for file in tree.files {
-                guard let journal = opened[file.directory]?.journal else {
-                    preconditionFailure("Internal inconsistency: no journal for \(file.relativePath)")
-                }
-                if let first = file.sameFileAs, let copy = copies[first] {
-                    hardLinks.append(
-                        HardLink(
-                            directory: journal.directory, name: file.name, file: copy.name,
-                            fileDirectory: copy.directory, path: file.relativePath, filePath: first))
-                    continue
-                }
-                copies[file.relativePath] = (journal.directory, file.name)
-                transfers.append(
-                    CopyTransfer(
-                        source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
-                        journal: journal, options: options, displayName: file.relativePath))
-            }
-        }
-        self.journals = journals
-        self.directories = directories
-        self.hardLinks = hardLinks
-        self.problems = problems
-        self.overwrite = overwrite
-        failures = FailureCount(problems.count)
-        madeLinks = LinkLog(links)
-        self.warnings = warnings
-        self.skipped = sources.flatMap { trees[$0]?.skipped ?? [] }
-        self.transfers = transfers
+        stream = CopyStream(
+            top: top, journal: journal, sources: pending, overwrite: overwrite, options: options,
+            whenBusy: whenBusy, warnings: warnings)
     }
 
-    /// Ends the session's work on the disk: gives the files that were hard links in the source their second
-    /// names (once their first name is copied), removes every journal whose transfers all completed or
-    /// were cancelled (nothing left to recover), then gives each tree directory its source's mode and times,
-    /// children before parents (as `cp -a` does after a directory's contents, so a read-only directory
-    /// is still writable while it is filled and no directory time is changed by a later entry). Returns
-    /// a message for each step that failed.
+    /// The next transfer, the sources in the order given and each tree's files depth first; nil when
+    /// every source was read. Directories and symbolic links met on the way are made now; what could
+    /// not be made, and the entries left out, wait in ``takeMessages()``.
+    package func next() -> CopyTransfer? {
+        stream.next()
+    }
+
+    /// Every transfer still to come, read at once (the dashboard shows a row for each): the session then
+    /// finishes directories only in ``finish()``.
+    package func takeAllTransfers() -> [CopyTransfer] {
+        stream.finishesEarly = false
+        var all: [CopyTransfer] = []
+        while let transfer = stream.next() { all.append(transfer) }
+        return all
+    }
+
+    /// `transfer`, one of ``next()``'s, completed or failed for good: once everything in its directory is
+    /// done and the walk left it, the directory's journal is removed (when settled), it gets its source's
+    /// mode and times, and it is closed.
+    package func settled(_ transfer: CopyTransfer) {
+        stream.settled(transfer)
+    }
+
+    /// The lines to show since the last call: journals' problems, entries left out, links that could not be
+    /// made, directories that could not be created or read.
+    package func takeMessages() -> [String] {
+        defer { stream.messages = [] }
+        return stream.messages
+    }
+
+    /// The links the session made (or found already made) since the last call, in the order it made them:
+    /// a tree's symbolic links as the walk meets them, the files that are hard links to a file copied earlier
+    /// once ``finish()`` made them.
+    package func takeLinks() -> [CopiedLink] {
+        defer { stream.links = [] }
+        return stream.links
+    }
+
+    /// How many entries of the trees were left out (FIFOs, sockets, devices, entries that vanished).
+    package var skippedCount: Int { stream.skippedCount }
+
+    /// How many links the session made itself (not counting those already there).
+    package var linkedCount: Int { stream.linkedCount }
+
+    /// How many links were already there (a rerun): skipped.
+    package var sameLinkCount: Int { stream.sameLinkCount }
+
+    /// How many entries the session copies itself (a directory, a symbolic link, a hard link) failed.
+    package var failedEntries: Int { stream.failures }
+
+    /// True when an entry the session copies itself failed, which makes the command fail even if every
+    /// transfer completed.
+    package var hadFailures: Bool { failedEntries > 0 }
+
+    /// Ends the session's work on the disk: removes every journal whose transfers all completed or were
+    /// cancelled (nothing left to recover), gives the files that were hard links in the source their second
+    /// names (once their first name is copied), then gives each tree directory not yet finished its source's
+    /// mode and times, children before parents (as `cp -a` does after a directory's contents, so a read-only
+    /// directory is still writable while it is filled and no directory time is changed by a later entry).
+    /// Returns a message for each step that failed.
     package func finish() -> [String] {
-        var problems = journals.compactMap { journal -> String? in
+        stream.finish()
+    }
+
+    /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
+    package func removeSettledJournals() -> [String] {
+        finish()
+    }
+}
+
+/// What the transfers could not keep, one warning per kind and reason (the first file named), so a
+/// destination without extended attributes says so once, not once per file.
+private final class WarningLog: Sendable {
+    private let firsts = Locked<[CopyWarning]>([])
+    private let reasons = Locked<Set<Int32>>([])
+
+    func add(_ warning: CopyWarning) {
+        switch warning {
+        case .extendedAttributesNotCopied(_, let reason):
+            guard reasons.withLock({ $0.insert(reason.rawValue).inserted }) else { return }
+        }
+        firsts.withLock { $0.append(warning) }
+    }
+
+    var all: [CopyWarning] { firsts.withLock { $0 } }
+}
+
+/// The walk of a session's sources and the destination directories it keeps open, under the session's lock.
+private struct CopyStream {
+    /// A source still to read.
+    enum Source {
+        case file(String)
+        case tree(String, SourceTree.Walk)
+    }
+
+    /// A destination directory of a tree, open while the walk is inside it or transfers into it are unsettled.
+    struct Directory {
+        var directory: DestinationDirectory
+        /// Its path below the destination, for reopening it at the end (``CopyStream/reopen(_:)``).
+        var components: [String]
+        var source: FileStatus
+        var parent: Int?
+        var journal: CopyJournal?
+        /// Transfers into it not settled yet.
+        var active = 0
+        /// Subdirectories not finished yet.
+        var children = 0
+        /// The walk read all its entries.
+        var left = false
+        /// A hard link is made into it, or into a directory below it, at the very end: its mode and times wait.
+        var waitsForLinks = false
+    }
+
+    /// A second name to give to a copied file at the end: `name` in `directory` for `file` in `fileDirectory`.
+    struct HardLink {
+        var directory: [String]
+        var name: String
+        var fileDirectory: [String]
+        var file: String
+
+        /// The link's and the file's paths below the destination, as the output names them.
+        var path: String { (directory + [name]).joined(separator: "/") }
+        var filePath: String { (fileDirectory + [file]).joined(separator: "/") }
+    }
+
+    let top: DestinationDirectory
+    let journal: CopyJournal
+    var sources: [Source]
+    let overwrite: Bool
+    let options: CopyOptions
+    let whenBusy: CopyJournal.WhenBusy
+    let warnings: WarningLog
+    /// False once ``CopySession/transfers`` read everything: directories then wait for ``finish()``.
+    var finishesEarly = true
+
+    var directories: [Int: Directory] = [:]
+    private var lastID = 0
+    /// The directories the current walk is inside, the root first.
+    private var inside: [Int] = []
+    /// Which directory each unsettled transfer writes into.
+    private var directoryOf: [ObjectIdentifier: Int] = [:]
+    /// Where the first name of each file with several names is copied, by its path in the tree.
+    private var firstCopies: [String: (directory: [String], name: String)] = [:]
+    private var hardLinks: [HardLink] = []
+    /// Finished directories whose mode and times wait for the hard links, children before parents.
+    private var waiting: [(components: [String], source: FileStatus)] = []
+    var messages: [String] = []
+    /// The links made since ``CopySession/takeLinks()`` last took them.
+    var links: [CopiedLink] = []
+    var skippedCount = 0
+    var linkedCount = 0
+    var sameLinkCount = 0
+    var failures = 0
+
+    init(
+        top: DestinationDirectory, journal: CopyJournal, sources: [Source], overwrite: Bool, options: CopyOptions,
+        whenBusy: CopyJournal.WhenBusy, warnings: WarningLog
+    ) {
+        self.top = top
+        self.journal = journal
+        self.sources = sources
+        self.overwrite = overwrite
+        self.options = options
+        self.whenBusy = whenBusy
+        self.warnings = warnings
+        messages = journal.problems.map { "\(journal.path): \($0)" }
+    }
+
+    /// A failure of an entry the session makes itself.
+    private mutating func fail(_ message: String) {
+        messages.append(message)
+        failures += 1
+    }
+
+    /// Counts and keeps `link` for the output: one the session made, or one already there (a rerun).
+    private mutating func note(_ link: CopiedLink) {
+        links.append(link)
+        if link.wasThere { sameLinkCount += 1 } else { linkedCount += 1 }
+    }
+
+    mutating func next() -> CopyTransfer? {
+        while !sources.isEmpty {
+            switch sources[0] {
+            case .file(let source):
+                sources.removeFirst()
+                return CopyTransfer(
+                    source: source, destinationDirectory: top.path, overwrite: overwrite, journal: journal,
+                    options: options)
+            case .tree(let source, var walk):
+                sources[0] = .file("")  // the walk is moved out while it advances
+                let entry: SourceTree.Entry?
+                do {
+                    entry = try walk.next()
+                } catch {
+                    // The rest of this tree cannot be read: what was copied of it is kept and finished.
+                    fail(error.description)
+                    entry = nil
+                }
+                guard let entry else {
+                    sources.removeFirst()
+                    for id in inside.reversed() { leave(id) }
+                    inside = []
+                    continue
+                }
+                let transfer = take(entry, of: source, walk: &walk)
+                sources[0] = .tree(source, walk)
+                if let transfer { return transfer }
+            }
+        }
+        return nil
+    }
+
+    /// Makes what `entry` asks for; returns the transfer of a file to copy.
+    private mutating func take(_ entry: SourceTree.Entry, of source: String, walk: inout SourceTree.Walk)
+        -> CopyTransfer?
+    {
+        switch entry {
+        case .directory(let components, let status):
+            let parentID = inside.last
+            let parent = parentID.flatMap { directories[$0]?.directory } ?? top
+            do throws(TransferError) {
+                let made = try parent.subdirectory(components[components.count - 1])
+                lastID += 1
+                directories[lastID] = Directory(
+                    directory: made, components: components, source: status, parent: parentID)
+                if let parentID { directories[parentID]?.children += 1 }
+                inside.append(lastID)
+            } catch {
+                fail(error.description)
+                walk.skipEntries()
+            }
+        case .leave:
+            if let id = inside.popLast() { leave(id) }
+        case .skipped(let entry):
+            messages.append(entry.description)
+            skippedCount += 1
+        case .link(let link):
+            guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
+                preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+            }
+            let fileSystem = options.fileSystem
+            do throws(TransferError) {
+                let status: FileStatus
+                let target: String
+                do throws(Errno) {
+                    status = try fileSystem.statusAt(AT_FDCWD, link.source)
+                    target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
+                } catch {
+                    throw TransferError.sourceUnreadable(path: link.source, reason: error)
+                }
+                let made = try directory.copySymbolicLink(
+                    link.name, target: target, source: status, overwrite: overwrite)
+                let path = (link.directory + [link.name]).joined(separator: "/")
+                note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
+            } catch {
+                fail(error.description)
+            }
+        case .file(let file):
+            guard let id = inside.last, var directory = directories[id] else {
+                preconditionFailure("Internal inconsistency: no directory for \(file.relativePath)")
+            }
+            if let first = file.sameFileAs, let copy = firstCopies[first] {
+                hardLinks.append(
+                    HardLink(directory: file.directory, name: file.name, fileDirectory: copy.directory, file: copy.name)
+                )
+                directories[id]?.waitsForLinks = true
+                return nil
+            }
+            if file.hasOtherNames { firstCopies[file.relativePath] = (file.directory, file.name) }
+            let journal: CopyJournal
+            if let opened = directory.journal {
+                journal = opened
+            } else {
+                do {
+                    journal = try CopyJournal(directory: directory.directory, whenBusy: whenBusy)
+                } catch {
+                    fail(error.description)
+                    return nil
+                }
+                messages += journal.problems.map { "\(journal.path): \($0)" }
+                directory.journal = journal
+            }
+            directory.active += 1
+            directories[id] = directory
+            let transfer = CopyTransfer(
+                source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
+                journal: journal, options: options, displayName: file.relativePath)
+            directoryOf[ObjectIdentifier(transfer)] = id
+            return transfer
+        }
+        return nil
+    }
+
+    /// The walk read every entry of directory `id`.
+    private mutating func leave(_ id: Int) {
+        directories[id]?.left = true
+        finishIfDone(id)
+    }
+
+    mutating func settled(_ transfer: CopyTransfer) {
+        transfer.journal?.forgetSettled(named: transfer.request.name)
+        guard let id = directoryOf.removeValue(forKey: ObjectIdentifier(transfer)) else { return }
+        directories[id]?.active -= 1
+        finishIfDone(id)
+    }
+
+    /// Finishes directory `id` once the walk left it and nothing in it or below it is unsettled: its journal
+    /// removed when settled, its source's mode and times given (unless hard links are still to be made into
+    /// it or below it), and closed. Then its parent may be done too.
+    private mutating func finishIfDone(_ id: Int) {
+        guard finishesEarly, let directory = directories[id], directory.left, directory.active == 0,
+            directory.children == 0
+        else { return }
+        directories[id] = nil
+        if let journal = directory.journal {
             do throws(TransferError) {
                 try journal.removeIfSettled()
-                return nil
             } catch {
-                return error.description
+                messages.append(error.description)
+            }
+        }
+        if directory.waitsForLinks {
+            waiting.append((directory.components, directory.source))
+        } else {
+            do throws(TransferError) {
+                try directory.directory.copyMetadata(from: directory.source)
+            } catch {
+                messages.append(error.description)
+            }
+        }
+        guard let parent = directory.parent else { return }
+        directories[parent]?.children -= 1
+        if directory.waitsForLinks { directories[parent]?.waitsForLinks = true }
+        finishIfDone(parent)
+    }
+
+    /// The tree directory `components` below the destination, opened again without following a link.
+    private func reopen(_ components: [String]) throws(TransferError) -> DestinationDirectory {
+        var directory = top
+        for name in components { directory = try directory.subdirectory(name) }
+        return directory
+    }
+
+    mutating func finish() -> [String] {
+        var problems = messages
+        messages = []
+        // The directories not finished yet, children (made later) before parents.
+        let open = directories.sorted { $0.key > $1.key }.map(\.value)
+        directories = [:]
+        for journal in [journal] + open.compactMap(\.journal) {
+            do throws(TransferError) {
+                try journal.removeIfSettled()
+            } catch {
+                problems.append(error.description)
             }
         }
         for link in hardLinks {
             do throws(TransferError) {
-                let made = try link.directory.link(
-                    link.name, to: link.file, in: link.fileDirectory, overwrite: overwrite)
-                let copied: CopiedLink =
-                    made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath)
-                madeLinks.all.withLock { $0.append(copied) }
+                let made = try reopen(link.directory).link(
+                    link.name, to: link.file, in: try reopen(link.fileDirectory), overwrite: overwrite)
+                note(made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath))
             } catch {
                 problems.append(error.description)
-                failures.count.withLock { $0 += 1 }
+                failures += 1
             }
         }
+        hardLinks = []
         problems += warnings.all.map { "warning: \($0) (and the same for any other file)" }
-        for (directory, source) in directories.reversed() {
+        for (components, source) in waiting {
             do throws(TransferError) {
-                try directory.copyMetadata(from: source)
+                try reopen(components).copyMetadata(from: source)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        waiting = []
+        for directory in open {
+            do throws(TransferError) {
+                try directory.directory.copyMetadata(from: directory.source)
             } catch {
                 problems.append(error.description)
             }
         }
         return problems
     }
+}
 
-    /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
-    package func removeSettledJournals() -> [String] {
-        finish()
+/// Why a copy session could not be prepared: nothing was started.
+package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The destination is not a writable directory, or its journal cannot be opened.
+    case destination(TransferError)
+    /// Two sources share a file name, so both would be copied onto one destination file.
+    case sameName(String, first: String, second: String)
+    /// A source path has no file name to copy onto (`/`, `.`, `..`).
+    case unnamedSource(String)
+    /// A source directory is beyond the bounds of a tree copy or cannot be read.
+    case sourceTree(SourceTreeError)
+    /// A source directory holds the destination: its copy would be copied into itself without end.
+    case intoItself(source: String)
+
+    /// One line naming the cause.
+    package var description: String {
+        switch self {
+        case .destination(let error):
+            error.description
+        case .sameName(let name, let first, let second):
+            "\(DisplayText.escaped(first)) and \(DisplayText.escaped(second)) would both be copied to "
+                + "'\(DisplayText.escaped(name))'"
+        case .unnamedSource(let source):
+            "'\(DisplayText.escaped(source))' names no file to copy"
+        case .sourceTree(let error):
+            error.description
+        case .intoItself(let source):
+            "cannot copy the directory \(DisplayText.escaped(source)) into itself: the destination lies inside it"
+        }
     }
 }
 
@@ -305,37 +544,6 @@ package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
             "\(DisplayText.escaped(path)): hard link to \(DisplayText.escaped(file))"
         case .sameHard(let path, let file):
             "\(DisplayText.escaped(path)): skipped (already a hard link to \(DisplayText.escaped(file)))"
-        }
-    }
-}
-
-/// Why a copy session could not be prepared: nothing was started.
-package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The destination is not a writable directory, or its journal cannot be opened.
-    case destination(TransferError)
-    /// Two sources share a file name, so both would be copied onto one destination file.
-    case sameName(String, first: String, second: String)
-    /// A source path has no file name to copy onto (`/`, `.`, `..`).
-    case unnamedSource(String)
-    /// A source directory is beyond the bounds of a tree copy or cannot be read.
-    case sourceTree(SourceTreeError)
-    /// A source directory holds the destination: its copy would be copied into itself without end.
-    case intoItself(source: String)
-
-    /// One line naming the cause.
-    package var description: String {
-        switch self {
-        case .destination(let error):
-            error.description
-        case .sameName(let name, let first, let second):
-            "\(DisplayText.escaped(first)) and \(DisplayText.escaped(second)) would both be copied to "
-                + "'\(DisplayText.escaped(name))'"
-        case .unnamedSource(let source):
-            "'\(DisplayText.escaped(source))' names no file to copy"
-        case .sourceTree(let error):
-            error.description
-        case .intoItself(let source):
-            "cannot copy the directory \(DisplayText.escaped(source)) into itself: the destination lies inside it"
         }
     }
 }

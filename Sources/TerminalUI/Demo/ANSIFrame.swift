@@ -44,6 +44,7 @@ public enum ANSIFrame {
     }
 
     private static func color(_ color: Color, base: Int) -> [String] {
+        if let (red, green, blue) = color.components { return ["\(base + 8)", "2", "\(red)", "\(green)", "\(blue)"] }
         let index = Int(color.paletteIndex)
         switch index {
         case ..<0: return []

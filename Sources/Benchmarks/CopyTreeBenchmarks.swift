@@ -1,0 +1,122 @@
+import DashboardApp
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `statetui copy --headless` of a tree of many empty files (directories of 1,000), run as a child process
+/// (the release `statetui` next to this executable) so its peak resident memory can be read (`ru_maxrss`
+/// from `wait4`), against `cp -a SRC DEST && sync -f DEST` of the same tree, alternated, medians.
+///
+/// The file counts are `STATETUI_BENCH_TREE_FILES` (comma-separated, 30,000 and 100,000 by default; add
+/// 1000000 for the million the issue bounds at 64 MB), the runs each `STATETUI_BENCH_TREE_RUNS` (3).
+func runCopyTreeBenchmarks() {
+    let environment = ProcessInfo.processInfo.environment
+    let counts = (environment["STATETUI_BENCH_TREE_FILES"] ?? "30000,100000").split(separator: ",").compactMap {
+        Int($0)
+    }
+    let runs = Int(environment["STATETUI_BENCH_TREE_RUNS"] ?? "") ?? 3
+    let statetui = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("statetui").path
+    guard FileManager.default.isExecutableFile(atPath: statetui) else {
+        print("copy tree benchmarks: no \(statetui) (make bench builds it)")
+        return
+    }
+    var template = Array("/tmp/statetui-treebench-XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        print("copy tree benchmarks: cannot make a temporary directory")
+        return
+    }
+    let work = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer { _ = runChild("/bin/rm", ["-rf", work]) }
+    print("")
+    print(
+        "Copy tree benchmarks: statetui copy --headless vs cp -a && sync -f, empty files in directories of 1,000, "
+            + "\(runs) runs each, alternated, load average \(loadAverage())")
+    print(pad("files", 11) + pad("contender", 30) + pad("median s", 10) + pad("peak RSS MB", 13) + "runs (s / MB)")
+    var json = "{\"group\":\"copy_tree\",\"runs\":\(runs)"
+    for count in counts {
+        let source = work + "/src-\(count)"
+        makeEmptyTree(at: source, files: count)
+        let destination = work + "/dest"
+        var cp: [(seconds: Double, megabytes: Double)] = []
+        var ours: [(seconds: Double, megabytes: Double)] = []
+        for _ in 0..<runs {
+            for contender in 0..<2 {
+                _ = runChild("/bin/rm", ["-rf", destination])
+                mkdir(destination, 0o755)
+                if contender == 0 {
+                    let run = runChild(
+                        "/bin/sh", ["-c", "cp -a \"$0\" \"$1\" && sync -f \"$1\"", source, destination])
+                    cp.append((run.seconds, run.megabytes))
+                } else {
+                    let run = runChild(statetui, ["copy", source, destination, "--headless"])
+                    if run.status != 0 { print("copy tree benchmarks: statetui copy exited \(run.status)") }
+                    ours.append((run.seconds, run.megabytes))
+                }
+            }
+        }
+        _ = runChild("/bin/rm", ["-rf", destination, source])
+        for (name, figures) in [("cp -a && sync -f", cp), ("statetui copy --headless", ours)] {
+            print(
+                pad(TransferTotals.count(count), 11) + pad(name, 30)
+                    + pad(format(median(figures.map(\.seconds)), 2), 10)
+                    + pad(format(median(figures.map(\.megabytes)), 1), 13)
+                    + figures.map { "\(format($0.seconds, 2))/\(format($0.megabytes, 0))" }.joined(separator: " "))
+        }
+        let ratio = median(ours.map(\.seconds)) / median(cp.map(\.seconds))
+        print(pad("", 11) + "time ratio, statetui copy / (cp -a && sync -f): \(format(ratio, 2))")
+        json += ",\"files_\(count)\":{\"cp_s\":\(format(median(cp.map(\.seconds)), 3))"
+        json += ",\"cp_rss_mb\":\(format(median(cp.map(\.megabytes)), 1))"
+        json += ",\"statetui_s\":\(format(median(ours.map(\.seconds)), 3))"
+        json += ",\"statetui_rss_mb\":\(format(median(ours.map(\.megabytes)), 1))}"
+    }
+    print(json + "}")
+}
+
+/// `files` empty files under `root`, 1,000 a directory (`root/0000/000000`, …).
+private func makeEmptyTree(at root: String, files: Int) {
+    mkdir(root, 0o755)
+    var made = 0
+    var directory = 0
+    while made < files {
+        let path = root + "/" + String(format: "%04d", directory)
+        mkdir(path, 0o755)
+        for index in 0..<min(1_000, files - made) {
+            let descriptor = open(path + "/" + String(format: "%06d", index), O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        made += min(1_000, files - made)
+        directory += 1
+    }
+}
+
+/// Runs `executable` with `arguments`, its output discarded; its wall time, peak resident memory and status.
+private func runChild(_ executable: String, _ arguments: [String]) -> (
+    seconds: Double, megabytes: Double, status: Int32
+) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    let start = ContinuousClock.now
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+        print("copy tree benchmarks: cannot run \(executable)")
+        return (.nan, .nan, -1)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let elapsed = seconds(ContinuousClock.now - start)
+    // ru_maxrss is in KiB on Linux.
+    return (
+        elapsed, Double(usage.ru_maxrss) / 1024, (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    )
+}

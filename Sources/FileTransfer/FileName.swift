@@ -1,0 +1,91 @@
+/// File names and paths as the file system holds them, bytes that need not be UTF-8 (`bad\xffname`),
+/// carried losslessly in a `String` so the copier's names, journal entries and messages keep their type.
+///
+/// The encoding is PEP 383's idea on Unicode's last private-use scalars: UTF-8 is decoded as usual, and
+/// every byte that is not part of a valid sequence becomes the scalar U+10FF00 + byte (``escapeBase``).
+/// So that this stays reversible for every byte string, a valid sequence that encodes one of those 256
+/// scalars itself is escaped byte by byte too. ``string(_:)`` and ``bytes(_:)`` are then inverse: every
+/// byte string read with `readdir` or `readlink` is written back byte for byte by `openat`, `mkdirat`,
+/// `symlinkat` and the rest (``FileSystem`` converts at that boundary, and nowhere else), and the journal,
+/// which stores names as JSON text, finds the same name again on a resume. ``DisplayText`` shows an
+/// escaped byte as `\xFF`.
+public enum FileName {
+    /// The first of the 256 scalars that stand for single bytes.
+    static let escapeBase: UInt32 = 0x10_FF00
+
+    /// The name or path `bytes` as a string that ``bytes(_:)`` turns back into exactly these bytes.
+    public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        let bytes = Array(bytes)
+        // The common case, valid UTF-8 without the reserved scalars, costs one validation.
+        if let text = String(validating: bytes, as: UTF8.self),
+            !text.unicodeScalars.contains(where: isEscape)
+        {
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        while index < bytes.count {
+            if let (scalar, length) = decodeOne(bytes, at: index), !isEscape(scalar) {
+                scalars.append(scalar)
+                index += length
+            } else {
+                scalars.append(Unicode.Scalar(escapeBase + UInt32(bytes[index]))!)
+                index += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The bytes `name` stands for: each escape scalar as its byte, every other scalar in UTF-8.
+    public static func bytes(_ name: String) -> [UInt8] {
+        guard name.unicodeScalars.contains(where: isEscape) else { return Array(name.utf8) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for scalar in name.unicodeScalars {
+            if isEscape(scalar) {
+                bytes.append(UInt8(scalar.value - escapeBase))
+            } else {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return bytes
+    }
+
+    /// Calls `body` with `name`'s bytes as a NUL-terminated C string, for a system call.
+    @inline(__always)
+    public static func withCString<Result, Failure: Error>(
+        _ name: String, _ body: (UnsafePointer<CChar>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard name.unicodeScalars.contains(where: isEscape) else {
+            return try name.withCString { pointer in Swift.Result { () throws(Failure) in try body(pointer) } }.get()
+        }
+        let terminated = bytes(name) + [0]
+        return try terminated.withUnsafeBufferPointer { buffer in
+            Swift.Result { () throws(Failure) in
+                try buffer.withMemoryRebound(to: CChar.self) { characters throws(Failure) in
+                    try body(characters.baseAddress!)
+                }
+            }
+        }.get()
+    }
+
+    /// True for the scalars that stand for single bytes.
+    @inline(__always)
+    static func isEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= escapeBase
+    }
+
+    /// The scalar of the valid UTF-8 sequence at `index`, and its length; nil when the bytes there are
+    /// not one (a stray continuation byte, a truncated, overlong or surrogate sequence).
+    private static func decodeOne(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int)? {
+        let end = min(bytes.count, index + 4)
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[index..<end].makeIterator()
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded):
+            return (Unicode.UTF8.decode(encoded), encoded.count)
+        case .emptyInput, .error:
+            return nil
+        }
+    }
+}

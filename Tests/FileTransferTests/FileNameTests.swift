@@ -1,0 +1,53 @@
+import Testing
+
+@testable import FileTransfer
+
+/// Names are bytes (issue 23): every byte string the file system may hold survives the trip through the
+/// `String` the copier carries it in, and is shown escaped.
+@Suite struct FileNameTests {
+    /// Byte strings, valid UTF-8 or not, including the UTF-8 of the very scalars that stand for bytes.
+    static let names: [[UInt8]] = [
+        Array("plain.txt".utf8),
+        Array("bad".utf8) + [0xFF] + Array("name".utf8),
+        [0xC3, 0xA9],  // é, precomposed
+        [0x65, 0xCC, 0x81],  // é, decomposed: a different name
+        [0xE9],  // é in Latin-1
+        [0xE2, 0x82],  // a truncated sequence
+        [0xC0, 0xAF],  // an overlong "/"
+        [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
+        [0xF4, 0x8F, 0xBC, 0x80],  // U+10FF00, the first scalar that stands for a byte
+        [0xF4, 0x8F, 0xBF, 0xBF, 0x41],  // U+10FFFF then "A"
+        [0x80, 0x80, 0xFE, 0xFF, 0x01, 0x7F],
+        Array(0x01...0xFF),
+    ]
+
+    @Test(arguments: names)
+    func everyByteStringTurnsBackIntoItsBytes(bytes: [UInt8]) {
+        let name = FileName.string(bytes)
+        #expect(FileName.bytes(name) == bytes)
+        #expect(
+            FileName.withCString(name) { pointer in Array(UnsafeBufferPointer(start: pointer, count: bytes.count + 1)) }
+                == bytes.map { CChar(bitPattern: $0) } + [0])
+    }
+
+    /// Two different byte strings never become the same string's bytes (the mapping is one to one).
+    @Test func differentBytesStayDifferentNames() {
+        let bytes = Self.names.map { FileName.bytes(FileName.string($0)) }
+        #expect(Set(bytes).count == Self.names.count)
+    }
+
+    /// Valid UTF-8 is carried as the text it is; a byte that is not UTF-8 is shown as `\xFF`.
+    @Test(
+        arguments: [
+            (Array("plain.txt".utf8), "plain.txt", "plain.txt"),
+            ([0xC3, 0xA9], "é", "é"),
+            (Array("bad".utf8) + [0xFF] + Array("name".utf8), nil, "bad\\xFFname"),
+            ([0xE2, 0x82, 0x0A], nil, "\\xE2\\x82\\n"),
+            ([0xF4, 0x8F, 0xBC, 0x80], nil, "\\xF4\\x8F\\xBC\\x80"),
+        ] as [([UInt8], String?, String)])
+    func namesAreShownEscaped(bytes: [UInt8], text: String?, shown: String) {
+        let name = FileName.string(bytes)
+        if let text { #expect(name == text) }
+        #expect(DisplayText.escaped(name) == shown)
+    }
+}
