@@ -265,7 +265,7 @@ private func shell(_ arguments: [String], capture: Bool, peakResidentKB: inout I
 /// `idleSeconds`, and its resident memory.
 private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
     guard let binary = releaseStatetui() else {
-        return .skipped("no statetui next to the benchmarks (make release, or swift build -c release --product statetui)")
+        return .skipped("no statetui next to the benchmarks (make release)")
     }
     guard shell(["tmux", "-V"]) != nil else { return .skipped("tmux is not installed") }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-bench-\(getpid())")
