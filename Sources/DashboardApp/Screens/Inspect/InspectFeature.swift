@@ -32,7 +32,7 @@ package enum InspectFeature {
     private static let machineHelp = KeyHelp("↑↓", "machine")
     private static let otherMachineHelp = KeyHelp("←→", "machine")
     private static let travelHelp = KeyHelp("↑↓/pgup/pgdn/home", "travel")
-    private static let panHelp = KeyHelp("←↑↓→", "pan")
+    private static let panHelp = KeyHelp("↑↓/hjkl", "pan")
 
     /// Every key of the inspect screens: the keymap, the help bar and the man page read this table.
     package static let bindings: [Binding] =
