@@ -92,7 +92,7 @@ enum InteractiveCopy {
                 for transfer in transfers { transfer.machine.send(.start) }
             }
         }
-        for problem in session.removeSettledJournals() { io.writeError("statetui: \(problem)\n") }
+        for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
         return status == 0 ? CopyExitStatus.report(transfers, io: io) : status
     }
 }

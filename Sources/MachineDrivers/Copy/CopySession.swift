@@ -158,11 +158,6 @@ package final class CopySession {
     package func finish() -> [String] {
         stream.finish()
     }
-
-    /// ``finish()`` under its earlier name, which the headless and interactive copy still call.
-    package func removeSettledJournals() -> [String] {
-        finish()
-    }
 }
 
 /// What the transfers could not keep, one warning per kind and reason (the first file named), so a
