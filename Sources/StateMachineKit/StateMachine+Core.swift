@@ -196,6 +196,8 @@ extension StateMachine {
         @usableFromInline var wake: [Int: ParkedReader] = [:]
         /// Parked feed readers to resume, each with its own batch.
         @usableFromInline var wakeFeeds: [WokenFeedReader] = []
+        /// Feeds of many machines (``StateMachine/records(of:after:)``) to tell that this machine recorded.
+        @usableFromInline var wakeWatchers: [RecordWatcher] = []
         /// Whether the woken readers' streams end (stop) rather than take the state.
         @usableFromInline var wakeFinishes = false
         /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
@@ -215,7 +217,7 @@ extension StateMachine {
 
         @inlinable var isEmpty: Bool {
             cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && wakeFeeds.isEmpty
-                && reports.isEmpty && bound == nil && waiter == nil
+                && wakeWatchers.isEmpty && reports.isEmpty && bound == nil && waiter == nil
         }
     }
 
@@ -248,6 +250,9 @@ extension StateMachine {
         /// The feed readers waiting for the next record, by id: apart from ``parked`` so that a record that
         /// changes nothing looks at feed readers only.
         @usableFromInline var parkedFeeds: [Int: ParkedReader] = [:]
+        /// The feeds of many machines waiting for this machine's next record: each is told once, after the
+        /// lock, and watches again when it reads (``RecordsOfMany``), so a burst of records wakes it once.
+        @usableFromInline var watchers: [RecordWatcher] = []
         /// Whether a caller is delivering reports; shared with the machine, whose deliverer steps down
         /// through it without the lock (``ReportDelivery``).
         @usableFromInline let delivery: ReportDelivery
@@ -491,6 +496,7 @@ extension StateMachine {
         ) {
             sequence += 1
             if !parkedFeeds.isEmpty { wakeParkedFeeds(into: &effects) }
+            if !watchers.isEmpty { wakeWatchers(into: &effects) }
             if let reportLevel, source.level(of: outcome) >= reportLevel {
                 note(
                     .record(
@@ -726,6 +732,14 @@ extension StateMachine {
             effects.edit { effects in
                 for (id, reader) in waking { effects.wakeFeeds.append(WokenFeedReader(id: id, reader: reader)) }
             }
+        }
+
+        /// Takes every watching feed of many machines out of the list, to tell after the lock.
+        @inlinable
+        mutating func wakeWatchers(into effects: inout Effects?) {
+            var waking: [RecordWatcher] = []
+            swap(&waking, &watchers)
+            effects.edit { $0.wakeWatchers.append(contentsOf: waking) }
         }
 
         /// The woken `states()` readers have now seen the state they are handed: the state after the whole

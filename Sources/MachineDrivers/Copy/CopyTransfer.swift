@@ -101,7 +101,6 @@ package final class CopyTransfer: TransferDriver {
     package func finish() async {
         machine.engine.stop()
         await gate.run {}
-        driverStatus.finish()
     }
 
     /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
@@ -115,9 +114,6 @@ package final class CopyTransfer: TransferDriver {
         }
         done.wait()
     }
-
-    /// The status after every change, newest only.
-    package var statusUpdates: AsyncStream<TransferDriverStatus> { driverStatus.updates }
 
     /// The status now: stale events counted and whether the next write is armed to fail.
     package var status: TransferDriverStatus { driverStatus.value }
@@ -187,9 +183,10 @@ package final class CopyTransfer: TransferDriver {
                 do throws(TransferError) {
                     return .success(
                         try await job.run { progress in
-                            // The percent first: whoever sees the job copying sees where it is.
-                            forwarder.forward(progress)
-                            driverStatus.note(progress)
+                            // The status first, then the percent: a size or a start of copying the row has
+                            // not seen is sent as progress even at the same percent, so the machine records
+                            // it and whoever reads the records reads the status with them.
+                            forwarder.forward(progress, always: driverStatus.note(progress))
                         })
                 } catch {
                     return .failure(error)
@@ -310,14 +307,14 @@ private final class ProgressForwarder: Sendable {
         self.lastPercent = Locked(percent)
     }
 
-    func forward(_ progress: CopyProgress) {
-        let percent = progress.percent
-        let grew = lastPercent.withLock { last in
-            guard percent > last else { return false }
-            last = percent
-            return true
+    /// Sends the percent when it grew, or `always` at the percent reached so far.
+    func forward(_ progress: CopyProgress, always: Bool = false) {
+        let sent = lastPercent.withLock { last -> Int? in
+            guard progress.percent > last else { return always ? last : nil }
+            last = progress.percent
+            return last
         }
-        if grew {
+        if let percent = sent {
             sender.send(.progress(request: request, percent: percent))
         }
     }
@@ -336,35 +333,25 @@ extension CopyTransfer {
 private final class DriverStatus: Sendable {
     private let current = Locked(TransferDriverStatus())
     private let injectedFault = Locked(false)
-    let updates: AsyncStream<TransferDriverStatus>
-    private let continuation: AsyncStream<TransferDriverStatus>.Continuation
-
-    init() {
-        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(TransferDriverStatus())
-    }
 
     /// The status now.
     var value: TransferDriverStatus { current.withLock { $0 } }
 
-    /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
+    /// Applies `body` to the status.
     func change(_ body: (inout TransferDriverStatus) -> Void) {
-        current.withLock { status in
-            body(&status)
-            continuation.yield(status)
-        }
+        current.withLock { body(&$0) }
     }
 
     /// Records the source's size the first time a job reports it (and whenever it changes), and that the job
-    /// is copying once it reports bytes still to copy (a file found already there reports none); publishes
-    /// only a change.
-    func note(_ progress: CopyProgress) {
+    /// is copying once it reports bytes still to copy (a file found already there reports none); returns
+    /// whether that changed the status.
+    func note(_ progress: CopyProgress) -> Bool {
         current.withLock { status in
             let copying = status.isCopying || progress.bytesWritten < progress.totalBytes
-            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return }
+            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return false }
             status.totalBytes = progress.totalBytes
             status.isCopying = copying
-            continuation.yield(status)
+            return true
         }
     }
 
@@ -373,7 +360,6 @@ private final class DriverStatus: Sendable {
         let armed = current.withLock { status in
             guard status.failsNextOutcome else { return false }
             status.failsNextOutcome = false
-            continuation.yield(status)
             return true
         }
         if armed { injectedFault.withLock { $0 = true } }
@@ -388,7 +374,4 @@ private final class DriverStatus: Sendable {
         }
     }
 
-    func finish() {
-        continuation.finish()
-    }
 }

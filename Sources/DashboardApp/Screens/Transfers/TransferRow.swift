@@ -81,6 +81,14 @@ package struct TransferRow: Hashable, Sendable {
         recent = Array((recent + fresh).suffix(Self.recentLimit))
     }
 
+    /// Takes in the change feed's news of this transfer: its records, the state after them as measured with
+    /// `change.sample`, and its driver's status.
+    package mutating func take(_ change: TransferChange) {
+        take(records: change.records)
+        if driverStatus != change.status { driverStatus = change.status }
+        take(change.records.state, change.sample)
+    }
+
     /// The file's size in bytes, when the driver knows it.
     package var totalBytes: Int64? { driverStatus.totalBytes }
 
