@@ -42,8 +42,8 @@ package final class CopyTransfer: TransferDriver {
     package let request: CopyRequest
     /// The destination directory's journal, shared by every transfer into it.
     package let journal: CopyJournal?
-    /// Chunk size, checkpoint interval and file system of the jobs.
-    package let options: CopyOptions
+    /// Chunk size, checkpoint interval and file system of the jobs, shared with the session's other transfers.
+    private let sharedOptions: SharedCopyOptions
 
     private let gate = SerialGate()
     /// Which running visit's job run is active and whether a pause asked it to stop.
@@ -61,9 +61,20 @@ package final class CopyTransfer: TransferDriver {
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
     /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`). A run waits for
     /// one of `slots` before it opens anything.
-    package init(
+    package convenience init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
         options: CopyOptions = CopyOptions(), displayName: String? = nil, slots: CopySlots = .perProcess
+    ) {
+        self.init(
+            source: source, destinationDirectory: destinationDirectory, overwrite: overwrite, journal: journal,
+            sharedOptions: SharedCopyOptions(options), displayName: displayName, slots: slots)
+    }
+
+    /// A transfer (``init(source:destinationDirectory:overwrite:journal:options:displayName:slots:)``) whose
+    /// options are shared with other transfers: a session of a million files holds them once.
+    package init(
+        source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
+        sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess
     ) {
         self.slots = slots
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
@@ -75,21 +86,33 @@ package final class CopyTransfer: TransferDriver {
         self.request = CopyRequest(
             id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
         self.journal = journal
-        var options = options
-        let write = options.fileSystem.write
-        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
-            if status.takeArmedFailure() { throw Errno.ioError }
-            return try write(descriptor, bytes, offset)
-        }
-        self.options = options
+        self.sharedOptions = sharedOptions
         let engine = machine.engine
         engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") {
             [weak self] sender in
             await self?.copy(for: sender)
         }
-        engine.whileIn(where: { $0.phase == .idle }, label: "discard \(name)") { [weak self] sender in
+        // Idle after a request (a cancel), never the idle a transfer starts in: nothing is there to discard, and
+        // a tree of a million files starts without a task each.
+        engine.whileIn(where: { $0.phase == .idle && $0.lastRequest > 0 }, label: "discard \(name)") {
+            [weak self] sender in
             await self?.discard(for: sender)
         }
+    }
+
+    /// Chunk size, checkpoint interval and file system of the jobs.
+    package var options: CopyOptions { sharedOptions.value }
+
+    /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
+    private func jobOptions() -> CopyOptions {
+        var options = sharedOptions.value
+        let write = options.fileSystem.write
+        let status = driverStatus
+        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            if status.takeArmedFailure() { throw Errno.ioError }
+            return try write(descriptor, bytes, offset)
+        }
+        return options
     }
 
     /// The file as the dashboard's row and the progress lines show it (its name, or its path in a tree
@@ -169,7 +192,7 @@ package final class CopyTransfer: TransferDriver {
             else { return }
             let job = self.job.withLock { job in
                 if let job { return job }
-                let made = CopyJob(request: self.request, journal: journal, options: options)
+                let made = CopyJob(request: self.request, journal: journal, options: jobOptions())
                 job = made
                 return made
             }
@@ -231,6 +254,18 @@ package final class CopyTransfer: TransferDriver {
             }
             cancelled?.cancel()
         }
+    }
+}
+
+/// Copy options held once for many transfers (a session's), each holding a reference rather than a copy of
+/// the file system's table of calls.
+package final class SharedCopyOptions: Sendable {
+    /// The options.
+    package let value: CopyOptions
+
+    /// `value`, to share.
+    package init(_ value: CopyOptions) {
+        self.value = value
     }
 }
 
