@@ -10,7 +10,7 @@ DOCC ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/docc) docc)
 SWIFT_FORMAT ?= $(firstword $(wildcard $(TOOLCHAIN_BIN)/swift-format) swift-format)
 FORMAT_PATHS := Sources Tests Package.swift
 DOCS_SITE ?= docs-site
-DOC_MODULES := StateMachineKit StateMachineTesting StateMachineInspector
+DOC_MODULES := StateMachineKit StateMachineTesting StateMachineDiagrams StateMachineInspector
 # Release builds link the Swift runtime and FoundationEssentials into the binary on Linux: only what it uses is
 # loaded (statetui --version 14.8 -> 11.4 MB resident, the idle dashboard 19.5 -> 16.3 MB) and the installed
 # binary runs without a Swift toolchain. Darwin has no static Swift runtime.
@@ -166,6 +166,7 @@ docs:
 	printf '%s\n' '<!doctype html><meta charset="utf-8"><title>statetui documentation</title>' \
 		'<ul><li><a href="StateMachineKit/documentation/statemachinekit/">StateMachineKit</a></li>' \
 		'<li><a href="StateMachineTesting/documentation/statemachinetesting/">StateMachineTesting</a></li>' \
+		'<li><a href="StateMachineDiagrams/documentation/statemachinediagrams/">StateMachineDiagrams</a></li>' \
 		'<li><a href="StateMachineInspector/documentation/statemachineinspector/">StateMachineInspector</a></li></ul>' \
 		> $(DOCS_SITE)/index.html; \
 	echo "documentation in $(DOCS_SITE)/ (serve that folder; each module lives under its own name)"

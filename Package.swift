@@ -61,6 +61,7 @@ let package = Package(
     products: [
         .library(name: "StateMachineKit", targets: ["StateMachineKit"]),
         .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
+        .library(name: "StateMachineDiagrams", targets: ["StateMachineDiagrams"]),
         .library(name: "StateMachineMacros", targets: ["StateMachineMacros"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
@@ -74,19 +75,24 @@ let package = Package(
         .target(name: "Support"),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .target(name: "StateMachineKit", dependencies: ["Support"]),
-        .target(name: "StateMachineTesting", dependencies: ["StateMachineKit", "Support"]),
+        // A state graph drawn as boxes and arrows in text: the layout engine, apart from the graph and its
+        // exploration, which stay in StateMachineKit.
+        .target(name: "StateMachineDiagrams", dependencies: ["StateMachineKit"]),
+        .testTarget(name: "StateMachineDiagramsTests", dependencies: ["StateMachineDiagrams", "StateMachineKit"]),
+        .target(name: "StateMachineTesting", dependencies: ["StateMachineKit", "StateMachineDiagrams", "Support"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "StateMachineKit", "StateMachineTesting", "TerminalUI", "FileTransfer", "ScreenStates",
-                "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
+                "StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "TerminalUI", "FileTransfer",
+                "ScreenStates", "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "StateMachineTesting", "Support"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
         .target(name: "StateMachineInspector", dependencies: ["StateMachineKit", "Support"]),
         .testTarget(name: "StateMachineInspectorTests", dependencies: ["StateMachineInspector", "StateMachineKit"]),
         .testTarget(
-            name: "StateMachineTestingTests", dependencies: ["StateMachineTesting", "StateMachineKit", "Support"]),
+            name: "StateMachineTestingTests",
+            dependencies: ["StateMachineTesting", "StateMachineKit", "StateMachineDiagrams", "Support"]),
         .macro(
             name: "StateMachineMacrosPlugin",
             swiftSettings: syntaxSwiftSettings,
@@ -108,7 +114,10 @@ let package = Package(
             dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(
             name: "DocSnippetsTests",
-            dependencies: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector", "StateMachineMacros"]),
+            dependencies: [
+                "StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "StateMachineInspector",
+                "StateMachineMacros",
+            ]),
         .systemLibrary(
             name: "CNCurses",
             path: "Sources/CNCurses",
@@ -121,10 +130,10 @@ let package = Package(
             dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses", "Support"],
             exclude: ["__Snapshots__"]
         ),
-        .target(name: "ScreenStates", dependencies: ["StateMachineKit", "Support"]),
+        .target(name: "ScreenStates", dependencies: ["StateMachineKit", "StateMachineDiagrams", "Support"]),
         .testTarget(
             name: "ScreenStatesTests",
-            dependencies: ["ScreenStates", "StateMachineKit", "StateMachineTesting", "Support"]),
+            dependencies: ["ScreenStates", "StateMachineKit", "StateMachineDiagrams", "StateMachineTesting", "Support"]),
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
         .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit", "Support"]),
         .testTarget(name: "MachineDriversTests", dependencies: ["MachineDrivers"]),
@@ -132,23 +141,24 @@ let package = Package(
         .target(
             name: "DashboardApp",
             dependencies: [
-                "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "FileTransfer", "Support",
-                "StateMachineInspector",
+                "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
+                "FileTransfer", "Support", "StateMachineInspector",
             ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(
             name: "Commands",
             dependencies: [
                 "CMalloc", "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit",
-                "FileTransfer", "StateMachineInspector", "Support",
+                "StateMachineDiagrams", "FileTransfer", "StateMachineInspector", "Support",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
             name: "StateTUITests",
             dependencies: [
-                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "TerminalUI",
-                "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector", "Support",
+                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit",
+                "StateMachineDiagrams", "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer",
+                "StateMachineInspector", "Support",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import ScreenStates
+import StateMachineDiagrams
 import StateMachineKit
 import StateMachineTesting
 import Support

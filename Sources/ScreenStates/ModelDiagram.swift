@@ -1,3 +1,4 @@
+import StateMachineDiagrams
 import StateMachineKit
 
 /// A model's state diagram as ``DiagramGraph``s: the explored graph whole (one box per sampled state) and

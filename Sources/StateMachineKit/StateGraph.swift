@@ -222,7 +222,7 @@ public struct StateGraph<State: Hashable, Event> {
     }
 
     /// Calls `body` with (from index, event index, to index, kind) for each edge in (state, event) order.
-    func forEachEdge(_ body: (Int, Int, Int, Edge.Kind) -> Void) {
+    package func forEachEdge(_ body: (Int, Int, Int, Edge.Kind) -> Void) {
         let width = events.count
         for cell in targets.indices where targets[cell] >= 0 {
             let kind: Edge.Kind

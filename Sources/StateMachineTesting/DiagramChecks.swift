@@ -1,3 +1,4 @@
+import StateMachineDiagrams
 import StateMachineKit
 
 extension DiagramGraph {

@@ -1,4 +1,5 @@
 import ScreenStates
+import StateMachineDiagrams
 import StateMachineKit
 import StateMachineTesting
 import Testing

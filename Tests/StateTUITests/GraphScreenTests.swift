@@ -1,6 +1,7 @@
 import Commands
 import Foundation
 import ScreenStates
+import StateMachineDiagrams
 import StateMachineKit
 import TerminalUI
 import TerminalUITesting

@@ -1,4 +1,5 @@
 import ScreenStates
+import StateMachineDiagrams
 import StateMachineKit
 
 /// What the Graph screen shows: the selected model's report and diagram, collapsed or full, diagram or

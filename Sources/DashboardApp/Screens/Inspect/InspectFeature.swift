@@ -1,3 +1,4 @@
+import StateMachineDiagrams
 import StateMachineInspector
 import StateMachineKit
 import TerminalUI

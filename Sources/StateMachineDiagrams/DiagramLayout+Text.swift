@@ -1,7 +1,9 @@
 // Texts inside a diagram: every character must take exactly one terminal column so the grid lines up, and
 // long texts wrap into lines that fit a box.
 
-extension DiagramText {
+import StateMachineKit
+
+enum DiagramText {
     /// `text` with every character that does not take exactly one column (controls, wide East Asian
     /// characters, emoji, lone combining marks) written as a Swift escape, `\u{…}`.
     static func singleColumn(_ text: String) -> String {

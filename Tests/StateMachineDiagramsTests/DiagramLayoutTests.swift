@@ -1,3 +1,5 @@
+import Foundation
+import StateMachineDiagrams
 import StateMachineKit
 import Testing
 

@@ -1,6 +1,8 @@
 // A StateGraph as a DiagramGraph: whole (one box per state) or collapsed by a grouping function (one box per
 // group, e.g. per case), then laid out as text by DiagramLayout.
 
+import StateMachineKit
+
 extension StateGraph {
     /// The graph as boxes and arrows, with states that share a group drawn as one box.
     ///

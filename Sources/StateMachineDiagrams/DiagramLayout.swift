@@ -1,3 +1,5 @@
+import StateMachineKit
+
 /// The characters a ``DiagramLayout`` draws with. The layout never reads the environment: the caller decides
 /// (a terminal whose locale is not UTF-8 gets ``ascii``).
 public enum DiagramCharset: String, Sendable, Hashable, CaseIterable {

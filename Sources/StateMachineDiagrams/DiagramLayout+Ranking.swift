@@ -1,6 +1,8 @@
 // The first half of the layered layout: texts measured, cycles broken, layers assigned, long edges turned
 // into chains of elements, and the order of elements within each rank chosen to cross as little as possible.
 
+import StateMachineKit
+
 /// The working state of one layout, from the graph to the drawing.
 struct DiagramEngine {
     /// What stands at one place of a rank.

@@ -1,7 +1,9 @@
+import StateMachineKit
+
 /// A directed graph to draw as boxes and arrows: the input of ``DiagramLayout``.
 ///
-/// Nodes are texts (a box each), edges are labelled arrows between node positions. A ``StateGraph`` makes
-/// one with ``StateGraph/diagram(groupingStatesBy:labellingEventsBy:)``, whole or collapsed by case; any
+/// Nodes are texts (a box each), edges are labelled arrows between node positions. A `StateGraph` makes
+/// one with `StateGraph.diagram(groupingStatesBy:labellingEventsBy:)`, whole or collapsed by case; any
 /// other graph can be drawn by building one directly.
 public struct DiagramGraph: Hashable, Sendable {
     /// One arrow from the node at `from` to the node at `to`.

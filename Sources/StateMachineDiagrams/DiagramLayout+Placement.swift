@@ -1,6 +1,8 @@
 // The second half of the layered layout: sizes and ports of the elements, their columns, the tracks of the
 // horizontal jogs between ranks, and the rows of ranks and channels.
 
+import StateMachineKit
+
 /// Where everything of a ranked diagram goes on the grid.
 struct DiagramPlacement {
     /// Each node's box width and height.

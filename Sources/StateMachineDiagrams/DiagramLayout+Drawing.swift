@@ -1,6 +1,8 @@
 // The placed diagram drawn on a grid: boxes with their text, each edge's path from the source border to its
 // arrowhead with line glyphs chosen from the directions it takes, labels beside their edges.
 
+import StateMachineKit
+
 /// A finished drawing, before it becomes a ``DiagramLayout``.
 struct DiagramDrawing {
     var width: Int
