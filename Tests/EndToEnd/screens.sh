@@ -65,7 +65,7 @@ wait_for 'by case'
 wait_for '║ idle ║'
 keys t
 wait_for 'states · [0-9]+ edges'
-keys g
+keys ']'
 keys m
 wait_for "Mermaid written to .*statetui-upload\\.mmd"
 [ -s "$work/statetui-upload.mmd" ] || fail "statetui-upload.mmd was not written"
@@ -76,10 +76,10 @@ wait_for 'Dead ends \([0-9]+\)'
 step="history: one named machine at a time; the load's and the upload's records, stale ones counted"
 keys 5
 wait_for 'Machine ‹ photos\.tar › 1/7'
-keys Left
+keys '['
 wait_for 'refreshTapped'
 wait_for '[0-9]+ records · 1 stale'
-keys Left
+keys '['
 wait_for '[0-9]+ records · 1 stale'
 wait_for 'following'
 keys Up

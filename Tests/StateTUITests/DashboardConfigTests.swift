@@ -101,7 +101,7 @@ import Testing
             ),
             (
                 "[keys]\nfirst = \"x\"\nquit = [\"x\"]",
-                "3: key 'x' for quit is also first's (Transfers): give first another key in [keys] too"
+                "3: key 'x' for quit is also first's (Transfers, Graph, History): give first another key in [keys] too"
             ),
             ("[clipboard]\nosc = true", "2: unknown setting 'osc' in [clipboard]: expected osc52"),
         ] as [(String, String)])

@@ -47,12 +47,21 @@ extension TransfersFeature {
         if let totalArea = layout.total {
             canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
         }
-        canvas.render(
-            Line(
-                "stale events dropped: \(state.staleEvents)"
-                    + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
-                style: state.staleEvents > 0 ? .bold : .plain),
-            in: layout.footer)
+        canvas.render(footer(state), in: layout.footer)
+    }
+
+    /// The last line: the filter and the sort column when asked (``ListQuery/status(shown:of:sortTitles:)``), then
+    /// the stale callbacks the machines dropped.
+    static func footer(_ state: TransfersScreenState) -> Line {
+        let stale = Span(
+            "stale events dropped: \(state.staleEvents)"
+                + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
+            style: state.staleEvents > 0 ? .bold : .plain)
+        guard
+            let query = state.query.status(
+                shown: state.shownCount, of: state.rows.count, sortTitles: sortColumns.map(\.title))
+        else { return Line([stale]) }
+        return Line(query.spans + [Span(" · "), stale])
     }
 
     /// The total row: every transfer summed (``TransferTotals``), the rate the sum of the running rows' rates.
@@ -68,23 +77,30 @@ extension TransfersFeature {
     /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by
     /// ``view(_:in:on:)``).
     static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
-        let tableColumns = columns.map(\.tableColumn)
+        let sorted = state.query.sortColumn.map { sortColumns[$0].title }
+        let tableColumns = columns.map { column in
+            var tableColumn = column.tableColumn
+            if tableColumn.title == sorted { tableColumn.title += "▾" }
+            return tableColumn
+        }
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
+        let shown = state.shown
         var rows: [[Line]] = []
-        rows.reserveCapacity(state.rows.count)
-        for index in state.rows.indices {
+        rows.reserveCapacity(shown.count)
+        for index in shown {
             rows.append(
                 state.rows[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
         }
-        return Table(columns: tableColumns, rows: rows, selected: state.rows.isEmpty ? nil : state.selected)
+        return Table(columns: tableColumns, rows: rows, selected: shown.firstIndex(of: state.selected))
     }
 
-    /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
-    /// selects it.
+    /// The transfer (its index among the rows) drawn at `point` when the screen is drawn in `area`; nil off the
+    /// table's rows. A click selects it.
     package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
         let tableArea = layout(state, in: area).table
         guard !tableArea.isEmpty else { return nil }
-        return table(state, columns: columns(width: tableArea.width), in: tableArea).row(at: point, in: tableArea)
+        let drawn = table(state, columns: columns(width: tableArea.width), in: tableArea).row(at: point, in: tableArea)
+        return drawn.map { state.shown[$0] }
     }
 
     /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
@@ -124,12 +140,13 @@ extension TransfersFeature {
     ) {
         let body = area.inset(top: 1)
         guard !body.isEmpty else { return }
+        let shown = state.shown
         let first = SelectableList.visibleOffset(
-            selected: table.selected, count: state.rows.count, height: body.height, offset: 0)
+            selected: table.selected, count: shown.count, height: body.height, offset: 0)
         let template = table.columnAreas(in: body.row(0))
         guard template.count > 1 else { return }
-        for line in 0..<min(body.height, state.rows.count - first) {
-            let index = first + line
+        for line in 0..<min(body.height, shown.count - first) {
+            let index = shown[first + line]
             let rowArea = body.row(line)
             let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
             let style = state.rows[index].presentation.phase.style
