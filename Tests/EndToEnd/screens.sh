@@ -100,10 +100,11 @@ wait_for 'records · [0-9]+ stale · [0-9]+ invalid · (following|paused)'
 step="help lists every screen's keys"
 keys '?'
 wait_for 'Upload'
-wait_for 'Graph'
+# The whole help is taller than 24 rows: PgDn scrolls a page, End to its last lines.
+keys PageDown
 wait_for 'fail the next upload'
-# The whole help is taller than 24 rows: End scrolls to its last lines.
 keys End
+wait_for 'Graph'
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab
