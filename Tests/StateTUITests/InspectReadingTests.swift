@@ -150,3 +150,18 @@ import Testing
             InspectFeature.render(state, size: Size(width: 80, height: 24)), named: "inspect-copy-canonical-80x24")
     }
 }
+
+/// `statetui inspect` takes the `[keys]` of the configuration file, as the dashboard does.
+@Suite struct InspectKeysTests {
+    @Test func aConfiguredKeyReplacesTheDefaultOnEveryInspectScreen() {
+        var state = InspectScreenState(socketPath: "s", tab: .graph)
+        state.keys = KeyOverrides(["next_machine": [.character("n")], "left": [.character("a")]])
+        #expect(InspectFeature.keymap(.character("n"), state) == .moveMachine(1))
+        #expect(InspectFeature.keymap(.character("]"), state) == nil)
+        #expect(InspectFeature.keymap(.character("a"), state) == .pan(rows: 0, columns: -InspectFeature.panStep))
+        #expect(InspectFeature.keymap(.left, state) == nil)
+        #expect(InspectFeature.keys(state).contains(KeyHelp("n", "machine")))
+        state.tab = .history
+        #expect(InspectFeature.keymap(.character("n"), state) == .moveMachine(1))
+    }
+}

@@ -74,8 +74,10 @@ package enum InspectFeature {
         Binding([.right, .character("l")], .pan(rows: 0, columns: panStep), help: panHelp),
         Binding([.pageUp], .pan(rows: -page, columns: 0), help: pageHelp, bar: { _ in nil }),
         Binding([.pageDown], .pan(rows: page, columns: 0), help: pageHelp, bar: { _ in nil }),
-        Binding([.character("g"), .home], .pan(rows: Int.min / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
-        Binding([.character("G"), .end], .pan(rows: Int.max / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.character("g")], .pan(rows: Int.min / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.home], .pan(rows: Int.min / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.character("G")], .pan(rows: Int.max / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.end], .pan(rows: Int.max / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
         Binding(
             [.character("H")], .pan(rows: 0, columns: -8 * panStep), help: KeyHelp("H/L", "far left/right"),
             bar: { _ in nil }),
@@ -125,12 +127,17 @@ package enum InspectFeature {
             return typed
         }
         let context = size.map { KeyContext(key: key, size: $0, area: contentArea($0)) }
-        return bindings(on: state.tab).action(for: key, in: state, context: context)
+        return bindings(in: state).action(for: key, in: state, context: context)
+    }
+
+    /// The key table of the state's screen with the keys its configuration binds (``InspectScreenState/keys``).
+    static func bindings(in state: InspectScreenState) -> [KeyBinding<InspectScreenState, InspectScreenAction>] {
+        state.keys.applied(to: bindings(on: state.tab), in: .inspect)
     }
 
     /// The help bar's keys on the state's screen: those that apply now, each once, in table order.
     package static func keys(_ state: InspectScreenState) -> [KeyHelp] {
-        bindings(on: state.tab).barHelp(in: state)
+        bindings(in: state).barHelp(in: state)
     }
 
     /// Where a screen's content is drawn in a frame of `size`: inside the frame, below the tabs and the program's
@@ -227,9 +234,13 @@ package enum InspectFeature {
     }
 
     /// The app `statetui inspect NAME` runs on the program at `socketPath`.
-    package static func app(socketPath: String) -> App<InspectScreenState, InspectScreenAction, InspectScreenEffect> {
-        App(
-            initialState: InspectScreenState(socketPath: socketPath),
+    package static func app(socketPath: String, keys: KeyOverrides = KeyOverrides())
+        -> App<InspectScreenState, InspectScreenAction, InspectScreenEffect>
+    {
+        var state = InspectScreenState(socketPath: socketPath)
+        state.keys = keys
+        return App(
+            initialState: state,
             reduce: reduce,
             view: render,
             keymap: { key, state, size in keymap(key, state, size: size) },

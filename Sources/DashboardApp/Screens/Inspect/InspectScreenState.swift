@@ -45,6 +45,8 @@ package struct InspectScreenState: Hashable, Sendable {
     package var showsFullGraph = false
     /// How states read in words and collapse by case (``StateReadings``).
     package var readings = StateReadings.standard
+    /// The keys a configuration file binds (``KeyOverrides``, the `[keys]` actions whose places name Inspect).
+    package var keys = KeyOverrides()
     /// Why the connection failed, when it was not a clean end.
     package var failure: String?
     /// Set when the user quits; the run loop returns once it is.
