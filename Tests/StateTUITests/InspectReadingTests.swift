@@ -165,3 +165,15 @@ import Testing
         #expect(InspectFeature.keymap(.character("n"), state) == .moveMachine(1))
     }
 }
+
+/// While the Machines filter is typed, every printable key goes into it and the bar offers keeping or clearing it.
+@Suite struct InspectFilterTypingTests {
+    @Test func theBarOffersKeepingAndClearingAloneAndQGoesIntoTheFilter() throws {
+        var state = try InspectReadingTests.state(then: [.list(.beginFilter)])
+        #expect(InspectFeature.keys(state) == [KeyHelp("enter", "keep"), KeyHelp("esc", "clear filter")])
+        #expect(InspectFeature.keymap(.character("q"), state) == .list(.input("q")))
+        #expect(InspectFeature.keymap(.controlC, state) == .interrupt)
+        _ = InspectFeature.reduce(&state, .list(.clearFilter))
+        #expect(InspectFeature.keymap(.character("q"), state) == .quit)
+    }
+}

@@ -73,6 +73,17 @@ enum ListKeys {
         return bindings
     }
 
+    /// `binding`, applying only while the filter `query` reads is not typed: the help bar then offers keeping and
+    /// clearing it alone.
+    static func notWhileTyping<State: Sendable, Action: Sendable>(
+        _ binding: KeyBinding<State, Action>, query: @escaping @Sendable (State) -> ListQuery
+    ) -> KeyBinding<State, Action> {
+        var binding = binding
+        let applies = binding.applies
+        binding.applies = { !query($0).isEditing && applies($0) }
+        return binding
+    }
+
     /// What a key types into the filter while it is typed: every printable character (the app-wide `q`, `?` and
     /// the digits included); nil otherwise. Enter, Esc and Backspace are bindings of ``query(sortTitles:query:applies:edit:)``.
     static func textInput<Action>(_ key: Key, _ query: ListQuery, edit: (ListEdit) -> Action) -> Action? {

@@ -93,7 +93,10 @@ package enum InspectFeature {
     /// page read it.
     package static func bindings(on tab: InspectTab) -> [KeyBinding<InspectScreenState, InspectScreenAction>] {
         switch tab {
-        case .machines: machinesKeys + everywhere
+        // While the filter is typed, its keys alone apply (Ctrl-C still interrupts).
+        case .machines:
+            machinesKeys
+                + everywhere.map { $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, query: { $0.query }) }
         case .history: historyKeys + everywhere
         case .graph: graphKeys + everywhere
         }

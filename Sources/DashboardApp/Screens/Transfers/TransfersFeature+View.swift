@@ -26,7 +26,7 @@ extension TransfersFeature {
         let total = state.showsTotals ? parts[1] : nil
         let footer = parts[parts.count - 1]
         guard state.detail != nil else { return (parts[0], nil, total, footer) }
-        let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
+        let tableHeight = min(state.shownCount + 1, max(2, parts[0].height / 3))
         let split = parts[0].rows([.fixed(tableHeight), .fill])
         return (split[0], split[1], total, footer)
     }

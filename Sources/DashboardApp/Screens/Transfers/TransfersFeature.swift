@@ -201,19 +201,9 @@ package enum TransfersFeature {
         + ListKeys.moves(
             page: TransferDetail.nominalHeight, rows: pageRows,
             applies: { $0.shownCount > 1 && !$0.query.isEditing }, move: { .moveCursor($0, rows: $1) }
-        ).dropFirst(2)).map(notWhileTyping)
+        ).dropFirst(2)).map { ListKeys.notWhileTyping($0, query: { $0.query }) }
         + ListKeys.query(sortTitles: sortColumns.map(\.title), query: \.query, edit: { .list($0) })
         + mouseBindings
-
-    /// `binding`, applying only while no filter is typed: the help bar then offers keeping and clearing it alone.
-    private static func notWhileTyping(_ binding: KeyBinding<TransfersScreenState, TransfersScreenAction>)
-        -> KeyBinding<TransfersScreenState, TransfersScreenAction>
-    {
-        var binding = binding
-        let applies = binding.applies
-        binding.applies = { !$0.query.isEditing && applies($0) }
-        return binding
-    }
 
     /// What a key types into the filter while it is typed (``ListKeys/textInput(_:_:edit:)``).
     package static func textInput(_ key: Key, _ state: TransfersScreenState) -> TransfersScreenAction? {
