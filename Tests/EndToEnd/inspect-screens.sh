@@ -68,6 +68,15 @@ wait_in watch 'one\.bin +paused · [0-9]+% · request #1'
 step="p resumes it and it completes"
 press copy p watch 'one\.bin +(running|completed) · ' 'one\.bin +completed · '
 
+step="/ filters the Machines list (typed letters go into it), esc clears it"
+press watch / watch 'enter keeps · esc clears'
+tm send-keys -t watch -l two
+press watch Enter watch '/two: 1 of 2'
+wait_in watch 'two\.bin +idle'
+! tm capture-pane -p -t watch | grep -q 'one\.bin' || fail "the filter /two still shows one.bin"
+press watch Escape watch 'one\.bin +completed · '
+press watch g watch 'one\.bin +completed · '
+
 step="History travels back to the pause"
 press watch 2 watch 'Machine +one\.bin'
 press watch Home watch 'travelled back' 'event +.*start'
