@@ -161,15 +161,16 @@ package enum TransfersFeature {
         max(1, layout(state, in: area).table.height - 1)
     }
 
-    /// Every key of the screen, in the help bar's order.
+    /// The list's moves (``ListKeys``): ↑↓ first in the bar, the paging keys after the detail pane's, which
+    /// take them while it is open.
+    private static let listMoves: [KeyBinding<TransfersScreenState, TransfersScreenAction>] = ListKeys.moves(
+        page: TransferDetail.nominalHeight, rows: pageRows, applies: { $0.shownCount > 1 },
+        bar: { _, move in move == .lineUp || move == .lineDown ? selectHelp : nil },
+        move: { .moveCursor($0, rows: $1) })
+
+    /// Every key of the screen, in the help bar's order; while the filter is typed only its own keys apply.
     package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
-        (Array(
-            ListKeys.moves(
-                page: TransferDetail.nominalHeight, rows: pageRows,
-                applies: { $0.shownCount > 1 && !$0.query.isEditing },
-                bar: { state, move in move == .lineUp || move == .lineDown ? selectHelp : nil },
-                move: { .moveCursor($0, rows: $1) }
-            ).prefix(2))
+        (Array(listMoves.prefix(2))
         + [
             machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
             machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
@@ -192,16 +193,11 @@ package enum TransfersFeature {
                 bar: { _ in nil }),
             KeyBinding(
                 [.enter], .toggleDetail, help: KeyHelp("enter", "open / close the detail pane"),
-                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil },
-                applies: { $0.hasSelection && !$0.query.isEditing }),
+                bar: { $0.detail == nil ? KeyHelp("enter", "details") : nil }, applies: { $0.hasSelection }),
             KeyBinding(
                 [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
-                bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil && !$0.query.isEditing }),
-        ] + detailScrollBindings
-        + ListKeys.moves(
-            page: TransferDetail.nominalHeight, rows: pageRows,
-            applies: { $0.shownCount > 1 && !$0.query.isEditing }, move: { .moveCursor($0, rows: $1) }
-        ).dropFirst(2)).map { ListKeys.notWhileTyping($0, query: { $0.query }) }
+                bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),
+        ] + detailScrollBindings + listMoves.dropFirst(2)).map { ListKeys.notWhileTyping($0, query: { $0.query }) }
         + ListKeys.query(sortTitles: sortColumns.map(\.title), query: \.query, edit: { .list($0) })
         + mouseBindings
 
@@ -222,8 +218,7 @@ package enum TransfersFeature {
             (.character("g"), .top), (.character("G"), .bottom),
         ].map { key, move in
             KeyBinding(
-                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil },
-                applies: { $0.detail != nil && !$0.query.isEditing }
+                [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil }
             ).laidOut { action, state, context in
                 detailOffset(after: move, state, in: context.area).map { .scrollDetail(to: $0) } ?? action
             }
