@@ -76,7 +76,7 @@ wait_gone '─ tree/sub/bad\.bin ─'
 step="a click on the History tab shows History; / searches it"
 wait_for '│ tree/big\.bin .*completed · '
 click $(($(column_on_top '3 History') + 2)) 1
-wait_for 'records · [0-9]+ stale · [0-9]+ invalid · following'
+wait_for 'records · [0-9]+ stale · [0-9]+ invalid · ([0-9]+ missed · )?following'
 keys /
 wait_for 'enter searches · esc cancels'
 keys -l succeeded
