@@ -55,7 +55,7 @@ private final class IdleDriver: TransferDriver {
     }
 
     /// The copy dashboard's Graph draws the copies' own model, the transfer, and nothing else: its header names
-    /// only `transfer`, and `g`/`G` (which cycle the demo's models) do nothing and leave the help bar.
+    /// only `transfer`, and `[`/`]` (which cycle the demo's models) do nothing and leave the help bar.
     @Test func theCopyDashboardsGraphShowsOnlyTheTransferModel() {
         let environment = Self.copyEnvironment()
         defer { environment.stop() }
@@ -63,7 +63,7 @@ private final class IdleDriver: TransferDriver {
         #expect(state.graph == GraphScreenState(model: .transfer, models: [.transfer]))
         _ = AppReducer.reduce(&state, .select(.graph))
         #expect(
-            [Key.character("g"), .character("G")].map { Keymap.action(for: $0, in: state, size: F.size) } == [nil, nil])
+            [Key.character("]"), .character("[")].map { Keymap.action(for: $0, in: state, size: F.size) } == [nil, nil])
         var cycled = state.graph
         #expect(GraphFeature.reduce(&cycled, .nextModel) == [])
         #expect(GraphFeature.reduce(&cycled, .previousModel) == [])
@@ -77,7 +77,7 @@ private final class IdleDriver: TransferDriver {
         _ = AppReducer.reduce(&state, .select(.graph))
         var models: [ScreenModel] = [state.graph.model]
         for _ in ScreenModel.allCases.dropFirst() {
-            guard let action = Keymap.action(for: .character("g"), in: state, size: F.size) else { break }
+            guard let action = Keymap.action(for: .character("]"), in: state, size: F.size) else { break }
             _ = AppReducer.reduce(&state, action)
             models.append(state.graph.model)
         }
@@ -200,7 +200,8 @@ private final class IdleDriver: TransferDriver {
         let rows = (0..<100).map { TransferRow(name: "file-\($0)") }
         var state = AppState(transfers: TransfersScreenState(rows: rows))
         let size = Size(width: 80, height: 24)
-        let page = AppView.contentArea(size).height - 2  // the table's header and the footer line
+        // The rows drawn (less the table's header and the footer line) less one kept for context.
+        let page = AppView.contentArea(size).height - 3
         func press(_ key: Key) {
             if let action = Keymap.action(for: key, in: state, size: size) { _ = AppReducer.reduce(&state, action) }
         }

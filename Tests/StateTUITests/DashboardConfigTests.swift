@@ -97,11 +97,11 @@ import Testing
             ("[clipboard]\nosc52 = 0", "2: expected true or false for osc52, found an integer"),
             (
                 "[keys]\n\nhelp = \"h\"",
-                "3: key 'h' for help is also left's (Graph): give left another key in [keys] too"
+                "3: key 'h' for help is also left's (Graph, Inspect): give left another key in [keys] too"
             ),
             (
                 "[keys]\nfirst = \"x\"\nquit = [\"x\"]",
-                "3: key 'x' for quit is also first's (Transfers): give first another key in [keys] too"
+                "3: key 'x' for quit is also first's (Transfers, Graph, History, Inspect): give first another key in [keys] too"
             ),
             ("[clipboard]\nosc = true", "2: unknown setting 'osc' in [clipboard]: expected osc52"),
         ] as [(String, String)])

@@ -126,10 +126,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("g"), GraphScreenAction.nextModel), (.character("G"), .previousModel),
-        (.right, .scrollSideways(4)),
+        (Key.character("]"), GraphScreenAction.nextModel), (.character("["), .previousModel),
+        (.right, .scrollSideways(4)), (.character("l"), .scrollSideways(4)), (.character("h"), .scrollSideways(-4)),
         (.left, .scrollSideways(-4)), (.down, .scroll(1)), (.up, .scroll(-1)), (.character("m"), .writeMermaid),
-        (.character("]"), .scrollSideways(8)), (.character("f"), .toggleFullGraph), (.character("t"), .toggleTable),
+        (.character("L"), .scrollSideways(8)), (.character("H"), .scrollSideways(-8)),
+        (.character("g"), .scroll(Int.min / 2)), (.character("G"), .scroll(Int.max / 2)),
+        (.character("f"), .toggleFullGraph), (.character("t"), .toggleTable),
     ])
     func keys(key: Key, action: GraphScreenAction) {
         #expect(GraphFeature.bindings.action(for: key, in: GraphScreenState()) == action)

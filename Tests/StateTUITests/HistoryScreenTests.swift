@@ -145,8 +145,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (Key.character("h"), HistoryScreenAction.nextMachine), (.right, .nextMachine), (.left, .previousMachine),
+        (Key.character("]"), HistoryScreenAction.nextMachine), (.character("["), .previousMachine),
         (.up, .move(.lineUp, rows: HistoryFeature.page)), (.down, .move(.lineDown, rows: HistoryFeature.page)),
+        (.character("g"), .move(.top, rows: HistoryFeature.page)),
+        (.character("G"), .move(.bottom, rows: HistoryFeature.page)),
         (.pageUp, .move(.pageUp, rows: HistoryFeature.page)), (.character("/"), .beginSearch),
     ])
     func keys(key: Key, action: HistoryScreenAction) {

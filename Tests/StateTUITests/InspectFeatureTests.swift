@@ -105,11 +105,22 @@ import Testing
         (Key.character("1"), InspectTab.history, InspectScreenAction.show(.machines)),
         (.tab, .graph, .cycleTab(1)),
         (.enter, .machines, .openHistory),
-        (.up, .machines, .moveMachine(-1)),
+        (.up, .machines, .moveCursor(.lineUp, rows: InspectFeature.page)),
         (.up, .history, .travel(-1)),
         (.end, .history, .followNewest),
         (.up, .graph, .pan(rows: -1, columns: 0)),
-        (.right, .graph, .moveMachine(1)),
+        (.right, .graph, .pan(rows: 0, columns: InspectFeature.panStep)),
+        (.character("h"), .graph, .pan(rows: 0, columns: -InspectFeature.panStep)),
+        (.character("]"), .graph, .moveMachine(1)),
+        (.character("["), .history, .moveMachine(-1)),
+        (.character("]"), .machines, .moveMachine(1)),
+        (.character("g"), .history, .travel(Int.min / 2)),
+        (.character("G"), .history, .followNewest),
+        (.character("G"), .machines, .moveCursor(.bottom, rows: InspectFeature.page)),
+        (.character("/"), .machines, .list(.beginFilter)),
+        (.character("o"), .machines, .list(.cycleSort)),
+        (.character("v"), .graph, .toggleStateText),
+        (.character("f"), .graph, .toggleFullGraph),
         (.character("q"), .graph, .quit),
     ])
     func keysMeanWhatTheBindingsTableSaysOnEachScreen(key: Key, tab: InspectTab, action: InspectScreenAction) {
@@ -121,8 +132,10 @@ import Testing
     @Test func theKeysOfAScreenDoNothingOnAnother() {
         var state = InspectScreenState(socketPath: "s")
         state.tab = .machines
-        #expect(InspectFeature.keymap(.end, state) == nil)
+        #expect(InspectFeature.keymap(.character("f"), state) == nil)
         #expect(InspectFeature.keymap(.left, state) == nil)
+        state.tab = .history
+        #expect(InspectFeature.keymap(.character("/"), state) == nil)
     }
 
     @Test(arguments: [

@@ -8,10 +8,12 @@ import Testing
 @Suite struct KeyActionTests {
     typealias F = DashboardFixtures
 
-    static func table(_ place: KeyAction.Place) -> [KeyBinding<AppState, AppAction>] {
+    /// The keys and help of every binding of the tables of `place`.
+    static func table(_ place: KeyAction.Place) -> [(keys: [Key], help: KeyHelp)] {
         switch place {
-        case .everywhere: Keymap.globalBindings
-        case .screen(let screen): Keymap.bindings(for: screen)
+        case .everywhere: Keymap.globalBindings.map { ($0.keys, $0.help) }
+        case .screen(let screen): Keymap.bindings(for: screen).map { ($0.keys, $0.help) }
+        case .inspect: InspectTab.allCases.flatMap { InspectFeature.bindings(on: $0) }.map { ($0.keys, $0.help) }
         }
     }
 

@@ -127,7 +127,8 @@ import Testing
         }
         #expect(end > 0)
         #expect(Keymap.action(for: .home, in: app, size: size) == .transfers(.scrollDetail(to: 0)))
-        #expect(Keymap.action(for: .down, in: app, size: size) == .transfers(.selectNext))
+        // ↓ still moves through the transfers: a page of the five rows drawn above the pane.
+        #expect(Keymap.action(for: .down, in: app, size: size) == .transfers(.moveCursor(.lineDown, rows: 5)))
         #expect(Keymap.action(for: .end, in: app, size: size) == .transfers(.scrollDetail(to: end)))
         // Without a drawn pane the reducer scrolls by a nominal page.
         _ = TransfersFeature.reduce(&app.transfers, .moveDetail(.pageDown))

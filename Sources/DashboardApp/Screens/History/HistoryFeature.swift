@@ -42,14 +42,9 @@ package enum HistoryFeature {
         case .beginSearch:
             state.search = HistorySearch()
         case .searchInput(let character):
-            guard var search = state.search, search.isEditing, search.pattern.count < HistorySearch.maximumLength,
-                !character.isNewline
-            else { return }
-            search.pattern.append(character)
-            state.search = search
+            state.search?.type(.input(character))
         case .searchBackspace:
-            guard state.search?.isEditing == true, state.search?.pattern.isEmpty == false else { return }
-            state.search?.pattern.removeLast()
+            state.search?.type(.backspace)
         case .submitSearch(let rows):
             guard state.search?.pattern.isEmpty == false else {
                 state.search = nil
@@ -135,65 +130,62 @@ package enum HistoryFeature {
         return .searchInput(character)
     }
 
-    private static let scrollHelp = KeyHelp("↑/↓", "scroll")
-    private static let pageHelp = KeyHelp("pgup/pgdn", "page")
-    private static let endsHelp = KeyHelp("home/end", "oldest/newest page (end follows)")
+    private static let scrollHelp = KeyHelp("↑↓", "scroll")
     private static let matchHelp = KeyHelp("n/N", "older/newer match")
+    private static let machineHelp = KeyHelp("[ / ]", "previous / next machine")
 
     @Sendable private static func browsing(_ state: HistoryScreenState) -> Bool { !state.isTypingSearch }
 
-    /// A key that moves the list (while no pattern is typed).
-    private static func moveKey(
-        _ keys: [Key], _ move: ScrollMove, help: KeyHelp,
-        bar: @escaping @Sendable (HistoryScreenState) -> KeyHelp? = { _ in nil }
-    ) -> KeyBinding<HistoryScreenState, HistoryScreenAction> {
-        KeyBinding(keys, .move(move, rows: page), help: help, bar: bar, applies: browsing)
-    }
-
     private static let wheelHelp = KeyHelp("wheel", "scroll")
 
-    /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
-    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll), `/` search,
-    /// `n`/`N` the next match; while a pattern is typed, Enter searches, Esc cancels and Backspace erases
-    /// (the characters themselves are ``textInput(_:_:)``). Pressed on the drawn screen, a page is the rows
-    /// drawn (``laidOut(_:in:)``).
-    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
-        KeyBinding(
-            [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
-            bar: { _ in KeyHelp("h/→", "machine") }, applies: browsing),
-        KeyBinding(
-            [.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }, applies: browsing),
-        moveKey([.up, .character("k")], .lineUp, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        moveKey([.down, .character("j")], .lineDown, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        moveKey([.pageUp], .pageUp, help: pageHelp),
-        moveKey([.pageDown], .pageDown, help: pageHelp),
-        moveKey([.home], .top, help: endsHelp),
-        moveKey([.end], .bottom, help: endsHelp, bar: { $0.isFollowing ? nil : KeyHelp("end", "follow") }),
-        KeyBinding(
-            [.character("/")], .beginSearch, help: KeyHelp("/", "search (type the pattern, enter searches)"),
-            bar: { _ in KeyHelp("/", "search") }, applies: browsing),
-        KeyBinding(
-            [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
-            bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
-        KeyBinding(
-            [.character("N")], .findMatch(older: false, rows: page), help: matchHelp, bar: { _ in nil },
-            applies: hasSearch),
-        KeyBinding(
-            [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
-            bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
-        KeyBinding(
-            [.backspace], .searchBackspace, help: KeyHelp("backspace", "erase the pattern's last character"),
-            bar: { _ in nil }, applies: { $0.isTypingSearch }),
-        KeyBinding(
-            [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
-            bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
-            applies: { $0.search != nil }),
-        KeyBinding(
-            [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
-            bar: { _ in nil }, applies: browsing),
-        KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
-        KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
-    ].map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
+    /// Every key of the screen, in the help bar's order: `[`/`]` the previous or next machine, the list's moves
+    /// (``ListKeys``: ↑↓/`kj`, PgUp/PgDn, `g`/Home the oldest page, `G`/End the newest, which follows; the bar
+    /// offers scrolling only when there is something to scroll), `/` search, `n`/`N` the next match; while a
+    /// pattern is typed, Enter searches, Esc cancels and Backspace erases (the characters themselves are
+    /// ``textInput(_:_:)``). Pressed on the drawn screen, a page is the rows drawn (``laidOut(_:in:)``).
+    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] =
+        [
+            KeyBinding(
+                [.character("]")], .nextMachine, help: machineHelp, bar: { _ in KeyHelp("[ ]", "machine") },
+                applies: browsing),
+            KeyBinding([.character("[")], .previousMachine, help: machineHelp, bar: { _ in nil }, applies: browsing),
+        ]
+        + ListKeys.moves(
+            page: page, rows: { _, area in visibleRows(in: area) }, applies: browsing,
+            bar: { state, move in
+                switch move {
+                case .lineUp, .lineDown: state.rows.count > 1 ? scrollHelp : nil
+                case .bottom: state.isFollowing ? nil : KeyHelp("end", "follow")
+                case .pageUp, .pageDown, .top: nil
+                }
+            },
+            move: { .move($0, rows: $1) })
+        + [
+            KeyBinding(
+                [.character("/")], .beginSearch, help: KeyHelp("/", "search (type the pattern, enter searches)"),
+                bar: { _ in KeyHelp("/", "search") }, applies: browsing),
+            KeyBinding(
+                [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
+                bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
+            KeyBinding(
+                [.character("N")], .findMatch(older: false, rows: page), help: matchHelp, bar: { _ in nil },
+                applies: hasSearch),
+            KeyBinding(
+                [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
+                bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
+            KeyBinding(
+                [.backspace], .searchBackspace, help: KeyHelp("backspace", "erase the pattern's last character"),
+                bar: { _ in nil }, applies: { $0.isTypingSearch }),
+            KeyBinding(
+                [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
+                bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
+                applies: { $0.search != nil }),
+            KeyBinding(
+                [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
+                bar: { _ in nil }, applies: browsing),
+            KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
+            KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
+        ].map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
 
     @Sendable private static func hasSearch(_ state: HistoryScreenState) -> Bool {
         state.search.map { !$0.isEditing && !$0.pattern.isEmpty } ?? false

@@ -2,14 +2,14 @@ import TerminalUI
 
 /// What can happen on the History screen.
 package enum HistoryScreenAction: Hashable, Sendable {
-    /// `h`/`→`: the next machine.
+    /// `]`: the next machine.
     case nextMachine
-    /// `←`: the previous machine.
+    /// `[`: the previous machine.
     case previousMachine
     /// The wheel: scroll by this many rows. Positive scrolls down (forward, towards the newest record),
     /// negative up (towards the oldest), as ``GraphScreenAction/scroll(_:)`` does.
     case scroll(Int)
-    /// `↑`/`↓`/`k`/`j`/PgUp/PgDn/Home/End: `move` in a list showing `rows` rows (the keymap puts in the drawn
+    /// `↑`/`↓`/`k`/`j`/PgUp/PgDn/`g`/`G`/Home/End: `move` in a list showing `rows` rows (the keymap puts in the drawn
     /// height; a page keeps one row for context, Home and End show a full page at either end, End follows).
     case move(ScrollMove, rows: Int)
     /// `/`: start typing a search pattern.

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// What the History screen shows: the machines by name, the newest records of the selected one as its change
 /// feed delivered them, how many it missed, how far up the user scrolled and the search.
 package struct HistoryScreenState: Hashable, Sendable {
@@ -46,26 +48,39 @@ package struct HistoryScreenState: Hashable, Sendable {
     package var isTypingSearch: Bool { search?.isEditing ?? false }
 }
 
-/// A search of the History screen: a plain, case-insensitive substring of a row's text.
+/// A search of the History screen: a plain, case-insensitive substring of a row's text, typed as every list's
+/// filter is (``TerminalUI/ListQuery``: the same keys, the same limit).
 package struct HistorySearch: Hashable, Sendable {
     /// The longest pattern, in characters.
-    package static let maximumLength = 64
-    /// What is searched for.
-    package var pattern: String
-    /// Whether the pattern is still being typed (`/` until Enter).
-    package var isEditing: Bool
+    package static let maximumLength = ListQuery.maximumLength
+    /// The pattern and whether it is being typed, as a list's filter.
+    private var text: ListQuery
     /// The sequence number of the row the last search or `n`/`N` landed on; nil when none matched.
     package var match: Int?
 
     /// A search for `pattern`.
     package init(pattern: String = "", isEditing: Bool = true, match: Int? = nil) {
-        self.pattern = String(pattern.prefix(Self.maximumLength))
-        self.isEditing = isEditing
+        text = ListQuery(filter: pattern, isEditing: isEditing)
         self.match = match
+    }
+
+    /// What is searched for.
+    package var pattern: String { text.filter }
+
+    /// Whether the pattern is still being typed (`/` until Enter).
+    package var isEditing: Bool {
+        get { text.isEditing }
+        set { text.isEditing = newValue }
+    }
+
+    /// Types into the pattern while it is typed: a character (past ``maximumLength`` or a newline: nothing) or
+    /// Backspace.
+    package mutating func type(_ edit: ListEdit) {
+        text.apply(edit, columns: 0)
     }
 
     /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
     package func matches(_ row: HistoryRow) -> Bool {
-        !pattern.isEmpty && row.searchText.lowercased().contains(pattern.lowercased())
+        !pattern.isEmpty && text.matches(row.searchText)
     }
 }

@@ -16,61 +16,139 @@ package enum InspectFeature {
     /// Columns `←`/`→` pan the graph.
     package static let panStep = 4
 
-    /// One entry of the key table: the keys, the screens they work on, what they do, and the help entry.
-    package struct Binding: Hashable, Sendable {
-        /// The keys that do it.
-        package var keys: [Key]
-        /// The screens where they do it.
-        package var tabs: Set<InspectTab>
-        /// The action.
-        package var action: InspectScreenAction
-        /// How the help lists it.
-        package var help: KeyHelp
-    }
+    private typealias Binding = KeyBinding<InspectScreenState, InspectScreenAction>
 
-    private static let all = Set(InspectTab.allCases)
     private static let screensHelp = KeyHelp("1–3/tab", "screen")
-    private static let machineHelp = KeyHelp("↑↓", "machine")
-    private static let otherMachineHelp = KeyHelp("←→", "machine")
-    private static let travelHelp = KeyHelp("↑↓/pgup/pgdn/home", "travel")
-    private static let panHelp = KeyHelp("↑↓/hjkl", "pan")
+    private static let machineHelp = KeyHelp("[ / ]", "previous / next machine")
+    private static let travelHelp = KeyHelp("↑↓/pgup/pgdn/g", "travel")
+    private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
+    private static let pageHelp = KeyHelp("pgup/pgdn/g/G", "page/top/bottom")
+    private static let stateTextHelp = KeyHelp("v", "words / canonical text")
 
-    /// Every key of the inspect screens: the keymap, the help bar and the man page read this table.
-    package static let bindings: [Binding] =
+    /// The keys every screen has: the screens, `[`/`]` the machine, `v` the state's text, quitting.
+    private static let everywhere: [Binding] =
         InspectTab.allCases.map { tab in
-            Binding(keys: [.character(Character("\(tab.rawValue)"))], tabs: all, action: .show(tab), help: screensHelp)
+            Binding([.character(Character("\(tab.rawValue)"))], .show(tab), help: screensHelp)
         } + [
-            Binding(keys: [.tab], tabs: all, action: .cycleTab(1), help: screensHelp),
-            Binding(keys: [.backTab], tabs: all, action: .cycleTab(-1), help: screensHelp),
-            Binding(keys: [.up, .character("k")], tabs: [.machines], action: .moveMachine(-1), help: machineHelp),
-            Binding(keys: [.down, .character("j")], tabs: [.machines], action: .moveMachine(1), help: machineHelp),
-            Binding(keys: [.enter], tabs: [.machines], action: .openHistory, help: KeyHelp("enter", "history")),
-            Binding(keys: [.left], tabs: [.history, .graph], action: .moveMachine(-1), help: otherMachineHelp),
-            Binding(keys: [.right], tabs: [.history, .graph], action: .moveMachine(1), help: otherMachineHelp),
-            Binding(keys: [.up, .character("k")], tabs: [.history], action: .travel(-1), help: travelHelp),
-            Binding(keys: [.down, .character("j")], tabs: [.history], action: .travel(1), help: travelHelp),
-            Binding(keys: [.pageUp], tabs: [.history], action: .travel(-page), help: travelHelp),
-            Binding(keys: [.pageDown], tabs: [.history], action: .travel(page), help: travelHelp),
-            Binding(keys: [.home], tabs: [.history], action: .travel(Int.min / 2), help: travelHelp),
-            Binding(keys: [.end], tabs: [.history], action: .followNewest, help: KeyHelp("end", "follow newest")),
-            Binding(keys: [.up, .character("k")], tabs: [.graph], action: .pan(rows: -1, columns: 0), help: panHelp),
-            Binding(keys: [.down, .character("j")], tabs: [.graph], action: .pan(rows: 1, columns: 0), help: panHelp),
-            Binding(keys: [.character("h")], tabs: [.graph], action: .pan(rows: 0, columns: -panStep), help: panHelp),
-            Binding(keys: [.character("l")], tabs: [.graph], action: .pan(rows: 0, columns: panStep), help: panHelp),
-            Binding(keys: [.character("q")], tabs: all, action: .quit, help: KeyHelp("q", "quit")),
-            Binding(keys: [.controlC], tabs: all, action: .interrupt, help: KeyHelp("q", "quit")),
+            Binding([.tab], .cycleTab(1), help: screensHelp),
+            Binding([.backTab], .cycleTab(-1), help: screensHelp, bar: { _ in nil }),
+            Binding([.character("]")], .moveMachine(1), help: machineHelp, bar: { _ in KeyHelp("[ ]", "machine") }),
+            Binding([.character("[")], .moveMachine(-1), help: machineHelp, bar: { _ in nil }),
+            Binding([.character("v")], .toggleStateText, help: stateTextHelp),
+            Binding([.character("q")], .quit, help: KeyHelp("q", "quit")),
+            Binding([.controlC], .interrupt, help: KeyHelp("q", "quit"), bar: { _ in nil }),
         ]
 
-    /// The action of `key` on the state's screen, looked up in ``bindings``; nil for a key it does not use.
-    package static func keymap(_ key: Key, _ state: InspectScreenState) -> InspectScreenAction? {
-        bindings.first { $0.tabs.contains(state.tab) && $0.keys.contains(key) }?.action
+    /// The Machines list: the list's moves, filter and sort (``ListKeys``), Enter its history.
+    private static let machinesKeys: [Binding] = {
+        let query: [Binding] = ListKeys.query(
+            sortTitles: sortColumns.map(\.title), query: { $0.query }, inBar: true,
+            edit: { InspectScreenAction.list($0) })
+        let moves: [Binding] = ListKeys.moves(
+            page: page, rows: { _, area in max(1, area.height - 1) }, applies: { !$0.query.isEditing },
+            bar: { _, move in move == .lineUp ? KeyHelp("↑↓/g/G", "select") : nil },
+            move: { InspectScreenAction.moveCursor($0, rows: $1) })
+        return query + moves + [
+            Binding(
+                [.enter], .openHistory, help: KeyHelp("enter", "history"), applies: { !$0.query.isEditing })
+        ]
+    }()
+
+    /// History: travel through the records (`g`/Home the oldest, `G`/End follows the newest).
+    private static let historyKeys: [Binding] = [
+        Binding([.up, .character("k")], .travel(-1), help: travelHelp),
+        Binding([.down, .character("j")], .travel(1), help: travelHelp),
+        Binding([.pageUp], .travel(-page), help: travelHelp),
+        Binding([.pageDown], .travel(page), help: travelHelp),
+        Binding([.character("g")], .travel(Int.min / 2), help: travelHelp),
+        Binding([.home], .travel(Int.min / 2), help: travelHelp),
+        Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
+        Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
+    ]
+
+    /// Graph: arrows and `hjkl` pan, PgUp/PgDn a page, `g`/`G` the top and the bottom, `H`/`L` far sideways, `f`
+    /// every state or by case.
+    private static let graphKeys: [Binding] = [
+        Binding([.up, .character("k")], .pan(rows: -1, columns: 0), help: panHelp),
+        Binding([.down, .character("j")], .pan(rows: 1, columns: 0), help: panHelp),
+        Binding([.left, .character("h")], .pan(rows: 0, columns: -panStep), help: panHelp),
+        Binding([.right, .character("l")], .pan(rows: 0, columns: panStep), help: panHelp),
+        Binding([.pageUp], .pan(rows: -page, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.pageDown], .pan(rows: page, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.character("g")], .pan(rows: Int.min / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.home], .pan(rows: Int.min / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.character("G")], .pan(rows: Int.max / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding([.end], .pan(rows: Int.max / 2, columns: 0), help: pageHelp, bar: { _ in nil }),
+        Binding(
+            [.character("H")], .pan(rows: 0, columns: -8 * panStep), help: KeyHelp("H/L", "far left/right"),
+            bar: { _ in nil }),
+        Binding(
+            [.character("L")], .pan(rows: 0, columns: 8 * panStep), help: KeyHelp("H/L", "far left/right"),
+            bar: { _ in nil }),
+        Binding(
+            [.character("f")], .toggleFullGraph, help: KeyHelp("f", "every state / by case"),
+            bar: { KeyHelp("f", $0.showsFullGraph ? "by case" : "every state") }),
+    ]
+
+    /// The key table of `tab`: its own keys, then those of every screen. The keymap, the help bar and the man
+    /// page read it.
+    package static func bindings(on tab: InspectTab) -> [KeyBinding<InspectScreenState, InspectScreenAction>] {
+        switch tab {
+        // While the filter is typed, its keys alone apply (Ctrl-C still interrupts).
+        case .machines:
+            machinesKeys
+                + everywhere.map { $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, query: { $0.query }) }
+        case .history: historyKeys + everywhere
+        case .graph: graphKeys + everywhere
+        }
     }
 
-    /// The keys of `tab`, each help entry once, in table order.
-    package static func keys(on tab: InspectTab) -> [KeyHelp] {
-        bindings.filter { $0.tabs.contains(tab) }.reduce(into: []) { entries, binding in
-            if !entries.contains(binding.help) { entries.append(binding.help) }
+    /// The columns `o` sorts the Machines list by, in turn.
+    package static let sortColumns:
+        [(title: String, key: @Sendable (InspectedMachine, InspectScreenState) -> ListSortKey)] = [
+            ("Machine", { machine, _ in .name(machine.label) }),
+            ("State", { machine, state in .name(stateWords(machine.state, label: machine.label, state)) }),
+            ("Stale", { machine, _ in .number(-Double(machine.staleCount)) }),
+            ("Invalid", { machine, _ in .number(-Double(machine.invalidCount)) }),
+        ]
+
+    /// What the filter looks for in a machine: its label and its state in words and as canonical text.
+    static func filterText(_ machine: InspectedMachine, _ state: InspectScreenState) -> String {
+        "\(machine.label) \(stateWords(machine.state, label: machine.label, state)) \(machine.state)"
+    }
+
+    /// A state in words when a reading knows it, else its canonical text.
+    static func stateWords(_ text: String, label: String, _ state: InspectScreenState) -> String {
+        state.readings.presentation(of: text, label: label)?.text ?? text
+    }
+
+    /// The action of `key` on the state's screen drawn at `size` (its table, ``bindings(on:)``; while the Machines
+    /// filter is typed every printable key goes into it); nil for a key it does not use.
+    package static func keymap(_ key: Key, _ state: InspectScreenState, size: Size? = nil) -> InspectScreenAction? {
+        if state.tab == .machines,
+            let typed = ListKeys.textInput(key, state.query, edit: { InspectScreenAction.list($0) })
+        {
+            return typed
         }
+        let context = size.map { KeyContext(key: key, size: $0, area: contentArea($0)) }
+        return bindings(in: state).action(for: key, in: state, context: context)
+    }
+
+    /// The key table of the state's screen with the keys its configuration binds (``InspectScreenState/keys``).
+    static func bindings(in state: InspectScreenState) -> [KeyBinding<InspectScreenState, InspectScreenAction>] {
+        state.keys.applied(to: bindings(on: state.tab), in: .inspect)
+    }
+
+    /// The help bar's keys on the state's screen: those that apply now, each once, in table order.
+    package static func keys(_ state: InspectScreenState) -> [KeyHelp] {
+        bindings(in: state).barHelp(in: state)
+    }
+
+    /// Where a screen's content is drawn in a frame of `size`: inside the frame, below the tabs and the program's
+    /// line, above the help bar.
+    static func contentArea(_ size: Size) -> Rect {
+        let parts = Rect(size: size).rows([.fixed(1), .fixed(1), .fill(1), .fixed(1)])
+        return AppView.frame(title: "").inner(parts[2])
     }
 
     /// Applies an action.
@@ -97,16 +175,24 @@ package enum InspectFeature {
             let index = tabs.firstIndex(of: state.tab) ?? 0
             state.tab = tabs[((index + step) % tabs.count + tabs.count) % tabs.count]
         case .moveMachine(let step):
-            let machines = state.program.machines
-            guard !machines.isEmpty else { return [] }
-            let index = machines.firstIndex { $0.id == state.machine } ?? 0
-            let next = min(machines.count - 1, max(0, index + step))
-            if machines[next].id != state.machine {
-                state.machine = machines[next].id
-                state.record = nil
-                state.graphOffset = 0
-                state.graphColumn = 0
+            let shown = state.shownMachines.map(\.id)
+            guard !shown.isEmpty else { return [] }
+            let index = shown.firstIndex { $0 == state.machine } ?? 0
+            select(&state, shown[min(shown.count - 1, max(0, index + max(-shown.count, min(shown.count, step))))])
+        case .moveCursor(let move, let rows):
+            if let id = move.selection(from: state.machine, in: state.shownMachines.map(\.id), height: rows) {
+                select(&state, id)
             }
+        case .list(let edit):
+            state.query.apply(edit, columns: sortColumns.count)
+            let shown = state.shownMachines.map(\.id)
+            if let first = shown.first, !shown.contains(where: { $0 == state.machine }) { select(&state, first) }
+        case .toggleStateText:
+            state.showsCanonical.toggle()
+        case .toggleFullGraph:
+            state.showsFullGraph.toggle()
+            state.graphOffset = 0
+            state.graphColumn = 0
         case .travel(let rows):
             guard let records = state.selectedMachine?.records, !records.isEmpty else { return [] }
             let index =
@@ -130,6 +216,15 @@ package enum InspectFeature {
         return []
     }
 
+    /// Selects the machine `id`: its history from the newest record, its graph from the top left.
+    private static func select(_ state: inout InspectScreenState, _ id: Int) {
+        guard id != state.machine else { return }
+        state.machine = id
+        state.record = nil
+        state.graphOffset = 0
+        state.graphColumn = 0
+    }
+
     /// The one subscription: the program's messages while the user is inspecting and it has not ended.
     package static func subscriptions(socketPath: String, for state: InspectScreenState) -> [Subscription<
         InspectScreenAction
@@ -143,12 +238,16 @@ package enum InspectFeature {
     }
 
     /// The app `statetui inspect NAME` runs on the program at `socketPath`.
-    package static func app(socketPath: String) -> App<InspectScreenState, InspectScreenAction, InspectScreenEffect> {
-        App(
-            initialState: InspectScreenState(socketPath: socketPath),
+    package static func app(socketPath: String, keys: KeyOverrides = KeyOverrides())
+        -> App<InspectScreenState, InspectScreenAction, InspectScreenEffect>
+    {
+        var state = InspectScreenState(socketPath: socketPath)
+        state.keys = keys
+        return App(
+            initialState: state,
             reduce: reduce,
             view: render,
-            keymap: { key, state, _ in keymap(key, state) },
+            keymap: { key, state, size in keymap(key, state, size: size) },
             isFinished: { $0.exit != nil },
             subscribe: { subscriptions(socketPath: socketPath, for: $0) })
     }
@@ -177,7 +276,7 @@ package enum InspectFeature {
         case .history: historyView(state, in: content, on: &canvas)
         case .graph: graphView(state, in: content, on: &canvas)
         }
-        canvas.render(KeyHelpBar(items: keys(on: state.tab)), in: parts[3])
+        canvas.render(KeyHelpBar(items: keys(state)), in: parts[3])
         return canvas
     }
 
@@ -197,26 +296,38 @@ package enum InspectFeature {
         return Line(spans)
     }
 
-    /// Every machine: label, state, visit, last event, stale and invalid counts, missed records, live or not.
+    /// Every machine the filter shows, in the sort column's order: label, state (in words, or its canonical text
+    /// cut so the case and its figures stay), visit, last event, stale and invalid counts, missed records, live or
+    /// not; the filter and the sort on the last line when asked.
     static func machinesView(_ state: InspectScreenState, in area: Rect, on canvas: inout Canvas) {
-        let machines = state.program.machines
-        guard !machines.isEmpty else {
+        guard !state.program.machines.isEmpty else {
             Line(state.programExited ? "No machines." : "Waiting for the program's machines…", style: .dim)
                 .render(in: area.row(0), on: &canvas)
             return
         }
+        let machines = state.shownMachines
+        let status = state.query.status(
+            shown: machines.count, of: state.program.machines.count, sortTitles: sortColumns.map(\.title))
+        let list = status == nil ? area : area.inset(bottom: 1)
+        if let status { status.render(in: area.row(area.height - 1), on: &canvas) }
         let wide = area.width >= 100
+        let sorted = state.query.sortColumn.map { sortColumns[$0].title.lowercased() }
+        func column(_ title: String, _ width: Constraint, _ alignment: Alignment = .left) -> TableColumn {
+            TableColumn(title == sorted ? title + "▾" : title, width: width, alignment: alignment)
+        }
         var columns = [
-            TableColumn("machine", width: .fill(2)), TableColumn("state", width: .fill(3)),
-            TableColumn("visit", width: .fixed(5), alignment: .right), TableColumn("last event", width: .fill(2)),
-            TableColumn("stale", width: .fixed(5), alignment: .right),
-            TableColumn("inval", width: .fixed(5), alignment: .right),
+            column("machine", .fill(2)), column("state", .fill(4)), column("visit", .fixed(5), .right),
+            column("last event", .fill(2)), column("stale", .fixed(5), .right), column("invalid", .fixed(7), .right),
         ]
-        if wide { columns.append(TableColumn("missed", width: .fixed(6), alignment: .right)) }
+        if wide { columns.append(column("missed", .fixed(6), .right)) }
         columns.append(TableColumn("", width: .fixed(7)))
+        let stateWidth = Table(columns: columns, rows: []).columnAreas(in: list.row(0))[1].width
         let rows = machines.map { machine in
             var cells = [
-                Line(machine.label), Line(machine.state), Line("\(machine.visit)"), Line(machine.lastEvent ?? "—"),
+                Line(machine.label),
+                state.readings.cell(
+                    machine.state, label: machine.label, canonical: state.showsCanonical, width: stateWidth),
+                Line("\(machine.visit)"), Line(machine.lastEvent ?? "—"),
                 Line("\(machine.staleCount)"), Line("\(machine.invalidCount)"),
             ]
             if wide { cells.append(Line("\(machine.missed)")) }
@@ -224,8 +335,7 @@ package enum InspectFeature {
             return cells
         }
         let selected = machines.firstIndex { $0.id == state.machine }
-        let offset = max(0, (selected ?? 0) - (area.height - 2))
-        Table(columns: columns, rows: rows, selected: selected, offset: offset).render(in: area, on: &canvas)
+        Table(columns: columns, rows: rows, selected: selected).render(in: list, on: &canvas)
     }
 
     /// `live`, `stopped`, or `gone` once its program is: a machine of a program that exited (or was killed) is
@@ -251,14 +361,18 @@ package enum InspectFeature {
             return
         }
         let changes = StateChange.lines(from: selected.before, to: selected.after)
+        func described(_ text: String) -> [Span] {
+            let cell = state.readings.cell(text, label: machine.label, canonical: state.showsCanonical, width: Int.max)
+            return cell.plainText == text ? cell.spans : cell.spans + [Span("  \(text)", style: .dim)]
+        }
         let detail =
             [
                 Line(
                     [Span("#\(selected.sequence) visit \(selected.visit) ", style: .bold), Span(selected.outcome)]
                         + (selected.reason.map { [Span(": \($0)", style: .reverse)] } ?? [])),
-                Line([Span("before ", style: .dim), Span(selected.before)]),
+                Line([Span("before ", style: .dim)] + described(selected.before)),
                 Line([Span("event  ", style: .dim), Span(selected.event, style: .bold)]),
-                Line([Span("after  ", style: .dim), Span(selected.after)]),
+                Line([Span("after  ", style: .dim)] + described(selected.after)),
                 Line("changed", style: .dim),
             ] + (changes.isEmpty ? [Line("  nothing", style: .dim)] : changes.map { Line("  " + $0) })
         let detailHeight = min(detail.count, max(0, (area.height - 1) / 2))
@@ -267,38 +381,75 @@ package enum InspectFeature {
         let index = records.firstIndex { $0.sequence == selected.sequence } ?? records.count - 1
         let visible = max(1, list.height - 1)
         let first = max(0, min(index - visible / 2, records.count - visible))
-        let rows = records.map { record in
-            [
-                Line("\(record.sequence)"), Line("\(record.visit)"), Line(record.event), Line(record.outcome),
-                Line(record.after),
-            ]
-        }
         let columns = [
             TableColumn("#", width: .fixed(5), alignment: .right),
             TableColumn("visit", width: .fixed(5), alignment: .right),
             TableColumn("event", width: .fill(2)), TableColumn("outcome", width: .fixed(8)),
             TableColumn("state after", width: .fill(3)),
         ]
+        let afterWidth = Table(columns: columns, rows: []).columnAreas(in: list.row(0))[4].width
+        let rows = records.map { record in
+            [
+                Line("\(record.sequence)"), Line("\(record.visit)"), Line(record.event), Line(record.outcome),
+                state.readings.cell(
+                    record.after, label: machine.label, canonical: state.showsCanonical, width: afterWidth),
+            ]
+        }
         Table(columns: columns, rows: rows, selected: index, offset: first).render(in: list, on: &canvas)
         let detailArea = Rect(x: area.x, y: list.y + list.height, width: area.width, height: detailHeight)
         Paragraph(Array(detail.prefix(detailHeight))).render(in: detailArea, on: &canvas)
     }
 
-    /// The diagram of the selected machine's graph (explored, else learned), laid out once per graph.
+    /// The diagram of the selected machine's graph (explored, else learned), by case or whole as the screen shows it.
     static func graphLayout(_ state: InspectScreenState) -> DiagramLayout {
         guard let graph = state.selectedMachine?.graph else { return DiagramLayout(DiagramGraph(nodes: [], edges: [])) }
-        return DiagramLayout(diagramGraph(graph))
+        return DiagramLayout(diagramGraph(graph, byCase: !state.showsFullGraph))
     }
 
-    /// The protocol's graph as the diagram layout's input: states as boxes, edges labelled with their events.
-    static func diagramGraph(_ graph: InspectorGraph) -> DiagramGraph {
+    /// The box `text` is drawn in: its case (``StateReadings/caseName(of:)``) when the graph is collapsed.
+    static func box(_ text: String, byCase: Bool) -> String {
+        byCase ? StateReadings.caseName(of: text) : text
+    }
+
+    /// The protocol's graph as the diagram layout's input: states as boxes, edges labelled with their events;
+    /// `byCase`, one box per case and one arrow per pair of cases, labelled with the events' cases, as the
+    /// dashboard's Graph screen collapses a model (a copy's 100 percents are one `running` box).
+    package static func diagramGraph(_ graph: InspectorGraph, byCase: Bool = false) -> DiagramGraph {
+        var nodes: [String] = []
         var index: [String: Int] = [:]
-        for (position, name) in graph.states.enumerated() where index[name] == nil { index[name] = position }
-        let edges = graph.edges.compactMap { edge -> DiagramGraph.Edge? in
-            guard let from = index[edge.from], let to = index[edge.to] else { return nil }
-            return DiagramGraph.Edge(from: from, to: to, label: edge.event)
+        for state in graph.states {
+            let name = box(state, byCase: byCase)
+            if index[name] == nil {
+                index[name] = nodes.count
+                nodes.append(name)
+            }
         }
-        return DiagramGraph(nodes: graph.states, edges: edges, initial: graph.states.isEmpty ? nil : 0)
+        var pairs: [Pair] = []
+        var labels: [[String]] = []
+        var edgeOfPair: [Pair: Int] = [:]
+        for edge in graph.edges {
+            guard let from = index[box(edge.from, byCase: byCase)], let to = index[box(edge.to, byCase: byCase)]
+            else { continue }
+            let pair = Pair(from: from, to: to)
+            let label = byCase ? DiagramGraph.caseName(of: edge.event) : edge.event
+            if byCase, let existing = edgeOfPair[pair] {
+                if !labels[existing].contains(label) { labels[existing].append(label) }
+            } else {
+                edgeOfPair[pair] = pairs.count
+                pairs.append(pair)
+                labels.append([label])
+            }
+        }
+        let edges = pairs.indices.map { edge in
+            DiagramGraph.Edge(from: pairs[edge].from, to: pairs[edge].to, label: labels[edge].joined(separator: ", "))
+        }
+        return DiagramGraph(nodes: nodes, edges: edges, initial: nodes.isEmpty ? nil : 0)
+    }
+
+    /// Two boxes an arrow joins.
+    private struct Pair: Hashable {
+        var from: Int
+        var to: Int
     }
 
     /// The selected machine's graph, its current state lit and the last transition highlighted, pannable.
@@ -308,20 +459,24 @@ package enum InspectFeature {
             return
         }
         let graph = machine.graph
+        let byCase = !state.showsFullGraph
         let source = machine.explored == nil ? "learned from \(graph.edges.count) transitions seen" : "explored"
+        let now = state.readings.cell(
+            machine.state, label: machine.label, canonical: state.showsCanonical, width: Int.max)
         Line([
             Span("Machine ", style: .bold), Span(" \(machine.label) ", style: .reverse),
-            Span(" \(source)" + (graph.truncated ? " (truncated)" : "") + " · now "),
-            Span(machine.state, style: GraphFeature.liveStyle),
+            Span(" \(source)" + (graph.truncated ? " (truncated)" : "") + (byCase ? " · by case" : "") + " · now "),
+            Span(now.plainText, style: GraphFeature.liveStyle),
         ]).render(in: area.row(0), on: &canvas)
-        let diagram = diagramGraph(graph)
+        let diagram = diagramGraph(graph, byCase: byCase)
         let layout = DiagramLayout(diagram)
-        let live = diagram.node(named: machine.state).map { Set([$0]) } ?? []
+        let live = diagram.node(named: box(machine.state, byCase: byCase)).map { Set([$0]) } ?? []
         var last = Set<Int>()
-        if let record = machine.records.last, let from = diagram.node(named: record.before),
-            let to = diagram.node(named: record.after)
+        if let record = machine.records.last, let from = diagram.node(named: box(record.before, byCase: byCase)),
+            let to = diagram.node(named: box(record.after, byCase: byCase))
         {
-            last = Set(diagram.edges(from: from, to: to).filter { diagram.edges[$0].label == record.event })
+            // By case one arrow joins two boxes, whatever its events; whole, the arrow of this event.
+            last = Set(diagram.edges(from: from, to: to).filter { byCase || diagram.edges[$0].label == record.event })
         }
         GraphFeature.draw(
             layout, live: live, lastEdges: last, top: state.graphOffset, left: state.graphColumn,

@@ -1,4 +1,5 @@
 import StateMachineInspector
+import TerminalUI
 
 /// What can happen on the inspect screens: the inspected program's messages, its connection ending, and keys.
 package enum InspectScreenAction: Hashable, Sendable {
@@ -10,15 +11,24 @@ package enum InspectScreenAction: Hashable, Sendable {
     case show(InspectTab)
     /// Tab / Shift-Tab: the next or previous screen.
     case cycleTab(Int)
-    /// Machines `↑`/`↓` (and `←`/`→` on History and Graph): select the machine this many rows away.
+    /// `[`/`]` on every screen: select the machine this many places away in the Machines list as drawn.
     case moveMachine(Int)
-    /// History `↑`/`↓`/PgUp/PgDn/Home: select the record this many rows away. Positive moves down (forward
-    /// in time, towards the newest), negative up (back in time), as the dashboard's scrolling actions do.
+    /// Machines `↑`/`↓`/`k`/`j`/PgUp/PgDn/`g`/`G`/Home/End: move the selection through the list as drawn, a
+    /// page being `rows` rows (``ListKeys``).
+    case moveCursor(ScrollMove, rows: Int)
+    /// Machines `/`, `o`, and Enter, Esc and Backspace while the filter is typed: change the list's query.
+    case list(ListEdit)
+    /// History `↑`/`↓`/`k`/`j`/PgUp/PgDn/`g`/Home: select the record this many rows away. Positive moves down
+    /// (forward in time, towards the newest), negative up (back in time), as the dashboard's scrolling actions do.
     case travel(Int)
-    /// History `End`: follow the newest record again.
+    /// History `G`/`End`: follow the newest record again.
     case followNewest
-    /// Graph `↑`/`↓`/`←`/`→`: pan by rows and columns.
+    /// Graph `↑`/`↓`/`←`/`→`, `hjkl`, PgUp/PgDn, `g`/`G`, `H`/`L`: pan by rows and columns.
     case pan(rows: Int, columns: Int)
+    /// `v`: states in words or as their canonical text.
+    case toggleStateText
+    /// Graph `f`: every state seen, or one box per case.
+    case toggleFullGraph
     /// Machines `Enter`: the selected machine's history.
     case openHistory
     /// `q`: stop inspecting (exit status 0).

@@ -1,4 +1,5 @@
 import StateMachineInspector
+import TerminalUI
 
 /// The inspect screens, in tab order; the raw value is the number key that selects one.
 package enum InspectTab: Int, CaseIterable, Hashable, Sendable {
@@ -36,6 +37,16 @@ package struct InspectScreenState: Hashable, Sendable {
     package var graphOffset = 0
     /// See ``graphOffset``.
     package var graphColumn = 0
+    /// The Machines list's filter and sort column (``InspectFeature/sortColumns``).
+    package var query = ListQuery()
+    /// Whether states show as their canonical text (`v`) rather than in words.
+    package var showsCanonical = false
+    /// Whether the graph shows every state seen rather than one box per case (`f`).
+    package var showsFullGraph = false
+    /// How states read in words and collapse by case (``StateReadings``).
+    package var readings = StateReadings.standard
+    /// The keys a configuration file binds (``KeyOverrides``, the `[keys]` actions whose places name Inspect).
+    package var keys = KeyOverrides()
     /// Why the connection failed, when it was not a clean end.
     package var failure: String?
     /// Set when the user quits; the run loop returns once it is.
@@ -51,6 +62,16 @@ package struct InspectScreenState: Hashable, Sendable {
     /// The selected machine, if known.
     package var selectedMachine: InspectedMachine? {
         machine.flatMap(program.machine)
+    }
+
+    /// The machines the Machines list draws, top to bottom: those the filter shows, in the sort column's order.
+    package var shownMachines: [InspectedMachine] {
+        let machines = program.machines
+        guard query.isActive else { return machines }
+        return query.order(
+            count: machines.count, text: { InspectFeature.filterText(machines[$0], self) },
+            key: { InspectFeature.sortColumns[$1].key(machines[$0], self) }
+        ).map { machines[$0] }
     }
 
     /// The record travelled to, or the newest one when following.

@@ -1,0 +1,93 @@
+import TerminalUI
+
+/// The keys every list of the dashboard and of `statetui inspect` shares, made once for any screen's state and
+/// action: ↑↓ (`k` `j`) a row, PgUp/PgDn a page of the rows drawn, `g`/Home and `G`/End the first and the last row;
+/// `/` filters (``ListQuery``), `o` cycles the sort column, and while the filter is typed Enter keeps it, Esc
+/// clears it and Backspace erases (the characters themselves come through ``textInput(_:_:edit:)``).
+///
+/// The vocabulary is the same on every screen: ↑↓←→ and `hjkl` move or pan, `[`/`]` pick the previous or next
+/// machine (or model), `g`/`G` go to either end.
+enum ListKeys {
+    /// What a move of the cursor is called in the help: `↑↓ / k j` a row, and so on.
+    static let lineHelp = KeyHelp("↑↓ / k j", "previous / next row")
+    /// See ``lineHelp``.
+    static let pageHelp = KeyHelp("pgup / pgdn", "a page up / down")
+    /// See ``lineHelp``.
+    static let endsHelp = KeyHelp("g / G / home / end", "first / last row")
+
+    /// The keys that move a list's cursor (or scroll a list without one): each makes `move` of its ``ScrollMove``
+    /// and the rows a page holds, `page` when not asked on the drawn screen, else `rows` of the state and the
+    /// screen's area. They apply while `applies` holds; `bar` says what the help bar shows for a move (nil: not
+    /// offered).
+    static func moves<State: Sendable, Action: Sendable>(
+        page: Int, rows: @escaping @Sendable (State, Rect) -> Int,
+        applies: @escaping @Sendable (State) -> Bool = { _ in true },
+        bar: @escaping @Sendable (State, ScrollMove) -> KeyHelp? = { _, _ in nil },
+        move: @escaping @Sendable (ScrollMove, Int) -> Action
+    ) -> [KeyBinding<State, Action>] {
+        let keys: [([Key], ScrollMove, KeyHelp)] = [
+            ([.up, .character("k")], .lineUp, lineHelp), ([.down, .character("j")], .lineDown, lineHelp),
+            ([.pageUp], .pageUp, pageHelp), ([.pageDown], .pageDown, pageHelp),
+            ([.character("g")], .top, endsHelp), ([.home], .top, endsHelp),
+            ([.character("G")], .bottom, endsHelp), ([.end], .bottom, endsHelp),
+        ]
+        return keys.map { keys, scroll, help in
+            KeyBinding(keys, move(scroll, page), help: help, bar: { bar($0, scroll) }, applies: applies)
+                .laidOut { _, state, context in move(scroll, rows(state, context.area)) }
+        }
+    }
+
+    /// `/` filters, `o` sorts by the next of `sortTitles` (none: no `o`); Enter, Esc and Backspace edit the filter
+    /// while it is typed, and Esc forgets a filter set. `query` reads the list's query out of the state, `edit`
+    /// makes the action, `applies` says when the list takes keys at all; `inBar`: the help bar offers `/` and `o`
+    /// (the Transfers bar has no room for them at 80 columns).
+    static func query<State: Sendable, Action: Sendable>(
+        sortTitles: [String], query: @escaping @Sendable (State) -> ListQuery, inBar: Bool = false,
+        applies: @escaping @Sendable (State) -> Bool = { _ in true },
+        edit: @escaping @Sendable (ListEdit) -> Action
+    ) -> [KeyBinding<State, Action>] {
+        @Sendable func typing(_ state: State) -> Bool { query(state).isEditing }
+        var bindings = [
+            KeyBinding<State, Action>(
+                [.character("/")], edit(.beginFilter), help: KeyHelp("/", "filter (type the text, enter keeps it)"),
+                bar: { _ in inBar ? KeyHelp("/", "filter") : nil }, applies: { applies($0) && !typing($0) }),
+            KeyBinding(
+                [.enter], edit(.keepFilter), help: KeyHelp("enter", "keep the filter typed"),
+                bar: { _ in KeyHelp("enter", "keep") }, applies: typing),
+            KeyBinding(
+                [.backspace], edit(.backspace), help: KeyHelp("backspace", "erase the filter's last character"),
+                bar: { _ in nil }, applies: typing),
+            KeyBinding(
+                [.escape], edit(.clearFilter), help: KeyHelp("esc", "clear the filter"),
+                bar: { _ in KeyHelp("esc", "clear filter") },
+                applies: { applies($0) && (typing($0) || !query($0).filter.isEmpty) }),
+        ]
+        if !sortTitles.isEmpty {
+            bindings.append(
+                KeyBinding(
+                    [.character("o")], edit(.cycleSort),
+                    help: KeyHelp(
+                        "o", "sort by the next column (\(sortTitles.joined(separator: ", ").lowercased()), then none)"),
+                    bar: { _ in inBar ? KeyHelp("o", "sort") : nil }, applies: { applies($0) && !typing($0) }))
+        }
+        return bindings
+    }
+
+    /// `binding`, applying only while the filter `query` reads is not typed: the help bar then offers keeping and
+    /// clearing it alone.
+    static func notWhileTyping<State: Sendable, Action: Sendable>(
+        _ binding: KeyBinding<State, Action>, query: @escaping @Sendable (State) -> ListQuery
+    ) -> KeyBinding<State, Action> {
+        var binding = binding
+        let applies = binding.applies
+        binding.applies = { !query($0).isEditing && applies($0) }
+        return binding
+    }
+
+    /// What a key types into the filter while it is typed: every printable character (the app-wide `q`, `?` and
+    /// the digits included); nil otherwise. Enter, Esc and Backspace are bindings of ``query(sortTitles:query:applies:edit:)``.
+    static func textInput<Action>(_ key: Key, _ query: ListQuery, edit: (ListEdit) -> Action) -> Action? {
+        guard query.isEditing, case .character(let character) = key, !character.isNewline else { return nil }
+        return edit(.input(character))
+    }
+}
