@@ -142,13 +142,21 @@ let package = Package(
             name: "DashboardApp",
             dependencies: [
                 "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
-                "FileTransfer", "Support", "StateMachineInspector",
+                "FileTransfer", "Support",
+            ]),
+        // `statetui inspect`'s own app: its screens over another program's machines, read through the inspector.
+        .target(
+            name: "InspectApp",
+            dependencies: [
+                "DashboardApp", "ScreenStates", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
+                "StateMachineInspector", "Support",
             ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(
             name: "Commands",
             dependencies: [
-                "CMalloc", "DashboardApp", "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit",
+                "CMalloc", "DashboardApp", "InspectApp", "MachineDrivers", "ScreenStates", "TerminalUI",
+                "StateMachineKit",
                 "StateMachineDiagrams", "FileTransfer", "StateMachineInspector", "Support",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "StateTUITests",
             dependencies: [
-                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit",
+                "Commands", "DashboardApp", "InspectApp", "MachineDrivers", "ScreenStates", "StateMachineKit",
                 "StateMachineDiagrams", "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer",
                 "StateMachineInspector", "Support",
             ],

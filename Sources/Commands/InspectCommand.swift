@@ -1,5 +1,6 @@
 import DashboardApp
 import FileTransfer
+import InspectApp
 import StateMachineInspector
 import TerminalUI
 

@@ -1,4 +1,5 @@
 import DashboardApp
+import InspectApp
 import StateMachineInspector
 import TerminalUI
 import TerminalUITesting

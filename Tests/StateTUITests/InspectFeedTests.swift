@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DashboardApp
+@testable import InspectApp
 @testable import StateMachineInspector
 
 /// The connection's messages become the store's actions: each message, then one `disconnected` that says why.

@@ -1,4 +1,5 @@
 import DashboardApp
+import InspectApp
 import ScreenStates
 import TerminalUI
 import Testing

@@ -3,6 +3,7 @@ import TerminalUI
 import Testing
 
 @testable import DashboardApp
+@testable import InspectApp
 
 /// Every screen in the one frame the shell draws: a single border titled with the screen's title and one
 /// column of padding inside each side, at every size from the minimum up; the keymap reads the same area.

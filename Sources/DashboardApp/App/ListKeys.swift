@@ -7,19 +7,19 @@ import TerminalUI
 ///
 /// The vocabulary is the same on every screen: ↑↓←→ and `hjkl` move or pan, `[`/`]` pick the previous or next
 /// machine (or model), `g`/`G` go to either end.
-enum ListKeys {
+package enum ListKeys {
     /// What a move of the cursor is called in the help: `↑↓ / k j` a row, and so on.
-    static let lineHelp = KeyHelp("↑↓ / k j", "previous / next row")
+    package static let lineHelp = KeyHelp("↑↓ / k j", "previous / next row")
     /// See ``lineHelp``.
-    static let pageHelp = KeyHelp("pgup / pgdn", "a page up / down")
+    package static let pageHelp = KeyHelp("pgup / pgdn", "a page up / down")
     /// See ``lineHelp``.
-    static let endsHelp = KeyHelp("g / G / home / end", "first / last row")
+    package static let endsHelp = KeyHelp("g / G / home / end", "first / last row")
 
     /// The keys that move a list's cursor (or scroll a list without one): each makes `move` of its ``ScrollMove``
     /// and the rows a page holds, `page` when not asked on the drawn screen, else `rows` of the state and the
     /// screen's area. They apply while `applies` holds; `bar` says what the help bar shows for a move (nil: not
     /// offered).
-    static func moves<State: Sendable, Action: Sendable>(
+    package static func moves<State: Sendable, Action: Sendable>(
         page: Int, rows: @escaping @Sendable (State, Rect) -> Int,
         applies: @escaping @Sendable (State) -> Bool = { _ in true },
         bar: @escaping @Sendable (State, ScrollMove) -> KeyHelp? = { _, _ in nil },
@@ -41,7 +41,7 @@ enum ListKeys {
     /// while it is typed, and Esc forgets a filter set. `query` reads the list's query out of the state, `edit`
     /// makes the action, `applies` says when the list takes keys at all; `inBar`: the help bar offers `/` and `o`
     /// (the Transfers bar has no room for them at 80 columns).
-    static func query<State: Sendable, Action: Sendable>(
+    package static func query<State: Sendable, Action: Sendable>(
         sortTitles: [String], query: @escaping @Sendable (State) -> ListQuery, inBar: Bool = false,
         applies: @escaping @Sendable (State) -> Bool = { _ in true },
         edit: @escaping @Sendable (ListEdit) -> Action
@@ -75,7 +75,7 @@ enum ListKeys {
 
     /// `binding`, applying only while the filter `query` reads is not typed: the help bar then offers keeping and
     /// clearing it alone.
-    static func notWhileTyping<State: Sendable, Action: Sendable>(
+    package static func notWhileTyping<State: Sendable, Action: Sendable>(
         _ binding: KeyBinding<State, Action>, query: @escaping @Sendable (State) -> ListQuery
     ) -> KeyBinding<State, Action> {
         var binding = binding
@@ -86,7 +86,7 @@ enum ListKeys {
 
     /// What a key types into the filter while it is typed: every printable character (the app-wide `q`, `?` and
     /// the digits included); nil otherwise. Enter, Esc and Backspace are bindings of ``query(sortTitles:query:applies:edit:)``.
-    static func textInput<Action>(_ key: Key, _ query: ListQuery, edit: (ListEdit) -> Action) -> Action? {
+    package static func textInput<Action>(_ key: Key, _ query: ListQuery, edit: (ListEdit) -> Action) -> Action? {
         guard query.isEditing, case .character(let character) = key, !character.isNewline else { return nil }
         return edit(.input(character))
     }

@@ -214,7 +214,7 @@ package enum GraphFeature {
     /// The window of `layout` from row `top` and column `left` drawn in `body`: the boxes of `live` in
     /// ``liveStyle``, the edges of `lastEdges` in ``lastEdgeStyle``. The Graph screen and `statetui inspect`'s
     /// Graph both draw this way.
-    static func draw(
+    package static func draw(
         _ layout: DiagramLayout, live: Set<Int>, lastEdges: Set<Int>, top: Int, left: Int, in body: Rect,
         on canvas: inout Canvas
     ) {

@@ -1,3 +1,4 @@
+import DashboardApp
 import StateMachineInspector
 import TerminalUI
 

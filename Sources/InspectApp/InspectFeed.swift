@@ -1,3 +1,4 @@
+import DashboardApp
 import StateMachineInspector
 
 /// The inspected program's connection as the store's actions: each message as ``InspectScreenAction/received(_:)``,

@@ -1,3 +1,4 @@
+import DashboardApp
 import ScreenStates
 import StateMachineDiagrams
 import StateMachineKit

@@ -1,3 +1,4 @@
+import DashboardApp
 import Support
 
 /// What changed between two described states, in words: `case: a → b`, `field: old → new`, `+ field: new`,

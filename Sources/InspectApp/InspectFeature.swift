@@ -1,3 +1,4 @@
+import DashboardApp
 import StateMachineDiagrams
 import StateMachineInspector
 import StateMachineKit
