@@ -55,7 +55,7 @@ extension StateGraph {
                     let batchStates = Swift.min(states.count &- cursor, batchStateLimit)
                     let batchCells = batchStates &* width
                     let admitting = states.count < limit
-                    if admitting { table.reserve(batchCells) }
+                    if admitting { table.reserve(batchCells, workers: workers) }
                     let shared = workers > 1 && batchCells >= 2048
                     let chunkSize = shared ? Swift.max(64, Swift.min(512, batchStates / (workers &* 4))) : batchStates
                     let chunkCount = (batchStates &+ chunkSize &- 1) / chunkSize
@@ -86,6 +86,9 @@ extension StateGraph {
                     runAll(settling, count: chunkCount, workers: shared ? workers : 1)
                     cursor &+= batchStates
                 }
+                let explored = table.explored()
+                let slotBits = table.slotBits
+                table.removeAll()
                 if cells.capacity > cells.count &+ cells.count / 64 {
                     cells = [Int32](unsafeUninitializedCapacity: cells.count) { buffer, count in
                         _ = buffer.initialize(from: cells)
@@ -94,7 +97,7 @@ extension StateGraph {
                 }
                 return StateGraph(
                     states: states, events: events, invalid: invalid, isTruncated: isTruncated,
-                    index: StateIndex(explored: table.explored(), slotBits: table.slotBits), cells: cells)
+                    index: StateIndex(explored: explored, slotBits: slotBits), cells: cells)
             }
         }
     }

@@ -17,7 +17,7 @@ struct StateIndex: Sendable {
     /// The index of the explored states `words` names, each word (key << 32 | position), as
     /// ``VisitedTable/explored()`` reads them out of a table with `slotBits` slot bits.
     @inlinable
-    init(explored words: [UInt64], slotBits: Int) {
+    init(explored words: consuming [UInt64], slotBits: Int) {
         var words = words
         Self.insertionSort(&words)
         positions = [Int32](unsafeUninitializedCapacity: words.count) { buffer, count in

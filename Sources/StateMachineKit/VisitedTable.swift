@@ -60,33 +60,45 @@ final class VisitedTable: @unchecked Sendable {
         return capacity
     }
 
-    /// Zeroed slots. A table of 4 MiB or more is aligned to 2 MiB and asks the kernel for huge pages: a
-    /// look-up lands on a random slot, and with 4 KiB pages most would also miss the TLB.
+    /// Zeroed slots. A table of 4 MiB or more is mapped on its own, aligned to 2 MiB, and asks the kernel for
+    /// huge pages: a look-up lands on a random slot, and with 4 KiB pages most would also miss the TLB.
+    /// Fresh anonymous pages read as zero, which is `Atomic(0)`'s representation, so they are not written
+    /// here: the threads that first touch them take the page faults.
     @inlinable
     static func emptySlots(_ capacity: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
         let bytes = capacity &* MemoryLayout<UInt64>.stride
-        let slots: UnsafeMutablePointer<Atomic<UInt64>>
         #if os(Linux)
-        if bytes >= 4 << 20, let memory = aligned_alloc(2 << 20, bytes) {
-            _ = madvise(memory, bytes, MADV_HUGEPAGE)
-            slots = memory.bindMemory(to: Atomic<UInt64>.self, capacity: capacity)
-        } else {
-            slots = .allocate(capacity: capacity)
+        if bytes >= hugeTableBytes {
+            let alignment = 2 << 20
+            let mapped = mmap(nil, bytes &+ alignment, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            if let mapped, mapped != MAP_FAILED {
+                let address = Int(bitPattern: mapped)
+                let aligned = (address &+ alignment &- 1) & ~(alignment &- 1)
+                if aligned > address { munmap(mapped, aligned &- address) }
+                let tail = address &+ bytes &+ alignment &- (aligned &+ bytes)
+                if tail > 0 { munmap(UnsafeMutableRawPointer(bitPattern: aligned &+ bytes), tail) }
+                let memory = UnsafeMutableRawPointer(bitPattern: aligned)!
+                _ = madvise(memory, bytes, MADV_HUGEPAGE)
+                return memory.bindMemory(to: Atomic<UInt64>.self, capacity: capacity)
+            }
         }
-        #else
-        slots = .allocate(capacity: capacity)
         #endif
+        let slots = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: capacity)
         for slot in 0..<capacity { (slots + slot).initialize(to: Atomic(0)) }
         return slots
     }
+
+    /// Tables of this many bytes or more are mapped on their own (``emptySlots(_:)``).
+    @inlinable static var hugeTableBytes: Int { 4 << 20 }
 
     /// Frees slots made by ``emptySlots(_:)``.
     @inlinable
     static func release(_ slots: UnsafeMutablePointer<Atomic<UInt64>>, capacity: Int) {
         slots.deinitialize(count: capacity)
         #if os(Linux)
-        if capacity &* MemoryLayout<UInt64>.stride >= 4 << 20 {
-            free(slots)
+        let bytes = capacity &* MemoryLayout<UInt64>.stride
+        if bytes >= hugeTableBytes {
+            munmap(slots, bytes)
             return
         }
         #endif
@@ -115,24 +127,29 @@ final class VisitedTable: @unchecked Sendable {
         return result.exchanged ? nil : result.original
     }
 
-    /// Doubles the slots until `additional` more states fit, moving each word by its hash bits. One thread,
-    /// between batches.
+    /// Doubles the slots until `additional` more states fit, moving each word by its hash bits, on `workers`
+    /// threads for a large table. Between batches.
     @inlinable
-    func reserve(_ additional: Int) {
+    func reserve(_ additional: Int, workers: Int) {
         let capacity = Self.capacity(for: count &+ additional)
         guard capacity > mask &+ 1 else { return }
         let old = slots
         let oldCapacity = mask &+ 1
         slots = Self.emptySlots(capacity)
         mask = capacity &- 1
-        for slot in 0..<oldCapacity {
-            let word = old[slot].load(ordering: .relaxed)
-            guard word != 0 else { continue }
-            var target = Int(truncatingIfNeeded: word >> 32) & mask
-            while slots[target].load(ordering: .relaxed) != 0 { target = (target &+ 1) & mask }
-            slots[target].store(word, ordering: .relaxed)
-        }
+        let moving = SlotMove(from: old, count: oldCapacity, to: slots, mask: mask, slotsPerTask: 1 << 15)
+        runAll(moving, count: (oldCapacity &+ (1 << 15) &- 1) >> 15, workers: count >= 1 << 16 ? workers : 1)
         Self.release(old, capacity: oldCapacity)
+    }
+
+    /// Frees the slots once the search is over, leaving an empty table, so that the graph's index is built
+    /// without the table beside it at the peak.
+    @inlinable
+    func removeAll() {
+        Self.release(slots, capacity: mask &+ 1)
+        slots = Self.emptySlots(16)
+        mask = 15
+        count = 0
     }
 
     /// How many bits of a hash choose a slot.
@@ -165,5 +182,44 @@ final class VisitedTable: @unchecked Sendable {
         }
         words.append(contentsOf: wrapped)
         return words
+    }
+}
+
+/// Moving a table's words into a larger one, a run of `slotsPerTask` old slots a task. Each word is
+/// placed by compare-and-exchange at the first empty slot on its probe path, so tasks may run at once.
+@usableFromInline
+struct SlotMove: ConcurrentTasks, @unchecked Sendable {
+    // Unchecked because the slots are raw buffers: each task reads only its own run of old slots, and every
+    // write to the new slots is a compare-and-exchange.
+    @usableFromInline let old: UnsafeMutablePointer<Atomic<UInt64>>
+    @usableFromInline let oldCount: Int
+    @usableFromInline let new: UnsafeMutablePointer<Atomic<UInt64>>
+    @usableFromInline let mask: Int
+    @usableFromInline let slotsPerTask: Int
+
+    @inlinable
+    init(
+        from old: UnsafeMutablePointer<Atomic<UInt64>>, count oldCount: Int,
+        to new: UnsafeMutablePointer<Atomic<UInt64>>, mask: Int,
+        slotsPerTask: Int
+    ) {
+        self.old = old
+        self.oldCount = oldCount
+        self.new = new
+        self.mask = mask
+        self.slotsPerTask = slotsPerTask
+    }
+
+    @inlinable
+    func run(_ task: Int) {
+        let lower = task &* slotsPerTask
+        for slot in lower..<Swift.min(lower &+ slotsPerTask, oldCount) {
+            let word = old[slot].load(ordering: .relaxed)
+            guard word != 0 else { continue }
+            var target = Int(truncatingIfNeeded: word >> 32) & mask
+            while !new[target].compareExchange(expected: 0, desired: word, ordering: .relaxed).exchanged {
+                target = (target &+ 1) & mask
+            }
+        }
     }
 }
