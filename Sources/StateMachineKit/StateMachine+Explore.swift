@@ -3,11 +3,8 @@ extension StateMachine {
     /// transition function (``StateGraph/explore(from:events:maximumStates:transition:)``).
     ///
     /// For a tool that is handed a running machine, such as an inspector, and so has no other way to the
-    /// transition function. The machine itself is not touched: no event is sent, no lock is taken. The
-    /// transition function is `@Sendable`, so the search uses every core
-    /// (``ExplorationWorkers/allCores``); the graph is the one a single thread finds.
+    /// transition function. The machine itself is not touched: no event is sent, no lock is taken.
     public func explore(from initial: State, events: [Event], maximumStates: Int = 10_000) -> StateGraph<State, Event> {
-        StateGraph.explore(
-            from: initial, events: events, maximumStates: maximumStates, workers: .allCores, transition: transition)
+        StateGraph.explore(from: initial, events: events, maximumStates: maximumStates, transition: transition)
     }
 }

@@ -138,7 +138,7 @@ private struct GraphSummary<State: Hashable, Event: Equatable>: Equatable {
         #expect(ExplorationWorkers.exactly(3).description == "3 workers")
     }
 
-    @Test func aMachineExploresOnEveryCoreWithTheSameGraph() {
+    @Test func aMachineExploresToTheGraphOneWorkerFinds() {
         let machine = StateMachine(initial: Switches(bits: 0), label: "switches", transition: flip)
         let graph = machine.explore(from: Switches(bits: 0), events: Array(0..<14), maximumStates: 100_000)
         #expect(GraphSummary(graph) == GraphSummary(Self.switches(.one, maximumStates: 100_000)))
