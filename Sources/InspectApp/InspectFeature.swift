@@ -55,17 +55,22 @@ package enum InspectFeature {
         ]
     }()
 
-    /// History: travel through the records (`g`/Home the oldest, `G`/End follows the newest).
-    private static let historyKeys: [Binding] = [
-        Binding([.up, .character("k")], .travel(-1), help: travelHelp),
-        Binding([.down, .character("j")], .travel(1), help: travelHelp),
-        Binding([.pageUp], .travel(-page), help: travelHelp),
-        Binding([.pageDown], .travel(page), help: travelHelp),
-        Binding([.character("g")], .travel(Int.min / 2), help: travelHelp),
-        Binding([.home], .travel(Int.min / 2), help: travelHelp),
-        Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
-        Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
-    ]
+    /// History: travel through the records (`g`/Home the oldest, `G`/End follows the newest); `/` searches as
+    /// the dashboard's History does (``ListKeys/search(search:begin:find:submit:backspace:cancel:)``).
+    private static let historyKeys: [Binding] =
+        [
+            Binding([.up, .character("k")], .travel(-1), help: travelHelp),
+            Binding([.down, .character("j")], .travel(1), help: travelHelp),
+            Binding([.pageUp], .travel(-page), help: travelHelp),
+            Binding([.pageDown], .travel(page), help: travelHelp),
+            Binding([.character("g")], .travel(Int.min / 2), help: travelHelp),
+            Binding([.home], .travel(Int.min / 2), help: travelHelp),
+            Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
+            Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
+        ].map { ListKeys.notWhileTyping($0, typing: { $0.isTypingSearch }) }
+        + ListKeys.search(
+            search: { $0.search }, begin: .search(.begin), find: { .findMatch(older: $0) },
+            submit: .submitSearch, backspace: .search(.backspace), cancel: .search(.cancel))
 
     /// Graph: arrows and `hjkl` pan, PgUp/PgDn a page, `g`/`G` the top and the bottom, `H`/`L` far sideways, `f`
     /// every state or by case.
@@ -99,7 +104,12 @@ package enum InspectFeature {
         case .machines:
             machinesKeys
                 + everywhere.map { $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, query: { $0.query }) }
-        case .history: historyKeys + everywhere
+        // While the search pattern is typed, its keys alone apply (Ctrl-C still interrupts).
+        case .history:
+            historyKeys
+                + everywhere.map {
+                    $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, typing: { $0.isTypingSearch })
+                }
         case .graph: graphKeys + everywhere
         }
     }
@@ -128,6 +138,11 @@ package enum InspectFeature {
     package static func keymap(_ key: Key, _ state: InspectScreenState, size: Size? = nil) -> InspectScreenAction? {
         if state.tab == .machines,
             let typed = ListKeys.textInput(key, state.query, edit: { InspectScreenAction.list($0) })
+        {
+            return typed
+        }
+        if state.tab == .history,
+            let typed = ListKeys.searchInput(key, state.search, input: { InspectScreenAction.search(.input($0)) })
         {
             return typed
         }
@@ -203,6 +218,16 @@ package enum InspectFeature {
             state.record = target == records.count - 1 && state.record == nil ? nil : records[target].sequence
         case .followNewest:
             state.record = nil
+        case .search(let edit):
+            HistorySearch.apply(edit, to: &state.search)
+        case .submitSearch:
+            guard HistorySearch.submit(&state.search) else { return [] }
+            land(&state, from: state.shownRecords.count, older: true)
+        case .findMatch(let older):
+            guard state.search?.isSubmitted == true else { return [] }
+            let shown = state.shownRecords
+            let current = state.selectedRecord.flatMap { record in shown.firstIndex { $0.sequence == record.sequence } }
+            land(&state, from: current ?? shown.count, older: older)
         case .pan(let rows, let columns):
             let layout = graphLayout(state)
             state.graphOffset = min(max(0, layout.height - 1), max(0, state.graphOffset + rows))
@@ -217,11 +242,37 @@ package enum InspectFeature {
         return []
     }
 
+    /// Travels to the next record History's search matches from place `start` (exclusive) of the records drawn,
+    /// towards the top (`older`) or the bottom, wrapping around (``HistorySearch/next(among:from:up:text:)``); no
+    /// match leaves the record where it is.
+    private static func land(_ state: inout InspectScreenState, from start: Int, older: Bool) {
+        let shown = state.shownRecords
+        let label = state.selectedMachine?.label ?? ""
+        guard let search = state.search,
+            let index = search.next(
+                among: shown.count, from: start, up: older, text: { searchText(shown[$0], label: label, state) })
+        else {
+            state.search?.match = nil
+            return
+        }
+        state.search?.match = shown[index].sequence
+        state.record = shown[index].sequence
+    }
+
+    /// What History's search looks for in a record: its cells as drawn, the state after in words and as
+    /// canonical text, and the reason of an invalid event.
+    static func searchText(_ record: InspectorRecord, label: String, _ state: InspectScreenState) -> String {
+        let after = stateWords(record.after, label: label, state)
+        return "\(record.sequence) \(record.visit) \(record.event) \(record.outcome) \(after) \(record.after)"
+            + (record.reason.map { " \($0)" } ?? "")
+    }
+
     /// Selects the machine `id`: its history from the newest record, its graph from the top left.
     private static func select(_ state: inout InspectScreenState, _ id: Int) {
         guard id != state.machine else { return }
         state.machine = id
         state.record = nil
+        state.search?.match = nil
         state.graphOffset = 0
         state.graphColumn = 0
     }
@@ -352,11 +403,7 @@ package enum InspectFeature {
             Line("No machine yet.", style: .dim).render(in: area.row(0), on: &canvas)
             return
         }
-        let follow = state.record == nil ? "following newest" : "travelled back · end follows newest"
-        Line([
-            Span("Machine ", style: .bold), Span(" \(machine.label) ", style: .reverse),
-            Span(" \(machine.records.count) records · \(machine.missed) missed · \(follow)", style: .dim),
-        ]).render(in: area.row(0), on: &canvas)
+        historyStatus(state, machine).render(in: area.row(0), on: &canvas)
         guard let selected = state.selectedRecord else {
             Line("No events yet.").render(in: area.row(1), on: &canvas)
             return
@@ -399,6 +446,21 @@ package enum InspectFeature {
         Table(columns: columns, rows: rows, selected: index, offset: first).render(in: list, on: &canvas)
         let detailArea = Rect(x: area.x, y: list.y + list.height, width: area.width, height: detailHeight)
         Paragraph(Array(detail.prefix(detailHeight))).render(in: detailArea, on: &canvas)
+    }
+
+    /// History's first line: the machine, then the pattern being typed, or the counts, whether the newest is
+    /// followed and the search, as the dashboard's History says them.
+    static func historyStatus(_ state: InspectScreenState, _ machine: InspectedMachine) -> Line {
+        let title = [Span("Machine ", style: .bold), Span(" \(machine.label) ", style: .reverse)]
+        if let search = state.search, search.isEditing { return Line(title + [Span(" ")] + search.typingSpans) }
+        let follow = state.record == nil ? "following newest" : "travelled back · end follows newest"
+        // The search comes before the follow mode, which 80 columns cut.
+        var spans = title + [Span(" \(machine.records.count) records · \(machine.missed) missed", style: .dim)]
+        if let search = state.search {
+            let matching = machine.records.filter { search.matches(text: searchText($0, label: machine.label, state)) }
+            spans.append(search.summary(matching: matching.count))
+        }
+        return Line(spans + [Span(" · \(follow)", style: .dim)])
     }
 
     /// The diagram of the selected machine's graph (explored, else learned), by case or whole as the screen shows it.

@@ -40,6 +40,8 @@ package struct InspectScreenState: Hashable, Sendable {
     package var graphColumn = 0
     /// The Machines list's filter and sort column (``InspectFeature/sortColumns``).
     package var query = ListQuery()
+    /// History's search (`/`, the dashboard History's ``HistorySearch``); nil when none.
+    package var search: HistorySearch?
     /// Whether states show as their canonical text (`v`) rather than in words.
     package var showsCanonical = false
     /// Whether the graph shows every state seen rather than one box per case (`f`).
@@ -74,6 +76,14 @@ package struct InspectScreenState: Hashable, Sendable {
             key: { InspectFeature.sortColumns[$1].key(machines[$0], self) }
         ).map { machines[$0] }
     }
+
+    /// The selected machine's records as History draws them, top to bottom.
+    package var shownRecords: [InspectorRecord] {
+        selectedMachine?.records ?? []
+    }
+
+    /// Whether History's search pattern is being typed: every printable key goes into it.
+    package var isTypingSearch: Bool { search?.isEditing ?? false }
 
     /// The record travelled to, or the newest one when following.
     package var selectedRecord: InspectorRecord? {

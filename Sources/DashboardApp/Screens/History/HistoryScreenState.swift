@@ -81,6 +81,70 @@ package struct HistorySearch: Hashable, Sendable {
 
     /// Whether `row` contains the pattern (ignoring case); an empty pattern matches nothing.
     package func matches(_ row: HistoryRow) -> Bool {
-        !pattern.isEmpty && text.matches(row.searchText)
+        matches(text: row.searchText)
+    }
+
+    /// Whether a row reading `text` contains the pattern (ignoring case); an empty pattern matches nothing.
+    package func matches(text: String) -> Bool {
+        !pattern.isEmpty && self.text.matches(text)
+    }
+
+    /// What a key of a History list does to its search, but searching.
+    package enum Edit: Hashable, Sendable {
+        /// `/`: start typing a pattern.
+        case begin
+        /// A character typed into the pattern (ignored past ``maximumLength``).
+        case input(Character)
+        /// Backspace while typing the pattern.
+        case backspace
+        /// Esc: stop typing, or forget the search.
+        case cancel
+    }
+
+    /// Applies `edit` to a list's `search`.
+    package static func apply(_ edit: Edit, to search: inout HistorySearch?) {
+        switch edit {
+        case .begin: search = HistorySearch()
+        case .input(let character): search?.type(.input(character))
+        case .backspace: search?.type(.backspace)
+        case .cancel: search = nil
+        }
+    }
+
+    /// Whether a pattern was submitted (Enter): `n`/`N` then land on its matches.
+    package var isSubmitted: Bool { !isEditing && !pattern.isEmpty }
+
+    /// Enter: stops typing the pattern, or forgets the search when the pattern is empty. Whether there is a
+    /// pattern to search for.
+    package static func submit(_ search: inout HistorySearch?) -> Bool {
+        guard search?.pattern.isEmpty == false else {
+            search = nil
+            return false
+        }
+        search?.isEditing = false
+        return true
+    }
+
+    /// The place, among `count` rows drawn top to bottom, of the next row matching the pattern after place
+    /// `start` (exclusive), towards the top (`up`, older in time order) or the bottom, wrapping around; `text`
+    /// reads a row by its place. Nil when none matches.
+    package func next(among count: Int, from start: Int, up: Bool, text: (Int) -> String) -> Int? {
+        guard count > 0, !pattern.isEmpty else { return nil }
+        return (1...count).lazy.map { step in ((up ? start - step : start + step) % count + count) % count }
+            .first { matches(text: text($0)) }
+    }
+
+    /// The status line while the pattern is typed: `/pattern▏  enter searches · esc cancels`.
+    package var typingSpans: [Span] {
+        [
+            Span("/", style: .bold), Span(pattern), Span("▏", style: .bold),
+            Span("  enter searches · esc cancels", style: .dim),
+        ]
+    }
+
+    /// What the status line says of a submitted search with `count` matching rows: ` · /pattern (3 rows)`, and
+    /// ` — no match` when the last search or `n`/`N` found none.
+    package func summary(matching count: Int) -> Span {
+        Span(" · /\(pattern) (\(count) rows)" + (match == nil ? " — no match" : ""), style: .bold)
     }
 }
