@@ -67,6 +67,7 @@ package enum InspectFeature {
             Binding([.home], .travel(Int.min / 2), help: travelHelp),
             Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
             Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
+            ListKeys.sort(sortTitles: HistorySort.titles, .cycleHistorySort),
         ].map { ListKeys.notWhileTyping($0, typing: { $0.isTypingSearch }) }
         + ListKeys.search(
             search: { $0.search }, begin: .search(.begin), find: { .findMatch(older: $0) },
@@ -210,14 +211,20 @@ package enum InspectFeature {
             state.graphOffset = 0
             state.graphColumn = 0
         case .travel(let rows):
-            guard let records = state.selectedMachine?.records, !records.isEmpty else { return [] }
+            // Through the records as drawn; following, from the newest, staying put follows still.
+            let records = state.shownRecords
+            guard !records.isEmpty else { return [] }
             let index =
-                state.record.flatMap { record in records.firstIndex { $0.sequence == record } }
+                state.selectedRecord.flatMap { record in records.firstIndex { $0.sequence == record.sequence } }
                 ?? records.count - 1
             let target = min(records.count - 1, max(0, index + rows))
-            state.record = target == records.count - 1 && state.record == nil ? nil : records[target].sequence
+            state.record = target == index && state.record == nil ? nil : records[target].sequence
         case .followNewest:
             state.record = nil
+        case .cycleHistorySort:
+            var query = ListQuery(sortColumn: state.historySort)
+            query.apply(.cycleSort, columns: HistorySort.titles.count)
+            state.historySort = query.sortColumn
         case .search(let edit):
             HistorySearch.apply(edit, to: &state.search)
         case .submitSearch:
@@ -425,15 +432,16 @@ package enum InspectFeature {
             ] + (changes.isEmpty ? [Line("  nothing", style: .dim)] : changes.map { Line("  " + $0) })
         let detailHeight = min(detail.count, max(0, (area.height - 1) / 2))
         let list = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1 - detailHeight)
-        let records = machine.records
+        let records = state.shownRecords
         let index = records.firstIndex { $0.sequence == selected.sequence } ?? records.count - 1
         let visible = max(1, list.height - 1)
         let first = max(0, min(index - visible / 2, records.count - visible))
         let columns = [
             TableColumn("#", width: .fixed(5), alignment: .right),
             TableColumn("visit", width: .fixed(5), alignment: .right),
-            TableColumn("event", width: .fill(2)), TableColumn("outcome", width: .fixed(8)),
-            TableColumn("state after", width: .fill(3)),
+            TableColumn(HistorySort.header("event", column: 0, sortedBy: state.historySort), width: .fill(2)),
+            TableColumn(HistorySort.header("outcome", column: 1, sortedBy: state.historySort), width: .fixed(8)),
+            TableColumn(HistorySort.header("state after", column: 2, sortedBy: state.historySort), width: .fill(3)),
         ]
         let afterWidth = Table(columns: columns, rows: []).columnAreas(in: list.row(0))[4].width
         let rows = records.map { record in
@@ -460,7 +468,7 @@ package enum InspectFeature {
             let matching = machine.records.filter { search.matches(text: searchText($0, label: machine.label, state)) }
             spans.append(search.summary(matching: matching.count))
         }
-        return Line(spans + [Span(" · \(follow)", style: .dim)])
+        return Line(spans + [Span(HistorySort.status(state.historySort) + " · \(follow)", style: .dim)])
     }
 
     /// The diagram of the selected machine's graph (explored, else learned), by case or whole as the screen shows it.

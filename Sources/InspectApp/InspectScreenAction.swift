@@ -24,6 +24,8 @@ package enum InspectScreenAction: Hashable, Sendable {
     case travel(Int)
     /// History `G`/`End`: follow the newest record again.
     case followNewest
+    /// History `o`: sort the records by the next column (``HistorySort``), after the last in time order again.
+    case cycleHistorySort
     /// History `/`, a character typed into the pattern, Backspace while typing it, and Esc: change the search
     /// (``HistorySearch/apply(_:to:)``).
     case search(HistorySearch.Edit)

@@ -122,6 +122,27 @@ import Testing
         #expect(InspectFeature.keymap(.character("q"), searched) == .quit)
     }
 
+    @Test func oSortsHistoryAndTravelAndSearchFollowTheDrawnOrder() throws {
+        var expected = try Self.state(then: [.openHistory, .moveMachine(1)])
+        expected.historySort = 0
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort]) == expected)
+        // By event: chunk(visit: 2), pause, progress(40), start; following, the newest (#4) is the top row.
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort]).shownRecords.map(\.sequence) == [
+                4, 3, 2, 1,
+            ])
+        expected.record = 3
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort, .travel(1)]) == expected)
+        expected.search = HistorySearch(pattern: "paus", isEditing: false, match: 3)
+        #expect(try Self.state(then: [.cycleHistorySort] + Self.searching + [.submitSearch]) == expected)
+        expected.search = nil
+        expected.record = nil
+        expected.historySort = nil
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1)] + Array(repeating: .cycleHistorySort, count: 4))
+                == expected)
+    }
+
     @Test func anotherMachineForgetsTheTravelAndThePan() throws {
         var expected = try Self.state()
         expected.machine = 2
@@ -176,6 +197,7 @@ import Testing
         (.character("/"), .machines, .list(.beginFilter)),
         (.character("o"), .machines, .list(.cycleSort)),
         (.character("/"), .history, .search(.begin)),
+        (.character("o"), .history, .cycleHistorySort),
         (.character("v"), .graph, .toggleStateText),
         (.character("f"), .graph, .toggleFullGraph),
         (.character("q"), .graph, .quit),
@@ -235,6 +257,14 @@ import Testing
             InspectFeature.render(
                 try Self.state(then: Self.searching + [.submitSearch, .findMatch(older: true)]), size: size),
             named: "inspect-history-search-\(size)")
+    }
+
+    @Test func historySortedMarksItsColumnAndSaysSo() throws {
+        let size = Size(width: 120, height: 24)
+        assertSnapshot(
+            InspectFeature.render(
+                try Self.state(then: [.show(.history), .moveMachine(1), .cycleHistorySort]), size: size),
+            named: "inspect-history-sorted-\(size)")
     }
 
     @Test(arguments: InspectTab.allCases, sizes)

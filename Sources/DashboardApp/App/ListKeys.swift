@@ -64,13 +64,22 @@ package enum ListKeys {
         ]
         if !sortTitles.isEmpty {
             bindings.append(
-                KeyBinding(
-                    [.character("o")], edit(.cycleSort),
-                    help: KeyHelp(
-                        "o", "sort by the next column (\(sortTitles.joined(separator: ", ").lowercased()), then none)"),
-                    bar: { _ in inBar ? KeyHelp("o", "sort") : nil }, applies: { applies($0) && !typing($0) }))
+                sort(sortTitles: sortTitles, inBar: inBar, applies: { applies($0) && !typing($0) }, edit(.cycleSort)))
         }
         return bindings
+    }
+
+    /// `o`: `cycle` sorts the list by the next of `sortTitles`, after the last by none (its own order); while
+    /// `applies` holds, offered in the help bar when `inBar`.
+    package static func sort<State: Sendable, Action: Sendable>(
+        sortTitles: [String], inBar: Bool = false, applies: @escaping @Sendable (State) -> Bool = { _ in true },
+        _ cycle: Action
+    ) -> KeyBinding<State, Action> {
+        KeyBinding(
+            [.character("o")], cycle,
+            help: KeyHelp(
+                "o", "sort by the next column (\(sortTitles.joined(separator: ", ").lowercased()), then none)"),
+            bar: { _ in inBar ? KeyHelp("o", "sort") : nil }, applies: applies)
     }
 
     /// `binding`, applying only while the filter `query` reads is not typed: the help bar then offers keeping and

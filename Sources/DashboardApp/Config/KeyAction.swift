@@ -124,7 +124,7 @@ package struct KeyAction: Hashable, Sendable {
             KeyAction(
                 "filter", [.character("/")], "filter the list", [transfers, .inspect],
                 helpLabel: "filter (type the text, enter keeps it)"),
-            KeyAction("sort", [.character("o")], "sort by the next column", [transfers, .inspect]),
+            KeyAction("sort", [.character("o")], "sort by the next column", [transfers, history, .inspect]),
             KeyAction("start", [.character("s")], "start", [transfers, upload]),
             KeyAction("start_all", [.character("S")], "start every transfer", [transfers]),
             KeyAction("pause", [.character(" "), .character("p")], "pause / resume", [transfers, upload]),

@@ -50,12 +50,16 @@ package enum HistoryFeature {
             land(&state, from: state.rows.count, older: true, height: rows)
         case .findMatch(let older, let rows):
             guard let search = state.search, search.isSubmitted else { return }
-            let current = search.match.flatMap { match in state.rows.firstIndex { $0.sequence == match } }
+            let current = search.match.flatMap { match in state.shownRows.firstIndex { $0.sequence == match } }
             land(&state, from: current ?? state.rows.count, older: older, height: rows)
         case .cancelSearch:
             HistorySearch.apply(.cancel, to: &state.search)
         case .toggleStateText:
             state.showsCanonical.toggle()
+        case .cycleSort:
+            var query = ListQuery(sortColumn: state.sortColumn)
+            query.apply(.cycleSort, columns: HistorySort.titles.count)
+            state.sortColumn = query.sortColumn
         case .recordsChanged(let machine, let rows, let missed):
             guard machine == state.machine else { return }
             let last = state.rows.last?.sequence ?? 0
@@ -72,14 +76,14 @@ package enum HistoryFeature {
     /// ones, wrapping around, scrolled just enough for a list `height` rows tall to show it; no match leaves
     /// the view where it is.
     static func land(_ state: inout HistoryScreenState, from start: Int, older: Bool, height: Int) {
-        let rows = state.rows
+        let rows = state.shownRows
         guard let search = state.search,
             let index = search.next(among: rows.count, from: start, up: older, text: { rows[$0].searchText })
         else {
             state.search?.match = nil
             return
         }
-        state.search?.match = state.rows[index].sequence
+        state.search?.match = rows[index].sequence
         state.scrolledUp = rowsUp(showing: index, state, height: max(1, height))
     }
 
@@ -113,7 +117,7 @@ package enum HistoryFeature {
         case .submitSearch: return .submitSearch(rows: rows)
         case .findMatch(let older, _): return .findMatch(older: older, rows: rows)
         case .nextMachine, .previousMachine, .scroll, .beginSearch, .searchInput, .searchBackspace, .cancelSearch,
-            .toggleStateText, .recordsChanged:
+            .toggleStateText, .cycleSort, .recordsChanged:
             return action
         }
     }
@@ -158,6 +162,7 @@ package enum HistoryFeature {
             search: { $0.search }, begin: .beginSearch, find: { .findMatch(older: $0, rows: page) },
             submit: .submitSearch(rows: page), backspace: .searchBackspace, cancel: .cancelSearch)
         + [
+            ListKeys.sort(sortTitles: HistorySort.titles, applies: browsing, .cycleSort),
             KeyBinding(
                 [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
                 bar: { _ in nil }, applies: browsing),
@@ -189,7 +194,7 @@ package enum HistoryFeature {
         selector(state, width: area.width).render(in: area.row(0), on: &canvas)
         status(state).render(in: area.row(1), on: &canvas)
         let body = area.inset(top: 2)
-        let rows = state.rows
+        let rows = state.shownRows
         guard !rows.isEmpty else {
             Line("No events yet.").render(in: body.row(0), on: &canvas)
             return
@@ -203,8 +208,12 @@ package enum HistoryFeature {
             [TableColumn(" ", width: .fixed(1)), TableColumn("#", width: .fixed(3), alignment: .right)]
             + (wide ? [TableColumn("visit", width: .fixed(5), alignment: .right)] : [])
             + [
-                TableColumn("event", width: .fill(2)), TableColumn("verdict", width: .fixed(wide ? 7 : 3)),
-                TableColumn("state after / report", width: .fill(3)),
+                TableColumn(HistorySort.header("event", column: 0, sortedBy: state.sortColumn), width: .fill(2)),
+                TableColumn(
+                    HistorySort.header("verdict", column: 1, sortedBy: state.sortColumn),
+                    width: .fixed(wide ? (state.sortColumn == 1 ? 8 : 7) : 3)),
+                TableColumn(
+                    HistorySort.header("state after / report", column: 2, sortedBy: state.sortColumn), width: .fill(3)),
             ]
         let shown = rows[first...last].map { cells($0, canonical: state.showsCanonical) }.map { row in
             wide ? row : [row[0], row[1], row[3], row[4], row[5]]
@@ -227,6 +236,7 @@ package enum HistoryFeature {
                 : Span("paused — End to follow", style: PresentedPhase.paused.style.adding(.bold)),
         ]
         if let search = state.search { spans.append(search.summary(matching: rows.filter(search.matches).count)) }
+        if state.sortColumn != nil { spans.append(Span(HistorySort.status(state.sortColumn), style: .dim)) }
         return Line(spans)
     }
 
