@@ -55,17 +55,23 @@ package enum InspectFeature {
         ]
     }()
 
-    /// History: travel through the records (`g`/Home the oldest, `G`/End follows the newest).
-    private static let historyKeys: [Binding] = [
-        Binding([.up, .character("k")], .travel(-1), help: travelHelp),
-        Binding([.down, .character("j")], .travel(1), help: travelHelp),
-        Binding([.pageUp], .travel(-page), help: travelHelp),
-        Binding([.pageDown], .travel(page), help: travelHelp),
-        Binding([.character("g")], .travel(Int.min / 2), help: travelHelp),
-        Binding([.home], .travel(Int.min / 2), help: travelHelp),
-        Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
-        Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
-    ]
+    /// History: travel through the records (`g`/Home the oldest, `G`/End follows the newest); `/` searches as
+    /// the dashboard's History does (``ListKeys/search(search:begin:find:submit:backspace:cancel:)``).
+    private static let historyKeys: [Binding] =
+        [
+            Binding([.up, .character("k")], .travel(-1), help: travelHelp),
+            Binding([.down, .character("j")], .travel(1), help: travelHelp),
+            Binding([.pageUp], .travel(-page), help: travelHelp),
+            Binding([.pageDown], .travel(page), help: travelHelp),
+            Binding([.character("g")], .travel(Int.min / 2), help: travelHelp),
+            Binding([.home], .travel(Int.min / 2), help: travelHelp),
+            Binding([.character("G")], .followNewest, help: KeyHelp("G/end", "follow newest")),
+            Binding([.end], .followNewest, help: KeyHelp("G/end", "follow newest")),
+            ListKeys.sort(sortTitles: HistorySort.titles, .cycleHistorySort),
+        ].map { ListKeys.notWhileTyping($0, typing: { $0.isTypingSearch }) }
+        + ListKeys.search(
+            search: { $0.search }, begin: .search(.begin), find: { .findMatch(older: $0) },
+            submit: .submitSearch, backspace: .search(.backspace), cancel: .search(.cancel))
 
     /// Graph: arrows and `hjkl` pan, PgUp/PgDn a page, `g`/`G` the top and the bottom, `H`/`L` far sideways, `f`
     /// every state or by case.
@@ -99,7 +105,12 @@ package enum InspectFeature {
         case .machines:
             machinesKeys
                 + everywhere.map { $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, query: { $0.query }) }
-        case .history: historyKeys + everywhere
+        // While the search pattern is typed, its keys alone apply (Ctrl-C still interrupts).
+        case .history:
+            historyKeys
+                + everywhere.map {
+                    $0.keys == [.controlC] ? $0 : ListKeys.notWhileTyping($0, typing: { $0.isTypingSearch })
+                }
         case .graph: graphKeys + everywhere
         }
     }
@@ -128,6 +139,11 @@ package enum InspectFeature {
     package static func keymap(_ key: Key, _ state: InspectScreenState, size: Size? = nil) -> InspectScreenAction? {
         if state.tab == .machines,
             let typed = ListKeys.textInput(key, state.query, edit: { InspectScreenAction.list($0) })
+        {
+            return typed
+        }
+        if state.tab == .history,
+            let typed = ListKeys.searchInput(key, state.search, input: { InspectScreenAction.search(.input($0)) })
         {
             return typed
         }
@@ -195,14 +211,30 @@ package enum InspectFeature {
             state.graphOffset = 0
             state.graphColumn = 0
         case .travel(let rows):
-            guard let records = state.selectedMachine?.records, !records.isEmpty else { return [] }
+            // Through the records as drawn; following, from the newest, staying put follows still.
+            let records = state.shownRecords
+            guard !records.isEmpty else { return [] }
             let index =
-                state.record.flatMap { record in records.firstIndex { $0.sequence == record } }
+                state.selectedRecord.flatMap { record in records.firstIndex { $0.sequence == record.sequence } }
                 ?? records.count - 1
             let target = min(records.count - 1, max(0, index + rows))
-            state.record = target == records.count - 1 && state.record == nil ? nil : records[target].sequence
+            state.record = target == index && state.record == nil ? nil : records[target].sequence
         case .followNewest:
             state.record = nil
+        case .cycleHistorySort:
+            var query = ListQuery(sortColumn: state.historySort)
+            query.apply(.cycleSort, columns: HistorySort.titles.count)
+            state.historySort = query.sortColumn
+        case .search(let edit):
+            HistorySearch.apply(edit, to: &state.search)
+        case .submitSearch:
+            guard HistorySearch.submit(&state.search) else { return [] }
+            land(&state, from: state.shownRecords.count, older: true)
+        case .findMatch(let older):
+            guard state.search?.isSubmitted == true else { return [] }
+            let shown = state.shownRecords
+            let current = state.selectedRecord.flatMap { record in shown.firstIndex { $0.sequence == record.sequence } }
+            land(&state, from: current ?? shown.count, older: older)
         case .pan(let rows, let columns):
             let layout = graphLayout(state)
             state.graphOffset = min(max(0, layout.height - 1), max(0, state.graphOffset + rows))
@@ -217,11 +249,37 @@ package enum InspectFeature {
         return []
     }
 
+    /// Travels to the next record History's search matches from place `start` (exclusive) of the records drawn,
+    /// towards the top (`older`) or the bottom, wrapping around (``HistorySearch/next(among:from:up:text:)``); no
+    /// match leaves the record where it is.
+    private static func land(_ state: inout InspectScreenState, from start: Int, older: Bool) {
+        let shown = state.shownRecords
+        let label = state.selectedMachine?.label ?? ""
+        guard let search = state.search,
+            let index = search.next(
+                among: shown.count, from: start, up: older, text: { searchText(shown[$0], label: label, state) })
+        else {
+            state.search?.match = nil
+            return
+        }
+        state.search?.match = shown[index].sequence
+        state.record = shown[index].sequence
+    }
+
+    /// What History's search looks for in a record: its cells as drawn, the state after in words and as
+    /// canonical text, and the reason of an invalid event.
+    static func searchText(_ record: InspectorRecord, label: String, _ state: InspectScreenState) -> String {
+        let after = stateWords(record.after, label: label, state)
+        return "\(record.sequence) \(record.visit) \(record.event) \(record.outcome) \(after) \(record.after)"
+            + (record.reason.map { " \($0)" } ?? "")
+    }
+
     /// Selects the machine `id`: its history from the newest record, its graph from the top left.
     private static func select(_ state: inout InspectScreenState, _ id: Int) {
         guard id != state.machine else { return }
         state.machine = id
         state.record = nil
+        state.search?.match = nil
         state.graphOffset = 0
         state.graphColumn = 0
     }
@@ -352,11 +410,7 @@ package enum InspectFeature {
             Line("No machine yet.", style: .dim).render(in: area.row(0), on: &canvas)
             return
         }
-        let follow = state.record == nil ? "following newest" : "travelled back · end follows newest"
-        Line([
-            Span("Machine ", style: .bold), Span(" \(machine.label) ", style: .reverse),
-            Span(" \(machine.records.count) records · \(machine.missed) missed · \(follow)", style: .dim),
-        ]).render(in: area.row(0), on: &canvas)
+        historyStatus(state, machine).render(in: area.row(0), on: &canvas)
         guard let selected = state.selectedRecord else {
             Line("No events yet.").render(in: area.row(1), on: &canvas)
             return
@@ -378,15 +432,16 @@ package enum InspectFeature {
             ] + (changes.isEmpty ? [Line("  nothing", style: .dim)] : changes.map { Line("  " + $0) })
         let detailHeight = min(detail.count, max(0, (area.height - 1) / 2))
         let list = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1 - detailHeight)
-        let records = machine.records
+        let records = state.shownRecords
         let index = records.firstIndex { $0.sequence == selected.sequence } ?? records.count - 1
         let visible = max(1, list.height - 1)
         let first = max(0, min(index - visible / 2, records.count - visible))
         let columns = [
             TableColumn("#", width: .fixed(5), alignment: .right),
             TableColumn("visit", width: .fixed(5), alignment: .right),
-            TableColumn("event", width: .fill(2)), TableColumn("outcome", width: .fixed(8)),
-            TableColumn("state after", width: .fill(3)),
+            TableColumn(HistorySort.header("event", column: 0, sortedBy: state.historySort), width: .fill(2)),
+            TableColumn(HistorySort.header("outcome", column: 1, sortedBy: state.historySort), width: .fixed(8)),
+            TableColumn(HistorySort.header("state after", column: 2, sortedBy: state.historySort), width: .fill(3)),
         ]
         let afterWidth = Table(columns: columns, rows: []).columnAreas(in: list.row(0))[4].width
         let rows = records.map { record in
@@ -399,6 +454,21 @@ package enum InspectFeature {
         Table(columns: columns, rows: rows, selected: index, offset: first).render(in: list, on: &canvas)
         let detailArea = Rect(x: area.x, y: list.y + list.height, width: area.width, height: detailHeight)
         Paragraph(Array(detail.prefix(detailHeight))).render(in: detailArea, on: &canvas)
+    }
+
+    /// History's first line: the machine, then the pattern being typed, or the counts, whether the newest is
+    /// followed and the search, as the dashboard's History says them.
+    static func historyStatus(_ state: InspectScreenState, _ machine: InspectedMachine) -> Line {
+        let title = [Span("Machine ", style: .bold), Span(" \(machine.label) ", style: .reverse)]
+        if let search = state.search, search.isEditing { return Line(title + [Span(" ")] + search.typingSpans) }
+        let follow = state.record == nil ? "following newest" : "travelled back · end follows newest"
+        // The search comes before the follow mode, which 80 columns cut.
+        var spans = title + [Span(" \(machine.records.count) records · \(machine.missed) missed", style: .dim)]
+        if let search = state.search {
+            let matching = machine.records.filter { search.matches(text: searchText($0, label: machine.label, state)) }
+            spans.append(search.summary(matching: matching.count))
+        }
+        return Line(spans + [Span(HistorySort.status(state.historySort) + " · \(follow)", style: .dim)])
     }
 
     /// The diagram of the selected machine's graph (explored, else learned), by case or whole as the screen shows it.

@@ -24,6 +24,15 @@ package enum InspectScreenAction: Hashable, Sendable {
     case travel(Int)
     /// History `G`/`End`: follow the newest record again.
     case followNewest
+    /// History `o`: sort the records by the next column (``HistorySort``), after the last in time order again.
+    case cycleHistorySort
+    /// History `/`, a character typed into the pattern, Backspace while typing it, and Esc: change the search
+    /// (``HistorySearch/apply(_:to:)``).
+    case search(HistorySearch.Edit)
+    /// Enter after History's pattern: travel to the newest matching record.
+    case submitSearch
+    /// History `n`/`N`: travel to the next older (`n`) or newer (`N`) matching record, wrapping around.
+    case findMatch(older: Bool)
     /// Graph `↑`/`↓`/`←`/`→`, `hjkl`, PgUp/PgDn, `g`/`G`, `H`/`L`: pan by rows and columns.
     case pan(rows: Int, columns: Int)
     /// `v`: states in words or as their canonical text.

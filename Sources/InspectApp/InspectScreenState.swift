@@ -40,6 +40,10 @@ package struct InspectScreenState: Hashable, Sendable {
     package var graphColumn = 0
     /// The Machines list's filter and sort column (``InspectFeature/sortColumns``).
     package var query = ListQuery()
+    /// History's search (`/`, the dashboard History's ``HistorySearch``); nil when none.
+    package var search: HistorySearch?
+    /// The column `o` sorts History's records by (``HistorySort``); nil: time order.
+    package var historySort: Int?
     /// Whether states show as their canonical text (`v`) rather than in words.
     package var showsCanonical = false
     /// Whether the graph shows every state seen rather than one box per case (`f`).
@@ -74,6 +78,20 @@ package struct InspectScreenState: Hashable, Sendable {
             key: { InspectFeature.sortColumns[$1].key(machines[$0], self) }
         ).map { machines[$0] }
     }
+
+    /// The selected machine's records as History draws them, top to bottom.
+    package var shownRecords: [InspectorRecord] {
+        let label = selectedMachine?.label ?? ""
+        return HistorySort.order(selectedMachine?.records ?? [], by: historySort) { record in
+            [
+                .name(record.event), .name(record.outcome),
+                .name(InspectFeature.stateWords(record.after, label: label, self)),
+            ]
+        }
+    }
+
+    /// Whether History's search pattern is being typed: every printable key goes into it.
+    package var isTypingSearch: Bool { search?.isEditing ?? false }
 
     /// The record travelled to, or the newest one when following.
     package var selectedRecord: InspectorRecord? {

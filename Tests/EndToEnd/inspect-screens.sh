@@ -81,6 +81,17 @@ step="History travels back to the pause"
 press watch 2 watch 'Machine +one\.bin'
 press watch Home watch 'travelled back' 'event +.*start'
 
+step="/ searches History as the dashboard does (typed letters go into it), enter travels to the match, esc ends it"
+press watch / watch 'enter searches · esc cancels'
+tm send-keys -t watch -l pause
+press watch Enter watch '/pause \([0-9]+ rows\)' 'event +pause'
+press watch n watch 'event +pause'
+press watch Escape watch 'missed · travelled back'
+press watch o watch 'sorted by event' 'event▾'
+press watch o watch 'sorted by outcome' 'outcome▾'
+press watch o watch 'sorted by state'
+press watch o watch 'missed · travelled back'
+
 step="Graph shows the learned graph by case with the current state in words; ] and [ pick the machine; v the canonical text"
 press watch 3 watch 'learned from [0-9]+ transitions seen · by case · now completed · '
 press watch ']' watch 'Machine +two\.bin +learned'

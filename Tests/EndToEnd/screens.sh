@@ -115,6 +115,13 @@ wait_for '/pause \([0-9]+ rows\)'
 keys Escape
 wait_for 'records · [0-9]+ stale · [0-9]+ invalid · (following|paused)'
 
+step="history: o sorts by event, outcome and state, then time order again"
+keys o
+wait_for '(following|End to follow) · sorted by event'
+wait_for 'event▾'
+keys o o o
+wait_for 'invalid · (following|paused — End to follow) +│'
+
 step="help lists every screen's keys"
 keys '?'
 wait_for 'Upload'

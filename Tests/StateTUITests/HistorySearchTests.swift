@@ -1,5 +1,6 @@
 import ScreenStates
 import TerminalUI
+import TerminalUITesting
 import Testing
 
 @testable import DashboardApp
@@ -124,5 +125,35 @@ import Testing
     @Test func followingIsShownUntilTheUserScrolls() {
         #expect(HistoryFeature.status(Self.state()).plainText.hasSuffix("following"))
         #expect(HistoryFeature.status(Self.state(scrolledUp: 2)).plainText.hasSuffix("paused — End to follow"))
+    }
+
+    @Test func oCyclesTheSortByEventOutcomeAndStateThenTimeOrder() {
+        var expected = Self.state()
+        for column in [0, 1, 2, nil] as [Int?] {
+            expected.sortColumn = column
+            let presses = (column ?? 3) + 1
+            #expect(Self.typing(Array(repeating: .character("o"), count: presses), into: Self.state()) == expected)
+        }
+        let byEvent = (1...30).filter { $0 % 5 != 0 }.sorted { "event\($0)" < "event\($1)" } + [5, 10, 15, 20, 25, 30]
+        #expect(Self.typing([.character("o")], into: Self.state()).shownRows.map(\.sequence) == byEvent)
+    }
+
+    @Test func aSearchLandsOnTheMatchingRowsInTheSortedOrder() {
+        let sorted = Self.typing(
+            [.character("o"), .character("/")] + "event2".map(Key.character) + [.enter], into: Self.state())
+        var expected = Self.state()
+        expected.sortColumn = 0
+        // Sorted by event: event29 is the lowest row matching, above event3, event4, event6 … event9 and the pauses.
+        expected.search = HistorySearch(pattern: "event2", isEditing: false, match: 29)
+        expected.scrolledUp = 5
+        #expect(sorted == expected)
+        #expect(Self.typing([.character("n")], into: sorted).search?.match == 28)
+    }
+
+    @Test func theSortedListMarksItsColumnAndSaysSo() {
+        var canvas = Canvas(size: Size(width: 80, height: 14))
+        HistoryFeature.view(
+            Self.typing([.character("o"), .character("o")], into: Self.state()), in: canvas.bounds, on: &canvas)
+        assertSnapshot(canvas, named: "history-sorted-by-outcome-80x14")
     }
 }

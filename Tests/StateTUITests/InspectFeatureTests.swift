@@ -67,6 +67,82 @@ import Testing
         #expect(try Self.state(then: [.openHistory, .moveMachine(1), .travel(-2), .travel(9)]).record == 4)
     }
 
+    static let searching: [InspectScreenAction] =
+        [.openHistory, .moveMachine(1), .search(.begin)] + "paus".map { .search(.input($0)) }
+
+    @Test func searchingHistoryTravelsToTheNewestMatchAndNAndShiftNWrap() throws {
+        var expected = try Self.state()
+        expected.tab = .history
+        expected.machine = 2
+        expected.search = HistorySearch(pattern: "paus")
+        #expect(try Self.state(then: Self.searching) == expected)
+        expected.search = HistorySearch(pattern: "paus", isEditing: false, match: 4)
+        expected.record = 4
+        #expect(try Self.state(then: Self.searching + [.submitSearch]) == expected)
+        expected.search?.match = 3
+        expected.record = 3
+        #expect(try Self.state(then: Self.searching + [.submitSearch, .findMatch(older: true)]) == expected)
+        #expect(try Self.state(then: Self.searching + [.submitSearch, .findMatch(older: false)]) == expected)
+        expected.search?.match = 4
+        expected.record = 4
+        #expect(
+            try Self.state(then: Self.searching + [.submitSearch, .findMatch(older: true), .findMatch(older: true)])
+                == expected)
+    }
+
+    @Test func aHistorySearchWithNoMatchKeepsTheRecordAndEscForgetsIt() throws {
+        var expected = try Self.state(then: [.openHistory, .moveMachine(1), .travel(-1)])
+        let typed = [.search(.begin)] + "zz".map { InspectScreenAction.search(.input($0)) } + [.search(.backspace)]
+        expected.search = HistorySearch(pattern: "z", isEditing: false)
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1), .travel(-1)] + typed + [.submitSearch]) == expected)
+        expected.search = nil
+        #expect(
+            try Self.state(
+                then: [.openHistory, .moveMachine(1), .travel(-1)] + typed + [.submitSearch, .search(.cancel)])
+                == expected)
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1), .travel(-1), .search(.begin), .submitSearch])
+                == expected)
+    }
+
+    @Test func whileHistorysPatternIsTypedEveryPrintableKeyGoesIntoIt() throws {
+        let typing = try Self.state(then: [.openHistory, .search(.begin)])
+        #expect(InspectFeature.keymap(.character("q"), typing) == .search(.input("q")))
+        #expect(InspectFeature.keymap(.character("j"), typing) == .search(.input("j")))
+        #expect(InspectFeature.keymap(.character("1"), typing) == .search(.input("1")))
+        #expect(InspectFeature.keymap(.enter, typing) == .submitSearch)
+        #expect(InspectFeature.keymap(.escape, typing) == .search(.cancel))
+        #expect(InspectFeature.keymap(.up, typing) == nil)
+        #expect(InspectFeature.keymap(.controlC, typing) == .interrupt)
+        #expect(InspectFeature.keymap(.character("n"), try Self.state(then: [.openHistory])) == nil)
+        let searched = try Self.state(then: Self.searching + [.submitSearch])
+        #expect(InspectFeature.keymap(.character("n"), searched) == .findMatch(older: true))
+        #expect(InspectFeature.keymap(.character("N"), searched) == .findMatch(older: false))
+        #expect(InspectFeature.keymap(.character("q"), searched) == .quit)
+    }
+
+    @Test func oSortsHistoryAndTravelAndSearchFollowTheDrawnOrder() throws {
+        var expected = try Self.state(then: [.openHistory, .moveMachine(1)])
+        expected.historySort = 0
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort]) == expected)
+        // By event: chunk(visit: 2), pause, progress(40), start; following, the newest (#4) is the top row.
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort]).shownRecords.map(\.sequence) == [
+                4, 3, 2, 1,
+            ])
+        expected.record = 3
+        #expect(try Self.state(then: [.openHistory, .moveMachine(1), .cycleHistorySort, .travel(1)]) == expected)
+        expected.search = HistorySearch(pattern: "paus", isEditing: false, match: 3)
+        #expect(try Self.state(then: [.cycleHistorySort] + Self.searching + [.submitSearch]) == expected)
+        expected.search = nil
+        expected.record = nil
+        expected.historySort = nil
+        #expect(
+            try Self.state(then: [.openHistory, .moveMachine(1)] + Array(repeating: .cycleHistorySort, count: 4))
+                == expected)
+    }
+
     @Test func anotherMachineForgetsTheTravelAndThePan() throws {
         var expected = try Self.state()
         expected.machine = 2
@@ -120,6 +196,8 @@ import Testing
         (.character("G"), .machines, .moveCursor(.bottom, rows: InspectFeature.page)),
         (.character("/"), .machines, .list(.beginFilter)),
         (.character("o"), .machines, .list(.cycleSort)),
+        (.character("/"), .history, .search(.begin)),
+        (.character("o"), .history, .cycleHistorySort),
         (.character("v"), .graph, .toggleStateText),
         (.character("f"), .graph, .toggleFullGraph),
         (.character("q"), .graph, .quit),
@@ -136,6 +214,8 @@ import Testing
         #expect(InspectFeature.keymap(.character("f"), state) == nil)
         #expect(InspectFeature.keymap(.left, state) == nil)
         state.tab = .history
+        #expect(InspectFeature.keymap(.character("f"), state) == nil)
+        state.tab = .graph
         #expect(InspectFeature.keymap(.character("/"), state) == nil)
     }
 
@@ -166,6 +246,25 @@ import Testing
     func historyTravelledBackShowsTheStateThenAndWhatChanged(size: Size) throws {
         let state = try Self.state(then: [.show(.history), .moveMachine(1), .travel(-2)])
         assertSnapshot(InspectFeature.render(state, size: size), named: "inspect-history-travelled-\(size)")
+    }
+
+    @Test func historySearchLooksAsTheDashboardsDoes() throws {
+        let size = Size(width: 80, height: 24)
+        assertSnapshot(
+            InspectFeature.render(try Self.state(then: Self.searching), size: size),
+            named: "inspect-history-search-typing-\(size)")
+        assertSnapshot(
+            InspectFeature.render(
+                try Self.state(then: Self.searching + [.submitSearch, .findMatch(older: true)]), size: size),
+            named: "inspect-history-search-\(size)")
+    }
+
+    @Test func historySortedMarksItsColumnAndSaysSo() throws {
+        let size = Size(width: 120, height: 24)
+        assertSnapshot(
+            InspectFeature.render(
+                try Self.state(then: [.show(.history), .moveMachine(1), .cycleHistorySort]), size: size),
+            named: "inspect-history-sorted-\(size)")
     }
 
     @Test(arguments: InspectTab.allCases, sizes)

@@ -90,20 +90,20 @@ import Testing
                 == Keymap.action(for: key, in: state, size: DashboardFixtures.size))
     }
 
-    /// The help overlay at 40×12 shows 8 of its 49 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
+    /// The help overlay at 40×12 shows 8 of its 50 lines: ↓/PgDn/End and the wheel scroll it, ↑ at the top
     /// and every key at the bottom do nothing; other keys still close it or quit.
     @Test(
         arguments: [
             (Key.down, 0, AppAction.scrollHelp(toLine: 1)),
             (.pageDown, 0, .scrollHelp(toLine: 7)),
-            (.end, 0, .scrollHelp(toLine: 50)),
+            (.end, 0, .scrollHelp(toLine: 51)),
             (.up, 0, nil),
             (.home, 0, nil),
-            (.up, 50, .scrollHelp(toLine: 49)),
-            (.pageUp, 50, .scrollHelp(toLine: 43)),
-            (.home, 50, .scrollHelp(toLine: 0)),
-            (.down, 50, nil),
-            (.end, 50, nil),
+            (.up, 51, .scrollHelp(toLine: 50)),
+            (.pageUp, 51, .scrollHelp(toLine: 44)),
+            (.home, 51, .scrollHelp(toLine: 0)),
+            (.down, 51, nil),
+            (.end, 51, nil),
             (wheel(.wheelDown), 0, .scrollHelp(toLine: 3)),
             (wheel(.wheelUp), 2, .scrollHelp(toLine: 0)),
             (press(16, 0), 0, nil),

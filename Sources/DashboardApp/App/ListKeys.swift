@@ -64,13 +64,22 @@ package enum ListKeys {
         ]
         if !sortTitles.isEmpty {
             bindings.append(
-                KeyBinding(
-                    [.character("o")], edit(.cycleSort),
-                    help: KeyHelp(
-                        "o", "sort by the next column (\(sortTitles.joined(separator: ", ").lowercased()), then none)"),
-                    bar: { _ in inBar ? KeyHelp("o", "sort") : nil }, applies: { applies($0) && !typing($0) }))
+                sort(sortTitles: sortTitles, inBar: inBar, applies: { applies($0) && !typing($0) }, edit(.cycleSort)))
         }
         return bindings
+    }
+
+    /// `o`: `cycle` sorts the list by the next of `sortTitles`, after the last by none (its own order); while
+    /// `applies` holds, offered in the help bar when `inBar`.
+    package static func sort<State: Sendable, Action: Sendable>(
+        sortTitles: [String], inBar: Bool = false, applies: @escaping @Sendable (State) -> Bool = { _ in true },
+        _ cycle: Action
+    ) -> KeyBinding<State, Action> {
+        KeyBinding(
+            [.character("o")], cycle,
+            help: KeyHelp(
+                "o", "sort by the next column (\(sortTitles.joined(separator: ", ").lowercased()), then none)"),
+            bar: { _ in inBar ? KeyHelp("o", "sort") : nil }, applies: applies)
     }
 
     /// `binding`, applying only while the filter `query` reads is not typed: the help bar then offers keeping and
@@ -78,10 +87,60 @@ package enum ListKeys {
     package static func notWhileTyping<State: Sendable, Action: Sendable>(
         _ binding: KeyBinding<State, Action>, query: @escaping @Sendable (State) -> ListQuery
     ) -> KeyBinding<State, Action> {
+        notWhileTyping(binding, typing: { query($0).isEditing })
+    }
+
+    /// `binding`, applying only while `typing` (a filter or a search pattern being typed) does not hold.
+    package static func notWhileTyping<State: Sendable, Action: Sendable>(
+        _ binding: KeyBinding<State, Action>, typing: @escaping @Sendable (State) -> Bool
+    ) -> KeyBinding<State, Action> {
         var binding = binding
         let applies = binding.applies
-        binding.applies = { !query($0).isEditing && applies($0) }
+        binding.applies = { !typing($0) && applies($0) }
         return binding
+    }
+
+    private static let matchHelp = KeyHelp("n/N", "older/newer match")
+
+    /// The History lists' search (``HistorySearch``, read out of the state by `search`): `/` starts typing a
+    /// pattern, Enter searches (`submit`), `n`/`N` land on the next older or newer match (`find`), Backspace
+    /// erases and Esc cancels the pattern or ends the search. The characters typed come through
+    /// ``searchInput(_:_:input:)``.
+    package static func search<State: Sendable, Action: Sendable>(
+        search: @escaping @Sendable (State) -> HistorySearch?, begin: Action, find: (Bool) -> Action,
+        submit: Action, backspace: Action, cancel: Action
+    ) -> [KeyBinding<State, Action>] {
+        @Sendable func typing(_ state: State) -> Bool { search(state)?.isEditing ?? false }
+        return [
+            KeyBinding(
+                [.character("/")], begin, help: KeyHelp("/", "search (type the pattern, enter searches)"),
+                bar: { _ in KeyHelp("/", "search") }, applies: { !typing($0) }),
+            KeyBinding(
+                [.character("n")], find(true), help: matchHelp, bar: { _ in KeyHelp("n/N", "match") },
+                applies: { search($0)?.isSubmitted ?? false }),
+            KeyBinding(
+                [.character("N")], find(false), help: matchHelp, bar: { _ in nil },
+                applies: { search($0)?.isSubmitted ?? false }),
+            KeyBinding(
+                [.enter], submit, help: KeyHelp("enter", "search for the pattern typed"),
+                bar: { _ in KeyHelp("enter", "search") }, applies: typing),
+            KeyBinding(
+                [.backspace], backspace, help: KeyHelp("backspace", "erase the pattern's last character"),
+                bar: { _ in nil }, applies: typing),
+            KeyBinding(
+                [.escape], cancel, help: KeyHelp("esc", "cancel the pattern / end the search"),
+                bar: { typing($0) ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
+                applies: { search($0) != nil }),
+        ]
+    }
+
+    /// What a key types into a search pattern while it is typed: every printable character (the app-wide keys
+    /// included); nil otherwise.
+    package static func searchInput<Action>(_ key: Key, _ search: HistorySearch?, input: (Character) -> Action)
+        -> Action?
+    {
+        guard search?.isEditing == true, case .character(let character) = key, !character.isNewline else { return nil }
+        return input(character)
     }
 
     /// What a key types into the filter while it is typed: every printable character (the app-wide `q`, `?` and

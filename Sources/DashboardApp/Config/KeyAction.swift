@@ -121,8 +121,10 @@ package struct KeyAction: Hashable, Sendable {
             KeyAction("bottom", [.end], "to the bottom", [transfers, graph, history, .inspect]),
             KeyAction("first", [.character("g")], "first row / top", [transfers, graph, history, .inspect]),
             KeyAction("last", [.character("G")], "last row / bottom", [transfers, graph, history, .inspect]),
-            KeyAction("filter", [.character("/")], "filter the list", [transfers, .inspect]),
-            KeyAction("sort", [.character("o")], "sort by the next column", [transfers, .inspect]),
+            KeyAction(
+                "filter", [.character("/")], "filter the list", [transfers, .inspect],
+                helpLabel: "filter (type the text, enter keeps it)"),
+            KeyAction("sort", [.character("o")], "sort by the next column", [transfers, history, .inspect]),
             KeyAction("start", [.character("s")], "start", [transfers, upload]),
             KeyAction("start_all", [.character("S")], "start every transfer", [transfers]),
             KeyAction("pause", [.character(" "), .character("p")], "pause / resume", [transfers, upload]),
@@ -147,9 +149,11 @@ package struct KeyAction: Hashable, Sendable {
             KeyAction("write_mermaid", [.character("m")], "write the Mermaid file", [graph]),
             KeyAction("next_machine", [.character("]")], "next machine", [history, .inspect]),
             KeyAction("previous_machine", [.character("[")], "previous machine", [history, .inspect]),
-            KeyAction("search", [.character("/")], "search", [history]),
-            KeyAction("next_match", [.character("n")], "next match", [history]),
-            KeyAction("previous_match", [.character("N")], "previous match", [history]),
+            KeyAction(
+                "search", [.character("/")], "search", [history, .inspect],
+                helpLabel: "search (type the pattern, enter searches)"),
+            KeyAction("next_match", [.character("n")], "next match", [history, .inspect]),
+            KeyAction("previous_match", [.character("N")], "previous match", [history, .inspect]),
         ]
     }()
 }

@@ -25,6 +25,8 @@ package enum HistoryScreenAction: Hashable, Sendable {
     case findMatch(older: Bool, rows: Int)
     /// Esc: stop typing, or forget the search.
     case cancelSearch
+    /// `o`: sort by the next column (``HistorySort``), after the last in time order again.
+    case cycleSort
     /// `v`: states in words or as their canonical text.
     case toggleStateText
     /// A batch of the named machine's change feed: its new records as rows, and how many records fell out of
