@@ -100,9 +100,6 @@ package final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// Chunk size, checkpoint interval and file system of the jobs.
-    package var options: CopyOptions { sharedOptions.value }
-
     /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
     private func jobOptions() -> CopyOptions {
         var options = sharedOptions.value

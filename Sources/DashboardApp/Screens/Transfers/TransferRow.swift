@@ -92,16 +92,13 @@ package struct TransferRow: Hashable, Sendable {
 /// known.
 package struct TransferFigureText: Hashable, Sendable {
     /// The file's size.
-    package var size = TransfersFeature.figure(nil)
+    package var size: Line
     /// The bytes done.
-    package var done = TransfersFeature.figure(nil)
+    package var done: Line
     /// The measured rate (while running).
-    package var rate = TransfersFeature.figure(nil)
+    package var rate: Line
     /// The time left at that rate.
-    package var eta = TransfersFeature.figure(nil)
-
-    /// No figures.
-    package init() {}
+    package var eta: Line
 
     /// The figures of `row` now.
     init(_ row: TransferRow) {
