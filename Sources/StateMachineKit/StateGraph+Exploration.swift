@@ -62,18 +62,11 @@ extension StateGraph {
                     scratch.reserve(cells: batchCells, chunks: chunkCount)
                     let cellBase = cells.count
                     cells.append(contentsOf: repeatElement(0, count: batchCells))
-                    states.withUnsafeBufferPointer { statesBuffer in
-                        events.withUnsafeBufferPointer { eventsBuffer in
-                            cells.withUnsafeMutableBufferPointer { cellsBuffer in
-                                let batch = ExplorationBatch(
-                                    states: statesBuffer, first: cursor, count: batchStates, events: eventsBuffer,
-                                    cells: cellsBuffer.baseAddress! + cellBase, chunkSize: chunkSize,
-                                    admitting: admitting, table: table, scratch: scratch, transition: transition,
-                                    postponed: postponed)
-                                runAll(batch, count: chunkCount, workers: shared ? workers : 1)
-                            }
-                        }
-                    }
+                    expand(
+                        states, first: cursor, count: batchStates, events: events, into: &cells, at: cellBase,
+                        chunkSize: chunkSize, chunkCount: chunkCount, workers: shared ? workers : 1,
+                        admitting: admitting, table: table, scratch: scratch, transition: transition,
+                        postponed: postponed)
                     for chunk in 0..<chunkCount where !scratch.invalid[chunk].isEmpty {
                         invalid.append(contentsOf: scratch.invalid[chunk])
                         scratch.invalid[chunk] = []
@@ -86,20 +79,56 @@ extension StateGraph {
                     runAll(settling, count: chunkCount, workers: shared ? workers : 1)
                     cursor &+= batchStates
                 }
-                let explored = table.explored()
-                let slotBits = table.slotBits
-                table.removeAll()
-                if cells.capacity > cells.count &+ cells.count / 64 {
-                    cells = [Int32](unsafeUninitializedCapacity: cells.count) { buffer, count in
-                        _ = buffer.initialize(from: cells)
-                        count = cells.count
-                    }
-                }
-                return StateGraph(
-                    states: states, events: events, invalid: invalid, isTruncated: isTruncated,
-                    index: StateIndex(explored: explored, slotBits: slotBits), cells: cells)
+                return graph(
+                    states: states, events: events, invalid: invalid, isTruncated: isTruncated, table: table,
+                    cells: cells)
             }
         }
+    }
+
+    /// Step 1 for one batch: the `count` states from `first` meet every event, on `workers` threads a
+    /// chunk at a time, their verdicts written into the batch's cells from `cellBase` on.
+    @inlinable
+    static func expand(
+        _ states: [State], first: Int, count: Int, events: [Event], into cells: inout [Int32], at cellBase: Int,
+        chunkSize: Int, chunkCount: Int, workers: Int, admitting: Bool, table: VisitedTable,
+        scratch: ExplorationScratch<State, Event>, transition: @escaping (State, Event) -> Transition<State, Event>,
+        postponed: @escaping (State, Event) -> State?
+    ) {
+        // Escaping for the batch that holds them only while this call lasts (the caller's
+        // `withoutActuallyEscaping`).
+        states.withUnsafeBufferPointer { statesBuffer in
+            events.withUnsafeBufferPointer { eventsBuffer in
+                cells.withUnsafeMutableBufferPointer { cellsBuffer in
+                    let batch = ExplorationBatch(
+                        states: statesBuffer, first: first, count: count, events: eventsBuffer,
+                        cells: cellsBuffer.baseAddress! + cellBase, chunkSize: chunkSize, admitting: admitting,
+                        table: table, scratch: scratch, transition: transition, postponed: postponed)
+                    runAll(batch, count: chunkCount, workers: workers)
+                }
+            }
+        }
+    }
+
+    /// The explored graph: the visited table becomes the index of the states (its slots kept, its working
+    /// memory let go) and the cells are trimmed to their count.
+    @inlinable
+    static func graph(
+        states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool, table: VisitedTable,
+        cells: consuming [Int32]
+    ) -> StateGraph {
+        let explored = table.explored()
+        let slotBits = table.slotBits
+        table.removeAll()
+        if cells.capacity > cells.count &+ cells.count / 64 {
+            cells = [Int32](unsafeUninitializedCapacity: cells.count) { [cells] buffer, count in
+                _ = buffer.initialize(from: cells)
+                count = cells.count
+            }
+        }
+        return StateGraph(
+            states: states, events: events, invalid: invalid, isTruncated: isTruncated,
+            index: StateIndex(explored: explored, slotBits: slotBits), cells: cells)
     }
 
     /// Step 2 for one batch: walks its cells in order and gives each pending state the next position the
