@@ -8,7 +8,7 @@ import Testing
 /// directory is finished (journal removed, its source's mode and times given, closed) as soon as the walk
 /// left it and its transfers settled, not at the end of the whole copy.
 @Suite struct CopySessionTests {
-    @Test func aDirectoryIsFinishedOnceItsTransfersSettledNotAtTheEnd() async throws {
+    @Test(.timeLimit(.minutes(1))) func aDirectoryIsFinishedOnceItsTransfersSettledNotAtTheEnd() async throws {
         let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
         let source = root + "/src/tree"
@@ -26,7 +26,7 @@ import Testing
 
         let first = try #require(session.next())
         #expect(first.request.id == "tree/a/x")
-        try await Self.complete(first)
+        await Self.complete(first)
         session.settled(first)
         // The walk is still inside `a`: nothing is finished yet.
         #expect(FileManager.default.fileExists(atPath: destination + "/tree/a/.statetui-journal"))
@@ -39,7 +39,7 @@ import Testing
         #expect(attributes[.posixPermissions] as? Int == 0o750)
         #expect(attributes[.modificationDate] as? Date == modified)
 
-        try await Self.complete(second)
+        await Self.complete(second)
         session.settled(second)
         #expect(session.next() == nil)
         #expect(session.finish() == [])
@@ -49,11 +49,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination + "/.statetui-journal"))
     }
 
-    /// Starts `transfer` and waits until its copy completed.
-    private static func complete(_ transfer: CopyTransfer) async throws {
+    /// Starts `transfer` and waits, through its machine's states, until its copy completed.
+    private static func complete(_ transfer: CopyTransfer) async {
+        let states = transfer.machine.engine.states()
         transfer.machine.send(.start)
-        while true {
-            switch transfer.machine.state {
+        for await state in states {
+            switch state.phase {
             case .completed:
                 await transfer.finish()
                 return
@@ -61,8 +62,9 @@ import Testing
                 Issue.record("the copy failed: \(message)")
                 return
             case .idle, .running, .paused:
-                try await Task.sleep(for: .milliseconds(5))
+                continue
             }
         }
+        Issue.record("the machine stopped before the copy ended: \(transfer.machine.state)")
     }
 }

@@ -1,6 +1,7 @@
 import Commands
 import Foundation
 import StateMachineKit
+import Support
 import Testing
 
 @testable import StateMachineInspector
@@ -81,26 +82,40 @@ struct InspectCommandTests {
         #expect(result.output.hasPrefix("NAME   PID"))
     }
 
-    @Test("--headless prints every message as a JSON line until the program stops, then exits 0")
-    func headlessFollowsUntilBye() throws {
+    /// `run` on a thread of its own, for a command that blocks until another program does something: the
+    /// test's task stays free to be that program. The result is handed over under a lock, which
+    /// ThreadSanitizer sees, as it does not a continuation resumed from a plain thread.
+    static func runOnAThread(_ arguments: [String], environment: [String: String]) async -> (
+        status: Int32, output: String, error: String
+    ) {
+        let result = Locked<(status: Int32, output: String, error: String)?>(nil)
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            Thread {
+                let ran = run(arguments, environment: environment)
+                result.withLock { $0 = ran }
+                finished.resume()
+            }.start()
+        }
+        return result.withLock { $0 } ?? (-1, "", "the command's thread left no result")
+    }
+
+    @Test(
+        "--headless prints every message as a JSON line until the program stops, then exits 0",
+        .timeLimit(.minutes(1)))
+    func headlessFollowsUntilBye() async throws {
         let runtime = try RuntimeDirectory()
         let inspector = try Inspector.start(name: "lamps", directory: runtime.sockets)
         let machine = StateMachine(initial: Lamp.off, label: "lamp", transition: Self.lamp)
         inspector.register(machine)
-        // The program's side, on a thread of its own: once the command is attached, three events, then stop.
-        let program = Thread {
-            var waits = 0
-            while inspector.clientCount == 0 && waits < 10_000 {
-                waits += 1
-                usleep(1000)
-            }
-            machine.send(.flip)
-            machine.send(.smash)
-            machine.send(.flip)
-            inspector.stop()
-        }
-        program.start()
-        let result = Self.run(["inspect", "lamps", "--headless"], environment: runtime.environment)
+        let counts = inspector.clientCounts()
+        async let following = Self.runOnAThread(["inspect", "lamps", "--headless"], environment: runtime.environment)
+        // The program's side: once the command is attached, three events, then stop.
+        for await count in counts where count > 0 { break }
+        machine.send(.flip)
+        machine.send(.smash)
+        machine.send(.flip)
+        inspector.stop()
+        let result = await following
         #expect(result.status == 0)
         #expect(result.error == "")
         let messages = try result.output.split(separator: "\n").map { try InspectorMessage(line: $0) }
