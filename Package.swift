@@ -136,7 +136,8 @@ let package = Package(
             dependencies: ["ScreenStates", "StateMachineKit", "StateMachineDiagrams", "StateMachineTesting", "Support"]),
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
         .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit", "Support"]),
-        .testTarget(name: "MachineDriversTests", dependencies: ["MachineDrivers"]),
+        .testTarget(
+            name: "MachineDriversTests", dependencies: ["MachineDrivers", "ScreenStates", "FileTransfer", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
@@ -162,11 +163,26 @@ let package = Package(
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
-            name: "StateTUITests",
+            name: "CommandsTests",
             dependencies: [
-                "Commands", "DashboardApp", "InspectApp", "MachineDrivers", "ScreenStates", "StateMachineKit",
-                "StateMachineDiagrams", "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer",
-                "StateMachineInspector", "Support",
+                "Commands", "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "StateMachineDiagrams",
+                "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector", "Support",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "DashboardAppTests",
+            dependencies: [
+                "DashboardApp", "MachineDrivers", "ScreenStates", "StateMachineKit", "StateMachineDiagrams",
+                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "InspectAppTests",
+            dependencies: [
+                "InspectApp", "DashboardApp", "ScreenStates", "StateMachineKit", "StateMachineDiagrams",
+                "StateMachineInspector", "TerminalUI", "TerminalUITesting", "Support",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -1,4 +1,3 @@
-import Commands
 import DashboardApp
 import ScreenStates
 import Testing
@@ -55,16 +54,5 @@ import Testing
     @Test(arguments: [(0, "0"), (999, "999"), (1000, "1,000"), (4000, "4,000"), (1_234_567, "1,234,567")])
     func countsGroupTheirThousands(value: Int, text: String) {
         #expect(TransferTotals.count(value) == text)
-    }
-
-    /// A total line at most once a second: the first one a second after the start, the next a second after it.
-    @Test(arguments: [
-        (Duration.milliseconds(999), Duration?.none, false),
-        (.seconds(1), nil, true),
-        (.milliseconds(1500), .seconds(1), false),
-        (.milliseconds(2000), .seconds(1), true),
-    ])
-    func aTotalLineAtMostOnceASecond(elapsed: Duration, lastPrinted: Duration?, due: Bool) {
-        #expect(ProgressLines().isTotalDue(at: elapsed, lastPrinted: lastPrinted) == due)
     }
 }

@@ -3,7 +3,6 @@ import TerminalUI
 import Testing
 
 @testable import DashboardApp
-@testable import InspectApp
 
 /// Every screen in the one frame the shell draws: a single border titled with the screen's title and one
 /// column of padding inside each side, at every size from the minimum up; the keymap reads the same area.
@@ -53,16 +52,5 @@ import Testing
             return [characters[1], characters[characters.count - 2]]
         }
         #expect(padding == Array(repeating: [" ", " "], count: size.height - 4))
-    }
-
-    /// `statetui inspect` draws each of its screens in the same frame, under the program's line.
-    @Test(arguments: InspectTab.allCases)
-    func inspectScreensAreDrawnInTheSameFrame(tab: InspectTab) {
-        let size = Size(width: 80, height: 24)
-        let state = InspectScreenState(socketPath: "/tmp/statetui-test.sock", tab: tab)
-        let lines = InspectFeature.render(state, size: size).lines
-        let frame = Self.frame(title: tab.title, size: size)
-        #expect(lines[2] == frame.top)
-        #expect(lines[size.height - 2] == frame.bottom)
     }
 }

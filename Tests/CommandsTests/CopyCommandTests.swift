@@ -67,6 +67,17 @@ import Testing
             ProgressLines.line(name: "a.bin", state: .failed(message: "cannot read /x: No such file or directory"))
                 == #"a.bin: failed(message: "cannot read /x: No such file or directory")"#)
     }
+
+    /// A total line at most once a second: the first one a second after the start, the next a second after it.
+    @Test(arguments: [
+        (Duration.milliseconds(999), Duration?.none, false),
+        (.seconds(1), nil, true),
+        (.milliseconds(1500), .seconds(1), false),
+        (.milliseconds(2000), .seconds(1), true),
+    ])
+    func aTotalLineAtMostOnceASecond(elapsed: Duration, lastPrinted: Duration?, due: Bool) {
+        #expect(ProgressLines().isTotalDue(at: elapsed, lastPrinted: lastPrinted) == due)
+    }
 }
 
 @Suite struct CopyCommandLineTests {

@@ -1,4 +1,3 @@
-import Commands
 import Foundation
 import ScreenStates
 import StateMachineDiagrams
@@ -26,12 +25,6 @@ import Testing
         assertSnapshot(AppView.render(written, size: size), named: "graph-written-\(size)")
         written.graph.export.show(.failed(path: "/nope/statetui-load.mmd", reason: "no such directory"))
         assertSnapshot(AppView.render(written, size: size), named: "graph-failed-\(size)")
-    }
-
-    @Test(arguments: ScreenModel.allCases)
-    func theTableIsTheOneStatetuiGraphPrints(model: ScreenModel) {
-        #expect(GraphReport(model).table.map { $0 + "\n" }.joined() == model.graph(.table))
-        #expect(GraphReport(model).mermaid == model.graph(.mermaid))
     }
 
     @Test func gCyclesTheModelsAndResetsTheScroll() {
@@ -67,7 +60,7 @@ import Testing
     @Test func mWritesTheMermaidFileNamedAfterTheModel() {
         var state = GraphScreenState(model: .upload)
         let effects = GraphFeature.reduce(&state, .writeMermaid)
-        #expect(effects == [.writeFile(name: "statetui-upload.mmd", text: ScreenModel.upload.graph(.mermaid))])
+        #expect(effects == [.writeFile(name: "statetui-upload.mmd", text: GraphReport(.upload).mermaid)])
         #expect(state == GraphScreenState(model: .upload))
     }
 
@@ -243,40 +236,5 @@ import Testing
             screen: .graph, transfers: DashboardFixtures.screen(), graph: GraphScreenState(model: .transfer, full: true)
         )
         assertSnapshot(AppView.render(app, size: Size(width: 80, height: 24)), named: "graph-transfer-full-80x24")
-    }
-
-    @Test(arguments: ScreenModel.allCases)
-    func statetuiGraphPrintsTheCollapsedDiagramByDefault(model: ScreenModel) {
-        let memory = MemoryIO()
-        let status = CommandLineTool.run(
-            ["graph", model.rawValue, "--format", "text"], io: memory.io, environment: ["LANG": "en_US.UTF-8"]
-        ) { _ in 0 }
-        #expect(status == 0)
-        #expect(memory.output == model.graph(.text))
-        assertSnapshot(text: memory.output, named: "diagram-\(model.rawValue)")
-    }
-
-    @Test func fullAndAsciiDiagramsAreOneFlagAway() {
-        let memory = MemoryIO()
-        let status = CommandLineTool.run(
-            ["graph", "transfer", "--format", "text", "--full"], io: memory.io, environment: ["LC_ALL": "C"]
-        ) { _ in 0 }
-        #expect(status == 0)
-        #expect(memory.output == ScreenModel.transfer.graph(.text, full: true, charset: .ascii))
-        assertSnapshot(text: memory.output, named: "diagram-transfer-full-ascii")
-        let unicode = MemoryIO()
-        _ = CommandLineTool.run(
-            ["graph", "transfer", "--format", "text", "--full", "--charset", "unicode"], io: unicode.io
-        ) { _ in 0 }
-        assertSnapshot(text: unicode.output, named: "diagram-transfer-full")
-    }
-
-    @Test(arguments: [
-        ([String: String](), DiagramCharset.ascii), (["LANG": "C"], .ascii), (["LANG": "en_US.UTF-8"], .unicode),
-        (["LANG": "de_DE.utf8"], .unicode), (["LC_ALL": "C", "LANG": "en_US.UTF-8"], .ascii),
-        (["LC_CTYPE": "C.UTF-8", "LANG": "C"], .unicode), (["LC_ALL": "", "LANG": "en_US.UTF-8"], .unicode),
-    ])
-    func theCharsetFollowsTheLocale(environment: [String: String], charset: DiagramCharset) {
-        #expect(GraphCommand.charset(for: environment) == charset)
     }
 }

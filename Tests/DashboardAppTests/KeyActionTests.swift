@@ -1,35 +1,13 @@
 import DashboardApp
-import InspectApp
 import ScreenStates
 import TerminalUI
 import Testing
 
-/// The `[keys]` vocabulary names real bindings, and a configuration's keys replace them in the keymap, the help
-/// bar and the help overlay.
+/// The `[keys]` vocabulary's names, and a configuration's keys replacing the defaults in the keymap, the help bar
+/// and the help overlay. That every name is a real binding in each of its places, statetui inspect's included, is
+/// InspectAppTests' `KeyActionPlacesTests`.
 @Suite struct KeyActionTests {
     typealias F = DashboardFixtures
-
-    /// The keys and help of every binding of the tables of `place`.
-    static func table(_ place: KeyAction.Place) -> [(keys: [Key], help: KeyHelp)] {
-        switch place {
-        case .everywhere: Keymap.globalBindings.map { ($0.keys, $0.help) }
-        case .screen(let screen): Keymap.bindings(for: screen).map { ($0.keys, $0.help) }
-        case .inspect: InspectTab.allCases.flatMap { InspectFeature.bindings(on: $0) }.map { ($0.keys, $0.help) }
-        }
-    }
-
-    @Test func everyActionNamesABindingInEachOfItsPlaces() {
-        var missing: [String] = []
-        for action in KeyAction.all {
-            for place in action.places
-            where !Self.table(place).contains(where: {
-                $0.keys == action.defaultKeys && KeyAction.naming($0.keys, help: $0.help, in: place) == action
-            }) {
-                missing.append("\(action.name) in \(place.title)")
-            }
-        }
-        #expect(missing == [])
-    }
 
     @Test func yankAndConfirmQuitShareYButAreRemappedApart() {
         var state = F.app(selected: F.row("running"))
