@@ -1,5 +1,5 @@
 import Commands
-import ScreenStates
+import SeedModels
 import Testing
 
 @Suite struct CommandLineToolTests {

@@ -1,5 +1,5 @@
 import Commands
-import ScreenStates
+import SeedModels
 import Testing
 
 /// Issue 29: `statetui completions SHELL` prints a script written from the commands' declarations, so every

@@ -1,6 +1,6 @@
 import Commands
 import Foundation
-import ScreenStates
+import SeedModels
 import Testing
 
 @Suite struct ProgressLinesTests {

@@ -1,6 +1,6 @@
 import Commands
 import Foundation
-import ScreenStates
+import SeedModels
 import Testing
 
 /// The checked-in `Resources/diagrams/*.mmd` must be what the code produces; `make diagrams`

@@ -1,6 +1,6 @@
 import Commands
 import DashboardApp
-import ScreenStates
+import SeedModels
 import StateMachineDiagrams
 import TerminalUITesting
 import Testing

@@ -1,7 +1,7 @@
 import Commands
 import DashboardApp
 import Foundation
-import ScreenStates
+import SeedModels
 import Testing
 
 /// `Resources/statetui.1` and the command line's own help describe the same tool: every command,

@@ -1,5 +1,5 @@
 import DashboardApp
-import ScreenStates
+import SeedModels
 import Testing
 
 /// The copy's total line and summary: whole strings from given figures and a given time.

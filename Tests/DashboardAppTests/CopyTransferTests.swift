@@ -2,7 +2,7 @@ import DashboardApp
 import FileTransfer
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 import Testing

@@ -1,6 +1,6 @@
 import DashboardApp
 import Foundation
-import ScreenStates
+import SeedModels
 import Testing
 
 @testable import TerminalUI

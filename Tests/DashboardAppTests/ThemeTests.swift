@@ -1,5 +1,5 @@
 import DashboardApp
-import ScreenStates
+import SeedModels
 import TerminalUI
 import Testing
 

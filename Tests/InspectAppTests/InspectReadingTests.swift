@@ -1,6 +1,6 @@
 import DashboardApp
 import InspectApp
-import ScreenStates
+import SeedModels
 import StateMachineDiagrams
 import StateMachineInspector
 import StateMachineKit

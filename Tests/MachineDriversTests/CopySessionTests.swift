@@ -1,7 +1,7 @@
 import FileTransfer
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import Testing
 
 /// A tree copy streams (issue 23): the session hands out one transfer at a time as it reads the tree, and a

@@ -1,7 +1,7 @@
 import StateMachineKit
 import Testing
 
-@testable import ScreenStates
+@testable import SeedModels
 
 @Suite struct UploadStateTests {
     /// Seed 001's example: pause then resume an upload at 0.35.

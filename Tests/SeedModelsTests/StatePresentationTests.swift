@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import Testing
 
 /// Every model reads as words with a phase for its colour; the canonical text stays the model's description.
