@@ -2,7 +2,6 @@ import DashboardApp
 import MachineDrivers
 import SeedModels
 import StateMachineKit
-import Support
 import TerminalUI
 import Testing
 
@@ -161,16 +160,13 @@ import Testing
     }
 
     /// Before the fix stale counts came through a reporter side channel; now the machine's records count.
-    @Test func staleCountsComeFromTheMachinesRecords() async {
+    @Test(.timeLimit(.minutes(1))) func staleCountsComeFromTheMachinesRecords() async {
         let machine = TransferMachine()
-        let senders = Locked<[StateMachine<TransferModel, TransferEvent>.Sender]>([])
-        machine.engine.whileIn(where: { $0.phase.activeRequest != nil }, label: "test work") { sender in
-            senders.withLock { $0.append(sender) }
-        }
+        var senders = machine.engine.workSenders(where: { $0.phase.activeRequest != nil }).makeAsyncIterator()
         machine.send(.start)
-        while senders.withLock({ $0.isEmpty }) { await Task.yield() }
+        let sender = await senders.next()
         machine.send(.cancel)
-        senders.withLock { $0[0] }.send(.progress(request: 1, percent: 5))
+        sender?.send(.progress(request: 1, percent: 5))
         var state = F.app()
         let effects = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.firstBatch)))
         var others = state

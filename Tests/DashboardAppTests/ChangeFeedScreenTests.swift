@@ -1,7 +1,6 @@
 import MachineDrivers
 import SeedModels
 import StateMachineKit
-import Support
 import TerminalUI
 import Testing
 
@@ -9,28 +8,25 @@ import Testing
 
 /// Issue 26: the screens count what the engine's change feed hands them, every record once, and say how many
 /// fell out of a machine's history before they were read.
-@Suite struct ChangeFeedScreenTests {
+@Suite(.timeLimit(.minutes(1))) struct ChangeFeedScreenTests {
     private typealias F = DashboardFixtures
     typealias Sender = StateMachine<TransferModel, TransferEvent>.Sender
 
     /// A transfer machine with a running request, its cancelled run's sender, and the records so far: start,
     /// cancel.
-    static func cancelledTransfer(historyLimit: Int = 64) async -> (TransferMachine, Sender) {
+    static func cancelledTransfer(historyLimit: Int = 64) async throws -> (TransferMachine, Sender) {
         let machine = TransferMachine(historyLimit: historyLimit)
-        let senders = Locked<[Sender]>([])
-        machine.engine.whileIn(where: { $0.phase.activeRequest != nil }, label: "test work") { sender in
-            senders.withLock { $0.append(sender) }
-        }
+        var senders = machine.engine.workSenders(where: { $0.phase.activeRequest != nil }).makeAsyncIterator()
         machine.send(.start)
-        while senders.withLock({ $0.isEmpty }) { await Task.yield() }
+        let sender = try #require(await senders.next())
         machine.send(.cancel)
-        return (machine, senders.withLock { $0[0] })
+        return (machine, sender)
     }
 
     /// Before, a copy's stale report reached the row only with the machine's next state change: its driver
     /// sent through the run's sender, which woke no reader of the records. The feed wakes its reader itself.
-    @Test(.timeLimit(.minutes(1))) func aStaleRecordReachesTheRowsTallyWithNoStateChange() async {
-        let (machine, sender) = await Self.cancelledTransfer()
+    @Test func aStaleRecordReachesTheRowsTallyWithNoStateChange() async throws {
+        let (machine, sender) = try await Self.cancelledTransfer()
         var state = F.app()
         var feed = machine.engine.records().makeAsyncIterator()
         if let batch = await feed.next() { _ = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, batch))) }
@@ -45,8 +41,8 @@ import Testing
     }
 
     /// Before, a tally took the newest 64 records and skipped what fell out of them without saying so.
-    @Test func aTallyOverMoreRecordsThanTheHistoryHoldsCountsTheMissed() async {
-        let (machine, sender) = await Self.cancelledTransfer(historyLimit: 4)
+    @Test func aTallyOverMoreRecordsThanTheHistoryHoldsCountsTheMissed() async throws {
+        let (machine, sender) = try await Self.cancelledTransfer(historyLimit: 4)
         for percent in 1...9 { sender.send(.progress(request: 1, percent: percent)) }
         var tally = RecordTally()
         var feed = machine.engine.records().makeAsyncIterator()
@@ -59,8 +55,8 @@ import Testing
         machine.engine.stop()
     }
 
-    @Test func theScreensSayHowManyRecordsTheyMissed() async {
-        let (machine, sender) = await Self.cancelledTransfer(historyLimit: 1)
+    @Test func theScreensSayHowManyRecordsTheyMissed() async throws {
+        let (machine, sender) = try await Self.cancelledTransfer(historyLimit: 1)
         sender.send(.progress(request: 1, percent: 1))
         var state = F.app()
         _ = AppReducer.reduce(&state, .transfers(.recordsChanged(row: 1, machine.engine.firstBatch)))
@@ -70,8 +66,8 @@ import Testing
     }
 
     /// The History screen keeps the newest rows the feed handed it, and counts what it missed.
-    @Test func theHistoryScreenAppendsTheFeedsRowsAndCountsTheMissed() async {
-        let (machine, sender) = await Self.cancelledTransfer()
+    @Test func theHistoryScreenAppendsTheFeedsRowsAndCountsTheMissed() async throws {
+        let (machine, sender) = try await Self.cancelledTransfer()
         for percent in 1...HistoryScreenState.rowLimit { sender.send(.progress(request: 1, percent: percent)) }
         let rows = HistoryRow.rows(machine: "backup.img", history: machine.engine.history)
         var state = HistoryScreenState(machines: ["backup.img"], rows: Array(rows.prefix(10)))

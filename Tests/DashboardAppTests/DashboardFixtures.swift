@@ -48,6 +48,14 @@ enum DashboardFixtures {
 }
 
 extension StateMachine {
+    /// The senders of `whileIn(where:)` work that does nothing but hand its sender out, one per visit the work
+    /// begins in, as each begins: what a test awaits to send late reports from a visit it then ends.
+    func workSenders(where runs: @escaping @Sendable (State) -> Bool) -> AsyncStream<Sender> {
+        let (senders, handOut) = AsyncStream.makeStream(of: Sender.self)
+        whileIn(where: runs, label: "test work") { sender in handOut.yield(sender) }
+        return senders
+    }
+
     /// The batch a new `records()` reader is handed first: every record still in history, the ones before it
     /// as missed. For reducer tests that run without a task to read the feed.
     var firstBatch: RecordBatch {

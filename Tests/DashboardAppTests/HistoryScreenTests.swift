@@ -1,13 +1,12 @@
 import SeedModels
 import StateMachineKit
-import Support
 import TerminalUI
 import TerminalUITesting
 import Testing
 
 @testable import DashboardApp
 
-@Suite struct HistoryScreenTests {
+@Suite(.timeLimit(.minutes(1))) struct HistoryScreenTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 40, height: 12)]
     static let machines = DashboardFixtures.names + ["upload", "load"]
 
@@ -15,16 +14,13 @@ import Testing
     /// stale progress report from the work of a visit that ended (sent through the sender `whileIn` gave it).
     static func uploadRows() async -> [HistoryRow] {
         let machine = UploadMachine()
-        let senders = Locked<[StateMachine<UploadState, UploadEvent>.Sender]>([])
-        machine.engine.whileIn(where: \.canPause, label: "test work") { sender in
-            senders.withLock { $0.append(sender) }
-        }
+        var senders = machine.engine.workSenders(where: \.canPause).makeAsyncIterator()
         machine.apply(.pause)
         machine.apply(.start(upload: 1))
-        while senders.withLock({ $0.isEmpty }) { await Task.yield() }
+        let sender = await senders.next()
         machine.apply(.progress(upload: 1, fraction: 0.4))
         machine.apply(.pause)
-        senders.withLock { $0[0] }.send(.progress(upload: 1, fraction: 0.5))
+        sender?.send(.progress(upload: 1, fraction: 0.5))
         machine.apply(.resume)
         machine.apply(.complete(upload: 1))
         machine.apply(.complete(upload: 1))

@@ -110,9 +110,15 @@ import Testing
 }
 
 /// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
-@Suite struct LoadEffectRunnerTests {
+@Suite(.timeLimit(.minutes(1))) struct LoadEffectRunnerTests {
+    /// Waits until the request's work is set up and has scheduled its answer. The clock tells of both (its
+    /// `whenScheduled` hook runs after each), so this looks again only then.
     static func settle(_ runner: LoadRuntime, _ scheduler: ManualClock) async {
-        while !runner.isSetUp || scheduler.pendingCount == 0 { await Task.yield() }
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        scheduler.whenScheduled { wake.yield() }
+        defer { scheduler.whenScheduled(nil) }
+        var iterator = wakes.makeAsyncIterator()
+        while !runner.isSetUp || scheduler.pendingCount == 0 { await iterator.next() }
     }
 
     @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {
