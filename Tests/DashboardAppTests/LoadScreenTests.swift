@@ -111,14 +111,9 @@ import Testing
 
 /// The load request as the machine's `whileIn` work on a manual scheduler; nothing here sleeps.
 @Suite(.timeLimit(.minutes(1))) struct LoadEffectRunnerTests {
-    /// Waits until the request's work is set up and has scheduled its answer. The clock tells of both (its
-    /// `whenScheduled` hook runs after each), so this looks again only then.
+    /// Waits until the request's work is set up and has scheduled its answer.
     static func settle(_ runner: LoadRuntime, _ scheduler: ManualClock) async {
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        scheduler.whenScheduled { wake.yield() }
-        defer { scheduler.whenScheduled(nil) }
-        var iterator = wakes.makeAsyncIterator()
-        while !runner.isSetUp || scheduler.pendingCount == 0 { await iterator.next() }
+        await scheduler.settle { runner.isSetUp && scheduler.pendingCount > 0 }
     }
 
     @Test func theRequestAnswersThroughItsRunAfterTheLatency() async {

@@ -7,17 +7,18 @@ import Testing
 
 /// The simulated effect adapter on a manual scheduler: progress through the sender of its run, an outcome
 /// after the drawn number of ticks, a failure when asked, and late callbacks from ended runs dropped as stale.
-@Suite struct SimulatedTransferTests {
+@Suite(.timeLimit(.minutes(1))) struct SimulatedTransferTests {
     static let timing = SimulationTiming(tick: .seconds(1), ticksPerTransfer: 4...4, lateCallbackDelay: .seconds(2))
 
     static func make(_ scheduler: ManualClock, timing: SimulationTiming = timing) -> SimulatedTransfer {
         SimulatedTransfer(name: "photos.tar", scheduler: scheduler, random: SplitMix64(seed: 7), timing: timing)
     }
 
-    /// Waits until the worker the current visit asks for has begun and scheduled its first tick.
+    /// Waits until the worker the current visit asks for has begun and scheduled its first tick. The machine's
+    /// state is where the event the test sent left it; only the worker's setting up comes later.
     static func settle(_ transfer: SimulatedTransfer, _ scheduler: ManualClock) async {
-        while !transfer.isSetUp || (transfer.machine.state.activeRequest != nil && scheduler.pendingCount == 0) {
-            await Task.yield()
+        await scheduler.settle {
+            transfer.isSetUp && (transfer.machine.state.activeRequest == nil || scheduler.pendingCount > 0)
         }
     }
 

@@ -42,13 +42,24 @@ private func makeLiveTransfer() -> (StateMachine<TransferModel, TransferEvent>, 
 
     /// Work paused mid-way never reports again for that visit; resuming starts new work from the
     /// paused percent under the same request id.
+    /// Reads `states` until the machine is in `phase`; false when the machine stopped first.
+    static func reach(
+        _ phase: TransferState, _ states: inout AsyncStream<TransferModel>.Iterator
+    ) async -> Bool {
+        while let state = await states.next() {
+            if state.phase == phase { return true }
+        }
+        return false
+    }
+
     @Test(.timeLimit(.minutes(10))) func pausedWorkStopsAndResumedWorkContinues() async {
         let (machine, clock) = makeLiveTransfer()
         defer { machine.stop() }
+        var states = machine.states().makeAsyncIterator()
         machine.send(.start)
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(1))
-        while machine.state.phase != .running(request: 1, percent: 40) { await Task.yield() }
+        #expect(await Self.reach(.running(request: 1, percent: 40), &states))
         machine.send(.pause)
         clock.advance(by: .seconds(5))
         #expect(machine.state.phase == .paused(request: 1, percent: 40))
@@ -56,11 +67,11 @@ private func makeLiveTransfer() -> (StateMachine<TransferModel, TransferEvent>, 
         for expected in [80, 100] {
             await clock.sleepers(atLeast: 1)
             clock.advance(by: .seconds(1))
-            while machine.state.phase != .running(request: 1, percent: expected) { await Task.yield() }
+            #expect(await Self.reach(.running(request: 1, percent: expected), &states))
         }
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(1))
-        while machine.state.phase != .completed(file: "file-1") { await Task.yield() }
+        #expect(await Self.reach(.completed(file: "file-1"), &states))
         #expect(machine.state == TransferModel(phase: .completed(file: "file-1"), lastRequest: 1))
     }
 }
