@@ -168,7 +168,7 @@ import Testing
 
 /// The upload owner on a manual scheduler: the task is the machine's `whileIn` work, reporting through the
 /// sender of its run; nothing here sleeps.
-@Suite struct UploadOwnerTests {
+@Suite(.timeLimit(.minutes(1))) struct UploadOwnerTests {
     static func owner() -> (UploadOwner, ManualClock) {
         let scheduler = ManualClock()
         return (UploadOwner(scheduler: scheduler, random: SplitMix64(seed: 7)), scheduler)
@@ -176,7 +176,7 @@ import Testing
 
     /// Waits until the run the current visit asks for has begun and set up its first chunk.
     static func settle(_ owner: UploadOwner, _ scheduler: ManualClock) async {
-        while !owner.isSetUp || (owner.task?.isRunning == true && scheduler.pendingCount == 0) { await Task.yield() }
+        await scheduler.settle { owner.isSetUp && (owner.task?.isRunning != true || scheduler.pendingCount > 0) }
     }
 
     @Test func chunksReportThroughTheRunUntilComplete() async {
