@@ -65,7 +65,7 @@ let package = Package(
         .library(name: "StateMachineMacros", targets: ["StateMachineMacros"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "TerminalUITesting", targets: ["TerminalUITesting"]),
-        .library(name: "ScreenStates", targets: ["ScreenStates"]),
+        .library(name: "SeedModels", targets: ["SeedModels"]),
         .executable(name: "statetui", targets: ["statetui"]),
         .library(name: "FileTransfer", targets: ["FileTransfer"]),
         .library(name: "StateMachineInspector", targets: ["StateMachineInspector"]),
@@ -84,7 +84,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "TerminalUI", "FileTransfer",
-                "ScreenStates", "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
+                "SeedModels", "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "StateMachineTesting", "Support"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.
@@ -106,12 +106,12 @@ let package = Package(
             linkerSettings: syntaxLinkerSettings
         ),
         .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
-        // A seed model rewritten with @StateMachine. Its own target, so ScreenStates stays free of the
+        // A seed model rewritten with @StateMachine. Its own target, so SeedModels stays free of the
         // macro's unsafe flags and other packages can keep depending on it.
-        .target(name: "MacroModels", dependencies: ["ScreenStates", "StateMachineMacros"]),
+        .target(name: "MacroModels", dependencies: ["SeedModels", "StateMachineMacros"]),
         .testTarget(
             name: "MacroModelsTests",
-            dependencies: ["MacroModels", "ScreenStates", "StateMachineKit", "StateMachineTesting", "Commands"]),
+            dependencies: ["MacroModels", "SeedModels", "StateMachineKit", "StateMachineTesting", "Commands"]),
         .testTarget(
             name: "DocSnippetsTests",
             dependencies: [
@@ -130,43 +130,59 @@ let package = Package(
             dependencies: ["TerminalUI", "TerminalUITesting", "CNCurses", "Support"],
             exclude: ["__Snapshots__"]
         ),
-        .target(name: "ScreenStates", dependencies: ["StateMachineKit", "StateMachineDiagrams", "Support"]),
+        .target(name: "SeedModels", dependencies: ["StateMachineKit", "StateMachineDiagrams", "Support"]),
         .testTarget(
-            name: "ScreenStatesTests",
-            dependencies: ["ScreenStates", "StateMachineKit", "StateMachineDiagrams", "StateMachineTesting", "Support"]),
+            name: "SeedModelsTests",
+            dependencies: ["SeedModels", "StateMachineKit", "StateMachineDiagrams", "StateMachineTesting", "Support"]),
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
-        .target(name: "MachineDrivers", dependencies: ["ScreenStates", "FileTransfer", "StateMachineKit", "Support"]),
-        .testTarget(name: "MachineDriversTests", dependencies: ["MachineDrivers"]),
+        .target(name: "MachineDrivers", dependencies: ["SeedModels", "FileTransfer", "StateMachineKit", "Support"]),
+        .testTarget(
+            name: "MachineDriversTests", dependencies: ["MachineDrivers", "SeedModels", "FileTransfer", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
             dependencies: [
-                "MachineDrivers", "ScreenStates", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
+                "MachineDrivers", "SeedModels", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
                 "FileTransfer", "Support",
             ]),
         // `statetui inspect`'s own app: its screens over another program's machines, read through the inspector.
         .target(
             name: "InspectApp",
             dependencies: [
-                "DashboardApp", "ScreenStates", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
+                "DashboardApp", "SeedModels", "TerminalUI", "StateMachineKit", "StateMachineDiagrams",
                 "StateMachineInspector", "Support",
             ]),
         // The command line: parsing, every command, the fuzz entry points.
         .target(
             name: "Commands",
             dependencies: [
-                "CMalloc", "DashboardApp", "InspectApp", "MachineDrivers", "ScreenStates", "TerminalUI",
+                "CMalloc", "DashboardApp", "InspectApp", "MachineDrivers", "SeedModels", "TerminalUI",
                 "StateMachineKit",
                 "StateMachineDiagrams", "FileTransfer", "StateMachineInspector", "Support",
             ]),
         .executableTarget(name: "statetui", dependencies: ["Commands"]),
         // Depends on the executable so `swift test` builds the binary the end-to-end replay tests run.
         .testTarget(
-            name: "StateTUITests",
+            name: "CommandsTests",
             dependencies: [
-                "Commands", "DashboardApp", "InspectApp", "MachineDrivers", "ScreenStates", "StateMachineKit",
-                "StateMachineDiagrams", "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer",
-                "StateMachineInspector", "Support",
+                "Commands", "DashboardApp", "MachineDrivers", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
+                "TerminalUI", "TerminalUITesting", "statetui", "FileTransfer", "StateMachineInspector", "Support",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "DashboardAppTests",
+            dependencies: [
+                "DashboardApp", "MachineDrivers", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
+                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support",
+            ],
+            exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "InspectAppTests",
+            dependencies: [
+                "InspectApp", "DashboardApp", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
+                "StateMachineInspector", "TerminalUI", "TerminalUITesting", "Support",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -2,7 +2,7 @@ import Commands
 import FileTransfer
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import Synchronization
 
 /// `statetui copy --headless` end to end, in this process: the command line, the journal, one

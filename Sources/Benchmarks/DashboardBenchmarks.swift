@@ -2,7 +2,7 @@ import Commands
 import DashboardApp
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Synchronization
 import TerminalUI

@@ -1,5 +1,5 @@
 import Foundation
-import ScreenStates
+import SeedModels
 import StateMachineDiagrams
 import StateMachineKit
 import StateMachineTesting

@@ -1,6 +1,6 @@
 import DashboardApp
 import FileTransfer
-import ScreenStates
+import SeedModels
 
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
 /// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``

@@ -1,6 +1,6 @@
 import DashboardApp
 import Dispatch
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 import TerminalUI

@@ -1,5 +1,5 @@
 import DashboardApp
-import ScreenStates
+import SeedModels
 import StateMachineDiagrams
 import StateMachineKit
 import TerminalUI
@@ -10,7 +10,7 @@ import TerminalUI
 /// canonical text as the fallback; the case a state's box collapses into on the Graph screen; and the text cut
 /// so the part that tells states apart stays in view.
 ///
-/// Readings are values: `statetui inspect` starts from ``standard`` (the models of ``ScreenStates``), and a
+/// Readings are values: `statetui inspect` starts from ``standard`` (the models of ``SeedModels``), and a
 /// program embedding the inspect screens registers its own types with ``register(type:_:)``. Two sets of readings
 /// are equal when they read the same names.
 package struct StateReadings: Hashable, Sendable {

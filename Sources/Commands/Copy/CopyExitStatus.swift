@@ -1,6 +1,6 @@
 import FileTransfer
 import MachineDrivers
-import ScreenStates
+import SeedModels
 
 /// How a copy session ended, as its exit status and standard error tell it, for the dashboard and for
 /// `--headless` alike (one job's end is FileTransfer's `CopyOutcome`; this is the whole session's): each failed file with its reason, how many failed, and how many were left unfinished

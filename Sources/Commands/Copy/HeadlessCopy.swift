@@ -2,7 +2,7 @@ import DashboardApp
 import Dispatch
 import FileTransfer
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Synchronization
 

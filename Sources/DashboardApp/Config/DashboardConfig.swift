@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// What a configuration file (`config.toml`) sets, checked whole: `[keys]` binds actions (``KeyAction``) to

@@ -1,5 +1,5 @@
 import FileTransfer
-import ScreenStates
+import SeedModels
 import Support
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Dispatch
 import FileTransfer
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 

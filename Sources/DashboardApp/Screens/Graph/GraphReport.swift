@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 
 /// What the Graph screen shows of one model, explored with the same sample events as `statetui graph`:

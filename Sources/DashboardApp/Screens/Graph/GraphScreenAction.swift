@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// What can happen on the Graph screen.
 package enum GraphScreenAction: Hashable, Sendable {

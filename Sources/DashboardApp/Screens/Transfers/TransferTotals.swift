@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import Support
 
 /// The figures of a whole copy, summed over its transfers: bytes done of the bytes known, files completed

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Transfers screen as a feature: reducer, key table (``bindings``) and view (in

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
