@@ -49,6 +49,7 @@ import Testing
         let runtime = TransfersRuntime(list: files)
         var environment = DashboardEnvironment.live(seed: 1, replacing: [.transfers: runtime])
         environment.mode = .copy(simulatesFaults: false)
+        defer { environment.stop() }
         let state = environment.initialState
         #expect(state.transfers.rows == Self.names.map { TransferRow(name: $0, model: TransferModel.initial) })
         #expect(state.history.machines == Self.names)
