@@ -69,11 +69,13 @@ extension TransfersFeature {
     /// The total row: every transfer summed (``TransferTotals``), the rate the sum of the running rows' rates.
     static func totalRow(_ state: TransfersScreenState) -> String {
         var rate: Double?
+        var totals = TransferTotals()
         for row in state.rows {
-            if let rowRate = row.progress.rate(totalBytes: row.driverStatus.totalBytes) { rate = (rate ?? 0) + rowRate }
+            let size = row.driverStatus.totalBytes
+            if let rowRate = row.progress.rate(totalBytes: size) { rate = (rate ?? 0) + rowRate }
+            totals.add(row.model.phase, size: size)
         }
-        return TransferTotals(state.rows.map { (phase: $0.model.phase, size: $0.driverStatus.totalBytes) }).line(
-            rate: rate)
+        return totals.line(rate: rate)
     }
 
     /// The table of the transfers that fit in `area`, in `columns` (its bars are drawn over it by
