@@ -1,5 +1,5 @@
 import FileTransfer
-import ScreenStates
+import SeedModels
 import Support
 
 /// The files of a `statetui copy` dashboard, one row each (``CopySession/takeAllFiles()``), held compactly: a
