@@ -170,11 +170,11 @@ let package = Package(
             ],
             exclude: ["__Snapshots__"]
         ),
-        // SHA-256 from the system's OpenSSL 3 libcrypto (Debian: libssl-dev), found with pkg-config.
+        // SHA-256 from the system's OpenSSL 3 libcrypto: the headers (Debian: libssl-dev) only. Nothing links
+        // it; FileTransfer opens it at the first hash, so a program that never hashes does not load it.
         .systemLibrary(
             name: "CLibCrypto",
             path: "Sources/CLibCrypto",
-            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "FileTransfer", dependencies: ["CLibCrypto", "StateMachineKit", "Support"]),
