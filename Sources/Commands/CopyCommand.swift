@@ -173,6 +173,13 @@ package enum CopyCommand {
             io.writeError("statetui: \(error)\n")
             return 2
         }
+        // Every copy hashes (its journal's name, each file's content): without libcrypto, stop here with its name.
+        do throws(LibCryptoError) {
+            try SHA256.loadLibrary()
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
         if command.flags.contains("dry-run") {

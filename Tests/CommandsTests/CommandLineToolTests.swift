@@ -1,4 +1,5 @@
 import Commands
+import Foundation
 import SeedModels
 import Testing
 
@@ -288,5 +289,10 @@ import Testing
         let memory = MemoryIO(files: ["one.demo": .success("expect /Transfers/\n")])
         #expect(memory.run(["demo", "one.demo", "--headless", "--size", "1000x500"]) == 0)
         #expect(memory.error == "")
+    }
+
+    /// The environment `statetui` reads from `environ` is the one `ProcessInfo` reports.
+    @Test func theProcessEnvironmentIsWhatProcessInfoReports() {
+        #expect(CommandLineTool.processEnvironment == ProcessInfo.processInfo.environment)
     }
 }
