@@ -276,6 +276,8 @@ final class WriteObserver: Sendable {
     let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
     /// How many writes returned.
     let writes = Mutex(0)
+    /// How many bytes they wrote.
+    let bytes = Mutex<Int64>(0)
 
     /// `fileSystem` with every write counted and timestamped here.
     func observing(_ fileSystem: FileSystem) -> FileSystem {
@@ -285,6 +287,7 @@ final class WriteObserver: Sendable {
             let count = try write(descriptor, bytes, offset)
             self.lastWrite.withLock { $0 = ContinuousClock.now }
             self.writes.withLock { $0 += 1 }
+            self.bytes.withLock { $0 += Int64(count) }
             return count
         }
         return observed

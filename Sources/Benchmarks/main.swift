@@ -3,6 +3,9 @@
 
 import Foundation
 
+// Line by line, also into a file or a pipe: a long run is followed as it goes, and a killed one keeps its lines.
+setvbuf(stdout, nil, _IOLBF, 0)
+
 if CommandLine.arguments.dropFirst().first == "--flood-child" {
     await runFloodChild(seconds: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2)
     exit(0)
