@@ -3,9 +3,6 @@
 
 import Foundation
 
-// Line by line, also into a file or a pipe: a long run is followed as it goes, and a killed one keeps its lines.
-setvbuf(stdout, nil, _IOLBF, 0)
-
 if CommandLine.arguments.dropFirst().first == "--flood-child" {
     await runFloodChild(seconds: Int(CommandLine.arguments.dropFirst(2).first ?? "") ?? 2)
     exit(0)
@@ -28,6 +25,9 @@ func run(_ group: String, _ body: () async -> Void) async {
     let peak = (peakResidentBytes() ?? 0) / 1024
     print("\(group): peak RSS of the run \(peak) KB (\(before) KB at its start)")
     print("{\"group\":\"\(group)_memory\",\"peak_rss_kb\":\(peak),\"rss_at_start_kb\":\(before)}")
+    // Each group's lines leave at its end, also into a file or a pipe: a long run is followed group by group,
+    // and a run killed later keeps them.
+    fflush(nil)
 }
 
 await run("engine") { await runEngineBenchmarks() }
