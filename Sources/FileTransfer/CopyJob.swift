@@ -207,7 +207,8 @@ public final class CopyJob: Sendable {
         // A large file goes straight to storage in larger chunks. A small file gets small buffers (three of
         // the chunk size each): the size from `stat` is only a hint (a file under /proc reports 0 and is read
         // on in chunks of that size until its end).
-        let direct = sourceStatus.size >= options.directWriteMinimumSize
+        let direct = sourceStatus.size >= options.directWriteMinimumSize && options.directWriteSlots.acquire()
+        defer { if direct { options.directWriteSlots.release() } }
         let chunkSize =
             direct
             ? options.directWriteChunkSize

@@ -33,6 +33,9 @@ public struct CopyOptions: Sendable {
     /// Bytes read and written per step for a file written straight to storage (a multiple of
     /// ``DirectWrites/alignment``, or its writes go through the cache).
     public var directWriteChunkSize: Int = CopyOptions.defaultDirectWriteChunkSize
+    /// The slots a copy takes to write directly; a large file copied while they are all taken goes through
+    /// the page cache.
+    public var directWriteSlots: DirectWriteSlots = .shared
     /// Decide whether a file already at the destination is the source's by comparing content (SHA-256 of
     /// both, like `rsync --checksum`) instead of size and modification time.
     public var comparesContent: Bool = false

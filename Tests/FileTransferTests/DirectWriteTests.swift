@@ -75,27 +75,30 @@ import Testing
         #expect(contents(of: directory.file("a.bin")) == content)
     }
 
+    /// Writes through the cache in `chunk`-byte pieces, from offset 0 to `count`.
+    static func cached(_ count: Int, chunk: Int) -> [Write] {
+        stride(from: 0, to: count, by: chunk).map {
+            Write(offset: Int64($0), count: min(chunk, count - $0), direct: false)
+        }
+    }
+
     /// A job writes a file of at least ``CopyOptions/directWriteMinimumSize`` directly, in
-    /// ``CopyOptions/directWriteChunkSize`` pieces; a smaller one through the cache in its own chunks.
+    /// ``CopyOptions/directWriteChunkSize`` pieces, when it gets one of the direct slots; a smaller file, or
+    /// one copied while the slots are all taken, goes through the cache in its own chunks. The slot is given
+    /// back when the copy ends.
     @Test(
         arguments: [
             (
-                Int64(16384), 16384 + 8192 + 10,
+                16384 + 8192 + 10, 1,
                 [
                     Write(offset: 0, count: 8192, direct: true), Write(offset: 8192, count: 8192, direct: true),
                     Write(offset: 16384, count: 8192, direct: true), Write(offset: 24576, count: 10, direct: false),
                 ]
             ),
-            (
-                Int64(16384), 16383,
-                [Write(offset: 0, count: 4096, direct: false), Write(offset: 4096, count: 4096, direct: false)]
-                    + [
-                        Write(offset: 8192, count: 4096, direct: false),
-                        Write(offset: 12288, count: 4095, direct: false),
-                    ]
-            ),
-        ] as [(Int64, Int, [Write])])
-    func aJobWritesLargeFilesDirectly(minimum: Int64, count: Int, writes: [Write]) async throws {
+            (16383, 1, cached(16383, chunk: 4096)),
+            (16384 + 8192 + 10, 0, cached(16384 + 8192 + 10, chunk: 4096)),
+        ] as [(Int, Int, [Write])])
+    func aJobWritesLargeFilesDirectlyWhileASlotIsFree(count: Int, slots: Int, writes: [Write]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let source = directory.file("source.bin")
@@ -103,8 +106,9 @@ import Testing
         try write(content, to: source)
         let recorder = Recorder()
         var options = CopyOptions(chunkSize: 4096, fileSystem: recorder.fileSystem())
-        options.directWriteMinimumSize = minimum
+        options.directWriteMinimumSize = 16384
         options.directWriteChunkSize = 8192
+        options.directWriteSlots = DirectWriteSlots(capacity: slots)
         let job = CopyJob(
             request: CopyRequest(id: "1", source: source, destinationDirectory: try directory.directory("out")),
             options: options)
@@ -114,6 +118,17 @@ import Testing
             outcome == .completed(CommittedFile(path: path, size: Int64(count), digest: ContentDigest.of(content))))
         #expect(recorder.writes.withLock { $0 } == writes)
         #expect(contents(of: path) == content)
+        #expect(options.directWriteSlots.inUse == 0)
+    }
+
+    @Test func slotsAreTakenUpToTheirCapacityAndGivenBack() {
+        let slots = DirectWriteSlots(capacity: 2)
+        let taken = (0..<3).map { _ in slots.acquire() }
+        let inUse = slots.inUse
+        slots.release()
+        let again = slots.acquire()
+        #expect([taken, [again]] == [[true, true, false], [true]])
+        #expect(inUse == 2)
     }
 
     /// On the real file system, whatever it supports: the bytes and the digest are the source's.
