@@ -49,23 +49,21 @@ package struct CopyTuning: Hashable, Sendable {
 
     /// Reads the variables; throws a message naming the variable whose value is not a number in range.
     package init(environment: [String: String]) throws(UsageError) {
-        func number(_ name: String, minimum: Int, otherwise value: Int) throws(UsageError) -> Int {
-            guard let text = environment[name] else { return value }
+        // The variable's value; nil when it is unset.
+        func number(_ name: String, minimum: Int) throws(UsageError) -> Int? {
+            guard let text = environment[name] else { return nil }
             guard let number = Int(text), number >= minimum else {
                 throw UsageError("\(name)='\(text)' is not a whole number of at least \(minimum)", command: "copy")
             }
             return number
         }
         self.init(
-            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0, otherwise: 0),
-            chunkSize: environment[Self.chunkSizeVariable] == nil
-                ? nil : try number(Self.chunkSizeVariable, minimum: 1, otherwise: CopyOptions.defaultChunkSize),
-            checkpointInterval: Int64(
-                try number(
-                    Self.checkpointVariable, minimum: 1, otherwise: Int(CopyOptions.defaultCheckpointInterval))),
-            directWriteMinimumSize: Int64(
-                try number(
-                    Self.directWriteVariable, minimum: 0, otherwise: Int(CopyOptions.defaultDirectWriteMinimumSize))))
+            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0) ?? 0,
+            chunkSize: try number(Self.chunkSizeVariable, minimum: 1),
+            checkpointInterval: try number(Self.checkpointVariable, minimum: 1).map(Int64.init)
+                ?? CopyOptions.defaultCheckpointInterval,
+            directWriteMinimumSize: try number(Self.directWriteVariable, minimum: 0).map(Int64.init)
+                ?? CopyOptions.defaultDirectWriteMinimumSize)
     }
 
     /// Copy options with these values on the real file system (slowed down when a delay is set).
