@@ -204,16 +204,21 @@ public final class CopyJob: Sendable {
         case .write(let planned):
             start = planned
         }
-        // A large file goes straight to storage in larger chunks. A small file gets small buffers (three of
-        // the chunk size each): the size from `stat` is only a hint (a file under /proc reports 0 and is read
-        // on in chunks of that size until its end).
-        let direct = sourceStatus.size >= options.directWriteMinimumSize && options.directWriteSlots.acquire()
+        // A large file is written in the background while the next chunk is read, and straight to storage in
+        // larger chunks while a slot is free. A small file gets small buffers (three of the chunk size each):
+        // the size from `stat` is only a hint (a file under /proc reports 0 and is read on in chunks of that
+        // size until its end).
+        let large = sourceStatus.size >= options.directWriteMinimumSize
+        let direct = large && options.directWriteSlots.acquire()
         defer { if direct { options.directWriteSlots.release() } }
         let chunkSize =
             direct
             ? options.directWriteChunkSize
             : min(options.chunkSize, max(Self.smallestChunkSize, Int(clamping: sourceStatus.size)))
         var staged = try stage(start, source: source, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
+        if large {
+            staged.writeInBackground()
+        }
         if direct {
             staged.writeDirectly()
         }
@@ -282,14 +287,17 @@ public final class CopyJob: Sendable {
                 from: source, sourceStatus: sourceStatus, into: &staged, checkpointer: checkpointer, progress: progress)
             {
             case .endOfFile(let copied):
+                try staged.finishWrites()
                 _ = try checkpointer.finish()
                 try checkUnchanged(source, since: sourceStatus)
                 return .whole(staged, size: copied)
             case .cancelled:
+                try? staged.finishWrites()
                 _ = checkpointer.abandon()
                 _ = staged.close()
                 return .cancelled
             case .interrupted(let offset):
+                try staged.finishWrites()
                 _ = try checkpointer.finish()
                 try staged.sync()
                 try journal?.append(.checkpoint(name: request.name, offset: offset))
@@ -302,6 +310,7 @@ public final class CopyJob: Sendable {
                 return .interrupted(offset: offset)
             }
         } catch {
+            try? staged.finishWrites()
             let durable = checkpointer.abandon()
             switch error {
             case .sourceChanged, .validationFailed:
@@ -367,15 +376,19 @@ public final class CopyJob: Sendable {
                     path: request.source, detail: "it ended at \(offset + Int64(count)) of \(size) bytes")
             }
             offset += Int64(count)
-            progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
+            // Queued behind the writes, so a checkpoint syncs only bytes already written.
             if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
-                checkpointer.checkpoint(at: offset)
+                let at = offset
+                staged.afterWrites { checkpointer.checkpoint(at: at) }
                 lastCheckpoint = offset
                 lastWriteback = offset
             } else if offset - lastWriteback >= Self.writebackInterval {
-                checkpointer.startWriteback(from: lastWriteback, to: offset)
+                let (from, to) = (lastWriteback, offset)
+                staged.afterWrites { checkpointer.startWriteback(from: from, to: to) }
                 lastWriteback = offset
             }
+            // After the checkpoint is queued: whoever watches the progress finds every checkpoint up to it queued.
+            progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
         }
     }
 

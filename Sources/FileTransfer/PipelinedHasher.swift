@@ -5,15 +5,20 @@ import Dispatch
 /// SHA-256 of one stream cannot be split across cores, but it can overlap with reading and writing:
 /// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
 /// buffer is handed out again only after the queue has hashed it (the queue is FIFO, so ring order holds).
+///
+/// With ``QueuedWrites``, a filled buffer is first written on their queue and hashed after its write, so
+/// reading, writing and hashing overlap; both queues are FIFO, so ring order still holds, and every hash
+/// (zeros included) passes through the write queue to keep the stream's order.
 final class PipelinedHasher: @unchecked Sendable {
     // `running.hasher` is touched only on `queue`; `next` only by the single producer. The queued
     // blocks capture `running` and `free`, never `self`, so the last release (and `deinit`, which
-    // drains the queue before freeing the buffers) never happens on the queue itself.
+    // drains the queues before freeing the buffers) never happens on a queue itself.
     private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
     private let free: DispatchSemaphore
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var next = 0
     private let running: Running
+    private let writes: QueuedWrites?
 
     private final class Running: @unchecked Sendable {
         var hasher: ContentDigest
@@ -23,9 +28,12 @@ final class PipelinedHasher: @unchecked Sendable {
     /// The size of each ring buffer.
     let chunkSize: Int
 
-    init(chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest()) {
+    /// A ring of `depth` buffers of `chunkSize` bytes continuing `hasher`; with `writes`, what ``fill(at:_:)``
+    /// fills is written there before it is hashed.
+    init(chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest(), writes: QueuedWrites? = nil) {
         precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
         self.chunkSize = chunkSize
+        self.writes = writes
         self.free = DispatchSemaphore(value: depth)
         self.buffers = (0..<depth).map { _ in
             UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
@@ -34,14 +42,16 @@ final class PipelinedHasher: @unchecked Sendable {
     }
 
     deinit {
+        writes?.queue.sync {}
         queue.sync {}
         for buffer in buffers { buffer.deallocate() }
     }
 
     /// Lends the next free buffer to `fill`, which returns how many bytes it put there; those bytes are
-    /// then hashed in the background. On a throw or a zero count nothing is hashed and the buffer returns.
+    /// then hashed in the background, after being written at `position` when this ring has ``QueuedWrites``
+    /// and `position` is given. On a throw or a zero count nothing is hashed and the buffer returns.
     func fill<Failure: Error>(
-        _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+        at position: Int64? = nil, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
     ) throws(Failure) -> Int {
         free.wait()
         let buffer = buffers[next]
@@ -60,24 +70,35 @@ final class PipelinedHasher: @unchecked Sendable {
         next = (next + 1) % buffers.count
         // The ring hands this buffer out again only after the queue signals, so the queue owns it now.
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        if let position {
+            writes?.write(filled, at: position)
+        }
         let running = self.running
         let free = self.free
-        queue.async {
+        hash {
             running.hasher.update(filled)
             free.signal()
         }
         return count
     }
 
+    /// Queues `work` on the hashing queue after everything handed in so far, writes included.
+    private func hash(_ work: @escaping @Sendable () -> Void) {
+        guard let writes else { return queue.async(execute: work) }
+        let queue = self.queue
+        writes.after { queue.async(execute: work) }
+    }
+
     /// Feeds `count` zero bytes (a hole) after the chunks handed in so far, without a buffer.
     func fillZeros(count: Int64) {
         let running = self.running
-        queue.async { running.hasher.updateZeros(count: count) }
+        hash { running.hasher.updateZeros(count: count) }
     }
 
-    /// The hash state after every chunk handed in so far (waits for the queue to drain).
+    /// The hash state after every chunk handed in so far (waits for the queues to drain).
     var state: ContentDigest {
-        queue.sync { running.hasher }
+        writes?.queue.sync {}
+        return queue.sync { running.hasher }
     }
 
     /// Feeds the content of the open file `descriptor` from its start, `length` bytes or to its end when

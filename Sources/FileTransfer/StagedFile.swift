@@ -11,6 +11,9 @@ import Darwin
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
 /// compile. Every byte written is hashed (``ContentDigest``, on a second thread, overlapping the I/O), so
 /// the digest always describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
+/// A large file's writes run in order on a queue of their own (``QueuedWrites``, ``writeInBackground()``)
+/// while the next chunk is read; whatever reads the partial's state (`sync`, `digest`, the endings) waits
+/// for them first, and a failed write is thrown by the next `write` or by that wait.
 ///
 /// Dropping a `StagedFile` without ending it closes the descriptor and keeps the partial, as a crash
 /// would; the journal's checkpoint says how much of it is durable.
@@ -27,8 +30,7 @@ public struct StagedFile: ~Copyable {
     private var descriptor: Int32
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
-    /// Whether whole aligned chunks are written straight to storage (``writeDirectly()``).
-    private var writesDirectly = false
+    private let writes: QueuedWrites
 
     /// The prefix of every partial's name.
     static let partialPrefix = ".statetui-partial."
@@ -60,13 +62,21 @@ public struct StagedFile: ~Copyable {
     public init(
         creating name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        self.descriptor = try directory.create(Self.partialName(for: name), flags: O_RDWR, replacing: true)
+        let descriptor = try directory.create(Self.partialName(for: name), flags: O_RDWR, replacing: true)
+        self.descriptor = descriptor
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
         self.offset = 0
         self.durableOffset = 0
-        self.hasher = PipelinedHasher(chunkSize: chunkSize)
+        self.writes = Self.writes(to: descriptor, name: name, in: directory)
+        self.hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
+    }
+
+    /// The queue of the writes to the partial of `name` open as `descriptor`.
+    private static func writes(to descriptor: Int32, name: String, in directory: DestinationDirectory) -> QueuedWrites {
+        QueuedWrites(
+            descriptor: descriptor, path: directory.path(of: partialName(for: name)), fileSystem: directory.fileSystem)
     }
 
     /// ``init(creating:in:chunkSize:)`` in the directory at a path, opened for this file alone.
@@ -86,7 +96,8 @@ public struct StagedFile: ~Copyable {
         chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
         let descriptor = try Self.reopen(name, in: directory)
-        let hasher = PipelinedHasher(chunkSize: chunkSize)
+        let writes = Self.writes(to: descriptor, name: name, in: directory)
+        let hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
         do {
             try Self.keepPrefix(
                 offset, of: descriptor, path: directory.path(of: Self.partialName(for: name)), hashingInto: hasher,
@@ -98,6 +109,7 @@ public struct StagedFile: ~Copyable {
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
+        self.writes = writes
         self.hasher = hasher
         self.descriptor = descriptor
         self.offset = offset
@@ -150,7 +162,8 @@ public struct StagedFile: ~Copyable {
         self.destination = directory
         self.name = name
         self.fileSystem = fileSystem
-        self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState)
+        self.writes = Self.writes(to: descriptor, name: name, in: directory)
+        self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState, writes: writes)
         self.descriptor = descriptor
         self.offset = offset
         self.durableOffset = offset
@@ -198,6 +211,7 @@ public struct StagedFile: ~Copyable {
 
     deinit {
         if descriptor >= 0 {
+            try? writes.drain()
             fileSystem.close(descriptor)
         }
     }
@@ -238,39 +252,24 @@ public struct StagedFile: ~Copyable {
     }
 
     /// Lends a buffer of `chunkSize` bytes to `fill` (e.g. a read from the source), then appends the
-    /// bytes it reports; the buffer is hashed in the background without a copy. Returns the count.
+    /// bytes it reports: the buffer is written (in the background after ``writeInBackground()``), then
+    /// hashed, without a copy. Returns the count. Throws the failure of this write, or of an earlier one
+    /// that failed in the background meanwhile.
     public mutating func write(
         filling fill: (UnsafeMutableRawBufferPointer) throws(TransferError) -> Int
     ) throws(TransferError) -> Int {
-        let descriptor = self.descriptor
-        let fileSystem = self.fileSystem
-        let position = offset
-        let path = partialPath
-        var direct = writesDirectly
-        let count = try hasher.fill { buffer throws(TransferError) in
-            let count = try fill(buffer)
-            guard count > 0 else { return 0 }
-            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-            if direct && !DirectWrites.fits(count: count, at: position) {
-                // The end of the file, or a piece after an unaligned hole: through the cache from here on.
-                direct = fileSystem.setDirectWrites(descriptor, false)
-            }
-            do throws(Errno) {
-                do throws(Errno) {
-                    try fileSystem.writeAll(descriptor, bytes, at: position)
-                } catch let refused where direct && refused.rawValue == EINVAL {
-                    // The file system took the flag but not such a write: through the cache from here on.
-                    direct = fileSystem.setDirectWrites(descriptor, false)
-                    try fileSystem.writeAll(descriptor, bytes, at: position)
-                }
-            } catch {
-                throw TransferError.writing(path, operation: "write", error)
-            }
-            return count
-        }
-        writesDirectly = direct
+        try writes.check()
+        let count = try hasher.fill(at: offset, fill)
+        try writes.check()
         offset += Int64(count)
         return count
+    }
+
+    /// From now on, each write is made in the background while the caller reads the next chunk, so the
+    /// device never waits for a read or a hash (``QueuedWrites``). For a large file: a small one's
+    /// single chunk gains nothing from the hand-over.
+    public mutating func writeInBackground() {
+        writes.writeInBackground()
     }
 
     /// From now on, writes whole aligned chunks straight to storage (``DirectWrites``), bypassing the page
@@ -278,7 +277,18 @@ public struct StagedFile: ~Copyable {
     /// the file system refuses that way, and every piece after it, goes through the cache as before.
     /// What ends in the partial is the same either way.
     public mutating func writeDirectly() {
-        writesDirectly = fileSystem.setDirectWrites(descriptor, true)
+        writes.writeDirectly()
+    }
+
+    /// Runs `body` in the background once every write handed in so far has been made, unless one of them
+    /// failed (a checkpoint's `fsync` queued here covers them all, and is never made after a gap).
+    func afterWrites(_ body: @escaping @Sendable () -> Void) {
+        writes.afterSuccess(body)
+    }
+
+    /// Waits for every write handed in so far; throws the first that failed.
+    func finishWrites() throws(TransferError) {
+        try writes.drain()
     }
 
     /// Appends `count` zero bytes as a hole: the file is extended (`ftruncate`) without writing them, so
@@ -286,6 +296,7 @@ public struct StagedFile: ~Copyable {
     /// hole costs the same whatever its length. Returns `count`.
     mutating func writeHole(count: Int) throws(TransferError) -> Int {
         guard count > 0 else { return 0 }
+        // Only ever extends the file, so the writes still queued below `offset` land the same either side of it.
         do throws(Errno) {
             try fileSystem.truncate(descriptor, offset + Int64(count))
         } catch {
@@ -318,6 +329,7 @@ public struct StagedFile: ~Copyable {
 
     /// Makes everything written so far durable (fsync); afterwards `durableOffset == offset`.
     public mutating func sync() throws(TransferError) {
+        try writes.drain()
         do {
             try fileSystem.sync(descriptor)
         } catch {
@@ -340,6 +352,8 @@ public struct StagedFile: ~Copyable {
         let partialName = Self.partialName(for: name)
         let partialPath = self.partialPath
         let finalPath = self.finalPath
+        // The times set below must come after the last write.
+        try writes.drain()
         if let source {
             // Only now, with every byte written, does the partial (created 0600) get the source's mode.
             do {
@@ -377,6 +391,7 @@ public struct StagedFile: ~Copyable {
 
     /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
     public consuming func discard() {
+        try? writes.drain()
         let held = try? fileSystem.status(descriptor)
         fileSystem.close(descriptor)
         descriptor = -1
@@ -387,6 +402,7 @@ public struct StagedFile: ~Copyable {
 
     /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.
     public consuming func close() -> Int64 {
+        try? writes.drain()
         fileSystem.close(descriptor)
         descriptor = -1
         return durableOffset

@@ -407,14 +407,19 @@ import Testing
             job, change, fixture, detail: "it ended at \(3 * Self.chunk + 10) of \(fixture.content.count) bytes")
     }
 
-    @Test(arguments: [Errno.noSpace, .fileTooLarge])
-    func runningOutOfSpaceKeepsThePartialForRetry(reason: Errno) async throws {
+    /// Also with the writes in the background (a large file's), where the loop has read on past the failed
+    /// write: the checkpoint after it is never journaled.
+    @Test(arguments: [Errno.noSpace, .fileTooLarge], [false, true])
+    func runningOutOfSpaceKeepsThePartialForRetry(reason: Errno, inBackground: Bool) async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let journal = try CopyJournal(directory: fixture.destination)
         let failAt = Int64(7 * Self.chunk)
-        let fullDisk = fixture.options(checkpointEvery: 3) { path, offset, _ in
+        var fullDisk = fixture.options(checkpointEvery: 3) { path, offset, _ in
             path.contains("/.statetui-partial.") && offset >= failAt ? reason : nil
+        }
+        if inBackground {
+            fullDisk.writeInBackground()
         }
         await #expect(throws: TransferError.outOfSpace(path: fixture.partialPath, reason: reason)) {
             try await fixture.job(journal: journal, options: fullDisk).run()

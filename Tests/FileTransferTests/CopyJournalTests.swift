@@ -198,11 +198,12 @@ import Testing
         #expect(journal.entry(named: "source.bin")?.status == .completed(size: size, digest: digest))
     }
 
-    /// Drives a real copy, freezes it mid-way (the copy thread held just before it writes the chunk after
-    /// `stopAfterChunks`, once the checkpoints queued so far are durable), and copies the destination
+    /// Drives a real copy, with its writes inline or in the background, freezes it mid-way (the copy thread
+    /// held once it handed in `stopAfterChunks` chunks, before it reads the next, and once the checkpoints
+    /// queued so far are durable), and copies the destination
     /// directory as a crash would leave it; a new run against that copy must pick up at the checkpoint.
-    @Test(arguments: [1, 4, 5, 9])
-    func aCopyStoppedAbruptlyResumesAtItsLastDurableCheckpoint(stopAfterChunks: Int) async throws {
+    @Test(arguments: [1, 4, 5, 9], [false, true])
+    func aCopyStoppedAbruptlyResumesAtItsLastDurableCheckpoint(stopAfterChunks: Int, inBackground: Bool) async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
         let stopAt = Int64(stopAfterChunks * Self.chunk)
@@ -237,13 +238,13 @@ import Testing
             }
             stopping.withLock { $0 }?.cancel()
         }
-        let options = fixture.options(checkpointEvery: 2) { path, offset, _ in
-            if path.hasSuffix("/" + StagedFile.partialName(for: "source.bin")) { crash.reached(offset) }
-            return nil
+        var options = fixture.options(checkpointEvery: 2)
+        if inBackground {
+            options.writeInBackground()
         }
         let job = fixture.job(journal: journal, options: options)
         stopping.withLock { $0 = job }
-        #expect(try await job.run() == .cancelled)
+        #expect(try await job.run(progress: crash.progress) == .cancelled)
         #expect(crash.report.calls == 1 && crash.report.thrown == [])
 
         let recovered = try CopyJournal(directory: crashed)

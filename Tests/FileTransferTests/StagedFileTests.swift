@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -149,6 +150,49 @@ import Testing
         ) {
             _ = try StagedFile(resuming: "a.bin", in: directory.path, keeping: 10)
         }
+    }
+
+    /// A write that fails (made inline, or in the background) is thrown by that write or the next one or the
+    /// sync, and nothing is written after it (its bytes would follow a gap), nor is work queued behind the
+    /// writes run (a checkpoint there would call bytes durable that were never written).
+    @Test(arguments: [false, true])
+    func aFailedWriteIsThrownAndNothingIsWrittenOrCheckpointedAfterIt(inBackground: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let offsets = Locked<[Int64]>([])
+        var fileSystem = FileSystem.posix
+        let write = fileSystem.write
+        fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            offsets.withLock { $0.append(offset) }
+            if offset == 8192 { throw Errno.noSpace }
+            return try write(descriptor, bytes, offset)
+        }
+        var staged = try StagedFile(creating: "a.bin", in: directory.path, chunkSize: 8192, fileSystem: fileSystem)
+        if inBackground {
+            staged.writeInBackground()
+        }
+        let partial = staged.partialPath
+        var thrown: TransferError?
+        do {
+            try staged.write(contentsOf: pattern(count: 4 * 8192))
+            try staged.sync()
+        } catch {
+            thrown = error
+        }
+        let ranAfter = Locked(false)
+        staged.afterWrites { ranAfter.withLock { $0 = true } }
+        var thrownAgain: TransferError?
+        do {
+            try staged.finishWrites()
+        } catch {
+            thrownAgain = error
+        }
+        let expected = TransferError.writing(partial, operation: "write", .noSpace)
+        #expect([thrown, thrownAgain] == [expected, expected])
+        #expect(offsets.withLock { $0 } == [0, 8192])
+        #expect(ranAfter.withLock { $0 } == false)
+        #expect(contents(of: partial) == pattern(count: 8192))
+        staged.discard()
     }
 
     @Test func creatingInAMissingDirectoryNamesTheReason() throws {

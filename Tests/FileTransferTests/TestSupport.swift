@@ -228,3 +228,12 @@ func runInterrupted(_ job: CopyJob, at offset: Int64) async throws -> CopyOutcom
     start.finish()
     return try await running.value
 }
+
+extension CopyOptions {
+    /// Treats every file as large, so its writes run in the background, while keeping them in the cache and
+    /// in the test's chunk size (no slot to write straight to storage).
+    mutating func writeInBackground() {
+        directWriteMinimumSize = 0
+        directWriteSlots = DirectWriteSlots(capacity: 0)
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Support
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The writes of one partial, made in order on a serial queue, in the background for a large file.
+///
+/// A write straight to storage waits for the device; made inline, the next read and the hashing wait
+/// with it and the device idles in between. In the background (``writeInBackground()``), the copy's loop
+/// hands a filled buffer over and reads the next one while the device takes this one
+/// (``PipelinedHasher`` hashes the buffer after its write and only then lends it out again). Otherwise each
+/// write is made before the call returns, as a small file's single chunk gains nothing from the hand-over.
+/// Either way, whatever runs on ``queue`` runs after every write handed in before it, so a checkpoint
+/// queued there (``afterSuccess(_:)``) fsyncs only bytes already written.
+///
+/// The first failure is kept; later writes are skipped (their bytes would follow a gap), and it is
+/// thrown by the next ``check()`` or ``drain()`` (at once, for a write made inline).
+final class QueuedWrites: Sendable {
+    /// The serial queue the writes run on, in the order they were handed in.
+    let queue = DispatchQueue(label: "statetui.file-transfer.write")
+    private let descriptor: Int32
+    private let fileSystem: FileSystem
+    private let path: String
+    private let state: Locked<State>
+
+    private struct State {
+        /// Whether whole aligned pieces go straight to storage (``DirectWrites``).
+        var direct = false
+        /// Whether calls return before their work has run (``writeInBackground()``).
+        var inBackground = false
+        var failure: TransferError?
+    }
+
+    /// Writes to `descriptor`, the partial at `path` (only for messages); the caller closes the
+    /// descriptor, after ``drain()``.
+    init(descriptor: Int32, path: String, fileSystem: FileSystem) {
+        self.descriptor = descriptor
+        self.path = path
+        self.fileSystem = fileSystem
+        self.state = Locked(State())
+    }
+
+    /// Queues writing `bytes` at `position`. The bytes must stay valid and unchanged until the write has
+    /// run (``PipelinedHasher`` lends the buffer out again only after the work queued behind it).
+    func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) {
+        nonisolated(unsafe) let bytes = bytes  // Owned by this write until it ran: see above.
+        run { [self] in
+            guard var direct = state.withLock({ $0.failure == nil ? $0.direct : nil }) else { return }
+            let outcome = writeAll(bytes, at: position, direct: &direct)
+            state.withLock { state in
+                state.direct = direct
+                if let outcome, state.failure == nil { state.failure = outcome }
+            }
+        }
+    }
+
+    /// Writes on the queue: directly while the piece is whole aligned blocks and the file system takes
+    /// it, through the cache from the first piece that is not (the end of the file, a piece after an
+    /// unaligned hole) or that the file system refuses that way.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int64, direct: inout Bool) -> TransferError? {
+        if direct && !DirectWrites.fits(count: bytes.count, at: position) {
+            direct = fileSystem.setDirectWrites(descriptor, false)
+        }
+        do throws(Errno) {
+            do throws(Errno) {
+                try fileSystem.writeAll(descriptor, bytes, at: position)
+            } catch let refused where direct && refused.rawValue == EINVAL {
+                direct = fileSystem.setDirectWrites(descriptor, false)
+                try fileSystem.writeAll(descriptor, bytes, at: position)
+            }
+            return nil
+        } catch {
+            return TransferError.writing(path, operation: "write", error)
+        }
+    }
+
+    /// From now on, calls hand their work to the queue and return at once.
+    func writeInBackground() {
+        state.withLock { $0.inBackground = true }
+    }
+
+    /// Runs `work` on the queue after everything handed in so far: in the background, or before returning.
+    private func run(_ work: @escaping @Sendable () -> Void) {
+        if state.withLock({ $0.inBackground }) {
+            queue.async(execute: work)
+        } else {
+            queue.sync(execute: work)
+        }
+    }
+
+    /// From now on, writes whole aligned pieces straight to storage where the file system can.
+    func writeDirectly() {
+        queue.sync {
+            let direct = fileSystem.setDirectWrites(descriptor, true)
+            state.withLock { $0.direct = direct }
+        }
+    }
+
+    /// Runs `body` on the queue after every write handed in so far, whether they succeeded or not.
+    func after(_ body: @escaping @Sendable () -> Void) {
+        run(body)
+    }
+
+    /// Runs `body` on the queue after every write handed in so far, if they all succeeded: a checkpoint
+    /// queued so never says that bytes are durable that a failed write left out.
+    func afterSuccess(_ body: @escaping @Sendable () -> Void) {
+        run { [self] in
+            if state.withLock({ $0.failure == nil }) { body() }
+        }
+    }
+
+    /// Throws the first failure of a write that has already run, without waiting for the others.
+    func check() throws(TransferError) {
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+
+    /// Waits for every write handed in so far; throws the first failure.
+    func drain() throws(TransferError) {
+        queue.sync {}
+        try check()
+    }
+}
