@@ -67,17 +67,17 @@ import Testing
     @Test func theOwnerSendsTheFirstEventTheMachineAppliesOrGivesTheReason() {
         let owner = UploadOwner(scheduler: ManualClock(), random: SplitMix64(seed: 1))
         #expect(
-            owner.perform(.send([.pause, .resume], fails: false))
+            owner.performFirst(of: [.pause, .resume], fails: false)
                 == "pause while idle: only an upload in progress can pause")
         #expect(owner.state == .idle)
         // The screen's guess at the number does not matter: the owner numbers the upload itself.
-        #expect(owner.perform(.send([.start(upload: 9)], fails: false)) == nil)
-        #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
+        #expect(owner.performFirst(of: [.start(upload: 9)], fails: false) == nil)
+        #expect(owner.performFirst(of: [.pause, .resume], fails: false) == nil)
         #expect(owner.state == .paused(upload: 1, progress: 0))
-        #expect(owner.perform(.send([.pause, .resume], fails: false)) == nil)
+        #expect(owner.performFirst(of: [.pause, .resume], fails: false) == nil)
         #expect(owner.state == .uploading(upload: 1, progress: 0))
-        #expect(owner.perform(.send([.cancel], fails: false)) == nil)
-        #expect(owner.perform(.send([.start(upload: 1)], fails: false)) == nil)
+        #expect(owner.performFirst(of: [.cancel], fails: false) == nil)
+        #expect(owner.performFirst(of: [.start(upload: 1)], fails: false) == nil)
         #expect(owner.state == .uploading(upload: 2, progress: 0))
         #expect(
             owner.machine.engine.history.map(\.event) == [
