@@ -157,7 +157,8 @@ let package = Package(
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
         .target(name: "MachineDrivers", dependencies: ["SeedModels", "FileTransfer", "StateMachineKit", "Support"]),
         .testTarget(
-            name: "MachineDriversTests", dependencies: ["MachineDrivers", "SeedModels", "FileTransfer", "Support"]),
+            name: "MachineDriversTests",
+            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",

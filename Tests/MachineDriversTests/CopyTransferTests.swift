@@ -1,4 +1,3 @@
-import DashboardApp
 import FileTransfer
 import Foundation
 import MachineDrivers
@@ -327,7 +326,7 @@ extension CopyFixture {
 
     /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
     /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
-    /// completes and the machine ends `completed`; a cancel then does nothing, and the journal keeps saying
+    /// completes and the machine ends `completed`; a cancel then changes nothing, and the journal keeps saying
     /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
     /// stale, and a cancel journaled "cancelled" for a committed file).
     @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
@@ -335,17 +334,16 @@ extension CopyFixture {
         defer { fixture.remove() }
         let rename = HeldRename()
         let transfer = try fixture.transfer(fileSystem: rename.fileSystem)
-        let runtime = TransfersRuntime(drivers: [transfer])
-        runtime.perform(.send(row: 0, [.start]))
+        transfer.perform(.start)
         await rename.wakes.wait { rename.isHeld }
 
-        runtime.perform(.send(row: 0, [.pause, .resume]))
+        transfer.perform(.pause)
         #expect(transfer.machine.state == .running(request: 1, percent: 100))
         rename.release()
         await transfer.settle()
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
 
-        runtime.perform(.send(row: 0, [.cancel]))
+        transfer.perform(.cancel)  // refused by the machine: a completed transfer has nothing to cancel
         await transfer.settle()
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         #expect(
