@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "MacroModels", dependencies: ["SeedModels", "StateMachineMacros"]),
         .testTarget(
             name: "MacroModelsTests",
-            dependencies: ["MacroModels", "SeedModels", "StateMachineKit", "StateMachineTesting", "Commands"]),
+            dependencies: ["MacroModels", "SeedModels", "StateMachineKit", "Commands"]),
         .testTarget(
             name: "DocSnippetsTests",
             dependencies: [
@@ -204,7 +204,7 @@ let package = Package(
             name: "InspectAppTests",
             dependencies: [
                 "InspectApp", "DashboardApp", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
-                "StateMachineInspector", "TerminalUI", "TerminalUITesting", "Support",
+                "StateMachineInspector", "TerminalUI", "TerminalUITesting",
             ],
             exclude: ["__Snapshots__"]
         ),
