@@ -3,12 +3,16 @@ import StateMachineInspector
 import StateMachineKit
 import Synchronization
 
-/// Waits (bounded) until `inspector` has `count` clients.
+/// Waits until `inspector` has `count` clients, told by its client counts rather than by polling; gives up after
+/// ten seconds, so a client that never connects cannot hang the run.
 func waitForClients(_ inspector: Inspector, _ count: Int) async {
-    var waits = 0
-    while inspector.clientCount != count && waits < 5000 {
-        waits += 1
-        try? await Task.sleep(for: .milliseconds(2))
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await clients in inspector.clientCounts() where clients == count { return }
+        }
+        group.addTask { try? await Task.sleep(for: .seconds(10)) }
+        await group.next()
+        group.cancelAll()
     }
 }
 
