@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "MacroModels", dependencies: ["SeedModels", "StateMachineMacros"]),
         .testTarget(
             name: "MacroModelsTests",
-            dependencies: ["MacroModels", "SeedModels", "StateMachineKit", "StateMachineTesting", "Commands"]),
+            dependencies: ["MacroModels", "SeedModels", "StateMachineKit", "Commands"]),
         .testTarget(
             name: "DocSnippetsTests",
             dependencies: [
@@ -157,7 +157,8 @@ let package = Package(
         // Adapters that drive the models' machines with real work (copies of files) or simulated work.
         .target(name: "MachineDrivers", dependencies: ["SeedModels", "FileTransfer", "StateMachineKit", "Support"]),
         .testTarget(
-            name: "MachineDriversTests", dependencies: ["MachineDrivers", "SeedModels", "FileTransfer", "Support"]),
+            name: "MachineDriversTests",
+            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
@@ -203,7 +204,7 @@ let package = Package(
             name: "InspectAppTests",
             dependencies: [
                 "InspectApp", "DashboardApp", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
-                "StateMachineInspector", "TerminalUI", "TerminalUITesting", "Support",
+                "StateMachineInspector", "TerminalUI", "TerminalUITesting",
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -20,57 +20,21 @@ func runCopyBenchmarks() {
             + "load average \(loadAverage())")
 
     let hashing = measureHashing()
-    var rows: [(String, [Double], [Double]?)] = []
-    var copies: [CopyContender: (total: [Double], data: [Double])] = [:]
-    var cpTimes: [Double] = []
-    var cpSyncTimes: [Double] = []
-    // COPY_BENCH_CHUNKS="64,256,1024" (KiB) overrides the sweep; the default chunk sizes are always in it.
-    // Each size is tried through the page cache and written straight to storage.
-    let requested = (ProcessInfo.processInfo.environment["COPY_BENCH_CHUNKS"] ?? "256,1024")
-        .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 << 10 }
-    let chunkSizes = Array(
-        Set(requested + [CopyOptions.defaultChunkSize, CopyOptions.defaultDirectWriteChunkSize])
-    ).sorted()
-    let contenders = [false, true].flatMap { direct in chunkSizes.map { CopyContender(chunk: $0, direct: direct) } }
-    for _ in 0..<runs {
-        // Interleaved, so a burst of load from elsewhere hits every contender alike.
-        let baselines = timeCpBaselines(source: source, destination: destination)
-        cpTimes.append(baselines.plain)
-        cpSyncTimes.append(baselines.synced)
-        for contender in contenders.shuffled() {
-            let (total, data) = timeOurCopy(source: source, destination: destination, contender)
-            copies[contender, default: ([], [])].total.append(total)
-            copies[contender, default: ([], [])].data.append(data)
-        }
-    }
-    rows.append(("cp (copy_file_range, no fsync)", cpTimes, cpuByContender["/bin/cp"]))
-    rows.append(("cp && sync FILE (durable)", cpSyncTimes, cpuByContender["/bin/sh"]))
-    for contender in contenders {
-        rows.append(("statetui copy, \(contender), data phase", copies[contender]!.data, nil))
-        rows.append(
-            ("statetui copy, \(contender), committed", copies[contender]!.total, cpuByContender["\(contender)"]))
-    }
-
-    let megabytes = Double(size) / 1_000_000
+    let contenders = copyContenders()
+    let times = CopyTimes(source: source, destination: destination, runs: runs, contenders: contenders)
     print("")
-    print(pad("contender", 48) + pad("median s", 10) + pad("MB/s", 8) + pad("CPU s", 7) + "runs")
-    for (name, times, cpu) in rows {
-        let middle = median(times)
-        print(
-            pad(name, 48) + pad(format(middle, 3), 10) + pad(format(megabytes / middle, 0), 8)
-                + pad(cpu.map { format(median($0), 2) } ?? "", 7) + times.map { format($0, 2) }.joined(separator: " "))
-    }
+    printCopyTable(times, contenders: contenders, size: size)
     // What a copy of this size does by default: straight to storage, in the chunks for that.
     let chosen = CopyContender(chunk: CopyOptions.defaultDirectWriteChunkSize, direct: true)
     let cached = CopyContender(chunk: CopyOptions.defaultChunkSize, direct: false)
-    let ours = median(copies[chosen]!.total)
-    let oursData = median(copies[chosen]!.data)
-    let cp = median(cpTimes)
-    let cpSync = median(cpSyncTimes)
+    let ours = median(times.copies[chosen]!.total)
+    let oursData = median(times.copies[chosen]!.data)
+    let cp = median(times.cp)
+    let cpSync = median(times.cpSync)
     print("")
     print("ratio, committed copy vs cp && sync: \(format(cpSync / ours * 100, 1))% (\(chosen), the default)")
     print(
-        "ratio, through the cache vs cp && sync: \(format(cpSync / median(copies[cached]!.total) * 100, 1))% "
+        "ratio, through the cache vs cp && sync: \(format(cpSync / median(times.copies[cached]!.total) * 100, 1))% "
             + "(\(cached))")
     print("ratio, data phase vs cp:             \(format(cp / oursData * 100, 1))%")
     print("ratio, committed copy vs cp:         \(format(cp / ours * 100, 1))%")
@@ -88,8 +52,8 @@ func runCopyBenchmarks() {
     var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen.chunk)"
     json += ",\"cp_s\":\(format(cp, 4)),\"cp_sync_s\":\(format(cpSync, 4))"
     for contender in contenders {
-        json += ",\"copy_\(contender.key)_s\":\(format(median(copies[contender]!.total), 4))"
-        json += ",\"copy_\(contender.key)_data_s\":\(format(median(copies[contender]!.data), 4))"
+        json += ",\"copy_\(contender.key)_s\":\(format(median(times.copies[contender]!.total), 4))"
+        json += ",\"copy_\(contender.key)_data_s\":\(format(median(times.copies[contender]!.data), 4))"
     }
     json += ",\"ratio_vs_cp_sync\":\(format(cpSync / ours, 4)),\"ratio_data_vs_cp\":\(format(cp / oursData, 4))"
     json += ",\"ratio_vs_cp\":\(format(cp / ours, 4))"
@@ -100,6 +64,60 @@ func runCopyBenchmarks() {
     json += ",\"pause_latency_ms_max\":\(format(latencies.toLastWrite.max()! * 1000, 3))"
     json += ",\"sha256_mbps\":\(format(hashing.wall, 0)),\"sha256_cpu_mbps\":\(format(hashing.cpu, 0))}"
     print(json)
+}
+
+/// The copiers the sweep times: each chunk size through the page cache and written straight to storage.
+/// COPY_BENCH_CHUNKS="64,256,1024" (KiB) overrides the sizes; the default chunk sizes are always among them.
+private func copyContenders() -> [CopyContender] {
+    let requested = (ProcessInfo.processInfo.environment["COPY_BENCH_CHUNKS"] ?? "256,1024")
+        .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 << 10 }
+    let chunkSizes = Array(
+        Set(requested + [CopyOptions.defaultChunkSize, CopyOptions.defaultDirectWriteChunkSize])
+    ).sorted()
+    return [false, true].flatMap { direct in chunkSizes.map { CopyContender(chunk: $0, direct: direct) } }
+}
+
+/// The seconds of every run: `cp`, `cp && sync FILE`, and each of our copiers, whole and its data phase.
+private struct CopyTimes {
+    var cp: [Double] = []
+    var cpSync: [Double] = []
+    var copies: [CopyContender: (total: [Double], data: [Double])] = [:]
+
+    /// Times `runs` rounds of every contender, interleaved, so a burst of load from elsewhere hits every
+    /// contender alike.
+    init(source: String, destination: String, runs: Int, contenders: [CopyContender]) {
+        for _ in 0..<runs {
+            let baselines = timeCpBaselines(source: source, destination: destination)
+            cp.append(baselines.plain)
+            cpSync.append(baselines.synced)
+            for contender in contenders.shuffled() {
+                let (total, data) = timeOurCopy(source: source, destination: destination, contender)
+                copies[contender, default: ([], [])].total.append(total)
+                copies[contender, default: ([], [])].data.append(data)
+            }
+        }
+    }
+}
+
+/// The table of the contenders' times: median seconds, MB/s, CPU seconds and every run.
+private func printCopyTable(_ times: CopyTimes, contenders: [CopyContender], size: Int) {
+    var rows: [(String, [Double], [Double]?)] = [
+        ("cp (copy_file_range, no fsync)", times.cp, cpuByContender["/bin/cp"]),
+        ("cp && sync FILE (durable)", times.cpSync, cpuByContender["/bin/sh"]),
+    ]
+    for contender in contenders {
+        rows.append(("statetui copy, \(contender), data phase", times.copies[contender]!.data, nil))
+        rows.append(
+            ("statetui copy, \(contender), committed", times.copies[contender]!.total, cpuByContender["\(contender)"]))
+    }
+    let megabytes = Double(size) / 1_000_000
+    print(pad("contender", 48) + pad("median s", 10) + pad("MB/s", 8) + pad("CPU s", 7) + "runs")
+    for (name, times, cpu) in rows {
+        let middle = median(times)
+        print(
+            pad(name, 48) + pad(format(middle, 3), 10) + pad(format(megabytes / middle, 0), 8)
+                + pad(cpu.map { format(median($0), 2) } ?? "", 7) + times.map { format($0, 2) }.joined(separator: " "))
+    }
 }
 
 /// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).

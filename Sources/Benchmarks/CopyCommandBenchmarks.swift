@@ -22,27 +22,8 @@ func runCopyCommandBenchmarks() {
         "Copy command benchmarks: statetui copy --headless vs cp, \(size >> 20) MiB, \(runs) runs each, "
             + "load average \(loadAverage())")
 
-    func clean() {
-        for name in ["source.bin", "cp.bin", CopyJournal.fileName] {
-            try? FileManager.default.removeItem(atPath: destination + "/" + name)
-        }
-    }
-    var cpTimes: [Double] = []
-    var cpSyncTimes: [Double] = []
-    var oursTimes: [Double] = []
-    var lineCounts: [Int] = []
-    for _ in 0..<runs {
-        clean()
-        let baselines = timeCpBaselines(source: source, destination: destination)
-        cpTimes.append(baselines.plain)
-        cpSyncTimes.append(baselines.synced)
-        clean()
-        let (elapsed, lines, status) = timeHeadlessCopy(source: source, destination: destination)
-        if status != 0 { print("copy command benchmarks: statetui copy exited \(status)") }
-        oursTimes.append(elapsed)
-        lineCounts.append(lines)
-    }
-    clean()
+    let (cpTimes, cpSyncTimes, oursTimes, lineCounts) = timeCommandRounds(
+        source: source, destination: destination, runs: runs)
 
     let megabytes = Double(size) / 1_000_000
     print(pad("contender", 44) + pad("median s", 10) + pad("MB/s", 8) + "runs")
@@ -62,7 +43,7 @@ func runCopyCommandBenchmarks() {
     print("ratio, statetui copy vs cp:         \(format(cp / ours * 100, 1))%")
 
     let latency = measureMachinePauseLatency(source: source, destination: destination, size: size)
-    clean()
+    cleanDestination(destination)
     print(
         "pause through the machine, send(.pause) to last write, ms: median \(format(median(latency.toLastWrite) * 1000, 2)), "
             + "max \(format((latency.toLastWrite.max() ?? .nan) * 1000, 2)); to run stopped (partial synced, "
@@ -77,6 +58,37 @@ func runCopyCommandBenchmarks() {
     json += ",\"pause_to_last_write_ms_max\":\(format((latency.toLastWrite.max() ?? .nan) * 1000, 3))"
     json += ",\"pause_to_stopped_ms_median\":\(format(median(latency.toStopped) * 1000, 3))}"
     print(json)
+}
+
+/// Removes what a round left in `destination`: the copies and the journal.
+private func cleanDestination(_ destination: String) {
+    for name in ["source.bin", "cp.bin", CopyJournal.fileName] {
+        try? FileManager.default.removeItem(atPath: destination + "/" + name)
+    }
+}
+
+/// Times `runs` rounds of `cp`, `cp && sync FILE` and `statetui copy --headless`, interleaved, each into a
+/// clean destination; also the progress lines each copy printed.
+private func timeCommandRounds(source: String, destination: String, runs: Int)
+    -> (cp: [Double], cpSync: [Double], ours: [Double], lines: [Int])
+{
+    var cpTimes: [Double] = []
+    var cpSyncTimes: [Double] = []
+    var oursTimes: [Double] = []
+    var lineCounts: [Int] = []
+    for _ in 0..<runs {
+        cleanDestination(destination)
+        let baselines = timeCpBaselines(source: source, destination: destination)
+        cpTimes.append(baselines.plain)
+        cpSyncTimes.append(baselines.synced)
+        cleanDestination(destination)
+        let (elapsed, lines, status) = timeHeadlessCopy(source: source, destination: destination)
+        if status != 0 { print("copy command benchmarks: statetui copy exited \(status)") }
+        oursTimes.append(elapsed)
+        lineCounts.append(lines)
+    }
+    cleanDestination(destination)
+    return (cpTimes, cpSyncTimes, oursTimes, lineCounts)
 }
 
 /// Runs `statetui copy SOURCE DEST --headless` in process; returns seconds, lines printed and status.

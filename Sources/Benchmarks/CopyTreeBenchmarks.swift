@@ -42,23 +42,7 @@ func runCopyTreeBenchmarks() {
         let source = work + "/src-\(count)"
         makeEmptyTree(at: source, files: count)
         let destination = work + "/dest"
-        var cp: [(seconds: Double, megabytes: Double)] = []
-        var ours: [(seconds: Double, megabytes: Double)] = []
-        for _ in 0..<runs {
-            for contender in 0..<2 {
-                _ = runChild("/bin/rm", ["-rf", destination])
-                mkdir(destination, 0o755)
-                if contender == 0 {
-                    let run = runChild(
-                        "/bin/sh", ["-c", "cp -a \"$0\" \"$1\" && sync -f \"$1\"", source, destination])
-                    cp.append((run.seconds, run.megabytes))
-                } else {
-                    let run = runChild(statetui, ["copy", source, destination, "--headless"])
-                    if run.status != 0 { print("copy tree benchmarks: statetui copy exited \(run.status)") }
-                    ours.append((run.seconds, run.megabytes))
-                }
-            }
-        }
+        let (cp, ours) = timeTreeCopies(source: source, destination: destination, statetui: statetui, runs: runs)
         _ = runChild("/bin/rm", ["-rf", destination, source])
         for (name, figures) in [("cp -a && sync -f", cp), ("statetui copy --headless", ours)] {
             print(
@@ -75,6 +59,30 @@ func runCopyTreeBenchmarks() {
         json += ",\"statetui_rss_mb\":\(format(median(ours.map(\.megabytes)), 1))}"
     }
     print(json + "}")
+}
+
+/// Seconds and peak resident megabytes of `runs` copies of the tree at `source` by `cp -a && sync -f` and by
+/// `statetui copy --headless`, alternated, each into a fresh `destination`.
+private func timeTreeCopies(source: String, destination: String, statetui: String, runs: Int)
+    -> (cp: [(seconds: Double, megabytes: Double)], ours: [(seconds: Double, megabytes: Double)])
+{
+    var cp: [(seconds: Double, megabytes: Double)] = []
+    var ours: [(seconds: Double, megabytes: Double)] = []
+    for _ in 0..<runs {
+        for contender in 0..<2 {
+            _ = runChild("/bin/rm", ["-rf", destination])
+            mkdir(destination, 0o755)
+            if contender == 0 {
+                let run = runChild("/bin/sh", ["-c", "cp -a \"$0\" \"$1\" && sync -f \"$1\"", source, destination])
+                cp.append((run.seconds, run.megabytes))
+            } else {
+                let run = runChild(statetui, ["copy", source, destination, "--headless"])
+                if run.status != 0 { print("copy tree benchmarks: statetui copy exited \(run.status)") }
+                ours.append((run.seconds, run.megabytes))
+            }
+        }
+    }
+    return (cp, ours)
 }
 
 /// `files` empty files under `root`, 1,000 a directory (`root/0000/000000`, …).

@@ -58,10 +58,21 @@ func runDashboardBenchmarks() async {
             ))
     }
     printFigureTable(group: "dashboard", rows: rows)
+    print(
+        dashboardJSON(
+            render: (render, renderCPU), latency: latency, flood: flood, process: process, version: version?.median))
+}
+
+/// The dashboard group's JSON line: render times (wall and thread CPU), key latency, the flood, the process
+/// figures when measured, and `statetui --version`'s peak resident size when measured.
+private func dashboardJSON(
+    render: (wall: Percentiles, cpu: Percentiles), latency: Percentiles, flood: FloodFigures,
+    process: ProcessMeasurement, version: Int?
+) -> String {
     var json = """
-        {"group":"dashboard","render_200x60_median_us":\(render.median.microsecondsValue),\
-        "render_200x60_p90_us":\(render.p90.microsecondsValue),\
-        "render_200x60_cpu_median_us":\(renderCPU.median.microsecondsValue),\
+        {"group":"dashboard","render_200x60_median_us":\(render.wall.median.microsecondsValue),\
+        "render_200x60_p90_us":\(render.wall.p90.microsecondsValue),\
+        "render_200x60_cpu_median_us":\(render.cpu.median.microsecondsValue),\
         "key_to_screen_median_us":\(latency.median.microsecondsValue),\
         "key_to_screen_p90_us":\(latency.p90.microsecondsValue),\
         "flood_changes":\(flood.sent),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
@@ -76,8 +87,8 @@ func runDashboardBenchmarks() async {
             "rss_kb":\(figures.residentKB)
             """
     }
-    if let version { json += ",\"version_peak_rss_kb\":\(version.median)" }
-    print(json + "}")
+    if let version { json += ",\"version_peak_rss_kb\":\(version)" }
+    return json + "}"
 }
 
 private func milliseconds(_ duration: Duration) -> String {
@@ -348,27 +359,35 @@ private func measureDashboardProcess(idleSeconds: Int, launches: Int = 5) -> Pro
             shell(tmux + ["send-keys", "q"], capture: false)
             continue
         }
-        guard let pidText = shell(tmux + ["display", "-p", "#{pane_pid}"]),
-            let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return .skipped("no dashboard process id") }
-        // Let start-up settle, then measure a quiet stretch.
-        usleep(500_000)
-        guard let before = cpuTicks(pid) else { return .skipped("cannot read /proc/\(pid)/stat") }
-        sleep(UInt32(idleSeconds))
-        guard let after = cpuTicks(pid) else { return .skipped("the dashboard exited while idle") }
-        let resident = residentKB(of: pid)
-        shell(tmux + ["send-keys", "q"], capture: false)
-        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        afterExec.sort()
-        afterTmux.sort()
-        return .measured(
-            ProcessFigures(
-                firstFrame: afterExec[afterExec.count / 2],
-                firstFrameRange: (afterExec[0], afterExec[afterExec.count - 1]),
-                firstFrameAfterTmux: afterTmux[afterTmux.count / 2], launches: launches, idleSeconds: idleSeconds,
-                idleCPUSeconds: Double(after - before) / ticksPerSecond, residentKB: resident))
+        return measureIdleDashboard(tmux: tmux, idleSeconds: idleSeconds, afterExec: afterExec, afterTmux: afterTmux)
     }
     preconditionFailure("Internal inconsistency: the last of \(launches) launches returned no figures")
+}
+
+/// The dashboard of the last launch, in the tmux server `tmux` names: CPU used while it sits idle for
+/// `idleSeconds` and its resident memory, then quit; with the first-frame times of every launch.
+private func measureIdleDashboard(tmux: [String], idleSeconds: Int, afterExec: [Duration], afterTmux: [Duration])
+    -> ProcessMeasurement
+{
+    guard let pidText = shell(tmux + ["display", "-p", "#{pane_pid}"]),
+        let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+    else { return .skipped("no dashboard process id") }
+    // Let start-up settle, then measure a quiet stretch.
+    usleep(500_000)
+    guard let before = cpuTicks(pid) else { return .skipped("cannot read /proc/\(pid)/stat") }
+    sleep(UInt32(idleSeconds))
+    guard let after = cpuTicks(pid) else { return .skipped("the dashboard exited while idle") }
+    let resident = residentKB(of: pid)
+    shell(tmux + ["send-keys", "q"], capture: false)
+    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+    let afterExec = afterExec.sorted()
+    let afterTmux = afterTmux.sorted()
+    return .measured(
+        ProcessFigures(
+            firstFrame: afterExec[afterExec.count / 2],
+            firstFrameRange: (afterExec[0], afterExec[afterExec.count - 1]),
+            firstFrameAfterTmux: afterTmux[afterTmux.count / 2], launches: afterExec.count, idleSeconds: idleSeconds,
+            idleCPUSeconds: Double(after - before) / ticksPerSecond, residentKB: resident))
 }
 
 /// The wall-clock time in seconds, as bash's `$EPOCHREALTIME` reads it.

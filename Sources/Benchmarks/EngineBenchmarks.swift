@@ -384,44 +384,12 @@ func runEngineBenchmarks() async {
     let transferMemory = await transfer.memory(events: memoryEvents)
     let delivery = await issue25Figures(rounds: Int(environment["BENCH_LATENCY_ROUNDS"] ?? "") ?? 5)
 
-    func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
-    func ratio(_ rate: Double, _ floor: Double) -> String { String(format: "%5.2f", rate / floor) }
-
-    print(
-        "Engine benchmarks: \(events) events per run ((d): a tenth), median of \(rounds) interleaved rounds, events per second"
-    )
-    print("case                                        turnstile     ×(a)      transfer     ×(a)")
-    for (key, title) in engineCases {
-        let left = turnstileRates[key] ?? 0
-        let right = transferRates[key] ?? 0
-        print(
-            title.padding(toLength: 42, withPad: " ", startingAt: 0) + "  " + format(left) + "   "
-                + ratio(left, turnstileRates["a"] ?? 1) + "   " + format(right) + "   "
-                + ratio(right, transferRates["a"] ?? 1))
-    }
-    print(traceLine(turnstile: turnstileMeasured.silentOverTraced, transfer: transferMeasured.silentOverTraced))
-    for key in ["b", "c", "g"] {
-        guard let left = turnstileMeasured.spreads[key], let right = transferMeasured.spreads[key] else { continue }
-        print(
-            "(\(key)) spread, slowest to fastest round:  turnstile \(format(left.slowest)) to \(format(left.fastest)),"
-                + " transfer \(format(right.slowest)) to \(format(right.fastest))")
-    }
+    printEngineTable(turnstile: turnstileMeasured, transfer: transferMeasured, events: events, rounds: rounds)
     print(
         "memory over \(memoryEvents) events (RSS kB): turnstile \(turnstileMemory.before) -> \(turnstileMemory.after), "
             + "transfer \(transferMemory.before) -> \(transferMemory.after)")
     for row in delivery.rows { print(row) }
-    let targets = [
-        "b_over_a_turnstile": (turnstileRates["b"] ?? 0) / (turnstileRates["a"] ?? 1),
-        "c_over_a_turnstile": (turnstileRates["c"] ?? 0) / (turnstileRates["a"] ?? 1),
-        "b_over_a_transfer": (transferRates["b"] ?? 0) / (transferRates["a"] ?? 1),
-        "c_over_a_transfer": (transferRates["c"] ?? 0) / (transferRates["a"] ?? 1),
-        // A feed reader beside the states() reader (issue 26: no slower than the states() reader alone).
-        "g_over_c_turnstile": (turnstileRates["g"] ?? 0) / (turnstileRates["c"] ?? 1),
-        "g_over_c_transfer": (transferRates["g"] ?? 0) / (transferRates["c"] ?? 1),
-        // How many times slower a trace-level reporter that counts makes the machine (issue: at most 5).
-        "b_over_d_turnstile": turnstileMeasured.silentOverTraced ?? 0,
-        "b_over_d_transfer": transferMeasured.silentOverTraced ?? 0,
-    ]
+    let targets = engineRatios(turnstile: turnstileMeasured, transfer: transferMeasured)
     let json: [String: Any] = [
         "group": "engine",
         "events": events,
@@ -436,11 +404,49 @@ func runEngineBenchmarks() async {
             "transfer_rss_kb": [transferMemory.before, transferMemory.after],
         ],
     ]
-    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
-        let line = String(data: data, encoding: .utf8)
-    {
-        print(line)
+    printJSONLine(json)
+}
+
+/// The engine group's table: each case's rate on both workloads and its ratio to the bare switch (a), the
+/// trace reporter's cost, and the spread of the reader cases' rounds.
+private func printEngineTable(turnstile: EngineRates, transfer: EngineRates, events: Int, rounds: Int) {
+    func format(_ rate: Double) -> String { String(format: "%8.2f M/s", rate / 1e6) }
+    func ratio(_ rate: Double, _ floor: Double) -> String { String(format: "%5.2f", rate / floor) }
+    print(
+        "Engine benchmarks: \(events) events per run ((d): a tenth), median of \(rounds) interleaved rounds, events per second"
+    )
+    print("case                                        turnstile     ×(a)      transfer     ×(a)")
+    for (key, title) in engineCases {
+        let left = turnstile.rates[key] ?? 0
+        let right = transfer.rates[key] ?? 0
+        print(
+            title.padding(toLength: 42, withPad: " ", startingAt: 0) + "  " + format(left) + "   "
+                + ratio(left, turnstile.rates["a"] ?? 1) + "   " + format(right) + "   "
+                + ratio(right, transfer.rates["a"] ?? 1))
     }
+    print(traceLine(turnstile: turnstile.silentOverTraced, transfer: transfer.silentOverTraced))
+    for key in ["b", "c", "g"] {
+        guard let left = turnstile.spreads[key], let right = transfer.spreads[key] else { continue }
+        print(
+            "(\(key)) spread, slowest to fastest round:  turnstile \(format(left.slowest)) to \(format(left.fastest)),"
+                + " transfer \(format(right.slowest)) to \(format(right.fastest))")
+    }
+}
+
+/// The ratios the issues set targets for: the engine with history (b) and with a reader (c) against the bare
+/// switch (a), a feed reader beside the states() reader (g over c; issue 26: no slower than c alone), and how
+/// many times slower a trace-level reporter that counts makes the machine (b over d; at most 5).
+private func engineRatios(turnstile: EngineRates, transfer: EngineRates) -> [String: Double] {
+    [
+        "b_over_a_turnstile": (turnstile.rates["b"] ?? 0) / (turnstile.rates["a"] ?? 1),
+        "c_over_a_turnstile": (turnstile.rates["c"] ?? 0) / (turnstile.rates["a"] ?? 1),
+        "b_over_a_transfer": (transfer.rates["b"] ?? 0) / (transfer.rates["a"] ?? 1),
+        "c_over_a_transfer": (transfer.rates["c"] ?? 0) / (transfer.rates["a"] ?? 1),
+        "g_over_c_turnstile": (turnstile.rates["g"] ?? 0) / (turnstile.rates["c"] ?? 1),
+        "g_over_c_transfer": (transfer.rates["g"] ?? 0) / (transfer.rates["c"] ?? 1),
+        "b_over_d_turnstile": turnstile.silentOverTraced ?? 0,
+        "b_over_d_transfer": transfer.silentOverTraced ?? 0,
+    ]
 }
 
 /// The trace-reporter line both the engine and the inspector group print: silent ÷ traced throughput, the

@@ -213,15 +213,83 @@ func runGraphBenchmarks() {
     let load = loadAverage()
     let (samples, graph) = torusExplorationRounds(rounds)
     let stateCount = graph.states.count
-    let bare = samples[0]
-    // Ratios are taken round by round (the same minutes of load) and their median reported.
-    func ratios(_ contender: ExplorationSamples) -> [Double] {
-        zip(bare.seconds, contender.seconds).map { $0 / $1 }
-    }
     let stateBytes = graph.states.capacity * MemoryLayout<GridCell>.stride
     let beyondStates = Double(graph.approximateMemoryBytes - stateBytes) / Double(stateCount)
     let statesPerState = Double(MemoryLayout<GridCell>.stride)
+    let check = checkModelRate()
 
+    print("Graph benchmarks (release; load average \(load) at the start)")
+    print(
+        "  torus \(side)×\(side), 4 events, \(stateCount) states; \(rounds) alternated rounds, median (fastest–slowest)"
+    )
+    for contender in samples { print(explorationRow(contender, bare: samples[0], last: samples.last, stateCount)) }
+    print(
+        "  retained graph memory per state    \(String(format: "%.1f", beyondStates)) bytes beyond the states' \(Int(statesPerState)) (counted capacity; target ≤ 20)"
+    )
+    print(
+        "  checkModel transfer, \(check.events) events, length 40   \(String(format: "%.0f", check.sequencesPerSecond)) sequences/s"
+    )
+    let layouts = diagramLayoutTimes()
+    for (name, times) in layouts {
+        print(
+            "  text layout, \(name)   median \(layoutMilliseconds(times.median)) ms, p90 \(layoutMilliseconds(times.p90)) ms (thread CPU)"
+        )
+    }
+    var json: [String: Any] = [
+        "group": "graph",
+        "explore_states": stateCount,
+        "bytes_per_state_beyond_states": beyondStates,
+        "check_model_sequences_per_second": check.sequencesPerSecond,
+    ]
+    for (key, contender) in zip(["bare", "explore_1_worker", "explore_all_cores"], samples) {
+        json["\(key)_median_seconds"] = contender.medianSeconds
+        json["\(key)_median_cpu_seconds"] = ExplorationSamples.median(contender.cpuSeconds)
+        json["\(key)_states_per_second"] = Double(stateCount) / contender.medianSeconds
+        let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
+        json["\(key)_peak_resident_bytes_per_state"] =
+            growth.isEmpty ? -1 : ExplorationSamples.median(growth) / Double(stateCount)
+        if key != "bare" { json["\(key)_ratio_to_bare"] = ExplorationSamples.median(ratios(contender, to: samples[0])) }
+    }
+    for (name, times) in layouts {
+        json["diagram_layout_\(name.split(separator: " ")[0])_median_ms"] =
+            Double(layoutMilliseconds(times.median)) ?? -1
+    }
+    printJSONLine(json)
+}
+
+/// The bare search's time over `contender`'s, round by round (the same minutes of load); their median is
+/// reported.
+private func ratios(_ contender: ExplorationSamples, to bare: ExplorationSamples) -> [Double] {
+    zip(bare.seconds, contender.seconds).map { $0 / $1 }
+}
+
+/// One exploration's line of the table: its times, rate, CPU, ratio to the bare search (`last`, all cores,
+/// with its target) and peak resident growth per state.
+private func explorationRow(
+    _ contender: ExplorationSamples, bare: ExplorationSamples, last: ExplorationSamples?, _ stateCount: Int
+) -> String {
+    let rate = Double(stateCount) / contender.medianSeconds / 1e6
+    var line = "    \(contender.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \(contender.summary)"
+    line += String(format: "  %.2f M states/s", rate)
+    let cpu = contender.cpuSeconds
+    line += String(format: ", CPU %.3f s (%.3f–%.3f)", ExplorationSamples.median(cpu), cpu.min() ?? 0, cpu.max() ?? 0)
+    if contender.name != bare.name {
+        let each = ratios(contender, to: bare)
+        line += String(
+            format: "  %.2f× the bare BFS (%.2f–%.2f)", ExplorationSamples.median(each), each.min() ?? 0,
+            each.max() ?? 0)
+        if contender.name == last?.name { line += " (target ≥ 2×)" }
+    }
+    let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
+    if !growth.isEmpty {
+        line += String(format: ", peak RSS +%.1f B/state", ExplorationSamples.median(growth) / Double(stateCount))
+    }
+    return line
+}
+
+/// checkModel's speed on the bench transfer model: random sequences of length 40 a second, and how many events
+/// they are drawn from.
+private func checkModelRate() -> (events: Int, sequencesPerSecond: Double) {
     let transferEvents: [CheckedTransferEvent] = [
         .start, .pause, .resume, .cancel, .reset,
         .progress(request: 0, percent: 10), .progress(request: 0, percent: 50), .progress(request: 1, percent: 100),
@@ -239,68 +307,7 @@ func runGraphBenchmarks() {
             sequences: sequences, maximumLength: 40, seed: 1)
     }
     precondition(counterexample == nil, "the bench transfer model failed: \(String(describing: counterexample))")
-    let sequencesPerSecond = Double(sequences) / checkTime
-
-    print("Graph benchmarks (release; load average \(load) at the start)")
-    print(
-        "  torus \(side)×\(side), 4 events, \(stateCount) states; \(rounds) alternated rounds, median (fastest–slowest)"
-    )
-    for contender in samples {
-        let rate = Double(stateCount) / contender.medianSeconds / 1e6
-        var line = "    \(contender.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \(contender.summary)"
-        line += String(format: "  %.2f M states/s", rate)
-        let cpu = contender.cpuSeconds
-        line += String(
-            format: ", CPU %.3f s (%.3f–%.3f)", ExplorationSamples.median(cpu), cpu.min() ?? 0, cpu.max() ?? 0)
-        if contender.name != bare.name {
-            let each = ratios(contender)
-            line += String(
-                format: "  %.2f× the bare BFS (%.2f–%.2f)", ExplorationSamples.median(each), each.min() ?? 0,
-                each.max() ?? 0)
-            if contender.name == samples.last?.name { line += " (target ≥ 2×)" }
-        }
-        let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
-        if !growth.isEmpty {
-            line += String(format: ", peak RSS +%.1f B/state", ExplorationSamples.median(growth) / Double(stateCount))
-        }
-        print(line)
-    }
-    print(
-        "  retained graph memory per state    \(String(format: "%.1f", beyondStates)) bytes beyond the states' \(Int(statesPerState)) (counted capacity; target ≤ 20)"
-    )
-    print(
-        "  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s"
-    )
-    let layouts = diagramLayoutTimes()
-    for (name, times) in layouts {
-        print(
-            "  text layout, \(name)   median \(layoutMilliseconds(times.median)) ms, p90 \(layoutMilliseconds(times.p90)) ms (thread CPU)"
-        )
-    }
-    var json: [String: Any] = [
-        "group": "graph",
-        "explore_states": stateCount,
-        "bytes_per_state_beyond_states": beyondStates,
-        "check_model_sequences_per_second": sequencesPerSecond,
-    ]
-    for (key, contender) in zip(["bare", "explore_1_worker", "explore_all_cores"], samples) {
-        json["\(key)_median_seconds"] = contender.medianSeconds
-        json["\(key)_median_cpu_seconds"] = ExplorationSamples.median(contender.cpuSeconds)
-        json["\(key)_states_per_second"] = Double(stateCount) / contender.medianSeconds
-        let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
-        json["\(key)_peak_resident_bytes_per_state"] =
-            growth.isEmpty ? -1 : ExplorationSamples.median(growth) / Double(stateCount)
-        if key != "bare" { json["\(key)_ratio_to_bare"] = ExplorationSamples.median(ratios(contender)) }
-    }
-    for (name, times) in layouts {
-        json["diagram_layout_\(name.split(separator: " ")[0])_median_ms"] =
-            Double(layoutMilliseconds(times.median)) ?? -1
-    }
-    if let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]),
-        let line = String(data: data, encoding: .utf8)
-    {
-        print(line)
-    }
+    return (transferEvents.count, Double(sequences) / checkTime)
 }
 
 /// Thread CPU time of `DiagramLayout` for a random 30-state graph (seeded, about 48 edges with self-loops and

@@ -156,7 +156,8 @@ package enum CopyCommand {
         return preview.hasFailures ? 1 : 0
     }
 
-    /// Runs the parsed command.
+    /// Runs the parsed command: reads the config and loads libcrypto, opens the session (waiting for another
+    /// copy's journal as the flags say), then copies on the dashboard or headless.
     static func run(_ command: ParsedCommand, io: CommandIO, environment: [String: String]) throws(UsageError)
         -> Int32
     {
@@ -164,22 +165,7 @@ package enum CopyCommand {
             preconditionFailure("Internal inconsistency: copy's spec admitted \(command)")
         }
         let tuning = try CopyTuning(environment: environment)
-        // Read before anything is opened or written: a bad file stops the copy with nothing done.
-        let config: DashboardConfig
-        do {
-            config = try ConfigFile.load(
-                explicit: command.options[ConfigFile.option], io: io, environment: environment)
-        } catch {
-            io.writeError("statetui: \(error)\n")
-            return 2
-        }
-        // Every copy hashes (its journal's name, each file's content): without libcrypto, stop here with its name.
-        do throws(LibCryptoError) {
-            try SHA256.loadLibrary()
-        } catch {
-            io.writeError("statetui: \(error)\n")
-            return 2
-        }
+        guard let config = configAndHashing(command, io: io, environment: environment) else { return 2 }
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
         if command.flags.contains("dry-run") {
@@ -187,9 +173,6 @@ package enum CopyCommand {
         }
         // Before the session opens its destination directories (one descriptor each, kept for the run).
         OpenFileLimit.raise()
-        let session: CopySession
-        // The dashboard's rows, all read up front (the headless copy reads the trees as it copies).
-        var files: CopyFiles?
         let overwrite = command.flags.contains("overwrite")
         let excluding = command.repeated["exclude"] ?? []
         let makeSession = {
@@ -198,26 +181,74 @@ package enum CopyCommand {
                 sources: sources, destinationDirectory: destination, overwrite: overwrite, options: options,
                 excluding: excluding, whenBusy: whenBusy)
         }
+        switch try openSession(command, makeSession, io: io, environment: environment) {
+        case .opened(let session, let files):
+            return copy(session, files: files, command: command, config: config, io: io, environment: environment)
+        case .stopped(let status):
+            return status
+        }
+    }
+
+    /// Reads the config file and loads libcrypto, before anything is opened or written: a bad file, or no
+    /// libcrypto (every copy hashes its journal's name and each file's content), stops the copy with nothing
+    /// done. Nil once it said why.
+    private static func configAndHashing(
+        _ command: ParsedCommand, io: CommandIO, environment: [String: String]
+    ) -> DashboardConfig? {
+        let config: DashboardConfig
+        do {
+            config = try ConfigFile.load(
+                explicit: command.options[ConfigFile.option], io: io, environment: environment)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return nil
+        }
+        do throws(LibCryptoError) {
+            try SHA256.loadLibrary()
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return nil
+        }
+        return config
+    }
+
+    /// A session opened for the copy, or the status the copy ends with before it began.
+    private enum OpenedSession {
+        /// The session, with the dashboard's rows read up front (nil for the headless copy, which reads the trees
+        /// as it copies).
+        case opened(CopySession, files: CopyFiles?)
+        /// Nothing to copy: the run ends with `status` (the dashboard was quit while waiting, or the session
+        /// could not open its destination or sources).
+        case stopped(Int32)
+    }
+
+    /// Opens the session: at once with `--no-wait` (another copy's journal refuses it), else waiting for the
+    /// journal, told on standard error (headless) or on the dashboard's terminal.
+    private static func openSession(
+        _ command: ParsedCommand,
+        _ makeSession: @escaping @Sendable (CopyJournal.WhenBusy) throws(CopySessionError) -> CopySession,
+        io: CommandIO, environment: [String: String]
+    ) throws(UsageError) -> OpenedSession {
+        let headless = command.flags.contains("headless")
         do throws(CopySessionError) {
             if command.flags.contains("no-wait") {
-                session = try makeSession(.refuse)
-                if !command.flags.contains("headless") { files = session.takeAllFiles() }
-            } else if command.flags.contains("headless") {
-                session = try makeSession(
+                let session = try makeSession(.refuse)
+                return .opened(session, files: headless ? nil : session.takeAllFiles())
+            } else if headless {
+                let session = try makeSession(
                     .wait { journal, holder in
                         let other = holder.map { "pid \($0)" } ?? "another process"
                         io.writeError(
                             "statetui: waiting for \(DisplayText.escaped(journal)) (\(other)): another statetui copy "
                                 + "writes into that directory\n")
                     })
+                return .opened(session, files: nil)
             } else {
                 // The dashboard's terminal shows the wait, if there is one.
                 switch InteractiveCopy.open(environment: environment, writeError: io.writeError, session: makeSession) {
-                case .opened(let opened, let all):
-                    session = opened
-                    files = all
+                case .opened(let opened, let all): return .opened(opened, files: all)
                 case .failed(let error): throw error
-                case .stopped(let status): return status
+                case .stopped(let status): return .stopped(status)
                 }
             }
         } catch {
@@ -226,9 +257,17 @@ package enum CopyCommand {
                 throw UsageError(error.description, command: spec.name)
             case .destination, .sourceTree, .intoItself:
                 io.writeError("statetui: \(error)\n")
-                return 2
+                return .stopped(2)
             }
         }
+    }
+
+    /// Copies the session's files on the dashboard (when its rows were read) or headless, its machines
+    /// inspectable with `--inspectable`; returns the exit status.
+    private static func copy(
+        _ session: CopySession, files: CopyFiles?, command: ParsedCommand, config: DashboardConfig, io: CommandIO,
+        environment: [String: String]
+    ) -> Int32 {
         var inspector: Inspector?
         if command.flags.contains("inspectable") {
             do {
@@ -239,7 +278,6 @@ package enum CopyCommand {
             }
         }
         defer { inspector?.stop() }
-        // The dashboard's files were read unless the copy is headless.
         let status =
             if let files {
                 InteractiveCopy.run(

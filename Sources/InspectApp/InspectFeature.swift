@@ -174,14 +174,7 @@ package enum InspectFeature {
     {
         switch action {
         case .received(let message):
-            state.program.apply(message)
-            if state.selectedMachine == nil { state.machine = state.program.machines.first?.id }
-            if let record = state.record, let records = state.selectedMachine?.records,
-                !records.contains(where: { $0.sequence == record })
-            {
-                // The record travelled to left the kept window: stay on the oldest one kept.
-                state.record = records.first?.sequence
-            }
+            receive(message, into: &state)
         case .disconnected(let reason):
             state.program.disconnected()
             state.failure = reason
@@ -192,10 +185,7 @@ package enum InspectFeature {
             let index = tabs.firstIndex(of: state.tab) ?? 0
             state.tab = tabs[((index + step) % tabs.count + tabs.count) % tabs.count]
         case .moveMachine(let step):
-            let shown = state.shownMachines.map(\.id)
-            guard !shown.isEmpty else { return [] }
-            let index = shown.firstIndex { $0 == state.machine } ?? 0
-            select(&state, shown[min(shown.count - 1, max(0, index + max(-shown.count, min(shown.count, step))))])
+            moveMachine(&state, by: step)
         case .moveCursor(let move, let rows):
             if let id = move.selection(from: state.machine, in: state.shownMachines.map(\.id), height: rows) {
                 select(&state, id)
@@ -211,14 +201,7 @@ package enum InspectFeature {
             state.graphOffset = 0
             state.graphColumn = 0
         case .travel(let rows):
-            // Through the records as drawn; following, from the newest, staying put follows still.
-            let records = state.shownRecords
-            guard !records.isEmpty else { return [] }
-            let index =
-                state.selectedRecord.flatMap { record in records.firstIndex { $0.sequence == record.sequence } }
-                ?? records.count - 1
-            let target = min(records.count - 1, max(0, index + rows))
-            state.record = target == index && state.record == nil ? nil : records[target].sequence
+            travel(&state, by: rows)
         case .followNewest:
             state.record = nil
         case .cycleHistorySort:
@@ -231,10 +214,7 @@ package enum InspectFeature {
             guard HistorySearch.submit(&state.search) else { return [] }
             land(&state, from: state.shownRecords.count, older: true)
         case .findMatch(let older):
-            guard state.search?.isSubmitted == true else { return [] }
-            let shown = state.shownRecords
-            let current = state.selectedRecord.flatMap { record in shown.firstIndex { $0.sequence == record.sequence } }
-            land(&state, from: current ?? shown.count, older: older)
+            findMatch(&state, older: older)
         case .pan(let rows, let columns):
             let layout = graphLayout(state)
             state.graphOffset = min(max(0, layout.height - 1), max(0, state.graphOffset + rows))
@@ -247,6 +227,46 @@ package enum InspectFeature {
             state.exit = .interrupted
         }
         return []
+    }
+
+    /// Takes in what the program sent: the first machine is selected when none is, and a record travelled to
+    /// that left the kept window gives way to the oldest one kept.
+    private static func receive(_ message: InspectorMessage, into state: inout InspectScreenState) {
+        state.program.apply(message)
+        if state.selectedMachine == nil { state.machine = state.program.machines.first?.id }
+        if let record = state.record, let records = state.selectedMachine?.records,
+            !records.contains(where: { $0.sequence == record })
+        {
+            state.record = records.first?.sequence
+        }
+    }
+
+    /// Selects the machine `step` places from the selected one among those shown, stopping at either end.
+    private static func moveMachine(_ state: inout InspectScreenState, by step: Int) {
+        let shown = state.shownMachines.map(\.id)
+        guard !shown.isEmpty else { return }
+        let index = shown.firstIndex { $0 == state.machine } ?? 0
+        select(&state, shown[min(shown.count - 1, max(0, index + max(-shown.count, min(shown.count, step))))])
+    }
+
+    /// Travels `rows` through the records as drawn; following, from the newest, staying put follows still.
+    private static func travel(_ state: inout InspectScreenState, by rows: Int) {
+        let records = state.shownRecords
+        guard !records.isEmpty else { return }
+        let index =
+            state.selectedRecord.flatMap { record in records.firstIndex { $0.sequence == record.sequence } }
+            ?? records.count - 1
+        let target = min(records.count - 1, max(0, index + rows))
+        state.record = target == index && state.record == nil ? nil : records[target].sequence
+    }
+
+    /// Travels from the record selected (or from the bottom) to the next the submitted search matches, towards
+    /// the top (`older`) or the bottom; nothing without a submitted search.
+    private static func findMatch(_ state: inout InspectScreenState, older: Bool) {
+        guard state.search?.isSubmitted == true else { return }
+        let shown = state.shownRecords
+        let current = state.selectedRecord.flatMap { record in shown.firstIndex { $0.sequence == record.sequence } }
+        land(&state, from: current ?? shown.count, older: older)
     }
 
     /// Travels to the next record History's search matches from place `start` (exclusive) of the records drawn,

@@ -294,7 +294,23 @@ extension DiagramEngine {
     private func routeChannel(_ members: [Int], rank: Int, _ placement: DiagramPlacement)
         -> (rows: Int, tracks: [(segment: Int, track: Int)], padTop: Int)
     {
-        var jogs: [(segment: Int, top: Int, bottom: Int, low: Int, high: Int)] = []
+        let (jogs, arrowUp, arrowDown, minimumRows) = channelJogs(members, rank: rank, placement)
+        guard !jogs.isEmpty else { return (minimumRows, [], 0) }
+        let (before, hardBefore) = Self.jogWishes(jogs)
+        let track = Self.tracks(of: jogs, in: Self.orderRespecting(before: before, hard: hardBefore))
+        let tracks = (track.max() ?? -1) + 1
+        let padTop = arrowUp ? 1 : 0
+        let padBottom = arrowDown ? 1 : 0
+        return (tracks + padTop + padBottom, (0..<jogs.count).map { (jogs[$0].segment, track[$0]) }, padTop)
+    }
+
+    /// The segments of one channel that jog (their columns above and below differ), and what the arrowheads
+    /// at its ends need: a row clear of jogs above or below, or at least one row for a segment that points both
+    /// ways at a box.
+    private func channelJogs(_ members: [Int], rank: Int, _ placement: DiagramPlacement)
+        -> (jogs: [ChannelJog], arrowUp: Bool, arrowDown: Bool, minimumRows: Int)
+    {
+        var jogs: [ChannelJog] = []
         var arrowUp = false
         var arrowDown = false
         var minimumRows = 0
@@ -317,9 +333,13 @@ extension DiagramEngine {
             if touchesBox && chain.arrowAtUpper && chain.arrowAtLower { minimumRows = 1 }
             if top != bottom { jogs.append((segment, top, bottom, min(top, bottom), max(top, bottom))) }
         }
-        guard !jogs.isEmpty else { return (minimumRows, [], 0) }
+        return (jogs, arrowUp, arrowDown, minimumRows)
+    }
+
+    /// Which jog should sit above which, for every two whose columns overlap: `before[a]` holds b when a should
+    /// jog above b, `hard[a]` beside it whether a shared column demands it.
+    private static func jogWishes(_ jogs: [ChannelJog]) -> (before: [[Int]], hard: [[Bool]]) {
         let count = jogs.count
-        // before[a] holds b when a should jog above b; hard when a shared column demands it.
         var before = [[Int]](repeating: [], count: count)
         var hardBefore = [[Bool]](repeating: [], count: count)
         for a in 0..<count {
@@ -341,8 +361,13 @@ extension DiagramEngine {
                 }
             }
         }
-        let order = Self.orderRespecting(before: before, hard: hardBefore)
-        var track = [Int](repeating: 0, count: count)
+        return (before, hardBefore)
+    }
+
+    /// The track of each jog, placed in `order`: the lowest track above every jog placed before it that it
+    /// overlaps.
+    private static func tracks(of jogs: [ChannelJog], in order: [Int]) -> [Int] {
+        var track = [Int](repeating: 0, count: jogs.count)
         var placed: [Int] = []
         for index in order {
             var lowest = 0
@@ -352,10 +377,7 @@ extension DiagramEngine {
             track[index] = lowest
             placed.append(index)
         }
-        let tracks = (track.max() ?? -1) + 1
-        let padTop = arrowUp ? 1 : 0
-        let padBottom = arrowDown ? 1 : 0
-        return (tracks + padTop + padBottom, (0..<count).map { (jogs[$0].segment, track[$0]) }, padTop)
+        return track
     }
 
     /// A topological order of `before` (an edge a → b: a first). On a cycle, the waiting item with the fewest
@@ -390,3 +412,7 @@ extension DiagramEngine {
         return order
     }
 }
+
+/// A segment of a channel that jogs: the columns it leaves its upper element at (`top`) and reaches its lower
+/// one at (`bottom`), and the span between them.
+private typealias ChannelJog = (segment: Int, top: Int, bottom: Int, low: Int, high: Int)

@@ -46,35 +46,7 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
         "checkLiveModel: events is empty, so no sequence of length \(maximumLength) can be drawn")
 
     func run(_ steps: [LiveStep<Event>]) async -> (initial: State, trace: ModelTrace<State>) {
-        let (machine, clock) = make()
-        defer { machine.stop() }
-        await settle(machine, clock)
-        let initial = machine.state
-        var checked = machine.history.last?.sequence ?? 0
-        guard invariant(initial) else {
-            return (initial, ModelTrace(states: [], failure: "the invariant does not hold in the initial state"))
-        }
-        var states: [State] = []
-        for (position, step) in steps.enumerated() {
-            switch step {
-            case .send(let event): machine.send(event)
-            case .advance(let duration): clock.advance(by: duration)
-            }
-            await settle(machine, clock)
-            let state = machine.state
-            states.append(state)
-            let place = "step \(position + 1) (\(step))"
-            for record in machine.history where record.sequence > checked {
-                checked = record.sequence
-                if let failure = liveProblem(in: record, during: place, invariant: invariant) {
-                    return (initial, ModelTrace(states: states, failure: failure))
-                }
-            }
-            if !invariant(state) {
-                return (initial, ModelTrace(states: states, failure: "the invariant does not hold after \(place)"))
-            }
-        }
-        return (initial, ModelTrace(states: states, failure: nil))
+        await runLive(steps, make: make, invariant: invariant, settle: settle)
     }
 
     var generator = SplitMix64(seed: runSeed)
@@ -94,6 +66,43 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
             shrinkSteps: shrinker.steps)
     }
     return nil
+}
+
+/// One run of `steps` on a fresh machine from `make`, settled after each step: its initial state and the states
+/// it passed through, ending at the first record or state that breaks the rules (``liveProblem(in:during:invariant:)``).
+private func runLive<State: Hashable & Sendable, Event: Sendable>(
+    _ steps: [LiveStep<Event>], make: () -> (StateMachine<State, Event>, TestClock), invariant: (State) -> Bool,
+    settle: (StateMachine<State, Event>, TestClock) async -> Void
+) async -> (initial: State, trace: ModelTrace<State>) {
+    let (machine, clock) = make()
+    defer { machine.stop() }
+    await settle(machine, clock)
+    let initial = machine.state
+    var checked = machine.history.last?.sequence ?? 0
+    guard invariant(initial) else {
+        return (initial, ModelTrace(states: [], failure: "the invariant does not hold in the initial state"))
+    }
+    var states: [State] = []
+    for (position, step) in steps.enumerated() {
+        switch step {
+        case .send(let event): machine.send(event)
+        case .advance(let duration): clock.advance(by: duration)
+        }
+        await settle(machine, clock)
+        let state = machine.state
+        states.append(state)
+        let place = "step \(position + 1) (\(step))"
+        for record in machine.history where record.sequence > checked {
+            checked = record.sequence
+            if let failure = liveProblem(in: record, during: place, invariant: invariant) {
+                return (initial, ModelTrace(states: states, failure: failure))
+            }
+        }
+        if !invariant(state) {
+            return (initial, ModelTrace(states: states, failure: "the invariant does not hold after \(place)"))
+        }
+    }
+    return (initial, ModelTrace(states: states, failure: nil))
 }
 
 /// What is wrong with `record`, a step of a live run: a rejected or postponed event that changed the

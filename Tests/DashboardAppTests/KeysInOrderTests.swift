@@ -60,11 +60,7 @@ import Testing
         store.dispatch(.load(.refresh))
         store.dispatch(.load(.loadChanged(.loading(previous: nil))))
         // The request's work tells the clock once it is set up: wait for that, never for time.
-        let (setUps, noteSetUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        session.clock.whenScheduled { noteSetUp.yield() }
-        var wakes = setUps.makeAsyncIterator()
-        while !(runtime.machine.engine.history.count == 1 && runtime.isSetUp) { await wakes.next() }
-        session.clock.whenScheduled(nil)
+        await session.clock.settle { runtime.machine.engine.history.count == 1 && runtime.isSetUp }
         session.clock.advance(by: .seconds(60))
         for await load in runtime.machine.engine.states() {
             if case .loaded = load { break }

@@ -155,6 +155,7 @@ private struct ConfigParser {
         index += 1
     }
 
+    /// The whole document: its tables in order, the entries before the first header in a table named "".
     mutating func document() throws(ConfigError) -> [ConfigDocument.Table] {
         if tooLong { throw ConfigError(line: 0, "longer than \(ConfigDocument.maximumLength) bytes") }
         var tables = [ConfigDocument.Table(name: "", line: 0, entries: [])]
@@ -172,50 +173,62 @@ private struct ConfigParser {
                 continue
             }
             if scalar == "[" {
-                let headerLine = line
-                advance()
-                skipBlank()
-                if current == "[" { throw error("expected a table name: arrays of tables are not supported") }
-                let name = try bareKey(what: "a table name after '['")
-                skipBlank()
-                guard current == "]" else {
-                    if current == "." {
-                        throw error("expected ']' after the table name: dotted names are not supported")
-                    }
-                    throw error("expected ']' after the table name \(ConfigText.quoted(name))")
-                }
-                advance()
-                try endOfLine()
-                if let earlier = tables.first(where: { $0.name == name && $0.line > 0 }) {
+                let table = try tableHeader()
+                if let earlier = tables.first(where: { $0.name == table.name && $0.line > 0 }) {
                     throw ConfigError(
-                        line: headerLine, "table [\(name)] is defined twice (first on line \(earlier.line))")
+                        line: table.line, "table [\(table.name)] is defined twice (first on line \(earlier.line))")
                 }
-                tables.append(ConfigDocument.Table(name: name, line: headerLine, entries: []))
+                tables.append(table)
                 seenKeys.append([])
                 continue
             }
-            let entryLine = line
-            let key = try bareKey(what: "a key, a [table] header, a comment or an empty line")
-            skipBlank()
-            guard current == "=" else {
-                if current == "." {
-                    throw error("expected '=' after the key \(ConfigText.quoted(key)): dotted keys are not supported")
-                }
-                throw error("expected '=' after the key \(ConfigText.quoted(key))")
-            }
-            advance()
-            skipBlank()
-            let value = try value(depth: 0)
-            try endOfLine()
-            guard seenKeys[seenKeys.count - 1].insert(key).inserted else {
+            let entry = try entry()
+            guard seenKeys[seenKeys.count - 1].insert(entry.key).inserted else {
                 let table = tables[tables.count - 1].name
                 throw ConfigError(
-                    line: entryLine,
-                    "key \(ConfigText.quoted(key)) is set twice" + (table.isEmpty ? "" : " in [\(table)]"))
+                    line: entry.line,
+                    "key \(ConfigText.quoted(entry.key)) is set twice" + (table.isEmpty ? "" : " in [\(table)]"))
             }
-            tables[tables.count - 1].entries.append(ConfigDocument.Entry(key: key, value: value, line: entryLine))
+            tables[tables.count - 1].entries.append(entry)
         }
         return tables[0].entries.isEmpty ? Array(tables.dropFirst()) : tables
+    }
+
+    /// A `[name]` header line, read from its `[`: the table it opens, still without entries.
+    private mutating func tableHeader() throws(ConfigError) -> ConfigDocument.Table {
+        let headerLine = line
+        advance()
+        skipBlank()
+        if current == "[" { throw error("expected a table name: arrays of tables are not supported") }
+        let name = try bareKey(what: "a table name after '['")
+        try expect(
+            "]", after: "the table name \(ConfigText.quoted(name))",
+            ifDotted: "expected ']' after the table name: dotted names are not supported")
+        try endOfLine()
+        return ConfigDocument.Table(name: name, line: headerLine, entries: [])
+    }
+
+    /// A `key = value` line, read from its key.
+    private mutating func entry() throws(ConfigError) -> ConfigDocument.Entry {
+        let entryLine = line
+        let key = try bareKey(what: "a key, a [table] header, a comment or an empty line")
+        try expect(
+            "=", after: "the key \(ConfigText.quoted(key))",
+            ifDotted: "expected '=' after the key \(ConfigText.quoted(key)): dotted keys are not supported")
+        skipBlank()
+        let value = try value(depth: 0)
+        try endOfLine()
+        return ConfigDocument.Entry(key: key, value: value, line: entryLine)
+    }
+
+    /// Steps over `mark`, after blanks, which must follow `what`; a dot there would make a dotted name, which this
+    /// subset of TOML does not support (`dotted` says so).
+    private mutating func expect(_ mark: Unicode.Scalar, after what: String, ifDotted dotted: String)
+        throws(ConfigError)
+    {
+        skipBlank()
+        guard current == mark else { throw error(current == "." ? dotted : "expected '\(mark)' after \(what)") }
+        advance()
     }
 
     /// Spaces and tabs.

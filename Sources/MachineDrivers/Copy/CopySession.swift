@@ -339,74 +339,89 @@ private struct CopyStream {
     {
         switch entry {
         case .directory(let components, let status):
-            let parentID = inside.last
-            let parent = parentID.flatMap { directories[$0]?.directory } ?? top
-            do throws(TransferError) {
-                let made = try parent.subdirectory(components[components.count - 1])
-                lastID += 1
-                directories[lastID] = Directory(
-                    directory: made, components: components, source: status, parent: parentID)
-                if let parentID { directories[parentID]?.children += 1 }
-                inside.append(lastID)
-            } catch {
-                fail(error.description)
-                walk.skipEntries()
-            }
+            enter(components, source: status, walk: &walk)
         case .leave:
             if let id = inside.popLast() { leave(id) }
         case .skipped(let entry):
             messages.append(entry.description)
             skippedCount += 1
         case .link(let link):
-            guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
-                preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
-            }
-            let fileSystem = options.fileSystem
-            do throws(TransferError) {
-                let status: FileStatus
-                let target: String
-                do throws(Errno) {
-                    status = try fileSystem.statusAt(AT_FDCWD, link.source)
-                    target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
-                } catch {
-                    throw TransferError.sourceUnreadable(path: link.source, reason: error)
-                }
-                let made = try directory.copySymbolicLink(
-                    link.name, target: target, source: status, overwrite: overwrite)
-                let path = (link.directory + [link.name]).joined(separator: "/")
-                note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
-            } catch {
-                fail(error.description)
-            }
+            makeLink(link)
         case .file(let file):
-            guard let id = inside.last, var directory = directories[id] else {
-                preconditionFailure("Internal inconsistency: no directory for \(file.relativePath)")
-            }
-            if let first = file.sameFileAs, let copy = firstCopies[first] {
-                hardLinks.append(
-                    HardLink(directory: file.directory, name: file.name, fileDirectory: copy.directory, file: copy.name)
-                )
-                directories[id]?.waitsForLinks = true
-                return nil
-            }
-            if file.hasOtherNames { firstCopies[file.relativePath] = (file.directory, file.name) }
-            let journal: CopyJournal
-            if let opened = directory.journal {
-                journal = opened
-            } else {
-                do {
-                    journal = try CopyJournal(directory: directory.directory, whenBusy: whenBusy)
-                } catch {
-                    fail(error.description)
-                    return nil
-                }
-                messages += journal.problems.map { "\(journal.path): \($0)" }
-                directory.journal = journal
-            }
-            directories[id] = directory
-            return FileToCopy(source: file.source, displayName: file.relativePath, journal: journal, directory: id)
+            return fileToCopy(file)
         }
         return nil
+    }
+
+    /// Makes the directory the walk entered, inside the one it is in, and goes into it; when it cannot be made,
+    /// fails it and skips what the walk would read inside it.
+    private mutating func enter(_ components: [String], source status: FileStatus, walk: inout SourceTree.Walk) {
+        let parentID = inside.last
+        let parent = parentID.flatMap { directories[$0]?.directory } ?? top
+        do throws(TransferError) {
+            let made = try parent.subdirectory(components[components.count - 1])
+            lastID += 1
+            directories[lastID] = Directory(directory: made, components: components, source: status, parent: parentID)
+            if let parentID { directories[parentID]?.children += 1 }
+            inside.append(lastID)
+        } catch {
+            fail(error.description)
+            walk.skipEntries()
+        }
+    }
+
+    /// Makes a symbolic link like the source's, in the directory the walk is in; a failure is a failed entry.
+    private mutating func makeLink(_ link: SourceTree.Link) {
+        guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
+            preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+        }
+        let fileSystem = options.fileSystem
+        do throws(TransferError) {
+            let status: FileStatus
+            let target: String
+            do throws(Errno) {
+                status = try fileSystem.statusAt(AT_FDCWD, link.source)
+                target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
+            } catch {
+                throw TransferError.sourceUnreadable(path: link.source, reason: error)
+            }
+            let made = try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
+            let path = (link.directory + [link.name]).joined(separator: "/")
+            note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
+        } catch {
+            fail(error.description)
+        }
+    }
+
+    /// The file to copy for `file`, with its directory's journal (opened with the directory's first file); nil
+    /// for a further name of a file already copied, which becomes a hard link once that copy is done, or when
+    /// the journal cannot be opened (a failed entry).
+    private mutating func fileToCopy(_ file: SourceTree.File) -> FileToCopy? {
+        guard let id = inside.last, var directory = directories[id] else {
+            preconditionFailure("Internal inconsistency: no directory for \(file.relativePath)")
+        }
+        if let first = file.sameFileAs, let copy = firstCopies[first] {
+            hardLinks.append(
+                HardLink(directory: file.directory, name: file.name, fileDirectory: copy.directory, file: copy.name))
+            directories[id]?.waitsForLinks = true
+            return nil
+        }
+        if file.hasOtherNames { firstCopies[file.relativePath] = (file.directory, file.name) }
+        let journal: CopyJournal
+        if let opened = directory.journal {
+            journal = opened
+        } else {
+            do {
+                journal = try CopyJournal(directory: directory.directory, whenBusy: whenBusy)
+            } catch {
+                fail(error.description)
+                return nil
+            }
+            messages += journal.problems.map { "\(journal.path): \($0)" }
+            directory.journal = journal
+        }
+        directories[id] = directory
+        return FileToCopy(source: file.source, displayName: file.relativePath, journal: journal, directory: id)
     }
 
     /// The walk read every entry of directory `id`.

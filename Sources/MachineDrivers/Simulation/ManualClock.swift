@@ -64,6 +64,17 @@ package final class ManualClock: SimulationClock {
         scheduled.withLock { $0 }?()
     }
 
+    /// Waits until `condition` holds, looking again only when something was scheduled or a run of work was set
+    /// up (the ``whenScheduled(_:)`` hook, which it holds while it waits), never by time or by spinning. For a
+    /// condition on what simulated work sets up after an event; a test bounds the wait with `.timeLimit`.
+    package func settle(until condition: () -> Bool) async {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        whenScheduled { wake.yield() }
+        defer { whenScheduled(nil) }
+        var iterator = wakes.makeAsyncIterator()
+        while !condition() { await iterator.next() }
+    }
+
     /// Runs the earliest callback due at or before `deadline` (time since zero), moving time to its own
     /// deadline first; false when none is due then, leaving time as it is. A driver that must let the world
     /// react between two callbacks steps with this, then ends a stretch of time with ``advance(to:)``.

@@ -57,12 +57,12 @@ package final class UploadOwner: Sendable {
     /// Whether the task the current visit asks for has begun (a scripted demo waits for it).
     package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.transfers) }
 
-    /// Performs a user action the screen asked for; returns why nothing happened when the action could not
-    /// be carried out (a pause whose task would not suspend), nil otherwise. The machine decides the rest:
-    /// an action its transition function refuses changes nothing.
+    /// Performs a user action; returns why nothing happened when the action could not be carried out (a pause
+    /// whose task would not suspend), nil otherwise. The machine decides the rest: an action its transition
+    /// function refuses changes nothing.
     @discardableResult
-    package func perform(_ effect: UploadScreenEffect) -> String? {
-        switch effect {
+    package func perform(_ command: UploadCommand) -> String? {
+        switch command {
         case .start(let fails):
             begin(UploadEvent.start, failsHalfway: fails)
         case .retry(let fails):
@@ -76,24 +76,30 @@ package final class UploadOwner: Sendable {
             machine.apply(.resume)
         case .cancel:
             if machine.apply(.cancel) == .moved { parts.withLock { $0.task = nil } }
-        case .send(let events, let fails):
-            // The intent meets the machine's state now, not the state the screen showed when the key was
-            // pressed (`s p` typed fast: the screen may still show idle).
-            // A start or retry is judged as the upload this owner would number next.
-            let upload = machine.state
-            let next = parts.withLock { $0.lastUpload + 1 }
-            let events = events.map { $0.beginning(max(next, upload.nextUpload)) }
-            guard let event = events.first(where: { UploadState.transition(upload, $0).changesState }) else {
-                return events.lazy.compactMap { UploadState.transition(upload, $0).refusal }.first
-            }
-            return Self.effect(for: event, fails: fails).flatMap(perform)
         }
         return nil
     }
 
+    /// Performs a key's intent: the first of `events` the upload's transition function applies to the machine's
+    /// state now (a start or retry failing half way when `fails`); returns the function's reason when none
+    /// does, or why the action could not be carried out (``perform(_:)``).
+    @discardableResult
+    package func performFirst(of events: [UploadEvent], fails: Bool) -> String? {
+        // The intent meets the machine's state now, not the state the screen showed when the key was
+        // pressed (`s p` typed fast: the screen may still show idle).
+        // A start or retry is judged as the upload this owner would number next.
+        let upload = machine.state
+        let next = parts.withLock { $0.lastUpload + 1 }
+        let events = events.map { $0.beginning(max(next, upload.nextUpload)) }
+        guard let event = events.first(where: { UploadState.transition(upload, $0).changesState }) else {
+            return events.lazy.compactMap { UploadState.transition(upload, $0).refusal }.first
+        }
+        return Self.command(for: event, fails: fails).flatMap(perform)
+    }
+
     /// The action that sends `event`; a start or retry fails half way when `fails`. Nil for the task's own
     /// reports, which no user action sends.
-    static func effect(for event: UploadEvent, fails: Bool) -> UploadScreenEffect? {
+    static func command(for event: UploadEvent, fails: Bool) -> UploadCommand? {
         switch event {
         case .start: .start(fails: fails)
         case .retry: .retry(fails: fails)

@@ -19,48 +19,39 @@ package enum TransfersFeature {
         return effects
     }
 
+    /// Applies an action before the rows are ordered again: a key that reaches a machine returns the effect
+    /// that sends it; every other action changes the state only.
     private static func apply(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
         -> [TransfersScreenEffect]
     {
         switch action {
         case .selectPrevious:
             moveSelection(&state, by: -1)
-            return []
         case .selectNext:
             moveSelection(&state, by: 1)
-            return []
         case .select(let row):
             state.select(row)
-            return []
         case .moveSelection(let rows):
             moveSelection(&state, by: rows)
-            return []
         case .moveCursor(let move, let rows):
             if let row = move.selection(from: state.selected, in: state.shown, height: rows) { state.select(row) }
-            return []
         case .list(let edit):
             state.changeQuery(edit)
-            return []
         case .startAll:
             return state.rows.isEmpty ? [] : [.sendAll(candidates(.start))]
         case .toggleDetail:
             state.detail = state.detail == nil && state.selectedRow != nil ? TransferDetail() : nil
-            return []
         case .closeDetail:
             state.detail = nil
-            return []
         case .moveDetail(let move):
             guard let detail = state.detail else { return [] }
             let offset = move.offset(
                 from: detail.offset, count: Int.max / 2, height: TransferDetail.nominalHeight)
             state.detail = TransferDetail(offset: offset)
-            return []
         case .scrollDetail(let offset):
             if state.detail != nil { state.detail = TransferDetail(offset: max(0, offset)) }
-            return []
         case .toggleStateText:
             state.showsCanonical.toggle()
-            return []
         case .start, .togglePause, .cancel, .retry:
             // The machine judges the intent when the effect meets it: this snapshot may not show yet what an
             // earlier key sent (`s p` typed fast), so it is not asked here.
@@ -73,19 +64,16 @@ package enum TransfersFeature {
             return [.failNextOutcome(row: state.selected)]
         case .machineChanged(let row, let model):
             if state.rows.indices.contains(row) { state.rows[row].model = model }
-            return []
         case .driverStatusChanged(let row, let status):
             if state.rows.indices.contains(row) { state.rows[row].driverStatus = status }
-            return []
         case .transfersRecorded(let changes):
             for change in changes where state.rows.indices.contains(change.row) {
                 state.rows[change.row].take(change)
             }
-            return []
         case .recordsChanged(let row, let records):
             if state.rows.indices.contains(row) { state.rows[row].take(records: records) }
-            return []
         }
+        return []
     }
 
     /// Selects the row drawn `rows` below the selected one (negative: above), within the rows drawn.

@@ -22,6 +22,9 @@ package struct UploadRuntime: Sendable {
 
     /// Performs one effect.
     package func run(_ effect: UploadScreenEffect, send: Send<UploadScreenAction>) {
-        if let reason = owner.perform(effect) { send(.refused(reason)) }
+        switch effect {
+        case .send(let events, let fails):
+            if let reason = owner.performFirst(of: events, fails: fails) { send(.refused(reason)) }
+        }
     }
 }

@@ -1,4 +1,3 @@
-import DashboardApp
 import FileTransfer
 import Foundation
 import MachineDrivers
@@ -26,6 +25,8 @@ private final class GatedWrites: Sendable {
 
     private let condition = NSCondition()
     private let state = Locked(State())
+    /// Told each time a write starts waiting or completes.
+    let wakes = Wakes()
 
     /// The offsets of the partial's writes that completed, in order.
     var writeOffsets: [Int64] { state.withLock { $0.writes } }
@@ -74,6 +75,7 @@ private final class GatedWrites: Sendable {
         fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
             condition.lock()
             state.withLock { $0.waiting += 1 }
+            wakes.wake()
             while state.withLock({ $0.permits == 0 }) { condition.wait() }
             state.withLock {
                 $0.permits -= 1
@@ -82,6 +84,7 @@ private final class GatedWrites: Sendable {
             condition.unlock()
             let count = try write(descriptor, bytes, offset)
             state.withLock { $0.writes.append(offset) }
+            wakes.wake()
             return count
         }
         return fileSystem
@@ -113,10 +116,18 @@ private struct CopyFixture {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
     }
 
-    func transfer(fileSystem: FileSystem, source: String? = nil) throws -> CopyTransfer {
-        CopyTransfer(
+    func transfer(fileSystem: FileSystem, source: String? = nil, journalAppends: Wakes? = nil) throws -> CopyTransfer {
+        var journalFileSystem = FileSystem.posix
+        if let journalAppends {
+            let append = journalFileSystem.append
+            journalFileSystem.append = { descriptor, bytes throws(Errno) in
+                defer { journalAppends.wake() }
+                return try append(descriptor, bytes)
+            }
+        }
+        return CopyTransfer(
             source: source ?? self.source, destinationDirectory: destination,
-            journal: try CopyJournal(directory: destination),
+            journal: try CopyJournal(directory: destination, fileSystem: journalFileSystem),
             options: CopyOptions(chunkSize: Self.chunk, checkpointInterval: 1 << 30, fileSystem: fileSystem))
     }
 
@@ -127,6 +138,8 @@ private struct CopyFixture {
 private final class HeldRename: Sendable {
     private let condition = NSCondition()
     private let state = Locked((held: false, released: false))
+    /// Told when the commit reaches its rename.
+    let wakes = Wakes()
 
     /// Whether the commit is waiting at its rename.
     var isHeld: Bool { state.withLock { $0.held } }
@@ -145,6 +158,7 @@ private final class HeldRename: Sendable {
         fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
             condition.lock()
             state.withLock { $0.held = true }
+            wakes.wake()
             while !state.withLock({ $0.released }) { condition.wait() }
             condition.unlock()
             try rename(directory, from, to)
@@ -153,22 +167,56 @@ private final class HeldRename: Sendable {
     }
 }
 
-/// Yields until `condition` holds; the copy runs on its own thread, so no clock is involved.
-private func until(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
+/// News from the copy's threads that something a test waits for may have changed. The copy runs on threads of
+/// its own, so no clock is involved: a test waits for this news, never for time and never by spinning, and
+/// news that never comes fails the suite's time limit.
+private final class Wakes: Sendable {
+    private let news: AsyncStream<Void>
+    private let tell: AsyncStream<Void>.Continuation
+
+    init() {
+        (news, tell) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Tells the waiting test to look again.
+    func wake() {
+        tell.yield()
+    }
+
+    /// Waits until `condition` holds, looking again after each piece of news (and after `then`, if given).
+    func wait(until condition: () -> Bool, then: () async -> Void = {}) async {
+        var iterator = news.makeAsyncIterator()
+        while !condition() {
+            await iterator.next()
+            await then()
+        }
+    }
+}
+
+/// Waits, through `machine`'s states, until `condition` holds of its state; records an issue when the machine
+/// stops first.
+private func untilState(of machine: TransferMachine, _ condition: (TransferState) -> Bool) async {
+    for await model in machine.engine.states() where condition(model.phase) { return }
+    Issue.record("the machine stopped before the state awaited, at \(machine.state)")
+}
+
+/// Waits, through `machine`'s states, until it has no active request: its copy completed or failed.
+private func untilEnded(_ machine: TransferMachine) async {
+    await untilState(of: machine) { $0.activeRequest == nil }
 }
 
 extension CopyFixture {
     /// A transfer of the fixture's file started with its writes gated: returns once `written` chunks are
     /// written, the next one waits for its write, and `ready` holds of the machine.
-    func startedTransfer(written: Int, ready: (TransferMachine) -> Bool = { _ in true }) async throws
-        -> (writes: GatedWrites, transfer: CopyTransfer)
-    {
+    func startedTransfer(
+        written: Int, journalAppends: Wakes? = nil, ready: (TransferState) -> Bool = { _ in true }
+    ) async throws -> (writes: GatedWrites, transfer: CopyTransfer) {
         let writes = GatedWrites()
-        let transfer = try self.transfer(fileSystem: writes.fileSystem)
+        let transfer = try self.transfer(fileSystem: writes.fileSystem, journalAppends: journalAppends)
         transfer.machine.send(.start)
         writes.allow(written)
-        await until { writes.writeOffsets.count == written && writes.waiting == 1 && ready(transfer.machine) }
+        await writes.wakes.wait { writes.writeOffsets.count == written && writes.waiting == 1 }
+        await untilState(of: transfer.machine, ready)
         return (writes, transfer)
     }
 }
@@ -181,7 +229,7 @@ extension CopyFixture {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
         let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
-            $0.state == .running(request: 1, percent: 25)
+            $0 == .running(request: 1, percent: 25)
         }
         let machine = transfer.machine
 
@@ -204,7 +252,7 @@ extension CopyFixture {
         let readsBeforeResume = writes.reads.count
 
         machine.send(.resume)
-        await until { machine.state.activeRequest == nil }
+        await untilEnded(machine)
         await transfer.settle()
         #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         // Resume continued at the offset reached: every chunk written exactly once, in order.
@@ -224,15 +272,19 @@ extension CopyFixture {
     @Test func cancelRemovesThePartial() async throws {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
-        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
-            $0.state == .running(request: 1, percent: 25)
+        let journalAppends = Wakes()
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2, journalAppends: journalAppends) {
+            $0 == .running(request: 1, percent: 25)
         }
 
         transfer.machine.send(.cancel)
         writes.allow(1)
-        // The idle visit's work removes the partial once the running visit's work has stopped.
-        await until { transfer.journal?.entry(named: "source.bin")?.status == .cancelled }
-        await transfer.settle()
+        // The idle visit's work removes the partial and journals the cancellation once the running visit's work
+        // has stopped. Every journal line is written inside one of the transfer's serial operations, so once a
+        // line was appended, settling waits until that operation ended.
+        await journalAppends.wait(until: { transfer.journal?.entry(named: "source.bin")?.status == .cancelled }) {
+            await transfer.settle()
+        }
         #expect(transfer.machine.model == TransferModel(phase: .idle, lastRequest: 1))
         #expect(!FileManager.default.fileExists(atPath: fixture.partial))
         #expect(!FileManager.default.fileExists(atPath: fixture.final))
@@ -258,7 +310,7 @@ extension CopyFixture {
         let transfer = try fixture.transfer(fileSystem: fileSystem)
         observed.machine.withLock { $0 = transfer.machine }
         transfer.machine.send(.start)
-        await until { transfer.machine.state.activeRequest == nil }
+        await untilEnded(transfer.machine)
         await transfer.settle()
         #expect(observed.atRename.withLock { $0 } == .running(request: 1, percent: 100))
         #expect(transfer.machine.state == .completed(file: fixture.final))
@@ -274,7 +326,7 @@ extension CopyFixture {
 
     /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
     /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
-    /// completes and the machine ends `completed`; a cancel then does nothing, and the journal keeps saying
+    /// completes and the machine ends `completed`; a cancel then changes nothing, and the journal keeps saying
     /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
     /// stale, and a cancel journaled "cancelled" for a committed file).
     @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
@@ -282,17 +334,16 @@ extension CopyFixture {
         defer { fixture.remove() }
         let rename = HeldRename()
         let transfer = try fixture.transfer(fileSystem: rename.fileSystem)
-        let runtime = TransfersRuntime(drivers: [transfer])
-        runtime.perform(.send(row: 0, [.start]))
-        await until { rename.isHeld }
+        transfer.perform(.start)
+        await rename.wakes.wait { rename.isHeld }
 
-        runtime.perform(.send(row: 0, [.pause, .resume]))
+        transfer.perform(.pause)
         #expect(transfer.machine.state == .running(request: 1, percent: 100))
         rename.release()
         await transfer.settle()
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
 
-        runtime.perform(.send(row: 0, [.cancel]))
+        transfer.perform(.cancel)  // refused by the machine: a completed transfer has nothing to cancel
         await transfer.settle()
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         #expect(
@@ -307,7 +358,7 @@ extension CopyFixture {
         let fixture = try CopyFixture()
         defer { fixture.remove() }
         let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
-            $0.state == .running(request: 1, percent: 25)
+            $0 == .running(request: 1, percent: 25)
         }
         transfer.perform(.pause)
         #expect(transfer.machine.state == .running(request: 1, percent: 25))
@@ -319,7 +370,7 @@ extension CopyFixture {
 
         writes.allow(100)
         transfer.perform(.resume)
-        await until { transfer.machine.state.activeRequest == nil }
+        await untilEnded(transfer.machine)
         await transfer.settle()
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
@@ -339,7 +390,7 @@ extension CopyFixture {
         let missing = fixture.root + "/missing.bin"
         let transfer = try fixture.transfer(fileSystem: .posix, source: missing)
         transfer.machine.send(.start)
-        await until { transfer.machine.state.activeRequest == nil }
+        await untilEnded(transfer.machine)
         await transfer.settle()
         #expect(
             transfer.machine.model
@@ -364,7 +415,7 @@ extension CopyFixture {
         again.allow(100)
         let restarted = try fixture.transfer(fileSystem: again.fileSystem)
         restarted.machine.send(.start)
-        await until { restarted.machine.state.activeRequest == nil }
+        await untilEnded(restarted.machine)
         await restarted.settle()
         #expect(restarted.machine.state == .completed(file: fixture.final))
         #expect(again.writeOffsets == (4..<8).map { Int64($0 * 4096) })
@@ -380,7 +431,7 @@ extension CopyFixture {
         let machine = transfer.machine
         transfer.failNextOutcome()  // the fourth write is already under way; the fifth fails
         writes.allow(100)
-        await until { machine.state.activeRequest == nil }
+        await untilEnded(machine)
         await transfer.settle()
         #expect(
             machine.model
@@ -392,7 +443,7 @@ extension CopyFixture {
         #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
 
         machine.send(.retry)
-        await until { machine.state.activeRequest == nil }
+        await untilEnded(machine)
         await transfer.settle()
         #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 2))
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
