@@ -142,7 +142,7 @@ extension StateMachine {
     }
 
     /// Delivers `first` and `rest`, then the notes queued meanwhile by other callers: at most
-    /// ``Core/handOverAfter`` of them, after which it hands the delivery to a waiting sender. Only the caller
+    /// ``ReportQueue/handOverAfter`` of them, after which it hands the delivery to a waiting sender. Only the caller
     /// the core made the deliverer calls this, and never under the lock, so reports arrive in order and a
     /// reporter may call back into the machine. With no buffer to give back and nothing queued, it steps
     /// down without taking the lock again.
@@ -153,7 +153,7 @@ extension StateMachine {
         }
         var first = consume first
         var rest = consume rest
-        var allowance = Core.handOverAfter
+        var allowance = ReportQueue.handOverAfter
         DeliveringThread.delivering {
             while true {
                 if let note = first.take() { report(note, to: reporter) }
@@ -189,7 +189,7 @@ extension StateMachine {
             if reporter.accepts(record.level) {
                 let text = recordText(holding: record)
                 reporter.report(Report(label: label, level: record.level, name: record.name, text: text))
-                spareText = text
+                spareText.put(text)
             }
             if record.source == .timer, reporter.accepts(.debug) {
                 reporter.report(

@@ -66,7 +66,7 @@ import Testing
     }
 
     /// A sink blocks on the first report while four other threads send; once it is released, the first
-    /// `send` delivers its own report and at most ``StateMachine/Core/handOverAfter`` others, then hands over.
+    /// `send` delivers its own report and at most ``StateMachine/ReportQueue/handOverAfter`` others, then hands over.
     @Test func oneSendDeliversABoundedNumberOfOtherSendersReports() {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -96,7 +96,7 @@ import Testing
         inside.wait()
         for _ in 1...4 { producersGo.signal() }
         // The other four have queued reports behind the blocked sink (each at least one).
-        while machine.core.withLock({ $0.notes.count }) < 4 { usleep(100) }
+        while machine.core.withLock({ $0.reports.notes.count }) < 4 { usleep(100) }
         release.signal()
         #expect(join())
         let (events, threads) = deliveries.withLock { ($0.map(\.event), $0.map(\.thread)) }
@@ -104,6 +104,6 @@ import Testing
         #expect(events.count == 801)
         let firstThread = first.withLock { $0 }
         let deliveredByFirst = threads.filter { thread in firstThread.map { pthread_equal($0, thread) != 0 } ?? false }
-        #expect(deliveredByFirst.count <= 1 + Machine.Core.handOverAfter)
+        #expect(deliveredByFirst.count <= 1 + Machine.ReportQueue.handOverAfter)
     }
 }
