@@ -190,10 +190,14 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// The send input, then its action.
     @inlinable @inline(__always)
     func send(_ event: Event, from run: WorkRun?) -> Outcome {
-        let (outcome, action) = core.withLock { core in
-            core.apply(event, from: run, transition: transition, clock: clock)
+        var outcome = Outcome.stopped
+        // The action alone comes back through the lock, so that it is moved into `perform`, never copied.
+        let action = core.withLock { core in
+            let (decided, action) = core.apply(event, from: run, transition: transition, clock: clock)
+            outcome = decided
+            return action
         }
-        perform(action)
+        perform(consume action)
         return outcome
     }
 
