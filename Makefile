@@ -21,8 +21,10 @@ RELEASE := -c release $(if $(filter Linux,$(shell uname -s)),--static-swift-stdl
 build:
 	$(SWIFT) build
 
+# The release binary. Only the products: the static SDK has no `Testing` module, which the test helper
+# library TerminalUITesting imports, so building every target with --static-swift-stdlib fails.
 release:
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product statetui
 
 # Builds the release binary and opens the dashboard in this terminal (q quits, ? lists the keys).
 run:

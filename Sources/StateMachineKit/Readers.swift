@@ -49,11 +49,14 @@ extension StateMachine {
         /// The feed readers waiting for the next record, by id: apart from ``parked`` so that a record that
         /// changes nothing looks at feed readers only.
         @usableFromInline var parkedFeeds: [Int: ParkedReader] = [:]
+        /// The feeds of many machines waiting for this machine's next record: each is told once, after the
+        /// lock, and watches again when it reads (``RecordsOfMany``), so a burst of records wakes it once.
+        @usableFromInline var watchers: [RecordWatcher] = []
 
         @inlinable init() {}
 
-        /// Whether no reader is parked: an event then has no reader to wake.
-        @inlinable var noneParked: Bool { parked.isEmpty && parkedFeeds.isEmpty }
+        /// Whether no reader is parked and no feed of many machines watches: an event then has no one to wake.
+        @inlinable var noneParked: Bool { parked.isEmpty && parkedFeeds.isEmpty && watchers.isEmpty }
 
         /// Takes the parked readers to wake after a change. Readers that are not parked find out when they
         /// next ask, so a burst of events coalesces into one wake-up.
@@ -94,6 +97,14 @@ extension StateMachine {
             effects.edit { effects in
                 for (id, reader) in waking { effects.wakeFeeds.append((id, reader, nil)) }
             }
+        }
+
+        /// Takes every watching feed of many machines out of the list, to tell after the lock.
+        @inlinable
+        mutating func wakeWatchers(into effects: inout Effects?) {
+            var waking: [RecordWatcher] = []
+            swap(&waking, &watchers)
+            effects.edit { $0.wakeWatchers.append(contentsOf: waking) }
         }
 
         /// The woken `states()` readers have now seen the state they are handed: the state after the whole

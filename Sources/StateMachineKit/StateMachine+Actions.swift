@@ -68,6 +68,8 @@ extension StateMachine {
         /// Parked feed readers to resume, each with the batch it is handed once the decision is settled
         /// (``Core/settle(some:)``); a `nil` batch ends the reader's stream.
         @usableFromInline var wakeFeeds: [(id: Int, reader: ParkedReader, batch: Reading?)] = []
+        /// Feeds of many machines (``StateMachine/records(of:after:)``) to tell that this machine recorded.
+        @usableFromInline var wakeWatchers: [RecordWatcher] = []
         /// Whether the woken readers' streams end (stop) rather than take the state.
         @usableFromInline var wakeFinishes = false
         /// The state handed to the woken readers (set when the decision is settled); `nil` ends them.
@@ -86,7 +88,7 @@ extension StateMachine {
 
         @inlinable var isEmpty: Bool {
             cancel.isEmpty && start.isEmpty && arm.isEmpty && wake.isEmpty && wakeFeeds.isEmpty
-                && reports.isEmpty && bound == nil && waiter == nil
+                && wakeWatchers.isEmpty && reports.isEmpty && bound == nil && waiter == nil
         }
     }
 }

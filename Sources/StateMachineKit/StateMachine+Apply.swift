@@ -213,7 +213,8 @@ extension StateMachine.Core {
         }
     }
 
-    /// Appends a record of `event` to the history, wakes the parked feed readers, and notes the record
+    /// Appends a record of `event` to the history, wakes the parked feed readers and the watching feeds of
+    /// many machines, and notes the record
     /// when the reporter takes its level.
     @inlinable
     mutating func record(
@@ -221,6 +222,7 @@ extension StateMachine.Core {
         into effects: inout Effects?
     ) {
         if !live.readers.parkedFeeds.isEmpty { live.readers.wakeParkedFeeds(into: &effects) }
+        if !live.readers.watchers.isEmpty { live.readers.wakeWatchers(into: &effects) }
         if let reportLevel, source.level(of: outcome) >= reportLevel {
             live.reports.note(
                 .record(

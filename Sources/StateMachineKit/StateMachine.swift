@@ -227,6 +227,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             for reader in effects.wake.values { reader.resume(returning: reading) }
         }
         for woken in effects.wakeFeeds { woken.reader.resume(returning: woken.batch) }
+        for watcher in effects.wakeWatchers { watcher.waker.recorded(watcher.index) }
         if report != nil || !effects.reports.isEmpty {
             // Taken out so that the buffer is the deliverer's alone and can be given back for reuse.
             let rest = effects.reports

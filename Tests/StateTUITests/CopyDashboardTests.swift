@@ -10,9 +10,11 @@ import Testing
 /// A driver with a machine and no work: what the runtime performs on it reaches the machine as it is.
 private final class IdleDriver: TransferDriver {
     let name: String
-    let machine = TransferMachine()
-    init(name: String) { self.name = name }
-    var statusUpdates: AsyncStream<TransferDriverStatus> { AsyncStream { $0.finish() } }
+    let machine: TransferMachine
+    init(name: String, clock: AnyClock? = nil) {
+        self.name = name
+        machine = TransferMachine(clock: clock)
+    }
     var status: TransferDriverStatus { TransferDriverStatus() }
     func perform(_ event: TransferEvent) { machine.send(event) }
     func failNextOutcome() {}
@@ -127,6 +129,69 @@ private final class IdleDriver: TransferDriver {
             ])
         // The paused one was not sent a start it would have ignored.
         #expect(transfers[1].machine.engine.history.map(\.event) == [.start, .pause])
+    }
+
+    /// However many transfers there are, the screen follows them through one subscription, the machines' one
+    /// change feed: a transfer that records comes back as its row's records, the state after them, a sample
+    /// on its machine's clock and its driver's status, and the rows that did not record are left as they are.
+    @Test func oneSubscriptionFollowsEveryTransfer() async {
+        let clock = TestClock()
+        let transfers = (0..<1_000).map { IdleDriver(name: "file-\($0)", clock: AnyClock(clock)) }
+        defer { for transfer in transfers { transfer.stop() } }
+        let runtime = TransfersRuntime(drivers: transfers)
+        #expect(runtime.subscriptions { $0 }.map(\.id) == ["transfers.records"])
+        var state = runtime.initialState
+        let engines = transfers.map(\.machine.engine)
+        var feed = StateMachine.records(of: engines).makeAsyncIterator()
+        runtime.perform(.send(row: 700, [.start]))
+        runtime.perform(.send(row: 3, [.start]))
+        clock.advance(by: .seconds(2))
+        transfers[3].machine.send(.progress(request: 1, percent: 40))
+        guard let changed = await feed.next() else {
+            Issue.record("the feed ended")
+            return
+        }
+        let running = TransferModel(phase: .running(request: 1, percent: 0), lastRequest: 1)
+        let forty = TransferModel(phase: .running(request: 1, percent: 40), lastRequest: 1)
+        typealias Record = StateMachine<TransferModel, TransferEvent>.Record
+        typealias Batch = StateMachine<TransferModel, TransferEvent>.RecordBatch
+        let action = runtime.action(changed)
+        #expect(
+            action
+                == .transfersRecorded([
+                    TransferChange(
+                        row: 3,
+                        records: Batch(
+                            records: [
+                                Record(
+                                    sequence: 1, visit: 1, before: .initial, event: .start, outcome: .moved,
+                                    after: running),
+                                Record(
+                                    sequence: 2, visit: 2, before: running,
+                                    event: .progress(request: 1, percent: 40), outcome: .updated, after: forty),
+                            ],
+                            missed: 0, state: forty),
+                        sample: TransferSample(at: .seconds(2), visit: 2), status: TransferDriverStatus()),
+                    TransferChange(
+                        row: 700,
+                        records: Batch(
+                            records: [
+                                Record(
+                                    sequence: 1, visit: 1, before: .initial, event: .start, outcome: .moved,
+                                    after: running)
+                            ],
+                            missed: 0, state: running),
+                        sample: TransferSample(at: .seconds(2), visit: 2), status: TransferDriverStatus()),
+                ]))
+        _ = TransfersFeature.reduce(&state, action)
+        var models = Array(repeating: TransferModel.initial, count: 1_000)
+        models[3] = forty
+        models[700] = running
+        #expect(state.rows.map(\.model) == models)
+        var sequences = Array(repeating: 0, count: 1_000)
+        sequences[3] = 2
+        sequences[700] = 1
+        #expect(state.rows.map(\.tally.lastSequence) == sequences)
     }
 
     /// A long list pages: PgDn/PgUp move the selection by a page (the rows drawn), `g`/`G` to the first and

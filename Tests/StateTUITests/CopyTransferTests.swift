@@ -262,11 +262,13 @@ extension CopyFixture {
         await transfer.settle()
         #expect(observed.atRename.withLock { $0 } == .running(request: 1, percent: 100))
         #expect(transfer.machine.state == .completed(file: fixture.final))
+        // The first progress, at 0 %, is sent because the job learned the file's size then: the machine records
+        // it, so a screen reading the records reads the size with them.
         let events = transfer.machine.engine.history.map(\.event)
         #expect(
             events == [
-                .start, .progress(request: 1, percent: 50), .progress(request: 1, percent: 100),
-                .succeeded(request: 1, file: fixture.final),
+                .start, .progress(request: 1, percent: 0), .progress(request: 1, percent: 50),
+                .progress(request: 1, percent: 100), .succeeded(request: 1, file: fixture.final),
             ])
     }
 

@@ -220,6 +220,8 @@ private struct CopyStream {
     var sources: [Source]
     let overwrite: Bool
     let options: CopyOptions
+    /// ``options`` once for every transfer of the session, which each hold a reference, not a copy.
+    let sharedOptions: SharedCopyOptions
     let whenBusy: CopyJournal.WhenBusy
     let warnings: WarningLog
     /// False once ``CopySession/transfers`` read everything: directories then wait for ``finish()``.
@@ -253,6 +255,7 @@ private struct CopyStream {
         self.sources = sources
         self.overwrite = overwrite
         self.options = options
+        sharedOptions = SharedCopyOptions(options)
         self.whenBusy = whenBusy
         self.warnings = warnings
         messages = journal.problems.map { "\(journal.path): \($0)" }
@@ -277,7 +280,7 @@ private struct CopyStream {
                 sources.removeFirst()
                 return CopyTransfer(
                     source: source, destinationDirectory: top.path, overwrite: overwrite, journal: journal,
-                    options: options)
+                    sharedOptions: sharedOptions)
             case .tree(let source, var walk):
                 sources[0] = .file("")  // the walk is moved out while it advances
                 let entry: SourceTree.Entry?
@@ -376,7 +379,7 @@ private struct CopyStream {
             directories[id] = directory
             let transfer = CopyTransfer(
                 source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
-                journal: journal, options: options, displayName: file.relativePath)
+                journal: journal, sharedOptions: sharedOptions, displayName: file.relativePath)
             directoryOf[ObjectIdentifier(transfer)] = id
             return transfer
         }

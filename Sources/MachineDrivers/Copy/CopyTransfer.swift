@@ -42,8 +42,8 @@ package final class CopyTransfer: TransferDriver {
     package let request: CopyRequest
     /// The destination directory's journal, shared by every transfer into it.
     package let journal: CopyJournal?
-    /// Chunk size, checkpoint interval and file system of the jobs.
-    package let options: CopyOptions
+    /// Chunk size, checkpoint interval and file system of the jobs, shared with the session's other transfers.
+    private let sharedOptions: SharedCopyOptions
 
     private let gate = SerialGate()
     /// Which running visit's job run is active and whether a pause asked it to stop.
@@ -61,9 +61,20 @@ package final class CopyTransfer: TransferDriver {
     /// `source` into `destinationDirectory`. Registers the machine's `whileIn` work at once. A file of a
     /// tree copy is displayed by its path relative to the destination (`photos/2024/a.jpg`). A run waits for
     /// one of `slots` before it opens anything.
-    package init(
+    package convenience init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
         options: CopyOptions = CopyOptions(), displayName: String? = nil, slots: CopySlots = .perProcess
+    ) {
+        self.init(
+            source: source, destinationDirectory: destinationDirectory, overwrite: overwrite, journal: journal,
+            sharedOptions: SharedCopyOptions(options), displayName: displayName, slots: slots)
+    }
+
+    /// A transfer (``init(source:destinationDirectory:overwrite:journal:options:displayName:slots:)``) whose
+    /// options are shared with other transfers: a session of a million files holds them once.
+    package init(
+        source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
+        sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess
     ) {
         self.slots = slots
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
@@ -75,21 +86,33 @@ package final class CopyTransfer: TransferDriver {
         self.request = CopyRequest(
             id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
         self.journal = journal
-        var options = options
-        let write = options.fileSystem.write
-        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
-            if status.takeArmedFailure() { throw Errno.ioError }
-            return try write(descriptor, bytes, offset)
-        }
-        self.options = options
+        self.sharedOptions = sharedOptions
         let engine = machine.engine
         engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") {
             [weak self] sender in
             await self?.copy(for: sender)
         }
-        engine.whileIn(where: { $0.phase == .idle }, label: "discard \(name)") { [weak self] sender in
+        // Idle after a request (a cancel), never the idle a transfer starts in: nothing is there to discard, and
+        // a tree of a million files starts without a task each.
+        engine.whileIn(where: { $0.phase == .idle && $0.lastRequest > 0 }, label: "discard \(name)") {
+            [weak self] sender in
             await self?.discard(for: sender)
         }
+    }
+
+    /// Chunk size, checkpoint interval and file system of the jobs.
+    package var options: CopyOptions { sharedOptions.value }
+
+    /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
+    private func jobOptions() -> CopyOptions {
+        var options = sharedOptions.value
+        let write = options.fileSystem.write
+        let status = driverStatus
+        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            if status.takeArmedFailure() { throw Errno.ioError }
+            return try write(descriptor, bytes, offset)
+        }
+        return options
     }
 
     /// The file as the dashboard's row and the progress lines show it (its name, or its path in a tree
@@ -101,7 +124,6 @@ package final class CopyTransfer: TransferDriver {
     package func finish() async {
         machine.engine.stop()
         await gate.run {}
-        driverStatus.finish()
     }
 
     /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
@@ -115,9 +137,6 @@ package final class CopyTransfer: TransferDriver {
         }
         done.wait()
     }
-
-    /// The status after every change, newest only.
-    package var statusUpdates: AsyncStream<TransferDriverStatus> { driverStatus.updates }
 
     /// The status now: stale events counted and whether the next write is armed to fail.
     package var status: TransferDriverStatus { driverStatus.value }
@@ -173,7 +192,7 @@ package final class CopyTransfer: TransferDriver {
             else { return }
             let job = self.job.withLock { job in
                 if let job { return job }
-                let made = CopyJob(request: self.request, journal: journal, options: options)
+                let made = CopyJob(request: self.request, journal: journal, options: jobOptions())
                 job = made
                 return made
             }
@@ -187,9 +206,10 @@ package final class CopyTransfer: TransferDriver {
                 do throws(TransferError) {
                     return .success(
                         try await job.run { progress in
-                            // The percent first: whoever sees the job copying sees where it is.
-                            forwarder.forward(progress)
-                            driverStatus.note(progress)
+                            // The status first, then the percent: a size or a start of copying the row has
+                            // not seen is sent as progress even at the same percent, so the machine records
+                            // it and whoever reads the records reads the status with them.
+                            forwarder.forward(progress, always: driverStatus.note(progress))
                         })
                 } catch {
                     return .failure(error)
@@ -234,6 +254,18 @@ package final class CopyTransfer: TransferDriver {
             }
             cancelled?.cancel()
         }
+    }
+}
+
+/// Copy options held once for many transfers (a session's), each holding a reference rather than a copy of
+/// the file system's table of calls.
+package final class SharedCopyOptions: Sendable {
+    /// The options.
+    package let value: CopyOptions
+
+    /// `value`, to share.
+    package init(_ value: CopyOptions) {
+        self.value = value
     }
 }
 
@@ -310,14 +342,14 @@ private final class ProgressForwarder: Sendable {
         self.lastPercent = Locked(percent)
     }
 
-    func forward(_ progress: CopyProgress) {
-        let percent = progress.percent
-        let grew = lastPercent.withLock { last in
-            guard percent > last else { return false }
-            last = percent
-            return true
+    /// Sends the percent when it grew, or `always` at the percent reached so far.
+    func forward(_ progress: CopyProgress, always: Bool = false) {
+        let sent = lastPercent.withLock { last -> Int? in
+            guard progress.percent > last else { return always ? last : nil }
+            last = progress.percent
+            return last
         }
-        if grew {
+        if let percent = sent {
             sender.send(.progress(request: request, percent: percent))
         }
     }
@@ -336,35 +368,25 @@ extension CopyTransfer {
 private final class DriverStatus: Sendable {
     private let current = Locked(TransferDriverStatus())
     private let injectedFault = Locked(false)
-    let updates: AsyncStream<TransferDriverStatus>
-    private let continuation: AsyncStream<TransferDriverStatus>.Continuation
-
-    init() {
-        (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(TransferDriverStatus())
-    }
 
     /// The status now.
     var value: TransferDriverStatus { current.withLock { $0 } }
 
-    /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
+    /// Applies `body` to the status.
     func change(_ body: (inout TransferDriverStatus) -> Void) {
-        current.withLock { status in
-            body(&status)
-            continuation.yield(status)
-        }
+        current.withLock { body(&$0) }
     }
 
     /// Records the source's size the first time a job reports it (and whenever it changes), and that the job
-    /// is copying once it reports bytes still to copy (a file found already there reports none); publishes
-    /// only a change.
-    func note(_ progress: CopyProgress) {
+    /// is copying once it reports bytes still to copy (a file found already there reports none); returns
+    /// whether that changed the status.
+    func note(_ progress: CopyProgress) -> Bool {
         current.withLock { status in
             let copying = status.isCopying || progress.bytesWritten < progress.totalBytes
-            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return }
+            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return false }
             status.totalBytes = progress.totalBytes
             status.isCopying = copying
-            continuation.yield(status)
+            return true
         }
     }
 
@@ -373,7 +395,6 @@ private final class DriverStatus: Sendable {
         let armed = current.withLock { status in
             guard status.failsNextOutcome else { return false }
             status.failsNextOutcome = false
-            continuation.yield(status)
             return true
         }
         if armed { injectedFault.withLock { $0 = true } }
@@ -388,7 +409,4 @@ private final class DriverStatus: Sendable {
         }
     }
 
-    func finish() {
-        continuation.finish()
-    }
 }

@@ -46,9 +46,6 @@ package final class SimulatedTransfer: Sendable {
     /// The worker's status now.
     package var status: TransferDriverStatus { shared.status }
 
-    /// The worker's status after every change, newest only.
-    package var statusUpdates: AsyncStream<TransferDriverStatus> { shared.updates }
-
     /// Whether the worker the current visit asks for has begun (a scripted demo waits for it).
     package var isSetUp: Bool { runs.isSetUp(machine.engine, runs: Self.works) }
 
@@ -57,10 +54,9 @@ package final class SimulatedTransfer: Sendable {
         shared.setFailNext()
     }
 
-    /// Stops the machine (its work is cancelled) and ends the status updates.
+    /// Stops the machine (its work is cancelled).
     package func stop() {
         machine.engine.stop()
-        shared.finish()
     }
 
     /// One run's worth of work: progress from the current percent to 100 over the remaining share of a
@@ -154,13 +150,9 @@ package final class SimulatedTransfer: Sendable {
         }
 
         private let inner: Locked<Inner>
-        let updates: AsyncStream<TransferDriverStatus>
-        private let continuation: AsyncStream<TransferDriverStatus>.Continuation
 
         init(random: SplitMix64, status: TransferDriverStatus) {
             inner = Locked(Inner(status: status, random: random))
-            (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-            continuation.yield(status)
         }
 
         var status: TransferDriverStatus { inner.withLock { $0.status } }
@@ -182,16 +174,9 @@ package final class SimulatedTransfer: Sendable {
             inner.withLock { Int.random(in: range, using: &$0.random) }
         }
 
-        func finish() {
-            continuation.finish()
-        }
-
-        /// Applies `body` and publishes the result, under the lock so updates are yielded in order.
+        /// Applies `body` to the status.
         private func change(_ body: (inout TransferDriverStatus) -> Void) {
-            inner.withLock { inner in
-                body(&inner.status)
-                continuation.yield(inner.status)
-            }
+            inner.withLock { body(&$0.status) }
         }
     }
 }

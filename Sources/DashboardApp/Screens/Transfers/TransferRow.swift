@@ -11,30 +11,11 @@ package struct TransferRow: Hashable, Sendable {
     package static let recentLimit = 6
 
     /// The file the transfer produces (also its row's label).
-    package var name: String {
-        didSet { nameCell = Line(name) }
-    }
+    package var name: String
     /// The newest state its `TransferMachine` published.
-    package var model: TransferModel {
-        didSet {
-            presentation = model.presentation
-            stateText = String(describing: model.phase)
-            stateCells = StateCells(presentation: presentation, canonical: stateText)
-            figureText = TransferFigureText(self)
-        }
-    }
-    /// The name as a cell, made once rather than once per frame (cut in the middle only when it must).
-    private(set) var nameCell: Line
-    /// The state as cells, in words and in canonical text, made once per snapshot rather than once per frame.
-    private(set) var stateCells: StateCells
-    /// The phase as a person reads it, made once per snapshot rather than once per frame.
-    package private(set) var presentation: StatePresentation
-    /// The phase in canonical text (shown with `v` and in the detail pane), printed once per snapshot.
-    package private(set) var stateText: String
+    package var model: TransferModel
     /// The newest status its driver published (its size among it).
-    package var driverStatus: TransferDriverStatus {
-        didSet { figureText = TransferFigureText(self) }
-    }
+    package var driverStatus: TransferDriverStatus
     /// What its machine's records counted: the stale late callbacks among them.
     package var tally: RecordTally
     /// The newest sample the runtime took with a state; nil before the first.
@@ -45,8 +26,6 @@ package struct TransferRow: Hashable, Sendable {
     package private(set) var progress = ProgressWindow()
     /// The machine's newest records, oldest first, at most ``recentLimit``.
     package private(set) var recent: [HistoryRow] = []
-    /// The columns' figures as text, formatted once per snapshot rather than once per frame.
-    package private(set) var figureText = TransferFigureText()
 
     /// A row for `name` at `model`.
     package init(
@@ -55,14 +34,15 @@ package struct TransferRow: Hashable, Sendable {
     ) {
         self.name = name
         self.model = model
-        self.presentation = model.presentation
-        self.stateText = String(describing: model.phase)
-        self.nameCell = Line(name)
-        self.stateCells = StateCells(presentation: presentation, canonical: stateText)
         self.driverStatus = driverStatus
         self.tally = tally
-        figureText = TransferFigureText(self)
     }
+
+    /// The phase as a person reads it.
+    package var presentation: StatePresentation { model.presentation }
+
+    /// The phase in canonical text (shown with `v`, in the detail pane, and yanked).
+    package var stateText: String { String(describing: model.phase) }
 
     /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
     /// a running request's percent goes into the rate window.
@@ -70,7 +50,6 @@ package struct TransferRow: Hashable, Sendable {
         if self.sample?.visit != sample.visit { enteredAt = sample.at }
         progress.add(model.phase, at: sample.at)
         self.sample = sample
-        // Last: the model's observer formats the figures once, with the new sample and rate window in place.
         self.model = model
     }
 
@@ -79,6 +58,14 @@ package struct TransferRow: Hashable, Sendable {
         let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
         tally.add(records)
         recent = Array((recent + fresh).suffix(Self.recentLimit))
+    }
+
+    /// Takes in the change feed's news of this transfer: its records, the state after them as measured with
+    /// `change.sample`, and its driver's status.
+    package mutating func take(_ change: TransferChange) {
+        take(records: change.records)
+        driverStatus = change.status
+        take(change.records.state, change.sample)
     }
 
     /// The file's size in bytes, when the driver knows it.
@@ -122,31 +109,5 @@ package struct TransferFigureText: Hashable, Sendable {
         done = TransfersFeature.figure(row.bytesDone.map(TransferFigures.size))
         rate = TransfersFeature.figure(row.rate.map(TransferFigures.rate))
         eta = TransfersFeature.figure(row.secondsLeft.map(TransferFigures.duration(seconds:)))
-    }
-}
-
-/// A transfer's state as a cell of the State column, in its phase's colour: in words (already cut to each
-/// width the column takes, so a long failure is not cut again every frame) and in canonical text.
-struct StateCells: Hashable, Sendable {
-    /// The state in words, whole.
-    private var presented: Line
-    /// ``presented`` cut to each of ``TransfersFeature/stateWidths``, in that order.
-    private var fitted: [Line]
-    /// The state in canonical text.
-    private(set) var canonical: Line
-
-    /// The cells of `presentation`, whose canonical text is `canonical`.
-    init(presentation: StatePresentation, canonical: String) {
-        let style = presentation.phase.style
-        let presented = Line([Span(presentation.text, style: style)])
-        self.presented = presented
-        fitted = TransfersFeature.stateWidths.map { presented.truncated(to: $0) }
-        self.canonical = Line([Span(canonical, style: style)])
-    }
-
-    /// The state in words as drawn in a column `width` cells wide (the table cuts it the same way when the
-    /// width is not one it was cut to in advance).
-    func presented(fitting width: Int) -> Line {
-        TransfersFeature.stateWidths.firstIndex(of: width).map { fitted[$0] } ?? presented
     }
 }

@@ -38,9 +38,11 @@ extension TransfersFeature {
         let layout = layout(state, in: area)
         guard !layout.table.isEmpty else { return }
         let columns = columns(width: layout.table.width)
-        let table = table(state, columns: columns, in: layout.table)
+        let (table, first) = table(state, columns: columns, in: layout.table)
         canvas.render(table, in: layout.table)
-        if columns.contains(.progress) { drawProgressBars(state, table: table, in: layout.table, on: &canvas) }
+        if columns.contains(.progress) {
+            drawProgressBars(state, table: table, first: first, in: layout.table, on: &canvas)
+        }
         if let detailArea = layout.detail, let row = state.selectedRow {
             drawDetail(row, offset: state.detail?.offset ?? 0, in: detailArea, on: &canvas)
         }
@@ -65,18 +67,22 @@ extension TransfersFeature {
             rate: rate)
     }
 
-    /// The table of transfers in `columns`, drawn in `area` (its bars are drawn over it by
-    /// ``view(_:in:on:)``).
-    static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> Table {
+    /// The table of the transfers that fit in `area`, in `columns` (its bars are drawn over it by
+    /// ``view(_:in:on:)``), and the index of the transfer in its first row: the rows around the selection are
+    /// made into cells, the others not at all, so a frame of a million transfers costs what a screenful does.
+    static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> (
+        table: Table, first: Int
+    ) {
         let tableColumns = columns.map(\.tableColumn)
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
-        var rows: [[Line]] = []
-        rows.reserveCapacity(state.rows.count)
-        for index in state.rows.indices {
-            rows.append(
-                state.rows[index].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical))
+        let selected = state.rows.isEmpty ? nil : state.selected
+        let height = max(0, area.height - 1)  // under the header
+        let first = SelectableList.visibleOffset(selected: selected, count: state.rows.count, height: height, offset: 0)
+        let shown = first..<min(state.rows.count, first + height)
+        let rows = shown.map {
+            state.rows[$0].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
         }
-        return Table(columns: tableColumns, rows: rows, selected: state.rows.isEmpty ? nil : state.selected)
+        return (Table(columns: tableColumns, rows: rows, selected: selected.map { $0 - first }), first)
     }
 
     /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
@@ -84,7 +90,8 @@ extension TransfersFeature {
     package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
         let tableArea = layout(state, in: area).table
         guard !tableArea.isEmpty else { return nil }
-        return table(state, columns: columns(width: tableArea.width), in: tableArea).row(at: point, in: tableArea)
+        let (table, first) = table(state, columns: columns(width: tableArea.width), in: tableArea)
+        return table.row(at: point, in: tableArea).map { first + $0 }
     }
 
     /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
@@ -118,17 +125,16 @@ extension TransfersFeature {
     /// A figure not known (yet), made once.
     private static let unknown = Line("–", alignment: .right)
 
-    /// The bars go into the Progress column of the rows the table shows, highlighted like their row.
+    /// The bars go into the Progress column of the rows the table shows (from transfer `first` on),
+    /// highlighted like their row.
     private static func drawProgressBars(
-        _ state: TransfersScreenState, table: Table, in area: Rect, on canvas: inout Canvas
+        _ state: TransfersScreenState, table: Table, first: Int, in area: Rect, on canvas: inout Canvas
     ) {
         let body = area.inset(top: 1)
         guard !body.isEmpty else { return }
-        let first = SelectableList.visibleOffset(
-            selected: table.selected, count: state.rows.count, height: body.height, offset: 0)
         let template = table.columnAreas(in: body.row(0))
         guard template.count > 1 else { return }
-        for line in 0..<min(body.height, state.rows.count - first) {
+        for line in 0..<min(body.height, table.rows.count) {
             let index = first + line
             let rowArea = body.row(line)
             let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
@@ -235,37 +241,35 @@ extension TransfersFeature {
 }
 
 extension TransferRow {
-    /// The row's cells, in the order of `columns`: the name cut in the middle only when it must.
+    /// The row's cells, in the order of `columns`: the name cut in the middle only when it must. Made when the
+    /// row is drawn, never kept: a row that is not on screen holds no cells.
     func cells(columns: [TransferColumn], nameWidth: Int, canonical: Bool) -> [Line] {
-        var line: [Line] = []
-        line.reserveCapacity(columns.count)
-        for column in columns { line.append(cell(column, nameWidth: nameWidth, canonical: canonical)) }
-        return line
-    }
-
-    /// The cell in `column`.
-    func cell(_ column: TransferColumn, nameWidth: Int, canonical: Bool) -> Line {
+        let figures = TransferFigureText(self)
         // Rate and ETA mean something only while a request runs; a paused one shows neither.
         let running = progress.request != nil
-        switch column {
-        case .name: return nameCell.width <= nameWidth ? nameCell : Line(Line.truncateMiddle(name, to: nameWidth))
-        case .progress: return TransfersFeature.blank
-        case .size: return figureText.size
-        case .done: return figureText.done
-        case .rate: return running ? figureText.rate : TransfersFeature.blank
-        case .eta: return running ? figureText.eta : TransfersFeature.blank
-        case .state(let width): return stateLine(canonical: canonical, width: width)
+        return columns.map { column in
+            switch column {
+            case .name: Line(Line.truncateMiddle(name, to: nameWidth))
+            case .progress: TransfersFeature.blank
+            case .size: figures.size
+            case .done: figures.done
+            case .rate: running ? figures.rate : TransfersFeature.blank
+            case .eta: running ? figures.eta : TransfersFeature.blank
+            case .state(let width): stateLine(canonical: canonical, width: width)
+            }
         }
     }
 
     /// The state in words (or canonical text) in its phase's colour, and whether the next outcome fails: in
     /// `width` cells the state gives way so the mark always shows.
     func stateLine(canonical: Bool, width: Int) -> Line {
-        guard driverStatus.failsNextOutcome else {
-            return canonical ? stateCells.canonical : stateCells.presented(fitting: width)
-        }
+        let presentation = self.presentation
         let style = presentation.phase.style
         let text = canonical ? stateText : presentation.text
+        guard driverStatus.failsNextOutcome else {
+            let line = Line([Span(text, style: style)])
+            return canonical ? line : line.truncated(to: width)
+        }
         let mark = " · next fails"
         return Line([
             Span(Line.truncate(text, to: max(1, width - DisplayWidth.of(mark))), style: style),

@@ -62,8 +62,10 @@ package enum TransfersFeature {
         case .driverStatusChanged(let row, let status):
             if state.rows.indices.contains(row) { state.rows[row].driverStatus = status }
             return []
-        case .machineSampled(let row, let model, let sample):
-            if state.rows.indices.contains(row) { state.rows[row].take(model, sample) }
+        case .transfersRecorded(let changes):
+            for change in changes where state.rows.indices.contains(change.row) {
+                state.rows[change.row].take(change)
+            }
             return []
         case .recordsChanged(let row, let records):
             if state.rows.indices.contains(row) { state.rows[row].take(records: records) }
@@ -80,7 +82,7 @@ package enum TransfersFeature {
         case .retry: [.retry]
         case .selectPrevious, .selectNext, .select, .moveSelection, .startAll, .failNextOutcome, .toggleDetail,
             .closeDetail, .moveDetail,
-            .scrollDetail, .toggleStateText, .machineChanged, .machineSampled, .driverStatusChanged, .recordsChanged:
+            .scrollDetail, .toggleStateText, .machineChanged, .transfersRecorded, .driverStatusChanged, .recordsChanged:
             []
         }
     }

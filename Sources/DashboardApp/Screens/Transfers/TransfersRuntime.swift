@@ -40,16 +40,20 @@ package final class TransfersRuntime: Sendable {
         return magnitude + magnitude * Int64((draw >> 8) % 1000) / 1000
     }
 
-    /// The screen before any snapshot arrived: every transfer idle, the first selected.
+    /// The screen before the change feed brought anything: each transfer's state and status as they are now,
+    /// the first selected.
     package var initialState: TransfersScreenState {
-        TransfersScreenState(rows: transfers.map { TransferRow(name: $0.name, model: $0.machine.model) })
+        TransfersScreenState(
+            rows: transfers.map { TransferRow(name: $0.name, model: $0.machine.model, driverStatus: $0.status) })
     }
 
-    /// Performs one effect.
-    package func perform(_ effect: TransfersScreenEffect) {
+    /// Performs one effect; returns what the screen learns from it that no record tells: the status of a
+    /// driver armed to fail (``TransfersScreenEffect/failNextOutcome(row:)``).
+    @discardableResult
+    package func perform(_ effect: TransfersScreenEffect) -> TransfersScreenAction? {
         switch effect {
         case .send(let row, let events):
-            guard transfers.indices.contains(row) else { return }
+            guard transfers.indices.contains(row) else { return nil }
             let transfer = transfers[row]
             if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
         case .sendAll(let events):
@@ -57,9 +61,11 @@ package final class TransfersRuntime: Sendable {
                 if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
             }
         case .failNextOutcome(let row):
-            guard transfers.indices.contains(row) else { return }
+            guard transfers.indices.contains(row) else { return nil }
             transfers[row].failNextOutcome()
+            return .driverStatusChanged(row: row, transfers[row].status)
         }
+        return nil
     }
 
     /// The event a ``TransfersScreenEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
@@ -68,25 +74,32 @@ package final class TransfersRuntime: Sendable {
         EventRule.first(of: events, in: model, TransferModel.transition)
     }
 
-    /// Three subscriptions per transfer: the machine's states and the worker's status, newest only, and every
-    /// batch of the machine's change feed, wrapped by `embed` into the app's action type.
+    /// One subscription for every transfer, however many: the machines' one change feed
+    /// (``StateMachine/records(of:after:)``), each batch read with what the edge measures then and the
+    /// driver's status, wrapped by `embed` into the app's action type. A driver changes its status only
+    /// before its machine records (a fault armed by `f` comes back as the effect's own result), so the
+    /// status read with the records is the newest. A transfer that is still costs the screen nothing.
     package func subscriptions<Action: Sendable>(
         _ embed: @escaping @Sendable (TransfersScreenAction) -> Action
     ) -> [Subscription<Action>] {
-        transfers.enumerated().flatMap { row, transfer in
-            let machine = transfer.machine
-            return [
-                Subscription(id: "transfers.\(row).states", { machine.engine.states() }) {
-                    embed(.machineSampled(row: row, $0, Self.sample(machine)))
-                },
-                Subscription(id: "transfers.\(row).records", newestOnly: false, { machine.engine.records() }) {
-                    embed(.recordsChanged(row: row, $0))
-                },
-                Subscription(id: "transfers.\(row).status", { transfer.statusUpdates }) {
-                    embed(.driverStatusChanged(row: row, $0))
-                },
-            ]
-        }
+        let engines = transfers.map(\.machine.engine)
+        return [
+            Subscription(id: "transfers.records", newestOnly: false, { StateMachine.records(of: engines) }) {
+                [self] changed in embed(action(changed))
+            }
+        ]
+    }
+
+    /// What the screen is told of `changed`, an element of the machines' change feed: each transfer's
+    /// records with what the edge measures now and its driver's status now.
+    func action(_ changed: [StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]) -> TransfersScreenAction {
+        .transfersRecorded(
+            changed.map { indexed in
+                let transfer = transfers[indexed.index]
+                return TransferChange(
+                    row: indexed.index, records: indexed.batch, sample: Self.sample(transfer.machine),
+                    status: transfer.status)
+            })
     }
 
     /// What the edge measures with each state: the time on the machine's own clock, its visit and the time left

@@ -32,7 +32,7 @@ extension TransfersFeature: DashboardScreen {
     package static func perform(
         _ effect: TransfersScreenEffect, on runtime: TransfersRuntime, send: Send<TransfersScreenAction>
     ) {
-        runtime.perform(effect)
+        if let learned = runtime.perform(effect) { send(learned) }
     }
 
     /// Every simulated transfer's row shows its machine's current state and newest record and its worker's

@@ -39,10 +39,34 @@ package enum TransfersScreenAction: Hashable, Sendable {
     case toggleStateText
     /// Row `row`'s machine published `model`.
     case machineChanged(row: Int, TransferModel)
-    /// Row `row`'s machine published `model`, seen as the runtime measured `sample` (time, visit, timeout).
-    case machineSampled(row: Int, TransferModel, TransferSample)
+    /// What the machines' one change feed brought: each transfer that recorded, with its records, what the
+    /// runtime measured as it read them and its driver's status then.
+    case transfersRecorded([TransferChange])
     /// Row `row`'s driver (simulated worker or real copy) published `status`.
     case driverStatusChanged(row: Int, TransferDriverStatus)
     /// A batch of row `row`'s machine's change feed: its new records (stale ones included) and how many it missed.
     case recordsChanged(row: Int, StateMachine<TransferModel, TransferEvent>.RecordBatch)
+}
+
+/// One transfer's news in the machines' change feed (``TransfersScreenAction/transfersRecorded(_:)``).
+package struct TransferChange: Hashable, Sendable {
+    /// The transfer's row.
+    package var row: Int
+    /// Its machine's records since the feed last read it, and the state after them.
+    package var records: StateMachine<TransferModel, TransferEvent>.RecordBatch
+    /// What the runtime measured as it read them: the time on the machine's clock, the visit, the timeout.
+    package var sample: TransferSample
+    /// Its driver's status then.
+    package var status: TransferDriverStatus
+
+    /// The news of `row`.
+    package init(
+        row: Int, records: StateMachine<TransferModel, TransferEvent>.RecordBatch, sample: TransferSample,
+        status: TransferDriverStatus
+    ) {
+        self.row = row
+        self.records = records
+        self.sample = sample
+        self.status = status
+    }
 }

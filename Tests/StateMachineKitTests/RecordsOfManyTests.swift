@@ -1,0 +1,116 @@
+import Testing
+
+@testable import StateMachineKit
+
+/// `StateMachine.records(of:after:)`: one feed, one task, for many machines.
+@Suite struct RecordsOfManyTests {
+    typealias Machine = StateMachine<Int, FeedStep>
+    typealias Batch = Machine.RecordBatch
+    typealias Indexed = Machine.IndexedRecordBatch
+    typealias Record = Machine.Record
+
+    static func machines(_ count: Int) -> [Machine] {
+        (0..<count).map { Machine(initial: 0, label: "m\($0)", transition: feedCounter) }
+    }
+
+    /// Waits until the feed's reader is parked on `machines`: every one of them watched.
+    static func watched(_ machines: [Machine]) async {
+        while !machines.allSatisfy({ $0.core.withLock { !$0.readers.watchers.isEmpty } }) { await Task.yield() }
+    }
+
+    @Test func machinesThatRecordedComeInTheirOrderEachWithEveryRecordSinceItWasRead() async {
+        let machines = Self.machines(3)
+        machines[0].send(.move)
+        var feed = Machine.records(of: machines).makeAsyncIterator()
+        let first = await feed.next()
+        #expect(
+            first == [
+                Indexed(
+                    index: 0,
+                    batch: Batch(
+                        records: [Record(sequence: 1, visit: 1, before: 0, event: .move, outcome: .moved, after: 1)],
+                        missed: 0, state: 1))
+            ])
+        // A burst on one machine, and one record on another marked earlier: one element, in the machines' order.
+        machines[2].send(.change)
+        machines[2].send(.stay)
+        machines[0].send(.ignore)
+        let second = await feed.next()
+        #expect(
+            second == [
+                Indexed(
+                    index: 0,
+                    batch: Batch(
+                        records: [
+                            Record(sequence: 2, visit: 2, before: 1, event: .ignore, outcome: .ignored, after: 1)
+                        ],
+                        missed: 0, state: 1)),
+                Indexed(
+                    index: 2,
+                    batch: Batch(
+                        records: [
+                            Record(sequence: 1, visit: 1, before: 0, event: .change, outcome: .updated, after: 10),
+                            Record(sequence: 2, visit: 1, before: 10, event: .stay, outcome: .stayed, after: 10),
+                        ],
+                        missed: 0, state: 10)),
+            ])
+    }
+
+    @Test func aParkedFeedWakesOnTheNextRecordOfAnyMachine() async {
+        let machines = Self.machines(4)
+        let stream = Machine.records(of: machines)
+        let reader = Task {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        await Self.watched(machines)
+        machines[3].send(.refuse)
+        #expect(
+            await reader.value == [
+                Indexed(
+                    index: 3,
+                    batch: Batch(
+                        records: [
+                            Record(
+                                sequence: 1, visit: 1, before: 0, event: .refuse, outcome: .invalid("refused"),
+                                after: 0)
+                        ],
+                        missed: 0, state: 0))
+            ])
+    }
+
+    @Test func cursorsSkipWhatWasSeenAndAMachineThatIsGoneIsLeftOut() async {
+        var machines = Self.machines(2)
+        machines[0].send(.move)
+        machines[0].send(.move)
+        machines[1].send(.move)
+        let stream = Machine.records(of: machines, after: [1, 0])
+        machines.removeLast()
+        var feed = stream.makeAsyncIterator()
+        #expect(
+            await feed.next() == [
+                Indexed(
+                    index: 0,
+                    batch: Batch(
+                        records: [Record(sequence: 2, visit: 2, before: 1, event: .move, outcome: .moved, after: 2)],
+                        missed: 0, state: 2))
+            ])
+    }
+
+    @Test func cancellingTheFeedEndsItAndLeavesNoWatcherBehind() async {
+        let machines = Self.machines(3)
+        let stream = Machine.records(of: machines)
+        let reader = Task {
+            var count = 0
+            for await _ in stream { count += 1 }
+            return count
+        }
+        await Self.watched(machines)
+        reader.cancel()
+        #expect(await reader.value == 0)
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 0, 0])
+        // A record now tells nobody.
+        machines[1].send(.move)
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 0, 0])
+    }
+}
