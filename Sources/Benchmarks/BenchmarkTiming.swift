@@ -32,14 +32,6 @@ func microseconds(_ duration: Duration) -> String {
     String(format: "%.1f µs", duration.microsecondsValue)
 }
 
-/// Resident memory of this process in KB, from /proc (0 where there is none).
-func ownResidentKB() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
-}
-
 /// Prints a group's table: a header naming the group, then one row a measurement (name, median or value,
 /// p90 or detail) in fixed columns.
 func printFigureTable(group: String, rows: [(String, String, String)]) {

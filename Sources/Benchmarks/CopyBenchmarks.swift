@@ -21,33 +21,34 @@ func runCopyBenchmarks() {
 
     let hashing = measureHashing()
     var rows: [(String, [Double], [Double]?)] = []
-    var copies: [Int: (total: [Double], data: [Double])] = [:]
+    var copies: [CopyContender: (total: [Double], data: [Double])] = [:]
     var cpTimes: [Double] = []
     var cpSyncTimes: [Double] = []
-    // COPY_BENCH_CHUNKS="64,256,1024" (KiB) overrides the sweep; the default chunk size is always in it.
-    let requested = (ProcessInfo.processInfo.environment["COPY_BENCH_CHUNKS"] ?? "256,1024,4096")
+    // COPY_BENCH_CHUNKS="64,256,1024" (KiB) overrides the sweep; the default chunk sizes are always in it.
+    // Each size is tried through the page cache and written straight to storage.
+    let requested = (ProcessInfo.processInfo.environment["COPY_BENCH_CHUNKS"] ?? "256,1024")
         .split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 << 10 }
-    let chunkSizes = Array(Set(requested + [CopyOptions.defaultChunkSize])).sorted()
+    let chunkSizes = Array(
+        Set(requested + [CopyOptions.defaultChunkSize, CopyOptions.defaultDirectWriteChunkSize])
+    ).sorted()
+    let contenders = [false, true].flatMap { direct in chunkSizes.map { CopyContender(chunk: $0, direct: direct) } }
     for _ in 0..<runs {
         // Interleaved, so a burst of load from elsewhere hits every contender alike.
         let baselines = timeCpBaselines(source: source, destination: destination)
         cpTimes.append(baselines.plain)
         cpSyncTimes.append(baselines.synced)
-        for chunk in chunkSizes.shuffled() {
-            let (total, data) = timeOurCopy(source: source, destination: destination, chunkSize: chunk)
-            copies[chunk, default: ([], [])].total.append(total)
-            copies[chunk, default: ([], [])].data.append(data)
+        for contender in contenders.shuffled() {
+            let (total, data) = timeOurCopy(source: source, destination: destination, contender)
+            copies[contender, default: ([], [])].total.append(total)
+            copies[contender, default: ([], [])].data.append(data)
         }
     }
     rows.append(("cp (copy_file_range, no fsync)", cpTimes, cpuByContender["/bin/cp"]))
     rows.append(("cp && sync FILE (durable)", cpSyncTimes, cpuByContender["/bin/sh"]))
-    for chunk in chunkSizes {
-        rows.append(("statetui copy, \(chunk >> 10) KiB chunks, data phase", copies[chunk]!.data, nil))
+    for contender in contenders {
+        rows.append(("statetui copy, \(contender), data phase", copies[contender]!.data, nil))
         rows.append(
-            (
-                "statetui copy, \(chunk >> 10) KiB chunks, committed", copies[chunk]!.total,
-                cpuByContender["chunk \(chunk)"]
-            ))
+            ("statetui copy, \(contender), committed", copies[contender]!.total, cpuByContender["\(contender)"]))
     }
 
     let megabytes = Double(size) / 1_000_000
@@ -59,13 +60,18 @@ func runCopyBenchmarks() {
             pad(name, 48) + pad(format(middle, 3), 10) + pad(format(megabytes / middle, 0), 8)
                 + pad(cpu.map { format(median($0), 2) } ?? "", 7) + times.map { format($0, 2) }.joined(separator: " "))
     }
-    let chosen = CopyOptions.defaultChunkSize
+    // What a copy of this size does by default: straight to storage, in the chunks for that.
+    let chosen = CopyContender(chunk: CopyOptions.defaultDirectWriteChunkSize, direct: true)
+    let cached = CopyContender(chunk: CopyOptions.defaultChunkSize, direct: false)
     let ours = median(copies[chosen]!.total)
     let oursData = median(copies[chosen]!.data)
     let cp = median(cpTimes)
     let cpSync = median(cpSyncTimes)
     print("")
-    print("ratio, committed copy vs cp && sync: \(format(cpSync / ours * 100, 1))%")
+    print("ratio, committed copy vs cp && sync: \(format(cpSync / ours * 100, 1))% (\(chosen), the default)")
+    print(
+        "ratio, through the cache vs cp && sync: \(format(cpSync / median(copies[cached]!.total) * 100, 1))% "
+            + "(\(cached))")
     print("ratio, data phase vs cp:             \(format(cp / oursData * 100, 1))%")
     print("ratio, committed copy vs cp:         \(format(cp / ours * 100, 1))%")
 
@@ -79,16 +85,17 @@ func runCopyBenchmarks() {
         "SHA-256 in memory (libcrypto): \(format(hashing.wall, 0)) MB/s, \(format(hashing.cpu, 0)) MB per CPU second")
     runCopyShapeBenchmarks(root: bench.root, runs: runs)
 
-    var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen)"
+    var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen.chunk)"
     json += ",\"cp_s\":\(format(cp, 4)),\"cp_sync_s\":\(format(cpSync, 4))"
-    for chunk in chunkSizes {
-        json += ",\"copy_\(chunk >> 10)k_s\":\(format(median(copies[chunk]!.total), 4))"
-        json += ",\"copy_\(chunk >> 10)k_data_s\":\(format(median(copies[chunk]!.data), 4))"
+    for contender in contenders {
+        json += ",\"copy_\(contender.key)_s\":\(format(median(copies[contender]!.total), 4))"
+        json += ",\"copy_\(contender.key)_data_s\":\(format(median(copies[contender]!.data), 4))"
     }
     json += ",\"ratio_vs_cp_sync\":\(format(cpSync / ours, 4)),\"ratio_data_vs_cp\":\(format(cp / oursData, 4))"
     json += ",\"ratio_vs_cp\":\(format(cp / ours, 4))"
     json += ",\"cp_cpu_s\":\(format(median(cpuByContender["/bin/cp"] ?? []), 3))"
-    json += ",\"copy_cpu_s\":\(format(median(cpuByContender["chunk \(chosen)"] ?? []), 3))"
+    json += ",\"copy_cpu_s\":\(format(median(cpuByContender["\(chosen)"] ?? []), 3))"
+    json += ",\"copy_cached_cpu_s\":\(format(median(cpuByContender["\(cached)"] ?? []), 3))"
     json += ",\"pause_latency_ms_median\":\(format(median(latencies.toLastWrite) * 1000, 3))"
     json += ",\"pause_latency_ms_max\":\(format(latencies.toLastWrite.max()! * 1000, 3))"
     json += ",\"sha256_mbps\":\(format(hashing.wall, 0)),\"sha256_cpu_mbps\":\(format(hashing.cpu, 0))}"
@@ -222,7 +229,26 @@ private let checkpointInterval: Int64 =
     .map { Int64($0) << 20 } ?? CopyOptions.defaultCheckpointInterval
 
 /// Runs one full copy with journal and progress; returns (committed seconds, data-phase seconds).
-private func timeOurCopy(source: String, destination: String, chunkSize: Int) -> (Double, Double) {
+/// One way of running the in-process copy: its chunk size, and whether the file is written straight to
+/// storage or through the page cache.
+struct CopyContender: Hashable, CustomStringConvertible {
+    var chunk: Int
+    var direct: Bool
+
+    var description: String { "\(chunk >> 10) KiB chunks, \(direct ? "direct" : "cached")" }
+    /// The contender in the JSON line's keys.
+    var key: String { "\(chunk >> 10)k\(direct ? "_direct" : "")" }
+
+    /// Copy options that run this contender whatever the file's size.
+    var options: CopyOptions {
+        var options = CopyOptions(chunkSize: chunk, checkpointInterval: checkpointInterval)
+        options.directWriteMinimumSize = direct ? 0 : .max
+        options.directWriteChunkSize = chunk
+        return options
+    }
+}
+
+private func timeOurCopy(source: String, destination: String, _ contender: CopyContender) -> (Double, Double) {
     let sink = ProgressSink()
     let cpuBefore = cpuSeconds(children: false)
     let start = ContinuousClock.now
@@ -230,11 +256,11 @@ private func timeOurCopy(source: String, destination: String, chunkSize: Int) ->
         let journal = try CopyJournal(directory: destination)
         let job = CopyJob(
             request: CopyRequest(id: "bench", source: source, destinationDirectory: destination, overwrite: true),
-            journal: journal, options: CopyOptions(chunkSize: chunkSize, checkpointInterval: checkpointInterval))
+            journal: journal, options: contender.options)
         return try await job.run { sink.report($0) }
     }
     let end = ContinuousClock.now
-    cpuByContender["chunk \(chunkSize)", default: []].append(cpuSeconds(children: false) - cpuBefore)
+    cpuByContender["\(contender)", default: []].append(cpuSeconds(children: false) - cpuBefore)
     if case .failure(let error) = outcome {
         print("copy benchmarks: copy failed: \(error)")
     }
@@ -250,6 +276,8 @@ final class WriteObserver: Sendable {
     let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
     /// How many writes returned.
     let writes = Mutex(0)
+    /// How many bytes they wrote.
+    let bytes = Mutex<Int64>(0)
 
     /// `fileSystem` with every write counted and timestamped here.
     func observing(_ fileSystem: FileSystem) -> FileSystem {
@@ -259,6 +287,7 @@ final class WriteObserver: Sendable {
             let count = try write(descriptor, bytes, offset)
             self.lastWrite.withLock { $0 = ContinuousClock.now }
             self.writes.withLock { $0 += 1 }
+            self.bytes.withLock { $0 += Int64(count) }
             return count
         }
         return observed

@@ -2,7 +2,7 @@ import Commands
 import FileTransfer
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import Synchronization
 
 /// `statetui copy --headless` end to end, in this process: the command line, the journal, one
@@ -61,7 +61,7 @@ func runCopyCommandBenchmarks() {
     print("ratio, statetui copy vs cp && sync: \(format(cpSync / ours * 100, 1))%")
     print("ratio, statetui copy vs cp:         \(format(cp / ours * 100, 1))%")
 
-    let latency = measureMachinePauseLatency(source: source, destination: destination)
+    let latency = measureMachinePauseLatency(source: source, destination: destination, size: size)
     clean()
     print(
         "pause through the machine, send(.pause) to last write, ms: median \(format(median(latency.toLastWrite) * 1000, 2)), "
@@ -93,7 +93,7 @@ private func timeHeadlessCopy(source: String, destination: String) -> (Double, I
 
 /// Pauses a running 1 GiB copy through its machine (as the `p` key does) several times: how long
 /// writes go on after `send(.pause)` returns, and how long until the run has stopped.
-private func measureMachinePauseLatency(source: String, destination: String) -> (
+private func measureMachinePauseLatency(source: String, destination: String, size: Int) -> (
     toLastWrite: [Double], toStopped: [Double]
 ) {
     let last = WriteObserver()
@@ -113,10 +113,13 @@ private func measureMachinePauseLatency(source: String, destination: String) -> 
         var toLastWrite: [Double] = []
         var toStopped: [Double] = []
         transfer.machine.send(.start)
+        // Seven pauses, each after a sixteenth of the file, so the copy is still running at the last one
+        // whatever its chunk size.
+        let stride = Int64(size / 16)
         for _ in 0..<7 {
             // Let it write for a while (resuming re-verifies the prefix first), then pause.
-            let writesBefore = last.writes.withLock { $0 }
-            while last.writes.withLock({ $0 }) < writesBefore + 200 {
+            let bytesBefore = last.bytes.withLock { $0 }
+            while last.bytes.withLock({ $0 }) < bytesBefore + stride {
                 guard transfer.machine.state.activeRequest != nil else { break }
                 try? await Task.sleep(for: .milliseconds(2))
             }
@@ -131,7 +134,8 @@ private func measureMachinePauseLatency(source: String, destination: String) -> 
             transfer.machine.send(.resume)
         }
         transfer.machine.send(.cancel)
-        while transfer.machine.state != .idle { await Task.yield() }
+        // Idle after the cancel; a copy that completed meanwhile stays completed.
+        while transfer.machine.state.activeRequest != nil { try? await Task.sleep(for: .milliseconds(1)) }
         await transfer.finish()
         result.withLock { $0 = (toLastWrite, toStopped) }
         done.signal()

@@ -127,15 +127,3 @@ private func runChild(_ executable: String, _ arguments: [String]) -> (
         elapsed, Double(peakKB) / 1024, (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     )
 }
-
-/// The largest `VmHWM` (peak resident size, KiB) among `pid` and its descendants now (`cp -a … && sync -f …`
-/// runs under a shell); 0 for a process that is gone.
-private func largestResidentHighWaterKB(in pid: pid_t) -> Int {
-    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-    let own =
-        status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-        .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
-    let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-    return children.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        .reduce(own) { max($0, largestResidentHighWaterKB(in: $1)) }
-}

@@ -2,7 +2,7 @@ import Commands
 import DashboardApp
 import Foundation
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Synchronization
 import TerminalUI
@@ -14,7 +14,7 @@ import TerminalUI
 func runDashboardBenchmarks() async {
     let (render, renderCPU) = measureDashboardRender(iterations: 2000)
     let latency = measureDashboardKeyLatency(keys: 2000)
-    let flood = await measureMachineFlood(seconds: 2)
+    let flood = measureFloodAlone(seconds: 2)
     let process = measureDashboardProcess(idleSeconds: 10)
     let version = measureVersionPeak(runs: 7)
     var rows: [(String, String, String)] = [
@@ -26,21 +26,36 @@ func runDashboardBenchmarks() async {
             "flood: frames drawn", "\(flood.frames)",
             String(format: "%.1f fps", Double(flood.frames) / Double(flood.seconds))
         ),
-        ("flood: resident memory", "\(flood.residentStartKB) KB", "\(flood.residentEndKB) KB at end"),
+        (
+            "flood: peak RSS (process of its own)", "\(flood.peakKB) KB",
+            "target ≤ 25600 KB; \(flood.residentStartKB) KB before, \(flood.residentEndKB) KB at end"
+        ),
     ]
     switch process {
     case .measured(let figures):
         rows += [
-            ("first frame after exec (tmux)", milliseconds(figures.firstFrame), "frame=1 in the --trace file"),
+            (
+                "first frame after exec", milliseconds(figures.firstFrame),
+                "target ≤ 15 ms; median of \(figures.launches) launches, "
+                    + "\(milliseconds(figures.firstFrameRange.low))–\(milliseconds(figures.firstFrameRange.high)); "
+                    + "exec to frame=1 in the --trace file"
+            ),
+            (
+                "first frame after tmux new-session", milliseconds(figures.firstFrameAfterTmux),
+                "median; includes tmux's server and pane start-up"
+            ),
             ("idle CPU over \(figures.idleSeconds) s", String(format: "%.3f s", figures.idleCPUSeconds), "utime+stime"),
-            ("resident memory (idle)", "\(figures.residentKB) KB", "VmRSS"),
+            ("resident memory (idle)", "\(figures.residentKB) KB", "target ≤ 15360 KB; VmRSS"),
         ]
     case .skipped(let reason):
         rows.append(("process figures", "skipped", reason))
     }
     if let version {
         rows.append(
-            ("statetui --version, peak RSS", "\(version.median) KB", "\(version.low)–\(version.high) KB over 7 runs"))
+            (
+                "statetui --version, peak RSS", "\(version.median) KB",
+                "target ≤ 12288 KB; \(version.low)–\(version.high) KB over 7 runs"
+            ))
     }
     printFigureTable(group: "dashboard", rows: rows)
     var json = """
@@ -50,11 +65,13 @@ func runDashboardBenchmarks() async {
         "key_to_screen_median_us":\(latency.median.microsecondsValue),\
         "key_to_screen_p90_us":\(latency.p90.microsecondsValue),\
         "flood_changes":\(flood.sent),"flood_frames":\(flood.frames),"flood_seconds":\(flood.seconds),\
-        "flood_rss_start_kb":\(flood.residentStartKB),"flood_rss_end_kb":\(flood.residentEndKB)
+        "flood_rss_start_kb":\(flood.residentStartKB),"flood_rss_end_kb":\(flood.residentEndKB),\
+        "flood_peak_rss_kb":\(flood.peakKB)
         """
     if case .measured(let figures) = process {
         json += """
             ,"first_frame_ms":\(figures.firstFrame.microsecondsValue / 1000),\
+            "first_frame_after_tmux_ms":\(figures.firstFrameAfterTmux.microsecondsValue / 1000),\
             "idle_cpu_seconds":\(figures.idleCPUSeconds),"idle_seconds":\(figures.idleSeconds),\
             "rss_kb":\(figures.residentKB)
             """
@@ -65,6 +82,28 @@ func runDashboardBenchmarks() async {
 
 private func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f ms", duration.microsecondsValue / 1000)
+}
+
+/// The flood (``measureMachineFlood(seconds:)``) in a process of its own, this executable run again with
+/// `--flood-child`, so its resident memory is the dashboard's under the flood and nothing else this run
+/// measured: its figures and its own peak resident size (`VmHWM`).
+private func measureFloodAlone(seconds: Int) -> FloodFigures {
+    let failed = FloodFigures(sent: 0, frames: 0, seconds: seconds, residentStartKB: 0, residentEndKB: 0, peakKB: 0)
+    guard let output = shell(["/proc/self/exe", "--flood-child", "\(seconds)"]) else { return failed }
+    let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    guard fields.count == 5 else { return failed }
+    return FloodFigures(
+        sent: fields[0], frames: fields[1], seconds: seconds, residentStartKB: fields[2], residentEndKB: fields[3],
+        peakKB: fields[4])
+}
+
+/// The child's side of ``measureFloodAlone(seconds:)``: runs the flood and prints its figures as one line of
+/// numbers (changes, frames, resident KB before and at the end, peak resident KB).
+func runFloodChild(seconds: Int) async {
+    let flood = await measureMachineFlood(seconds: seconds)
+    // VmHWM lags the resident size by the counters threads have not folded in yet; never below the end.
+    let peakKB = max((peakResidentBytes() ?? 0) / 1024, flood.residentEndKB)
+    print("\(flood.sent) \(flood.frames) \(flood.residentStartKB) \(flood.residentEndKB) \(peakKB)")
 }
 
 /// A busy dashboard: 56 transfers in every phase, so a 200×60 frame is full of rows, bars and text: each with
@@ -178,11 +217,17 @@ private func measureMachineFlood(seconds: Int) async -> FloodFigures {
     for machine in machines { machine.engine.stop() }
     return FloodFigures(
         sent: changes.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds,
-        residentStartKB: start, residentEndKB: ownResidentKB())
+        residentStartKB: start, residentEndKB: ownResidentKB(), peakKB: (peakResidentBytes() ?? 0) / 1024)
 }
 
 private struct ProcessFigures {
+    /// From statetui's exec to its first frame: the median of `launches`.
     var firstFrame: Duration
+    /// The fastest and slowest of those.
+    var firstFrameRange: (low: Duration, high: Duration)
+    /// From `tmux new-session` to the first frame (tmux's server and pane start-up included): the median.
+    var firstFrameAfterTmux: Duration
+    var launches: Int
     var idleSeconds: Int
     var idleCPUSeconds: Double
     var residentKB: Int
@@ -200,12 +245,6 @@ private enum ProcessMeasurement {
 /// inherit that mask.
 @discardableResult
 private func shell(_ arguments: [String], capture: Bool = true) -> String? {
-    var peak = 0
-    return shell(arguments, capture: capture, peakResidentKB: &peak)
-}
-
-/// ``shell(_:capture:)`` that also gives the child's peak resident memory in KB (its `ru_maxrss`, from `wait4`).
-private func shell(_ arguments: [String], capture: Bool, peakResidentKB: inout Int) -> String? {
     var descriptors: [Int32] = [-1, -1]
     guard !capture || pipe(&descriptors) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -252,62 +291,91 @@ private func shell(_ arguments: [String], capture: Bool, peakResidentKB: inout I
         close(descriptors[0])
     }
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-    peakResidentKB = usage.ru_maxrss
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     // Exited normally with status 0: the low 7 bits (the terminating signal) and the exit code are zero.
     guard status == 0 else { return nil }
     return String(decoding: output, as: UTF8.self)
 }
 
-/// The release `statetui` next to this executable, run in a private tmux server at 120×40: time from
-/// starting it to its first frame (as its `--trace` file records it), CPU used while it sits idle for
-/// `idleSeconds`, and its resident memory.
-private func measureDashboardProcess(idleSeconds: Int) -> ProcessMeasurement {
+/// The release `statetui` next to this executable, launched `launches` times in a private tmux server at
+/// 120×40: the median time from its exec to its first frame (bash stamps the wall-clock time just before it
+/// execs statetui; frame=1 in the `--trace` file, polled every 0.5 ms, ends it) and from `tmux new-session` to
+/// the first frame; then, on the last launch, CPU used while it sits idle for `idleSeconds`, and its resident
+/// memory.
+private func measureDashboardProcess(idleSeconds: Int, launches: Int = 5) -> ProcessMeasurement {
     guard let binary = releaseStatetui() else {
         return .skipped("no statetui next to the benchmarks (make release)")
     }
     guard shell(["tmux", "-V"]) != nil else { return .skipped("tmux is not installed") }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statetui-bench-\(getpid())")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let socket = directory.appendingPathComponent("tmux.sock").path
-    let trace = directory.appendingPathComponent("frames.log").path
-    let tmux = ["tmux", "-S", socket, "-f", "/dev/null"]
-    defer { shell(tmux + ["kill-server"], capture: false) }
-    let clock = ContinuousClock()
-    let launched = clock.now
-    guard
-        shell(
-            tmux + [
-                "new-session", "-d", "-x", "120", "-y", "40", "env", "TERM=screen", binary, "--seed", "1", "--trace",
-                trace,
-            ], capture: false) != nil
-    else { return .skipped("tmux could not start the dashboard") }
-    var firstFrame: Duration?
-    while clock.now - launched < .seconds(5) {
-        if let text = try? String(contentsOfFile: trace, encoding: .utf8), text.hasPrefix("frame=1 ") {
-            firstFrame = clock.now - launched
-            break
+    guard shell(["bash", "-c", "exit 0"]) != nil else { return .skipped("bash is not installed") }
+    var afterExec: [Duration] = []
+    var afterTmux: [Duration] = []
+    for launch in 1...launches {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "statetui-bench-\(getpid())-\(launch)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tmux = ["tmux", "-S", directory.appendingPathComponent("tmux.sock").path, "-f", "/dev/null"]
+        defer { shell(tmux + ["kill-server"], capture: false) }
+        let started = directory.appendingPathComponent("exec.time").path
+        let trace = directory.appendingPathComponent("frames.log").path
+        let clock = ContinuousClock()
+        let launched = clock.now
+        // bash's $EPOCHREALTIME (its decimal point is the locale's), written just before statetui replaces it.
+        let stampThenExec = #"printf %s "$EPOCHREALTIME" > "$1"; shift; exec "$@""#
+        guard
+            shell(
+                tmux + [
+                    "new-session", "-d", "-x", "120", "-y", "40", "bash", "-c", stampThenExec, "bash", started, "env",
+                    "TERM=screen", binary, "--seed", "1", "--trace", trace,
+                ], capture: false) != nil
+        else { return .skipped("tmux could not start the dashboard") }
+        var seen: (tmux: Duration, wallClock: Double)?
+        while clock.now - launched < .seconds(5) {
+            if let text = try? String(contentsOfFile: trace, encoding: .utf8), text.hasPrefix("frame=1 ") {
+                seen = (clock.now - launched, wallClockSeconds())
+                break
+            }
+            usleep(500)
         }
-        usleep(500)
+        guard let seen else { return .skipped("no first frame within 5 s") }
+        guard let stamp = try? String(contentsOfFile: started, encoding: .utf8),
+            let execed = Double(stamp.replacingOccurrences(of: ",", with: "."))
+        else { return .skipped("bash did not write the time of the exec") }
+        afterExec.append(.microseconds(Int64((seen.wallClock - execed) * 1_000_000)))
+        afterTmux.append(seen.tmux)
+        guard launch == launches else {
+            shell(tmux + ["send-keys", "q"], capture: false)
+            continue
+        }
+        guard let pidText = shell(tmux + ["display", "-p", "#{pane_pid}"]),
+            let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return .skipped("no dashboard process id") }
+        // Let start-up settle, then measure a quiet stretch.
+        usleep(500_000)
+        guard let before = cpuTicks(pid) else { return .skipped("cannot read /proc/\(pid)/stat") }
+        sleep(UInt32(idleSeconds))
+        guard let after = cpuTicks(pid) else { return .skipped("the dashboard exited while idle") }
+        let resident = residentKB(of: pid)
+        shell(tmux + ["send-keys", "q"], capture: false)
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        afterExec.sort()
+        afterTmux.sort()
+        return .measured(
+            ProcessFigures(
+                firstFrame: afterExec[afterExec.count / 2],
+                firstFrameRange: (afterExec[0], afterExec[afterExec.count - 1]),
+                firstFrameAfterTmux: afterTmux[afterTmux.count / 2], launches: launches, idleSeconds: idleSeconds,
+                idleCPUSeconds: Double(after - before) / ticksPerSecond, residentKB: resident))
     }
-    guard let firstFrame else { return .skipped("no first frame within 5 s") }
-    guard let pidText = shell(tmux + ["display", "-p", "#{pane_pid}"]),
-        let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
-    else { return .skipped("no dashboard process id") }
-    // Let start-up settle, then measure a quiet stretch.
-    usleep(500_000)
-    guard let before = cpuTicks(pid) else { return .skipped("cannot read /proc/\(pid)/stat") }
-    sleep(UInt32(idleSeconds))
-    guard let after = cpuTicks(pid) else { return .skipped("the dashboard exited while idle") }
-    let resident = residentKB(of: pid)
-    shell(tmux + ["send-keys", "q"], capture: false)
-    let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-    return .measured(
-        ProcessFigures(
-            firstFrame: firstFrame, idleSeconds: idleSeconds, idleCPUSeconds: Double(after - before) / ticksPerSecond,
-            residentKB: resident))
+    preconditionFailure("Internal inconsistency: the last of \(launches) launches returned no figures")
+}
+
+/// The wall-clock time in seconds, as bash's `$EPOCHREALTIME` reads it.
+private func wallClockSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// The release `statetui` built next to this executable, if it is there.
@@ -317,14 +385,14 @@ private func releaseStatetui() -> String? {
     return FileManager.default.isExecutableFile(atPath: binary) ? binary : nil
 }
 
-/// Peak resident memory of the release `statetui --version` over `runs` runs, in KB: the cost of starting the
-/// program at all (the runtime and the libraries it loads); nil without the binary.
+/// Peak resident memory of the release `statetui --version` over `runs` runs, in KB (its own `VmHWM`, read
+/// while it writes its output): the cost of starting the program at all (the runtime and the libraries it
+/// loads); nil without the binary.
 private func measureVersionPeak(runs: Int) -> (median: Int, low: Int, high: Int)? {
     guard let binary = releaseStatetui() else { return nil }
     var peaks: [Int] = []
     for _ in 0..<runs {
-        var peak = 0
-        guard shell([binary, "--version"], capture: true, peakResidentKB: &peak) != nil else { return nil }
+        guard let peak = quickCommandPeakKB([binary, "--version"]) else { return nil }
         peaks.append(peak)
     }
     peaks.sort()

@@ -79,4 +79,6 @@ struct FloodFigures {
     var seconds: Int
     var residentStartKB: Int
     var residentEndKB: Int
+    /// Peak resident size of the process that ran the flood (`VmHWM`), KB.
+    var peakKB: Int
 }

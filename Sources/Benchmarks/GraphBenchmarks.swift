@@ -1,5 +1,6 @@
 import Foundation
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 import StateMachineTesting
 import Support
@@ -76,16 +77,6 @@ func checkedTransfer(_ state: CheckedTransfer, _ event: CheckedTransferEvent) ->
     }
 }
 
-/// Peak resident set size of this process in bytes (Linux `VmHWM`), or nil where unavailable.
-func peakResidentBytes() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let fields = line.split(separator: " ")
-        if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-    }
-    return nil
-}
-
 /// Seconds taken by `body`, measured on the continuous clock.
 func seconds(_ body: () -> Void) -> Double {
     let elapsed = ContinuousClock().measure(body)
@@ -105,42 +96,131 @@ func threadSeconds(_ body: () -> Void) -> Double {
     return now() - start
 }
 
-/// Exploration rate on a ≥1M-state grid, memory per state, and checkModel sequences per second.
-func runGraphBenchmarks() {
-    let side: Int32 = 1024
+/// The side of the benchmark torus: side × side states, each with four neighbours.
+let torusSide: Int32 = 1024
+
+/// The move on the torus: every move leads to a neighbouring cell, wrapping at the edges.
+@Sendable func torusMove(_ cell: GridCell, _ move: GridMove) -> Transition<GridCell, GridMove> {
+    let side = torusSide
+    switch move {
+    case .up: return .to(GridCell(row: cell.row == 0 ? side - 1 : cell.row - 1, column: cell.column))
+    case .down: return .to(GridCell(row: cell.row == side - 1 ? 0 : cell.row + 1, column: cell.column))
+    case .left: return .to(GridCell(row: cell.row, column: cell.column == 0 ? side - 1 : cell.column - 1))
+    case .right: return .to(GridCell(row: cell.row, column: cell.column == side - 1 ? 0 : cell.column + 1))
+    }
+}
+
+/// The floor exploration is measured against: a single-threaded breadth-first search with a `Set` of
+/// visited states and an array as its queue, recording no edges. Returns the number of states.
+@inline(never)
+func bareTorusSearch() -> Int {
     let moves = GridMove.allCases
-    func move(_ cell: GridCell, _ move: GridMove) -> Transition<GridCell, GridMove> {
-        switch move {
-        case .up: .to(GridCell(row: cell.row == 0 ? side - 1 : cell.row - 1, column: cell.column))
-        case .down: .to(GridCell(row: cell.row == side - 1 ? 0 : cell.row + 1, column: cell.column))
-        case .left: .to(GridCell(row: cell.row, column: cell.column == 0 ? side - 1 : cell.column - 1))
-        case .right: .to(GridCell(row: cell.row, column: cell.column == side - 1 ? 0 : cell.column + 1))
+    var seen: Set<GridCell> = [GridCell(row: 0, column: 0)]
+    var queue = [GridCell(row: 0, column: 0)]
+    var cursor = 0
+    while cursor < queue.count {
+        let cell = queue[cursor]
+        cursor += 1
+        for move in moves {
+            guard case .to(let next, _) = torusMove(cell, move) else { continue }
+            if seen.insert(next).inserted { queue.append(next) }
         }
     }
-    let residentBefore = peakResidentBytes()
+    return queue.count
+}
+
+/// One contender of the exploration benchmark: its wall seconds and peak resident growth per run.
+struct ExplorationSamples {
+    var name: String
+    var seconds: [Double] = []
+    /// CPU seconds of the whole process (every thread) per run: what the load of other processes barely skews.
+    var cpuSeconds: [Double] = []
+    var residentGrowth: [Int] = []
+
+    /// The median of `values` (the upper one of an even count).
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    var medianSeconds: Double { Self.median(seconds) }
+
+    /// Wall seconds and process CPU seconds of `body`.
+    static func measure(_ body: () -> Void) -> (wall: Double, cpu: Double) {
+        func cpuNow() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        let start = cpuNow()
+        let wall = Benchmarks.seconds(body)
+        return (wall, cpuNow() - start)
+    }
+    /// Median, fastest and slowest run as "0.412 s (0.398–0.455)".
+    var summary: String {
+        String(format: "%.3f s (%.3f–%.3f)", medianSeconds, seconds.min() ?? 0, seconds.max() ?? 0)
+    }
+}
+
+/// The torus explored by the bare search, by `explore` on one worker and on every core, in alternated
+/// rounds so that the machine's load falls on all alike; returns the figures and the last graph.
+func torusExplorationRounds(_ rounds: Int) -> (samples: [ExplorationSamples], graph: StateGraph<GridCell, GridMove>) {
+    returnLargeBlocksWhenFreed()
+    let cores = ExplorationWorkers.allCores
+    var bare = ExplorationSamples(name: "bare Set + array BFS")
+    var one = ExplorationSamples(name: "explore, 1 worker")
+    var all = ExplorationSamples(name: "explore, \(cores) (all cores)")
     var graph: StateGraph<GridCell, GridMove>?
-    var best = Double.infinity
-    var bestCPU = Double.infinity
-    for _ in 0..<5 {
+    let expected = Int(torusSide) * Int(torusSide)
+    func explore(_ workers: ExplorationWorkers, into samples: inout ExplorationSamples) {
         graph = nil
-        var wall = 0.0
-        let cpu = threadSeconds {
-            wall = seconds {
+        var time = (wall: 0.0, cpu: 0.0)
+        let growth = peakResidentGrowth {
+            time = ExplorationSamples.measure {
                 graph = StateGraph.explore(
-                    from: GridCell(row: 0, column: 0), events: moves, maximumStates: 2_000_000, transition: move)
+                    from: GridCell(row: 0, column: 0), events: GridMove.allCases, maximumStates: 2_000_000,
+                    workers: workers, transition: torusMove)
             }
         }
-        best = min(best, wall)
-        bestCPU = min(bestCPU, cpu)
+        precondition(graph?.states.count == expected && graph?.isTruncated == false, "torus exploration went wrong")
+        samples.seconds.append(time.wall)
+        samples.cpuSeconds.append(time.cpu)
+        samples.residentGrowth.append(growth ?? -1)
     }
-    guard let graph else { fatalError("Internal inconsistency: the exploration loop ran no iteration") }
+    for round in 0..<rounds {
+        // Rotate the order, so no contender always runs first after a pause or last in a busy spell.
+        for contender in 0..<3 {
+            switch (round + contender) % 3 {
+            case 0:
+                var found = 0
+                var time = (wall: 0.0, cpu: 0.0)
+                let growth = peakResidentGrowth { time = ExplorationSamples.measure { found = bareTorusSearch() } }
+                precondition(found == expected, "the bare search found \(found) states")
+                bare.seconds.append(time.wall)
+                bare.cpuSeconds.append(time.cpu)
+                bare.residentGrowth.append(growth ?? -1)
+            case 1: explore(.one, into: &one)
+            default: explore(cores, into: &all)
+            }
+        }
+    }
+    guard let graph else { fatalError("Internal inconsistency: the exploration rounds ran no exploration") }
+    return ([bare, one, all], graph)
+}
+
+/// Exploration rate on a ≥1M-state torus beside a bare search, memory per state, and checkModel
+/// sequences per second.
+func runGraphBenchmarks() {
+    let side = torusSide
+    let rounds = 7
+    let load = loadAverage()
+    let (samples, graph) = torusExplorationRounds(rounds)
     let stateCount = graph.states.count
-    precondition(
-        stateCount == Int(side) * Int(side) && !graph.isTruncated, "grid exploration found \(stateCount) states")
-    let statesPerSecond = Double(stateCount) / best
-    let statesPerCPUSecond = Double(stateCount) / bestCPU
-    let bytesPerState = Double(graph.approximateMemoryBytes) / Double(stateCount)
-    let residentPerState = residentBefore.zipped(peakResidentBytes()).map { Double($0.1 - $0.0) / Double(stateCount) }
+    let bare = samples[0]
+    // Ratios are taken round by round (the same minutes of load) and their median reported.
+    func ratios(_ contender: ExplorationSamples) -> [Double] {
+        zip(bare.seconds, contender.seconds).map { $0 / $1 }
+    }
+    let stateBytes = graph.states.capacity * MemoryLayout<GridCell>.stride
+    let beyondStates = Double(graph.approximateMemoryBytes - stateBytes) / Double(stateCount)
+    let statesPerState = Double(MemoryLayout<GridCell>.stride)
 
     let transferEvents: [CheckedTransferEvent] = [
         .start, .pause, .resume, .cancel, .reset,
@@ -161,19 +241,33 @@ func runGraphBenchmarks() {
     precondition(counterexample == nil, "the bench transfer model failed: \(String(describing: counterexample))")
     let sequencesPerSecond = Double(sequences) / checkTime
 
-    print("Graph benchmarks (release, single thread)")
+    print("Graph benchmarks (release; load average \(load) at the start)")
     print(
-        "  explore grid \(side)×\(side), 4 events   \(stateCount) states in \(String(format: "%.3f", best)) s  → \(String(format: "%.2f", statesPerSecond / 1e6)) M states/s (best of 5, wall)"
+        "  torus \(side)×\(side), 4 events, \(stateCount) states; \(rounds) alternated rounds, median (fastest–slowest)"
     )
-    print(
-        "  same, thread CPU time              \(String(format: "%.3f", bestCPU)) s  → \(String(format: "%.2f", statesPerCPUSecond / 1e6)) M states/s"
-    )
-    print("  retained memory per state          \(String(format: "%.1f", bytesPerState)) bytes (graph storage)")
-    if let residentPerState {
-        print(
-            "  peak resident growth per state     \(String(format: "%.1f", residentPerState)) bytes (includes growth copies)"
-        )
+    for contender in samples {
+        let rate = Double(stateCount) / contender.medianSeconds / 1e6
+        var line = "    \(contender.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \(contender.summary)"
+        line += String(format: "  %.2f M states/s", rate)
+        let cpu = contender.cpuSeconds
+        line += String(
+            format: ", CPU %.3f s (%.3f–%.3f)", ExplorationSamples.median(cpu), cpu.min() ?? 0, cpu.max() ?? 0)
+        if contender.name != bare.name {
+            let each = ratios(contender)
+            line += String(
+                format: "  %.2f× the bare BFS (%.2f–%.2f)", ExplorationSamples.median(each), each.min() ?? 0,
+                each.max() ?? 0)
+            if contender.name == samples.last?.name { line += " (target ≥ 2×)" }
+        }
+        let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
+        if !growth.isEmpty {
+            line += String(format: ", peak RSS +%.1f B/state", ExplorationSamples.median(growth) / Double(stateCount))
+        }
+        print(line)
     }
+    print(
+        "  retained graph memory per state    \(String(format: "%.1f", beyondStates)) bytes beyond the states' \(Int(statesPerState)) (counted capacity; target ≤ 20)"
+    )
     print(
         "  checkModel transfer, \(transferEvents.count) events, length 40   \(String(format: "%.0f", sequencesPerSecond)) sequences/s"
     )
@@ -186,13 +280,18 @@ func runGraphBenchmarks() {
     var json: [String: Any] = [
         "group": "graph",
         "explore_states": stateCount,
-        "explore_seconds": best,
-        "explore_states_per_second": statesPerSecond,
-        "explore_states_per_cpu_second": statesPerCPUSecond,
-        "bytes_per_state": bytesPerState,
-        "peak_resident_bytes_per_state": residentPerState ?? -1,
+        "bytes_per_state_beyond_states": beyondStates,
         "check_model_sequences_per_second": sequencesPerSecond,
     ]
+    for (key, contender) in zip(["bare", "explore_1_worker", "explore_all_cores"], samples) {
+        json["\(key)_median_seconds"] = contender.medianSeconds
+        json["\(key)_median_cpu_seconds"] = ExplorationSamples.median(contender.cpuSeconds)
+        json["\(key)_states_per_second"] = Double(stateCount) / contender.medianSeconds
+        let growth = contender.residentGrowth.filter { $0 >= 0 }.map(Double.init)
+        json["\(key)_peak_resident_bytes_per_state"] =
+            growth.isEmpty ? -1 : ExplorationSamples.median(growth) / Double(stateCount)
+        if key != "bare" { json["\(key)_ratio_to_bare"] = ExplorationSamples.median(ratios(contender)) }
+    }
     for (name, times) in layouts {
         json["diagram_layout_\(name.split(separator: " ")[0])_median_ms"] =
             Double(layoutMilliseconds(times.median)) ?? -1
@@ -232,12 +331,4 @@ func diagramLayoutTimes() -> [(name: String, times: Percentiles)] {
 private func layoutMilliseconds(_ duration: Duration) -> String {
     let components = duration.components
     return String(format: "%.3f", Double(components.seconds) * 1e3 + Double(components.attoseconds) / 1e15)
-}
-
-extension Optional {
-    /// Pairs two optionals: both values, or nil when either is missing.
-    fileprivate func zipped<Other>(_ other: Other?) -> (Wrapped, Other)? {
-        guard let self, let other else { return nil }
-        return (self, other)
-    }
 }

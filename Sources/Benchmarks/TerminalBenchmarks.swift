@@ -156,7 +156,7 @@ private func measureFlood(seconds: Int) async -> FloodFigures {
     _ = await app.run(detachedOn: terminal)
     return FloodFigures(
         sent: sent.load(ordering: .relaxed), frames: terminal.frameCount, seconds: seconds, residentStartKB: start,
-        residentEndKB: ownResidentKB())
+        residentEndKB: ownResidentKB(), peakKB: (peakResidentBytes() ?? 0) / 1024)
 }
 
 /// Effects asked for in bursts through the store, in order: each of `keys` keys asks for `effectsPerKey`

@@ -1,6 +1,12 @@
 import DashboardApp
 import FileTransfer
-import ScreenStates
+import SeedModels
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `statetui` command line: the dashboard (no command), `--help`, `--version`, `help COMMAND` and the
 /// subcommands, parsed and run against a ``CommandIO``. `main.swift` only calls ``run(_:io:dashboard:)``
@@ -59,6 +65,26 @@ package enum CommandLineTool {
                     UnsafeBufferPointer(start: word, count: length).lazy.map { UInt8(bitPattern: $0) })
             }
         }
+    }
+
+    /// The process's environment variables, read from `environ` itself: FoundationEssentials' `ProcessInfo`,
+    /// on its first use, did a sixth of the dashboard's work before its first frame (instantiating the generic
+    /// types it keeps). As with `getenv`, the first of two variables of one name is the one seen.
+    package static var processEnvironment: [String: String] {
+        #if canImport(Darwin)
+        guard var entry = _NSGetEnviron()?.pointee else { return [:] }
+        #else
+        var entry = environ
+        #endif
+        var variables: [String: String] = [:]
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
     }
 
     /// Runs the words after the program name; returns the exit status. No words (or only dashboard

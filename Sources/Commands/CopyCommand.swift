@@ -173,6 +173,13 @@ package enum CopyCommand {
             io.writeError("statetui: \(error)\n")
             return 2
         }
+        // Every copy hashes (its journal's name, each file's content): without libcrypto, stop here with its name.
+        do throws(LibCryptoError) {
+            try SHA256.loadLibrary()
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
         var options = tuning.options
         options.comparesContent = command.flags.contains("checksum")
         if command.flags.contains("dry-run") {
@@ -182,7 +189,7 @@ package enum CopyCommand {
         OpenFileLimit.raise()
         let session: CopySession
         // The dashboard's rows, all read up front (the headless copy reads the trees as it copies).
-        var transfers: [CopyTransfer] = []
+        var files: CopyFiles?
         let overwrite = command.flags.contains("overwrite")
         let excluding = command.repeated["exclude"] ?? []
         let makeSession = {
@@ -194,7 +201,7 @@ package enum CopyCommand {
         do throws(CopySessionError) {
             if command.flags.contains("no-wait") {
                 session = try makeSession(.refuse)
-                if !command.flags.contains("headless") { transfers = session.takeAllTransfers() }
+                if !command.flags.contains("headless") { files = session.takeAllFiles() }
             } else if command.flags.contains("headless") {
                 session = try makeSession(
                     .wait { journal, holder in
@@ -208,7 +215,7 @@ package enum CopyCommand {
                 switch InteractiveCopy.open(environment: environment, writeError: io.writeError, session: makeSession) {
                 case .opened(let opened, let all):
                     session = opened
-                    transfers = all
+                    files = all
                 case .failed(let error): throw error
                 case .stopped(let status): return status
                 }
@@ -232,14 +239,17 @@ package enum CopyCommand {
             }
         }
         defer { inspector?.stop() }
+        // The dashboard's files were read unless the copy is headless.
         let status =
-            command.flags.contains("headless")
-            ? HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
-            : InteractiveCopy.run(
-                session, transfers: transfers, inspector: inspector, startAll: command.flags.contains("start"),
-                confirmsQuit: !command.flags.contains("no-confirm") && (config.confirmsQuit ?? true),
-                simulatesFaults: command.flags.contains("simulate-faults"), config: config, io: io,
-                environment: environment)
+            if let files {
+                InteractiveCopy.run(
+                    session, files: files, inspector: inspector, startAll: command.flags.contains("start"),
+                    confirmsQuit: !command.flags.contains("no-confirm") && (config.confirmsQuit ?? true),
+                    simulatesFaults: command.flags.contains("simulate-faults"), config: config, io: io,
+                    environment: environment)
+            } else {
+                HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
+            }
         // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
         return status == 0 && session.hadFailures ? 1 : status
     }

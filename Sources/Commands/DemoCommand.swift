@@ -1,6 +1,6 @@
 import DashboardApp
 import Dispatch
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 import TerminalUI
@@ -52,42 +52,8 @@ package enum DemoCommand {
         guard let name = command.arguments["name"] else {
             preconditionFailure("Internal inconsistency: demo's spec admitted \(command)")
         }
-        let sizeText = command.options["size"] ?? "80x24"
-        guard let size = Size(parsing: sizeText), size.width <= maximumSize.width, size.height <= maximumSize.height
-        else {
-            throw UsageError(
-                "\(UsageError.quote(sizeText)) is not a valid value for --size; expected WxH from 1x1 to "
-                    + "\(maximumSize.width)x\(maximumSize.height), e.g. 80x24",
-                command: "demo")
-        }
-        let file: String
-        let text: String
-        // What the screen calls the demo while it plays: a bundled demo's name, or a file's without its folder
-        // and `.demo`.
-        let title = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-        if let bundled = BundledDemos.texts[name] {
-            file = "Resources/demos/\(name).demo"
-            text = bundled
-        } else if name.hasSuffix(".demo") {
-            file = name
-            switch io.readFile(name) {
-            case .failure(let failure):
-                io.writeError("statetui: \(CanonicalValue.excerpt(name)): \(failure.message)\n")
-                return 2
-            case .success(let contents): text = contents
-            }
-        } else {
-            throw UsageError(
-                "unknown demo \(UsageError.quote(name)); expected one of: \(BundledDemos.names.joined(separator: ", ")), or a FILE.demo",
-                command: "demo")
-        }
-        let script: DemoScript
-        do {
-            script = try DemoScript.parse(text, file: file)
-        } catch {
-            io.writeError("statetui: \(error)\n")
-            return 2
-        }
+        let size = try size(command.options["size"] ?? "80x24")
+        guard let (file, script) = try script(named: name, io: io) else { return 2 }
         // Created before the demo plays, so that a path that cannot be written stops it at once.
         var recordFile: OutputFile?
         if let recordPath = command.options["record"] {
@@ -98,43 +64,16 @@ package enum DemoCommand {
                 return 2
             }
         }
-        let headless = command.flags.contains("headless")
-        var ending: DemoPlayer.Ending
-        var cast: Asciicast?
-        if headless {
-            if recordFile != nil { cast = recording(name: name, size: size) }
-            // Each frame is written as it is drawn, so a long demo's frames are never all held at once.
-            let output = HandedOver(io.writeOutput)
-            let (result, recorded) = blocking { [cast] in
-                var cast = cast
-                let ending = await DemoPlayer.headless(script, size: size, world: DemoSession(), cast: &cast) {
-                    output.value($0)
-                }
-                return (ending, cast)
-            }
-            ending = result
-            cast = recorded
+        let played: (ending: DemoPlayer.Ending, cast: Asciicast?)
+        if command.flags.contains("headless") {
+            played = playHeadless(script, name: name, size: size, recording: recordFile != nil, io: io)
         } else {
-            let terminal: NCursesTerminal
-            do {
-                terminal = try NCursesTerminal(environment: ProcessInfo.processInfo.environment)
-            } catch {
-                io.writeError("statetui: \(error) (use --headless to play the demo without a terminal)\n")
+            guard let interactive = playInteractive(script, name: name, recording: recordFile != nil, io: io) else {
                 return 2
             }
-            if recordFile != nil { cast = recording(name: name, size: terminal.size) }
-            let shared = HandedOver(terminal)
-            let (result, recorded) = blocking { [cast] in
-                var cast = cast
-                let ending = await DemoPlayer.interactive(
-                    script, name: title, on: shared.value, world: DemoSession(), cast: &cast)
-                return (ending, cast)
-            }
-            terminal.restore()
-            ending = result
-            cast = recorded
+            played = interactive
         }
-        if let recordFile, let cast {
+        if let recordFile, let cast = played.cast {
             do {
                 try OutputFile.write(cast.text, into: recordFile)
             } catch {
@@ -142,10 +81,92 @@ package enum DemoCommand {
                 return 1
             }
         }
-        if case .failed(let step, let screen) = ending {
+        if case .failed(let step, let screen) = played.ending {
             io.writeError("statetui: \(file):\(step.line): \(step.text) did not match; the screen was:\n\(screen)")
         }
-        return ending.status
+        return played.ending.status
+    }
+
+    /// The `--size` value, from 1x1 to ``maximumSize``.
+    private static func size(_ text: String) throws(UsageError) -> Size {
+        guard let size = Size(parsing: text), size.width <= maximumSize.width, size.height <= maximumSize.height
+        else {
+            throw UsageError(
+                "\(UsageError.quote(text)) is not a valid value for --size; expected WxH from 1x1 to "
+                    + "\(maximumSize.width)x\(maximumSize.height), e.g. 80x24",
+                command: "demo")
+        }
+        return size
+    }
+
+    /// The demo `name` names, bundled or a FILE.demo, parsed, with the file its lines are reported against;
+    /// nil after a file that cannot be read or parsed was reported on standard error.
+    private static func script(named name: String, io: CommandIO) throws(UsageError) -> (String, DemoScript)? {
+        let file: String
+        let text: String
+        if let bundled = BundledDemos.texts[name] {
+            file = "Resources/demos/\(name).demo"
+            text = bundled
+        } else if name.hasSuffix(".demo") {
+            file = name
+            switch io.readFile(name) {
+            case .failure(let failure):
+                io.writeError("statetui: \(CanonicalValue.excerpt(name)): \(failure.message)\n")
+                return nil
+            case .success(let contents): text = contents
+            }
+        } else {
+            throw UsageError(
+                "unknown demo \(UsageError.quote(name)); expected one of: \(BundledDemos.names.joined(separator: ", ")), or a FILE.demo",
+                command: "demo")
+        }
+        do {
+            return (file, try DemoScript.parse(text, file: file))
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return nil
+        }
+    }
+
+    /// Plays the demo without a terminal, each frame written as it is drawn (so a long demo's frames are
+    /// never all held at once); records its cast when asked.
+    private static func playHeadless(
+        _ script: DemoScript, name: String, size: Size, recording: Bool, io: CommandIO
+    ) -> (ending: DemoPlayer.Ending, cast: Asciicast?) {
+        let cast = recording ? Self.recording(name: name, size: size) : nil
+        let output = HandedOver(io.writeOutput)
+        return blocking {
+            var cast = cast
+            let ending = await DemoPlayer.headless(script, size: size, world: DemoSession(), cast: &cast) {
+                output.value($0)
+            }
+            return (ending, cast)
+        }
+    }
+
+    /// Plays the demo on the terminal, titled with the demo's name (a file's without its folder and
+    /// `.demo`); nil when there is no terminal to play on (said on standard error).
+    private static func playInteractive(
+        _ script: DemoScript, name: String, recording: Bool, io: CommandIO
+    ) -> (ending: DemoPlayer.Ending, cast: Asciicast?)? {
+        let terminal: NCursesTerminal
+        do {
+            terminal = try NCursesTerminal(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            io.writeError("statetui: \(error) (use --headless to play the demo without a terminal)\n")
+            return nil
+        }
+        let title = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+        let cast = recording ? Self.recording(name: name, size: terminal.size) : nil
+        let shared = HandedOver(terminal)
+        let played = blocking {
+            var cast = cast
+            let ending = await DemoPlayer.interactive(
+                script, name: title, on: shared.value, world: DemoSession(), cast: &cast)
+            return (ending: ending, cast: cast)
+        }
+        terminal.restore()
+        return played
     }
 
     private static func recording(name: String, size: Size) -> Asciicast {

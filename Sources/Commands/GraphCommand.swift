@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 
 /// `statetui graph transfer|upload|load [--full] [--format mermaid|dot|table|text] [--charset unicode|ascii]`:

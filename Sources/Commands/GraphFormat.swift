@@ -1,3 +1,5 @@
+import StateMachineDiagrams
+
 /// How `statetui graph` prints an explored graph.
 package enum GraphFormat: String, CaseIterable, Hashable, Sendable {
     /// A Mermaid `stateDiagram-v2` (the checked-in `Resources/diagrams/*.mmd`).

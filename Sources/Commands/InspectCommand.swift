@@ -1,5 +1,6 @@
 import DashboardApp
 import FileTransfer
+import InspectApp
 import StateMachineInspector
 import TerminalUI
 
@@ -75,6 +76,14 @@ package enum InspectCommand {
     /// Opens the terminal on the inspect screens of the program at `socketPath` until `q` (0) or Ctrl-C (130);
     /// the screens keep the last picture when the program exits. 2 when the terminal cannot be used.
     static func screens(socketPath: String, io: CommandIO, environment: [String: String]) -> Int32 {
+        // The keys of the usual configuration file (`[keys]`), as the dashboard reads them.
+        let config: DashboardConfig
+        do {
+            config = try ConfigFile.load(explicit: nil, io: io, environment: environment)
+        } catch {
+            io.writeError("statetui: \(error)\n")
+            return 2
+        }
         let terminal: NCursesTerminal
         do {
             terminal = try NCursesTerminal(environment: environment)
@@ -82,7 +91,7 @@ package enum InspectCommand {
             io.writeError("statetui: \(error)\n")
             return 2
         }
-        let final = InspectFeature.app(socketPath: socketPath).run(on: terminal)
+        let final = InspectFeature.app(socketPath: socketPath, keys: config.keys).run(on: terminal)
         terminal.restore()
         return final.exit?.status ?? 0
     }

@@ -1,5 +1,5 @@
 import DashboardApp
-import ScreenStates
+import SeedModels
 import StateMachineInspector
 
 /// How statetui's own programs become inspectable (`statetui --inspectable`, `statetui copy --inspectable`).

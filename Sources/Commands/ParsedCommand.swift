@@ -54,40 +54,7 @@ extension CommandSpec {
                 parsed.wantsHelp = true
                 continue
             }
-            let body = word.dropFirst(word.hasPrefix("--") ? 2 : 1)
-            let optionName = String(body.prefix { $0 != "=" })
-            if word.hasPrefix("--"), let flag = flags.first(where: { $0.name == optionName }) {
-                guard !body.contains("=") else {
-                    throw UsageError("'--\(flag.name)' takes no value", command: name)
-                }
-                guard !parsed.flags.contains(flag.name) else {
-                    throw UsageError("'--\(flag.name)' is given more than once", command: name)
-                }
-                parsed.flags.insert(flag.name)
-                continue
-            }
-            guard word.hasPrefix("--"), let option = options.first(where: { $0.name == optionName }) else {
-                throw UsageError("unknown option \(UsageError.quote(word.prefix { $0 != "=" }))", command: name)
-            }
-            let value: String
-            if let equals = body.firstIndex(of: "=") {
-                value = String(body[body.index(after: equals)...])
-            } else {
-                guard index < words.count else {
-                    throw UsageError("missing value for '--\(option.name) <\(option.valueName)>'", command: name)
-                }
-                value = words[index]
-                index += 1
-            }
-            try check(value, allowed: option.allowedValues, what: "--\(option.name)")
-            if option.isRepeatable {
-                parsed.repeated[option.name, default: []].append(value)
-                continue
-            }
-            guard parsed.options[option.name] == nil else {
-                throw UsageError("'--\(option.name)' is given more than once", command: name)
-            }
-            parsed.options[option.name] = value
+            try take(word, from: words, at: &index, into: &parsed)
         }
         if parsed.wantsHelp { return parsed }
         for option in options where parsed.options[option.name] == nil {
@@ -95,8 +62,55 @@ extension CommandSpec {
         }
         if let variadic = arguments.firstIndex(where: \.isVariadic) {
             try assignVariadic(positionals, variadicAt: variadic, to: &parsed)
-            return parsed
+        } else {
+            try assign(positionals, to: &parsed)
         }
+        return parsed
+    }
+
+    /// Takes the flag or option `word` (with its value: after `=`, or the next word, `index` then moved
+    /// past it) into `parsed`.
+    private func take(
+        _ word: String, from words: [String], at index: inout Int, into parsed: inout ParsedCommand
+    ) throws(UsageError) {
+        let body = word.dropFirst(word.hasPrefix("--") ? 2 : 1)
+        let optionName = String(body.prefix { $0 != "=" })
+        if word.hasPrefix("--"), let flag = flags.first(where: { $0.name == optionName }) {
+            guard !body.contains("=") else {
+                throw UsageError("'--\(flag.name)' takes no value", command: name)
+            }
+            guard !parsed.flags.contains(flag.name) else {
+                throw UsageError("'--\(flag.name)' is given more than once", command: name)
+            }
+            parsed.flags.insert(flag.name)
+            return
+        }
+        guard word.hasPrefix("--"), let option = options.first(where: { $0.name == optionName }) else {
+            throw UsageError("unknown option \(UsageError.quote(word.prefix { $0 != "=" }))", command: name)
+        }
+        let value: String
+        if let equals = body.firstIndex(of: "=") {
+            value = String(body[body.index(after: equals)...])
+        } else {
+            guard index < words.count else {
+                throw UsageError("missing value for '--\(option.name) <\(option.valueName)>'", command: name)
+            }
+            value = words[index]
+            index += 1
+        }
+        try check(value, allowed: option.allowedValues, what: "--\(option.name)")
+        if option.isRepeatable {
+            parsed.repeated[option.name, default: []].append(value)
+            return
+        }
+        guard parsed.options[option.name] == nil else {
+            throw UsageError("'--\(option.name)' is given more than once", command: name)
+        }
+        parsed.options[option.name] = value
+    }
+
+    /// Positionals when each argument takes one word, in order; optional ones may be left out at the end.
+    private func assign(_ positionals: [String], to parsed: inout ParsedCommand) throws(UsageError) {
         for (position, argument) in arguments.enumerated() {
             guard position < positionals.count else {
                 if argument.isOptional { continue }
@@ -108,7 +122,6 @@ extension CommandSpec {
         if positionals.count > arguments.count {
             throw UsageError("unexpected argument \(UsageError.quote(positionals[arguments.count]))", command: name)
         }
-        return parsed
     }
 
     /// Positionals when one argument takes one or more words: the arguments before it take one word

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// `statetui replay transfer|upload|load [FILE]`: applies one event per line through the model's
 /// machine and prints the verdict and the state after each.

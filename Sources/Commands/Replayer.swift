@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 
 /// One model's machine fed canonical text a line at a time (what `statetui replay` drives).

@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 
 /// The command line's view of a model: what a `statetui replay` line is, the machine it feeds, and the

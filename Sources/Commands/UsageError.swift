@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// A command line that cannot be run as written: the message names the cause, and the command it
 /// concerns (when known) supplies the usage line printed after it. Exit status 2.

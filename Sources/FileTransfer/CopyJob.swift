@@ -152,16 +152,37 @@ public final class CopyJob: Sendable {
 
     private enum Plan {
         case alreadyComplete(CommittedFile)
+        case write(Start)
+    }
+
+    /// Where the bytes of a run start.
+    private enum Start {
         case fresh(replaces: SHA256Digest?)
         case resume(offset: Int64)
         /// Continue where an interrupted run of this job stopped, with the hash state it kept.
         case continueInMemory(offset: Int64, kept: KeptProgress)
     }
 
+    /// How a run's byte loop ended.
+    private enum LoopEnd {
+        /// The source's end was reached after `copied` bytes.
+        case endOfFile(copied: Int64)
+        case cancelled
+        case interrupted(offset: Int64)
+    }
+
+    /// What a run's copying left.
+    private enum Copied: ~Copyable {
+        /// The whole source, `size` bytes, is in the partial, durable and unchanged: ready to commit.
+        case whole(StagedFile, size: Int64)
+        /// Cancelled for good; the partial is closed (the run's end removes it).
+        case cancelled
+        /// Stopped to resume at `offset`; the partial is durable up to there and closed.
+        case interrupted(offset: Int64)
+    }
+
     private func copy(progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyOutcome {
         Self.ignoreFileSizeSignal()
-        let fileSystem = options.fileSystem
-        let request = self.request
         guard !StagedFile.isReserved(request.name) else {
             // Copied under such a name, the file would replace the journal or another file's partial.
             throw .unsafeEntry(
@@ -174,136 +195,112 @@ public final class CopyJob: Sendable {
         }
 
         let (source, sourceStatus) = try openSource()
-        defer { fileSystem.close(source) }
-        let size = sourceStatus.size
-
-        // A small file gets small buffers (three of the chunk size each): the size from `stat` is only a
-        // hint (a file under /proc reports 0 and is read on in chunks of that size until its end).
-        let chunkSize = min(options.chunkSize, max(Self.smallestChunkSize, Int(clamping: size)))
-        var staged: StagedFile
+        defer { options.fileSystem.close(source) }
+        let start: Start
         switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
+        case .write(let planned):
+            start = planned
+        }
+        // A large file goes straight to storage in larger chunks. A small file gets small buffers (three of
+        // the chunk size each): the size from `stat` is only a hint (a file under /proc reports 0 and is read
+        // on in chunks of that size until its end).
+        let direct = sourceStatus.size >= options.directWriteMinimumSize && options.directWriteSlots.acquire()
+        defer { if direct { options.directWriteSlots.release() } }
+        let chunkSize =
+            direct
+            ? options.directWriteChunkSize
+            : min(options.chunkSize, max(Self.smallestChunkSize, Int(clamping: sourceStatus.size)))
+        var staged = try stage(start, source: source, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
+        if direct {
+            staged.writeDirectly()
+        }
+        let copied = try copyBytes(
+            from: source, sourceStatus: sourceStatus, into: staged, in: directory, progress: progress)
+        switch consume copied {
+        case .cancelled:
+            return .cancelled
+        case .interrupted(let offset):
+            return .interrupted(offset: offset)
+        case .whole(let staged, let size):
+            return .completed(try commit(staged, copied: size, source: source, sourceStatus: sourceStatus))
+        }
+    }
+
+    /// The partial a run writes into, where `start` says: a new one, or a kept one (its prefix checked
+    /// against the source unless this job's memory still holds its hash).
+    private func stage(
+        _ start: Start, source: Int32, sourceStatus: FileStatus, in directory: DestinationDirectory, chunkSize: Int
+    ) throws(TransferError) -> StagedFile {
+        switch start {
         case .fresh(let replaces):
-            staged = try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory, chunkSize: chunkSize)
+            return try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory, chunkSize: chunkSize)
         case .resume(let offset):
-            staged = try resumeVerified(
+            return try resumeVerified(
                 source, offset: offset, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
         case .continueInMemory(let offset, let kept):
             do {
-                staged = try StagedFile(
+                return try StagedFile(
                     continuing: request.name, in: directory, at: offset, hashState: kept.hashState,
                     written: kept.written, chunkSize: chunkSize)
             } catch {
                 // The partial changed between the plan and the reopen: trust only what is on disk.
                 resumePoint.withLock { $0?.kept = nil }
                 do {
-                    staged = try resumeVerified(
+                    return try resumeVerified(
                         source, offset: offset, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize)
                 } catch {
-                    staged = try startFresh(
+                    return try startFresh(
                         sourceStatus: sourceStatus, replaces: journal?.entry(named: request.name)?.ownedDigest,
                         in: directory, chunkSize: chunkSize)
                 }
             }
         }
+    }
 
-        var offset = staged.offset
-        var lastCheckpoint = offset
-        var lastWriteback = offset
-        progress(CopyProgress(bytesWritten: offset, totalBytes: size))
+    /// Copies the source from the partial's offset to its end, checkpointing on the way. On a failure
+    /// the partial is kept for a resume (its durable prefix), or discarded when it mixes two versions of
+    /// the source; the error is thrown on.
+    private func copyBytes(
+        from source: Int32, sourceStatus: FileStatus, into staged: consuming StagedFile,
+        in directory: DestinationDirectory, progress: @Sendable (CopyProgress) -> Void
+    ) throws(TransferError) -> Copied {
+        progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
         let checkpointer: Checkpointer
         do {
             checkpointer = Checkpointer(
                 descriptor: try staged.duplicateDescriptor(), path: request.partialPath, name: request.name,
-                durable: offset, journal: journal, fileSystem: fileSystem)
+                durable: staged.offset, journal: journal, fileSystem: options.fileSystem)
         } catch {
             _ = staged.close()
             throw error
         }
-        // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
-        var segment = FileSegment(isHole: false, end: offset)
         do throws(TransferError) {
-            // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
-            // Past `st_size` everything read is data; a source that grew meanwhile is caught by the
-            // status check after the loop.
-            var pastSize = false
-            reading: while true {
-                if offset >= size && !pastSize {
-                    guard try hasData(source, at: offset) else { break reading }
-                    // Data past `st_size`: a file that grew fails now; one whose status never tells its size
-                    // (/proc) is read on until its end.
-                    try checkUnchanged(source, since: sourceStatus)
-                    pastSize = true
-                }
-                if let failure = checkpointer.firstFailure {
-                    throw failure
-                }
-                switch control.next() {
-                case .proceed:
-                    break
-                case .cancel:
-                    _ = checkpointer.abandon()
-                    _ = staged.close()
-                    return .cancelled
-                case .interrupt:
-                    _ = try checkpointer.finish()
-                    try staged.sync()
-                    try journal?.append(.checkpoint(name: request.name, offset: offset))
-                    let hashState = staged.hashState
-                    _ = staged.close()
-                    // The status right after the sync is what the next run must find on disk.
-                    let written = try? directory.status(of: StagedFile.partialName(for: request.name))
-                    let kept = written.map { KeptProgress(hashState: hashState, written: $0) }
-                    resumePoint.withLock {
-                        $0 = ResumePoint(offset: offset, sourceStatus: sourceStatus, kept: kept)
-                    }
-                    return .interrupted(offset: offset)
-                }
-                if offset >= size {
-                    segment = FileSegment(isHole: false, end: offset + Int64(staged.chunkSize))
-                } else if offset >= segment.end {
-                    segment = fileSystem.segment(of: source, at: offset, size: size)
-                }
-                // A hole is one step however long (an `ftruncate`, its zeros fed to the digest as a count).
-                let wanted = Int(
-                    segment.isHole ? segment.end - offset : min(Int64(staged.chunkSize), segment.end - offset))
-                let position = offset
-                let count: Int
-                if segment.isHole {
-                    count = try staged.writeHole(count: wanted)
-                } else {
-                    count = try staged.write { buffer throws(TransferError) in
-                        do throws(Errno) {
-                            return try fileSystem.readFully(
-                                source, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: position)
-                        } catch {
-                            throw .sourceUnreadable(path: request.source, reason: error)
-                        }
-                    }
-                }
-                if position >= size {
-                    // A short read past `st_size` is the end of the file.
-                    pastSize = count == wanted
-                } else if count != wanted {
-                    throw TransferError.sourceChanged(
-                        path: request.source, detail: "it ended at \(position + Int64(count)) of \(size) bytes")
-                }
-                offset += Int64(count)
-                progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
-                if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
-                    checkpointer.checkpoint(at: offset)
-                    lastCheckpoint = offset
-                    lastWriteback = offset
-                } else if offset - lastWriteback >= Self.writebackInterval {
-                    checkpointer.startWriteback(from: lastWriteback, to: offset)
-                    lastWriteback = offset
-                }
+            switch try loop(
+                from: source, sourceStatus: sourceStatus, into: &staged, checkpointer: checkpointer, progress: progress)
+            {
+            case .endOfFile(let copied):
+                _ = try checkpointer.finish()
+                try checkUnchanged(source, since: sourceStatus)
+                return .whole(staged, size: copied)
+            case .cancelled:
+                _ = checkpointer.abandon()
+                _ = staged.close()
+                return .cancelled
+            case .interrupted(let offset):
+                _ = try checkpointer.finish()
+                try staged.sync()
+                try journal?.append(.checkpoint(name: request.name, offset: offset))
+                let hashState = staged.hashState
+                _ = staged.close()
+                // The status right after the sync is what the next run must find on disk.
+                let written = try? directory.status(of: StagedFile.partialName(for: request.name))
+                let kept = written.map { KeptProgress(hashState: hashState, written: $0) }
+                resumePoint.withLock { $0 = ResumePoint(offset: offset, sourceStatus: sourceStatus, kept: kept) }
+                return .interrupted(offset: offset)
             }
-            _ = try checkpointer.finish()
-            try checkUnchanged(source, since: sourceStatus)
-
         } catch {
             let durable = checkpointer.abandon()
             switch error {
@@ -319,7 +316,97 @@ public final class CopyJob: Sendable {
             }
             throw error
         }
+    }
 
+    /// The byte loop: one chunk (or one whole hole) a turn, asking the run's control between turns
+    /// whether to go on, stop for good or stop to resume later.
+    private func loop(
+        from source: Int32, sourceStatus: FileStatus, into staged: inout StagedFile, checkpointer: Checkpointer,
+        progress: @Sendable (CopyProgress) -> Void
+    ) throws(TransferError) -> LoopEnd {
+        let size = sourceStatus.size
+        var offset = staged.offset
+        var lastCheckpoint = offset
+        var lastWriteback = offset
+        // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
+        var segment = FileSegment(isHole: false, end: offset)
+        // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
+        // Past `st_size` everything read is data; a source that grew meanwhile is caught by the status
+        // check after the loop.
+        var pastSize = false
+        while true {
+            if offset >= size && !pastSize {
+                guard try hasData(source, at: offset) else { return .endOfFile(copied: offset) }
+                // Data past `st_size`: a file that grew fails now; one whose status never tells its size
+                // (/proc) is read on until its end.
+                try checkUnchanged(source, since: sourceStatus)
+                pastSize = true
+            }
+            if let failure = checkpointer.firstFailure {
+                throw failure
+            }
+            switch control.next() {
+            case .proceed:
+                break
+            case .cancel:
+                return .cancelled
+            case .interrupt:
+                return .interrupted(offset: offset)
+            }
+            if offset >= size {
+                segment = FileSegment(isHole: false, end: offset + Int64(staged.chunkSize))
+            } else if offset >= segment.end {
+                segment = options.fileSystem.segment(of: source, at: offset, size: size)
+            }
+            let (wanted, count) = try copyPiece(of: segment, from: source, at: offset, into: &staged)
+            if offset >= size {
+                // A short read past `st_size` is the end of the file.
+                pastSize = count == wanted
+            } else if count != wanted {
+                throw TransferError.sourceChanged(
+                    path: request.source, detail: "it ended at \(offset + Int64(count)) of \(size) bytes")
+            }
+            offset += Int64(count)
+            progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
+            if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
+                checkpointer.checkpoint(at: offset)
+                lastCheckpoint = offset
+                lastWriteback = offset
+            } else if offset - lastWriteback >= Self.writebackInterval {
+                checkpointer.startWriteback(from: lastWriteback, to: offset)
+                lastWriteback = offset
+            }
+        }
+    }
+
+    /// Copies the next piece of `segment` at `offset`: a chunk of data read from the source, or a whole
+    /// hole in one step (an `ftruncate`, its zeros fed to the digest as a count). Returns how many
+    /// bytes were wanted and how many were copied (fewer at the end of the file).
+    private func copyPiece(
+        of segment: FileSegment, from source: Int32, at offset: Int64, into staged: inout StagedFile
+    ) throws(TransferError) -> (wanted: Int, count: Int) {
+        let wanted = Int(segment.isHole ? segment.end - offset : min(Int64(staged.chunkSize), segment.end - offset))
+        if segment.isHole {
+            return (wanted, try staged.writeHole(count: wanted))
+        }
+        let fileSystem = options.fileSystem
+        let path = request.source
+        let count = try staged.write { buffer throws(TransferError) in
+            do throws(Errno) {
+                return try fileSystem.readFully(
+                    source, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: offset)
+            } catch {
+                throw .sourceUnreadable(path: path, reason: error)
+            }
+        }
+        return (wanted, count)
+    }
+
+    /// Commits the partial of `copied` bytes under its final name with the source's metadata, the
+    /// intention and the outcome journaled around the rename.
+    private func commit(
+        _ staged: consuming StagedFile, copied: Int64, source: Int32, sourceStatus: FileStatus
+    ) throws(TransferError) -> CommittedFile {
         // The bytes hashed into the staged file are exactly the bytes read from the source (the same
         // buffers; a resumed prefix was checked against the source above), so the running digest is
         // the source's digest computed while reading.
@@ -329,14 +416,13 @@ public final class CopyJob: Sendable {
         let sourceDigest = staged.digest
         let journal = self.journal
         let name = request.name
-        let copied = offset
         let file = try staged.commit(expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
             () throws(TransferError) in
             try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
         }
         try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
-        return .completed(file)
+        return file
     }
 
     /// Throws `sourceChanged` unless the source still has the size and modification time it had at `start`.
@@ -450,63 +536,85 @@ public final class CopyJob: Sendable {
             throw .sameFile(source: request.source, destination: request.destinationPath)
         }
         let entry = journal?.entry(named: request.name)
+        if let start = startFromMemory(
+            sourceStatus: sourceStatus, partial: partial, destination: destination, entry: entry)
+        {
+            return .write(start)
+        }
+        if let entry, entry.source == request.source, entry.sourceStatus?.sameContent(as: sourceStatus) == true,
+            let planned = try planFromJournal(entry, partial: partial, destination: destination, in: directory)
+        {
+            return planned
+        }
+        return try planAgainstDestination(
+            destination, source: source, sourceStatus: sourceStatus, entry: entry, in: directory)
+    }
 
-        // An interrupted run of this job kept its hash in memory: continue without reading the prefix
-        // again, but only if nothing it relies on changed since (the source, the partial, the journal's
-        // checkpoint, a file that appeared under the final name).
-        if let point = resumePoint.withLock({ $0 }), let kept = point.kept,
-            point.sourceStatus.sameContent(as: sourceStatus),
-            let partial, partial.size == point.offset, partial.sameContent(as: kept.written),
+    /// Where an earlier run of this job in this process left off, if nothing it relies on changed since
+    /// (the source, the partial, the journal's checkpoint, a file that appeared under the final name).
+    private func startFromMemory(
+        sourceStatus: FileStatus, partial: FileStatus?, destination: FileStatus?, entry: JournalEntry?
+    ) -> Start? {
+        guard let point = resumePoint.withLock({ $0 }), point.sourceStatus.sameContent(as: sourceStatus),
+            let partial
+        else { return nil }
+        // An interrupted run kept its hash in memory: continue without reading the prefix again.
+        if let kept = point.kept, partial.size == point.offset, partial.sameContent(as: kept.written),
             destination == nil || request.overwrite
         {
             let journalAgrees =
-                journal == nil
-                || entry.map {
+                entry.map {
                     $0.status == .inProgress && $0.durableOffset == point.offset && $0.source == request.source
                         && $0.sourceStatus?.sameContent(as: sourceStatus) == true
-                } == true
+                } ?? (journal == nil)
             if journalAgrees {
                 return .continueInMemory(offset: point.offset, kept: kept)
             }
         }
-
-        if let point = resumePoint.withLock({ $0 }), point.sourceStatus.sameContent(as: sourceStatus),
-            let partial, partial.size >= point.offset, journal == nil
-        {
+        if partial.size >= point.offset, journal == nil {
             return .resume(offset: point.offset)
         }
+        return nil
+    }
 
-        let sameSource =
-            entry.map { $0.source == request.source && $0.sourceStatus?.sameContent(as: sourceStatus) == true } ?? false
-        if let entry, sameSource {
-            switch entry.status {
-            case .completed(let size, let digest):
-                if let destination, destination.size == size, try digestOfFile(request.name, in: directory) == digest {
-                    return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
-                }
-            case .committing(let size, let digest):
-                if let partial, partial.size == size {
-                    return .resume(offset: size)
-                }
-                if partial == nil, let destination, destination.size == size,
-                    try digestOfFile(request.name, in: directory) == digest
-                {
-                    // The rename happened but its completion record did not: record it now.
-                    try journal?.append(.completed(name: request.name, size: size, digest: digest))
-                    return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
-                }
-            case .inProgress, .failed:
-                if let partial, partial.size >= entry.durableOffset {
-                    if destination == nil || request.overwrite {
-                        return .resume(offset: entry.durableOffset)
-                    }
-                }
-            case .cancelled, .damaged:
-                break
+    /// What the journal's record of this same source says to do: skip a completed copy still in place,
+    /// finish a commit a crash cut short, or resume a partial; nil when it says nothing usable.
+    private func planFromJournal(
+        _ entry: JournalEntry, partial: FileStatus?, destination: FileStatus?, in directory: DestinationDirectory
+    ) throws(TransferError) -> Plan? {
+        switch entry.status {
+        case .completed(let size, let digest):
+            if let destination, destination.size == size, try digestOfFile(request.name, in: directory) == digest {
+                return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
             }
+        case .committing(let size, let digest):
+            if let partial, partial.size == size {
+                return .write(.resume(offset: size))
+            }
+            if partial == nil, let destination, destination.size == size,
+                try digestOfFile(request.name, in: directory) == digest
+            {
+                // The rename happened but its completion record did not: record it now.
+                try journal?.append(.completed(name: request.name, size: size, digest: digest))
+                return .alreadyComplete(CommittedFile(path: request.destinationPath, size: size, digest: digest))
+            }
+        case .inProgress, .failed:
+            if let partial, partial.size >= entry.durableOffset, destination == nil || request.overwrite {
+                return .write(.resume(offset: entry.durableOffset))
+            }
+        case .cancelled, .damaged:
+            break
         }
+        return nil
+    }
 
-        guard let destination else { return .fresh(replaces: nil) }
+    /// With nothing to resume: start fresh, skip a destination that already holds the source, replace
+    /// one this journal wrote (or any, with `overwrite`), or refuse.
+    private func planAgainstDestination(
+        _ destination: FileStatus?, source: Int32, sourceStatus: FileStatus, entry: JournalEntry?,
+        in directory: DestinationDirectory
+    ) throws(TransferError) -> Plan {
+        guard let destination else { return .write(.fresh(replaces: nil)) }
         guard destination.kind != .directory else {
             // Caught before a byte is copied: the rename at the end could only fail.
             throw .unsafeEntry(
@@ -530,13 +638,13 @@ public final class CopyJob: Sendable {
             }
         }
         if request.overwrite {
-            return .fresh(replaces: nil)
+            return .write(.fresh(replaces: nil))
         }
         // Only a file this journal wrote (still holding what it wrote) may be replaced without overwrite.
         if let owned = entry?.ownedDigest, destination.kind == .regularFile,
             try digestOfFile(request.name, in: directory) == owned
         {
-            return .fresh(replaces: owned)
+            return .write(.fresh(replaces: owned))
         }
         throw .destinationExists(path: request.destinationPath)
     }

@@ -9,6 +9,17 @@ public struct CopyOptions: Sendable {
     /// The default distance between durable checkpoints.
     public static let defaultCheckpointInterval: Int64 = 64 << 20
 
+    /// The default size from which a file is written straight to storage (``DirectWrites``): large
+    /// enough that the copy of a small file, which its commit's `fsync` writes out at once anyway, keeps
+    /// the cache's cheaper writes.
+    public static let defaultDirectWriteMinimumSize: Int64 = 8 << 20
+
+    /// The chunk size of a file written straight to storage, measured (1 GiB, alternated against 256 KiB
+    /// and 4 MiB): each write waits for the device, which takes a few large writes better than many small
+    /// ones; the cache argument of ``defaultChunkSize`` does not hold, as the device, not the CPU, reads
+    /// the written buffer.
+    public static let defaultDirectWriteChunkSize = 1 << 20
+
     /// Bytes read and written per step; a pause or cancel takes effect between steps.
     public var chunkSize: Int
     /// After at least this many new bytes the partial is fsynced and a checkpoint journaled; a crash
@@ -16,6 +27,15 @@ public struct CopyOptions: Sendable {
     public var checkpointInterval: Int64
     /// The system calls to use; tests inject failures here.
     public var fileSystem: FileSystem
+    /// Files of at least this many bytes are written straight to storage where the file system can
+    /// (``StagedFile/writeDirectly()``); `Int64.max` writes every file through the page cache.
+    public var directWriteMinimumSize: Int64 = CopyOptions.defaultDirectWriteMinimumSize
+    /// Bytes read and written per step for a file written straight to storage (a multiple of
+    /// ``DirectWrites/alignment``, or its writes go through the cache).
+    public var directWriteChunkSize: Int = CopyOptions.defaultDirectWriteChunkSize
+    /// The slots a copy takes to write directly; a large file copied while they are all taken goes through
+    /// the page cache.
+    public var directWriteSlots: DirectWriteSlots = .shared
     /// Decide whether a file already at the destination is the source's by comparing content (SHA-256 of
     /// both, like `rsync --checksum`) instead of size and modification time.
     public var comparesContent: Bool = false

@@ -10,6 +10,9 @@ public enum DisplayText {
     /// one. Other text, including non-ASCII letters, is unchanged. With `limit`, at most that many
     /// characters of `text` are kept, followed by `…` and the count of characters left out.
     public static func escaped(_ text: String, limit: Int? = nil) -> String {
+        // Most text needs nothing: then it is returned as it is, sharing its storage, rather than copied scalar
+        // by scalar (a copy dashboard keeps one such name for each of its rows).
+        if limit == nil, !text.unicodeScalars.contains(where: { escape($0) != nil }) { return text }
         var result = ""
         var kept = 0
         var scalars = text.unicodeScalars.makeIterator()
@@ -21,25 +24,34 @@ public enum DisplayText {
                 break
             }
             kept += 1
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where FileName.isEscape(scalar):
-                // A byte of a name that is not UTF-8 (``FileName``), shown as the byte it is.
-                let hex = String(scalar.value - FileName.escapeBase, radix: 16, uppercase: true)
-                result += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .privateUse, .unassigned:
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
+            if let escape = escape(scalar) {
+                result += escape
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    /// How ``escaped(_:limit:)`` writes `scalar`; nil when it is written as it is.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case _ where FileName.isEscape(scalar):
+            // A byte of a name that is not UTF-8 (``FileName``), shown as the byte it is.
+            let hex = String(scalar.value - FileName.escapeBase, radix: 16, uppercase: true)
+            return "\\x" + (hex.count < 2 ? "0" : "") + hex
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .format, .surrogate, .privateUse, .unassigned:
+                return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                return nil
+            }
+        }
     }
 
     /// `text` cut to its first ``quoteLimit`` characters, followed by `…` and the count left out, and not

@@ -82,6 +82,10 @@ public struct FileSystem: Sendable {
     /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
     /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
     package var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
+    /// Turns writes that go straight to storage (`O_DIRECT`: no copy into the page cache, whole aligned
+    /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after
+    /// the call (false where the file system or the platform has none).
+    package var setDirectWrites: @Sendable (_ descriptor: Int32, _ on: Bool) -> Bool
     /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
     package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
 
@@ -153,6 +157,7 @@ public struct FileSystem: Sendable {
         self.startWriteback = { descriptor, offset, count in
             Writeback.start(descriptor, offset: offset, count: count)
         }
+        self.setDirectWrites = { descriptor, on in DirectWrites.set(descriptor, on) }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
             _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
         }
@@ -426,6 +431,34 @@ private enum Writeback {
 
     static func start(_ descriptor: Int32, offset: Int64, count: Int64) {
         _ = syncFileRange?(descriptor, offset, count, startWrite)
+    }
+}
+
+/// Writes that bypass the page cache (Linux's `O_DIRECT`). A large file written through the cache is
+/// copied into it, then written back from it by the kernel's flusher and the `fsync`s, which costs a
+/// second pass over every byte in CPU time; written directly, the device reads the bytes from the
+/// copy's own buffer. Such a write must start at a multiple of ``alignment`` in the file, be a multiple
+/// of it long and come from a buffer aligned to it (the copy's buffers are page-aligned).
+package enum DirectWrites {
+    /// The alignment every direct write keeps: 4096 bytes, a multiple of every device's logical block.
+    package static let alignment = 4096
+
+    /// True when a write of `count` bytes at `offset` may go directly.
+    package static func fits(count: Int, at offset: Int64) -> Bool {
+        count % alignment == 0 && offset % Int64(alignment) == 0
+    }
+
+    /// Sets or clears `O_DIRECT` on the open file; returns whether it is set after the call.
+    static func set(_ descriptor: Int32, _ on: Bool) -> Bool {
+        #if os(Linux)
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0 else { return false }
+        // `__O_DIRECT`: glibc names `O_DIRECT` only for _GNU_SOURCE, which Swift's Glibc module is built without.
+        let wanted = on ? flags | __O_DIRECT : flags & ~__O_DIRECT
+        return fcntl(descriptor, F_SETFL, wanted) == 0 ? on : (flags & __O_DIRECT) != 0
+        #else
+        return false
+        #endif
     }
 }
 

@@ -1,6 +1,5 @@
-import CLibCrypto
-
-/// A streaming SHA-256 (FIPS 180-4) computation, performed by the system's libcrypto (OpenSSL 3).
+/// A streaming SHA-256 (FIPS 180-4) computation, performed by the system's libcrypto (OpenSSL 3), which is
+/// opened when the first one starts (``loadLibrary()``).
 ///
 /// libcrypto chooses the fastest compression function for the CPU (the x86 SHA extensions where they
 /// exist). The value has value semantics: copying a `SHA256` and updating the copy leaves the original
@@ -44,11 +43,14 @@ public struct SHA256: Sendable {
         hasher.update(bytes)
         return hasher.finalize()
     }
-}
 
-/// libcrypto's SHA-256 implementation, fetched once per process (a fetch looks the algorithm up in the
-/// loaded providers; doing it per message would cost more than hashing a small one).
-private nonisolated(unsafe) let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    /// Opens libcrypto now if no hash has yet, and throws naming the library when it cannot be loaded. A
+    /// command that hashes calls it before it starts, so a missing libcrypto ends in that message and an exit
+    /// status rather than in a stop at the first hash.
+    public static func loadLibrary() throws(LibCryptoError) {
+        _ = try LibCrypto.shared.get()
+    }
+}
 
 /// One `EVP_MD_CTX`, owned by exactly one ``SHA256`` value while it is written to.
 ///
@@ -56,29 +58,32 @@ private nonisolated(unsafe) let sha256Algorithm: OpaquePointer? = EVP_MD_fetch(n
 /// calls only on a uniquely referenced instance (copy-on-write); shared instances are only read by
 /// `copy()`, which libcrypto's `EVP_MD_CTX_copy_ex` does without modifying the source.
 private final class DigestContext: @unchecked Sendable {
+    private let library: LibCrypto
     private let pointer: OpaquePointer
 
     /// A context initialised for SHA-256.
     init() {
-        pointer = Self.allocate()
-        guard let algorithm = sha256Algorithm, EVP_DigestInit_ex2(pointer, algorithm, nil) == 1 else {
-            preconditionFailure("libcrypto has no usable SHA-256 (EVP_MD_fetch or EVP_DigestInit_ex2 failed)")
+        library = LibCrypto.loaded
+        pointer = Self.allocate(library)
+        guard library.digestInit(pointer, library.sha256, nil) == 1 else {
+            preconditionFailure("libcrypto could not start a SHA-256 (EVP_DigestInit_ex2 failed)")
         }
     }
 
     private init(copying other: DigestContext) {
-        pointer = Self.allocate()
-        guard EVP_MD_CTX_copy_ex(pointer, other.pointer) == 1 else {
+        library = other.library
+        pointer = Self.allocate(library)
+        guard library.copyContext(pointer, other.pointer) == 1 else {
             preconditionFailure("libcrypto could not copy a SHA-256 context (EVP_MD_CTX_copy_ex failed)")
         }
     }
 
     deinit {
-        EVP_MD_CTX_free(pointer)
+        library.freeContext(pointer)
     }
 
-    private static func allocate() -> OpaquePointer {
-        guard let pointer = EVP_MD_CTX_new() else {
+    private static func allocate(_ library: LibCrypto) -> OpaquePointer {
+        guard let pointer = library.newContext() else {
             preconditionFailure("libcrypto could not allocate a digest context (EVP_MD_CTX_new failed)")
         }
         return pointer
@@ -90,7 +95,7 @@ private final class DigestContext: @unchecked Sendable {
     }
 
     func update(_ bytes: UnsafeRawPointer, count: Int) {
-        guard EVP_DigestUpdate(pointer, bytes, count) == 1 else {
+        guard library.digestUpdate(pointer, bytes, count) == 1 else {
             preconditionFailure("libcrypto EVP_DigestUpdate failed on \(count) bytes")
         }
     }
@@ -99,7 +104,7 @@ private final class DigestContext: @unchecked Sendable {
     func finish() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        let status = bytes.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(pointer, $0.baseAddress, &length) }
+        let status = bytes.withUnsafeMutableBufferPointer { library.digestFinal(pointer, $0.baseAddress, &length) }
         guard status == 1, length == 32 else {
             preconditionFailure("libcrypto EVP_DigestFinal_ex failed (status \(status), \(length) bytes)")
         }

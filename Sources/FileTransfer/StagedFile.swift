@@ -27,6 +27,8 @@ public struct StagedFile: ~Copyable {
     private var descriptor: Int32
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
+    /// Whether whole aligned chunks are written straight to storage (``writeDirectly()``).
+    private var writesDirectly = false
 
     /// The prefix of every partial's name.
     static let partialPrefix = ".statetui-partial."
@@ -244,18 +246,39 @@ public struct StagedFile: ~Copyable {
         let fileSystem = self.fileSystem
         let position = offset
         let path = partialPath
+        var direct = writesDirectly
         let count = try hasher.fill { buffer throws(TransferError) in
             let count = try fill(buffer)
             guard count > 0 else { return 0 }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            if direct && !DirectWrites.fits(count: count, at: position) {
+                // The end of the file, or a piece after an unaligned hole: through the cache from here on.
+                direct = fileSystem.setDirectWrites(descriptor, false)
+            }
             do throws(Errno) {
-                try fileSystem.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<count]), at: position)
+                do throws(Errno) {
+                    try fileSystem.writeAll(descriptor, bytes, at: position)
+                } catch let refused where direct && refused.rawValue == EINVAL {
+                    // The file system took the flag but not such a write: through the cache from here on.
+                    direct = fileSystem.setDirectWrites(descriptor, false)
+                    try fileSystem.writeAll(descriptor, bytes, at: position)
+                }
             } catch {
                 throw TransferError.writing(path, operation: "write", error)
             }
             return count
         }
+        writesDirectly = direct
         offset += Int64(count)
         return count
+    }
+
+    /// From now on, writes whole aligned chunks straight to storage (``DirectWrites``), bypassing the page
+    /// cache, where the file system can. A piece that is not whole blocks (the end of the file) or that
+    /// the file system refuses that way, and every piece after it, goes through the cache as before.
+    /// What ends in the partial is the same either way.
+    public mutating func writeDirectly() {
+        writesDirectly = fileSystem.setDirectWrites(descriptor, true)
     }
 
     /// Appends `count` zero bytes as a hole: the file is extended (`ftruncate`) without writing them, so

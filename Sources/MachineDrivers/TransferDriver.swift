@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// What the Transfers screen needs from one transfer's effect owner, simulated or real: the machine
 /// (the authority the rows show and the keys send to), a name, a status for the row's extras, fault

@@ -1,10 +1,10 @@
-import ScreenStates
+import SeedModels
 import StateMachineMacros
 
 /// Seed 001's upload (``UploadState/transition(_:_:)``) rewritten as a `@StateMachine` table.
 ///
-/// It lives in its own target, not in ScreenStates: the macro's plugin links the toolchain's SwiftSyntax
-/// with unsafe flags, and a target that depends on it (ScreenStates included, if it did) could no longer be
+/// It lives in its own target, not in SeedModels: the macro's plugin links the toolchain's SwiftSyntax
+/// with unsafe flags, and a target that depends on it (SeedModels included, if it did) could no longer be
 /// depended on by other packages. Tests hold the generated function to the hand-written one: the same
 /// decision for every pair, the same `StateGraph` and the same `statetui replay` output.
 @StateMachine

@@ -194,6 +194,9 @@ struct Hub {
     var nextClient = 1
     var stopped = false
     var hello = InspectorHello(program: "", pid: 0, started: "", machines: 0)
+    /// The streams of ``Inspector/clientCounts()`` still read, by id; told every change of ``clients``.
+    var countReaders: [Int: AsyncStream<Int>.Continuation] = [:]
+    var nextCountReader = 1
 
     // MARK: Machines
 
@@ -306,6 +309,12 @@ struct Hub {
         clients.append(InspectorClient(id: nextClient, descriptor: descriptor))
         nextClient += 1
         send([.hello(greeting)] + announced, to: clients.count - 1)
+        clientsChanged()
+    }
+
+    /// Tells the readers of ``Inspector/clientCounts()`` how many clients are attached now.
+    func clientsChanged() {
+        for reader in countReaders.values { reader.yield(clients.count) }
     }
 
     /// Makes room for one more client: drops the oldest that has bytes waiting (it does not read), else the
@@ -323,6 +332,7 @@ struct Hub {
     mutating func drop(client index: Int) {
         toClose.append(clients[index].descriptor)
         clients.remove(at: index)
+        clientsChanged()
         if clients.isEmpty {
             for index in machines.indices {
                 machines[index].watcher?.cancel()
@@ -422,6 +432,7 @@ struct Hub {
         machines.removeAll()
         for client in clients { toClose.append(client.descriptor) }
         clients.removeAll()
+        clientsChanged()
         return true
     }
 

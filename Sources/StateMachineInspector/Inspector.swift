@@ -132,7 +132,12 @@ public final class Inspector: Sendable {
     /// let go; later registrations are refused. Called at the program's exit for every inspector not
     /// stopped by then.
     public func stop() {
-        let stopping = hub.withLock { hub in hub.stop() }
+        let (stopping, countReaders) = hub.withLock { hub in
+            defer { hub.countReaders = [:] }
+            return (hub.stop(), hub.countReaders.values)
+        }
+        // Outside the lock: finishing runs each stream's termination handler, which takes it.
+        for reader in countReaders { reader.finish() }
         guard stopping else { return }
         unlink(socketPath)
         InspectorRegistry.shared.remove(self)
@@ -141,6 +146,31 @@ public final class Inspector: Sendable {
 
     /// How many clients are attached now.
     public var clientCount: Int { hub.withLock { $0.clients.count } }
+
+    /// How many clients are attached: the count now at once, then the count after each change, until
+    /// ``stop()``.
+    ///
+    /// Buffering is newest-only, as with `StateMachine.states()`: a slow reader sees the count when it asks,
+    /// never a backlog. What a program (or a test) awaits to know that a client has attached or gone.
+    public func clientCounts() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let id = hub.withLock { hub -> Int? in
+            continuation.yield(hub.clients.count)
+            guard !hub.stopped else { return nil }
+            let id = hub.nextCountReader
+            hub.nextCountReader += 1
+            hub.countReaders[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.hub.withLock { $0.countReaders.removeValue(forKey: id) }
+        }
+        return stream
+    }
 
     /// Wakes the I/O thread from `poll` (a full pipe means it is awake already).
     func wakeUp() {

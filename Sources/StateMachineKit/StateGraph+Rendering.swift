@@ -74,13 +74,13 @@ extension StateGraph {
             var row = [descriptions[position]]
             for event in 0..<width {
                 let cell = position * width + event
-                switch verdicts[cell] {
+                switch verdict(ofCell: cell) {
                 case .to, .update:
-                    let target = Int(targets[cell])
+                    let target = Int(target(ofCell: cell))
                     row.append(target >= 0 ? descriptions[target] : "?")
                 case .postpone:
                     // Without a queue (or past postponeLimit) a postponement names no node.
-                    let target = targets[cell]
+                    let target = target(ofCell: cell)
                     row.append(target >= 0 ? descriptions[Int(target)] : target == Self.beyondLimit ? "?" : "~")
                 case .stay: row.append("=")
                 case .ignore: row.append("·")

@@ -6,8 +6,10 @@
 /// renders as a Mermaid diagram, a Graphviz graph or a transition table. Output is deterministic:
 /// states in discovery order, edges in (state, event) order, so renderings can be checked in and diffed.
 ///
-/// Storage is compact so that million-state machines explore quickly: states are indexed once in a
-/// hash table of packed slots, and each (state, event) cell keeps only a target index and a verdict.
+/// Storage is compact so that million-state machines explore quickly: states are stored once, each
+/// (state, event) cell is 32 bits holding the target's position and the verdict, and the index of the
+/// states is their positions sorted by hash. With ``ExplorationWorkers`` a search uses several threads
+/// and finds the same graph.
 public struct StateGraph<State: Hashable, Event> {
     /// One accepted transition that changed the state or began a new visit.
     public struct Edge {
@@ -76,31 +78,34 @@ public struct StateGraph<State: Hashable, Event> {
     public let isTruncated: Bool
 
     /// Index of every explored state's position in `states`.
-    @usableFromInline let index: StateTable
-    /// One cell per (state, event), row-major: the target's index in `states`, `noTarget` when the
-    /// verdict moved nowhere, or `beyondLimit` when the target was not admitted (truncation).
-    @usableFromInline let targets: [Int32]
-    /// One cell per (state, event), row-major: what the transition function decided.
-    @usableFromInline let verdicts: [Verdict]
+    @usableFromInline let index: StateIndex
+    /// One cell per (state, event), row-major (``GraphCell``): the target's position and kind of move,
+    /// the verdict that moved nowhere, or a move to a state not admitted (truncation).
+    @usableFromInline let cells: [Int32]
 
-    /// Cell value for a verdict that names no target state (`stay`, `ignore`, `invalid`).
+    /// Target of a cell whose verdict moved nowhere (`stay`, `ignore`, `invalid`).
     @usableFromInline static var noTarget: Int32 { -1 }
-    /// Cell value for a target that was not admitted because the state limit was reached.
+    /// Target of a cell whose target was not admitted because the state limit was reached.
     @usableFromInline static var beyondLimit: Int32 { -2 }
 
     @usableFromInline
     init(
-        states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool,
-        index: StateTable, targets: [Int32], verdicts: [Verdict]
+        states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool, index: StateIndex,
+        cells: [Int32]
     ) {
         self.states = states
         self.events = events
         self.invalid = invalid
         self.isTruncated = isTruncated
         self.index = index
-        self.targets = targets
-        self.verdicts = verdicts
+        self.cells = cells
     }
+
+    /// The position `cell` moves to, ``noTarget`` or ``beyondLimit``.
+    func target(ofCell cell: Int) -> Int32 { GraphCell.target(cells[cell]) }
+
+    /// What the transition function decided for `cell`.
+    func verdict(ofCell cell: Int) -> Verdict { GraphCell.verdict(cells[cell]) }
 
     /// Explores every state reachable from `initial` by sending each of `events` in every state.
     ///
@@ -122,87 +127,6 @@ public struct StateGraph<State: Hashable, Event> {
             postponed: { _, _ in nil })
     }
 
-    /// The breadth-first search behind both explorations. `postponed` names the node a `.postpone`
-    /// leads to (nil: none), and is only asked on a `.postpone`, so machines that never postpone pay
-    /// nothing for it.
-    @inlinable
-    static func explore(
-        from initial: State, events: [Event], maximumStates: Int,
-        transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
-    ) -> StateGraph {
-        precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
-        let limit = Swift.min(maximumStates, Int(Int32.max))
-        var index = StateTable(minimumCapacity: Swift.min(limit, 4096))
-        index.store(
-            position: 0, fragment: StateTable.fragment(initial),
-            slot: index.emptySlot(for: StateTable.fragment(initial)))
-        var states: [State] = [initial]
-        states.reserveCapacity(Swift.min(limit, 4096))
-        var targets: [Int32] = []
-        var verdicts: [Verdict] = []
-        targets.reserveCapacity(Swift.min(limit, 4096) &* events.count)
-        verdicts.reserveCapacity(Swift.min(limit, 4096) &* events.count)
-        var invalid: [InvalidPair] = []
-        var isTruncated = false
-        var cursor = 0
-        while cursor < states.count {
-            let state = states[cursor]
-            for event in events {
-                let next: State
-                let verdict: Verdict
-                switch transition(state, event) {
-                case .to(let target, _):
-                    next = target
-                    verdict = .to
-                case .update(let target):
-                    next = target
-                    verdict = .update
-                case .stay:
-                    targets.append(noTarget)
-                    verdicts.append(.stay)
-                    continue
-                case .ignore:
-                    targets.append(noTarget)
-                    verdicts.append(.ignore)
-                    continue
-                case .invalid(let reason):
-                    invalid.append(InvalidPair(state: state, event: event, reason: reason))
-                    targets.append(noTarget)
-                    verdicts.append(.invalid)
-                    continue
-                case .postpone:
-                    guard let queued = postponed(state, event) else {
-                        targets.append(noTarget)
-                        verdicts.append(.postpone)
-                        continue
-                    }
-                    next = queued
-                    verdict = .postpone
-                }
-                let target: Int32
-                let fragment = StateTable.fragment(next)
-                if !index.hasRoom(for: 1) && states.count < limit { index.grow() }
-                let found = index.probe(next, fragment: fragment, in: states)
-                if found >= 0 {
-                    target = Int32(truncatingIfNeeded: found)
-                } else if states.count < limit {
-                    target = Int32(truncatingIfNeeded: states.count)
-                    index.store(position: states.count, fragment: fragment, slot: -found - 1)
-                    states.append(next)
-                } else {
-                    target = beyondLimit
-                    isTruncated = true
-                }
-                targets.append(target)
-                verdicts.append(verdict)
-            }
-            cursor &+= 1
-        }
-        return StateGraph(
-            states: states, events: events, invalid: invalid, isTruncated: isTruncated,
-            index: index, targets: targets, verdicts: verdicts)
-    }
-
     /// Every accepted transition that made an edge, in (state, event) order.
     ///
     /// Built from the compact storage on each access, in time proportional to the number of cells.
@@ -222,19 +146,19 @@ public struct StateGraph<State: Hashable, Event> {
     }
 
     /// Calls `body` with (from index, event index, to index, kind) for each edge in (state, event) order.
-    func forEachEdge(_ body: (Int, Int, Int, Edge.Kind) -> Void) {
+    package func forEachEdge(_ body: (Int, Int, Int, Edge.Kind) -> Void) {
         let width = events.count
-        for cell in targets.indices where targets[cell] >= 0 {
+        for cell in cells.indices where cells[cell] >= 0 {
             let kind: Edge.Kind
-            switch verdicts[cell] {
+            switch verdict(ofCell: cell) {
             case .to: kind = .to
             case .update: kind = .update
             case .postpone: kind = .postpone
             case .stay, .ignore, .invalid:
                 preconditionFailure(
-                    "Internal inconsistency: cell \(cell) has a target but verdict \(verdicts[cell].word)")
+                    "Internal inconsistency: cell \(cell) has a target but verdict \(verdict(ofCell: cell).word)")
             }
-            body(cell / width, cell % width, Int(targets[cell]), kind)
+            body(cell / width, cell % width, Int(target(ofCell: cell)), kind)
         }
     }
 
@@ -259,8 +183,11 @@ public struct StateGraph<State: Hashable, Event> {
         let width = events.count
         var result: [State] = []
         for position in states.indices {
-            let row = targets[(position * width)..<((position + 1) * width)]
-            let leaves = row.contains { $0 == Self.beyondLimit || ($0 >= 0 && Int($0) != position) }
+            let row = (position * width)..<((position + 1) * width)
+            let leaves = row.contains { cell in
+                let next = target(ofCell: cell)
+                return next == Self.beyondLimit || (next >= 0 && Int(next) != position)
+            }
             if !leaves { result.append(states[position]) }
         }
         return result
@@ -278,8 +205,8 @@ public struct StateGraph<State: Hashable, Event> {
         let width = events.count
         var parentCell = [Int32](repeating: -1, count: goal + 1)
         var cell = 0
-        while cell < targets.count, parentCell[goal] < 0, goal > 0 {
-            let next = Int(targets[cell])
+        while cell < cells.count, parentCell[goal] < 0, goal > 0 {
+            let next = Int(self.target(ofCell: cell))
             if next > 0, next <= goal, parentCell[next] < 0 {
                 parentCell[next] = Int32(cell)
             }
@@ -298,7 +225,7 @@ public struct StateGraph<State: Hashable, Event> {
 
     /// What the transition function decided for the state at `stateIndex` and the event at `eventIndex`.
     public func verdict(stateIndex: Int, eventIndex: Int) -> Verdict {
-        verdicts[stateIndex * events.count + eventIndex]
+        verdict(ofCell: stateIndex * events.count + eventIndex)
     }
 
     /// The position of `state` in ``states``, or nil when it was not reached.
@@ -308,11 +235,12 @@ public struct StateGraph<State: Hashable, Event> {
 
     /// An estimate of the bytes this graph retains, from the capacities of its storage.
     ///
-    /// Counts the state array, the per-cell targets and verdicts, the state index and the invalid
-    /// pairs. Boxed payloads inside a state (strings, arrays) are not counted.
+    /// Counts the state array, the cells (32 bits per (state, event): target and verdict), the state
+    /// index (32 bits a state) and the invalid pairs. Boxed payloads inside a state (strings, arrays) are
+    /// not counted.
     public var approximateMemoryBytes: Int {
         let stateBytes = states.capacity * MemoryLayout<State>.stride
-        let cellBytes = targets.capacity * MemoryLayout<Int32>.stride + verdicts.capacity * MemoryLayout<Verdict>.stride
+        let cellBytes = cells.capacity * MemoryLayout<Int32>.stride
         let indexBytes = index.bytes
         let invalidBytes = invalid.capacity * MemoryLayout<InvalidPair>.stride
         return stateBytes + cellBytes + indexBytes + invalidBytes
@@ -320,6 +248,24 @@ public struct StateGraph<State: Hashable, Event> {
 }
 
 extension StateGraph: Sendable where State: Sendable, Event: Sendable {}
+
+extension StateGraph where State: Sendable, Event: Sendable {
+    /// Explores every state reachable from `initial` as
+    /// ``explore(from:events:maximumStates:transition:)`` does, on `workers` threads.
+    ///
+    /// The graph is the same whatever the number of workers: the same states in the same order, the
+    /// same edges, invalid pairs, dead ends and shortest paths. `transition` is called from several
+    /// threads at once, so it must be `@Sendable`; small machines are explored on the calling thread.
+    @inlinable
+    public static func explore(
+        from initial: State, events: [Event], maximumStates: Int = 10_000, workers: ExplorationWorkers,
+        transition: @Sendable (State, Event) -> Transition<State, Event>
+    ) -> StateGraph {
+        explore(
+            from: initial, events: events, maximumStates: maximumStates, workers: workers.count,
+            transition: transition, postponed: { _, _ in nil })
+    }
+}
 extension StateGraph.Edge: Sendable where State: Sendable, Event: Sendable {}
 extension StateGraph.Edge: Equatable where Event: Equatable {}
 extension StateGraph.Edge: Hashable where Event: Hashable {}

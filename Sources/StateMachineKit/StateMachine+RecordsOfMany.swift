@@ -50,6 +50,69 @@ extension StateMachine {
     }
 }
 
+extension StateMachine {
+    /// Machines that one change feed follows, more of them added while it is read: a screen listing thousands
+    /// of rows makes each row's machine only when the row is first used, and adds it here.
+    ///
+    /// ``records()`` is ``records(of:after:)`` over every machine added, before or after the feed began, each
+    /// from its first record; a batch's ``IndexedRecordBatch/index`` is the machine's position in the order
+    /// they were added. The set does not keep the machines alive.
+    ///
+    /// ```swift
+    /// let machines = TransferMachine.Engine.MachineSet()
+    /// let feed = machines.records()
+    /// let row = machines.add(engine)  // the feed reads its records from the first one
+    /// ```
+    public final class MachineSet: Sendable {
+        private struct Members {
+            var machines: [WeakMachine] = []
+            /// The feeds reading the set, each told of every machine added.
+            var feeds: [WeakFeed] = []
+        }
+
+        private struct WeakMachine: Sendable {
+            weak var machine: StateMachine?
+        }
+
+        private struct WeakFeed: Sendable {
+            weak var feed: RecordsOfMany<State, Event>?
+        }
+
+        private let members = Locked(Members())
+
+        /// An empty set.
+        public init() {}
+
+        /// Adds `machine`; every feed of the set, now and later, reads its records from the first one.
+        /// Returns its index in the feeds' batches.
+        @discardableResult
+        public func add(_ machine: StateMachine) -> Int {
+            members.withLock { members in
+                members.machines.append(WeakMachine(machine: machine))
+                members.feeds.removeAll { $0.feed?.isEnded ?? true }
+                for entry in members.feeds { entry.feed?.follow(machine) }
+                return members.machines.count - 1
+            }
+        }
+
+        /// How many machines were added.
+        public var count: Int { members.withLock { $0.machines.count } }
+
+        /// One feed of every machine added, before or after it began: ``records(of:after:)`` over a set that
+        /// grows.
+        public func records() -> AsyncStream<[IndexedRecordBatch]> {
+            let feed = members.withLock { members in
+                // Made under the set's lock: a machine added meanwhile is followed once, in its place.
+                let feed = RecordsOfMany(
+                    members.machines.map(\.machine), after: Array(repeating: 0, count: members.machines.count))
+                members.feeds.append(WeakFeed(feed: feed))
+                return feed
+            }
+            return AsyncStream(unfolding: { await feed.next() }, onCancel: { feed.end() })
+        }
+    }
+}
+
 extension StateMachine.IndexedRecordBatch: Equatable where Event: Equatable {}
 extension StateMachine.IndexedRecordBatch: Hashable where Event: Hashable {}
 
@@ -82,6 +145,14 @@ final class RecordsWaker: Sendable {
     init(count: Int) {
         marks = Locked(Marks(isMarked: Array(repeating: false, count: count)))
     }
+
+    /// One more machine to mark, at the next index.
+    func grow() {
+        marks.withLock { $0.isMarked.append(false) }
+    }
+
+    /// Whether the feed has ended.
+    var isEnded: Bool { marks.withLock { $0.ended } }
 
     /// Machine `index` recorded: marks it and wakes the reader if it waits.
     @usableFromInline
@@ -138,33 +209,57 @@ final class RecordsWaker: Sendable {
 }
 
 /// The reading side of ``StateMachine/records(of:after:)``: the machines (weakly), their cursors, and the waker
-/// their watchers tell.
+/// their watchers tell. A ``StateMachine/MachineSet`` adds machines to it while it is read.
 final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable {
     private struct Machine: Sendable {
         weak var machine: StateMachine<State, Event>?
     }
 
-    private let machines: [Machine]
+    /// The machines followed and each one's cursor, at the same index; a cursor is read and moved only by the
+    /// feed's one reader, one `next()` at a time.
+    private struct Followed {
+        var machines: [Machine]
+        var cursors: [Int]
+    }
+
+    private let followed: Locked<Followed>
     private let waker: RecordsWaker
-    /// Each machine's cursor; read and moved only by the feed's one reader, one `next()` at a time.
-    private let cursors: Locked<[Int]>
 
     /// Watches every machine: one with records after its cursor is marked to be read at once, the others
-    /// watched until they record.
-    init(_ machines: [StateMachine<State, Event>], after cursors: [Int]) {
-        self.machines = machines.map { Machine(machine: $0) }
+    /// watched until they record. A machine gone already (nil) keeps its index and is never read.
+    init(_ machines: [StateMachine<State, Event>?], after cursors: [Int]) {
+        followed = Locked(Followed(machines: machines.map { Machine(machine: $0) }, cursors: cursors))
         let waker = RecordsWaker(count: machines.count)
         self.waker = waker
-        self.cursors = Locked(cursors)
         for (index, machine) in machines.enumerated() {
-            let behind = machine.core.withLock { core in
-                if core.sequence > cursors[index] { return true }
-                core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
-                return false
-            }
-            if behind { waker.recorded(index) }
+            if let machine { watch(machine, at: index, after: cursors[index]) }
         }
     }
+
+    /// Follows `machine` too, at the next index, from its first record.
+    func follow(_ machine: StateMachine<State, Event>) {
+        let index = followed.withLock { followed in
+            followed.machines.append(Machine(machine: machine))
+            followed.cursors.append(0)
+            return followed.machines.count - 1
+        }
+        waker.grow()
+        watch(machine, at: index, after: 0)
+    }
+
+    /// Marks machine `index` at once when it has records after `cursor`; otherwise watches it until it records.
+    private func watch(_ machine: StateMachine<State, Event>, at index: Int, after cursor: Int) {
+        let waker = self.waker
+        let behind = machine.core.withLock { core in
+            if core.sequence > cursor { return true }
+            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
+            return false
+        }
+        if behind { waker.recorded(index) }
+    }
+
+    /// Whether the feed has ended (its reader is gone or was cancelled).
+    var isEnded: Bool { waker.isEnded }
 
     /// The batches of the machines that recorded since the last call, waiting for one; nil once ended.
     func next() async -> [StateMachine<State, Event>.IndexedRecordBatch]? {
@@ -179,15 +274,15 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// Machine `index`'s records after its cursor, if any, and its watcher armed again in the same step, so a
     /// record made after this read tells the feed.
     private func read(_ index: Int) -> StateMachine<State, Event>.IndexedRecordBatch? {
-        guard let machine = machines[index].machine else { return nil }
-        let cursor = cursors.withLock { $0[index] }
+        let (machine, cursor) = followed.withLock { ($0.machines[index].machine, $0.cursors[index]) }
+        guard let machine else { return nil }
         let waker = self.waker
         let read = machine.core.withLock { core -> (StateMachine<State, Event>.RecordBatch, Int)? in
             core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
             return core.sequence > cursor ? (core.batch(after: cursor), core.sequence) : nil
         }
         guard let (batch, sequence) = read else { return nil }
-        cursors.withLock { $0[index] = sequence }
+        followed.withLock { $0.cursors[index] = sequence }
         return StateMachine.IndexedRecordBatch(index: index, batch: batch)
     }
 
@@ -195,7 +290,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     func end() {
         waker.end()
         let waker = self.waker
-        for entry in machines {
+        for entry in followed.withLock({ $0.machines }) {
             entry.machine?.core.withLock { core in core.live.readers.watchers.removeAll { $0.waker === waker } }
         }
     }

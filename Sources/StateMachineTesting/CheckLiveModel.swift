@@ -66,31 +66,8 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
             let place = "step \(position + 1) (\(step))"
             for record in machine.history where record.sequence > checked {
                 checked = record.sequence
-                let unchangedBy: String?
-                switch record.outcome {
-                case .ignored, .invalid: unchangedBy = "rejected"
-                case .postponed, .overflowed: unchangedBy = "postponed"
-                case .moved, .updated, .stayed, .stopped, .stale: unchangedBy = nil
-                }
-                if let unchangedBy, record.after != record.before {
-                    return (
-                        initial,
-                        ModelTrace(
-                            states: states,
-                            failure:
-                                "\(unchangedBy) event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
-                        )
-                    )
-                }
-                if !invariant(record.after) {
-                    return (
-                        initial,
-                        ModelTrace(
-                            states: states,
-                            failure:
-                                "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"
-                        )
-                    )
+                if let failure = liveProblem(in: record, during: place, invariant: invariant) {
+                    return (initial, ModelTrace(states: states, failure: failure))
                 }
             }
             if !invariant(state) {
@@ -115,6 +92,27 @@ public func checkLiveModel<State: Hashable & Sendable, Event: Sendable>(
             initial: initial, events: shrinker.current, states: shrinker.trace.states,
             failure: shrinker.trace.failure ?? "", seed: runSeed, originalLength: failing.count,
             shrinkSteps: shrinker.steps)
+    }
+    return nil
+}
+
+/// What is wrong with `record`, a step of a live run: a rejected or postponed event that changed the
+/// state, or an `after` state that breaks the invariant; nil when nothing is.
+private func liveProblem<State: Hashable & Sendable, Event: Sendable>(
+    in record: StateMachine<State, Event>.Record, during place: String, invariant: (State) -> Bool
+) -> String? {
+    let unchangedBy: String?
+    switch record.outcome {
+    case .ignored, .invalid: unchangedBy = "rejected"
+    case .postponed, .overflowed: unchangedBy = "postponed"
+    case .moved, .updated, .stayed, .stopped, .stale: unchangedBy = nil
+    }
+    if let unchangedBy, record.after != record.before {
+        return
+            "\(unchangedBy) event \(record.event) (\(record.outcome)) changed the state from \(record.before) to \(record.after) during \(place)"
+    }
+    if !invariant(record.after) {
+        return "the invariant does not hold in \(record.after), reached by \(record.event) during \(place)"
     }
     return nil
 }

@@ -1,3 +1,4 @@
+import StateMachineDiagrams
 import StateMachineKit
 
 extension DiagramGraph {
@@ -38,13 +39,24 @@ extension DiagramLayout {
     /// it); and that edges between different pairs of nodes
     /// share a cell only where one crosses the other at right angles (never running along it).
     public func problems(drawing graph: DiagramGraph) -> [String] {
-        var found: [String] = []
-        let grid = lines.map(Array.init)
         guard boxes.count == graph.nodes.count, paths.count == graph.edges.count else {
             return [
                 "\(boxes.count) boxes and \(paths.count) paths for \(graph.nodes.count) nodes, \(graph.edges.count) edges"
             ]
         }
+        // Per cell, the edges through it and whether each passes straight through vertically or horizontally.
+        var passing: [Int: [(edge: Int, straight: Character?)]] = [:]
+        let grid = lines.map(Array.init)
+        var found = boxProblems()
+        for edge in paths.indices {
+            found += pathProblems(edge, of: graph, grid: grid, passing: &passing)
+        }
+        return found + crossingProblems(passing, of: graph)
+    }
+
+    /// Boxes off the grid, overlapping, or drawn over.
+    private func boxProblems() -> [String] {
+        var found: [String] = []
         let whole = bounds
         for (node, box) in boxes.enumerated() {
             if box.width < 3 || box.height < 3 || !whole.contains(Point(x: box.x, y: box.y))
@@ -62,53 +74,68 @@ extension DiagramLayout {
                 found.append("box \(node) is drawn over at \(foreign)")
             }
         }
-        // Per cell, the edges through it and whether each passes straight through vertically or horizontally.
-        var passing: [Int: [(edge: Int, straight: Character?)]] = [:]
-        for (edge, path) in paths.enumerated() {
-            let source = boxes[graph.edges[edge].from]
-            let target = boxes[graph.edges[edge].to]
-            guard let first = path.first, let last = path.last, path.count >= 2 else {
-                found.append("edge \(edge) has a path of \(path.count) cells")
-                continue
-            }
-            let onBorder =
-                source.contains(first)
-                && (first.x == source.x || first.y == source.y || first.x == source.x + source.width - 1
-                    || first.y == source.y + source.height - 1)
-            if !onBorder { found.append("edge \(edge) starts at \(first), not on its source's border") }
-            let beside =
-                !target.contains(last)
-                && (target.contains(Point(x: last.x + 1, y: last.y)) || target.contains(Point(x: last.x - 1, y: last.y))
-                    || target.contains(Point(x: last.x, y: last.y + 1))
-                    || target.contains(Point(x: last.x, y: last.y - 1)))
-            if !beside { found.append("edge \(edge) ends at \(last), not beside its target") }
-            for step in path.indices {
-                let cell = path[step]
-                guard whole.contains(cell) else {
-                    found.append("edge \(edge) leaves the grid at \(cell)")
-                    break
-                }
-                if step > 0 {
-                    let previous = path[step - 1]
-                    if abs(cell.x - previous.x) + abs(cell.y - previous.y) != 1 {
-                        found.append("edge \(edge) jumps from \(previous) to \(cell)")
-                    }
-                    if let box = boxes.firstIndex(where: { $0.contains(cell) }) {
-                        found.append("edge \(edge) passes through box \(box) at \(cell)")
-                    }
-                    if !Self.lineGlyphs.contains(grid[cell.y][cell.x]) {
-                        found.append("edge \(edge) is drawn as '\(grid[cell.y][cell.x])' at \(cell), not as a line")
-                    }
-                }
-                var straight: Character?
-                if step > 0 && step < path.count - 1 {
-                    let before = path[step - 1]
-                    let after = path[step + 1]
-                    if before.x == after.x { straight = "|" } else if before.y == after.y { straight = "-" }
-                }
-                passing[cell.y * width + cell.x, default: []].append((edge, straight))
-            }
+        return found
+    }
+
+    /// What is wrong with the path of `edge`: where it starts and ends, a jump, a box crossed, a cell not
+    /// drawn as a line. Adds each of its cells to `passing`.
+    private func pathProblems(
+        _ edge: Int, of graph: DiagramGraph, grid: [[Character]],
+        passing: inout [Int: [(edge: Int, straight: Character?)]]
+    ) -> [String] {
+        var found: [String] = []
+        let path = paths[edge]
+        let source = boxes[graph.edges[edge].from]
+        let target = boxes[graph.edges[edge].to]
+        guard let first = path.first, let last = path.last, path.count >= 2 else {
+            return ["edge \(edge) has a path of \(path.count) cells"]
         }
+        let onBorder =
+            source.contains(first)
+            && (first.x == source.x || first.y == source.y || first.x == source.x + source.width - 1
+                || first.y == source.y + source.height - 1)
+        if !onBorder { found.append("edge \(edge) starts at \(first), not on its source's border") }
+        let beside =
+            !target.contains(last)
+            && (target.contains(Point(x: last.x + 1, y: last.y)) || target.contains(Point(x: last.x - 1, y: last.y))
+                || target.contains(Point(x: last.x, y: last.y + 1))
+                || target.contains(Point(x: last.x, y: last.y - 1)))
+        if !beside { found.append("edge \(edge) ends at \(last), not beside its target") }
+        let whole = bounds
+        for step in path.indices {
+            let cell = path[step]
+            guard whole.contains(cell) else {
+                found.append("edge \(edge) leaves the grid at \(cell)")
+                break
+            }
+            if step > 0 {
+                let previous = path[step - 1]
+                if abs(cell.x - previous.x) + abs(cell.y - previous.y) != 1 {
+                    found.append("edge \(edge) jumps from \(previous) to \(cell)")
+                }
+                if let box = boxes.firstIndex(where: { $0.contains(cell) }) {
+                    found.append("edge \(edge) passes through box \(box) at \(cell)")
+                }
+                if !Self.lineGlyphs.contains(grid[cell.y][cell.x]) {
+                    found.append("edge \(edge) is drawn as '\(grid[cell.y][cell.x])' at \(cell), not as a line")
+                }
+            }
+            var straight: Character?
+            if step > 0 && step < path.count - 1 {
+                let before = path[step - 1]
+                let after = path[step + 1]
+                if before.x == after.x { straight = "|" } else if before.y == after.y { straight = "-" }
+            }
+            passing[cell.y * width + cell.x, default: []].append((edge, straight))
+        }
+        return found
+    }
+
+    /// Edges of different node pairs sharing a cell other than by crossing at right angles.
+    private func crossingProblems(
+        _ passing: [Int: [(edge: Int, straight: Character?)]], of graph: DiagramGraph
+    ) -> [String] {
+        var found: [String] = []
         for (cell, visits) in passing.sorted(by: { $0.key < $1.key }) where visits.count > 1 {
             for (index, one) in visits.enumerated() {
                 for other in visits[(index + 1)...] where !sameBundle(graph.edges[one.edge], graph.edges[other.edge]) {

@@ -4,12 +4,6 @@ import Commands
 import DashboardApp
 import TerminalUI
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +11,7 @@ import Darwin
 #endif
 
 let (io, flush) = CommandIO.standard()
-let environment = ProcessInfo.processInfo.environment
+let environment = CommandLineTool.processEnvironment
 // A crash restores the terminal and says so in one line, never waiting in the runtime's interactive backtracer.
 CrashReport.install(program: "statetui", environment: environment)
 let status = CommandLineTool.run(CommandLineTool.processArguments, io: io, environment: environment) {

@@ -88,9 +88,10 @@ import Testing
     }
 
     static func blocks(of article: String) throws -> [CodeBlock] {
-        let url = PackagePaths.root.appendingPathComponent("Sources").appendingPathComponent(
-            article.hasPrefix("StateMachineKit") ? "StateMachineKit" : "StateMachineTesting"
-        ).appendingPathComponent(article)
+        // "StateMachineKit.docc/GettingStarted.md" lives in Sources/StateMachineKit.
+        let module = String(article.prefix { $0 != "." })
+        let url = PackagePaths.root.appendingPathComponent("Sources").appendingPathComponent(module)
+            .appendingPathComponent(article)
         return try CodeBlock.all(in: String(contentsOf: url, encoding: .utf8))
     }
 }

@@ -1,6 +1,7 @@
 // The code of the "Diagrams in text" article; see GettingStartedSnippets.swift for the markers. The test
 // below also checks that the article's drawing is what the code prints.
 
+import StateMachineDiagrams
 import StateMachineKit
 import Testing
 
@@ -54,7 +55,7 @@ func player(_ state: Player, _ event: PlayerEvent) -> Transition<Player, PlayerE
         let graph = StateGraph.explore(from: Player.stopped, events: PlayerEvent.samples, transition: player)
         let drawing = DiagramLayout(graph.caseDiagram).text  // one box per case, arrows by event case
         // end snippet
-        let blocks = try ArticleSnippetTests.blocks(of: "StateMachineKit.docc/DiagramsInText.md")
+        let blocks = try ArticleSnippetTests.blocks(of: "StateMachineDiagrams.docc/DiagramsInText.md")
         let shown = try #require(blocks.first { $0.language == "text" })
         #expect(shown.text + "\n" == drawing)
         #expect(graph.caseDiagram.nodes == ["stopped", "playing", "paused"])

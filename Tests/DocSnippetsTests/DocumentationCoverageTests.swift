@@ -23,7 +23,7 @@ import Testing
         var symbols: [Symbol]
     }
 
-    @Test(arguments: ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"])
+    @Test(arguments: ["StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "StateMachineInspector"])
     func everyPublicSymbolHasADocComment(module: String) throws {
         let graph = try Self.symbolGraph(of: module)
         #expect(graph.symbols.count > 10, "the symbol graph of \(module) looks empty")

@@ -5,9 +5,10 @@ enum PackagePaths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let snippetFolder = root.appendingPathComponent("Tests/DocSnippetsTests")
-    static let catalogs = ["StateMachineKit", "StateMachineTesting", "StateMachineInspector"].map {
-        root.appendingPathComponent("Sources/\($0)/\($0).docc")
-    }
+    static let catalogs = ["StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "StateMachineInspector"]
+        .map {
+            root.appendingPathComponent("Sources/\($0)/\($0).docc")
+        }
 
     /// Every Markdown file of every catalog, sorted by path.
     static func articles() throws -> [URL] {

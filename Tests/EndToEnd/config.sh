@@ -63,10 +63,10 @@ wait_for "bad\\.toml:5: expected a colour for active"
 keys "clear; $bin --config '$work/missing.toml'; echo exit=\$?" Enter
 wait_for '^exit=2$'
 wait_for 'missing\.toml: no such file'
-printf '[keys]\nhelp = "H"\n' > "$work/other.toml"
+printf '[keys]\nhelp = "K"\n' > "$work/other.toml"
 keys "clear; $bin --seed 1 --config '$work/other.toml'; echo exit=\$?" Enter
 wait_for '^ 1 Transfers'
-wait_for 'H help · q quit'
+wait_for 'K help · q quit'
 keys q
 wait_for '^exit=0$'
 

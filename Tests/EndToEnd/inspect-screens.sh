@@ -56,25 +56,47 @@ headless=$!
 step="statetui inspect NAME opens the Machines screen"
 tm new-session -d -s watch -x 120 -y 30 "env $run_env '$bin' inspect statetui-copy; echo exit=\$?; sleep 60"
 wait_in watch 'statetui-copy · pid [0-9]+ · 2 machines · live'
-wait_in watch 'one\.bin +TransferModel\(phase: idle'
+wait_in watch 'one\.bin +idle +'
 
 step="s in the copy starts one.bin and inspect shows it running"
-press copy s watch 'one\.bin +TransferModel\(phase: running'
+press copy s watch 'one\.bin +running · [0-9]+% · request #1'
 
 step="p pauses it"
 press copy p copy 'one\.bin .*paused'
-wait_in watch 'one\.bin +TransferModel\(phase: paused'
+wait_in watch 'one\.bin +paused · [0-9]+% · request #1'
 
 step="p resumes it and it completes"
-press copy p watch 'one\.bin +TransferModel\(phase: (running|verifying|completed)' \
-    'one\.bin +TransferModel\(phase: completed'
+press copy p watch 'one\.bin +(running|completed) · ' 'one\.bin +completed · '
+
+step="/ filters the Machines list (typed letters go into it), esc clears it"
+press watch / watch 'enter keeps · esc clears'
+tm send-keys -t watch -l two
+press watch Enter watch '/two: 1 of 2'
+wait_in watch 'two\.bin +idle'
+! tm capture-pane -p -t watch | grep -q 'one\.bin' || fail "the filter /two still shows one.bin"
+press watch Escape watch 'one\.bin +completed · '
+press watch g watch 'one\.bin +completed · '
 
 step="History travels back to the pause"
 press watch 2 watch 'Machine +one\.bin'
 press watch Home watch 'travelled back' 'event +.*start'
 
-step="Graph shows the learned graph with the current state"
-press watch 3 watch 'learned from [0-9]+ transitions seen · now TransferModel\(phase: completed'
+step="/ searches History as the dashboard does (typed letters go into it), enter travels to the match, esc ends it"
+press watch / watch 'enter searches · esc cancels'
+tm send-keys -t watch -l pause
+press watch Enter watch '/pause \([0-9]+ rows\)' 'event +pause'
+press watch n watch 'event +pause'
+press watch Escape watch 'missed · travelled back'
+press watch o watch 'sorted by event' 'event▾'
+press watch o watch 'sorted by outcome' 'outcome▾'
+press watch o watch 'sorted by state'
+press watch o watch 'missed · travelled back'
+
+step="Graph shows the learned graph by case with the current state in words; ] and [ pick the machine; v the canonical text"
+press watch 3 watch 'learned from [0-9]+ transitions seen · by case · now completed · '
+press watch ']' watch 'Machine +two\.bin +learned'
+press watch '[' watch 'Machine +one\.bin +learned'
+press watch v watch 'now TransferModel\(phase: completed'
 
 step="q in the copy (two.bin never started: exit 1): inspect says the program exited and keeps the last picture"
 press copy q copy '^exit=1$'

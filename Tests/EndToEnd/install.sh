@@ -39,6 +39,13 @@ done
 version=$(cd "$work" && "$prefix/bin/statetui" --version) || fail "the installed statetui --version failed"
 [ -n "$version" ] || fail "the installed statetui --version printed nothing"
 
+# The dynamic loader maps neither libcrypto (the first hash opens it) nor libstdc++ (linked in) at exec.
+if command -v ldd >/dev/null 2>&1; then
+    libraries=$(ldd "$prefix/bin/statetui") || fail "ldd cannot read the installed statetui"
+    loaded=$(printf '%s\n' "$libraries" | grep -E 'libcrypto|libstdc\+\+' || true)
+    [ -z "$loaded" ] || fail "the installed statetui loads at exec what it should not: $loaded"
+fi
+
 # The installed man page renders without a single warning.
 if command -v groff >/dev/null 2>&1; then
     warnings=$(groff -mandoc -ww -z "$prefix/share/man/man1/statetui.1" 2>&1)

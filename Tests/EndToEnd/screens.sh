@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Upload, Load, Graph and History screens of the real `statetui` dashboard in tmux: every screen visited
-# with 1–5, Tab and Shift-Tab, and its keys used — upload start/pause/resume/fail/retry, load refresh/fail/late
+# with 1–5, Tab and Shift-Tab, and its keys used — the transfers filtered and sorted, upload start/pause/resume/fail/retry, load refresh/fail/late
 # response with the flags pane going impossible, graph model cycling, scrolling and the Mermaid export, history
 # machine cycling and its marked records — then the help overlay listing every screen's keys, and the
 # interactive `statetui demo` stopped with q. Screens are polled with a bounded wait, never a fixed sleep.
@@ -15,6 +15,24 @@ tm set -g escape-time 0
 wait_for '^\$'
 keys "clear; cd '$work'; $bin --seed 1; echo exit=\$?" Enter
 wait_for '^ 1 Transfers   2 Upload   3 Load   4 Graph   5 History'
+
+step="transfers: / filters (q goes into the filter), esc clears, o sorts by name and G selects the last row"
+keys / q
+wait_for '^│ /q▏ 0 of 5'
+keys BSpace v i d e o Enter
+wait_for '^│ /video: 1 of 5'
+wait_gone '│ photos\.tar '
+keys Escape
+wait_for '│ photos\.tar '
+keys o
+wait_for '│ Name▾ '
+wait_for '^│ sorted by name'
+keys G Enter
+wait_for '─ video\.mp4 ─'
+keys Escape
+wait_gone '─ video\.mp4 ─'
+keys o o o o
+wait_gone 'sorted by'
 
 step="upload: start, pause, resume, complete"
 keys 2
@@ -65,7 +83,7 @@ wait_for 'by case'
 wait_for '║ idle ║'
 keys t
 wait_for 'states · [0-9]+ edges'
-keys g
+keys ']'
 keys m
 wait_for "Mermaid written to .*statetui-upload\\.mmd"
 [ -s "$work/statetui-upload.mmd" ] || fail "statetui-upload.mmd was not written"
@@ -76,10 +94,10 @@ wait_for 'Dead ends \([0-9]+\)'
 step="history: one named machine at a time; the load's and the upload's records, stale ones counted"
 keys 5
 wait_for 'Machine ‹ photos\.tar › 1/7'
-keys Left
+keys '['
 wait_for 'refreshTapped'
 wait_for '[0-9]+ records · 1 stale'
-keys Left
+keys '['
 wait_for '[0-9]+ records · 1 stale'
 wait_for 'following'
 keys Up
@@ -97,13 +115,21 @@ wait_for '/pause \([0-9]+ rows\)'
 keys Escape
 wait_for 'records · [0-9]+ stale · [0-9]+ invalid · (following|paused)'
 
+step="history: o sorts by event, outcome and state, then time order again"
+keys o
+wait_for '(following|End to follow) · sorted by event'
+wait_for 'event▾'
+keys o o o
+wait_for 'invalid · (following|paused — End to follow) +│'
+
 step="help lists every screen's keys"
 keys '?'
 wait_for 'Upload'
-wait_for 'Graph'
+# The whole help is taller than 24 rows: PgDn scrolls a page, End to its last lines.
+keys PageDown
 wait_for 'fail the next upload'
-# The whole help is taller than 24 rows: End scrolls to its last lines.
 keys End
+wait_for 'Graph'
 wait_for 'write Mermaid file'
 keys Escape
 keys BTab

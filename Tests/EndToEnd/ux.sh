@@ -76,7 +76,7 @@ wait_gone '─ tree/sub/bad\.bin ─'
 step="a click on the History tab shows History; / searches it"
 wait_for '│ tree/big\.bin .*completed · '
 click $(($(column_on_top '3 History') + 2)) 1
-wait_for 'records · [0-9]+ stale · [0-9]+ invalid · following'
+wait_for 'records · [0-9]+ stale · [0-9]+ invalid · ([0-9]+ missed · )?following'
 keys /
 wait_for 'enter searches · esc cancels'
 keys -l succeeded
@@ -135,12 +135,12 @@ wait $first || fail "the first copy into $busy failed: $(cat "$work/busy.out")"
 wait_for '^ 1 Transfers +2 Graph +3 History *$'
 wait_for '│ notes\.txt .*completed · '
 
-step="issue 23: the copy dashboard's Graph shows the transfer model only, and g does not leave it"
+step="issue 23: the copy dashboard's Graph shows the transfer model only, and ] does not leave it"
 keys 2
 wait_for '^│  transfer  by case '
-keys g
+keys ']'
 wait_for '^│  transfer  by case '
-! screen | grep -q -E ' upload | load |g/G model' || fail "the copy dashboard's Graph offers the demo's models"
+! screen | grep -q -E ' upload | load |\[ \] model' || fail "the copy dashboard's Graph offers the demo's models"
 keys q
 wait_for '^exit=0$'
 cmp -s "$src/big.bin" "$busy/big.bin" && cmp -s "$src/notes.txt" "$busy/notes.txt" ||

@@ -205,15 +205,31 @@ import Testing
     func aCopyStoppedAbruptlyResumesAtItsLastDurableCheckpoint(stopAfterChunks: Int) async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
-        let journal = try CopyJournal(directory: fixture.destination)
         let stopAt = Int64(stopAfterChunks * Self.chunk)
         let checkpoint = Int64(stopAfterChunks / 2 * 2 * Self.chunk)
+        // The last checkpoint is durable once an fsync of the journal that began after its line was written
+        // has returned: the journal's file system says when.
+        let checkpointLine = CopyJournal.line(for: .checkpoint(name: "source.bin", offset: checkpoint))
+        let lineWritten = Locked(false)
+        let durable = DispatchSemaphore(value: 0)
+        var journalFiles = FileSystem.posix
+        journalFiles.append = { descriptor, bytes throws(Errno) in
+            let count = try FileSystem.posix.append(descriptor, bytes)
+            if Array(bytes) == checkpointLine { lineWritten.withLock { $0 = true } }
+            return count
+        }
+        journalFiles.sync = { descriptor throws(Errno) in
+            let covers = lineWritten.withLock { $0 }
+            try FileSystem.posix.sync(descriptor)
+            if covers { durable.signal() }
+        }
+        let journal = try CopyJournal(directory: fixture.destination, fileSystem: journalFiles)
         let crashed = try fixture.directory.directory("crashed")
         let stopping = Locked<CopyJob?>(nil)
         let crash = MidRun(at: stopAt) {
             // Checkpoints are made durable in the background; no new one is queued while this runs.
-            for _ in 0..<10_000 where (journal.entry(named: "source.bin")?.durableOffset ?? 0) < checkpoint {
-                usleep(1000)
+            if checkpoint > 0 && durable.wait(timeout: .now() + .seconds(20)) == .timedOut {
+                throw CheckpointNeverDurable(offset: checkpoint)
             }
             for name in [CopyJournal.fileName, StagedFile.partialName(for: "source.bin")] {
                 try FileManager.default.copyItem(
@@ -252,6 +268,11 @@ import Testing
                 == .write(
                     path: crashed + "/" + StagedFile.partialName(for: "source.bin"), offset: checkpoint,
                     count: Self.chunk))
+    }
+
+    /// The copy's checkpoint at `offset` was not made durable within the bound (the background fsync hangs).
+    struct CheckpointNeverDurable: Error {
+        let offset: Int64
     }
 
     @Test func aDamagedJournalLineRestartsItsTransferCleanly() async throws {
@@ -483,7 +504,7 @@ import Testing
         let held = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         let syncs = Locked(0)
-        let lines = Locked(0)
+        let written = DispatchSemaphore(value: 0)
         let counting = Locked(false)
         var fileSystem = FileSystem.posix
         fileSystem.sync = { descriptor throws(Errno) in
@@ -501,7 +522,7 @@ import Testing
         }
         fileSystem.append = { descriptor, bytes throws(Errno) in
             let count = try FileSystem.posix.append(descriptor, bytes)
-            lines.withLock { $0 += 1 }
+            written.signal()
             return count
         }
         let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
@@ -519,9 +540,9 @@ import Testing
         for name in ["b", "c", "d", "e"] { appendOnAThread(name) }
         // Until every line is written (bounded, so code that holds the journal during its fsync fails
         // instead of hanging), then through the journal's lock, which each line's ticket is taken under.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while lines.withLock({ $0 }) < 5, ContinuousClock.now < deadline { usleep(1000) }
-        if lines.withLock({ $0 }) == 5 { _ = journal.entries }
+        let deadline = DispatchTime.now() + .seconds(20)
+        let allWritten = (0..<5).allSatisfy { _ in written.wait(timeout: deadline) == .success }
+        if allWritten { _ = journal.entries }
         held.signal()
         appended.wait()
         #expect(syncs.withLock { $0 } == 2)

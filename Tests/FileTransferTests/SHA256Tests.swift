@@ -79,4 +79,21 @@ import Testing
             [copy.finalize(), original.finalize()] == [SHA256.hash(Array("abc".utf8)), SHA256.hash(Array("abx".utf8))])
         #expect([copy.byteCount, original.byteCount] == [3, 3])
     }
+
+    /// libcrypto is opened by the first hash, by the soname of the major version its headers declare
+    /// (Debian's libssl3 ships libcrypto.so.3), and the development name after it.
+    @Test func libcryptoIsOpenedByTheHeadersSoname() throws {
+        try SHA256.loadLibrary()
+        #if os(Linux)
+        #expect(LibCrypto.libraryNames == ["libcrypto.so.3", "libcrypto.so"])
+        #endif
+    }
+
+    @Test func aMissingLibcryptoIsNamedWithItsPackage() {
+        let error = LibCryptoError(library: "libcrypto.so.3", reason: "libcrypto.so.3: cannot open shared object file")
+        #expect(
+            error.description
+                == "cannot load libcrypto.so.3 (OpenSSL 3's libcrypto, which SHA-256 needs; Debian: libssl3): "
+                + "libcrypto.so.3: cannot open shared object file")
+    }
 }

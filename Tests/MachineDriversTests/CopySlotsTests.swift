@@ -3,14 +3,19 @@ import Testing
 
 /// The slots that bound how many copies move bytes at once (``CopySlots``): taken in the order asked for,
 /// given back to the longest waiter, and never held by a task cancelled before or while it waited.
-@Suite struct CopySlotsTests {
-    /// Yields until `condition` holds (the waiting tasks run on the cooperative pool; no clock involved).
-    private func until(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
+@Suite(.timeLimit(.minutes(1))) struct CopySlotsTests {
+    /// Reads `usages` until the usage is `usage` (the waiting tasks run on the cooperative pool; no clock
+    /// involved); false when the stream ended first (the test was cancelled at its time limit).
+    private func reach(_ usage: CopySlots.Usage, _ usages: inout AsyncStream<CopySlots.Usage>.Iterator) async -> Bool {
+        while let next = await usages.next() {
+            if next == usage { return true }
+        }
+        return false
     }
 
     @Test func slotsGoToTheWaitersInTheOrderTheyAsked() async {
         let slots = CopySlots(limit: 2)
+        var usages = slots.usages().makeAsyncIterator()
         #expect(await slots.acquire())
         #expect(await slots.acquire())
         let order = Recorder()
@@ -19,13 +24,13 @@ import Testing
             await order.add("first")
             return granted
         }
-        await until { slots.usage == (taken: 2, waiting: 1) }
+        #expect(await reach((taken: 2, waiting: 1), &usages))
         let second = Task {
             let granted = await slots.acquire()
             await order.add("second")
             return granted
         }
-        await until { slots.usage == (taken: 2, waiting: 2) }
+        #expect(await reach((taken: 2, waiting: 2), &usages))
         slots.release()
         #expect(await first.value)
         #expect(slots.usage == (taken: 2, waiting: 1))
@@ -39,9 +44,10 @@ import Testing
 
     @Test func aWaiterCancelledLeavesTheQueueHoldingNothing() async {
         let slots = CopySlots(limit: 1)
+        var usages = slots.usages().makeAsyncIterator()
         #expect(await slots.acquire())
         let waiter = Task { await slots.acquire() }
-        await until { slots.usage == (taken: 1, waiting: 1) }
+        #expect(await reach((taken: 1, waiting: 1), &usages))
         waiter.cancel()
         #expect(await waiter.value == false)
         #expect(slots.usage == (taken: 1, waiting: 0))

@@ -1,6 +1,6 @@
 import Commands
 import MacroModels
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Testing
 

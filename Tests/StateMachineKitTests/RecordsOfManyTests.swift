@@ -56,6 +56,46 @@ import Testing
             ])
     }
 
+    /// A `MachineSet` grows while its feed is read: a machine added after the feed began is followed from its
+    /// first record (made before it was added or after), at its index in the order the machines were added.
+    @Test func aMachineSetsFeedFollowsMachinesAddedWhileItIsRead() async {
+        let machines = Self.machines(3)
+        let set = Machine.MachineSet()
+        #expect(set.add(machines[0]) == 0)
+        var feed = set.records().makeAsyncIterator()
+        machines[1].send(.move)  // before it is added: read from its first record once it is
+        #expect(set.add(machines[1]) == 1)
+        let first = await feed.next()
+        #expect(
+            first == [
+                Indexed(
+                    index: 1,
+                    batch: Batch(
+                        records: [Record(sequence: 1, visit: 1, before: 0, event: .move, outcome: .moved, after: 1)],
+                        missed: 0, state: 1))
+            ])
+        #expect(set.add(machines[2]) == 2)
+        machines[2].send(.change)
+        machines[0].send(.move)
+        let second = await feed.next()
+        #expect(
+            second == [
+                Indexed(
+                    index: 0,
+                    batch: Batch(
+                        records: [Record(sequence: 1, visit: 1, before: 0, event: .move, outcome: .moved, after: 1)],
+                        missed: 0, state: 1)),
+                Indexed(
+                    index: 2,
+                    batch: Batch(
+                        records: [
+                            Record(sequence: 1, visit: 1, before: 0, event: .change, outcome: .updated, after: 10)
+                        ],
+                        missed: 0, state: 10)),
+            ])
+        #expect(set.count == 3)
+    }
+
     @Test func aParkedFeedWakesOnTheNextRecordOfAnyMachine() async {
         let machines = Self.machines(4)
         let stream = Machine.records(of: machines)

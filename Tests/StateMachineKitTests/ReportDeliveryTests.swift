@@ -67,7 +67,7 @@ import Testing
 
     /// A sink blocks on the first report while four other threads send; once it is released, the first
     /// `send` delivers its own report and at most ``StateMachine/ReportQueue/handOverAfter`` others, then hands over.
-    @Test func oneSendDeliversABoundedNumberOfOtherSendersReports() {
+    @Test(.timeLimit(.minutes(1))) func oneSendDeliversABoundedNumberOfOtherSendersReports() async {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let deliveries = Locked<[(event: Int, thread: pthread_t)]>([])
@@ -82,6 +82,7 @@ import Testing
                 }
             }
         ) { _, event in .update(event) }
+        let records = machine.records()
         let first = Locked<pthread_t?>(nil)
         let producersGo = DispatchSemaphore(value: 0)
         let join = Self.onThreads(5) { thread in
@@ -95,8 +96,10 @@ import Testing
         }
         inside.wait()
         for _ in 1...4 { producersGo.signal() }
-        // The other four have queued reports behind the blocked sink (each at least one).
-        while machine.core.withLock({ $0.reports.notes.count }) < 4 { usleep(100) }
+        // The other four have queued reports behind the blocked sink, one each: every producer's first event
+        // is recorded and noted under one lock, and its `send` then waits for the note to be taken.
+        for await batch in records where batch.records.last?.sequence ?? 0 >= 5 { break }
+        #expect(machine.core.withLock { $0.reports.notes.count } == 4)
         release.signal()
         #expect(join())
         let (events, threads) = deliveries.withLock { ($0.map(\.event), $0.map(\.thread)) }

@@ -1,3 +1,4 @@
+import StateMachineDiagrams
 import StateMachineKit
 import StateMachineTesting
 import Support

@@ -128,13 +128,19 @@ private func counterApp(
 
     /// A subscription a state asks for starts once asked (making its sequence only then) and is cancelled
     /// once a state no longer asks for it; one never asked for is never made.
-    @Test func subscriptionsRunOnlyWhileTheStateAsksForThem() async {
+    @Test(.timeLimit(.minutes(1))) func subscriptionsRunOnlyWhileTheStateAsksForThem() async {
         let made = Locked<[String]>([])
         let ended = Locked<[String]>([])
+        // What the test waits for, told as it happens: a value delivered, a stream ended.
+        let (deliveries, noteDelivered) = AsyncStream.makeStream(of: Void.self)
+        let (endings, noteEnded) = AsyncStream.makeStream(of: Void.self)
         @Sendable func sequence(_ name: String) -> AsyncStream<Int> {
             made.withLock { $0.append(name) }
             let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-            continuation.onTermination = { _ in ended.withLock { $0.append(name) } }
+            continuation.onTermination = { _ in
+                ended.withLock { $0.append(name) }
+                noteEnded.yield()
+            }
             continuation.yield(1)
             return stream
         }
@@ -145,6 +151,7 @@ private func counterApp(
                     ? [
                         Subscription(id: "one", { sequence("one") }) { value in
                             made.withLock { $0.append("delivered") }
+                            noteDelivered.yield()
                             return CounterAction.received(value)
                         }
                     ] : [])
@@ -154,12 +161,14 @@ private func counterApp(
         let terminal = HeadlessTerminal(size: Size(width: 10, height: 1), script: [.key(.character("+"))])
         let run = Task { await app.run(detachedOn: terminal) }
         // The value is queued once delivered; only then does the state stop asking.
-        while !made.withLock({ $0.contains("delivered") }) { await Task.yield() }
+        var delivered = deliveries.makeAsyncIterator()
+        await delivered.next()
         terminal.enqueue(keys: [.character("+")])
         let final = await run.value
         // Cancelling the subscription's task ends its stream when that task next waits for a value, which may
-        // come after the run returns: wait for it, a bounded number of turns (a stream never ended fails).
-        for _ in 0..<100_000 where ended.withLock({ $0.isEmpty }) { await Task.yield() }
+        // come after the run returns: wait for it (a stream never ended fails at the time limit).
+        var ending = endings.makeAsyncIterator()
+        await ending.next()
         #expect(final.count == 2)
         #expect(made.withLock { $0 } == ["one", "delivered"])
         #expect(ended.withLock { $0 } == ["one"])

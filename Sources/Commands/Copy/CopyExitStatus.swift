@@ -1,6 +1,6 @@
 import FileTransfer
 import MachineDrivers
-import ScreenStates
+import SeedModels
 
 /// How a copy session ended, as its exit status and standard error tell it, for the dashboard and for
 /// `--headless` alike (one job's end is FileTransfer's `CopyOutcome`; this is the whole session's): each failed file with its reason, how many failed, and how many were left unfinished
@@ -8,11 +8,12 @@ import ScreenStates
 enum CopyExitStatus {
     /// Writes each failed transfer's reason and the counts to `io`'s standard error; returns 0 when every
     /// transfer completed, 1 when any failed or is not finished.
-    static func report(_ transfers: [CopyTransfer], io: CommandIO) -> Int32 {
+    /// `transfers` are each transfer's name and phase (``CopyFiles/phases``).
+    static func report(_ transfers: [(name: String, phase: TransferState)], io: CommandIO) -> Int32 {
         var failures: [(name: String, message: String)] = []
         var unfinished = 0
         for transfer in transfers {
-            switch transfer.machine.state {
+            switch transfer.phase {
             case .completed: break
             case .failed(let message): failures.append((transfer.name, message))
             case .idle, .running, .paused: unfinished += 1

@@ -11,8 +11,11 @@ import Darwin
 ///
 /// - `STATETUI_COPY_CHUNK_DELAY_MS`: sleep this long after each chunk written (throttles a copy so an
 ///   end-to-end test can pause or kill it in the middle).
-/// - `STATETUI_COPY_CHUNK_BYTES`: the chunk size.
+/// - `STATETUI_COPY_CHUNK_BYTES`: the chunk size, of every file (also those written straight to storage,
+///   which otherwise take larger chunks); so does a chunk delay, so a throttled copy keeps one pace.
 /// - `STATETUI_COPY_CHECKPOINT_BYTES`: the distance between durable checkpoints.
+/// - `STATETUI_COPY_DIRECT_BYTES`: the smallest file written straight to storage (`O_DIRECT`); a size
+///   larger than any file (e.g. 9223372036854775807) writes every file through the page cache.
 package struct CopyTuning: Hashable, Sendable {
     /// The environment variable of the chunk delay.
     package static let chunkDelayVariable = "STATETUI_COPY_CHUNK_DELAY_MS"
@@ -20,39 +23,47 @@ package struct CopyTuning: Hashable, Sendable {
     package static let chunkSizeVariable = "STATETUI_COPY_CHUNK_BYTES"
     /// The environment variable of the checkpoint interval.
     static let checkpointVariable = "STATETUI_COPY_CHECKPOINT_BYTES"
+    /// The environment variable of the smallest file written directly.
+    static let directWriteVariable = "STATETUI_COPY_DIRECT_BYTES"
 
     /// Milliseconds to sleep after each chunk written; 0 for none.
     package var chunkDelayMilliseconds: Int
-    /// Bytes per chunk.
-    package var chunkSize: Int
+    /// Bytes per chunk of every file; nil for the defaults (larger chunks for files written directly).
+    package var chunkSize: Int?
     /// Bytes between durable checkpoints.
     package var checkpointInterval: Int64
+    /// The smallest file written straight to storage.
+    package var directWriteMinimumSize: Int64
 
     /// Tuning with explicit values.
     package init(
-        chunkDelayMilliseconds: Int = 0, chunkSize: Int = CopyOptions.defaultChunkSize,
-        checkpointInterval: Int64 = CopyOptions.defaultCheckpointInterval
+        chunkDelayMilliseconds: Int = 0, chunkSize: Int? = nil,
+        checkpointInterval: Int64 = CopyOptions.defaultCheckpointInterval,
+        directWriteMinimumSize: Int64 = CopyOptions.defaultDirectWriteMinimumSize
     ) {
         self.chunkDelayMilliseconds = chunkDelayMilliseconds
         self.chunkSize = chunkSize
         self.checkpointInterval = checkpointInterval
+        self.directWriteMinimumSize = directWriteMinimumSize
     }
 
     /// Reads the variables; throws a message naming the variable whose value is not a number in range.
     package init(environment: [String: String]) throws(UsageError) {
-        func number(_ name: String, minimum: Int, otherwise value: Int) throws(UsageError) -> Int {
-            guard let text = environment[name] else { return value }
+        // The variable's value; nil when it is unset.
+        func number(_ name: String, minimum: Int) throws(UsageError) -> Int? {
+            guard let text = environment[name] else { return nil }
             guard let number = Int(text), number >= minimum else {
                 throw UsageError("\(name)='\(text)' is not a whole number of at least \(minimum)", command: "copy")
             }
             return number
         }
         self.init(
-            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0, otherwise: 0),
-            chunkSize: try number(Self.chunkSizeVariable, minimum: 1, otherwise: CopyOptions.defaultChunkSize),
-            checkpointInterval: Int64(
-                try number(
-                    Self.checkpointVariable, minimum: 1, otherwise: Int(CopyOptions.defaultCheckpointInterval))))
+            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0) ?? 0,
+            chunkSize: try number(Self.chunkSizeVariable, minimum: 1),
+            checkpointInterval: try number(Self.checkpointVariable, minimum: 1).map(Int64.init)
+                ?? CopyOptions.defaultCheckpointInterval,
+            directWriteMinimumSize: try number(Self.directWriteVariable, minimum: 0).map(Int64.init)
+                ?? CopyOptions.defaultDirectWriteMinimumSize)
     }
 
     /// Copy options with these values on the real file system (slowed down when a delay is set).
@@ -67,6 +78,15 @@ package struct CopyTuning: Hashable, Sendable {
                 return count
             }
         }
-        return CopyOptions(chunkSize: chunkSize, checkpointInterval: checkpointInterval, fileSystem: fileSystem)
+        var options = CopyOptions(
+            chunkSize: chunkSize ?? CopyOptions.defaultChunkSize, checkpointInterval: checkpointInterval,
+            fileSystem: fileSystem)
+        options.directWriteMinimumSize = directWriteMinimumSize
+        if let chunkSize {
+            options.directWriteChunkSize = chunkSize
+        } else if chunkDelayMilliseconds > 0 {
+            options.directWriteChunkSize = options.chunkSize
+        }
+        return options
     }
 }

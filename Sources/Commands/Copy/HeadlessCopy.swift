@@ -2,7 +2,7 @@ import DashboardApp
 import Dispatch
 import FileTransfer
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Synchronization
 
@@ -52,17 +52,67 @@ enum HeadlessCopy {
     ) -> Int32 {
         FreePages.limitArenas()
         let started = clock.now
+        var run = Run(session: session, io: io, lines: lines)
         var lastTotal: Duration?
-        var active: [Active] = []
-        var done = TransferTotals()
-        var failures: [(name: String, message: String)] = []
-        var exhausted = false
-        var settledSinceTrim = 0
-        let wake = DispatchSemaphore(value: 0)
         let signals = SignalWatch()
         defer { signals.cancel() }
-        defer { for entry in active { entry.watcher.cancel() } }
+        defer { run.cancelWatchers() }
+        while true {
+            run.refill(onStart)
+            let states = run.snapshot()
+            run.printChanges(states)
+            let elapsed = started.duration(to: clock.now)
+            let finished = run.exhausted && run.active.isEmpty
+            if !finished, lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
+                io.writeOutput(run.totals().line(elapsed: elapsed) + "\n")
+                io.flushOutput()
+                lastTotal = elapsed
+            }
+            if let signal = signals.received {
+                run.stopAll()
+                run.printSummary(elapsed: started.duration(to: clock.now))
+                io.writeError(
+                    "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
+                        + "are kept, run the same command again to continue\n")
+                return 128 + signal
+            }
+            if finished {
+                for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
+                run.printLinks()
+                run.printSummary(elapsed: started.duration(to: clock.now))
+                break
+            }
+            // Only while nothing settled: a settled transfer makes room for the next at once.
+            if run.active.count == states.count || run.exhausted {
+                // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
+                _ = run.wake.wait(timeout: .now() + .milliseconds(50))
+            }
+        }
+        return CopyExitStatus.report(failures: run.failures, unfinished: 0, of: run.done.files, io: io)
+    }
 
+    /// One headless run's transfers under way, what settled, and its output.
+    private struct Run {
+        let session: CopySession
+        let io: CommandIO
+        let lines: ProgressLines
+        /// Signalled by the machines whenever a state changes.
+        let wake = DispatchSemaphore(value: 0)
+        var active: [Active] = []
+        /// The settled transfers, counted.
+        var done = TransferTotals()
+        var failures: [(name: String, message: String)] = []
+        /// True once the session gave its last transfer.
+        var exhausted = false
+        var settledSinceTrim = 0
+
+        init(session: CopySession, io: CommandIO, lines: ProgressLines) {
+            self.session = session
+            self.io = io
+            self.lines = lines
+        }
+
+        /// The settled transfers' totals and the active ones'.
         func totals() -> TransferTotals {
             let active = TransferTotals(
                 active.map {
@@ -74,16 +124,15 @@ enum HeadlessCopy {
                 })
             return active.adding(done)
         }
-        func printMessages() {
-            for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
-        }
-        // The links the session made itself get a line each: the symbolic links as the walk meets them, the
-        // hard links once ``CopySession/finish()`` made them.
+
+        /// The links the session made itself get a line each: the symbolic links as the walk meets them, the
+        /// hard links once ``CopySession/finish()`` made them.
         func printLinks() {
             for link in session.takeLinks() { io.writeOutput("\(link)\n") }
         }
-        // Takes transfers from the session until the window is full or the trees are read.
-        func refill() {
+
+        /// Takes transfers from the session until the window is full or the trees are read, and starts them.
+        mutating func refill(_ onStart: (CopyTransfer) -> Void) {
             while !exhausted, active.count < window {
                 guard let transfer = session.next() else {
                     exhausted = true
@@ -91,19 +140,23 @@ enum HeadlessCopy {
                 }
                 onStart(transfer)
                 let states = transfer.machine.engine.states()
-                let watcher = Task {
+                let watcher = Task { [wake] in
                     for await _ in states { wake.signal() }
                 }
                 active.append(Active(transfer: transfer, watcher: watcher))
                 transfer.machine.send(.start)
             }
-            printMessages()
+            for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
             printLinks()
         }
-        // Prints the lines `states` (one snapshot of every active machine) deserve, then lets the settled ones
-        // go. Whether a machine settled is decided from the same snapshot that was printed, so every final
-        // state gets its line: a machine that settles after the snapshot is seen in the next round.
-        func printChanges(_ states: [TransferState]) {
+
+        /// Every active machine's state, read once.
+        func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }
+
+        /// Prints the lines `states` (one snapshot of every active machine) deserve, then lets the settled ones
+        /// go. Whether a machine settled is decided from the same snapshot that was printed, so every final
+        /// state gets its line: a machine that settles after the snapshot is seen in the next round.
+        mutating func printChanges(_ states: [TransferState]) {
             for (index, state) in states.enumerated() {
                 let transfer = active[index].transfer
                 let status = transfer.status
@@ -118,65 +171,46 @@ enum HeadlessCopy {
             // Written as it happens: a reader following the output live, or the log left after a kill -9.
             io.flushOutput()
             for index in states.indices.reversed() where isSettled(states[index]) {
-                let entry = active.remove(at: index)
-                entry.watcher.cancel()
-                let status = entry.transfer.status
-                done = TransferTotals(
-                    [(phase: states[index], size: status.totalBytes, alreadyThere: status.alreadyThere != nil)]
-                ).adding(done)
-                if case .failed(let message) = states[index] { failures.append((entry.transfer.name, message)) }
-                session.settled(entry.transfer)
-                let transfer = entry.transfer
-                Task { await transfer.finish() }
-                settledSinceTrim += 1
+                settle(active.remove(at: index), in: states[index])
             }
             if settledSinceTrim >= FreePages.settledTransfersPerTrim {
                 FreePages.release()
                 settledSinceTrim = 0
             }
         }
-        func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }
-        func printSummary() {
+
+        /// Counts a transfer that settled in `state` (only its size, and its reason when it failed, are kept)
+        /// and lets it go.
+        private mutating func settle(_ entry: Active, in state: TransferState) {
+            entry.watcher.cancel()
+            let status = entry.transfer.status
+            done = TransferTotals([(phase: state, size: status.totalBytes, alreadyThere: status.alreadyThere != nil)])
+                .adding(done)
+            if case .failed(let message) = state { failures.append((entry.transfer.name, message)) }
+            session.settled(entry.transfer)
+            let transfer = entry.transfer
+            Task { await transfer.finish() }
+            settledSinceTrim += 1
+        }
+
+        /// Stops every active transfer (each keeps its partial and checkpoint) and prints their last lines.
+        mutating func stopAll() {
+            let stopping = active.map(\.transfer)
+            waitFor { for transfer in stopping { await transfer.finish() } }
+            printChanges(snapshot())
+        }
+
+        func printSummary(elapsed: Duration) {
             io.writeOutput(
                 totals().summary(
                     skipped: session.skippedCount + session.sameLinkCount, linked: session.linkedCount,
-                    failedLinks: session.failedEntries, elapsed: started.duration(to: clock.now)) + "\n")
+                    failedLinks: session.failedEntries, elapsed: elapsed) + "\n")
             io.flushOutput()
         }
-        while true {
-            refill()
-            let states = snapshot()
-            printChanges(states)
-            let elapsed = started.duration(to: clock.now)
-            let finished = exhausted && active.isEmpty
-            if !finished, lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
-                io.writeOutput(totals().line(elapsed: elapsed) + "\n")
-                io.flushOutput()
-                lastTotal = elapsed
-            }
-            if let signal = signals.received {
-                let stopping = active.map(\.transfer)
-                waitFor { for transfer in stopping { await transfer.finish() } }
-                printChanges(snapshot())
-                printSummary()
-                io.writeError(
-                    "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
-                        + "are kept, run the same command again to continue\n")
-                return 128 + signal
-            }
-            if finished {
-                for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
-                printLinks()
-                printSummary()
-                break
-            }
-            // Only while nothing settled: a settled transfer makes room for the next at once.
-            if active.count == states.count || exhausted {
-                // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
-                _ = wake.wait(timeout: .now() + .milliseconds(50))
-            }
+
+        func cancelWatchers() {
+            for entry in active { entry.watcher.cancel() }
         }
-        return CopyExitStatus.report(failures: failures, unfinished: 0, of: done.files, io: io)
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.

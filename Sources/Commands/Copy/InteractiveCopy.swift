@@ -7,16 +7,16 @@ import Support
 import TerminalUI
 
 /// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
-/// each driven by a real ``CopyTransfer`` (the same keys as the simulated rows: start, pause/resume, cancel,
-/// retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
+/// each driven by a real ``CopyTransfer`` made when the row is first started (the same keys as the simulated
+/// rows: start, pause/resume, cancel, retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
 /// `f` (a simulated write failure, said so in its message) only with `simulatesFaults` (`--simulate-faults`).
 enum InteractiveCopy {
     /// What ``open(environment:writeError:session:)`` ends with.
     enum Opening {
-        /// The session, holding every destination directory's lock, and all its transfers (read with
-        /// ``CopySession/takeAllTransfers()`` while the wait could still be shown: a tree's directories have
+        /// The session, holding every destination directory's lock, and all its files (read with
+        /// ``CopySession/takeAllFiles()`` while the wait could still be shown: a tree's directories have
         /// journals of their own, each locked as it is reached).
-        case opened(CopySession, transfers: [CopyTransfer])
+        case opened(CopySession, files: CopyFiles)
         /// The session could not be prepared.
         case failed(CopySessionError)
         /// Nothing started: the user stopped waiting for another run (`q`: 1, Ctrl-C: 130), or no terminal
@@ -34,10 +34,10 @@ enum InteractiveCopy {
         let opening = SessionOpening()
         // The session's lock waits block: on a queue of its own, never the calling thread, which draws.
         DispatchQueue(label: "statetui copy: the destination's locks").async {
-            let result: Result<(CopySession, [CopyTransfer]), CopySessionError>
+            let result: Result<(CopySession, CopyFiles), CopySessionError>
             do throws(CopySessionError) {
                 let session = try make(.wait { journal, holder in opening.waiting(journal: journal, holder: holder) })
-                result = .success((session, session.takeAllTransfers()))
+                result = .success((session, session.takeAllFiles()))
             } catch {
                 result = .failure(error)
             }
@@ -67,7 +67,9 @@ enum InteractiveCopy {
         }
     }
 
-    /// Opens the dashboard on the session's transfers, starting them all first when `startAll`. After `q`
+    /// Opens the dashboard on the session's files, one row each, starting them all first when `startAll`. A
+    /// row's transfer and machine are made when it is first started (``TransfersRuntime``); with an
+    /// `inspector`, every row's at once, so the inspector lists each machine from the start. After `q`
     /// the status is the session's outcome (``CopyExitStatus``: 0 only when every transfer completed, 1 when
     /// any failed or is not finished, each said on standard error); otherwise the dashboard's (130 after
     /// Ctrl-C, 2 without a usable terminal). On the
@@ -75,25 +77,27 @@ enum InteractiveCopy {
     /// with nothing left to recover (every transfer completed or cancelled) removed. `q` while copies run
     /// asks first, unless `confirmsQuit` is false (`--no-confirm`).
     package static func run(
-        _ session: CopySession, transfers: [CopyTransfer], inspector: Inspector? = nil, startAll: Bool,
+        _ session: CopySession, files: CopyFiles, inspector: Inspector? = nil, startAll: Bool,
         confirmsQuit: Bool = true, simulatesFaults: Bool = false, config: DashboardConfig = DashboardConfig(),
         io: CommandIO, environment: [String: String]
     ) -> Int32 {
-        for transfer in transfers { inspector?.register(transfer.machine.engine) }
+        let transfers = TransfersRuntime(list: files)
+        if let inspector {
+            transfers.whenMade { inspector.register($0.machine.engine) }
+            transfers.makeAll()
+        }
         for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
         var options = DashboardOptions()
         options.config = config
         let status = Dashboard.run(
             options, environment: environment, writeError: io.writeError,
-            transfers: TransfersRuntime(drivers: transfers), confirmsQuit: confirmsQuit,
+            transfers: transfers, confirmsQuit: confirmsQuit,
             mode: .copy(simulatesFaults: simulatesFaults)
         ) { _ in
-            if startAll {
-                for transfer in transfers { transfer.machine.send(.start) }
-            }
+            if startAll { transfers.perform(.sendAll([.start])) }
         }
         for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
-        return status == 0 ? CopyExitStatus.report(transfers, io: io) : status
+        return status == 0 ? CopyExitStatus.report(files.phases, io: io) : status
     }
 }
 
@@ -109,8 +113,8 @@ private final class SessionOpening: Sendable {
     // touches it again, so one thread at a time uses it.
     private final class Prepared: @unchecked Sendable {
         let session: CopySession
-        let transfers: [CopyTransfer]
-        init(_ prepared: (CopySession, [CopyTransfer])) { (session, transfers) = prepared }
+        let files: CopyFiles
+        init(_ prepared: (CopySession, CopyFiles)) { (session, files) = prepared }
     }
     private let continuation: AsyncStream<CopyWait.Action>.Continuation
     /// The waits and the end, for the waiting screen.
@@ -129,7 +133,7 @@ private final class SessionOpening: Sendable {
     }
 
     /// The session is prepared, or failed.
-    func finish(_ outcome: sending Result<(CopySession, [CopyTransfer]), CopySessionError>) {
+    func finish(_ outcome: sending Result<(CopySession, CopyFiles), CopySessionError>) {
         let outcome = outcome.map(Prepared.init)
         result.withLock { $0 = outcome }
         first.withLock { $0 = $0 ?? .ready }
@@ -149,7 +153,7 @@ private final class SessionOpening: Sendable {
         while true {
             if let result = result.withLock({ $0.take() }) {
                 switch result {
-                case .success(let prepared): return .opened(prepared.session, transfers: prepared.transfers)
+                case .success(let prepared): return .opened(prepared.session, files: prepared.files)
                 case .failure(let error): return .failed(error)
                 }
             }

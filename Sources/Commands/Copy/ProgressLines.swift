@@ -1,5 +1,5 @@
 import FileTransfer
-import ScreenStates
+import SeedModels
 
 /// Which changes of a transfer's state deserve a line of headless output, and how the line reads.
 ///

@@ -1,6 +1,6 @@
 import DashboardApp
 import FileTransfer
-import ScreenStates
+import SeedModels
 import StateMachineInspector
 import TerminalUI
 

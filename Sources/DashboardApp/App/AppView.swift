@@ -5,10 +5,10 @@ import TerminalUI
 /// give the same canvas.
 package enum AppView {
     /// The smallest terminal the dashboard lays itself out in.
-    static let minimumSize = Size(width: 40, height: 12)
+    package static let minimumSize = Size(width: 40, height: 12)
 
     /// The message shown below ``minimumSize``.
-    static let tooSmallMessage = "terminal too small (need 40×12)"
+    package static let tooSmallMessage = "terminal too small (need 40×12)"
 
     /// The screen for `state` at `size`.
     package static func render(_ state: AppState, size: Size) -> Canvas {
@@ -61,7 +61,7 @@ package enum AppView {
     }
 
     /// The frame every screen is drawn in, titled `title`: the same border and padding on every screen.
-    static func frame(title: String) -> Panel {
+    package static func frame(title: String) -> Panel {
         Panel(title: title)
     }
 

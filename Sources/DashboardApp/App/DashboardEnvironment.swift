@@ -32,7 +32,9 @@ package struct DashboardEnvironment: Sendable {
         for entry in Screen.registry {
             let runtime = given[entry.screen] ?? entry.makeRuntime(world, machines)
             runtimes.append(runtime)
-            machines += entry.machines(runtime)
+            // Only when there are any: appending none to the list History's runtime shares would copy it.
+            let published = entry.machines(runtime)
+            if !published.isEmpty { machines += published }
         }
         self.world = world
         self.runtimes = runtimes

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// Which dashboard runs: the demo of the ideas (every screen, simulated work, faults on `f`) or `statetui
 /// copy`'s copy tool (its copies with a total row, their History and their Graph; `f` only when asked for).

@@ -112,6 +112,13 @@ package struct KeyContext: Hashable, Sendable {
     /// (``AppView/contentArea(_:)``, the area its view is given), the whole frame for the app-wide keys.
     package var area: Rect
 
+    /// `key` pressed on a frame of `size`, the binding's screen drawing in `area`.
+    package init(key: Key, size: Size, area: Rect) {
+        self.key = key
+        self.size = size
+        self.area = area
+    }
+
     /// Where a mouse report hit; nil for a key.
     package var position: Point? {
         if case .mouse(let event) = key { return event.position }

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// What a configuration file (`config.toml`) sets, checked whole: `[keys]` binds actions (``KeyAction``) to
@@ -99,15 +99,15 @@ package struct DashboardConfig: Hashable, Sendable {
     /// also has in force, so no key silently stops doing one of them; actions that share a key by default (`y`
     /// quits when asked and copies otherwise) may keep sharing it. `lines` gives each action's line in the file.
     private func checkConflicts(lines: [String: Int]) throws(ConfigError) {
-        /// The screens where an action's keys are asked: every screen for an app-wide one, none for one that acts
+        /// The tables where an action's keys are asked: every screen's for an app-wide one, none for one that acts
         /// only under an overlay.
-        func reach(_ action: KeyAction) -> Set<Screen> {
+        func reach(_ action: KeyAction) -> Set<KeyAction.Place> {
             guard !action.inOverlay else { return [] }
             return Set(
-                action.places.flatMap { place -> [Screen] in
+                action.places.flatMap { place -> [KeyAction.Place] in
                     switch place {
-                    case .everywhere: Screen.allCases
-                    case .screen(let screen): [screen]
+                    case .everywhere: Screen.allCases.map(KeyAction.Place.screen)
+                    case .screen, .inspect: [place]
                     }
                 })
         }

@@ -16,12 +16,15 @@ package struct KeyAction: Hashable, Sendable {
         case everywhere
         /// The screen's table (``Screen/feature``).
         case screen(Screen)
+        /// The tables of `statetui inspect`'s screens (``InspectFeature/bindings(on:)``).
+        case inspect
 
-        /// `everywhere`, or the screen's title.
+        /// `everywhere`, the screen's title, or `Inspect`.
         package var title: String {
             switch self {
             case .everywhere: "everywhere"
             case .screen(let screen): screen.title
+            case .inspect: "Inspect"
             }
         }
     }
@@ -108,39 +111,49 @@ package struct KeyAction: Hashable, Sendable {
                 "yank", [.character("y")], "copy the transfer's path, error or state to the clipboard", [.everywhere],
                 helpLabel: "copy the transfer's path, error or state to the clipboard"),
             KeyAction("stay", [.character("n")], "stay when q asks", [.everywhere], inOverlay: true),
-            KeyAction("up", [.up, .character("k")], "up / previous", [transfers, graph, history]),
-            KeyAction("down", [.down, .character("j")], "down / next", [transfers, graph, history]),
-            KeyAction("left", [.left, .character("h")], "pan left", [graph]),
-            KeyAction("right", [.right, .character("l")], "pan right", [graph]),
-            KeyAction("page_up", [.pageUp], "page up", [transfers, graph, history]),
-            KeyAction("page_down", [.pageDown], "page down", [transfers, graph, history]),
-            KeyAction("top", [.home], "to the top", [transfers, graph, history]),
-            KeyAction("bottom", [.end], "to the bottom", [transfers, graph, history]),
-            KeyAction("first", [.character("g")], "first transfer", [transfers]),
-            KeyAction("last", [.character("G")], "last transfer", [transfers]),
+            KeyAction("up", [.up, .character("k")], "up / previous", [transfers, graph, history, .inspect]),
+            KeyAction("down", [.down, .character("j")], "down / next", [transfers, graph, history, .inspect]),
+            KeyAction("left", [.left, .character("h")], "pan left", [graph, .inspect]),
+            KeyAction("right", [.right, .character("l")], "pan right", [graph, .inspect]),
+            KeyAction("page_up", [.pageUp], "page up", [transfers, graph, history, .inspect]),
+            KeyAction("page_down", [.pageDown], "page down", [transfers, graph, history, .inspect]),
+            KeyAction("top", [.home], "to the top", [transfers, graph, history, .inspect]),
+            KeyAction("bottom", [.end], "to the bottom", [transfers, graph, history, .inspect]),
+            KeyAction("first", [.character("g")], "first row / top", [transfers, graph, history, .inspect]),
+            KeyAction("last", [.character("G")], "last row / bottom", [transfers, graph, history, .inspect]),
+            KeyAction(
+                "filter", [.character("/")], "filter the list", [transfers, .inspect],
+                helpLabel: "filter (type the text, enter keeps it)"),
+            KeyAction("sort", [.character("o")], "sort by the next column", [transfers, history, .inspect]),
             KeyAction("start", [.character("s")], "start", [transfers, upload]),
             KeyAction("start_all", [.character("S")], "start every transfer", [transfers]),
             KeyAction("pause", [.character(" "), .character("p")], "pause / resume", [transfers, upload]),
             KeyAction("cancel", [.character("c")], "cancel", [transfers, upload]),
             KeyAction("retry", [.character("r")], "retry", [transfers, upload]),
             KeyAction("fail_next", [.character("f")], "fail the next outcome", [transfers, upload, load]),
-            KeyAction("state_text", [.character("v")], "states as words / canonical text", [transfers, history]),
-            KeyAction("details", [.enter], "open / close the detail pane", [transfers]),
-            KeyAction("close_details", [.escape], "close the detail pane", [transfers]),
+            KeyAction(
+                "state_text", [.character("v")], "states as words / canonical text", [transfers, history, .inspect]),
+            KeyAction(
+                "details", [.enter], "open / close the detail pane", [transfers],
+                helpLabel: "open / close the detail pane"),
+            KeyAction(
+                "close_details", [.escape], "close the detail pane", [transfers], helpLabel: "close the detail pane"),
             KeyAction("refresh", [.character("r")], "refresh", [load]),
             KeyAction("late_response", [.character("l")], "late response (after a failure)", [load]),
-            KeyAction("next_model", [.character("g")], "next model", [graph]),
-            KeyAction("previous_model", [.character("G")], "previous model", [graph]),
-            KeyAction("far_left", [.character("[")], "pan far left", [graph]),
-            KeyAction("far_right", [.character("]")], "pan far right", [graph]),
-            KeyAction("full_graph", [.character("f")], "full graph / by case", [graph]),
+            KeyAction("next_model", [.character("]")], "next model", [graph]),
+            KeyAction("previous_model", [.character("[")], "previous model", [graph]),
+            KeyAction("far_left", [.character("H")], "pan far left", [graph, .inspect]),
+            KeyAction("far_right", [.character("L")], "pan far right", [graph, .inspect]),
+            KeyAction("full_graph", [.character("f")], "full graph / by case", [graph, .inspect]),
             KeyAction("table", [.character("t")], "table / diagram", [graph]),
             KeyAction("write_mermaid", [.character("m")], "write the Mermaid file", [graph]),
-            KeyAction("next_machine", [.character("h"), .right], "next machine", [history]),
-            KeyAction("previous_machine", [.left], "previous machine", [history]),
-            KeyAction("search", [.character("/")], "search", [history]),
-            KeyAction("next_match", [.character("n")], "next match", [history]),
-            KeyAction("previous_match", [.character("N")], "previous match", [history]),
+            KeyAction("next_machine", [.character("]")], "next machine", [history, .inspect]),
+            KeyAction("previous_machine", [.character("[")], "previous machine", [history, .inspect]),
+            KeyAction(
+                "search", [.character("/")], "search", [history, .inspect],
+                helpLabel: "search (type the pattern, enter searches)"),
+            KeyAction("next_match", [.character("n")], "next match", [history, .inspect]),
+            KeyAction("previous_match", [.character("N")], "previous match", [history, .inspect]),
         ]
     }()
 }

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// A colour a configuration names: one of the 16 ANSI colours by name, a 256-colour index, or `#rrggbb`.

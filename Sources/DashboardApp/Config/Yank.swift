@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// What `y` copies to the clipboard (through OSC 52, ``ClipboardCopy``) and how the status line says so: on the

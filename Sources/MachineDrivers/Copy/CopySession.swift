@@ -1,5 +1,5 @@
 import FileTransfer
-import ScreenStates
+import SeedModels
 import Support
 
 #if canImport(Glibc)
@@ -17,7 +17,7 @@ import Darwin
 /// caller that reports each transfer once it settled (``settled(_:)``) lets the session finish and close
 /// each directory as soon as everything in it is done. What the session keeps, then, is the directories the
 /// walk is inside or that hold unsettled transfers, the first copy of each file with several names, and the
-/// links still to make. ``transfers`` reads everything at once instead, for the dashboard.
+/// links still to make. ``takeAllFiles()`` reads everything at once instead, for the dashboard.
 ///
 /// Every destination directory that receives files has its own journal, so crash recovery covers every
 /// file of a tree; the tree's directories are created relative to their open parents and opened without
@@ -102,13 +102,19 @@ package final class CopySession {
         stream.next()
     }
 
-    /// Every transfer still to come, read at once (the dashboard shows a row for each): the session then
-    /// finishes directories only in ``finish()``.
-    package func takeAllTransfers() -> [CopyTransfer] {
+    /// Every file still to come, read at once (the dashboard shows a row for each), each transfer made only
+    /// when its row is first used: the session then finishes directories only in ``finish()``.
+    package func takeAllFiles() -> CopyFiles {
         stream.finishesEarly = false
-        var all: [CopyTransfer] = []
-        while let transfer = stream.next() { all.append(transfer) }
-        return all
+        var files = CopyFiles.Builder()
+        while let file = stream.nextFile() {
+            files.add(
+                source: file.source,
+                displayName: file.displayName
+                    ?? CopyRequest(id: "", source: file.source, destinationDirectory: file.journal.directory.path).name,
+                journal: file.journal)
+        }
+        return files.files(overwrite: stream.overwrite, sharedOptions: stream.sharedOptions)
     }
 
     /// `transfer`, one of ``next()``'s, completed or failed for good: once everything in its directory is
@@ -273,14 +279,36 @@ private struct CopyStream {
         if link.wasThere { sameLinkCount += 1 } else { linkedCount += 1 }
     }
 
+    /// A file to copy as the walk met it: read from `source`, shown as `displayName` (nil: its file name), into
+    /// `journal`'s directory, which is tree directory `directory` (nil: the destination itself).
+    struct FileToCopy {
+        var source: String
+        var displayName: String?
+        var journal: CopyJournal
+        var directory: Int?
+    }
+
+    /// The next file's transfer, counted as unsettled in its directory.
     mutating func next() -> CopyTransfer? {
+        guard let file = nextFile() else { return nil }
+        let transfer = CopyTransfer(
+            source: file.source, destinationDirectory: file.journal.directory.path, overwrite: overwrite,
+            journal: file.journal, sharedOptions: sharedOptions, displayName: file.displayName)
+        if let id = file.directory {
+            directories[id]?.active += 1
+            directoryOf[ObjectIdentifier(transfer)] = id
+        }
+        return transfer
+    }
+
+    /// The next file to copy, the sources in the order given and each tree's files depth first; nil when every
+    /// source was read.
+    mutating func nextFile() -> FileToCopy? {
         while !sources.isEmpty {
             switch sources[0] {
             case .file(let source):
                 sources.removeFirst()
-                return CopyTransfer(
-                    source: source, destinationDirectory: top.path, overwrite: overwrite, journal: journal,
-                    sharedOptions: sharedOptions)
+                return FileToCopy(source: source, journal: journal)
             case .tree(let source, var walk):
                 sources[0] = .file("")  // the walk is moved out while it advances
                 let entry: SourceTree.Entry?
@@ -297,17 +325,17 @@ private struct CopyStream {
                     inside = []
                     continue
                 }
-                let transfer = take(entry, of: source, walk: &walk)
+                let file = take(entry, of: source, walk: &walk)
                 sources[0] = .tree(source, walk)
-                if let transfer { return transfer }
+                if let file { return file }
             }
         }
         return nil
     }
 
-    /// Makes what `entry` asks for; returns the transfer of a file to copy.
+    /// Makes what `entry` asks for; returns a file to copy.
     private mutating func take(_ entry: SourceTree.Entry, of source: String, walk: inout SourceTree.Walk)
-        -> CopyTransfer?
+        -> FileToCopy?
     {
         switch entry {
         case .directory(let components, let status):
@@ -375,13 +403,8 @@ private struct CopyStream {
                 messages += journal.problems.map { "\(journal.path): \($0)" }
                 directory.journal = journal
             }
-            directory.active += 1
             directories[id] = directory
-            let transfer = CopyTransfer(
-                source: file.source, destinationDirectory: journal.directory.path, overwrite: overwrite,
-                journal: journal, sharedOptions: sharedOptions, displayName: file.relativePath)
-            directoryOf[ObjectIdentifier(transfer)] = id
-            return transfer
+            return FileToCopy(source: file.source, displayName: file.relativePath, journal: journal, directory: id)
         }
         return nil
     }

@@ -19,7 +19,19 @@ package final class CopySlots: Sendable {
         var free: Int
         var waiting: [Waiter] = []
         var lastID = 0
+        /// The streams of ``usages()`` still read, by id.
+        var usageReaders: [Int: AsyncStream<Usage>.Continuation] = [:]
+
+        /// Tells the readers of ``usages()`` the usage now, `limit` being the number of slots.
+        func told(limit: Int) {
+            guard !usageReaders.isEmpty else { return }
+            let usage = (taken: limit - free, waiting: waiting.count)
+            for reader in usageReaders.values { reader.yield(usage) }
+        }
     }
+
+    /// How many slots are taken and how many tasks wait.
+    package typealias Usage = (taken: Int, waiting: Int)
 
     /// How many slots there are.
     package let limit: Int
@@ -59,9 +71,11 @@ package final class CopySlots: Sendable {
                     if Task.isCancelled { return false }
                     if slots.free > 0 {
                         slots.free -= 1
+                        slots.told(limit: limit)
                         return true
                     }
                     slots.waiting.append(Waiter(id: id, continuation: continuation))
+                    slots.told(limit: limit)
                     return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
@@ -69,6 +83,7 @@ package final class CopySlots: Sendable {
         } onCancel: {
             let waiter = slots.withLock { slots -> Waiter? in
                 guard let index = slots.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                defer { slots.told(limit: limit) }
                 return slots.waiting.remove(at: index)
             }
             waiter?.continuation.resume(returning: false)
@@ -78,6 +93,7 @@ package final class CopySlots: Sendable {
     /// Gives a slot back: to the longest waiting task, or to the free ones.
     package func release() {
         let next = slots.withLock { slots -> Waiter? in
+            defer { slots.told(limit: limit) }
             guard !slots.waiting.isEmpty else {
                 slots.free += 1
                 return nil
@@ -88,7 +104,24 @@ package final class CopySlots: Sendable {
     }
 
     /// How many slots are taken and how many tasks wait.
-    package var usage: (taken: Int, waiting: Int) {
+    package var usage: Usage {
         slots.withLock { (limit - $0.free, $0.waiting.count) }
+    }
+
+    /// The usage now at once, then after each change (a slot taken or given back, a task queued or leaving
+    /// the queue), newest only, for as long as the stream is read: what a caller awaits to know that a task
+    /// is waiting, instead of polling ``usage``.
+    package func usages() -> AsyncStream<Usage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Usage.self, bufferingPolicy: .bufferingNewest(1))
+        let id = slots.withLock { slots in
+            slots.lastID += 1
+            slots.usageReaders[slots.lastID] = continuation
+            continuation.yield((taken: limit - slots.free, waiting: slots.waiting.count))
+            return slots.lastID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.slots.withLock { $0.usageReaders.removeValue(forKey: id) }
+        }
+        return stream
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import FileTransfer
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 
@@ -99,9 +99,6 @@ package final class CopyTransfer: TransferDriver {
             await self?.discard(for: sender)
         }
     }
-
-    /// Chunk size, checkpoint interval and file system of the jobs.
-    package var options: CopyOptions { sharedOptions.value }
 
     /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
     private func jobOptions() -> CopyOptions {

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// The work the Upload screen asks of the ``UploadOwner``: a key's intent (``send(_:fails:)``), which the owner
 /// judges against the machine's state when it meets it, or one of the actions an intent comes down to.

@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 import TerminalUI
 
@@ -11,13 +12,14 @@ package enum GraphFeature {
     /// Columns `←`/`→` move.
     static let panStep = 4
 
-    private static let modelHelp = KeyHelp("g/G", "next/previous model")
+    private static let modelHelp = KeyHelp("[ / ]", "previous / next model")
     private static let panHelp = KeyHelp("←↑↓→/hjkl", "pan")
-    private static let pageHelp = KeyHelp("pgup/pgdn/home/end", "page")
-    private static let farHelp = KeyHelp("[/]", "far left/right")
+    private static let pageHelp = KeyHelp("pgup/pgdn", "page up/down")
+    private static let endsHelp = KeyHelp("g/G/home/end", "top/bottom")
+    private static let farHelp = KeyHelp("H/L", "far left/right")
 
     private static func modelBar(_ state: GraphScreenState) -> KeyHelp? {
-        hasOtherModels(state) ? KeyHelp("g/G", "model") : nil
+        hasOtherModels(state) ? KeyHelp("[ ]", "model") : nil
     }
     /// Whether `g`/`G` have another model to show (not in `statetui copy`'s dashboard, which has one).
     private static func hasOtherModels(_ state: GraphScreenState) -> Bool { state.models.count > 1 }
@@ -28,18 +30,20 @@ package enum GraphFeature {
 
     /// Every key of the screen, in the help bar's order.
     package static let bindings: [KeyBinding<GraphScreenState, GraphScreenAction>] = [
-        KeyBinding([.character("g")], .nextModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
-        KeyBinding([.character("G")], .previousModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
+        KeyBinding([.character("]")], .nextModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
+        KeyBinding([.character("[")], .previousModel, help: modelHelp, bar: modelBar, applies: hasOtherModels),
         KeyBinding([.up, .character("k")], .scroll(-1), help: panHelp, bar: panBar),
         KeyBinding([.down, .character("j")], .scroll(1), help: panHelp, bar: panBar),
         KeyBinding([.left, .character("h")], .scrollSideways(-panStep), help: panHelp, bar: panBar),
         KeyBinding([.right, .character("l")], .scrollSideways(panStep), help: panHelp, bar: panBar),
         KeyBinding([.pageUp], .scroll(-page), help: pageHelp, bar: notInBar),
         KeyBinding([.pageDown], .scroll(page), help: pageHelp, bar: notInBar),
-        KeyBinding([.home], .scroll(Int.min / 2), help: pageHelp, bar: notInBar),
-        KeyBinding([.end], .scroll(Int.max / 2), help: pageHelp, bar: notInBar),
-        KeyBinding([.character("[")], .scrollSideways(-8), help: farHelp, bar: notInBar),
-        KeyBinding([.character("]")], .scrollSideways(8), help: farHelp, bar: notInBar),
+        KeyBinding([.character("g")], .scroll(Int.min / 2), help: endsHelp, bar: notInBar),
+        KeyBinding([.home], .scroll(Int.min / 2), help: endsHelp, bar: notInBar),
+        KeyBinding([.character("G")], .scroll(Int.max / 2), help: endsHelp, bar: notInBar),
+        KeyBinding([.end], .scroll(Int.max / 2), help: endsHelp, bar: notInBar),
+        KeyBinding([.character("H")], .scrollSideways(-8), help: farHelp, bar: notInBar),
+        KeyBinding([.character("L")], .scrollSideways(8), help: farHelp, bar: notInBar),
         KeyBinding(
             [.character("f")], .toggleFullGraph, help: KeyHelp("f", "full graph / by case"),
             bar: { KeyHelp("f", $0.showsFullGraph ? "by case" : "full") }),
@@ -210,7 +214,7 @@ package enum GraphFeature {
     /// The window of `layout` from row `top` and column `left` drawn in `body`: the boxes of `live` in
     /// ``liveStyle``, the edges of `lastEdges` in ``lastEdgeStyle``. The Graph screen and `statetui inspect`'s
     /// Graph both draw this way.
-    static func draw(
+    package static func draw(
         _ layout: DiagramLayout, live: Set<Int>, lastEdges: Set<Int>, top: Int, left: Int, in body: Rect,
         on canvas: inout Canvas
     ) {

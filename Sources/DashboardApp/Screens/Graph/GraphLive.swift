@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// The newest state of one live machine and the one before it, so the Graph screen can light the state and
 /// the transition that led there. A change of `source` (another transfer selected) forgets the previous
@@ -61,9 +61,9 @@ package struct GraphLiveStates: Hashable, Sendable {
 
 /// Where a live state sits in a diagram: its box in the full graph and its case box.
 package struct LiveMark: Hashable, Sendable {
-    /// The full graph's box name (``ScreenStates/TransferModel/diagramName`` and the like).
+    /// The full graph's box name (``SeedModels/TransferModel/diagramName`` and the like).
     package var name: String
-    /// The collapsed graph's box name (``ScreenStates/TransferModel/diagramCase`` and the like).
+    /// The collapsed graph's box name (``SeedModels/TransferModel/diagramCase`` and the like).
     package var caseName: String
     /// The state's canonical text, for the legend.
     package var text: String

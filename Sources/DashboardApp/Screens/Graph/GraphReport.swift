@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 
 /// What the Graph screen shows of one model, explored with the same sample events as `statetui graph`:
@@ -54,4 +55,40 @@ package struct GraphReport: Hashable, Sendable {
         lines += deadEnds.isEmpty ? ["  none"] : deadEnds.map { "  " + $0 }
         return lines
     }
+}
+
+extension GraphReport {
+    /// The report of `model`, explored once per process, the first time a Graph screen reads it. Explored and
+    /// laid out in the dashboard's initial state, it cost as much as building and drawing the first frame,
+    /// which shows Transfers. A report depends on its model alone, so every Graph screen shares it.
+    package static func explored(_ model: ScreenModel) -> GraphReport {
+        switch model {
+        case .transfer: transfer
+        case .upload: upload
+        case .load: load
+        }
+    }
+
+    /// The diagram of `model`'s report, full or collapsed by case, laid out once per process when first read.
+    static func layout(of model: ScreenModel, full: Bool) -> DiagramLayout {
+        switch (model, full) {
+        case (.transfer, false): transferCollapsed
+        case (.transfer, true): transferFull
+        case (.upload, false): uploadCollapsed
+        case (.upload, true): uploadFull
+        case (.load, false): loadCollapsed
+        case (.load, true): loadFull
+        }
+    }
+
+    // Global constants are initialised on first use, once, whichever thread reads them first.
+    private static let transfer = GraphReport(.transfer)
+    private static let upload = GraphReport(.upload)
+    private static let load = GraphReport(.load)
+    private static let transferCollapsed = DiagramLayout(transfer.diagram.collapsed)
+    private static let transferFull = DiagramLayout(transfer.diagram.full)
+    private static let uploadCollapsed = DiagramLayout(upload.diagram.collapsed)
+    private static let uploadFull = DiagramLayout(upload.diagram.full)
+    private static let loadCollapsed = DiagramLayout(load.diagram.collapsed)
+    private static let loadFull = DiagramLayout(load.diagram.full)
 }

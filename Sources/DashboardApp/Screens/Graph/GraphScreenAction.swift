@@ -1,15 +1,15 @@
-import ScreenStates
+import SeedModels
 
 /// What can happen on the Graph screen.
 package enum GraphScreenAction: Hashable, Sendable {
-    /// `g`: the next model (transfer, upload, load, then round again).
+    /// `]`: the next model (transfer, upload, load, then round again).
     case nextModel
-    /// `G`: the previous model.
+    /// `[`: the previous model.
     case previousModel
-    /// `↑`/`↓`/PgUp/PgDn/Home/End and the wheel: pan (or scroll the table) by this many rows (Home/End use
+    /// `↑`/`↓`/PgUp/PgDn/`g`/`G`/Home/End and the wheel: pan (or scroll the table) by this many rows (Home/End use
     /// the extremes). Positive scrolls down (forward), negative up, as ``HistoryScreenAction/scroll(_:)`` does.
     case scroll(Int)
-    /// `←`/`→`/`[`/`]`: pan sideways by this many columns; positive pans right (forward), negative left.
+    /// `←`/`→`/`H`/`L`: pan sideways by this many columns; positive pans right (forward), negative left.
     case scrollSideways(Int)
     /// `f`: the full graph (one box per explored state) or the diagram collapsed by case.
     case toggleFullGraph

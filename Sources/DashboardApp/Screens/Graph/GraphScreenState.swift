@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import StateMachineDiagrams
 import StateMachineKit
 
 /// What the Graph screen shows: the selected model's report and diagram, collapsed or full, diagram or
@@ -23,12 +24,10 @@ package struct GraphScreenState: Hashable, Sendable {
     /// The models the screen cycles through, in tab order: every model in the demo dashboard, the transfer
     /// alone in `statetui copy`'s (its copies are transfers; the simulated upload and load are not there).
     package let models: [ScreenModel]
-    /// The explored model.
-    package private(set) var report: GraphReport
+    /// The selected model.
+    package private(set) var model: ScreenModel
     /// Whether the diagram shows every explored state rather than one box per case.
     private(set) var showsFullGraph: Bool
-    /// The diagram drawn (derived from the model and ``showsFullGraph``, kept so a frame never lays out).
-    package private(set) var layout: DiagramLayout
     /// Diagram or table.
     package var presentation: Presentation
     /// The first row shown (of the diagram or the table's body).
@@ -51,10 +50,8 @@ package struct GraphScreenState: Hashable, Sendable {
     ) {
         precondition(models.contains(model), "the Graph screen shows \(model), which is not among \(models)")
         self.models = models
-        let report = GraphReport(model)
-        self.report = report
+        self.model = model
         showsFullGraph = full
-        layout = DiagramLayout(report.diagram.graph(full: full))
         self.presentation = presentation
         self.offset = offset
         self.column = column
@@ -64,13 +61,16 @@ package struct GraphScreenState: Hashable, Sendable {
         loadTrail = LiveTrail()
     }
 
-    /// The selected model.
-    package var model: ScreenModel { report.model }
+    /// The explored model: explored the first time any Graph screen reads it (``GraphReport/explored(_:)``),
+    /// not when the dashboard starts on another screen.
+    package var report: GraphReport { GraphReport.explored(model) }
+
+    /// The diagram drawn, laid out the first time it is read and kept, so a frame never lays out.
+    package var layout: DiagramLayout { GraphReport.layout(of: model, full: showsFullGraph) }
 
     /// Shows `model` (collapsed or full as now), back at the top left; the trails and export stay.
     package mutating func select(_ model: ScreenModel) {
-        report = GraphReport(model)
-        layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
+        self.model = model
         offset = 0
         column = 0
     }
@@ -78,7 +78,6 @@ package struct GraphScreenState: Hashable, Sendable {
     /// Switches between the full and the collapsed diagram, back at the top left.
     package mutating func toggleFullGraph() {
         showsFullGraph.toggle()
-        layout = DiagramLayout(report.diagram.graph(full: showsFullGraph))
         offset = 0
         column = 0
     }

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import TerminalUI
 
@@ -40,31 +40,26 @@ package enum HistoryFeature {
             let top = move.offset(from: count - height - state.scrolledUp, count: count, height: height)
             state.scrolledUp = max(0, count - height - top)
         case .beginSearch:
-            state.search = HistorySearch()
+            HistorySearch.apply(.begin, to: &state.search)
         case .searchInput(let character):
-            guard var search = state.search, search.isEditing, search.pattern.count < HistorySearch.maximumLength,
-                !character.isNewline
-            else { return }
-            search.pattern.append(character)
-            state.search = search
+            HistorySearch.apply(.input(character), to: &state.search)
         case .searchBackspace:
-            guard state.search?.isEditing == true, state.search?.pattern.isEmpty == false else { return }
-            state.search?.pattern.removeLast()
+            HistorySearch.apply(.backspace, to: &state.search)
         case .submitSearch(let rows):
-            guard state.search?.pattern.isEmpty == false else {
-                state.search = nil
-                return
-            }
-            state.search?.isEditing = false
+            guard HistorySearch.submit(&state.search) else { return }
             land(&state, from: state.rows.count, older: true, height: rows)
         case .findMatch(let older, let rows):
-            guard let search = state.search, !search.pattern.isEmpty, !search.isEditing else { return }
-            let current = search.match.flatMap { match in state.rows.firstIndex { $0.sequence == match } }
+            guard let search = state.search, search.isSubmitted else { return }
+            let current = search.match.flatMap { match in state.shownRows.firstIndex { $0.sequence == match } }
             land(&state, from: current ?? state.rows.count, older: older, height: rows)
         case .cancelSearch:
-            state.search = nil
+            HistorySearch.apply(.cancel, to: &state.search)
         case .toggleStateText:
             state.showsCanonical.toggle()
+        case .cycleSort:
+            var query = ListQuery(sortColumn: state.sortColumn)
+            query.apply(.cycleSort, columns: HistorySort.titles.count)
+            state.sortColumn = query.sortColumn
         case .recordsChanged(let machine, let rows, let missed):
             guard machine == state.machine else { return }
             let last = state.rows.last?.sequence ?? 0
@@ -81,14 +76,14 @@ package enum HistoryFeature {
     /// ones, wrapping around, scrolled just enough for a list `height` rows tall to show it; no match leaves
     /// the view where it is.
     static func land(_ state: inout HistoryScreenState, from start: Int, older: Bool, height: Int) {
-        guard let search = state.search else { return }
-        let count = state.rows.count
-        let order = (1...max(1, count)).map { step in ((older ? start - step : start + step) % count + count) % count }
-        guard count > 0, let index = order.first(where: { search.matches(state.rows[$0]) }) else {
+        let rows = state.shownRows
+        guard let search = state.search,
+            let index = search.next(among: rows.count, from: start, up: older, text: { rows[$0].searchText })
+        else {
             state.search?.match = nil
             return
         }
-        state.search?.match = state.rows[index].sequence
+        state.search?.match = rows[index].sequence
         state.scrolledUp = rowsUp(showing: index, state, height: max(1, height))
     }
 
@@ -122,7 +117,7 @@ package enum HistoryFeature {
         case .submitSearch: return .submitSearch(rows: rows)
         case .findMatch(let older, _): return .findMatch(older: older, rows: rows)
         case .nextMachine, .previousMachine, .scroll, .beginSearch, .searchInput, .searchBackspace, .cancelSearch,
-            .toggleStateText, .recordsChanged:
+            .toggleStateText, .cycleSort, .recordsChanged:
             return action
         }
     }
@@ -131,73 +126,49 @@ package enum HistoryFeature {
     /// app-wide keys `q`, `?` and the digits included); nil otherwise. Enter, Esc and Backspace are in
     /// ``bindings``.
     package static func textInput(_ key: Key, _ state: HistoryScreenState) -> HistoryScreenAction? {
-        guard state.isTypingSearch, case .character(let character) = key, !character.isNewline else { return nil }
-        return .searchInput(character)
+        ListKeys.searchInput(key, state.search) { .searchInput($0) }
     }
 
-    private static let scrollHelp = KeyHelp("↑/↓", "scroll")
-    private static let pageHelp = KeyHelp("pgup/pgdn", "page")
-    private static let endsHelp = KeyHelp("home/end", "oldest/newest page (end follows)")
-    private static let matchHelp = KeyHelp("n/N", "older/newer match")
+    private static let scrollHelp = KeyHelp("↑↓", "scroll")
+    private static let machineHelp = KeyHelp("[ / ]", "previous / next machine")
 
     @Sendable private static func browsing(_ state: HistoryScreenState) -> Bool { !state.isTypingSearch }
 
-    /// A key that moves the list (while no pattern is typed).
-    private static func moveKey(
-        _ keys: [Key], _ move: ScrollMove, help: KeyHelp,
-        bar: @escaping @Sendable (HistoryScreenState) -> KeyHelp? = { _ in nil }
-    ) -> KeyBinding<HistoryScreenState, HistoryScreenAction> {
-        KeyBinding(keys, .move(move, rows: page), help: help, bar: bar, applies: browsing)
-    }
-
     private static let wheelHelp = KeyHelp("wheel", "scroll")
 
-    /// Every key of the screen, in the help bar's order: `h`/`→` next machine, `←` previous, `↑`/`↓`/PgUp/
-    /// PgDn/Home/End scroll (the bar offers scrolling only when there is something to scroll), `/` search,
-    /// `n`/`N` the next match; while a pattern is typed, Enter searches, Esc cancels and Backspace erases
-    /// (the characters themselves are ``textInput(_:_:)``). Pressed on the drawn screen, a page is the rows
-    /// drawn (``laidOut(_:in:)``).
-    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] = [
-        KeyBinding(
-            [.character("h"), .right], .nextMachine, help: KeyHelp("h/→", "next machine"),
-            bar: { _ in KeyHelp("h/→", "machine") }, applies: browsing),
-        KeyBinding(
-            [.left], .previousMachine, help: KeyHelp("←", "previous machine"), bar: { _ in nil }, applies: browsing),
-        moveKey([.up, .character("k")], .lineUp, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        moveKey([.down, .character("j")], .lineDown, help: scrollHelp, bar: { $0.rows.count > 1 ? scrollHelp : nil }),
-        moveKey([.pageUp], .pageUp, help: pageHelp),
-        moveKey([.pageDown], .pageDown, help: pageHelp),
-        moveKey([.home], .top, help: endsHelp),
-        moveKey([.end], .bottom, help: endsHelp, bar: { $0.isFollowing ? nil : KeyHelp("end", "follow") }),
-        KeyBinding(
-            [.character("/")], .beginSearch, help: KeyHelp("/", "search (type the pattern, enter searches)"),
-            bar: { _ in KeyHelp("/", "search") }, applies: browsing),
-        KeyBinding(
-            [.character("n")], .findMatch(older: true, rows: page), help: matchHelp,
-            bar: { _ in KeyHelp("n/N", "match") }, applies: hasSearch),
-        KeyBinding(
-            [.character("N")], .findMatch(older: false, rows: page), help: matchHelp, bar: { _ in nil },
-            applies: hasSearch),
-        KeyBinding(
-            [.enter], .submitSearch(rows: page), help: KeyHelp("enter", "search for the pattern typed"),
-            bar: { _ in KeyHelp("enter", "search") }, applies: { $0.isTypingSearch }),
-        KeyBinding(
-            [.backspace], .searchBackspace, help: KeyHelp("backspace", "erase the pattern's last character"),
-            bar: { _ in nil }, applies: { $0.isTypingSearch }),
-        KeyBinding(
-            [.escape], .cancelSearch, help: KeyHelp("esc", "cancel the pattern / end the search"),
-            bar: { $0.isTypingSearch ? KeyHelp("esc", "cancel") : KeyHelp("esc", "end search") },
-            applies: { $0.search != nil }),
-        KeyBinding(
-            [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
-            bar: { _ in nil }, applies: browsing),
-        KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
-        KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
-    ].map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
-
-    @Sendable private static func hasSearch(_ state: HistoryScreenState) -> Bool {
-        state.search.map { !$0.isEditing && !$0.pattern.isEmpty } ?? false
-    }
+    /// Every key of the screen, in the help bar's order: `[`/`]` the previous or next machine, the list's moves
+    /// (``ListKeys``: ↑↓/`kj`, PgUp/PgDn, `g`/Home the oldest page, `G`/End the newest, which follows; the bar
+    /// offers scrolling only when there is something to scroll), `/` search, `n`/`N` the next match; while a
+    /// pattern is typed, Enter searches, Esc cancels and Backspace erases (the characters themselves are
+    /// ``textInput(_:_:)``). Pressed on the drawn screen, a page is the rows drawn (``laidOut(_:in:)``).
+    package static let bindings: [KeyBinding<HistoryScreenState, HistoryScreenAction>] =
+        [
+            KeyBinding(
+                [.character("]")], .nextMachine, help: machineHelp, bar: { _ in KeyHelp("[ ]", "machine") },
+                applies: browsing),
+            KeyBinding([.character("[")], .previousMachine, help: machineHelp, bar: { _ in nil }, applies: browsing),
+        ]
+        + ListKeys.moves(
+            page: page, rows: { _, area in visibleRows(in: area) }, applies: browsing,
+            bar: { state, move in
+                switch move {
+                case .lineUp, .lineDown: state.rows.count > 1 ? scrollHelp : nil
+                case .bottom: state.isFollowing ? nil : KeyHelp("end", "follow")
+                case .pageUp, .pageDown, .top: nil
+                }
+            },
+            move: { .move($0, rows: $1) })
+        + (ListKeys.search(
+            search: { $0.search }, begin: .beginSearch, find: { .findMatch(older: $0, rows: page) },
+            submit: .submitSearch(rows: page), backspace: .searchBackspace, cancel: .cancelSearch)
+        + [
+            ListKeys.sort(sortTitles: HistorySort.titles, applies: browsing, .cycleSort),
+            KeyBinding(
+                [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
+                bar: { _ in nil }, applies: browsing),
+            KeyBinding([], .scroll(-ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelUp], bar: { _ in nil }),
+            KeyBinding([], .scroll(ScrollMove.wheelLines), help: wheelHelp, mouse: [.wheelDown], bar: { _ in nil }),
+        ]).map { $0.laidOut { action, _, context in laidOut(action, in: context.area) } }
 
     /// The machine selector: every name with the selected one highlighted when they fit in `width`,
     /// otherwise only the selected one and its place.
@@ -223,7 +194,7 @@ package enum HistoryFeature {
         selector(state, width: area.width).render(in: area.row(0), on: &canvas)
         status(state).render(in: area.row(1), on: &canvas)
         let body = area.inset(top: 2)
-        let rows = state.rows
+        let rows = state.shownRows
         guard !rows.isEmpty else {
             Line("No events yet.").render(in: body.row(0), on: &canvas)
             return
@@ -237,8 +208,12 @@ package enum HistoryFeature {
             [TableColumn(" ", width: .fixed(1)), TableColumn("#", width: .fixed(3), alignment: .right)]
             + (wide ? [TableColumn("visit", width: .fixed(5), alignment: .right)] : [])
             + [
-                TableColumn("event", width: .fill(2)), TableColumn("verdict", width: .fixed(wide ? 7 : 3)),
-                TableColumn("state after / report", width: .fill(3)),
+                TableColumn(HistorySort.header("event", column: 0, sortedBy: state.sortColumn), width: .fill(2)),
+                TableColumn(
+                    HistorySort.header("verdict", column: 1, sortedBy: state.sortColumn),
+                    width: .fixed(wide ? (state.sortColumn == 1 ? 8 : 7) : 3)),
+                TableColumn(
+                    HistorySort.header("state after / report", column: 2, sortedBy: state.sortColumn), width: .fill(3)),
             ]
         let shown = rows[first...last].map { cells($0, canonical: state.showsCanonical) }.map { row in
             wide ? row : [row[0], row[1], row[3], row[4], row[5]]
@@ -249,12 +224,7 @@ package enum HistoryFeature {
 
     /// The status line: the pattern being typed, or the counts, whether the newest is followed and the search.
     static func status(_ state: HistoryScreenState) -> Line {
-        if let search = state.search, search.isEditing {
-            return Line([
-                Span("/", style: .bold), Span(search.pattern), Span("▏", style: .bold),
-                Span("  enter searches · esc cancels", style: .dim),
-            ])
-        }
+        if let search = state.search, search.isEditing { return Line(search.typingSpans) }
         let rows = state.rows
         let stale = rows.filter { $0.kind == .stale }.count
         let invalid = rows.filter { $0.reportName == Report.Name.invalid }.count
@@ -265,11 +235,8 @@ package enum HistoryFeature {
                 ? Span("following", style: PresentedPhase.active.style)
                 : Span("paused — End to follow", style: PresentedPhase.paused.style.adding(.bold)),
         ]
-        if let search = state.search {
-            let found = search.match.map { _ in "" } ?? " — no match"
-            let count = rows.filter(search.matches).count
-            spans.append(Span(" · /\(search.pattern) (\(count) rows)\(found)", style: .bold))
-        }
+        if let search = state.search { spans.append(search.summary(matching: rows.filter(search.matches).count)) }
+        if state.sortColumn != nil { spans.append(Span(HistorySort.status(state.sortColumn), style: .dim)) }
         return Line(spans)
     }
 

@@ -16,14 +16,13 @@ extension HistoryFeature: DashboardScreen {
         HistoryScreenState(machines: machines.map(\.name))
     }
 
-    /// The selected machine's records, only while the screen is shown.
+    /// The selected machine's records, only while the screen is shown (and once the machine is made).
     package static func subscriptions(
         _ runtime: [NamedMachine], _ state: HistoryScreenState, shown: Bool
     ) -> [Subscription<HistoryScreenAction>] {
-        guard shown, let name = state.machine, let machine = runtime.first(where: { $0.name == name }) else {
-            return []
-        }
-        return [machine.history()]
+        guard shown, let name = state.machine, let history = runtime.first(where: { $0.name == name })?.history()
+        else { return [] }
+        return [history]
     }
 
     /// While shown, the rows end at the selected machine's newest record.

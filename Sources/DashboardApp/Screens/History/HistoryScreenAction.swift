@@ -2,14 +2,14 @@ import TerminalUI
 
 /// What can happen on the History screen.
 package enum HistoryScreenAction: Hashable, Sendable {
-    /// `h`/`→`: the next machine.
+    /// `]`: the next machine.
     case nextMachine
-    /// `←`: the previous machine.
+    /// `[`: the previous machine.
     case previousMachine
     /// The wheel: scroll by this many rows. Positive scrolls down (forward, towards the newest record),
     /// negative up (towards the oldest), as ``GraphScreenAction/scroll(_:)`` does.
     case scroll(Int)
-    /// `↑`/`↓`/`k`/`j`/PgUp/PgDn/Home/End: `move` in a list showing `rows` rows (the keymap puts in the drawn
+    /// `↑`/`↓`/`k`/`j`/PgUp/PgDn/`g`/`G`/Home/End: `move` in a list showing `rows` rows (the keymap puts in the drawn
     /// height; a page keeps one row for context, Home and End show a full page at either end, End follows).
     case move(ScrollMove, rows: Int)
     /// `/`: start typing a search pattern.
@@ -25,6 +25,8 @@ package enum HistoryScreenAction: Hashable, Sendable {
     case findMatch(older: Bool, rows: Int)
     /// Esc: stop typing, or forget the search.
     case cancelSearch
+    /// `o`: sort by the next column (``HistorySort``), after the last in time order again.
+    case cycleSort
     /// `v`: states in words or as their canonical text.
     case toggleStateText
     /// A batch of the named machine's change feed: its new records as rows, and how many records fell out of

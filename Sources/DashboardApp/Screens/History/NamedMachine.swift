@@ -1,30 +1,75 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import TerminalUI
 
 /// A machine a screen's runtime holds, by the name the History screen lists it under: how to follow its change
 /// feed as History rows and the sequence number of its newest record. Screens publish theirs
-/// (``DashboardScreen/machines(_:)``); History lists those of the screens in the dashboard.
+/// (``DashboardScreen/machines(_:)``); History lists those of the screens in the dashboard. A machine made only
+/// when first used (a copy's row) is listed from the start and followed once it is made.
 package struct NamedMachine: Sendable {
     /// The name History lists: the transfer's file name, `upload`, `load`.
     package let name: String
     /// The screen whose runtime holds the machine.
     package let screen: Screen
-    /// The History screen's subscription to the machine's records.
-    let history: @Sendable () -> Subscription<HistoryScreenAction>
-    /// The sequence number of the machine's newest record (0 before the first).
-    let newest: @Sendable () -> Int
+    /// Where the machine is found, shared by the machines of one runtime, and its index there.
+    private let source: any MachineHistories
+    private let index: Int
 
     /// `engine`, called `name`, held by `screen`'s runtime.
     package init<State: PresentableState, Event>(name: String, screen: Screen, _ engine: StateMachine<State, Event>) {
+        self.init(name: name, screen: screen, machine: 0, of: OneMachine(engine))
+    }
+
+    /// Machine `index` of `source`, called `name`, held by `screen`'s runtime.
+    package init(name: String, screen: Screen, machine index: Int, of source: any MachineHistories) {
         self.name = name
         self.screen = screen
-        history = {
-            Subscription(id: "history.\(name)", newestOnly: false, { engine.records() }) { batch in
-                .recordsChanged(
-                    machine: name, HistoryRow.rows(machine: name, history: batch.records), missed: batch.missed)
-            }
+        self.source = source
+        self.index = index
+    }
+
+    /// The History screen's subscription to the machine's records; nil while the machine is not made.
+    func history() -> Subscription<HistoryScreenAction>? {
+        source.history(of: index, name: name)
+    }
+
+    /// The sequence number of the machine's newest record (0 before the first, and while it is not made).
+    func newest() -> Int {
+        source.newest(of: index)
+    }
+
+    /// The History screen's subscription to `engine`'s records, listed as `name`.
+    package static func history<State: PresentableState, Event>(
+        of engine: StateMachine<State, Event>, name: String
+    ) -> Subscription<HistoryScreenAction> {
+        Subscription(id: "history.\(name)", newestOnly: false, { engine.records() }) { batch in
+            .recordsChanged(machine: name, HistoryRow.rows(machine: name, history: batch.records), missed: batch.missed)
         }
-        newest = { engine.history.last?.sequence ?? 0 }
+    }
+}
+
+/// Where History finds a runtime's machines, by index: one object for all of a runtime's machines, so a list of
+/// thousands costs History a name and an index each.
+package protocol MachineHistories: AnyObject, Sendable {
+    /// History's subscription to machine `index`'s records, listed as `name`; nil while it is not made.
+    func history(of index: Int, name: String) -> Subscription<HistoryScreenAction>?
+    /// The sequence number of machine `index`'s newest record (0 before the first, and while it is not made).
+    func newest(of index: Int) -> Int
+}
+
+/// A runtime's one machine.
+private final class OneMachine<State: PresentableState & Hashable & Sendable, Event: Sendable>: MachineHistories {
+    let engine: StateMachine<State, Event>
+
+    init(_ engine: StateMachine<State, Event>) {
+        self.engine = engine
+    }
+
+    func history(of index: Int, name: String) -> Subscription<HistoryScreenAction>? {
+        NamedMachine.history(of: engine, name: name)
+    }
+
+    func newest(of index: Int) -> Int {
+        engine.history.last?.sequence ?? 0
     }
 }

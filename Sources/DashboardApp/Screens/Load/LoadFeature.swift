@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Load screen (seed 002): the enum and the bag of flags driven by the same actions, side by side, and

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 
 /// What can happen on the Load screen: the keys and what the load machine delivers.

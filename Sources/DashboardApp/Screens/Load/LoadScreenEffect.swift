@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// The work the Load screen asks for; ``LoadRuntime`` performs it.
 package enum LoadScreenEffect: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// What the Load screen shows: seed 002's two models of one screen, side by side. The left pane is the load
 /// machine's newest state (never changed here); the right pane is a bag of flags updated by the same

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import Support
 
 /// What the runtime measured when a transfer's machine published a state: the time on the machine's own

@@ -1,11 +1,14 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import TerminalUI
 
 /// One transfer on the Transfers screen: its name, the newest snapshot of its machine and of its driver,
 /// what its records counted, and what the runtime measured (samples on the machine's clock). The reducer
 /// never changes these on its own; only their sources' snapshots do.
+///
+/// A row holds its name and model inline and everything else it learned apart (``TransferActivity``), only once
+/// there is something: a copy's row never started is a name and a model, however many rows there are.
 package struct TransferRow: Hashable, Sendable {
     /// How many of the machine's newest records the detail pane keeps.
     package static let recentLimit = 6
@@ -14,18 +17,13 @@ package struct TransferRow: Hashable, Sendable {
     package var name: String
     /// The newest state its `TransferMachine` published.
     package var model: TransferModel
-    /// The newest status its driver published (its size among it).
-    package var driverStatus: TransferDriverStatus
-    /// What its machine's records counted: the stale late callbacks among them.
-    package var tally: RecordTally
-    /// The newest sample the runtime took with a state; nil before the first.
-    package private(set) var sample: TransferSample?
-    /// When the current visit was first seen, on the machine's clock.
-    package private(set) var enteredAt: Duration?
-    /// The running request's recent progress, for its rate.
-    package private(set) var progress = ProgressWindow()
-    /// The machine's newest records, oldest first, at most ``recentLimit``.
-    package private(set) var recent: [HistoryRow] = []
+    /// What the row learned beyond its state, boxed; nil while it is all as a new row's.
+    private var learned: Learned?
+
+    /// ``TransferActivity`` on the heap, so a row that learned nothing holds one empty reference.
+    private indirect enum Learned: Hashable, Sendable {
+        case activity(TransferActivity)
+    }
 
     /// A row for `name` at `model`.
     package init(
@@ -34,9 +32,37 @@ package struct TransferRow: Hashable, Sendable {
     ) {
         self.name = name
         self.model = model
-        self.driverStatus = driverStatus
-        self.tally = tally
+        activity = TransferActivity(driverStatus: driverStatus, tally: tally)
     }
+
+    /// Everything the row learned beyond its state; set back as nil when it is a new row's, so two rows that
+    /// learned the same are equal however they got there.
+    private var activity: TransferActivity {
+        get {
+            guard case .activity(let activity) = learned else { return TransferActivity() }
+            return activity
+        }
+        set { learned = newValue == TransferActivity() ? nil : .activity(newValue) }
+    }
+
+    /// The newest status its driver published (its size among it).
+    package var driverStatus: TransferDriverStatus {
+        get { activity.driverStatus }
+        set { activity.driverStatus = newValue }
+    }
+    /// What its machine's records counted: the stale late callbacks among them.
+    package var tally: RecordTally {
+        get { activity.tally }
+        set { activity.tally = newValue }
+    }
+    /// The newest sample the runtime took with a state; nil before the first.
+    package var sample: TransferSample? { activity.sample }
+    /// When the current visit was first seen, on the machine's clock.
+    package var enteredAt: Duration? { activity.enteredAt }
+    /// The running request's recent progress, for its rate.
+    package var progress: ProgressWindow { activity.progress }
+    /// The machine's newest records, oldest first, at most ``recentLimit``.
+    package var recent: [HistoryRow] { activity.recent }
 
     /// The phase as a person reads it.
     package var presentation: StatePresentation { model.presentation }
@@ -47,25 +73,28 @@ package struct TransferRow: Hashable, Sendable {
     /// Takes in `model` published when the runtime measured `sample`: a new visit restarts the time in state,
     /// a running request's percent goes into the rate window.
     package mutating func take(_ model: TransferModel, _ sample: TransferSample) {
-        if self.sample?.visit != sample.visit { enteredAt = sample.at }
-        progress.add(model.phase, at: sample.at)
-        self.sample = sample
+        var activity = activity
+        activity.take(model.phase, sample)
+        self.activity = activity
         self.model = model
     }
 
     /// Takes in a batch of the machine's feed: counts the new records and keeps the newest for the detail pane.
     package mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
-        let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
-        tally.add(records)
-        recent = Array((recent + fresh).suffix(Self.recentLimit))
+        var activity = activity
+        activity.take(records: records, name: name)
+        self.activity = activity
     }
 
     /// Takes in the change feed's news of this transfer: its records, the state after them as measured with
     /// `change.sample`, and its driver's status.
     package mutating func take(_ change: TransferChange) {
-        take(records: change.records)
-        driverStatus = change.status
-        take(change.records.state, change.sample)
+        var activity = activity
+        activity.take(records: change.records, name: name)
+        activity.driverStatus = change.status
+        activity.take(change.records.state.phase, change.sample)
+        self.activity = activity
+        model = change.records.state
     }
 
     /// The file's size in bytes, when the driver knows it.
@@ -92,16 +121,13 @@ package struct TransferRow: Hashable, Sendable {
 /// known.
 package struct TransferFigureText: Hashable, Sendable {
     /// The file's size.
-    package var size = TransfersFeature.figure(nil)
+    package var size: Line
     /// The bytes done.
-    package var done = TransfersFeature.figure(nil)
+    package var done: Line
     /// The measured rate (while running).
-    package var rate = TransfersFeature.figure(nil)
+    package var rate: Line
     /// The time left at that rate.
-    package var eta = TransfersFeature.figure(nil)
-
-    /// No figures.
-    package init() {}
+    package var eta: Line
 
     /// The figures of `row` now.
     init(_ row: TransferRow) {
@@ -109,5 +135,36 @@ package struct TransferFigureText: Hashable, Sendable {
         done = TransfersFeature.figure(row.bytesDone.map(TransferFigures.size))
         rate = TransfersFeature.figure(row.rate.map(TransferFigures.rate))
         eta = TransfersFeature.figure(row.secondsLeft.map(TransferFigures.duration(seconds:)))
+    }
+}
+
+/// What a ``TransferRow`` learned beyond its state: its driver's status, its records' tally and newest records,
+/// and the samples the runtime took.
+package struct TransferActivity: Hashable, Sendable {
+    /// The newest status its driver published.
+    var driverStatus = TransferDriverStatus()
+    /// What its machine's records counted.
+    var tally = RecordTally()
+    /// The newest sample the runtime took with a state; nil before the first.
+    var sample: TransferSample?
+    /// When the current visit was first seen, on the machine's clock.
+    var enteredAt: Duration?
+    /// The running request's recent progress, for its rate.
+    var progress = ProgressWindow()
+    /// The machine's newest records, oldest first, at most ``TransferRow/recentLimit``.
+    var recent: [HistoryRow] = []
+
+    /// Takes in `phase` seen when the runtime measured `sample`: a new visit restarts the time in state.
+    mutating func take(_ phase: TransferState, _ sample: TransferSample) {
+        if self.sample?.visit != sample.visit { enteredAt = sample.at }
+        progress.add(phase, at: sample.at)
+        self.sample = sample
+    }
+
+    /// Counts the new records of `records` and keeps the newest, listed as machine `name`.
+    mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch, name: String) {
+        let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
+        tally.add(records)
+        recent = Array((recent + fresh).suffix(TransferRow.recentLimit))
     }
 }

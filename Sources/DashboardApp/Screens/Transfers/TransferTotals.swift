@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import Support
 
 /// The figures of a whole copy, summed over its transfers: bytes done of the bytes known, files completed
@@ -43,26 +43,30 @@ package struct TransferTotals: Hashable, Sendable {
     /// The totals of transfers in `phases`, each with its size when known and whether, completed, it found its
     /// file already there (copied nothing).
     package init(_ transfers: [(phase: TransferState, size: Int64?, alreadyThere: Bool)]) {
-        files = transfers.count
-        for (phase, size, wasThere) in transfers {
-            let size = size ?? 0
-            totalBytes += size
-            switch phase {
-            case .completed:
-                completed += 1
-                completedBytes += size
-                bytesDone += size
-                if wasThere {
-                    alreadyThere += 1
-                    alreadyThereBytes += size
-                }
-            case .running(_, let percent), .paused(_, let percent):
-                bytesDone += size * Int64(percent) / 100
-            case .failed:
-                failed += 1
-            case .idle:
-                break
+        for (phase, size, wasThere) in transfers { add(phase, size: size, alreadyThere: wasThere) }
+    }
+
+    /// Counts one more transfer, in `phase`, of `size` when known, which (completed) found its file already there
+    /// when `wasThere`. The dashboard's total row adds its rows one by one, with no list of them made each frame.
+    package mutating func add(_ phase: TransferState, size: Int64?, alreadyThere wasThere: Bool = false) {
+        files += 1
+        let size = size ?? 0
+        totalBytes += size
+        switch phase {
+        case .completed:
+            completed += 1
+            completedBytes += size
+            bytesDone += size
+            if wasThere {
+                alreadyThere += 1
+                alreadyThereBytes += size
             }
+        case .running(_, let percent), .paused(_, let percent):
+            bytesDone += size * Int64(percent) / 100
+        case .failed:
+            failed += 1
+        case .idle:
+            break
         }
     }
 

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import Support
 import TerminalUI
 
@@ -26,7 +26,7 @@ extension TransfersFeature {
         let total = state.showsTotals ? parts[1] : nil
         let footer = parts[parts.count - 1]
         guard state.detail != nil else { return (parts[0], nil, total, footer) }
-        let tableHeight = min(state.rows.count + 1, max(2, parts[0].height / 3))
+        let tableHeight = min(state.shownCount + 1, max(2, parts[0].height / 3))
         let split = parts[0].rows([.fixed(tableHeight), .fill])
         return (split[0], split[1], total, footer)
     }
@@ -49,49 +49,67 @@ extension TransfersFeature {
         if let totalArea = layout.total {
             canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
         }
-        canvas.render(
-            Line(
-                "stale events dropped: \(state.staleEvents)"
-                    + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
-                style: state.staleEvents > 0 ? .bold : .plain),
-            in: layout.footer)
+        canvas.render(footer(state), in: layout.footer)
+    }
+
+    /// The last line: the filter and the sort column when asked (``ListQuery/status(shown:of:sortTitles:)``), then
+    /// the stale callbacks the machines dropped.
+    static func footer(_ state: TransfersScreenState) -> Line {
+        let stale = Span(
+            "stale events dropped: \(state.staleEvents)"
+                + (state.missedRecords > 0 ? " · missed: \(state.missedRecords)" : ""),
+            style: state.staleEvents > 0 ? .bold : .plain)
+        guard
+            let query = state.query.status(
+                shown: state.shownCount, of: state.rows.count, sortTitles: sortColumns.map(\.title))
+        else { return Line([stale]) }
+        return Line(query.spans + [Span(" · "), stale])
     }
 
     /// The total row: every transfer summed (``TransferTotals``), the rate the sum of the running rows' rates.
     static func totalRow(_ state: TransfersScreenState) -> String {
         var rate: Double?
+        var totals = TransferTotals()
         for row in state.rows {
-            if let rowRate = row.progress.rate(totalBytes: row.driverStatus.totalBytes) { rate = (rate ?? 0) + rowRate }
+            let size = row.driverStatus.totalBytes
+            if let rowRate = row.progress.rate(totalBytes: size) { rate = (rate ?? 0) + rowRate }
+            totals.add(row.model.phase, size: size)
         }
-        return TransferTotals(state.rows.map { (phase: $0.model.phase, size: $0.driverStatus.totalBytes) }).line(
-            rate: rate)
+        return totals.line(rate: rate)
     }
 
     /// The table of the transfers that fit in `area`, in `columns` (its bars are drawn over it by
-    /// ``view(_:in:on:)``), and the index of the transfer in its first row: the rows around the selection are
-    /// made into cells, the others not at all, so a frame of a million transfers costs what a screenful does.
+    /// ``view(_:in:on:)``), and the position among the ``TransfersScreenState/shown`` rows of its first row: the
+    /// rows around the selection are made into cells, the others not at all, so a frame of a million transfers
+    /// costs what a screenful does.
     static func table(_ state: TransfersScreenState, columns: [TransferColumn], in area: Rect) -> (
         table: Table, first: Int
     ) {
-        let tableColumns = columns.map(\.tableColumn)
+        let sorted = state.query.sortColumn.map { sortColumns[$0].title }
+        let tableColumns = columns.map { column in
+            var tableColumn = column.tableColumn
+            if tableColumn.title == sorted { tableColumn.title += "▾" }
+            return tableColumn
+        }
         let nameWidth = Table(columns: tableColumns, rows: []).columnAreas(in: area.row(0)).first?.width ?? 0
-        let selected = state.rows.isEmpty ? nil : state.selected
+        let selected = state.selectedPosition
+        let count = state.shownCount
         let height = max(0, area.height - 1)  // under the header
-        let first = SelectableList.visibleOffset(selected: selected, count: state.rows.count, height: height, offset: 0)
-        let shown = first..<min(state.rows.count, first + height)
-        let rows = shown.map {
-            state.rows[$0].cells(columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
+        let first = SelectableList.visibleOffset(selected: selected, count: count, height: height, offset: 0)
+        let rows = (first..<min(count, first + height)).map {
+            state.rows[state.shownRow(at: $0)].cells(
+                columns: columns, nameWidth: nameWidth, canonical: state.showsCanonical)
         }
         return (Table(columns: tableColumns, rows: rows, selected: selected.map { $0 - first }), first)
     }
 
-    /// The transfer drawn at `point` when the screen is drawn in `area`; nil off the table's rows. A click
-    /// selects it.
+    /// The transfer (its index among the rows) drawn at `point` when the screen is drawn in `area`; nil off the
+    /// table's rows. A click selects it.
     package static func row(at point: Point, _ state: TransfersScreenState, in area: Rect) -> Int? {
         let tableArea = layout(state, in: area).table
         guard !tableArea.isEmpty else { return nil }
         let (table, first) = table(state, columns: columns(width: tableArea.width), in: tableArea)
-        return table.row(at: point, in: tableArea).map { first + $0 }
+        return table.row(at: point, in: tableArea).map { state.shownRow(at: first + $0) }
     }
 
     /// What the terminal's own progress indicator shows: the mean percent of the transfers under way, as
@@ -125,7 +143,7 @@ extension TransfersFeature {
     /// A figure not known (yet), made once.
     private static let unknown = Line("–", alignment: .right)
 
-    /// The bars go into the Progress column of the rows the table shows (from transfer `first` on),
+    /// The bars go into the Progress column of the rows the table shows (from position `first` of the shown rows),
     /// highlighted like their row.
     private static func drawProgressBars(
         _ state: TransfersScreenState, table: Table, first: Int, in area: Rect, on canvas: inout Canvas
@@ -135,7 +153,7 @@ extension TransfersFeature {
         let template = table.columnAreas(in: body.row(0))
         guard template.count > 1 else { return }
         for line in 0..<min(body.height, table.rows.count) {
-            let index = first + line
+            let index = state.shownRow(at: first + line)
             let rowArea = body.row(line)
             let cell = Rect(x: template[1].x, y: rowArea.y, width: template[1].width, height: 1)
             let style = state.rows[index].presentation.phase.style

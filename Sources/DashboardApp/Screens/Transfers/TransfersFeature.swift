@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Transfers screen as a feature: reducer, key table (``bindings``) and view (in
@@ -9,22 +9,37 @@ import TerminalUI
 /// applies when the intent meets it, and the machine's next snapshot changes the row. The help bar offers a
 /// key only while ``TransferModel/transition(_:_:)`` applies one of its events to the selected transfer.
 package enum TransfersFeature {
-    /// Applies `action`; returns the effects to run.
+    /// Applies `action`; returns the effects to run. The rows a query shows are drawn again after every
+    /// action, so a filter or a sort follows the machines' snapshots.
     package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
+        -> [TransfersScreenEffect]
+    {
+        let effects = apply(&state, action)
+        if state.query.isActive { state.reorder() }
+        return effects
+    }
+
+    private static func apply(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
         -> [TransfersScreenEffect]
     {
         switch action {
         case .selectPrevious:
-            state.select(state.selected - 1)
+            moveSelection(&state, by: -1)
             return []
         case .selectNext:
-            state.select(state.selected + 1)
+            moveSelection(&state, by: 1)
             return []
         case .select(let row):
             state.select(row)
             return []
         case .moveSelection(let rows):
-            state.select(state.selected + rows)
+            moveSelection(&state, by: rows)
+            return []
+        case .moveCursor(let move, let rows):
+            if let row = move.selection(from: state.selected, in: state.shown, height: rows) { state.select(row) }
+            return []
+        case .list(let edit):
+            state.changeQuery(edit)
             return []
         case .startAll:
             return state.rows.isEmpty ? [] : [.sendAll(candidates(.start))]
@@ -73,6 +88,14 @@ package enum TransfersFeature {
         }
     }
 
+    /// Selects the row drawn `rows` below the selected one (negative: above), within the rows drawn.
+    private static func moveSelection(_ state: inout TransfersScreenState, by rows: Int) {
+        let shown = state.shown
+        guard !shown.isEmpty else { return }
+        let position = (shown.firstIndex(of: state.selected) ?? 0) + max(-shown.count, min(shown.count, rows))
+        state.select(shown[min(shown.count - 1, max(0, position))])
+    }
+
     /// The events a key stands for, in the order they are tried: one key pauses or resumes.
     static func candidates(_ action: TransfersScreenAction) -> [TransferEvent] {
         switch action {
@@ -80,7 +103,8 @@ package enum TransfersFeature {
         case .togglePause: [.pause, .resume]
         case .cancel: [.cancel]
         case .retry: [.retry]
-        case .selectPrevious, .selectNext, .select, .moveSelection, .startAll, .failNextOutcome, .toggleDetail,
+        case .selectPrevious, .selectNext, .select, .moveSelection, .moveCursor, .list, .startAll, .failNextOutcome,
+            .toggleDetail,
             .closeDetail, .moveDetail,
             .scrollDetail, .toggleStateText, .machineChanged, .transfersRecorded, .driverStatusChanged, .recordsChanged:
             []
@@ -109,15 +133,47 @@ package enum TransfersFeature {
 
     private static let selectHelp = KeyHelp("↑↓", "select")
 
-    /// Every key of the screen, in the help bar's order.
+    /// The columns `o` sorts by, in turn: the name, the size (largest first), the percent done (most first), the
+    /// state (running, paused, failed, idle, completed).
+    package static let sortColumns: [(title: String, key: @Sendable (TransferRow) -> ListSortKey)] = [
+        ("Name", { .name($0.name) }),
+        ("Size", { row in row.driverStatus.totalBytes.map { .number(-Double($0)) } ?? .missing }),
+        ("Done", { .number(-fraction($0.model)) }),
+        ("State", { .number(Double(phaseRank($0.presentation.phase))) }),
+    ]
+
+    /// Where a phase sorts in the State column: work under way first, finished work last.
+    private static func phaseRank(_ phase: PresentedPhase) -> Int {
+        switch phase {
+        case .active: 0
+        case .paused: 1
+        case .failed: 2
+        case .idle: 3
+        case .done: 4
+        }
+    }
+
+    /// What the filter looks for in a row: its name and its state in words and in canonical text.
+    static func filterText(_ row: TransferRow) -> String {
+        "\(row.name) \(row.presentation.text) \(row.stateText)"
+    }
+
+    /// The rows a page moves over in the screen's `area`: the table's rows less its header.
+    static func pageRows(_ state: TransfersScreenState, in area: Rect) -> Int {
+        max(1, layout(state, in: area).table.height - 1)
+    }
+
+    /// The list's moves (``ListKeys``): ↑↓ first in the bar, the paging keys after the detail pane's, which
+    /// take them while it is open.
+    private static let listMoves: [KeyBinding<TransfersScreenState, TransfersScreenAction>] = ListKeys.moves(
+        page: TransferDetail.nominalHeight, rows: pageRows, applies: { $0.shownCount > 1 },
+        bar: { _, move in move == .lineUp || move == .lineDown ? selectHelp : nil },
+        move: { .moveCursor($0, rows: $1) })
+
+    /// Every key of the screen, in the help bar's order; while the filter is typed only its own keys apply.
     package static let bindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
-        [
-            KeyBinding(
-                [.up, .character("k")], .selectPrevious, help: KeyHelp("↑ / k", "previous transfer"),
-                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
-            KeyBinding(
-                [.down, .character("j")], .selectNext, help: KeyHelp("↓ / j", "next transfer"),
-                bar: { _ in selectHelp }, applies: { $0.rows.count > 1 }),
+        (Array(listMoves.prefix(2))
+        + [
             machineKey([.character("r")], .retry, KeyHelp("r", "retry a failed transfer"), bar: "r"),
             machineKey([.character("s")], .start, KeyHelp("s", "start"), bar: "s"),
             // In the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
@@ -143,35 +199,26 @@ package enum TransfersFeature {
             KeyBinding(
                 [.escape], .closeDetail, help: KeyHelp("esc", "close the detail pane"),
                 bar: { _ in KeyHelp("esc", "close") }, applies: { $0.detail != nil }),
-        ] + detailScrollBindings + pageBindings + mouseBindings
+        ] + detailScrollBindings + listMoves.dropFirst(2)).map { ListKeys.notWhileTyping($0, query: { $0.query }) }
+        + ListKeys.query(sortTitles: sortColumns.map(\.title), query: \.query, edit: { .list($0) })
+        + mouseBindings
 
-    private static let pageHelp = KeyHelp("pgup / pgdn / g / G", "page up / down, first / last transfer")
+    /// What a key types into the filter while it is typed (``ListKeys/textInput(_:_:edit:)``).
+    package static func textInput(_ key: Key, _ state: TransfersScreenState) -> TransfersScreenAction? {
+        ListKeys.textInput(key, state.query) { .list($0) }
+    }
 
-    /// With the detail pane closed, Page Up/Down move the selection by the rows drawn, `g`/`G` to the first and
-    /// the last transfer: a list of thousands of files is paged, not walked a row at a time.
-    private static let pageBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
-        [(Key.pageUp, -1), (.pageDown, 1)].map { key, direction in
-            KeyBinding(
-                [key], .moveSelection(by: direction * TransferDetail.nominalHeight), help: pageHelp, bar: { _ in nil },
-                applies: { $0.detail == nil && $0.rows.count > 1 }
-            ).laidOut { _, state, context in
-                .moveSelection(by: direction * max(1, layout(state, in: context.area).table.height - 1))
-            }
-        } + [
-            KeyBinding(
-                [.character("g")], .select(row: 0), help: pageHelp, bar: { _ in nil },
-                applies: { $0.detail == nil && $0.rows.count > 1 }),
-            KeyBinding(
-                [.character("G")], .select(row: Int.max), help: pageHelp, bar: { _ in nil },
-                applies: { $0.detail == nil && $0.rows.count > 1 }),
-        ]
+    private static let detailScrollHelp = KeyHelp(
+        "pgup / pgdn / home / end / g / G", "scroll the open detail pane")
 
-    private static let detailScrollHelp = KeyHelp("pgup / pgdn / home / end", "scroll the detail pane")
-
-    /// Page Up/Down, Home and End scroll the open detail pane (↑/↓ keep selecting transfers); pressed on the
-    /// drawn screen, each move is resolved against the pane as drawn (``detailOffset(after:_:in:)``).
+    /// While the detail pane is open it has the paging keys: Page Up/Down, Home/End and `g`/`G` scroll it (↑/↓
+    /// keep selecting transfers); pressed on the drawn screen, each move is resolved against the pane as drawn
+    /// (``detailOffset(after:_:in:)``).
     private static let detailScrollBindings: [KeyBinding<TransfersScreenState, TransfersScreenAction>] =
-        [(Key.pageUp, ScrollMove.pageUp), (.pageDown, .pageDown), (.home, .top), (.end, .bottom)].map { key, move in
+        [
+            (Key.pageUp, ScrollMove.pageUp), (.pageDown, .pageDown), (.home, .top), (.end, .bottom),
+            (.character("g"), .top), (.character("G"), .bottom),
+        ].map { key, move in
             KeyBinding(
                 [key], .moveDetail(move), help: detailScrollHelp, bar: { _ in nil }, applies: { $0.detail != nil }
             ).laidOut { action, state, context in

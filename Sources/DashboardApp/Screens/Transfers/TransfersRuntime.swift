@@ -1,19 +1,51 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 import TerminalUI
 
 /// The Transfers screen's edge: the transfers (simulated or real, see ``TransferDriver``), the effect
-/// runner and the subscriptions that turn each machine's `states()` and records (and each driver's status)
-/// into actions, newest only.
+/// runner and the subscription that turns the machines' one change feed (and each driver's status) into
+/// actions.
+///
+/// A long list (``CopyFiles``) makes a row's driver, and with it its machine, only when the row is first used:
+/// an effect whose event the model's initial state takes (a start), `S`, `f`, or ``makeAll()``. Until then the
+/// row shows the model's initial state, which is what its machine would show; once made, the machine joins the
+/// change feed (``StateMachine/MachineSet``) and is the only authority on the row.
 package final class TransfersRuntime: Sendable {
-    /// The transfers, in row order.
-    package let transfers: [any TransferDriver]
+    /// The transfers, in row order, made as they are first used.
+    package let list: any TransferList
+    /// Each row's name, read once: the rows and History's list share these strings.
+    package let names: [String]
+    /// The machines made, in the order they were made: what the change feed follows.
+    private let machines = StateMachine<TransferModel, TransferEvent>.MachineSet()
+    /// The rows made, in the order their machines were added to ``machines``, and what is told of each driver
+    /// made.
+    private let made: Locked<Made>
 
-    /// The screen over `drivers`, one row each (e.g. the real copies of `statetui copy`).
-    package init(drivers: [any TransferDriver]) {
-        transfers = drivers
+    private struct Made {
+        /// The row of each machine, by its index in ``TransfersRuntime/machines``.
+        var rows: [Int] = []
+        var observers: [@Sendable (any TransferDriver) -> Void] = []
+    }
+
+    /// The screen over `list`, one row each (e.g. the files of `statetui copy`); the drivers it made already
+    /// are followed from the start.
+    package init(list: any TransferList) {
+        self.list = list
+        names = (0..<list.count).map(list.name(at:))
+        var made = Made()
+        for row in 0..<list.count {
+            guard let driver = list.driver(at: row) else { continue }
+            made.rows.append(row)
+            machines.add(driver.machine.engine)
+        }
+        self.made = Locked(made)
+    }
+
+    /// The screen over `drivers`, one row each, all made.
+    package convenience init(drivers: [any TransferDriver]) {
+        self.init(list: MadeTransfers(drivers))
     }
 
     /// The names the dashboard shows.
@@ -21,17 +53,18 @@ package final class TransfersRuntime: Sendable {
 
     /// One simulated transfer per name, its worker ticking on `scheduler` and its machine on `clock`; each
     /// draws from its own generator seeded from `seed`, its size among them (1 MB to about 4 GB).
-    package init(
+    package convenience init(
         names: [String] = TransfersRuntime.defaultNames, scheduler: any SimulationClock, clock: AnyClock? = nil,
         seed: UInt64, timing: SimulationTiming = .dashboard
     ) {
         var seeds = SplitMix64(seed: seed)
-        transfers = names.map { name in
-            let random = SplitMix64(seed: seeds.next())
-            return SimulatedTransfer(
-                name: name, scheduler: scheduler, clock: clock, random: random, timing: timing,
-                totalBytes: Self.simulatedSize(seeds.next()))
-        }
+        self.init(
+            drivers: names.map { name in
+                let random = SplitMix64(seed: seeds.next())
+                return SimulatedTransfer(
+                    name: name, scheduler: scheduler, clock: clock, random: random, timing: timing,
+                    totalBytes: Self.simulatedSize(seeds.next()))
+            })
     }
 
     /// A simulated file's size from a random draw: a power of two from 1 MiB to 2 GiB times 1 to 2.
@@ -40,32 +73,88 @@ package final class TransfersRuntime: Sendable {
         return magnitude + magnitude * Int64((draw >> 8) % 1000) / 1000
     }
 
+    /// The drivers made so far, in row order (all of them for a list made up front).
+    package var transfers: [any TransferDriver] {
+        made.withLock { $0.rows }.sorted().compactMap(list.driver(at:))
+    }
+
+    /// Row `row`'s driver, nil while it was not made.
+    package func driver(at row: Int) -> (any TransferDriver)? {
+        list.driver(at: row)
+    }
+
+    /// Row `row`'s driver, made now when it was not: its machine then joins the change feed, and whoever
+    /// ``whenMade(_:)`` asked is told.
+    @discardableResult
+    package func makeDriver(at row: Int) -> any TransferDriver {
+        let (driver, observers) = made.withLock {
+            made -> (any TransferDriver, [@Sendable (any TransferDriver) -> Void]) in
+            let (driver, isNew) = list.makeDriver(at: row)
+            guard isNew else { return (driver, []) }
+            // Under the lock, so a machine's index in the feed and its place in `rows` agree.
+            made.rows.append(row)
+            machines.add(driver.machine.engine)
+            return (driver, made.observers)
+        }
+        for observer in observers { observer(driver) }
+        return driver
+    }
+
+    /// Makes every row's driver (`statetui copy --inspectable`: the inspector lists every machine).
+    package func makeAll() {
+        for row in 0..<list.count { makeDriver(at: row) }
+    }
+
+    /// Calls `body` with every driver made: those made already now, each later one as it is made.
+    package func whenMade(_ body: @escaping @Sendable (any TransferDriver) -> Void) {
+        let existing = made.withLock { made in
+            made.observers.append(body)
+            return made.rows
+        }
+        for row in existing.sorted() { list.driver(at: row).map(body) }
+    }
+
+    /// Row `row`'s model now: its machine's, or the model's initial state while the row was not made (what
+    /// its machine would start in).
+    package func model(at row: Int) -> TransferModel {
+        list.driver(at: row)?.machine.model ?? .initial
+    }
+
     /// The screen before the change feed brought anything: each transfer's state and status as they are now,
     /// the first selected.
     package var initialState: TransfersScreenState {
         TransfersScreenState(
-            rows: transfers.map { TransferRow(name: $0.name, model: $0.machine.model, driverStatus: $0.status) })
+            rows: names.indices.map { row in
+                let driver = list.driver(at: row)
+                return TransferRow(
+                    name: names[row], model: driver?.machine.model ?? .initial,
+                    driverStatus: driver?.status ?? TransferDriverStatus())
+            })
     }
 
     /// Performs one effect; returns what the screen learns from it that no record tells: the status of a
-    /// driver armed to fail (``TransfersScreenEffect/failNextOutcome(row:)``).
+    /// driver armed to fail (``TransfersScreenEffect/failNextOutcome(row:)``). A row is made only for an event
+    /// its state takes, or to arm a fault.
     @discardableResult
     package func perform(_ effect: TransfersScreenEffect) -> TransfersScreenAction? {
         switch effect {
         case .send(let row, let events):
-            guard transfers.indices.contains(row) else { return nil }
-            let transfer = transfers[row]
-            if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
+            guard names.indices.contains(row) else { return nil }
+            send(events, to: row)
         case .sendAll(let events):
-            for transfer in transfers {
-                if let event = Self.event(of: events, at: transfer.machine.model) { transfer.perform(event) }
-            }
+            for row in names.indices { send(events, to: row) }
         case .failNextOutcome(let row):
-            guard transfers.indices.contains(row) else { return nil }
-            transfers[row].failNextOutcome()
-            return .driverStatusChanged(row: row, transfers[row].status)
+            guard names.indices.contains(row) else { return nil }
+            let driver = makeDriver(at: row)
+            driver.failNextOutcome()
+            return .driverStatusChanged(row: row, driver.status)
         }
         return nil
+    }
+
+    /// Sends row `row` the first of `events` its transition function applies, making the row when one does.
+    private func send(_ events: [TransferEvent], to row: Int) {
+        if let event = Self.event(of: events, at: model(at: row)) { makeDriver(at: row).perform(event) }
     }
 
     /// The event a ``TransfersScreenEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
@@ -75,30 +164,37 @@ package final class TransfersRuntime: Sendable {
     }
 
     /// One subscription for every transfer, however many: the machines' one change feed
-    /// (``StateMachine/records(of:after:)``), each batch read with what the edge measures then and the
+    /// (``StateMachine/MachineSet/records()``, which follows each machine made later from its first record),
+    /// each batch read with what the edge measures then and the
     /// driver's status, wrapped by `embed` into the app's action type. A driver changes its status only
     /// before its machine records (a fault armed by `f` comes back as the effect's own result), so the
-    /// status read with the records is the newest. A transfer that is still costs the screen nothing.
+    /// status read with the records is the newest. A transfer that is still, or not made, costs the screen nothing.
     package func subscriptions<Action: Sendable>(
         _ embed: @escaping @Sendable (TransfersScreenAction) -> Action
     ) -> [Subscription<Action>] {
-        let engines = transfers.map(\.machine.engine)
-        return [
-            Subscription(id: "transfers.records", newestOnly: false, { StateMachine.records(of: engines) }) {
+        [
+            Subscription(id: "transfers.records", newestOnly: false, { [self] in records() }) {
                 [self] changed in embed(action(changed))
             }
         ]
     }
 
+    /// The made machines' one change feed, following each machine made later from its first record: a batch's
+    /// index is the machine's place in the order the rows were made (``action(_:)`` finds its row).
+    func records() -> AsyncStream<[StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]> {
+        machines.records()
+    }
+
     /// What the screen is told of `changed`, an element of the machines' change feed: each transfer's
     /// records with what the edge measures now and its driver's status now.
     func action(_ changed: [StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]) -> TransfersScreenAction {
-        .transfersRecorded(
-            changed.map { indexed in
-                let transfer = transfers[indexed.index]
+        let rows = made.withLock { $0.rows }
+        return .transfersRecorded(
+            changed.compactMap { indexed in
+                let row = rows[indexed.index]
+                guard let transfer = list.driver(at: row) else { return nil }
                 return TransferChange(
-                    row: indexed.index, records: indexed.batch, sample: Self.sample(transfer.machine),
-                    status: transfer.status)
+                    row: row, records: indexed.batch, sample: Self.sample(transfer.machine), status: transfer.status)
             })
     }
 
@@ -110,8 +206,20 @@ package final class TransfersRuntime: Sendable {
             at: machine.engine.clock.now.offset, visit: snapshot.visit, timeout: snapshot.timeout?.remaining)
     }
 
-    /// Stops every machine and worker.
+    /// Stops every machine and worker made.
     package func stop() {
         for transfer in transfers { transfer.stop() }
+    }
+}
+
+extension TransfersRuntime: MachineHistories {
+    /// Row `row`'s machine's records for History, once the row is made.
+    package func history(of row: Int, name: String) -> Subscription<HistoryScreenAction>? {
+        list.driver(at: row).map { NamedMachine.history(of: $0.machine.engine, name: name) }
+    }
+
+    /// The sequence number of row `row`'s machine's newest record; 0 while the row is not made.
+    package func newest(of row: Int) -> Int {
+        list.driver(at: row)?.machine.engine.history.last?.sequence ?? 0
     }
 }

@@ -11,7 +11,9 @@ extension TransfersFeature: DashboardScreen {
     }
 
     package static func machines(_ runtime: TransfersRuntime) -> [NamedMachine] {
-        runtime.transfers.map { NamedMachine(name: $0.name, screen: .transfers, $0.machine.engine) }
+        runtime.names.indices.map {
+            NamedMachine(name: runtime.names[$0], screen: .transfers, machine: $0, of: runtime)
+        }
     }
 
     package static func initialState(

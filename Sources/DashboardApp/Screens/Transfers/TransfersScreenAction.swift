@@ -1,19 +1,24 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import TerminalUI
 
 /// What can happen on the Transfers screen: the user's keys and the snapshots of machines and workers.
 package enum TransfersScreenAction: Hashable, Sendable {
-    /// Select the row above (`↑`, `k`).
+    /// Select the row drawn above the selected one (the wheel).
     case selectPrevious
-    /// Select the row below (`↓`, `j`).
+    /// Select the row drawn below the selected one (the wheel).
     case selectNext
     /// Select row `row` (a click on it); clamped to the rows there are.
     case select(row: Int)
-    /// Select the row `by` rows below (negative: above), clamped to the rows there are (PgUp/PgDn page by
-    /// the rows drawn, ``TransferDetail/nominalHeight`` without a drawn table).
+    /// Select the row drawn `by` rows below (negative: above), clamped to the rows drawn.
     case moveSelection(by: Int)
+    /// Move the selection through the rows drawn (`↑↓`/`kj` a row, PgUp/PgDn a page of `rows` rows, `g`/`G`
+    /// and Home/End either end: ``ListKeys``); the keymap puts in the rows drawn, ``TransferDetail/nominalHeight``
+    /// without a drawn table.
+    case moveCursor(ScrollMove, rows: Int)
+    /// Change the filter or the sort column (`/`, `o`, and Enter, Esc and Backspace while the filter is typed).
+    case list(ListEdit)
     /// Start the selected transfer (`s`).
     case start
     /// Start every transfer that can start (`S`): each machine judges its own start.

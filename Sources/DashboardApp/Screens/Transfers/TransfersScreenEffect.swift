@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// Work the Transfers screen asks for; ``TransfersRuntime`` performs it.
 package enum TransfersScreenEffect: Hashable, Sendable {

@@ -1,4 +1,5 @@
-import ScreenStates
+import SeedModels
+import TerminalUI
 
 /// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
 /// and whether states read as words or as canonical text.
@@ -17,6 +18,11 @@ package struct TransfersScreenState: Hashable, Sendable {
     /// Whether a total row sums the transfers (``TransferTotals``): on in `statetui copy`'s dashboard, where the
     /// rows are one copy.
     package var showsTotals = false
+    /// The filter typed after `/` and the sort column `o` picks (``TransfersFeature/sortColumns``).
+    package private(set) var query = ListQuery()
+    /// The rows the query shows, in its order, kept so a frame never filters or sorts; nil while no query is
+    /// asked (every row, in order).
+    private var shownRows: [Int]?
 
     /// A screen showing `rows`, the first selected.
     package init(rows: [TransferRow], selected: Int = 0, detail: TransferDetail? = nil, showsCanonical: Bool = false) {
@@ -33,13 +39,53 @@ package struct TransfersScreenState: Hashable, Sendable {
         selected = next
     }
 
-    /// The selected row, nil when there are none.
-    var selectedRow: TransferRow? {
-        rows.indices.contains(selected) ? rows[selected] : nil
+    /// The rows drawn, by index, top to bottom: those the filter shows, in the sort column's order.
+    package var shown: [Int] { shownRows ?? Array(rows.indices) }
+
+    /// How many rows are drawn.
+    package var shownCount: Int { shownRows?.count ?? rows.count }
+
+    /// The row drawn at `position` (0 at the top) of the ``shown`` rows; without a filter or a sort, the same
+    /// number, with no list of every row made.
+    package func shownRow(at position: Int) -> Int { shownRows?[position] ?? position }
+
+    /// Where the selected row is drawn among the ``shown`` rows; nil when it is not drawn.
+    package var selectedPosition: Int? {
+        guard let shownRows else { return rows.indices.contains(selected) ? selected : nil }
+        return shownRows.firstIndex(of: selected)
     }
 
-    /// Whether a row is selected (there are rows).
-    var hasSelection: Bool { rows.indices.contains(selected) }
+    /// Changes the query and draws the rows it shows; when it hides the selected row, the first one drawn is
+    /// selected.
+    package mutating func changeQuery(_ edit: ListEdit) {
+        query.apply(edit, columns: TransfersFeature.sortColumns.count)
+        reorder()
+        if let first = shown.first, !isShown(selected) { select(first) }
+    }
+
+    /// Draws the rows the query shows in its order again (after a snapshot changed a row's state or figures).
+    package mutating func reorder() {
+        guard query.isActive else {
+            shownRows = nil
+            return
+        }
+        shownRows = query.order(
+            count: rows.count, text: { TransfersFeature.filterText(rows[$0]) },
+            key: { TransfersFeature.sortColumns[$1].key(rows[$0]) })
+    }
+
+    /// Whether row `row` is drawn.
+    func isShown(_ row: Int) -> Bool {
+        shownRows?.contains(row) ?? rows.indices.contains(row)
+    }
+
+    /// The selected row, nil when there are none or the filter hides it.
+    var selectedRow: TransferRow? {
+        hasSelection ? rows[selected] : nil
+    }
+
+    /// Whether a row is selected (there are rows, and the filter shows the selected one).
+    var hasSelection: Bool { rows.indices.contains(selected) && (shownRows == nil || isShown(selected)) }
 
     /// The selected row's model, read in place (the help bar asks in every frame: no copy of the whole row).
     var selectedModel: TransferModel? {

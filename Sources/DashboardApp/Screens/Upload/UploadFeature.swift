@@ -1,5 +1,5 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Upload screen (seed 001): reducer, keys, help and view. The machine is the authority: whether a key

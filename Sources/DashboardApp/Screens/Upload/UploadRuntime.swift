@@ -1,5 +1,5 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import TerminalUI
 
 /// The Upload screen's edge: the upload owner (the machine and its simulated task). It performs

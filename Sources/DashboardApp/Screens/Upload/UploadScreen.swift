@@ -1,5 +1,5 @@
 import MachineDrivers
-import ScreenStates
+import SeedModels
 import StateMachineKit
 import Support
 import TerminalUI

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 import StateMachineKit
 
 /// What can happen on the Upload screen: the keys, the machine's snapshots and the owner's refusals.

@@ -1,4 +1,4 @@
-import ScreenStates
+import SeedModels
 
 /// What the Upload screen shows: the upload machine's newest state and what its records counted (never
 /// changed here), whether the next upload is set to fail, and the reason the last refused key was refused.

@@ -1,0 +1,155 @@
+import FileTransfer
+import SeedModels
+import Support
+
+/// The files of a `statetui copy` dashboard, one row each (``CopySession/takeAllFiles()``), held compactly: a
+/// row never started is its name and a few bytes, and its ``CopyTransfer`` (with its machine) is made when the
+/// row is first used (``makeDriver(at:)``): started by its key, by `S`, or by `--start`.
+///
+/// Each row keeps its file's last name component in one shared byte buffer and the index of its group: the
+/// files of one source directory, copied into one destination directory, share the source's and the display's
+/// path up to that component and the directory's journal.
+package final class CopyFiles: TransferList {
+    /// What the files of one directory share: the paths before their last component and the journal.
+    private struct Group {
+        var sourcePrefix: String
+        var displayPrefix: String
+        var journal: CopyJournal
+    }
+
+    /// A list being read, file by file (``CopySession/takeAllFiles()``).
+    struct Builder {
+        private var groups: [Group] = []
+        private var groupIndex: [GroupKey: Int] = [:]
+        private var bytes: [UInt8] = []
+        private var ends: [UInt32] = []
+        private var groupOf: [UInt32] = []
+
+        private struct GroupKey: Hashable {
+            var sourcePrefix: String
+            var displayPrefix: String
+            var journal: ObjectIdentifier
+        }
+
+        /// Adds the file read from `source`, shown as `displayName`, copied into `journal`'s directory.
+        mutating func add(source: String, displayName: String, journal: CopyJournal) {
+            // Split at the last `/`: what the display shares with the source (the file's own name) is kept
+            // once; a file whose display name ends otherwise keeps its whole paths in a group of its own.
+            let (sourcePrefix, sourceName) = Self.split(source)
+            let (displayPrefix, displayedName) = Self.split(displayName)
+            let shared = sourceName == displayedName
+            let name = shared ? sourceName : ""
+            let key = GroupKey(
+                sourcePrefix: shared ? sourcePrefix : source, displayPrefix: shared ? displayPrefix : displayName,
+                journal: ObjectIdentifier(journal))
+            let group: Int
+            if let known = groupIndex[key] {
+                group = known
+            } else {
+                group = groups.count
+                groups.append(Group(sourcePrefix: key.sourcePrefix, displayPrefix: key.displayPrefix, journal: journal))
+                groupIndex[key] = group
+            }
+            bytes += name.utf8
+            ends.append(UInt32(bytes.count))
+            groupOf.append(UInt32(group))
+        }
+
+        /// `path` split after its last `/`: the part up to it and the name after it (all of it without one).
+        private static func split(_ path: String) -> (prefix: String, name: String) {
+            guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+            let after = path.index(after: slash)
+            return (String(path[..<after]), String(path[after...]))
+        }
+
+        /// The list, whose transfers copy with `overwrite` and `sharedOptions`.
+        func files(overwrite: Bool, sharedOptions: SharedCopyOptions) -> CopyFiles {
+            CopyFiles(
+                groups: groups, bytes: bytes, ends: ends, groupOf: groupOf, overwrite: overwrite,
+                sharedOptions: sharedOptions)
+        }
+    }
+
+    private let groups: [Group]
+    /// Every row's last component, one after another.
+    private let bytes: [UInt8]
+    /// Where each row's component ends in ``bytes``.
+    private let ends: [UInt32]
+    private let groupOf: [UInt32]
+    private let overwrite: Bool
+    private let sharedOptions: SharedCopyOptions
+    /// Each row's transfer once made.
+    private let made: Locked<[CopyTransfer?]>
+
+    private init(
+        groups: [Group], bytes: [UInt8], ends: [UInt32], groupOf: [UInt32], overwrite: Bool,
+        sharedOptions: SharedCopyOptions
+    ) {
+        self.groups = groups
+        self.bytes = bytes
+        self.ends = ends
+        self.groupOf = groupOf
+        self.overwrite = overwrite
+        self.sharedOptions = sharedOptions
+        made = Locked(Array(repeating: nil, count: ends.count))
+    }
+
+    package var count: Int { ends.count }
+
+    /// Row `row`'s last component.
+    private func component(_ row: Int) -> String {
+        let start = row == 0 ? 0 : Int(ends[row - 1])
+        return String(decoding: bytes[start..<Int(ends[row])], as: UTF8.self)
+    }
+
+    /// The file's path as a tree copy displays it (`photos/2024/a.jpg`), unescaped: ``CopyTransfer/request``'s id.
+    private func displayName(at row: Int) -> String {
+        groups[Int(groupOf[row])].displayPrefix + component(row)
+    }
+
+    /// The name the row shows, escaped as its transfer's ``CopyTransfer/name``.
+    package func name(at row: Int) -> String {
+        DisplayText.escaped(displayName(at: row))
+    }
+
+    /// Row `row`'s transfer, nil while it was not made.
+    package func transfer(at row: Int) -> CopyTransfer? {
+        made.withLock { $0[row] }
+    }
+
+    package func driver(at row: Int) -> (any TransferDriver)? {
+        transfer(at: row)
+    }
+
+    package func makeDriver(at row: Int) -> (driver: any TransferDriver, isNew: Bool) {
+        let made = makeTransfer(at: row)
+        return (made.transfer, made.isNew)
+    }
+
+    /// Row `row`'s transfer, made now (its machine idle, its work registered) when it was not (`isNew`).
+    package func makeTransfer(at row: Int) -> (transfer: CopyTransfer, isNew: Bool) {
+        made.withLock { made in
+            if let transfer = made[row] { return (transfer, false) }
+            let group = groups[Int(groupOf[row])]
+            let transfer = CopyTransfer(
+                source: group.sourcePrefix + component(row), destinationDirectory: group.journal.directory.path,
+                overwrite: overwrite, journal: group.journal, sharedOptions: sharedOptions,
+                displayName: displayName(at: row))
+            made[row] = transfer
+            return (transfer, true)
+        }
+    }
+
+    /// The rows whose transfers were made, in row order.
+    package var madeRows: [Int] {
+        made.withLock { made in made.indices.filter { made[$0] != nil } }
+    }
+
+    /// Each row's phase: its machine's, or the model's initial one while it was not made.
+    package var phases: [(name: String, phase: TransferState)] {
+        let made = made.withLock { $0 }
+        return made.indices.map { row in
+            (made[row]?.name ?? name(at: row), made[row]?.machine.state ?? TransferModel.initial.phase)
+        }
+    }
+}

@@ -1,0 +1,441 @@
+import Synchronization
+
+/// The breadth-first search behind every exploration, a batch of states at a time.
+///
+/// A batch is a run of states already found and not yet explored, in order (at most about 65 536 cells
+/// of (state, event)). It is explored in two steps:
+/// 1. **Expand** (on every worker, a chunk of the batch at a time): each state meets each event; a verdict
+///    with no target is its cell's final value; a successor is looked up in the shared ``VisitedTable``,
+///    and when it is new there, placed as pending under the cell that found it.
+/// 2. **Number** (on the calling thread): the batch's cells are walked in (state, event) order, and each
+///    pending state receives the next position the first time a cell names it.
+/// A one-thread breadth-first search numbers a new state when the first (state, event) cell reaches it,
+/// so positions, edges, invalid pairs and truncation come out the same whatever the number of workers
+/// and however the threads raced for the table's slots.
+extension StateGraph {
+    /// The search on the calling thread alone, for transition functions that are not `@Sendable`.
+    @inlinable
+    static func explore(
+        from initial: State, events: [Event], maximumStates: Int,
+        transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
+    ) -> StateGraph {
+        explore(
+            from: initial, events: events, maximumStates: maximumStates, workers: 1, transition: transition,
+            postponed: postponed)
+    }
+
+    /// The search behind both explorations. `postponed` names the node a `.postpone` leads to (nil:
+    /// none), and is only asked on a `.postpone`, so machines that never postpone pay nothing for it.
+    ///
+    /// With more than one worker, `transition` and `postponed` are called from several threads at
+    /// once, so the public entry that passes `workers > 1` takes them `@Sendable`, with sendable states
+    /// and events.
+    @inlinable
+    static func explore(
+        from initial: State, events: [Event], maximumStates: Int, workers: Int,
+        transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
+    ) -> StateGraph {
+        precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
+        precondition(workers >= 1, "StateGraph.explore: workers must be at least 1, got \(workers)")
+        let limit = Swift.min(maximumStates, GraphCell.maximumStates)
+        let width = events.count
+        let table = VisitedTable(minimumCount: Swift.min(limit, 4096))
+        table.placeFirst(fragment: VisitedTable.fragment(initial))
+        var states: [State] = [initial]
+        states.reserveCapacity(Swift.min(limit, 4096))
+        var cells: [Int32] = []
+        var invalid: [InvalidPair] = []
+        var isTruncated = false
+        let batchStateLimit = Swift.max(1, (1 << 16) / Swift.max(width, 1))
+        let scratch = ExplorationScratch<State, Event>()
+        var cursor = 0
+        return withoutActuallyEscaping(transition) { transition in
+            withoutActuallyEscaping(postponed) { postponed in
+                while cursor < states.count {
+                    let batchStates = Swift.min(states.count &- cursor, batchStateLimit)
+                    let batchCells = batchStates &* width
+                    let admitting = states.count < limit
+                    if admitting { table.reserve(batchCells, workers: workers) }
+                    let shared = workers > 1 && batchCells >= 2048
+                    let chunkSize = shared ? Swift.max(64, Swift.min(512, batchStates / (workers &* 4))) : batchStates
+                    let chunkCount = (batchStates &+ chunkSize &- 1) / chunkSize
+                    scratch.reserve(cells: batchCells, chunks: chunkCount)
+                    let cellBase = cells.count
+                    cells.append(contentsOf: repeatElement(0, count: batchCells))
+                    expand(
+                        states, first: cursor, count: batchStates, events: events, into: &cells, at: cellBase,
+                        chunkSize: chunkSize, chunkCount: chunkCount, workers: shared ? workers : 1,
+                        admitting: admitting, table: table, scratch: scratch, transition: transition,
+                        postponed: postponed)
+                    for chunk in 0..<chunkCount where !scratch.invalid[chunk].isEmpty {
+                        invalid.append(contentsOf: scratch.invalid[chunk])
+                        scratch.invalid[chunk] = []
+                    }
+                    number(
+                        cells: cellBase..<(cellBase &+ batchCells), in: &cells, states: &states, limit: limit,
+                        table: table, scratch: scratch, isTruncated: &isTruncated)
+                    let settling = PendingSettlement(
+                        table: table, scratch: scratch, cells: batchCells, cellsPerTask: chunkSize &* width)
+                    runAll(settling, count: chunkCount, workers: shared ? workers : 1)
+                    cursor &+= batchStates
+                }
+                return graph(
+                    states: states, events: events, invalid: invalid, isTruncated: isTruncated, table: table,
+                    cells: cells)
+            }
+        }
+    }
+
+    /// Step 1 for one batch: the `count` states from `first` meet every event, on `workers` threads a
+    /// chunk at a time, their verdicts written into the batch's cells from `cellBase` on.
+    @inlinable
+    static func expand(
+        _ states: [State], first: Int, count: Int, events: [Event], into cells: inout [Int32], at cellBase: Int,
+        chunkSize: Int, chunkCount: Int, workers: Int, admitting: Bool, table: VisitedTable,
+        scratch: ExplorationScratch<State, Event>, transition: @escaping (State, Event) -> Transition<State, Event>,
+        postponed: @escaping (State, Event) -> State?
+    ) {
+        // Escaping for the batch that holds them only while this call lasts (the caller's
+        // `withoutActuallyEscaping`).
+        states.withUnsafeBufferPointer { statesBuffer in
+            events.withUnsafeBufferPointer { eventsBuffer in
+                cells.withUnsafeMutableBufferPointer { cellsBuffer in
+                    let batch = ExplorationBatch(
+                        states: statesBuffer, first: first, count: count, events: eventsBuffer,
+                        cells: cellsBuffer.baseAddress! + cellBase, chunkSize: chunkSize, admitting: admitting,
+                        table: table, scratch: scratch, transition: transition, postponed: postponed)
+                    runAll(batch, count: chunkCount, workers: workers)
+                }
+            }
+        }
+    }
+
+    /// The explored graph: the visited table becomes the index of the states (its slots kept, its working
+    /// memory let go) and the cells are trimmed to their count.
+    @inlinable
+    static func graph(
+        states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool, table: VisitedTable,
+        cells: consuming [Int32]
+    ) -> StateGraph {
+        let explored = table.explored()
+        let slotBits = table.slotBits
+        table.removeAll()
+        if cells.capacity > cells.count &+ cells.count / 64 {
+            cells = [Int32](unsafeUninitializedCapacity: cells.count) { [cells] buffer, count in
+                _ = buffer.initialize(from: cells)
+                count = cells.count
+            }
+        }
+        return StateGraph(
+            states: states, events: events, invalid: invalid, isTruncated: isTruncated,
+            index: StateIndex(explored: explored, slotBits: slotBits), cells: cells)
+    }
+
+    /// Step 2 for one batch: walks its cells in order and gives each pending state the next position the
+    /// first time a cell names it, or refuses it once `limit` states are admitted.
+    @inlinable
+    static func number(
+        cells range: Range<Int>, in cells: inout [Int32], states: inout [State], limit: Int, table: VisitedTable,
+        scratch: ExplorationScratch<State, Event>, isTruncated: inout Bool
+    ) {
+        let numbered = scratch.numbered
+        let successors = scratch.successors
+        numbered.update(repeating: -1, count: range.count)
+        var placed = 0
+        defer { table.count &+= placed }
+        cells.withUnsafeMutableBufferPointer { cells in
+            for cell in range {
+                let value = cells[cell]
+                guard let (pending, kind) = GraphCell.pending(of: value) else {
+                    if GraphCell.isBeyondLimit(value) { isTruncated = true }
+                    continue
+                }
+                var position = numbered[pending]
+                if position == -1 {
+                    placed &+= 1
+                    if states.count < limit {
+                        position = Int32(truncatingIfNeeded: states.count)
+                        states.append((successors + pending).move())
+                    } else {
+                        position = -2
+                        (successors + pending).deinitialize(count: 1)
+                    }
+                    numbered[pending] = position
+                }
+                if position >= 0 {
+                    cells[cell] = GraphCell.target(Int(position), kind: kind)
+                } else {
+                    cells[cell] = GraphCell.beyondLimit(kind: kind)
+                    isTruncated = true
+                }
+            }
+        }
+    }
+}
+
+/// Buffers a search keeps from batch to batch, indexed by a cell's place in its batch.
+@usableFromInline
+final class ExplorationScratch<State: Hashable, Event>: @unchecked Sendable {
+    // Unchecked because the buffers are raw: during a batch each place is written only by the worker
+    // that claimed the table slot naming it (`successors`, `slots`) or that owns the chunk (`invalid`),
+    // and read by others only after that claim was published; between batches one thread uses them.
+
+    /// The successor a pending state was found as, at the cell that placed it; moved out when numbered.
+    @usableFromInline var successors: UnsafeMutablePointer<State>
+    /// The table slot of each pending state.
+    @usableFromInline var slots: UnsafeMutablePointer<Int32>
+    /// The hash bits of each successor.
+    @usableFromInline var fragments: UnsafeMutablePointer<UInt32>
+    /// While numbering: the position each pending state received, -1 before it, -2 when refused.
+    @usableFromInline var numbered: UnsafeMutablePointer<Int32>
+    /// The invalid pairs each chunk found, in (state, event) order.
+    @usableFromInline var invalid: UnsafeMutablePointer<[StateGraph<State, Event>.InvalidPair]>
+    @usableFromInline var cellCapacity = 0
+    @usableFromInline var chunkCapacity = 0
+
+    @inlinable
+    init() {
+        successors = .allocate(capacity: 0)
+        slots = .allocate(capacity: 0)
+        numbered = .allocate(capacity: 0)
+        fragments = .allocate(capacity: 0)
+        invalid = .allocate(capacity: 0)
+    }
+
+    deinit {
+        successors.deallocate()
+        slots.deallocate()
+        numbered.deallocate()
+        fragments.deallocate()
+        invalid.deinitialize(count: chunkCapacity)
+        invalid.deallocate()
+    }
+
+    /// Makes room for a batch of `cells` cells in `chunks` chunks; nothing is pending between batches.
+    @inlinable
+    func reserve(cells: Int, chunks: Int) {
+        if cells > cellCapacity {
+            successors.deallocate()
+            slots.deallocate()
+            numbered.deallocate()
+            fragments.deallocate()
+            fragments = .allocate(capacity: cells)
+            successors = .allocate(capacity: cells)
+            slots = .allocate(capacity: cells)
+            numbered = .allocate(capacity: cells)
+            cellCapacity = cells
+        }
+        if chunks > chunkCapacity {
+            let grown = UnsafeMutablePointer<[StateGraph<State, Event>.InvalidPair]>.allocate(capacity: chunks)
+            grown.moveInitialize(from: invalid, count: chunkCapacity)
+            (grown + chunkCapacity).initialize(repeating: [], count: chunks &- chunkCapacity)
+            invalid.deallocate()
+            invalid = grown
+            chunkCapacity = chunks
+        }
+    }
+}
+
+/// What the workers of one batch share: read-only views of the explored states and the events, and the
+/// places each writes alone.
+///
+/// Sound to send because chunk `c` writes only its own cells and `scratch.invalid[c]`, a pending state's
+/// successor and slot are written by the one worker whose claim of a table slot names them before that
+/// claim is published (and read by others only after they load the slot with acquiring order), and
+/// `runConcurrently` returns after every chunk, so the caller then sees every write.
+@usableFromInline
+struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sendable {
+    @usableFromInline let states: UnsafeBufferPointer<State>
+    /// Position of the batch's first state.
+    @usableFromInline let first: Int
+    /// How many states the batch explores.
+    @usableFromInline let count: Int
+    @usableFromInline let events: UnsafeBufferPointer<Event>
+    /// The batch's cells, its first state's first.
+    @usableFromInline let cells: UnsafeMutablePointer<Int32>
+    @usableFromInline let chunkSize: Int
+    /// Whether new states may be placed (the state limit was not reached before this batch).
+    @usableFromInline let admitting: Bool
+    @usableFromInline let slots: UnsafeMutablePointer<Atomic<UInt64>>
+    @usableFromInline let mask: Int
+    /// ``ExplorationScratch``'s buffers, read here without going through the class.
+    @usableFromInline let successors: UnsafeMutablePointer<State>
+    @usableFromInline let pendingSlots: UnsafeMutablePointer<Int32>
+    @usableFromInline let fragments: UnsafeMutablePointer<UInt32>
+    @usableFromInline let chunkInvalid: UnsafeMutablePointer<[StateGraph<State, Event>.InvalidPair]>
+    @usableFromInline let transition: (State, Event) -> Transition<State, Event>
+    @usableFromInline let postponed: (State, Event) -> State?
+
+    @inlinable
+    init(
+        states: UnsafeBufferPointer<State>, first: Int, count: Int, events: UnsafeBufferPointer<Event>,
+        cells: UnsafeMutablePointer<Int32>, chunkSize: Int, admitting: Bool, table: VisitedTable,
+        scratch: ExplorationScratch<State, Event>, transition: @escaping (State, Event) -> Transition<State, Event>,
+        postponed: @escaping (State, Event) -> State?
+    ) {
+        self.states = states
+        self.first = first
+        self.count = count
+        self.events = events
+        self.cells = cells
+        self.chunkSize = chunkSize
+        self.admitting = admitting
+        self.slots = table.slots
+        self.mask = table.mask
+        self.successors = scratch.successors
+        self.pendingSlots = scratch.slots
+        self.fragments = scratch.fragments
+        self.chunkInvalid = scratch.invalid
+        self.transition = transition
+        self.postponed = postponed
+    }
+
+    @inlinable
+    func run(_ task: Int) { expand(chunk: task) }
+
+    /// Step 1 for chunk `chunk`: every state of its part of the batch meets every event, a group of
+    /// states at a time. The group's successors are hashed first and their slots touched together, so
+    /// the cache misses of the look-ups overlap instead of following one another.
+    @inlinable
+    func expand(chunk: Int) {
+        let lower = chunk &* chunkSize
+        let upper = Swift.min(lower &+ chunkSize, count)
+        let width = events.count
+        var invalid: [StateGraph<State, Event>.InvalidPair] = []
+        var touched: UInt64 = 0
+        var group = lower
+        while group < upper {
+            let groupEnd = Swift.min(group &+ Swift.max(1, 64 / Swift.max(width, 1)), upper)
+            for place in group..<groupEnd {
+                let state = states[first &+ place]
+                for eventIndex in 0..<width {
+                    let cell = place &* width &+ eventIndex
+                    let event = events[eventIndex]
+                    let next: State
+                    let kind: Int32
+                    switch transition(state, event) {
+                    case .to(let target, _):
+                        next = target
+                        kind = GraphCell.toKind
+                    case .update(let target):
+                        next = target
+                        kind = GraphCell.updateKind
+                    case .stay:
+                        cells[cell] = GraphCell.stay
+                        continue
+                    case .ignore:
+                        cells[cell] = GraphCell.ignore
+                        continue
+                    case .invalid(let reason):
+                        invalid.append(StateGraph.InvalidPair(state: state, event: event, reason: reason))
+                        cells[cell] = GraphCell.invalid
+                        continue
+                    case .postpone:
+                        guard let queued = postponed(state, event) else {
+                            cells[cell] = GraphCell.postponedNowhere
+                            continue
+                        }
+                        next = queued
+                        kind = GraphCell.postponeKind
+                    }
+                    let fragment = VisitedTable.fragment(next)
+                    (successors + cell).initialize(to: next)
+                    fragments[cell] = fragment
+                    cells[cell] = GraphCell.unvisited(kind: kind)
+                }
+            }
+            let cellRange = (group &* width)..<(groupEnd &* width)
+            for cell in cellRange where GraphCell.isUnvisited(cells[cell]) {
+                touched ^= slots[Int(truncatingIfNeeded: fragments[cell]) & mask].load(ordering: .relaxed)
+            }
+            for cell in cellRange where GraphCell.isUnvisited(cells[cell]) {
+                cells[cell] = visit(cell: cell, kind: GraphCell.unvisitedKind(cells[cell]))
+            }
+            group = groupEnd
+        }
+        if !invalid.isEmpty { chunkInvalid[chunk] = invalid }
+        // A use of the touched words, so that the loads that bring their slots into the cache stay.
+        if touched == 1 { chunkInvalid[chunk].reserveCapacity(0) }
+    }
+
+    /// The cell for a move of `kind` to the successor placed at batch cell `cell`: its position when
+    /// explored, a pending mark when found in this batch (the successor stays placed when this cell
+    /// found it first), or beyond the limit.
+    @inlinable
+    func visit(cell: Int, kind: Int32) -> Int32 {
+        let fragment = fragments[cell]
+        let hashBits = UInt64(fragment) << 32
+        var slot = Int(truncatingIfNeeded: fragment) & mask
+        while true {
+            var word = slots[slot].load(ordering: .acquiring)
+            if word == 0 {
+                guard admitting else {
+                    (successors + cell).deinitialize(count: 1)
+                    return GraphCell.beyondLimit(kind: kind)
+                }
+                pendingSlots[cell] = Int32(truncatingIfNeeded: slot)
+                let claim = hashBits | UInt64(VisitedTable.pendingFlag) | UInt64(cell)
+                let result = slots[slot].compareExchange(
+                    expected: 0, desired: claim, ordering: .acquiringAndReleasing)
+                if result.exchanged { return GraphCell.pending(cell, kind: kind) }
+                word = result.original
+            }
+            if word & 0xFFFF_FFFF_0000_0000 == hashBits {
+                let entry = UInt32(truncatingIfNeeded: word)
+                if entry & VisitedTable.pendingFlag == 0 {
+                    let position = Int(entry) &- 1
+                    if states[position] == successors[cell] {
+                        (successors + cell).deinitialize(count: 1)
+                        return GraphCell.target(position, kind: kind)
+                    }
+                } else if entry != VisitedTable.refusedFlag {
+                    let other = Int(entry & ~VisitedTable.pendingFlag)
+                    if successors[other] == successors[cell] {
+                        (successors + cell).deinitialize(count: 1)
+                        return GraphCell.pending(other, kind: kind)
+                    }
+                }
+            }
+            slot = (slot &+ 1) & mask
+        }
+    }
+}
+
+/// Step 3, after numbering: each table slot a batch placed a pending state in is rewritten to the
+/// position the state received (or to refused), a task for each run of `cellsPerTask` batch cells.
+///
+/// Sound to send because each pending state has its own slot, so no two tasks write the same word, and
+/// `runConcurrently` returns after every task.
+@usableFromInline
+struct PendingSettlement: ConcurrentTasks, @unchecked Sendable {
+    @usableFromInline let slots: UnsafeMutablePointer<Atomic<UInt64>>
+    @usableFromInline let pendingSlots: UnsafeMutablePointer<Int32>
+    @usableFromInline let numbered: UnsafeMutablePointer<Int32>
+    @usableFromInline let cells: Int
+    @usableFromInline let cellsPerTask: Int
+
+    @inlinable
+    init<State, Event>(
+        table: VisitedTable, scratch: ExplorationScratch<State, Event>, cells: Int, cellsPerTask: Int
+    ) {
+        slots = table.slots
+        pendingSlots = scratch.slots
+        numbered = scratch.numbered
+        self.cells = cells
+        self.cellsPerTask = cellsPerTask
+    }
+
+    @inlinable
+    func run(_ task: Int) {
+        let lower = task &* cellsPerTask
+        let upper = Swift.min(lower &+ cellsPerTask, cells)
+        for cell in lower..<upper {
+            let position = numbered[cell]
+            guard position != -1 else { continue }
+            let entry = position >= 0 ? UInt32(truncatingIfNeeded: position &+ 1) : VisitedTable.refusedFlag
+            let slot = Int(pendingSlots[cell])
+            let word = slots[slot].load(ordering: .relaxed)
+            slots[slot].store(word & 0xFFFF_FFFF_0000_0000 | UInt64(entry), ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Commands
+import Foundation
+import SeedModels
+import Testing
+
+@Suite struct ProgressLinesTests {
+    /// Which changes print a line: phase changes, a new request, and crossing a 10% boundary.
+    @Test(
+        arguments: [
+            (nil, TransferState.idle, true),
+            (.idle, .idle, false),
+            (.idle, .running(request: 1, percent: 0), true),
+            (.running(request: 1, percent: 0), .running(request: 1, percent: 9), false),
+            (.running(request: 1, percent: 9), .running(request: 1, percent: 10), true),
+            (.running(request: 1, percent: 10), .running(request: 1, percent: 19), false),
+            (.running(request: 1, percent: 19), .running(request: 1, percent: 47), true),
+            (.running(request: 1, percent: 40), .running(request: 2, percent: 40), true),
+            (.running(request: 1, percent: 40), .paused(request: 1, percent: 40), true),
+            (.paused(request: 1, percent: 40), .paused(request: 1, percent: 40), false),
+            (.running(request: 1, percent: 100), .completed(file: "/d/a"), true),
+            (.completed(file: "/d/a"), .completed(file: "/d/a"), false),
+            (.running(request: 1, percent: 30), .failed(message: "disk full"), true),
+            (.failed(message: "disk full"), .failed(message: "disk full"), false),
+        ] as [(TransferState?, TransferState, Bool)])
+    func aLineOnlyForChangesThatMatter(previous: TransferState?, state: TransferState, expected: Bool) {
+        #expect(ProgressLines().isWorthReporting(state, after: previous) == expected)
+    }
+
+    /// A whole copy from 0 to 100 in 1% steps prints eleven progress lines, not a hundred.
+    @Test func aFullCopyPrintsElevenProgressLines() {
+        let lines = ProgressLines()
+        var printed: [TransferState] = []
+        for percent in 0...100 {
+            let state = TransferState.running(request: 1, percent: percent)
+            if lines.isWorthReporting(state, after: printed.last) { printed.append(state) }
+        }
+        #expect(printed == stride(from: 0, through: 100, by: 10).map { .running(request: 1, percent: $0) })
+    }
+
+    /// A file name with a newline, ESC or a bidirectional override still prints as one line.
+    @Test(arguments: [
+        ("two\nlines", #"two\nlines: idle"#),
+        ("\u{1B}[2Jclear", #"\u{1B}[2Jclear: idle"#),
+        ("tab\there", #"tab\there: idle"#),
+        ("back\\slash", #"back\\slash: idle"#),
+        ("\u{202E}txt.exe", #"\u{202E}txt.exe: idle"#),
+        ("naïve 文字", "naïve 文字: idle"),
+    ])
+    func controlCharactersInTheNameAreEscaped(name: String, line: String) {
+        #expect(ProgressLines.line(name: name, state: .idle) == line)
+    }
+
+    /// A file found already there completed without being copied, and the line says why.
+    @Test(
+        arguments: [
+            (TransferState.completed(file: "/d/a.bin"), "same size and time", "a.bin: skipped (same size and time)"),
+            (.completed(file: "/d/a.bin"), "same content", "a.bin: skipped (same content)"),
+            (.completed(file: "/d/a.bin"), nil, #"a.bin: completed(file: "/d/a.bin")"#),
+            (.running(request: 1, percent: 50), "same content", "a.bin: running(request: 1, percent: 50)"),
+        ] as [(TransferState, String?, String)])
+    func aFileAlreadyThereIsSaidToBeSkipped(state: TransferState, alreadyThere: String?, line: String) {
+        #expect(ProgressLines.line(name: "a.bin", state: state, alreadyThere: alreadyThere) == line)
+    }
+
+    @Test func theLineIsTheNameAndTheCanonicalState() {
+        #expect(
+            ProgressLines.line(name: "a.bin", state: .failed(message: "cannot read /x: No such file or directory"))
+                == #"a.bin: failed(message: "cannot read /x: No such file or directory")"#)
+    }
+
+    /// A total line at most once a second: the first one a second after the start, the next a second after it.
+    @Test(arguments: [
+        (Duration.milliseconds(999), Duration?.none, false),
+        (.seconds(1), nil, true),
+        (.milliseconds(1500), .seconds(1), false),
+        (.milliseconds(2000), .seconds(1), true),
+    ])
+    func aTotalLineAtMostOnceASecond(elapsed: Duration, lastPrinted: Duration?, due: Bool) {
+        #expect(ProgressLines().isTotalDue(at: elapsed, lastPrinted: lastPrinted) == due)
+    }
+}
+
+@Suite struct CopyCommandLineTests {
+    /// Sources first, the destination last, flags anywhere.
+    @Test(arguments: [
+        (
+            ["a", "d"],
+            ParsedCommand(name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]])
+        ),
+        (
+            ["--headless", "a", "b", "c", "d", "--overwrite"],
+            ParsedCommand(
+                name: "copy", arguments: ["destination": "d"], lists: ["source": ["a", "b", "c"]],
+                flags: ["headless", "overwrite"])
+        ),
+        (
+            ["a", "--start", "d"],
+            ParsedCommand(name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]], flags: ["start"])
+        ),
+        (
+            ["a", "d", "--no-confirm"],
+            ParsedCommand(
+                name: "copy", arguments: ["destination": "d"], lists: ["source": ["a"]], flags: ["no-confirm"])
+        ),
+    ])
+    func parsesSourcesDestinationAndFlags(words: [String], expected: ParsedCommand) throws {
+        #expect(try CopyCommand.spec.parse(words) == expected)
+    }
+
+    @Test(arguments: [
+        ([], "missing <source>"),
+        (["d"], "missing <destination>"),
+        (["a", "d", "--headless", "--headless"], "'--headless' is given more than once"),
+        (["a", "d", "--headless=yes"], "'--headless' takes no value"),
+        (["a", "d", "--fast"], "unknown option '--fast'"),
+    ])
+    func refusesBadCommandLines(words: [String], message: String) {
+        #expect(throws: UsageError(message, command: "copy")) { try CopyCommand.spec.parse(words) }
+    }
+
+    /// `--exclude` may be given any number of times; its values keep their order.
+    @Test func excludeIsRepeatable() throws {
+        let parsed = try CopyCommand.spec.parse(["a", "--exclude", "*.tmp", "d", "--exclude=cache/"])
+        #expect(parsed.repeated == ["exclude": ["*.tmp", "cache/"]])
+        #expect(parsed.lists == ["source": ["a"]] && parsed.arguments == ["destination": "d"])
+    }
+
+    @Test func usageAndHelpNameTheFlags() {
+        #expect(
+            CopyCommand.spec.usage
+                == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--dry-run]"
+                + " [--checksum] [--inspectable] [--no-wait] [--no-confirm] [--simulate-faults] [--exclude <glob>]"
+                + " [--config <file>]")
+        let memory = MemoryIO()
+        #expect(memory.run(["help", "copy"]) == 0)
+        #expect(memory.output == CopyCommand.spec.help)
+        #expect(memory.output.contains("--headless"))
+        let top = MemoryIO()
+        #expect(top.run(["--help"]) == 0)
+        #expect(top.output.contains("  copy                    " + CopyCommand.spec.abstract))
+        #expect(top.output.contains("  statetui copy <source> ... <destination>"))
+    }
+
+    /// A destination that is not a writable directory is refused before anything starts: exit 2, a
+    /// message naming it and the OS reason, nothing on standard output, nothing written.
+    @Test func aDestinationThatIsNotADirectoryIsRefused() throws {
+        let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let file = root + "/file.txt"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let memory = MemoryIO()
+        #expect(memory.run(["copy", file, file, "--headless"]) == 2)
+        #expect(memory.output == "")
+        #expect(memory.error == "statetui: destination \(file) is not a writable directory: Not a directory\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["file.txt"])
+    }
+
+    /// Two sources with one file name would land on one destination file: a usage error.
+    @Test func twoSourcesWithTheSameNameAreRefused() throws {
+        let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let memory = MemoryIO()
+        #expect(memory.run(["copy", "/x/a.bin", "/y/a.bin", root, "--headless"]) == 2)
+        #expect(memory.error.hasPrefix("statetui: /x/a.bin and /y/a.bin would both be copied to 'a.bin'\nUSAGE:\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
+    }
+
+    /// A test knob with a value that is not a number is named, with exit 2.
+    @Test func aBadTuningVariableIsNamed() throws {
+        #expect(
+            throws: UsageError("STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number of at least 1", command: "copy")
+        ) {
+            try CopyTuning(environment: [CopyTuning.chunkSizeVariable: "lots"])
+        }
+        #expect(
+            try CopyTuning(environment: [CopyTuning.chunkDelayVariable: "15"])
+                == CopyTuning(chunkDelayMilliseconds: 15))
+    }
+}

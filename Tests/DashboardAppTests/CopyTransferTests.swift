@@ -1,0 +1,400 @@
+import DashboardApp
+import FileTransfer
+import Foundation
+import MachineDrivers
+import SeedModels
+import StateMachineKit
+import Support
+import Testing
+
+/// A file system whose writes to the partial wait for the test's permission, one at a time, and are
+/// logged; the test decides exactly how many chunks a copy writes before a pause, cancel or stop.
+private final class GatedWrites: Sendable {
+    private struct State {
+        var permits = 0
+        var waiting = 0
+        var writes: [Int64] = []
+        var paths: [Int32: String] = [:]
+        var reads: [Read] = []
+    }
+
+    /// One read the copy made: which file (by path) at which offset.
+    struct Read: Hashable {
+        var path: String
+        var offset: Int64
+    }
+
+    private let condition = NSCondition()
+    private let state = Locked(State())
+
+    /// The offsets of the partial's writes that completed, in order.
+    var writeOffsets: [Int64] { state.withLock { $0.writes } }
+
+    /// Every read the copy made, in order.
+    var reads: [Read] { state.withLock { $0.reads } }
+
+    /// How many writes are blocked waiting for a permit.
+    var waiting: Int { state.withLock { $0.waiting } }
+
+    /// Lets `count` more writes through.
+    func allow(_ count: Int) {
+        condition.lock()
+        state.withLock { $0.permits += count }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var fileSystem: FileSystem {
+        var fileSystem = FileSystem.posix
+        let write = fileSystem.write
+        let open = fileSystem.open
+        let openAt = fileSystem.openAt
+        let read = fileSystem.read
+        fileSystem.open = { [self] path, flags, mode throws(Errno) in
+            let descriptor = try open(path, flags, mode)
+            state.withLock { $0.paths[descriptor] = path }
+            return descriptor
+        }
+        let duplicate = fileSystem.duplicate
+        fileSystem.duplicate = { [self] descriptor throws(Errno) in
+            let copy = try duplicate(descriptor)
+            state.withLock { $0.paths[copy] = $0.paths[descriptor] }
+            return copy
+        }
+        fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+            let descriptor = try openAt(directory, name, flags, mode)
+            state.withLock { $0.paths[descriptor] = ($0.paths[directory] ?? "?") + "/" + name }
+            return descriptor
+        }
+        fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
+            let count = try read(descriptor, buffer, offset)
+            state.withLock { $0.reads.append(Read(path: $0.paths[descriptor] ?? "?", offset: offset)) }
+            return count
+        }
+        fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
+            condition.lock()
+            state.withLock { $0.waiting += 1 }
+            while state.withLock({ $0.permits == 0 }) { condition.wait() }
+            state.withLock {
+                $0.permits -= 1
+                $0.waiting -= 1
+            }
+            condition.unlock()
+            let count = try write(descriptor, bytes, offset)
+            state.withLock { $0.writes.append(offset) }
+            return count
+        }
+        return fileSystem
+    }
+}
+
+/// A directory under /tmp with a source file of `chunks` chunks of 4 KiB.
+private struct CopyFixture {
+    static let chunk = 4096
+    let root: String
+    let source: String
+    let destination: String
+    let content: [UInt8]
+
+    init(chunks: Int = 8) throws {
+        root = NSTemporaryDirectory() + "statetui-copytransfer-" + UUID().uuidString
+        destination = root + "/out"
+        source = root + "/source.bin"
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        content = (0..<(chunks * Self.chunk)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try Data(content).write(to: URL(fileURLWithPath: source))
+    }
+
+    var partial: String { destination + "/" + StagedFile.partialName(for: "source.bin") }
+    var final: String { destination + "/source.bin" }
+
+    func size(_ path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+    }
+
+    func transfer(fileSystem: FileSystem, source: String? = nil) throws -> CopyTransfer {
+        CopyTransfer(
+            source: source ?? self.source, destinationDirectory: destination,
+            journal: try CopyJournal(directory: destination),
+            options: CopyOptions(chunkSize: Self.chunk, checkpointInterval: 1 << 30, fileSystem: fileSystem))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+/// A file system whose rename onto the final name (the commit) waits until the test releases it.
+private final class HeldRename: Sendable {
+    private let condition = NSCondition()
+    private let state = Locked((held: false, released: false))
+
+    /// Whether the commit is waiting at its rename.
+    var isHeld: Bool { state.withLock { $0.held } }
+
+    /// Lets the rename go on.
+    func release() {
+        condition.lock()
+        state.withLock { $0.released = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var fileSystem: FileSystem {
+        var fileSystem = FileSystem.posix
+        let rename = fileSystem.renameAt
+        fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+            condition.lock()
+            state.withLock { $0.held = true }
+            while !state.withLock({ $0.released }) { condition.wait() }
+            condition.unlock()
+            try rename(directory, from, to)
+        }
+        return fileSystem
+    }
+}
+
+/// Yields until `condition` holds; the copy runs on its own thread, so no clock is involved.
+private func until(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
+
+extension CopyFixture {
+    /// A transfer of the fixture's file started with its writes gated: returns once `written` chunks are
+    /// written, the next one waits for its write, and `ready` holds of the machine.
+    func startedTransfer(written: Int, ready: (TransferMachine) -> Bool = { _ in true }) async throws
+        -> (writes: GatedWrites, transfer: CopyTransfer)
+    {
+        let writes = GatedWrites()
+        let transfer = try self.transfer(fileSystem: writes.fileSystem)
+        transfer.machine.send(.start)
+        writes.allow(written)
+        await until { writes.writeOffsets.count == written && writes.waiting == 1 && ready(transfer.machine) }
+        return (writes, transfer)
+    }
+}
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct CopyTransferTests {
+    /// Pausing stops the I/O: the chunk in flight finishes, its progress callback arrives after the
+    /// running visit ended and is dropped as stale, and nothing more is written while paused. Resume
+    /// continues at the offset reached, and the file completes byte-identical.
+    @Test func pauseWritesNothingAndALateChunkCallbackIsStale() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
+        let machine = transfer.machine
+
+        machine.send(.pause)
+        writes.allow(1)  // the chunk that was in flight when the pause arrived
+        await transfer.settle()
+        let pausedSize = fixture.size(fixture.partial)
+        #expect(machine.model == TransferModel(phase: .paused(request: 1, percent: 25), lastRequest: 1))
+        let stale = machine.engine.history.filter { $0.outcome == .stale }
+        #expect(stale.map(\.event) == [.progress(request: 1, percent: 37)])
+        #expect(writes.writeOffsets == [0, 4096, 8192])
+        #expect(pausedSize == Int64(3 * 4096))
+
+        // While paused, writes are allowed but none is attempted: the partial stays as it is.
+        writes.allow(100)
+        await transfer.settle()
+        #expect(writes.waiting == 0)
+        #expect(fixture.size(fixture.partial) == pausedSize)
+        #expect(writes.writeOffsets == [0, 4096, 8192])
+        let readsBeforeResume = writes.reads.count
+
+        machine.send(.resume)
+        await until { machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        // Resume continued at the offset reached: every chunk written exactly once, in order.
+        #expect(writes.writeOffsets == (0..<8).map { Int64($0 * 4096) })
+        // The job kept its running SHA-256 across the pause: the resumed visit read neither the
+        // copied prefix of the source nor the partial, only the rest of the source (and, at 8 × 4096, the
+        // read that finds the end of the file).
+        #expect(
+            Array(writes.reads.dropFirst(readsBeforeResume))
+                == (3..<9).map { GatedWrites.Read(path: fixture.source, offset: Int64($0 * 4096)) })
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+        #expect(!FileManager.default.fileExists(atPath: fixture.partial))
+    }
+
+    /// Cancel while a chunk is in flight: the work stops, the partial is removed, nothing reaches the
+    /// final name, and the journal records the cancellation.
+    @Test func cancelRemovesThePartial() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
+
+        transfer.machine.send(.cancel)
+        writes.allow(1)
+        // The idle visit's work removes the partial once the running visit's work has stopped.
+        await until { transfer.journal?.entry(named: "source.bin")?.status == .cancelled }
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .idle, lastRequest: 1))
+        #expect(!FileManager.default.fileExists(atPath: fixture.partial))
+        #expect(!FileManager.default.fileExists(atPath: fixture.final))
+        #expect(transfer.journal?.entry(named: "source.bin")?.status == .cancelled)
+    }
+
+    /// Progress 100 is not completion: when the last byte is written the machine shows 100 but is still
+    /// running; `succeeded` arrives only once the commit renamed the file onto its final name.
+    @Test func succeededArrivesOnlyAfterTheCommit() async throws {
+        let fixture = try CopyFixture(chunks: 2)
+        defer { fixture.remove() }
+        final class Observed: Sendable {
+            let atRename = Locked<TransferState?>(nil)
+            let machine = Locked<TransferMachine?>(nil)
+        }
+        let observed = Observed()
+        var fileSystem = FileSystem.posix
+        let rename = fileSystem.renameAt
+        fileSystem.renameAt = { directory, from, to throws(Errno) in
+            observed.atRename.withLock { $0 = observed.machine.withLock { $0?.state } }
+            try rename(directory, from, to)
+        }
+        let transfer = try fixture.transfer(fileSystem: fileSystem)
+        observed.machine.withLock { $0 = transfer.machine }
+        transfer.machine.send(.start)
+        await until { transfer.machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(observed.atRename.withLock { $0 } == .running(request: 1, percent: 100))
+        #expect(transfer.machine.state == .completed(file: fixture.final))
+        // The first progress, at 0 %, is sent because the job learned the file's size then: the machine records
+        // it, so a screen reading the records reads the size with them.
+        let events = transfer.machine.engine.history.map(\.event)
+        #expect(
+            events == [
+                .start, .progress(request: 1, percent: 0), .progress(request: 1, percent: 50),
+                .progress(request: 1, percent: 100), .succeeded(request: 1, file: fixture.final),
+            ])
+    }
+
+    /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
+    /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
+    /// completes and the machine ends `completed`; a cancel then does nothing, and the journal keeps saying
+    /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
+    /// stale, and a cancel journaled "cancelled" for a committed file).
+    @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
+        let fixture = try CopyFixture(chunks: 2)
+        defer { fixture.remove() }
+        let rename = HeldRename()
+        let transfer = try fixture.transfer(fileSystem: rename.fileSystem)
+        let runtime = TransfersRuntime(drivers: [transfer])
+        runtime.perform(.send(row: 0, [.start]))
+        await until { rename.isHeld }
+
+        runtime.perform(.send(row: 0, [.pause, .resume]))
+        #expect(transfer.machine.state == .running(request: 1, percent: 100))
+        rename.release()
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+
+        runtime.perform(.send(row: 0, [.cancel]))
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        #expect(
+            transfer.journal?.entry(named: "source.bin")?.status
+                == .completed(size: Int64(fixture.content.count), digest: ContentDigest.of(fixture.content)))
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// A pause of a copy that is between chunks stops it at the chunk boundary first; the machine moves to
+    /// `paused` at the percent the job stopped at, and resuming completes the file.
+    @Test func aPauseStopsTheJobFirstThenPausesAtItsOffset() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0.state == .running(request: 1, percent: 25)
+        }
+        transfer.perform(.pause)
+        #expect(transfer.machine.state == .running(request: 1, percent: 25))
+        writes.allow(1)  // the chunk in flight finishes; the job stops at the boundary after it
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .paused(request: 1, percent: 37), lastRequest: 1))
+        #expect(writes.writeOffsets == [0, 4096, 8192])
+        #expect(transfer.machine.engine.history.filter { $0.outcome == .stale }.isEmpty)
+
+        writes.allow(100)
+        transfer.perform(.resume)
+        await until { transfer.machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// A missing source fails the transfer with the OS reason in `failed(request:message:)`.
+    /// The dashboard's row shows a name with control characters escaped, on one line; the request keeps
+    /// the name itself.
+    @Test func theRowNameHasItsControlCharactersEscaped() {
+        let transfer = CopyTransfer(source: "/src/two\nlines\u{1B}[2J", destinationDirectory: "/dest", journal: nil)
+        #expect([transfer.name, transfer.request.name] == [#"two\nlines\u{1B}[2J"#, "two\nlines\u{1B}[2J"])
+    }
+
+    @Test func aMissingSourceFailsWithTheOSReason() async throws {
+        let fixture = try CopyFixture(chunks: 1)
+        defer { fixture.remove() }
+        let missing = fixture.root + "/missing.bin"
+        let transfer = try fixture.transfer(fileSystem: .posix, source: missing)
+        transfer.machine.send(.start)
+        await until { transfer.machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(
+            transfer.machine.model
+                == TransferModel(
+                    phase: .failed(message: "cannot read \(missing): No such file or directory"), lastRequest: 1,
+                    retainedPercent: 0))
+    }
+
+    /// Stopping (SIGINT, SIGTERM) ends the work cleanly: the chunk in flight finishes, the partial is
+    /// synced and kept with its checkpoint journaled, and a new transfer continues from it.
+    @Test func stopKeepsThePartialAndTheNextRunContinuesFromIt() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 3)
+        transfer.machine.engine.stop()  // the first half of `stop()`: the work is cancelled now
+        writes.allow(1)  // the chunk in flight finishes
+        await transfer.finish()  // and the run has ended
+        #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
+        #expect(transfer.journal?.entry(named: "source.bin")?.durableOffset == Int64(4 * 4096))
+
+        let again = GatedWrites()
+        again.allow(100)
+        let restarted = try fixture.transfer(fileSystem: again.fileSystem)
+        restarted.machine.send(.start)
+        await until { restarted.machine.state.activeRequest == nil }
+        await restarted.settle()
+        #expect(restarted.machine.state == .completed(file: fixture.final))
+        #expect(again.writeOffsets == (4..<8).map { Int64($0 * 4096) })
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// `f` arms a simulated fault: the next chunk written fails with EIO, the transfer fails with that
+    /// reason marked as simulated and keeps its partial, and retry (a new request id) continues from it to a verified file.
+    @Test func anInjectedWriteFailureFailsWithTheReasonAndRetryCompletes() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 3)
+        let machine = transfer.machine
+        transfer.failNextOutcome()  // the fourth write is already under way; the fifth fails
+        writes.allow(100)
+        await until { machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(
+            machine.model
+                == TransferModel(
+                    phase: .failed(
+                        message: "cannot write \(fixture.partial): Input/output error"
+                            + CopyTransfer.simulatedFaultNote), lastRequest: 1,
+                    retainedPercent: 50))
+        #expect(fixture.size(fixture.partial) == Int64(4 * 4096))
+
+        machine.send(.retry)
+        await until { machine.state.activeRequest == nil }
+        await transfer.settle()
+        #expect(machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 2))
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+}

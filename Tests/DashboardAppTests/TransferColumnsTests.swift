@@ -1,0 +1,137 @@
+import MachineDrivers
+import SeedModels
+import StateMachineKit
+import TerminalUI
+import Testing
+
+@testable import DashboardApp
+
+/// Size, bytes done, rate and ETA come from the driver's size and the samples the runtime passes in.
+@Suite struct TransferColumnsTests {
+    @Test(arguments: [
+        (Int64(0), "0 B"), (999, "999 B"), (1_000, "1.0 KB"), (1_536, "1.5 KB"), (12_345_678, "12 MB"),
+        (4_200_000_000, "4.2 GB"),
+    ])
+    func sizesReadInDecimalUnits(bytes: Int64, expected: String) {
+        #expect(TransferFigures.size(bytes) == expected)
+    }
+
+    @Test(arguments: [
+        (0.0, "0:00"), (41.2, "0:42"), (725, "12:05"), (7_500, "2h05m"), (400_000, ">99h"), (-1, "–"),
+        (Double.infinity, "–"),
+    ])
+    func durationsReadAsClockTime(seconds: Double, expected: String) {
+        #expect(TransferFigures.duration(seconds: seconds) == expected)
+    }
+
+    /// Two samples a second apart, 10% of a 1 MB file between them: 100 KB/s, 7 seconds left at 30%.
+    @Test func rateAndETAAreMeasuredFromTheSamples() {
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(totalBytes: 1_000_000))
+        row.take(
+            TransferModel(phase: .running(request: 1, percent: 20), lastRequest: 1),
+            TransferSample(at: .seconds(4), visit: 2))
+        #expect(row.rate == nil)
+        row.take(
+            TransferModel(phase: .running(request: 1, percent: 30), lastRequest: 1),
+            TransferSample(at: .seconds(5), visit: 2))
+        #expect(row.rate == 100_000)
+        #expect(row.bytesDone == 300_000)
+        #expect(row.secondsLeft == 7)
+        #expect(row.enteredAt == .seconds(4))
+    }
+
+    /// The state in words, cut in advance to each width the State column takes, draws the cells the table's
+    /// own cut of the whole text would.
+    @Test(arguments: TransfersFeature.stateWidths)
+    func theStateCutInAdvanceDrawsWhatTheTableWouldCut(width: Int) {
+        let model = TransferModel(
+            phase: .failed(message: "the server closed the connection"), lastRequest: 2, retainedPercent: 41)
+        let row = TransferRow(name: "a", model: model)
+        let area = Rect(x: 0, y: 0, width: width, height: 1)
+        var cut = Canvas(size: area.size)
+        var whole = Canvas(size: area.size)
+        cut.render(row.stateLine(canonical: false, width: width), in: area)
+        whole.render(Line([Span(model.presentation.text, style: model.presentation.phase.style)]), in: area)
+        #expect(cut == whole)
+        #expect(row.stateLine(canonical: false, width: width).width <= width)
+    }
+
+    /// A pause ends the measurement; a new request starts it over.
+    @Test func theRateWindowStartsOverWithEachRequest() {
+        var window = ProgressWindow()
+        window.add(.running(request: 1, percent: 10), at: .seconds(1))
+        window.add(.running(request: 1, percent: 20), at: .seconds(2))
+        window.add(.paused(request: 1, percent: 20), at: .seconds(3))
+        #expect(window == ProgressWindow())
+        window.add(.running(request: 2, percent: 20), at: .seconds(4))
+        #expect(window.points == [ProgressWindow.Point(at: .seconds(4), percent: 20)])
+        #expect(window.request == 2)
+    }
+
+    @Test func theWindowKeepsItsNewestPoints() {
+        var window = ProgressWindow()
+        for percent in 1...20 { window.add(.running(request: 1, percent: percent), at: .seconds(percent)) }
+        #expect(window.points.map(\.percent) == Array(13...20))
+        #expect(window.rate(totalBytes: nil) == nil)
+    }
+
+    /// The name gets what the fixed columns leave; the figures are dropped on narrow terminals.
+    @Test(arguments: [
+        (40, [TransferColumn.name, .eta, .state(18)]), (80, [.name, .size, .done, .rate, .eta, .state(26)]),
+        (200, [.name, .progress, .size, .done, .rate, .eta, .state(40)]),
+    ])
+    func columnsShareTheWidth(width: Int, expected: [TransferColumn]) {
+        #expect(TransfersFeature.columns(width: width) == expected)
+    }
+
+    /// Enter opens the selected row's pane, Esc closes it, moving the selection starts its text at the top.
+    @Test func theDetailPaneOpensClosesAndFollowsTheSelection() {
+        var state = DashboardFixtures.screen(selected: 4)
+        let enter = TransfersFeature.bindings.action(for: .enter, in: state)
+        #expect(enter == .toggleDetail)
+        #expect(TransfersFeature.bindings.action(for: .escape, in: state) == nil)
+        _ = TransfersFeature.reduce(&state, .toggleDetail)
+        #expect(state.detail == TransferDetail())
+        _ = TransfersFeature.reduce(&state, .scrollDetail(to: 3))
+        #expect(state.detail == TransferDetail(offset: 3))
+        _ = TransfersFeature.reduce(&state, .selectPrevious)
+        #expect(state.detail == TransferDetail())
+        #expect(TransfersFeature.bindings.action(for: .escape, in: state) == .closeDetail)
+        _ = TransfersFeature.reduce(&state, .closeDetail)
+        #expect(state == DashboardFixtures.screen(selected: 3))
+    }
+
+    /// The failed row's pane holds its whole error, wrapped, however long.
+    @Test func theDetailPaneHoldsTheWholeError() {
+        let message = (1...40).map { "part\($0)" }.joined(separator: " ")
+        let row = TransferRow(
+            name: "big.iso", model: TransferModel(phase: .failed(message: message), lastRequest: 1))
+        let text = TransfersFeature.detailLines(row, width: 30).map(\.plainText)
+        let error = text.drop { !$0.hasPrefix("Error") }.prefix { !$0.hasPrefix("Last records") }
+        let words = error.joined(separator: " ").split(separator: " ").filter { $0 != "Error" }
+        #expect(words.joined(separator: " ") == message)
+        #expect(text.allSatisfy { DisplayWidth.of($0) <= 30 })
+    }
+
+    /// Paging the pane is resolved against the drawn pane: End shows its last page.
+    @Test func pagingTheDetailPaneUsesTheDrawnHeight() {
+        let message = (1...80).map { "part\($0)" }.joined(separator: " ")
+        var app = DashboardFixtures.app(selected: 4)
+        app.transfers.rows[4].model = TransferModel(phase: .failed(message: message), lastRequest: 1)
+        app.transfers.detail = TransferDetail()
+        let size = Size(width: 80, height: 24)
+        guard case .scrollDetail(let end)? = Keymap.action(for: .end, in: app, size: size)?.of(TransfersFeature.self)
+        else {
+            Issue.record("End does not scroll the pane")
+            return
+        }
+        #expect(end > 0)
+        #expect(Keymap.action(for: .home, in: app, size: size) == .transfers(.scrollDetail(to: 0)))
+        // ↓ still moves through the transfers: a page of the five rows drawn above the pane.
+        #expect(Keymap.action(for: .down, in: app, size: size) == .transfers(.moveCursor(.lineDown, rows: 5)))
+        #expect(Keymap.action(for: .end, in: app, size: size) == .transfers(.scrollDetail(to: end)))
+        // Without a drawn pane the reducer scrolls by a nominal page.
+        _ = TransfersFeature.reduce(&app.transfers, .moveDetail(.pageDown))
+        #expect(app.transfers.detail == TransferDetail(offset: TransferDetail.nominalHeight - 1))
+    }
+}
