@@ -69,6 +69,24 @@ extension StateMachine {
             }
         }
 
+        /// Notes `note` and hands it to whoever delivers, for a caller that noted nothing else and has nothing
+        /// else to do: to this caller by itself when nobody delivers and nothing waits (no queue, no buffer, no
+        /// effects), else as ``note(_:)`` and ``settle(report:effects:)`` do.
+        @inlinable
+        mutating func hand(_ note: consuming Note) -> SendAction {
+            if notes.isEmpty, delivery.claim() {
+                queued += 1
+                taken += 1
+                settled = queued
+                return .report(note)
+            }
+            self.note(note)
+            var report: Note?
+            var effects: Effects?
+            settle(report: &report, effects: &effects)
+            return SendAction(consume effects, report: consume report)
+        }
+
         /// Moves the oldest `count` queued notes to the deliverer: a single note by itself, so that the queue
         /// keeps its buffer; all of several in the queue's buffer, which takes the spare in its place.
         @inlinable

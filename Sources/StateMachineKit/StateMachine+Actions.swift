@@ -1,10 +1,15 @@
 // What the core's inputs return: one closed action enum per input, performed by the machine once the lock
 // is released (StateMachine.swift), and the effects some of them carry.
+//
+// The actions of events are noncopyable: each is moved from the decision into `perform` and taken apart there,
+// its payload moved out, so that nothing copies or destroys it as a whole. (A copyable enum of several payloads
+// is taken apart by copying the payload and destroying the enum through its type's value witnesses, found at
+// run time: a report per event then cost a third of the traced machine's time.)
 
 extension StateMachine {
     /// What a `send` (by anyone or a ``Sender``) leaves to do once the lock is released.
     @usableFromInline
-    enum SendAction: Sendable {
+    enum SendAction: ~Copyable, Sendable {
         /// Nothing: no work changed, no reader waits, no report is this caller's to deliver.
         case none
         /// Deliver this one report, this caller being the deliverer; nothing else.
@@ -15,7 +20,7 @@ extension StateMachine {
 
     /// What a state timeout firing leaves to do once the lock is released.
     @usableFromInline
-    enum TimeoutAction: Sendable {
+    enum TimeoutAction: ~Copyable, Sendable {
         /// The timer was the armed one: its event was applied like a send.
         case fired(Outcome, SendAction)
         /// The timer lost the race with the end of its visit: nothing was applied; a debug report may
@@ -27,7 +32,7 @@ extension StateMachine {
 
     /// What ``StateMachine/stop()`` leaves to do once the lock is released.
     @usableFromInline
-    enum StopAction: Sendable {
+    enum StopAction: ~Copyable, Sendable {
         /// The machine was already stopped.
         case none
         /// The machine stopped now: cancel the work and the timer, end the parked readers' streams and
@@ -104,13 +109,6 @@ extension StateMachine.SendAction {
         } else {
             self = .none
         }
-    }
-
-    /// The run ``StateMachine/sendAndBind(_:)`` bound its sender to, if the decision bound one.
-    @inlinable
-    var bound: WorkRun? {
-        guard case .perform(let effects, _) = self else { return nil }
-        return effects.bound
     }
 }
 

@@ -6,36 +6,41 @@ extension StateMachine.Core {
     @usableFromInline typealias SendAction = StateMachine.SendAction
 
     /// The send input: refuses or applies `event` sent by anyone (`run` is `nil`) or by the sender of `run`,
-    /// and returns the outcome and what to do after the lock is released. With `bind`, the action carries
-    /// the run of the visit the event's own decision left the machine in (before any retried postponed
-    /// event moves it on).
+    /// sets `outcome` and returns what to do after the lock is released. With `bind`, the action carries the
+    /// run of the visit the event's own decision left the machine in (before any retried postponed event
+    /// moves it on).
+    ///
+    /// The outcome goes out through a parameter, not beside the action in a returned pair, so that the action
+    /// is made in the caller's place, once, and never moved between two pairs on its way out of the lock.
     @inlinable
     mutating func apply(
         _ event: Event, from run: WorkRun?, bind: Bool, transition: StateMachine.TransitionFunction,
-        clock: AnyClock
-    ) -> (Outcome, SendAction) {
-        guard bind else { return apply(event, from: run, transition: transition, clock: clock) }
-        return applyWithWork(event, from: run, bind: true, transition: transition, clock: clock)
+        clock: AnyClock, outcome: inout Outcome
+    ) -> SendAction {
+        guard bind else { return apply(event, from: run, transition: transition, clock: clock, outcome: &outcome) }
+        return applyWithWork(event, from: run, bind: true, transition: transition, clock: clock, outcome: &outcome)
     }
 
     /// The send input as `send` and a ``StateMachine/Sender`` take it, with no visit to bind.
     @inlinable @inline(__always)
     mutating func apply(
-        _ event: Event, from run: WorkRun?, transition: StateMachine.TransitionFunction, clock: AnyClock
-    ) -> (Outcome, SendAction) {
+        _ event: Event, from run: WorkRun?, transition: StateMachine.TransitionFunction, clock: AnyClock,
+        outcome: inout Outcome
+    ) -> SendAction {
         guard run == nil, isQuiet else {
-            return applyWithWork(event, from: run, bind: false, transition: transition, clock: clock)
+            return applyWithWork(event, from: run, bind: false, transition: transition, clock: clock, outcome: &outcome)
         }
         // Nothing but the state and the record can change, so neither the work nor the readers nor the
         // reports are touched unless the decision itself needs them.
         let before = state
         let recordVisit = visit
         let decision = transition(before, event)
-        let outcome = Outcome(decision)
+        outcome = Outcome(decision)
         switch consume decision {
         case .to(let next, let stateTimeout):
             if let stateTimeout {
-                return decideWithWork(event, .to(next, timeout: stateTimeout), transition: transition, clock: clock)
+                return decideWithWork(
+                    event, .to(next, timeout: stateTimeout), transition: transition, clock: clock, outcome: &outcome)
             }
             state = next
             visit += 1
@@ -44,7 +49,7 @@ extension StateMachine.Core {
             state = next
             changes &+= 1
         case .postpone:
-            return decideWithWork(event, .postpone, transition: transition, clock: clock)
+            return decideWithWork(event, .postpone, transition: transition, clock: clock, outcome: &outcome)
         case .stay, .ignore, .invalid:
             break
         }
@@ -52,18 +57,22 @@ extension StateMachine.Core {
             return recordNoted(event, visit: recordVisit, before: before, outcome: outcome)
         }
         remember(event, visit: recordVisit, before: before, outcome: outcome)
-        return (outcome, .none)
+        return .none
     }
 
     /// Records a quiet machine's event whose record the reporter takes, and hands the report to whoever
-    /// delivers. Kept out of line, so that the quiet path stays small.
+    /// delivers: a quiet machine has no reader to wake (``isQuiet``), so nothing but the report can be left to
+    /// do. Kept out of line, so that the quiet path stays small.
     @inlinable @inline(never)
     mutating func recordNoted(
         _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome
-    ) -> (Outcome, SendAction) {
-        var effects: Effects?
-        record(event, visit: recordVisit, before: before, outcome: outcome, source: .event, into: &effects)
-        return (outcome, settle(effects))
+    ) -> SendAction {
+        let note = StateMachine.Note.record(
+            StateMachine.RecordNote(
+                visit: recordVisit, before: before, event: event, outcome: outcome, after: state, source: .event,
+                postponeLimit: postponeLimit))
+        remember(event, visit: recordVisit, before: before, outcome: outcome)
+        return live.reports.hand(note)
     }
 
     /// A quiet machine's decision that needs more than the state and the record: a postponement, or a `.to`
@@ -71,9 +80,9 @@ extension StateMachine.Core {
     @inlinable @inline(never)
     mutating func decideWithWork(
         _ event: Event, _ decision: consuming Transition<State, Event>, transition: StateMachine.TransitionFunction,
-        clock: AnyClock
-    ) -> (Outcome, SendAction) {
-        decide(event, decision, source: .event, bind: false, transition: transition, clock: clock)
+        clock: AnyClock, outcome: inout Outcome
+    ) -> SendAction {
+        decide(event, decision, source: .event, bind: false, transition: transition, clock: clock, outcome: &outcome)
     }
 
     /// The send input on a machine that is not quiet: stopped, with work, a parked reader, a sender's run to
@@ -81,19 +90,24 @@ extension StateMachine.Core {
     @inlinable @inline(never)
     mutating func applyWithWork(
         _ event: Event, from run: WorkRun?, bind: Bool, transition: StateMachine.TransitionFunction,
-        clock: AnyClock
-    ) -> (Outcome, SendAction) {
+        clock: AnyClock, outcome: inout Outcome
+    ) -> SendAction {
         if isStopped {
             // A sender's event is stale (its run was ended by the stop, or earlier) and recorded; anything
             // else is not looked at.
-            guard let run else { return (.stopped, .none) }
+            guard let run else {
+                outcome = .stopped
+                return .none
+            }
             guard let cause = run.cause else {
                 preconditionFailure("Internal inconsistency: run \(run.id) is live in a stopped machine")
             }
-            return refuseStale(event, run: run, cause: cause)
+            return refuseStale(event, run: run, cause: cause, outcome: &outcome)
         }
-        if let run, let cause = run.cause { return refuseStale(event, run: run, cause: cause) }
-        return decide(event, transition(state, event), source: .event, bind: bind, transition: transition, clock: clock)
+        if let run, let cause = run.cause { return refuseStale(event, run: run, cause: cause, outcome: &outcome) }
+        return decide(
+            event, transition(state, event), source: .event, bind: bind, transition: transition, clock: clock,
+            outcome: &outcome)
     }
 
     /// The timeout input: timer `id`, armed in `timerVisit`, fires with `event`; applied only while it is
@@ -116,8 +130,10 @@ extension StateMachine.Core {
             if wants(.debug) { live.reports.note(.timeoutExpired(visit: timerVisit, event: event)) }
             return .expired(settle(nil))
         case true:
-            let (outcome, action) = decide(
-                event, transition(state, event), source: .timer, bind: false, transition: transition, clock: clock)
+            var outcome = Outcome.stopped
+            let action = decide(
+                event, transition(state, event), source: .timer, bind: false, transition: transition, clock: clock,
+                outcome: &outcome)
             return .fired(outcome, action)
         }
     }
@@ -127,10 +143,10 @@ extension StateMachine.Core {
     @inlinable
     mutating func decide(
         _ event: Event, _ decision: Transition<State, Event>, source: StateMachine.NoteSource, bind: Bool,
-        transition: StateMachine.TransitionFunction, clock: AnyClock
-    ) -> (Outcome, SendAction) {
+        transition: StateMachine.TransitionFunction, clock: AnyClock, outcome: inout Outcome
+    ) -> SendAction {
         var effects: Effects?
-        let outcome = withWork { work, core in
+        let decided = withWork { work, core in
             let before = core.state
             // A `.to` is recorded in the visit it left.
             let recordVisit = core.visit
@@ -142,8 +158,9 @@ extension StateMachine.Core {
             }
             return outcome
         }
-        guard let outcome else { preconditionFailure("Internal inconsistency: an event was decided after stop") }
-        return (outcome, settle(effects))
+        guard let decided else { preconditionFailure("Internal inconsistency: an event was decided after stop") }
+        outcome = decided
+        return settle(consume effects)
     }
 
     /// Changes the running machine as `decision`, about `event`, says; returns the outcome.
@@ -178,10 +195,13 @@ extension StateMachine.Core {
 
     /// Drops an event whose run has ended: recorded with outcome `.stale` and noted with the cause.
     @inlinable
-    mutating func refuseStale(_ event: Event, run: WorkRun, cause: CancellationCause) -> (Outcome, SendAction) {
+    mutating func refuseStale(
+        _ event: Event, run: WorkRun, cause: CancellationCause, outcome: inout Outcome
+    ) -> SendAction {
         var effects: Effects?
         record(event, visit: visit, before: state, outcome: .stale, source: .stale(run), into: &effects)
-        return (.stale, settle(effects))
+        outcome = .stale
+        return settle(consume effects)
     }
 
     /// Retries the postponed events after a `.to`, oldest first, each in the visit current when its
@@ -266,7 +286,7 @@ extension StateMachine.Core {
         if case .some = effects { settle(some: &effects) }
         var report: StateMachine.Note?
         if reportLevel != nil { live.reports.settle(report: &report, effects: &effects) }
-        return SendAction(effects, report: report)
+        return SendAction(consume effects, report: consume report)
     }
 
     /// Settles `effects` (never `nil` here) in place, and empties it to `nil` when nothing is left to do:

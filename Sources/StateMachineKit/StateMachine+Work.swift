@@ -264,6 +264,6 @@ extension StateMachine.Core {
             preconditionFailure("Internal inconsistency: stopped while modifying")
         }
         live.readers.wakeParked(finishing: true, into: &effects)
-        return .stopped(settle(effects))
+        return .stopped(settle(consume effects))
     }
 }

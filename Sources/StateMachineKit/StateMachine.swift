@@ -68,10 +68,22 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     deinit {
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
-        guard case .stopped(.perform(let effects, _)) = core.withLock({ $0.stop() }) else { return }
-        for task in effects.cancel { task.cancel() }
-        for reader in effects.wake.values { reader.resume(returning: nil) }
-        for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
+        // Taken apart by `switch`: a noncopyable action is consumed whole, never tested by `if case`.
+        switch core.withLock({ $0.stop() }) {
+        case .none:
+            return
+        case .stopped(let action):
+            switch consume action {
+            case .none:
+                return
+            case .report:
+                return
+            case .perform(let effects, _):
+                for task in effects.cancel { task.cancel() }
+                for reader in effects.wake.values { reader.resume(returning: nil) }
+                for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
+            }
+        }
     }
 
     /// The current state.
@@ -107,18 +119,25 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// ``Sender/cancellationCause`` is `machineStopped`.
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
-        let (outcome, action) = core.withLock { core in
-            core.apply(event, from: nil, bind: true, transition: transition, clock: clock)
+        var outcome = Outcome.stopped
+        let action = core.withLock { core in
+            core.apply(event, from: nil, bind: true, transition: transition, clock: clock, outcome: &outcome)
         }
-        guard case .stopped = outcome else {
-            guard let run = action.bound else {
+        switch consume action {
+        case .perform(let effects, let report):
+            guard let run = effects.bound else {
                 preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
             }
-            perform(action)
+            perform(effects, then: report)
             return (outcome, Sender(machine: self, run: run))
+        case .none:
+            guard case .stopped = outcome else {
+                preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
+            }
+            return (outcome, .stopped(visit: visit))
+        case .report:
+            preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
         }
-        perform(action)
-        return (outcome, .stopped(visit: visit))
     }
 
     /// A sender for the current visit, read separately from any event.
@@ -157,7 +176,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// be none) and every `states()` stream finishes, as does every ``records(after:)`` stream once it has
     /// handed out the last records.
     public func stop() {
-        if case .stopped(let action) = core.withLock({ $0.stop() }) { perform(action) }
+        switch core.withLock({ $0.stop() }) {
+        case .none: return
+        case .stopped(let action): perform(consume action)
+        }
     }
 
     // MARK: - Performing decisions
@@ -191,13 +213,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @inlinable @inline(__always)
     func send(_ event: Event, from run: WorkRun?) -> Outcome {
         var outcome = Outcome.stopped
-        // The action alone comes back through the lock, so that it is moved into `perform`, never copied.
         let action = core.withLock { core in
-            let (decided, action) = core.apply(event, from: run, transition: transition, clock: clock)
-            outcome = decided
-            return action
+            core.apply(event, from: run, transition: transition, clock: clock, outcome: &outcome)
         }
-        perform(consume action)
+        perform(action)
         return outcome
     }
 
@@ -210,15 +229,16 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         case .none:
             return
         case .report(let report):
-            deliver(report, then: [])
+            deliver(consume report, then: [])
         case .perform(let effects, let report):
-            perform(effects, then: report)
+            perform(consume effects, then: consume report)
         }
     }
 
     /// Performs a decision's effects, then delivers `report`, the single report the decision handed this
-    /// caller beside them, if any.
-    @usableFromInline
+    /// caller beside them, if any. Inlinable, so that a client's machine performs its own types' effects
+    /// without going through their value witnesses.
+    @inlinable
     func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
         if !effects.start.isEmpty || !effects.arm.isEmpty { start(effects.start, arm: effects.arm) }

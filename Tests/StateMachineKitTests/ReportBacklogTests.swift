@@ -20,10 +20,15 @@ import Testing
     /// Applies `event` under the lock as `send` does and returns the waiter it must block on, if any.
     static func waiter(applying event: Int, to machine: Machine) -> ReportWaiter? {
         let action = machine.core.withLock { core in
-            core.apply(event, from: nil, bind: false, transition: machine.transition, clock: machine.clock).1
+            var outcome = Outcome.stopped
+            return core.apply(
+                event, from: nil, bind: false, transition: machine.transition, clock: machine.clock, outcome: &outcome)
         }
-        guard case .perform(let effects, _) = action else { return nil }
-        return effects.waiter
+        switch consume action {
+        case .none: return nil
+        case .report: return nil
+        case .perform(let effects, _): return effects.waiter
+        }
     }
 
     @Test func aSenderWhoseReportsQueueBehindAnotherCallersDeliveryWaitsForThem() {
@@ -101,9 +106,11 @@ import Testing
     /// Applies `event` under the lock as `send` does and returns the report it was given to deliver.
     static func apply(_ event: Int, to machine: Machine) -> (first: Machine.Note?, rest: Int) {
         let action = machine.core.withLock { core in
-            core.apply(event, from: nil, bind: false, transition: machine.transition, clock: machine.clock).1
+            var outcome = Outcome.stopped
+            return core.apply(
+                event, from: nil, bind: false, transition: machine.transition, clock: machine.clock, outcome: &outcome)
         }
-        switch action {
+        switch consume action {
         case .none: return (nil, 0)
         case .report(let report): return (report, 0)
         case .perform(let effects, let report): return (report, effects.reports.count)
