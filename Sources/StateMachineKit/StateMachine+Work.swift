@@ -28,13 +28,12 @@ extension StateMachine {
     struct ActiveRun: Sendable {
         @usableFromInline let registration: Registration
         @usableFromInline let run: WorkRun
-        @usableFromInline var task: Task<Void, Never>?
+        @usableFromInline var task: Task<Void, Never>? = nil
 
+        /// A run whose task is not created yet.
         @inlinable
-        init(registration: Registration, run: WorkRun, task: Task<Void, Never>?) {
-            self.registration = registration
-            self.run = run
-            self.task = task
+        init(registration: Registration, run: WorkRun) {
+            (self.registration, self.run) = (registration, run)
         }
     }
 
@@ -49,10 +48,7 @@ extension StateMachine {
 
         @inlinable
         init(id: Int, visit: Int, deadline: AnyClock.Instant, event: Event) {
-            self.id = id
-            self.visit = visit
-            self.deadline = deadline
-            self.event = event
+            (self.id, self.visit, self.deadline, self.event) = (id, visit, deadline, event)
         }
     }
 
@@ -129,7 +125,7 @@ extension StateMachine.Core {
         _ registration: StateMachine.Registration, in work: inout Work, into effects: inout Effects?
     ) {
         let active = StateMachine.ActiveRun(
-            registration: registration, run: WorkRun(id: makeID(), label: registration.label, visit: visit), task: nil)
+            registration: registration, run: WorkRun(id: makeID(), label: registration.label, visit: visit))
         work.runs.append(active)
         effects.edit { $0.start.append(active) }
     }
