@@ -112,7 +112,7 @@ final class MadeOnce<Source: ReportText>: ReportText {
     @usableFromInline let content: Mutex<Content>
 
     @inlinable
-    init(_ source: Source) { content = Mutex(.source(source)) }
+    init(_ source: consuming Source) { content = Mutex(.source(source)) }
 
     /// The message and metadata, made on the first call.
     @usableFromInline
@@ -131,8 +131,10 @@ final class MadeOnce<Source: ReportText>: ReportText {
 
     /// Makes the box hold `source` instead, unmade: only for a box nobody else references.
     @inlinable
-    func reset(to source: Source) {
-        content.withLock { $0 = .source(source) }
+    func reset(to source: consuming Source) {
+        // Swapped in, so that the source is moved into the box and the old content is destroyed after the lock.
+        var content = Content.source(source)
+        self.content.withLock { swap(&$0, &content) }
     }
 }
 

@@ -252,7 +252,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         let waker = self.waker
         let behind = machine.core.withLock { core in
             if core.sequence > cursor { return true }
-            core.watchers.append(RecordWatcher(waker: waker, index: index))
+            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
             return false
         }
         if behind { waker.recorded(index) }
@@ -278,7 +278,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         guard let machine else { return nil }
         let waker = self.waker
         let read = machine.core.withLock { core -> (StateMachine<State, Event>.RecordBatch, Int)? in
-            core.watchers.append(RecordWatcher(waker: waker, index: index))
+            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
             return core.sequence > cursor ? (core.batch(after: cursor), core.sequence) : nil
         }
         guard let (batch, sequence) = read else { return nil }
@@ -291,7 +291,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         waker.end()
         let waker = self.waker
         for entry in followed.withLock({ $0.machines }) {
-            entry.machine?.core.withLock { core in core.watchers.removeAll { $0.waker === waker } }
+            entry.machine?.core.withLock { core in core.live.readers.watchers.removeAll { $0.waker === waker } }
         }
     }
 }

@@ -142,7 +142,7 @@ extension StateMachine {
     }
 
     /// Delivers `first` and `rest`, then the notes queued meanwhile by other callers: at most
-    /// ``Core/handOverAfter`` of them, after which it hands the delivery to a waiting sender. Only the caller
+    /// ``ReportQueue/handOverAfter`` of them, after which it hands the delivery to a waiting sender. Only the caller
     /// the core made the deliverer calls this, and never under the lock, so reports arrive in order and a
     /// reporter may call back into the machine. With no buffer to give back and nothing queued, it steps
     /// down without taking the lock again.
@@ -153,7 +153,7 @@ extension StateMachine {
         }
         var first = consume first
         var rest = consume rest
-        var allowance = Core.handOverAfter
+        var allowance = ReportQueue.handOverAfter
         DeliveringThread.delivering {
             while true {
                 if let note = first.take() { report(note, to: reporter) }
@@ -186,20 +186,17 @@ extension StateMachine {
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
         case .record(let record):
+            // A timer's record also makes a debug report, after the record's, from a copy; any other record
+            // is moved into its report's text, never copied.
+            let timer: RecordNote? = record.source == .timer ? record : nil
             if reporter.accepts(record.level) {
-                let text = recordText(holding: record)
-                reporter.report(Report(label: label, level: record.level, name: record.name, text: text))
-                spareText = text
+                let level = record.level
+                let name = record.name
+                let text = recordText(holding: consume record)
+                reporter.report(Report(label: label, level: level, name: name, text: text))
+                spareText.put(text)
             }
-            if record.source == .timer, reporter.accepts(.debug) {
-                reporter.report(
-                    Report(label: label, level: .debug, name: Report.Name.timeout) {
-                        (
-                            "state timeout fired in \(record.before): \(record.event)",
-                            ["state": "\(record.before)", "event": "\(record.event)", "visit": "\(record.visit)"]
-                        )
-                    })
-            }
+            if let timer { reportTimeout(timer, to: reporter) }
         case .timeoutExpired(let visit, let event):
             guard reporter.accepts(.debug) else { return }
             reporter.report(
@@ -221,13 +218,26 @@ extension StateMachine {
         }
     }
 
+    /// The debug-level `statemachine.timeout` report of a timer's record, when the reporter takes it.
+    @usableFromInline
+    func reportTimeout(_ record: RecordNote, to reporter: Reporter) {
+        guard reporter.accepts(.debug) else { return }
+        reporter.report(
+            Report(label: label, level: .debug, name: Report.Name.timeout) {
+                (
+                    "state timeout fired in \(record.before): \(record.event)",
+                    ["state": "\(record.before)", "event": "\(record.event)", "visit": "\(record.visit)"]
+                )
+            })
+    }
+
     /// A box holding `record` as a report's text: the box of the previous report when no sink kept that
     /// report (then nobody else can see it change), else a new one, so that a traced machine allocates no
     /// box per report. Only the deliverer calls this.
     @inlinable
     func recordText(holding record: consuming RecordNote) -> RecordText {
-        guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(record) }
-        text.reset(to: record)
+        guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(consume record) }
+        text.reset(to: consume record)
         return text
     }
 

@@ -56,17 +56,13 @@ extension StateMachine {
     public func snapshot() -> Snapshot {
         let now = clock.now
         return core.withLock { core in
-            var timeout: PendingTimeout?
-            var postponed: [Event] = []
-            if case .running(let running) = core.phase {
-                postponed = running.postponed
-                timeout = running.timer.map { armed in
-                    PendingTimeout(remaining: max(.zero, now.duration(to: armed.deadline)), event: armed.event)
-                }
+            let work = core.work
+            let timeout = work.timer.map { armed in
+                PendingTimeout(remaining: max(.zero, now.duration(to: armed.deadline)), event: armed.event)
             }
             return Snapshot(
                 state: core.state, visit: core.visit, sequence: core.sequence, history: core.history.elements,
-                timeout: timeout, postponed: postponed)
+                timeout: timeout, postponed: work.postponed)
         }
     }
 

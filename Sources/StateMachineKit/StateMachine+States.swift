@@ -26,13 +26,13 @@ extension StateMachine {
     func addReader(_ kind: ReaderKind, seen: (Core) -> Int) -> MachineReader<State, Event> {
         let id = core.withLock { core in
             let id = core.makeID()
-            core.readers[id] = ReaderSlot(kind: kind, seen: seen(core))
+            core.live.readers.slots[id] = ReaderSlot(kind: kind, seen: seen(core))
             return id
         }
         return MachineReader(machine: self, id: id)
     }
 
-    /// What a reader finds when it asks for what it reads.
+    /// What a reader's arrival comes to: the action of the reader-arrival input.
     @usableFromInline
     enum ReaderStep: Sendable {
         /// A state or records it has not seen.
@@ -49,71 +49,71 @@ extension StateMachine {
     /// Forgets reader `id` once its stream is gone.
     @inlinable
     func removeReader(_ id: Int) {
-        core.withLock { $0.remove(reader: id) }?.resume(returning: nil)
+        perform(core.withLock { $0.remove(reader: id) })
+    }
+
+    /// Ends the stream of a reader taken out of the parked ones.
+    @inlinable
+    func perform(_ action: ReaderExitAction) {
+        switch action {
+        case .none: break
+        case .finish(let reader): reader.resume(returning: nil)
+        }
     }
 }
 
 extension StateMachine.Core {
-    /// Takes what the reader has not read (the current state, or the records after its cursor), ends its
-    /// stream (stopped or cancelled), or says it has caught up.
+    /// The reader-arrival input, when the reader will not wait: takes what it has not read (the current
+    /// state, or the records after its cursor), ends its stream (stopped or cancelled), or says it has
+    /// caught up.
     @inlinable
     mutating func take(reader id: Int) -> StateMachine.ReaderStep {
-        guard let slot = readers[id] else { return .finished }
+        guard let slot = live.readers.slots[id] else { return .finished }
         switch slot.kind {
         case .states:
             if slot.seen != changes {
-                readers[id]?.seen = changes
+                live.readers.slots[id]?.seen = changes
                 return .took(.state(state))
             }
         case .records:
             if slot.seen < sequence {
-                readers[id]?.seen = sequence
+                live.readers.slots[id]?.seen = sequence
                 return .took(.records(batch(after: slot.seen)))
             }
         }
         if isStopped || slot.cancelled {
-            readers[id] = nil
+            live.readers.slots[id] = nil
             return .finished
         }
         return .caughtUp
     }
 
-    /// Takes what the reader has not read; else ends its stream (stopped or cancelled) or parks it until
-    /// the next change (the next record, for a feed reader).
+    /// The reader-arrival input, when the reader will wait: takes what it has not read; else ends its
+    /// stream (stopped or cancelled) or parks it until the next change (the next record, for a feed reader).
     @inlinable
     mutating func takeOrPark(
         reader id: Int, _ continuation: StateMachine.ParkedReader
     ) -> StateMachine.ReaderStep {
         let step = take(reader: id)
-        guard case .caughtUp = step, let slot = readers[id] else { return step }
-        precondition(
-            parked[id] == nil && parkedFeeds[id] == nil, "Internal inconsistency: reader \(id) parked twice")
-        switch slot.kind {
-        case .states: parked[id] = continuation
-        case .records: parkedFeeds[id] = continuation
-        }
+        guard case .caughtUp = step, let slot = live.readers.slots[id] else { return step }
+        live.readers.park(id, kind: slot.kind, continuation)
         return .parked
     }
 
-    /// Marks the reader's task cancelled and returns its continuation to resume, if it was parked.
+    /// The reader-cancellation input: marks the reader's task cancelled, and ends its stream if it was
+    /// parked.
     @inlinable
-    mutating func cancel(reader id: Int) -> StateMachine.ParkedReader? {
-        guard readers[id] != nil else { return nil }
-        readers[id]?.cancelled = true
-        return unpark(reader: id)
+    mutating func cancel(reader id: Int) -> StateMachine.ReaderExitAction {
+        guard live.readers.slots[id] != nil else { return .none }
+        live.readers.slots[id]?.cancelled = true
+        return live.readers.unpark(id)
     }
 
-    /// Forgets the reader and returns its continuation to resume, if it was parked.
+    /// Forgets the reader once its stream is gone, and ends its stream if it was parked.
     @inlinable
-    mutating func remove(reader id: Int) -> StateMachine.ParkedReader? {
-        readers[id] = nil
-        return unpark(reader: id)
-    }
-
-    /// Takes reader `id` out of whichever list it is parked in.
-    @inlinable
-    mutating func unpark(reader id: Int) -> StateMachine.ParkedReader? {
-        parked.removeValue(forKey: id) ?? parkedFeeds.removeValue(forKey: id)
+    mutating func remove(reader id: Int) -> StateMachine.ReaderExitAction {
+        live.readers.slots[id] = nil
+        return live.readers.unpark(id)
     }
 }
 
@@ -163,7 +163,7 @@ final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable
                 }
             }
         } onCancel: {
-            machine?.core.withLock { $0.cancel(reader: id) }?.resume(returning: nil)
+            if let machine { machine.perform(machine.core.withLock { $0.cancel(reader: id) }) }
         }
     }
 

@@ -7,8 +7,8 @@ import Support
 /// visit and is cancelled when it ends (or when an `.update` leaves the states it runs in); a ``Sender``
 /// refuses to deliver for a run that has ended; a state timeout fires only within its visit.
 ///
-/// The decisions live in the machine's core (StateMachine+Core.swift), which holds no lock and starts nothing;
-/// this class owns the lock and performs what a decision returns once the lock is released: it cancels
+/// The decisions live in the machine's core (StateMachine+Phase.swift), which holds no lock and starts
+/// nothing; this class owns the lock and performs the action each input returns once the lock is released: it cancels
 /// tasks, creates the tasks of new runs and timers and attaches them back by id, wakes readers, and
 /// delivers reports in the order the events were applied — so a reporter or a piece of work may call
 /// back into the machine.
@@ -27,16 +27,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @usableFromInline let reporter: Reporter?
     @usableFromInline let transition: TransitionFunction
     @usableFromInline let core: Locked<Core>
-    /// Whether a caller is delivering reports: the core's, also read here without the lock.
+    /// Whether a caller is delivering reports: the report queue's, also read here without the lock.
     @usableFromInline let delivery: ReportDelivery
     /// The box of the last report's text, for the next report to reuse (``recordText(holding:)``).
-    ///
-    /// Read and written only by the caller delivering reports, which ``delivery`` makes one at a time:
-    /// a deliverer steps down with a releasing store or exchange, and the next one claims with an
-    /// acquiring load or exchange (or, handed the delivery, wakes from the semaphore the deliverer signalled
-    /// after its release), so each sees what the one before it left here. For the same reason no
-    /// two accesses can overlap, so the runtime's exclusivity check, a cost on every report, is left out.
-    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var spareText: RecordText?
+    @usableFromInline let spareText = Spare<RecordText>()
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -74,10 +68,22 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     deinit {
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
-        guard let effects = core.withLock({ $0.stop() }) else { return }
-        for task in effects.cancel { task.cancel() }
-        for reader in effects.wake.values { reader.resume(returning: nil) }
-        for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
+        // Taken apart by `switch`: a noncopyable action is consumed whole, never tested by `if case`.
+        switch core.withLock({ $0.stop() }) {
+        case .none:
+            return
+        case .stopped(let action):
+            switch consume action {
+            case .none:
+                return
+            case .report:
+                return
+            case .perform(let effects, _):
+                for task in effects.cancel { task.cancel() }
+                for reader in effects.wake.values { reader.resume(returning: nil) }
+                for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
+            }
+        }
     }
 
     /// The current state.
@@ -90,15 +96,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public var history: [Record] { core.withLock { $0.history.elements } }
 
     /// The events waiting for the next `.to` to be retried, oldest first (empty after ``stop()``).
-    public var postponed: [Event] {
-        core.withLock { core in
-            switch core.phase {
-            case .running(let running): running.postponed
-            case .stopped: []
-            case .modifying: preconditionFailure("Internal inconsistency: \(label) read while modifying")
-            }
-        }
-    }
+    public var postponed: [Event] { core.withLock { $0.work.postponed } }
 
     /// Whether ``stop()`` has been called.
     public var isStopped: Bool { core.withLock { $0.isStopped } }
@@ -106,7 +104,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
     @inlinable @discardableResult
     public func send(_ event: Event) -> Outcome {
-        deliver(event, origin: .anyone)
+        send(event, from: nil)
     }
 
     /// Applies `event` and returns what happened together with a ``Sender`` bound, in the same step, to
@@ -121,17 +119,25 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// ``Sender/cancellationCause`` is `machineStopped`.
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
-        var report: Note?
-        let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: .anyone, bind: true, transition: transition, clock: clock, report: &report)
+        var outcome = Outcome.stopped
+        let action = core.withLock { core in
+            core.apply(event, from: nil, bind: true, transition: transition, clock: clock, outcome: &outcome)
         }
-        guard let effects else { return (outcome, .stopped(visit: visit)) }
-        let bound = effects.bound
-        perform(effects, then: report)
-        guard let run = bound else {
+        switch consume action {
+        case .perform(let effects, let report):
+            guard let run = effects.bound else {
+                preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
+            }
+            perform(effects, then: report)
+            return (outcome, Sender(machine: self, run: run))
+        case .none:
+            guard case .stopped = outcome else {
+                preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
+            }
+            return (outcome, .stopped(visit: visit))
+        case .report:
             preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
         }
-        return (outcome, Sender(machine: self, run: run))
     }
 
     /// A sender for the current visit, read separately from any event.
@@ -140,12 +146,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         message: "racy: another event may end the visit between your send and this call; use sendAndBind(_:)"
     )
     public func sender() -> Sender {
-        let run = core.withLock { core -> WorkRun? in
-            var effects: Effects?
-            core.bindVisit(into: &effects)
-            return effects?.bound
-        }
-        guard let run else { return .stopped(visit: visit) }
+        guard let run = core.withLock({ $0.visitRun() }) else { return .stopped(visit: visit) }
         return Sender(machine: self, run: run)
     }
 
@@ -175,7 +176,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// be none) and every `states()` stream finishes, as does every ``records(after:)`` stream once it has
     /// handed out the last records.
     public func stop() {
-        if let effects = core.withLock({ $0.stop() }) { perform(effects) }
+        switch core.withLock({ $0.stop() }) {
+        case .none: return
+        case .stopped(let action): perform(consume action)
+        }
     }
 
     // MARK: - Performing decisions
@@ -183,22 +187,57 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Applies one event under the lock, then performs what the decision returned outside it.
     @inlinable
     func deliver(_ event: Event, origin: Origin) -> Outcome {
-        var report: Note?
-        let (outcome, effects) = core.withLock { core in
-            core.apply(event, origin: origin, bind: false, transition: transition, clock: clock, report: &report)
+        switch origin {
+        case .anyone:
+            return send(event, from: nil)
+        case .sender(let run):
+            return send(event, from: run)
+        case .timer(let id, let visit):
+            let action = core.withLock { core in
+                core.fire(timer: id, visit: visit, event: event, transition: transition, clock: clock)
+            }
+            switch consume action {
+            case .fired(let outcome, let action):
+                perform(action)
+                return outcome
+            case .expired(let action):
+                perform(action)
+                return .stale
+            case .stopped:
+                return .stopped
+            }
         }
-        // Consumed, not bound: binding would copy the effects (every array in them) and destroy both.
-        if let effects = consume effects {
-            perform(consume effects, then: report.take())
-        } else if report != nil {
-            deliver(report.take(), then: [])
+    }
+
+    /// The send input, then its action.
+    @inlinable @inline(__always)
+    func send(_ event: Event, from run: WorkRun?) -> Outcome {
+        var outcome = Outcome.stopped
+        let action = core.withLock { core in
+            core.apply(event, from: run, transition: transition, clock: clock, outcome: &outcome)
         }
+        perform(action)
         return outcome
     }
 
+    /// Performs what a send, a timeout or a stop left to do; must run outside the lock: cancellation
+    /// handlers run synchronously and may call back into the machine, and so may reporters. The action is
+    /// consumed, not copied: a quiet event's `.none` is then a tag to look at, not a value to destroy.
+    @inlinable @inline(__always)
+    func perform(_ action: consuming SendAction) {
+        switch consume action {
+        case .none:
+            return
+        case .report(let report):
+            deliver(consume report, then: [])
+        case .perform(let effects, let report):
+            perform(consume effects, then: consume report)
+        }
+    }
+
     /// Performs a decision's effects, then delivers `report`, the single report the decision handed this
-    /// caller beside them, if any; must run outside the lock: cancellation handlers run synchronously and
-    /// may call back into the machine, and so may reporters.
+    /// caller beside them, if any. Inlinable, so that a client's machine performs its own types' effects
+    /// without going through their value witnesses.
     @inlinable
     func perform(_ effects: consuming Effects, then report: consuming Note? = nil) {
         for task in effects.cancel { task.cancel() }
@@ -220,7 +259,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Blocks until another thread's deliverer has taken this caller's reports, or has handed it the
     /// delivery, which it then carries on. Senders thus go at the reporter's pace instead of queueing
-    /// without bound, and no deliverer drains everyone's reports for long (``Core/handOverAfter``).
+    /// without bound, and no deliverer drains everyone's reports for long (``ReportQueue/handOverAfter``).
     @usableFromInline
     func awaitReports(_ waiter: ReportWaiter) {
         switch waiter.wait() {
@@ -233,12 +272,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run
     /// or timer ended before it was attached is cancelled at once.
     @usableFromInline
-    func start(_ runs: [RunStart], arm timers: [TimerStart]) {
+    func start(_ runs: [ActiveRun], arm timers: [ArmedTimer]) {
         for start in runs {
             let sender = Sender(machine: self, run: start.run)
-            let work = start.work
+            let work = start.registration.work
             let task = Task { await work(sender) }
-            core.withLock { $0.attach(run: start.run.id, task: task) }?.cancel()
+            perform(core.withLock { $0.attach(run: start.run.id, task: task) })
         }
         for timer in timers {
             let clock = self.clock
@@ -253,7 +292,16 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                 }
                 _ = self?.deliver(event, origin: origin)
             }
-            core.withLock { $0.attach(timer: timer.id, task: task) }?.cancel()
+            perform(core.withLock { $0.attach(timer: timer.id, task: task) })
+        }
+    }
+
+    /// Cancels a task that lost the race with the end of its run or timer.
+    @usableFromInline
+    func perform(_ action: AttachAction) {
+        switch action {
+        case .attached: break
+        case .cancel(let task): task.cancel()
         }
     }
 }

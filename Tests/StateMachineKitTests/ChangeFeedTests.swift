@@ -41,7 +41,7 @@ enum FeedStep: Hashable, Sendable {
 
     /// Waits until `count` feed readers are parked, waiting for the next record.
     static func parked(_ machine: Machine, count: Int = 1) async {
-        while machine.core.withLock({ $0.parkedFeeds.count }) < count { await Task.yield() }
+        while machine.core.withLock({ $0.readers.parkedFeeds.count }) < count { await Task.yield() }
     }
 
     @Test(arguments: [
@@ -160,7 +160,7 @@ enum FeedStep: Hashable, Sendable {
             ])
         // The parked reader was handed the last records or woke to its stream's end, never hung.
         _ = await parkedReader.value
-        #expect(machine.core.withLock { $0.readers.isEmpty && $0.parkedFeeds.isEmpty })
+        #expect(machine.core.withLock { $0.readers.slots.isEmpty && $0.readers.parkedFeeds.isEmpty })
     }
 
     @Test func aForgottenMachineWithAParkedFeedReaderIsFreedAndItsStreamEnds() async {
@@ -189,7 +189,7 @@ enum FeedStep: Hashable, Sendable {
         await Self.parked(machine)
         reader.cancel()
         #expect(await reader.value == 1)
-        #expect(machine.core.withLock { $0.readers.isEmpty && $0.parkedFeeds.isEmpty })
+        #expect(machine.core.withLock { $0.readers.slots.isEmpty && $0.readers.parkedFeeds.isEmpty })
     }
 
     /// A record that changes nothing wakes the feed reader and leaves a `states()` reader parked.
@@ -203,10 +203,12 @@ enum FeedStep: Hashable, Sendable {
             return seen
         }
         let (seen, feedReader) = Self.read(machine)
-        while machine.core.withLock({ $0.parked.count + $0.parkedFeeds.count }) < 2 { await Task.yield() }
+        while machine.core.withLock({ $0.readers.parked.count + $0.readers.parkedFeeds.count }) < 2 {
+            await Task.yield()
+        }
         machine.send(.stay)
         #expect(await seen.next().map(\.records.count) == [1])
-        #expect(machine.core.withLock { $0.parked.count } == 1)
+        #expect(machine.core.withLock { $0.readers.parked.count } == 1)
         machine.send(.move)
         #expect(await seen.next().map(\.state) == [1])
         machine.stop()
@@ -247,9 +249,9 @@ enum FeedStep: Hashable, Sendable {
         do {
             let stream = machine.records()
             _ = stream
-            #expect(machine.core.withLock { $0.readers.count } == 1)
+            #expect(machine.core.withLock { $0.readers.slots.count } == 1)
         }
         machine.send(.move)
-        #expect(machine.core.withLock { $0.readers.isEmpty && $0.parkedFeeds.isEmpty })
+        #expect(machine.core.withLock { $0.readers.slots.isEmpty && $0.readers.parkedFeeds.isEmpty })
     }
 }

@@ -44,7 +44,10 @@ import Testing
         var reader = machine.states().makeAsyncIterator()
         #expect(await reader.next() == .idle)
         machine.send(.finish)
-        #expect(machine.core.withLock { core in core.readers.values.map { $0.seen == core.changes } } == [true])
+        #expect(
+            machine.core.withLock { core in core.readers.slots.values.map { $0.seen == core.changes } } == [
+                true
+            ])
         machine.send(.start)
         #expect(await reader.next() == .running(percent: 0))
     }
@@ -94,7 +97,7 @@ import Testing
         #expect(await started.next() == [.idle])
         reader.cancel()
         #expect(await reader.value == 1)
-        #expect(machine.core.withLock { $0.readers.isEmpty })
+        #expect(machine.core.withLock { $0.readers.slots.isEmpty })
     }
 
     /// Issue 25: the reader's `next()` held the machine strongly across its suspension, so a machine with a
@@ -119,7 +122,7 @@ import Testing
             machine.send(.start)
             #expect(await seen.next() == [.running(percent: 0)])
             // Parked: the reader waits for the next change inside its stream's `next()`.
-            while machine.core.withLock({ $0.parked.isEmpty }) { await Task.yield() }
+            while machine.core.withLock({ $0.readers.parked.isEmpty }) { await Task.yield() }
         }
         #expect(forgotten == nil)
         // Lets the reader go if the machine was kept alive, so that a failure does not hang the run.
@@ -139,23 +142,23 @@ import Testing
                 return seen
             }
         }
-        while machine.core.withLock({ $0.parked.count }) < count { await Task.yield() }
+        while machine.core.withLock({ $0.readers.parked.count }) < count { await Task.yield() }
         machine.send(.start)
-        while machine.core.withLock({ $0.parked.count }) < count { await Task.yield() }
+        while machine.core.withLock({ $0.readers.parked.count }) < count { await Task.yield() }
         machine.stop()
         var seen: [[Download]] = []
         for reader in readers { seen.append(await reader.value) }
         #expect(seen == Array(repeating: [.idle, .running(percent: 0)], count: count))
-        #expect(machine.core.withLock { $0.readers.isEmpty })
+        #expect(machine.core.withLock { $0.readers.slots.isEmpty })
     }
 
     @Test func droppingAStreamForgetsItsReader() {
         let machine = Machine(initial: .idle, label: "dl", transition: download)
         do {
             let stream = machine.states()
-            #expect(machine.core.withLock { $0.readers.count } == 1)
+            #expect(machine.core.withLock { $0.readers.slots.count } == 1)
             withExtendedLifetime(stream) {}
         }
-        #expect(machine.core.withLock { $0.readers.count } == 0)
+        #expect(machine.core.withLock { $0.readers.slots.count } == 0)
     }
 }

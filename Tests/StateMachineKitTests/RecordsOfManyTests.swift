@@ -15,7 +15,7 @@ import Testing
 
     /// Waits until the feed's reader is parked on `machines`: every one of them watched.
     static func watched(_ machines: [Machine]) async {
-        while !machines.allSatisfy({ $0.core.withLock { !$0.watchers.isEmpty } }) { await Task.yield() }
+        while !machines.allSatisfy({ $0.core.withLock { !$0.readers.watchers.isEmpty } }) { await Task.yield() }
     }
 
     @Test func machinesThatRecordedComeInTheirOrderEachWithEveryRecordSinceItWasRead() async {
@@ -148,9 +148,9 @@ import Testing
         await Self.watched(machines)
         reader.cancel()
         #expect(await reader.value == 0)
-        #expect(machines.map { $0.core.withLock { $0.watchers.count } } == [0, 0, 0])
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 0, 0])
         // A record now tells nobody.
         machines[1].send(.move)
-        #expect(machines.map { $0.core.withLock { $0.watchers.count } } == [0, 0, 0])
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 0, 0])
     }
 }

@@ -19,12 +19,15 @@ import Testing
 
     /// Applies `event` under the lock as `send` does and returns the waiter it must block on, if any.
     static func waiter(applying event: Int, to machine: Machine) -> ReportWaiter? {
-        var report: Machine.Note?
-        return machine.core.withLock { core in
-            core.apply(
-                event, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock,
-                report: &report
-            ).1?.waiter
+        let action = machine.core.withLock { core in
+            var outcome = Outcome.stopped
+            return core.apply(
+                event, from: nil, bind: false, transition: machine.transition, clock: machine.clock, outcome: &outcome)
+        }
+        switch consume action {
+        case .none: return nil
+        case .report: return nil
+        case .perform(let effects, _): return effects.waiter
         }
     }
 
@@ -32,7 +35,7 @@ import Testing
         let machine = Self.busy(waiting: 0)
         let waiter = Self.waiter(applying: 1, to: machine)
         #expect(waiter?.ticket == 2)
-        #expect(machine.core.withLock { $0.waiters.map(\.ticket) } == [2])
+        #expect(machine.core.withLock { $0.reports.waiters.map(\.ticket) } == [2])
     }
 
     @Test func aSenderWithNoReportOfItsOwnNeverWaits() {
@@ -52,7 +55,7 @@ import Testing
         let machine = Self.busy(waiting: 0)
         let waiter = DeliveringThread.delivering { Self.waiter(applying: 1, to: machine) }
         #expect(waiter == nil)
-        #expect(machine.core.withLock { $0.notes.count } == 1)
+        #expect(machine.core.withLock { $0.reports.notes.count } == 1)
     }
 
     /// What a deliverer is told to do next, with the waiting senders named by their tickets.
@@ -82,7 +85,7 @@ import Testing
         let tickets = (1...3).map { Self.waiter(applying: $0, to: machine)?.ticket }
         #expect(tickets == [2, 3, 4])
         #expect(Self.next(machine, allowance: 2) == .deliver(taken: [2, 3], first: nil, rest: [1, 2]))
-        #expect(machine.core.withLock { $0.waiters.map(\.ticket) } == [4])
+        #expect(machine.core.withLock { $0.reports.waiters.map(\.ticket) } == [4])
     }
 
     @Test func aDelivererThatHasDeliveredItsShareHandsTheDeliveryToTheOldestWaitingSender() {
@@ -92,7 +95,7 @@ import Testing
         #expect(machine.delivery.isActive)
         // The sender handed the delivery fetches the notes: it cannot step down past them.
         #expect(!machine.delivery.stepDownUnlessQueued())
-        #expect(machine.core.withLock { $0.notes.count } == 2)
+        #expect(machine.core.withLock { $0.reports.notes.count } == 2)
     }
 
     @Test func withNobodyWaitingADelivererGoesOnPastItsAllowance() {
@@ -102,14 +105,16 @@ import Testing
 
     /// Applies `event` under the lock as `send` does and returns the report it was given to deliver.
     static func apply(_ event: Int, to machine: Machine) -> (first: Machine.Note?, rest: Int) {
-        var report: Machine.Note?
-        let rest = machine.core.withLock { core in
-            core.apply(
-                event, origin: .anyone, bind: false, transition: machine.transition, clock: machine.clock,
-                report: &report
-            ).1?.reports.count ?? 0
+        let action = machine.core.withLock { core in
+            var outcome = Outcome.stopped
+            return core.apply(
+                event, from: nil, bind: false, transition: machine.transition, clock: machine.clock, outcome: &outcome)
         }
-        return (report, rest)
+        switch consume action {
+        case .none: return (nil, 0)
+        case .report(let report): return (report, 0)
+        case .perform(let effects, let report): return (report, effects.reports.count)
+        }
     }
 
     /// The event of a record note (`nil` for any other note).
@@ -129,7 +134,7 @@ import Testing
         #expect(!machine.delivery.isActive)
         // The next event's sender delivers again, and the queue kept nothing behind.
         #expect(Self.event(of: Self.apply(8, to: machine).first) == 8)
-        #expect(machine.core.withLock { $0.notes.isEmpty })
+        #expect(machine.core.withLock { $0.reports.notes.isEmpty })
     }
 
     @Test func notesQueuedWhileAnotherCallerDeliversKeepThatDelivererUntilItFetchesThem() {
@@ -167,7 +172,7 @@ import Testing
             return false
         }
         #expect(steppedDown)
-        #expect(machine.core.withLock { $0.spare.capacity } >= 3)
+        #expect(machine.core.withLock { $0.reports.spare.capacity } >= 3)
         #expect(!machine.delivery.isActive)
     }
 

@@ -66,7 +66,7 @@ import Testing
     }
 
     /// A sink blocks on the first report while four other threads send; once it is released, the first
-    /// `send` delivers its own report and at most ``StateMachine/Core/handOverAfter`` others, then hands over.
+    /// `send` delivers its own report and at most ``StateMachine/ReportQueue/handOverAfter`` others, then hands over.
     @Test(.timeLimit(.minutes(1))) func oneSendDeliversABoundedNumberOfOtherSendersReports() async {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -99,7 +99,7 @@ import Testing
         // The other four have queued reports behind the blocked sink, one each: every producer's first event
         // is recorded and noted under one lock, and its `send` then waits for the note to be taken.
         for await batch in records where batch.records.last?.sequence ?? 0 >= 5 { break }
-        #expect(machine.core.withLock { $0.notes.count } == 4)
+        #expect(machine.core.withLock { $0.reports.notes.count } == 4)
         release.signal()
         #expect(join())
         let (events, threads) = deliveries.withLock { ($0.map(\.event), $0.map(\.thread)) }
@@ -107,6 +107,6 @@ import Testing
         #expect(events.count == 801)
         let firstThread = first.withLock { $0 }
         let deliveredByFirst = threads.filter { thread in firstThread.map { pthread_equal($0, thread) != 0 } ?? false }
-        #expect(deliveredByFirst.count <= 1 + Machine.Core.handOverAfter)
+        #expect(deliveredByFirst.count <= 1 + Machine.ReportQueue.handOverAfter)
     }
 }

@@ -105,10 +105,7 @@ import Testing
         let log = ReportLog()
         let machine = Self.machine(TestClock(), reporter: log.reporter)
         machine.send(.fail)
-        let timer = machine.core.withLock { core -> Int? in
-            guard case .running(let running) = core.phase else { return nil }
-            return running.timer?.id
-        }
+        let timer = machine.core.withLock { $0.work.timer?.id }
         machine.send(.retry)
         // The timer of visit 2 lost the race with the end of its visit.
         #expect(machine.deliver(.retry, origin: .timer(id: timer ?? -1, visit: 2)) == .stale)

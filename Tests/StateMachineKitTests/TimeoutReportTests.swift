@@ -81,10 +81,7 @@ import Testing
             initial: .idle, label: "alarm", postponeLimit: 0, clock: AnyClock(TestClock()),
             reporter: Reporter(minimumLevel: minimumLevel) { log.reporter.report($0) }, transition: Self.alarm)
         machine.send(.arm(expiry))
-        let timer = machine.core.withLock { core -> Int? in
-            guard case .running(let running) = core.phase else { return nil }
-            return running.timer?.id
-        }
+        let timer = machine.core.withLock { $0.work.timer?.id }
         // What the timer's task does once the clock reaches the deadline, run here so that it is over on return.
         _ = machine.deliver(.expire(expiry), origin: .timer(id: timer ?? -1, visit: 2))
         #expect(log.all == Self.allReports(expiry).filter { $0.level >= minimumLevel })

@@ -149,7 +149,7 @@ import Testing
         machine.stop()
         let task = Task<Void, Never> { await untilCancelled() }
         let returned = machine.core.withLock { core in core.attach(run: run?.id ?? -1, task: task) }
-        #expect(returned == task)
+        #expect(returned == .cancel(task))
         #expect(run?.cause == .machineStopped)
         task.cancel()
         await task.value
