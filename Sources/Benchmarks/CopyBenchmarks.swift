@@ -197,10 +197,20 @@ nonisolated(unsafe) private var cpuByContender: [String: [Double]] = [:]
 func timeCpBaselines(source: String, destination: String) -> (plain: Double, synced: Double) {
     let copy = destination + "/cp.bin"
     let plain = timeProcess("/bin/cp", [source, copy])
-    try? FileManager.default.removeItem(atPath: copy)
+    removeAndSettle([copy])
     let synced = timeProcess("/bin/sh", ["-c", "cp \"$0\" \"$1\" && sync \"$1\"", source, copy])
-    try? FileManager.default.removeItem(atPath: copy)
+    removeAndSettle([copy])
     return (plain, synced)
+}
+
+/// Removes what a contender wrote and waits for the file systems to settle (`sync`), so the next contender
+/// starts on a quiet device: on a file system mounted with `discard`, removing a gigabyte trims its blocks
+/// while whatever runs next writes, and only the contender timed after a removal would pay for it.
+func removeAndSettle(_ paths: [String]) {
+    for path in paths {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+    sync()
 }
 
 func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
@@ -282,8 +292,7 @@ private func timeOurCopy(source: String, destination: String, _ contender: CopyC
     if case .failure(let error) = outcome {
         print("copy benchmarks: copy failed: \(error)")
     }
-    try? FileManager.default.removeItem(atPath: destination + "/source.bin")
-    try? FileManager.default.removeItem(atPath: destination + "/" + CopyJournal.fileName)
+    removeAndSettle([destination + "/source.bin", destination + "/" + CopyJournal.fileName])
     let data = sink.finishedData.map { seconds($0 - start) } ?? .nan
     return (seconds(end - start), data)
 }

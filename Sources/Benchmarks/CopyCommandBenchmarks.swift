@@ -60,11 +60,9 @@ func runCopyCommandBenchmarks() {
     print(json)
 }
 
-/// Removes what a round left in `destination`: the copies and the journal.
+/// Removes what a round left in `destination` (the copies and the journal) and lets the device settle.
 private func cleanDestination(_ destination: String) {
-    for name in ["source.bin", "cp.bin", CopyJournal.fileName] {
-        try? FileManager.default.removeItem(atPath: destination + "/" + name)
-    }
+    removeAndSettle(["source.bin", "cp.bin", CopyJournal.fileName].map { destination + "/" + $0 })
 }
 
 /// Times `runs` rounds of `cp`, `cp && sync FILE` and `statetui copy --headless`, interleaved, each into a
