@@ -48,7 +48,7 @@ final class QueuedWrites: Sendable {
     /// run (``PipelinedHasher`` lends the buffer out again only after the work queued behind it).
     func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) {
         nonisolated(unsafe) let bytes = bytes  // Owned by this write until it ran: see above.
-        run { [self] in
+        after { [self] in
             guard var direct = state.withLock({ $0.failure == nil ? $0.direct : nil }) else { return }
             let outcome = writeAll(bytes, at: position, direct: &direct)
             state.withLock { state in
@@ -83,15 +83,6 @@ final class QueuedWrites: Sendable {
         state.withLock { $0.inBackground = true }
     }
 
-    /// Runs `work` on the queue after everything handed in so far: in the background, or before returning.
-    private func run(_ work: @escaping @Sendable () -> Void) {
-        if state.withLock({ $0.inBackground }) {
-            queue.async(execute: work)
-        } else {
-            queue.sync(execute: work)
-        }
-    }
-
     /// From now on, writes whole aligned pieces straight to storage where the file system can.
     func writeDirectly() {
         queue.sync {
@@ -100,15 +91,20 @@ final class QueuedWrites: Sendable {
         }
     }
 
-    /// Runs `body` on the queue after every write handed in so far, whether they succeeded or not.
+    /// Runs `body` on the queue after every write handed in so far, whether they succeeded or not: in the
+    /// background, or before returning.
     func after(_ body: @escaping @Sendable () -> Void) {
-        run(body)
+        if state.withLock({ $0.inBackground }) {
+            queue.async(execute: body)
+        } else {
+            queue.sync(execute: body)
+        }
     }
 
     /// Runs `body` on the queue after every write handed in so far, if they all succeeded: a checkpoint
     /// queued so never says that bytes are durable that a failed write left out.
     func afterSuccess(_ body: @escaping @Sendable () -> Void) {
-        run { [self] in
+        after { [self] in
             if state.withLock({ $0.failure == nil }) { body() }
         }
     }

@@ -62,21 +62,17 @@ public struct StagedFile: ~Copyable {
     public init(
         creating name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let descriptor = try directory.create(Self.partialName(for: name), flags: O_RDWR, replacing: true)
+        let partial = Self.partialName(for: name)
+        let descriptor = try directory.create(partial, flags: O_RDWR, replacing: true)
         self.descriptor = descriptor
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
         self.offset = 0
         self.durableOffset = 0
-        self.writes = Self.writes(to: descriptor, name: name, in: directory)
+        self.writes = QueuedWrites(
+            descriptor: descriptor, path: directory.path(of: partial), fileSystem: directory.fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
-    }
-
-    /// The queue of the writes to the partial of `name` open as `descriptor`.
-    private static func writes(to descriptor: Int32, name: String, in directory: DestinationDirectory) -> QueuedWrites {
-        QueuedWrites(
-            descriptor: descriptor, path: directory.path(of: partialName(for: name)), fileSystem: directory.fileSystem)
     }
 
     /// ``init(creating:in:chunkSize:)`` in the directory at a path, opened for this file alone.
@@ -96,12 +92,12 @@ public struct StagedFile: ~Copyable {
         chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
         let descriptor = try Self.reopen(name, in: directory)
-        let writes = Self.writes(to: descriptor, name: name, in: directory)
+        let path = directory.path(of: Self.partialName(for: name))
+        let writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: directory.fileSystem)
         let hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
         do {
             try Self.keepPrefix(
-                offset, of: descriptor, path: directory.path(of: Self.partialName(for: name)), hashingInto: hasher,
-                fileSystem: directory.fileSystem)
+                offset, of: descriptor, path: path, hashingInto: hasher, fileSystem: directory.fileSystem)
         } catch {
             directory.fileSystem.close(descriptor)
             throw error
@@ -162,7 +158,7 @@ public struct StagedFile: ~Copyable {
         self.destination = directory
         self.name = name
         self.fileSystem = fileSystem
-        self.writes = Self.writes(to: descriptor, name: name, in: directory)
+        self.writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState, writes: writes)
         self.descriptor = descriptor
         self.offset = offset
