@@ -17,7 +17,8 @@ public struct CopyOptions: Sendable {
     /// The chunk size of a file written straight to storage, measured (1 GiB, alternated against 1 and
     /// 2 MiB, with the writes in the background): the device takes a few large writes better than many
     /// small ones, and the cache argument of ``defaultChunkSize`` does not hold, as the device, not the CPU,
-    /// reads the written buffer. Three buffers of it, 12 MiB, per direct copy (``DirectWriteSlots``).
+    /// reads the written buffer. Six buffers of it, 24 MiB, per direct copy (``DirectWriteSlots``), so that
+    /// several go to the device in one gathered write.
     public static let defaultDirectWriteChunkSize = 4 << 20
 
     /// Bytes read and written per step; a pause or cancel takes effect between steps.

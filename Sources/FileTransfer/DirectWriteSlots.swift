@@ -3,14 +3,14 @@ import Synchronization
 /// How many copies may write straight to storage at once (``StagedFile/writeDirectly()``), shared by the
 /// copies of a process.
 ///
-/// A direct copy holds three buffers of ``CopyOptions/directWriteChunkSize`` (4 MiB) instead of three of
-/// ``CopyOptions/defaultChunkSize`` (256 KiB). With up to 64 copies moving bytes at once, all of them direct
-/// would hold 768 MiB. One direct copy, its writes in the background, already keeps a device busy, so two
-/// may write directly at once and the others take the page cache's path while the slots are taken: 64
-/// large files copying together hold about 71 MiB of buffers.
+/// A direct copy holds six buffers of ``CopyOptions/directWriteChunkSize`` (4 MiB), 24 MiB, instead of three
+/// of ``CopyOptions/defaultChunkSize`` (256 KiB). With up to 64 copies moving bytes at once, all of them direct
+/// would hold 1.5 GiB. One direct copy, its writes in the background and gathered, already keeps a device
+/// busy with several requests at once, so one writes directly at a time and the others take the page
+/// cache's path while the slot is taken: 64 large files copying together hold about 71 MiB of buffers.
 public final class DirectWriteSlots: Sendable {
     /// The slots every copy shares unless its options name others.
-    public static let shared = DirectWriteSlots(capacity: 2)
+    public static let shared = DirectWriteSlots(capacity: 1)
 
     /// How many copies may write directly at once.
     public let capacity: Int

@@ -24,10 +24,18 @@ public struct FileSystem: Sendable {
     public var read:
         @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
             throws(Errno) -> Int
-    /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short.
+    /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short. Replacing it also
+    /// drops ``writeGathered``, so that every write goes through the replacement.
     public var write:
         @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
             throws(Errno) -> Int
+    {
+        didSet { writeGathered = nil }
+    }
+    /// Writes pieces one after another from an offset in one call (`pwritev(2)`); returns the byte count,
+    /// which may be short. Only ``posix`` has it: nil, each piece goes through ``write``.
+    package var writeGathered:
+        (@Sendable (_ descriptor: Int32, _ pieces: [UnsafeRawBufferPointer], _ offset: Int64) throws(Errno) -> Int)?
     /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
     public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
     /// Moves a descriptor's offset (`lseek(2)`); with `SEEK_DATA`/`SEEK_HOLE` finds a sparse file's data.
@@ -183,7 +191,22 @@ public struct FileSystem: Sendable {
     }
 
     /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
-    public static let posix = FileSystem(
+    public static let posix: FileSystem = {
+        var fileSystem = posixCalls
+        fileSystem.writeGathered = { descriptor, pieces, offset throws(Errno) in
+            let vectors = pieces.map {
+                iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+            }
+            return try vectors.withUnsafeBufferPointer { vectors throws(Errno) in
+                try retryingInterrupts { pwritev(descriptor, vectors.baseAddress, Int32(vectors.count), off_t(offset)) }
+            }
+        }
+        return fileSystem
+    }()
+
+    /// The calls of ``posix`` but for gathered writes, which no initialiser takes (a file system built
+    /// with its own `write` gets none, so every write goes through that one).
+    private static let posixCalls = FileSystem(
         open: { path, flags, mode throws(Errno) in
             try FileName.withCString(path) { path throws(Errno) in
                 try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
@@ -326,6 +349,28 @@ extension FileSystem {
             // A zero-byte write of a non-empty buffer would loop forever; the kernel means "no room".
             guard count > 0 else { throw Errno.noSpace }
             done += count
+        }
+    }
+
+    /// Writes `pieces` one after another from `offset`, in one call where the file system has
+    /// ``writeGathered`` (a direct write of several pieces then keeps several requests at the device at
+    /// once), continuing after short writes.
+    func writeAll(_ descriptor: Int32, _ pieces: [UnsafeRawBufferPointer], at offset: Int64) throws(Errno) {
+        var written = 0
+        if pieces.count > 1, let writeGathered {
+            written = try writeGathered(descriptor, pieces, offset)
+            guard written > 0 else { throw Errno.noSpace }
+        }
+        // Whatever a short gathered write left, piece by piece.
+        var position = offset
+        for piece in pieces {
+            let skipped = min(written, piece.count)
+            written -= skipped
+            if skipped < piece.count {
+                try writeAll(
+                    descriptor, UnsafeRawBufferPointer(rebasing: piece[skipped...]), at: position + Int64(skipped))
+            }
+            position += Int64(piece.count)
         }
     }
 

@@ -15,7 +15,7 @@ final class PipelinedHasher: @unchecked Sendable {
     // drains the queues before freeing the buffers) never happens on a queue itself.
     private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
     private let free: DispatchSemaphore
-    private let buffers: [UnsafeMutableRawBufferPointer]
+    private var buffers: [UnsafeMutableRawBufferPointer]
     private var next = 0
     private let running: Running
     private let writes: QueuedWrites?
@@ -45,6 +45,18 @@ final class PipelinedHasher: @unchecked Sendable {
         writes?.queue.sync {}
         queue.sync {}
         for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// Adds buffers until the ring holds `depth`, once every chunk handed in so far is written and hashed
+    /// (so every buffer is back): with more buffers filled ahead, ``QueuedWrites`` can write several at once.
+    func deepen(to depth: Int) {
+        guard depth > buffers.count else { return }
+        writes?.queue.sync {}
+        queue.sync {}
+        for _ in buffers.count..<depth {
+            buffers.append(UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096))
+            free.signal()
+        }
     }
 
     /// Lends the next free buffer to `fill`, which returns how many bytes it put there; those bytes are

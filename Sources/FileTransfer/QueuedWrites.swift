@@ -33,7 +33,21 @@ final class QueuedWrites: Sendable {
         /// Whether calls return before their work has run (``writeInBackground()``).
         var inBackground = false
         var failure: TransferError?
+        /// Writes handed in whose turn on the queue has not come yet, in order.
+        var pending: [PendingWrite] = []
     }
+
+    /// Bytes to write at a position, owned by the write until it has run (``PipelinedHasher`` lends the
+    /// buffer out again only after the work queued behind it), so they may cross to the queue unchanged.
+    private struct PendingWrite: @unchecked Sendable {
+        let bytes: UnsafeRawBufferPointer
+        let position: Int64
+    }
+
+    /// The most bytes one call writes. Several filled buffers waiting their turn go to storage in one
+    /// gathered write (``FileSystem/writeGathered``), which the block layer splits into requests of its
+    /// largest size that the device takes at once, where one buffer a call would keep one at a time.
+    static let largestGatheredWrite = 16 << 20
 
     /// Writes to `descriptor`, the partial at `path` (only for messages); the caller closes the
     /// descriptor, after ``drain()``.
@@ -45,32 +59,69 @@ final class QueuedWrites: Sendable {
     }
 
     /// Queues writing `bytes` at `position`. The bytes must stay valid and unchanged until the write has
-    /// run (``PipelinedHasher`` lends the buffer out again only after the work queued behind it).
+    /// run (``PipelinedHasher`` lends the buffer out again only after the work queued behind it). When its
+    /// turn comes, it is written together with every write handed in after it meanwhile.
     func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) {
-        nonisolated(unsafe) let bytes = bytes  // Owned by this write until it ran: see above.
-        after { [self] in
-            guard var direct = state.withLock({ $0.failure == nil ? $0.direct : nil }) else { return }
-            let outcome = writeAll(bytes, at: position, direct: &direct)
-            state.withLock { state in
-                state.direct = direct
-                if let outcome, state.failure == nil { state.failure = outcome }
-            }
+        state.withLock { $0.pending.append(PendingWrite(bytes: bytes, position: position)) }
+        after { [self] in writePending() }
+    }
+
+    /// On the queue: writes every pending write, contiguous ones gathered, unless an earlier one failed
+    /// (then they are dropped: their bytes would follow a gap).
+    private func writePending() {
+        let (pending, direct) = state.withLock { state in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return (state.pending, state.failure == nil ? state.direct : nil)
+        }
+        guard var direct, !pending.isEmpty else { return }
+        var failure: TransferError?
+        var first = 0
+        while first < pending.count && failure == nil {
+            let end = gatheredEnd(of: pending, from: first, direct: direct)
+            failure = writeAll(pending[first..<end], direct: &direct)
+            first = end
+        }
+        state.withLock { state in
+            state.direct = direct
+            if let failure, state.failure == nil { state.failure = failure }
         }
     }
 
-    /// Writes on the queue: directly while the piece is whole aligned blocks and the file system takes
-    /// it, through the cache from the first piece that is not (the end of the file, a piece after an
+    /// Where the run of writes from `first` that one call may make ends: each starts where the one before
+    /// it ended, all fit together in ``largestGatheredWrite``, and while writing directly each is whole
+    /// aligned blocks (one that is not goes alone, and turns direct writes off).
+    private func gatheredEnd(of pending: [PendingWrite], from first: Int, direct: Bool) -> Int {
+        func fits(_ write: PendingWrite) -> Bool {
+            !direct || DirectWrites.fits(count: write.bytes.count, at: write.position)
+        }
+        guard fits(pending[first]) else { return first + 1 }
+        var end = first + 1
+        var count = pending[first].bytes.count
+        while end < pending.count, fits(pending[end]),
+            pending[end].position == pending[end - 1].position + Int64(pending[end - 1].bytes.count),
+            count + pending[end].bytes.count <= Self.largestGatheredWrite
+        {
+            count += pending[end].bytes.count
+            end += 1
+        }
+        return end
+    }
+
+    /// Writes on the queue: directly while the pieces are whole aligned blocks and the file system takes
+    /// them, through the cache from the first piece that is not (the end of the file, a piece after an
     /// unaligned hole) or that the file system refuses that way.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int64, direct: inout Bool) -> TransferError? {
-        if direct && !DirectWrites.fits(count: bytes.count, at: position) {
+    private func writeAll(_ writes: ArraySlice<PendingWrite>, direct: inout Bool) -> TransferError? {
+        let pieces = writes.map(\.bytes)
+        let position = writes[writes.startIndex].position
+        if direct && !writes.allSatisfy({ DirectWrites.fits(count: $0.bytes.count, at: $0.position) }) {
             direct = fileSystem.setDirectWrites(descriptor, false)
         }
         do throws(Errno) {
             do throws(Errno) {
-                try fileSystem.writeAll(descriptor, bytes, at: position)
+                try fileSystem.writeAll(descriptor, pieces, at: position)
             } catch let refused where direct && refused.rawValue == EINVAL {
                 direct = fileSystem.setDirectWrites(descriptor, false)
-                try fileSystem.writeAll(descriptor, bytes, at: position)
+                try fileSystem.writeAll(descriptor, pieces, at: position)
             }
             return nil
         } catch {
@@ -83,11 +134,14 @@ final class QueuedWrites: Sendable {
         state.withLock { $0.inBackground = true }
     }
 
-    /// From now on, writes whole aligned pieces straight to storage where the file system can.
-    func writeDirectly() {
+    /// From now on, writes whole aligned pieces straight to storage where the file system can; returns
+    /// whether it can.
+    @discardableResult
+    func writeDirectly() -> Bool {
         queue.sync {
             let direct = fileSystem.setDirectWrites(descriptor, true)
             state.withLock { $0.direct = direct }
+            return direct
         }
     }
 

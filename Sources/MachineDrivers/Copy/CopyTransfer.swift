@@ -103,11 +103,18 @@ package final class CopyTransfer: TransferDriver {
     /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
     private func jobOptions() -> CopyOptions {
         var options = sharedOptions.value
-        let write = options.fileSystem.write
+        let (write, writeGathered) = (options.fileSystem.write, options.fileSystem.writeGathered)
         let status = driverStatus
         options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
             if status.takeArmedFailure() { throw Errno.ioError }
             return try write(descriptor, bytes, offset)
+        }
+        // Set after `write`, whose replacement drops the gathered writes: they fail the same way.
+        if let writeGathered {
+            options.fileSystem.writeGathered = { descriptor, pieces, offset throws(Errno) in
+                if status.takeArmedFailure() { throw Errno.ioError }
+                return try writeGathered(descriptor, pieces, offset)
+            }
         }
         return options
     }
