@@ -127,6 +127,13 @@ public final class NCursesTerminal: Terminal {
         }
         self.screen = screen
         _ = cn_set_term(screen)
+        // ncurses 6.2 and later flush their output at every cursor movement until the screen has been
+        // suspended once (it cannot tell a low-level terminfo program's `mvcur` from its own), so a frame went
+        // out in dozens of writes of a few bytes, each waking the terminal. Suspended and resumed here, before
+        // anything is drawn (the normal screen shows for the microseconds between the two), every frame from
+        // then on is buffered and written once, at its end.
+        _ = endwin()
+        _ = doupdate()
         clearOnExit =
             cn_has_alternate_screen() != 0
             ? "" : cn_clear_sequence().map { Self.withoutPadding(String(cString: $0)) } ?? ""

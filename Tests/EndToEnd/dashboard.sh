@@ -6,7 +6,7 @@
 # SIGHUP and a fatal signal, and around Ctrl-Z: alternate screen left, cursor visible, mouse reporting off,
 # the shell's exit status as documented. The mouse: a click on a tab and on a row, the wheel, the help
 # overlay scrolled at 40x12, and --no-mouse. Also: NO_COLOR draws no colour, and stdout not a terminal or an
-# unknown TERM is a one-line error with exit status 2.
+# unknown TERM is a one-line error with exit status 2. A frame is written to the terminal at once (strace).
 name=dashboard
 wait_seconds=10
 # shellcheck source=tmux-session.sh
@@ -242,6 +242,20 @@ step="--no-mouse leaves the mouse to the terminal"
 launch --no-mouse
 keys q
 expect_restored 0
+
+step="a frame goes to the terminal in one write, not a write per cursor movement"
+# ncurses flushes at every cursor movement until its screen was once suspended (NCursesTerminal resumes it
+# before the first frame); strace shows each write(2) whole.
+command -v strace >/dev/null 2>&1 || fail "strace is required (.ci/run installs it)"
+launch strace -f -qq -e trace=write -e signal=none -s 1000000 -o "$work/writes"
+keys 2
+wait_for '^┌─ Upload '
+keys q
+expect_restored 0
+grep -q 'write(1, ".* 1 Transfers .*stale events dropped: 0' "$work/writes" ||
+    fail "the first frame was not written at once: $(grep -c 'write(1,' "$work/writes") writes to the terminal"
+writes=$(grep -c 'write(1,' "$work/writes")
+[ "$writes" -le 20 ] || fail "$writes writes to the terminal for two frames, start and exit"
 
 step="unknown TERM is a one-line error, exit status 2"
 keys "clear; TERM=no-such-terminal $bin 2>$work/term.err; echo exit=\$?" Enter
