@@ -455,7 +455,8 @@ func runCopyShapeBenchmarks(root: String, runs: Int) {
             let order = run % 2 == 0 ? [true, false] : [false, true]
             for isOurs in order {
                 let destination = root + "/shape-out"
-                try? FileManager.default.removeItem(atPath: destination)
+                // On a settled device: the last copy's removal written back (and trimmed) before the clock starts.
+                removeAndSettle([destination])
                 try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
                 if isOurs {
                     ours.append(

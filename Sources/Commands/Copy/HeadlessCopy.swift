@@ -24,9 +24,10 @@ import Darwin
 /// bounded whatever the number of files; the allocator's free pages are given back now and then
 /// (``FreePages``), so the process's resident size stays bounded too.
 ///
-/// The calling thread only waits and prints (it owns the non-`Sendable` output); the machines and
-/// copy threads wake it through a semaphore whenever a state changes; signals are polled every 50 ms. It reads
-/// each machine's current state then, so a burst of progress costs one look, not one line.
+/// The calling thread only waits and prints (it owns the non-`Sendable` output); each machine's own feed
+/// (`states()`) marks it changed and wakes the thread through a semaphore; signals are polled every 50 ms. It
+/// then reads the current state of the machines marked, and only those, so a burst of progress costs one
+/// look, not one line, and a change costs the same however many transfers are under way.
 ///
 /// Lines are flushed as they are printed, so a reader following the output (live or through a pipe) sees
 /// them at once and a kill -9 leaves the log so far. While copies run, a total line (``TransferTotals``)
@@ -59,8 +60,7 @@ enum HeadlessCopy {
         defer { run.cancelWatchers() }
         while true {
             run.refill(onStart)
-            let states = run.snapshot()
-            run.printChanges(states)
+            let settled = run.printChanges(run.changedStates())
             let elapsed = started.duration(to: clock.now)
             let finished = run.exhausted && run.active.isEmpty
             if !finished, lines.isTotalDue(at: elapsed, lastPrinted: lastTotal) {
@@ -83,7 +83,7 @@ enum HeadlessCopy {
                 break
             }
             // Only while nothing settled: a settled transfer makes room for the next at once.
-            if run.active.count == states.count || run.exhausted {
+            if settled == 0 || run.exhausted {
                 // A signal handler cannot wake a semaphore safely, so the wait is bounded and the flag polled.
                 _ = run.wake.wait(timeout: .now() + .milliseconds(50))
             }
@@ -98,6 +98,8 @@ enum HeadlessCopy {
         let lines: ProgressLines
         /// Signalled by the machines whenever a state changes.
         let wake = DispatchSemaphore(value: 0)
+        /// The transfers whose feed reported a change since their state was last read.
+        let changed = ChangedTransfers()
         var active: [Active] = []
         /// The settled transfers, counted.
         var done = TransferTotals()
@@ -140,8 +142,12 @@ enum HeadlessCopy {
                 }
                 onStart(transfer)
                 let states = transfer.machine.engine.states()
-                let watcher = Task { [wake] in
-                    for await _ in states { wake.signal() }
+                let id = ObjectIdentifier(transfer)
+                let watcher = Task { [wake, changed] in
+                    for await _ in states {
+                        changed.mark(id)
+                        wake.signal()
+                    }
                 }
                 active.append(Active(transfer: transfer, watcher: watcher))
                 transfer.machine.send(.start)
@@ -150,14 +156,28 @@ enum HeadlessCopy {
             printLinks()
         }
 
-        /// Every active machine's state, read once.
-        func snapshot() -> [TransferState] { active.map { $0.transfer.machine.state } }
+        /// Every active machine's state, read once, by its index in `active`.
+        func snapshot() -> [(index: Int, state: TransferState)] {
+            active.indices.map { ($0, active[$0].transfer.machine.state) }
+        }
 
-        /// Prints the lines `states` (one snapshot of every active machine) deserve, then lets the settled ones
-        /// go. Whether a machine settled is decided from the same snapshot that was printed, so every final
-        /// state gets its line: a machine that settles after the snapshot is seen in the next round.
-        mutating func printChanges(_ states: [TransferState]) {
-            for (index, state) in states.enumerated() {
+        /// The state of each active machine whose feed reported a change since the last look, read once, by
+        /// index in `active`, in order. A change after the read marks the machine again.
+        func changedStates() -> [(index: Int, state: TransferState)] {
+            let marked = changed.take()
+            guard !marked.isEmpty else { return [] }
+            return active.indices.compactMap { index in
+                marked.contains(ObjectIdentifier(active[index].transfer))
+                    ? (index, active[index].transfer.machine.state) : nil
+            }
+        }
+
+        /// Prints the lines `states` (one look at the machines named by index) deserve, then lets the settled
+        /// ones go; returns how many settled. Whether a machine settled is decided from the same look that was
+        /// printed, so every final state gets its line: a machine that settles after it is seen in the next.
+        @discardableResult
+        mutating func printChanges(_ states: [(index: Int, state: TransferState)]) -> Int {
+            for (index, state) in states {
                 let transfer = active[index].transfer
                 let status = transfer.status
                 guard lines.isWorthReporting(state, after: active[index].printed, copying: status.isCopying) else {
@@ -170,13 +190,15 @@ enum HeadlessCopy {
             }
             // Written as it happens: a reader following the output live, or the log left after a kill -9.
             io.flushOutput()
-            for index in states.indices.reversed() where isSettled(states[index]) {
-                settle(active.remove(at: index), in: states[index])
+            let settled = states.filter { isSettled($0.state) }
+            for (index, state) in settled.reversed() {
+                settle(active.remove(at: index), in: state)
             }
             if settledSinceTrim >= FreePages.settledTransfersPerTrim {
                 FreePages.release()
                 settledSinceTrim = 0
             }
+            return settled.count
         }
 
         /// Counts a transfer that settled in `state` (only its size, and its reason when it failed, are kept)
@@ -229,6 +251,24 @@ enum HeadlessCopy {
             done.signal()
         }
         done.wait()
+    }
+}
+
+/// The transfers whose machines' feeds reported a change since the waiting thread last looked, by identity.
+private final class ChangedTransfers: Sendable {
+    private let marked = Mutex<Set<ObjectIdentifier>>([])
+
+    /// Marks the transfer `id` changed.
+    func mark(_ id: ObjectIdentifier) {
+        marked.withLock { _ = $0.insert(id) }
+    }
+
+    /// The transfers marked so far, unmarked.
+    func take() -> Set<ObjectIdentifier> {
+        marked.withLock { marked in
+            defer { marked.removeAll(keepingCapacity: true) }
+            return marked
+        }
     }
 }
 
