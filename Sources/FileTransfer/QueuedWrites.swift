@@ -33,6 +33,11 @@ final class QueuedWrites: Sendable {
         /// Whether calls return before their work has run (``writeInBackground()``).
         var inBackground = false
         var failure: TransferError?
+        /// The number (in hand-in order) of the first write that may not have been made: every write before
+        /// it was. `Int.max` while none failed.
+        var failedAt = Int.max
+        /// How many writes were handed in: the number the next one gets.
+        var handedIn = 0
         /// Writes handed in whose turn on the queue has not come yet, in order.
         var pending: [PendingWrite] = []
     }
@@ -42,6 +47,8 @@ final class QueuedWrites: Sendable {
     private struct PendingWrite: @unchecked Sendable {
         let bytes: UnsafeRawBufferPointer
         let position: Int64
+        /// Its number in hand-in order.
+        let number: Int
     }
 
     /// The most bytes one call writes. Several filled buffers waiting their turn go to storage in one
@@ -62,7 +69,10 @@ final class QueuedWrites: Sendable {
     /// run (``PipelinedHasher`` lends the buffer out again only after the work queued behind it). When its
     /// turn comes, it is written together with every write handed in after it meanwhile.
     func write(_ bytes: UnsafeRawBufferPointer, at position: Int64) {
-        state.withLock { $0.pending.append(PendingWrite(bytes: bytes, position: position)) }
+        state.withLock { state in
+            state.pending.append(PendingWrite(bytes: bytes, position: position, number: state.handedIn))
+            state.handedIn += 1
+        }
         after { [self] in writePending() }
     }
 
@@ -74,16 +84,16 @@ final class QueuedWrites: Sendable {
             return (state.pending, state.failure == nil ? state.direct : nil)
         }
         guard var direct, !pending.isEmpty else { return }
-        var failure: TransferError?
+        var failure: (error: TransferError, at: Int)?
         var first = 0
         while first < pending.count && failure == nil {
             let end = gatheredEnd(of: pending, from: first, direct: direct)
-            failure = writeAll(pending[first..<end], direct: &direct)
+            failure = writeRun(pending[first..<end], direct: &direct)
             first = end
         }
         state.withLock { state in
             state.direct = direct
-            if let failure, state.failure == nil { state.failure = failure }
+            if let failure, state.failure == nil { (state.failure, state.failedAt) = failure }
         }
     }
 
@@ -105,6 +115,19 @@ final class QueuedWrites: Sendable {
             end += 1
         }
         return end
+    }
+
+    /// Writes a run that ``gatheredEnd(of:from:direct:)`` delimited: in one gathered call, or, where the file
+    /// system has none, piece by piece. Returns the failure and the number of the first write it may have
+    /// left out (the run's first for a gathered call, which does not tell how far it got).
+    private func writeRun(_ run: ArraySlice<PendingWrite>, direct: inout Bool) -> (TransferError, Int)? {
+        if run.count > 1 && fileSystem.writeGathered != nil {
+            return writeAll(run, direct: &direct).map { ($0, run[run.startIndex].number) }
+        }
+        for index in run.indices {
+            if let error = writeAll(run[index...index], direct: &direct) { return (error, run[index].number) }
+        }
+        return nil
     }
 
     /// Writes on the queue: directly while the pieces are whole aligned blocks and the file system takes
@@ -156,10 +179,12 @@ final class QueuedWrites: Sendable {
     }
 
     /// Runs `body` on the queue after every write handed in so far, if they all succeeded: a checkpoint
-    /// queued so never says that bytes are durable that a failed write left out.
+    /// queued so never says that bytes are durable that a failed write left out. A write handed in after it
+    /// that failed, even one made early together with those before it, does not stop it.
     func afterSuccess(_ body: @escaping @Sendable () -> Void) {
+        let covered = state.withLock { $0.handedIn }
         after { [self] in
-            if state.withLock({ $0.failure == nil }) { body() }
+            if state.withLock({ $0.failedAt >= covered }) { body() }
         }
     }
 

@@ -18,8 +18,8 @@ import Darwin
         case gathered(offset: Int64, counts: [Int])
     }
 
-    /// A file system that records each write and gathered write, holds the first call until `release`,
-    /// and fails every call at `failingAt`.
+    /// A file system that records each write and gathered write (or, with `gathering` false, has none),
+    /// holds the first call until `release`, and fails every call whose bytes cover `failingAt`.
     final class Recorder: Sendable {
         let calls = Locked<[Call]>([])
         let started = DispatchSemaphore(value: 0)
@@ -28,21 +28,24 @@ import Darwin
 
         init(failingAt: Int64? = nil) { self.failingAt = failingAt }
 
-        func fileSystem() -> FileSystem {
+        func fileSystem(gathering: Bool = true) -> FileSystem {
             var fileSystem = FileSystem.posix
             let (write, writeGathered) = (fileSystem.write, fileSystem.writeGathered!)
             fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
-                try record(.single(offset: offset, count: bytes.count), at: offset)
+                try record(.single(offset: offset, count: bytes.count), at: offset, count: bytes.count)
                 return try write(descriptor, bytes, offset)
             }
-            fileSystem.writeGathered = { [self] descriptor, pieces, offset throws(Errno) in
-                try record(.gathered(offset: offset, counts: pieces.map(\.count)), at: offset)
-                return try writeGathered(descriptor, pieces, offset)
+            if gathering {
+                fileSystem.writeGathered = { [self] descriptor, pieces, offset throws(Errno) in
+                    let counts = pieces.map(\.count)
+                    try record(.gathered(offset: offset, counts: counts), at: offset, count: counts.reduce(0, +))
+                    return try writeGathered(descriptor, pieces, offset)
+                }
             }
             return fileSystem
         }
 
-        private func record(_ call: Call, at offset: Int64) throws(Errno) {
+        private func record(_ call: Call, at offset: Int64, count: Int) throws(Errno) {
             let first = calls.withLock { calls in
                 calls.append(call)
                 return calls.count == 1
@@ -51,7 +54,7 @@ import Darwin
                 started.signal()
                 release.wait()
             }
-            if offset == failingAt { throw Errno.noSpace }
+            if let failingAt, offset <= failingAt && failingAt < offset + Int64(count) { throw Errno.noSpace }
         }
     }
 
@@ -108,6 +111,38 @@ import Darwin
             ])
         #expect(ranAfter.withLock { $0 } == false)
         #expect(contents(of: partial) == Array(content[..<8192]))
+        staged.discard()
+    }
+
+    /// A checkpoint queued after a chunk runs when a chunk handed in after it fails, even when both went to
+    /// the queue's one turn: piece by piece the failing write is known, so the checkpoint runs; in one
+    /// gathered call it is not (the call does not tell how far it got), so the checkpoint does not.
+    @Test(arguments: [false, true])
+    func aCheckpointBeforeAFailedWriteMadeInTheSameTurnRunsWhenItIsCovered(gathering: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder(failingAt: 2 * 8192)
+        var staged = try StagedFile(
+            creating: "a.bin", in: directory.path, chunkSize: 8192,
+            fileSystem: recorder.fileSystem(gathering: gathering))
+        staged.writeInBackground()
+        let content = pattern(count: 3 * 8192)
+        try staged.write(contentsOf: Array(content[..<8192]))
+        recorder.started.wait()
+        try staged.write(contentsOf: Array(content[8192..<2 * 8192]))
+        let checkpointed = Locked(false)
+        staged.afterWrites { checkpointed.withLock { $0 = true } }
+        try staged.write(contentsOf: Array(content[(2 * 8192)...]))
+        recorder.release.signal()
+        #expect(throws: TransferError.writing(staged.partialPath, operation: "write", .noSpace)) {
+            try staged.finishWrites()
+        }
+        let second: [Call] =
+            gathering
+            ? [.gathered(offset: 8192, counts: [8192, 8192])]
+            : [.single(offset: 8192, count: 8192), .single(offset: 2 * 8192, count: 8192)]
+        #expect(recorder.calls.withLock { $0 } == [.single(offset: 0, count: 8192)] + second)
+        #expect(checkpointed.withLock { $0 } == !gathering)
         staged.discard()
     }
 
