@@ -16,7 +16,10 @@ import Darwin
 ///
 /// Each line is `CHECKSUM JSON`: the first 16 hex digits of the JSON's SHA-256, a space, and one
 /// `JournalRecord`. Every append is fsynced before the effect it announces starts (write-ahead), so a
-/// torn or missing last line only loses a step that had not happened yet. Opening the journal replays
+/// torn or missing last line only loses a step that had not happened yet. A completion record announces
+/// nothing: it follows a rename already made durable, and the next fsync of the journal (any copy's) makes
+/// it durable in turn; a crash that loses it leaves `committing`, which the next run completes from the
+/// final file's digest. Opening the journal replays
 /// it into one `JournalEntry` per final name and reports any line it cannot trust as a `JournalProblem`;
 /// the transfer such a line concerns restarts from nothing.
 public final class CopyJournal: Sendable {
@@ -218,7 +221,8 @@ public final class CopyJournal: Sendable {
         }
     }
 
-    /// Appends one record and syncs the journal before returning.
+    /// Appends one record and syncs the journal before returning, but for a completion record (see the
+    /// type's summary), which is written and not waited for.
     ///
     /// Copies appending at the same time share their fsyncs (``SyncGroup``): each returns once an fsync
     /// that began after its line was written has returned. The entry changes only then.
@@ -236,11 +240,19 @@ public final class CopyJournal: Sendable {
             // Under the lock that wrote the line: whoever holds the lock next finds its ticket taken.
             return (state.descriptor, syncs.ticket())
         }
+        if case .completed = record {
+            return noteAppended(record)
+        }
         do {
             try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
         } catch {
             throw TransferError.writing(path, operation: "append to", error)
         }
+        noteAppended(record)
+    }
+
+    /// Applies an appended `record` to its entry.
+    private func noteAppended(_ record: JournalRecord) {
         state.withLock { state in
             state.entries[record.name] = JournalEntry.applying(record, to: state.entries[record.name])
         }

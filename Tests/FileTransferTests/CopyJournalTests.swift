@@ -497,6 +497,30 @@ import Testing
 /// Copies appending to one journal at the same time share its fsyncs (group commit), and none returns
 /// before an fsync that began after its line was written.
 @Suite struct JournalGroupCommitTests {
+    /// Each record that announces a step is fsynced before `append` returns; a completion record, which
+    /// follows a rename already durable, is written and not waited for, and still applies to its entry.
+    @Test func onlyRecordsThatAnnounceAStepWaitForTheirFsync() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let calls = Locked<[String]>([])
+        var fileSystem = FileSystem.posix
+        fileSystem.append = { descriptor, bytes throws(Errno) in
+            calls.withLock { $0.append("append") }
+            return try FileSystem.posix.append(descriptor, bytes)
+        }
+        fileSystem.sync = { descriptor throws(Errno) in
+            calls.withLock { $0.append("sync") }
+            try FileSystem.posix.sync(descriptor)
+        }
+        let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
+        calls.withLock { $0.removeAll() }
+        try journal.append(CopyJournalTests.intent("a"))
+        try journal.append(.committing(name: "a", size: 100, digest: CopyJournalTests.digest))
+        try journal.append(.completed(name: "a", size: 100, digest: CopyJournalTests.digest))
+        #expect(calls.withLock { $0 } == ["append", "sync", "append", "sync", "append"])
+        #expect(journal.entry(named: "a")?.status == .completed(size: 100, digest: CopyJournalTests.digest))
+    }
+
     /// While the first append's fsync is held, four more appends write their lines and wait; when it is
     /// released, one more fsync makes all four durable: two fsyncs for five records, each journaled.
     @Test func appendsWaitingForAnFsyncShareTheNextOne() throws {
