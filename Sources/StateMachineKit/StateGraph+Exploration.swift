@@ -347,7 +347,7 @@ struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sen
 /// written by the one worker whose claim of a table slot names it, a successor found again is released
 /// only by the worker of its own cell, and a successor another cell placed is read only after its claim
 /// was loaded with acquiring order; `runConcurrently` returns after every chunk, so the caller then sees
-/// every write. The entries that send it to other threads take sendable states.
+/// every write; and the entries that send it to other threads take sendable states.
 @usableFromInline
 struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
     @usableFromInline let states: UnsafeBufferPointer<State>

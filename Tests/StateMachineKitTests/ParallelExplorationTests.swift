@@ -125,7 +125,7 @@ private struct GraphSummary<State: Hashable & Sendable, Event: Equatable & Senda
         }
     }
 
-    @Test(arguments: WideModel.allCases, [1, 2, 3, 4, 8])
+    @Test(arguments: WideModel.allCases, [2, 3, 4, 8])
     func sameGraphWhenOnlyTheLookUpsAreShared(_ model: WideModel, workers: Int) async {
         let limit: Int
         switch model {
