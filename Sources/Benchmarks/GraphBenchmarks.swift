@@ -159,24 +159,33 @@ struct ExplorationSamples {
     }
 }
 
-/// The torus explored by the bare search, by `explore` on one worker and on every core, in alternated
-/// rounds so that the machine's load falls on all alike; returns the figures and the last graph.
+/// The torus explored by the bare search, by `explore` on one worker and on every core, and by the default
+/// `explore` (every core for the look-ups, the transition on the calling thread), in alternated rounds so that
+/// the machine's load falls on all alike; returns the figures and the last graph.
 func torusExplorationRounds(_ rounds: Int) -> (samples: [ExplorationSamples], graph: StateGraph<GridCell, GridMove>) {
     returnLargeBlocksWhenFreed()
     let cores = ExplorationWorkers.allCores
     var bare = ExplorationSamples(name: "bare Set + array BFS")
     var one = ExplorationSamples(name: "explore, 1 worker")
+    var byDefault = ExplorationSamples(name: "explore, default (look-ups shared)")
     var all = ExplorationSamples(name: "explore, \(cores) (all cores)")
     var graph: StateGraph<GridCell, GridMove>?
     let expected = Int(torusSide) * Int(torusSide)
-    func explore(_ workers: ExplorationWorkers, into samples: inout ExplorationSamples) {
+    /// `workers` nil: the default entry.
+    func explore(_ workers: ExplorationWorkers?, into samples: inout ExplorationSamples) {
         graph = nil
         var time = (wall: 0.0, cpu: 0.0)
         let growth = peakResidentGrowth {
             time = ExplorationSamples.measure {
-                graph = StateGraph.explore(
-                    from: GridCell(row: 0, column: 0), events: GridMove.allCases, maximumStates: 2_000_000,
-                    workers: workers, transition: torusMove)
+                if let workers {
+                    graph = StateGraph.explore(
+                        from: GridCell(row: 0, column: 0), events: GridMove.allCases, maximumStates: 2_000_000,
+                        workers: workers, transition: torusMove)
+                } else {
+                    graph = StateGraph.explore(
+                        from: GridCell(row: 0, column: 0), events: GridMove.allCases, maximumStates: 2_000_000,
+                        transition: torusMove)
+                }
             }
         }
         precondition(graph?.states.count == expected && graph?.isTruncated == false, "torus exploration went wrong")
@@ -186,8 +195,8 @@ func torusExplorationRounds(_ rounds: Int) -> (samples: [ExplorationSamples], gr
     }
     for round in 0..<rounds {
         // Rotate the order, so no contender always runs first after a pause or last in a busy spell.
-        for contender in 0..<3 {
-            switch (round + contender) % 3 {
+        for contender in 0..<4 {
+            switch (round + contender) % 4 {
             case 0:
                 var found = 0
                 var time = (wall: 0.0, cpu: 0.0)
@@ -197,12 +206,13 @@ func torusExplorationRounds(_ rounds: Int) -> (samples: [ExplorationSamples], gr
                 bare.cpuSeconds.append(time.cpu)
                 bare.residentGrowth.append(growth ?? -1)
             case 1: explore(.one, into: &one)
+            case 2: explore(nil, into: &byDefault)
             default: explore(cores, into: &all)
             }
         }
     }
     guard let graph else { fatalError("Internal inconsistency: the exploration rounds ran no exploration") }
-    return ([bare, one, all], graph)
+    return ([bare, one, byDefault, all], graph)
 }
 
 /// Exploration rate on a ≥1M-state torus beside a bare search, memory per state, and checkModel
@@ -241,7 +251,7 @@ func runGraphBenchmarks() {
         "bytes_per_state_beyond_states": beyondStates,
         "check_model_sequences_per_second": check.sequencesPerSecond,
     ]
-    for (key, contender) in zip(["bare", "explore_1_worker", "explore_all_cores"], samples) {
+    for (key, contender) in zip(["bare", "explore_1_worker", "explore_default", "explore_all_cores"], samples) {
         json["\(key)_median_seconds"] = contender.medianSeconds
         json["\(key)_median_cpu_seconds"] = ExplorationSamples.median(contender.cpuSeconds)
         json["\(key)_states_per_second"] = Double(stateCount) / contender.medianSeconds
@@ -269,7 +279,7 @@ private func explorationRow(
     _ contender: ExplorationSamples, bare: ExplorationSamples, last: ExplorationSamples?, _ stateCount: Int
 ) -> String {
     let rate = Double(stateCount) / contender.medianSeconds / 1e6
-    var line = "    \(contender.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \(contender.summary)"
+    var line = "    \(contender.name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(contender.summary)"
     line += String(format: "  %.2f M states/s", rate)
     let cpu = contender.cpuSeconds
     line += String(format: ", CPU %.3f s (%.3f–%.3f)", ExplorationSamples.median(cpu), cpu.min() ?? 0, cpu.max() ?? 0)

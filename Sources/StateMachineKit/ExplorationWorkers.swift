@@ -34,14 +34,15 @@ public struct ExplorationWorkers: Sendable, Hashable, CustomStringConvertible {
     /// `"4 workers"`.
     public var description: String { count == 1 ? "1 worker" : "\(count) workers" }
 
-    /// The cores the system reports online, at least 1.
-    static var onlineCores: Int {
+    /// The cores the system reports online when first asked, at least 1: asked once, because the answer
+    /// is read from a file on Linux, and every default exploration needs it.
+    static let onlineCores: Int = {
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
         return Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         #else
         return 1
         #endif
-    }
+    }()
 }
 
 /// Work split into numbered tasks that may run on several threads at once.

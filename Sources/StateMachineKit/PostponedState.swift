@@ -86,7 +86,7 @@ extension StateGraph {
     /// the event). A `.to` leads to the configuration after the queue is retried in arrival order, as
     /// ``StateMachine`` does; an `.update` keeps the queue. Nodes print as ``PostponedState`` does: a
     /// configuration with an empty queue prints as its state, so for a machine that never postpones the
-    /// graph renders exactly as ``explore(from:events:maximumStates:transition:)``'s does. The queue
+    /// graph renders exactly as ``explore(from:events:maximumStates:transition:)-4rz00``'s does. The queue
     /// makes the space larger, so `postponeLimit` also bounds the search.
     public static func explore<Base: Hashable>(
         from initial: Base, events: [Event], postponeLimit: Int, maximumStates: Int = 10_000,

@@ -4,35 +4,43 @@ import Synchronization
 ///
 /// A batch is a run of states already found and not yet explored, in order (at most about 65 536 cells
 /// of (state, event)). It is explored in two steps:
-/// 1. **Expand** (on every worker, a chunk of the batch at a time): each state meets each event; a verdict
-///    with no target is its cell's final value; a successor is looked up in the shared ``VisitedTable``,
-///    and when it is new there, placed as pending under the cell that found it.
+/// 1. **Expand**, a chunk of the batch at a time: each state meets each event, and a verdict with no
+///    target is its cell's final value; then each successor is looked up in the shared ``VisitedTable``,
+///    and when it is new there, placed as pending under the cell that found it. The look-ups run on every
+///    worker; the decisions too when `transition` may be called from other threads, else on the calling
+///    thread before them.
 /// 2. **Number** (on the calling thread): the batch's cells are walked in (state, event) order, and each
 ///    pending state receives the next position the first time a cell names it.
 /// A one-thread breadth-first search numbers a new state when the first (state, event) cell reaches it,
 /// so positions, edges, invalid pairs and truncation come out the same whatever the number of workers
 /// and however the threads raced for the table's slots.
 extension StateGraph {
-    /// The search on the calling thread alone, for transition functions that are not `@Sendable`.
+    /// The search on the calling thread alone, for states that are not sendable.
     @inlinable
     static func explore(
         from initial: State, events: [Event], maximumStates: Int,
         transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
     ) -> StateGraph {
         explore(
-            from: initial, events: events, maximumStates: maximumStates, workers: 1, transition: transition,
-            postponed: postponed)
+            from: initial, events: events, maximumStates: maximumStates, workers: 1, spreadsTransitions: false,
+            transition: transition, postponed: postponed)
     }
 
-    /// The search behind both explorations. `postponed` names the node a `.postpone` leads to (nil:
+    /// The fewest cells a batch must have to be shared among workers. Waking the workers and waiting for
+    /// the last of them costs tens of microseconds, more when other processes hold the cores: on the
+    /// 2-core test machine, batches of 512 cells were 40% slower shared, batches of 2 048 gained nothing,
+    /// and from 8 192 cells sharing gained (a graph of 200 000 states in levels of equal width).
+    @inlinable static var sharedBatchCells: Int { 4096 }
+
+    /// The search behind every exploration. `postponed` names the node a `.postpone` leads to (nil:
     /// none), and is only asked on a `.postpone`, so machines that never postpone pay nothing for it.
     ///
-    /// With more than one worker, `transition` and `postponed` are called from several threads at
-    /// once, so the public entry that passes `workers > 1` takes them `@Sendable`, with sendable states
-    /// and events.
+    /// With more than one worker, states and events go to other threads, so the entries that pass
+    /// `workers > 1` take sendable ones; `transition` and `postponed` are called from several threads at
+    /// once only when `spreadsTransitions` is true, and those entries take them `@Sendable`.
     @inlinable
     static func explore(
-        from initial: State, events: [Event], maximumStates: Int, workers: Int,
+        from initial: State, events: [Event], maximumStates: Int, workers: Int, spreadsTransitions: Bool,
         transition: (State, Event) -> Transition<State, Event>, postponed: (State, Event) -> State?
     ) -> StateGraph {
         precondition(maximumStates >= 1, "StateGraph.explore: maximumStates must be at least 1, got \(maximumStates)")
@@ -40,7 +48,7 @@ extension StateGraph {
         let limit = Swift.min(maximumStates, GraphCell.maximumStates)
         let width = events.count
         let table = VisitedTable(minimumCount: Swift.min(limit, 4096))
-        table.placeFirst(fragment: VisitedTable.fragment(initial))
+        table.placeFirst(fragment: VisitedTable.fragment(initial, seeded: Hasher()))
         var states: [State] = [initial]
         states.reserveCapacity(Swift.min(limit, 4096))
         var cells: [Int32] = []
@@ -56,7 +64,7 @@ extension StateGraph {
                     let batchCells = batchStates &* width
                     let admitting = states.count < limit
                     if admitting { table.reserve(batchCells, workers: workers) }
-                    let shared = workers > 1 && batchCells >= 2048
+                    let shared = workers > 1 && batchCells >= sharedBatchCells
                     let chunkSize = shared ? Swift.max(64, Swift.min(512, batchStates / (workers &* 4))) : batchStates
                     let chunkCount = (batchStates &+ chunkSize &- 1) / chunkSize
                     scratch.reserve(cells: batchCells, chunks: chunkCount)
@@ -65,7 +73,8 @@ extension StateGraph {
                     expand(
                         states, first: cursor, count: batchStates, events: events, into: &cells, at: cellBase,
                         chunkSize: chunkSize, chunkCount: chunkCount, workers: shared ? workers : 1,
-                        admitting: admitting, table: table, scratch: scratch, transition: transition,
+                        spreadsTransitions: spreadsTransitions, admitting: admitting, table: table, scratch: scratch,
+                        transition: transition,
                         postponed: postponed)
                     for chunk in 0..<chunkCount where !scratch.invalid[chunk].isEmpty {
                         invalid.append(contentsOf: scratch.invalid[chunk])
@@ -86,13 +95,16 @@ extension StateGraph {
         }
     }
 
-    /// Step 1 for one batch: the `count` states from `first` meet every event, on `workers` threads a
-    /// chunk at a time, their verdicts written into the batch's cells from `cellBase` on.
+    /// Step 1 for one batch: the `count` states from `first` meet every event, a chunk at a task, their
+    /// verdicts written into the batch's cells from `cellBase` on, and the successors are looked up. With
+    /// `workers > 1` the look-ups are shared, and the decisions too when `spreadsTransitions`; otherwise
+    /// `transition` and `postponed` are called on the calling thread alone.
     @inlinable
     static func expand(
         _ states: [State], first: Int, count: Int, events: [Event], into cells: inout [Int32], at cellBase: Int,
-        chunkSize: Int, chunkCount: Int, workers: Int, admitting: Bool, table: VisitedTable,
-        scratch: ExplorationScratch<State, Event>, transition: @escaping (State, Event) -> Transition<State, Event>,
+        chunkSize: Int, chunkCount: Int, workers: Int, spreadsTransitions: Bool, admitting: Bool,
+        table: VisitedTable, scratch: ExplorationScratch<State, Event>,
+        transition: @escaping (State, Event) -> Transition<State, Event>,
         postponed: @escaping (State, Event) -> State?
     ) {
         // Escaping for the batch that holds them only while this call lasts (the caller's
@@ -100,11 +112,19 @@ extension StateGraph {
         states.withUnsafeBufferPointer { statesBuffer in
             events.withUnsafeBufferPointer { eventsBuffer in
                 cells.withUnsafeMutableBufferPointer { cellsBuffer in
-                    let batch = ExplorationBatch(
-                        states: statesBuffer, first: first, count: count, events: eventsBuffer,
+                    let lookUp = SuccessorLookup(
+                        states: statesBuffer, first: first, count: count, width: events.count,
                         cells: cellsBuffer.baseAddress! + cellBase, chunkSize: chunkSize, admitting: admitting,
-                        table: table, scratch: scratch, transition: transition, postponed: postponed)
-                    runAll(batch, count: chunkCount, workers: workers)
+                        table: table, scratch: scratch)
+                    let batch = ExplorationBatch(
+                        lookUp: lookUp, events: eventsBuffer, scratch: scratch, transition: transition,
+                        postponed: postponed)
+                    if workers > 1 && !spreadsTransitions {
+                        for chunk in 0..<chunkCount { batch.decide(chunk: chunk) }
+                        runAll(lookUp, count: chunkCount, workers: workers)
+                    } else {
+                        runAll(batch, count: chunkCount, workers: workers)
+                    }
                 }
             }
         }
@@ -236,21 +256,107 @@ final class ExplorationScratch<State: Hashable, Event>: @unchecked Sendable {
     }
 }
 
-/// What the workers of one batch share: read-only views of the explored states and the events, and the
-/// places each writes alone.
+/// The decisions of one batch: each of its states meets each event, a chunk of states at a task, and
+/// the successors are then looked up (``SuccessorLookup``).
 ///
-/// Sound to send because chunk `c` writes only its own cells and `scratch.invalid[c]`, a pending state's
-/// successor and slot are written by the one worker whose claim of a table slot names them before that
-/// claim is published (and read by others only after they load the slot with acquiring order), and
-/// `runConcurrently` returns after every chunk, so the caller then sees every write.
+/// Sound to send because chunk `c` writes only its own cells, successors and `scratch.invalid[c]`, its
+/// look-up is sound to send, and `runConcurrently` returns after every chunk, so the caller then sees
+/// every write; the entries that send it to other threads take `transition` and `postponed` `@Sendable`.
 @usableFromInline
 struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sendable {
+    @usableFromInline let lookUp: SuccessorLookup<State>
+    @usableFromInline let events: UnsafeBufferPointer<Event>
+    @usableFromInline let chunkInvalid: UnsafeMutablePointer<[StateGraph<State, Event>.InvalidPair]>
+    @usableFromInline let transition: (State, Event) -> Transition<State, Event>
+    @usableFromInline let postponed: (State, Event) -> State?
+
+    @inlinable
+    init(
+        lookUp: SuccessorLookup<State>, events: UnsafeBufferPointer<Event>, scratch: ExplorationScratch<State, Event>,
+        transition: @escaping (State, Event) -> Transition<State, Event>,
+        postponed: @escaping (State, Event) -> State?
+    ) {
+        self.lookUp = lookUp
+        self.events = events
+        self.chunkInvalid = scratch.invalid
+        self.transition = transition
+        self.postponed = postponed
+    }
+
+    @inlinable
+    func run(_ task: Int) {
+        decide(chunk: task)
+        lookUp.run(task)
+    }
+
+    /// Every state of chunk `chunk` meets every event: a verdict with no target is its cell's final value,
+    /// and a successor is placed at its cell, to be looked up.
+    @inlinable
+    func decide(chunk: Int) {
+        let lookUp = lookUp
+        let lower = chunk &* lookUp.chunkSize
+        let upper = Swift.min(lower &+ lookUp.chunkSize, lookUp.count)
+        let width = events.count
+        let cells = lookUp.cells
+        let successors = lookUp.successors
+        var invalid: [StateGraph<State, Event>.InvalidPair] = []
+        for place in lower..<upper {
+            let state = lookUp.states[lookUp.first &+ place]
+            for eventIndex in 0..<width {
+                let cell = place &* width &+ eventIndex
+                let event = events[eventIndex]
+                let next: State
+                let kind: Int32
+                switch transition(state, event) {
+                case .to(let target, _):
+                    next = target
+                    kind = GraphCell.toKind
+                case .update(let target):
+                    next = target
+                    kind = GraphCell.updateKind
+                case .stay:
+                    cells[cell] = GraphCell.stay
+                    continue
+                case .ignore:
+                    cells[cell] = GraphCell.ignore
+                    continue
+                case .invalid(let reason):
+                    invalid.append(StateGraph.InvalidPair(state: state, event: event, reason: reason))
+                    cells[cell] = GraphCell.invalid
+                    continue
+                case .postpone:
+                    guard let queued = postponed(state, event) else {
+                        cells[cell] = GraphCell.postponedNowhere
+                        continue
+                    }
+                    next = queued
+                    kind = GraphCell.postponeKind
+                }
+                (successors + cell).initialize(to: next)
+                cells[cell] = GraphCell.unvisited(kind: kind)
+            }
+        }
+        if !invalid.isEmpty { chunkInvalid[chunk] = invalid }
+    }
+}
+
+/// What the workers of one batch share to look its successors up in the ``VisitedTable``: read-only views
+/// of the explored states, and the places each writes alone.
+///
+/// Sound to send because chunk `c` writes only its own cells and fragments, a pending state's slot is
+/// written by the one worker whose claim of a table slot names it, a successor found again is released
+/// only by the worker of its own cell, and a successor another cell placed is read only after its claim
+/// was loaded with acquiring order; `runConcurrently` returns after every chunk, so the caller then sees
+/// every write; and the entries that send it to other threads take sendable states.
+@usableFromInline
+struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
     @usableFromInline let states: UnsafeBufferPointer<State>
     /// Position of the batch's first state.
     @usableFromInline let first: Int
     /// How many states the batch explores.
     @usableFromInline let count: Int
-    @usableFromInline let events: UnsafeBufferPointer<Event>
+    /// Cells a state of the batch has: the number of events.
+    @usableFromInline let width: Int
     /// The batch's cells, its first state's first.
     @usableFromInline let cells: UnsafeMutablePointer<Int32>
     @usableFromInline let chunkSize: Int
@@ -262,21 +368,18 @@ struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sen
     @usableFromInline let successors: UnsafeMutablePointer<State>
     @usableFromInline let pendingSlots: UnsafeMutablePointer<Int32>
     @usableFromInline let fragments: UnsafeMutablePointer<UInt32>
-    @usableFromInline let chunkInvalid: UnsafeMutablePointer<[StateGraph<State, Event>.InvalidPair]>
-    @usableFromInline let transition: (State, Event) -> Transition<State, Event>
-    @usableFromInline let postponed: (State, Event) -> State?
+    /// The hasher every successor's hash starts from (``VisitedTable/fragment(_:seeded:)``).
+    @usableFromInline let seeded = Hasher()
 
     @inlinable
-    init(
-        states: UnsafeBufferPointer<State>, first: Int, count: Int, events: UnsafeBufferPointer<Event>,
-        cells: UnsafeMutablePointer<Int32>, chunkSize: Int, admitting: Bool, table: VisitedTable,
-        scratch: ExplorationScratch<State, Event>, transition: @escaping (State, Event) -> Transition<State, Event>,
-        postponed: @escaping (State, Event) -> State?
+    init<Event>(
+        states: UnsafeBufferPointer<State>, first: Int, count: Int, width: Int, cells: UnsafeMutablePointer<Int32>,
+        chunkSize: Int, admitting: Bool, table: VisitedTable, scratch: ExplorationScratch<State, Event>
     ) {
         self.states = states
         self.first = first
         self.count = count
-        self.events = events
+        self.width = width
         self.cells = cells
         self.chunkSize = chunkSize
         self.admitting = admitting
@@ -285,77 +388,37 @@ struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sen
         self.successors = scratch.successors
         self.pendingSlots = scratch.slots
         self.fragments = scratch.fragments
-        self.chunkInvalid = scratch.invalid
-        self.transition = transition
-        self.postponed = postponed
     }
 
     @inlinable
-    func run(_ task: Int) { expand(chunk: task) }
+    func run(_ task: Int) { lookUp(chunk: task) }
 
-    /// Step 1 for chunk `chunk`: every state of its part of the batch meets every event, a group of
-    /// states at a time. The group's successors are hashed first and their slots touched together, so
-    /// the cache misses of the look-ups overlap instead of following one another.
+    /// The successors of chunk `chunk` are looked up a group at a time: the group's successors are hashed
+    /// first and their slots touched together, so the cache misses of the look-ups overlap instead of
+    /// following one another.
     @inlinable
-    func expand(chunk: Int) {
-        let lower = chunk &* chunkSize
-        let upper = Swift.min(lower &+ chunkSize, count)
-        let width = events.count
-        var invalid: [StateGraph<State, Event>.InvalidPair] = []
+    func lookUp(chunk: Int) {
+        let lower = chunk &* chunkSize &* width
+        let upper = Swift.min(lower &+ chunkSize &* width, count &* width)
         var touched: UInt64 = 0
         var group = lower
         while group < upper {
-            let groupEnd = Swift.min(group &+ Swift.max(1, 64 / Swift.max(width, 1)), upper)
-            for place in group..<groupEnd {
-                let state = states[first &+ place]
-                for eventIndex in 0..<width {
-                    let cell = place &* width &+ eventIndex
-                    let event = events[eventIndex]
-                    let next: State
-                    let kind: Int32
-                    switch transition(state, event) {
-                    case .to(let target, _):
-                        next = target
-                        kind = GraphCell.toKind
-                    case .update(let target):
-                        next = target
-                        kind = GraphCell.updateKind
-                    case .stay:
-                        cells[cell] = GraphCell.stay
-                        continue
-                    case .ignore:
-                        cells[cell] = GraphCell.ignore
-                        continue
-                    case .invalid(let reason):
-                        invalid.append(StateGraph.InvalidPair(state: state, event: event, reason: reason))
-                        cells[cell] = GraphCell.invalid
-                        continue
-                    case .postpone:
-                        guard let queued = postponed(state, event) else {
-                            cells[cell] = GraphCell.postponedNowhere
-                            continue
-                        }
-                        next = queued
-                        kind = GraphCell.postponeKind
-                    }
-                    let fragment = VisitedTable.fragment(next)
-                    (successors + cell).initialize(to: next)
-                    fragments[cell] = fragment
-                    cells[cell] = GraphCell.unvisited(kind: kind)
-                }
+            let groupEnd = Swift.min(group &+ 64, upper)
+            for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
+                fragments[cell] = VisitedTable.fragment(successors[cell], seeded: seeded)
             }
-            let cellRange = (group &* width)..<(groupEnd &* width)
-            for cell in cellRange where GraphCell.isUnvisited(cells[cell]) {
+            // Loads with nothing between them, so that the core has them all in flight at once.
+            for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
                 touched ^= slots[Int(truncatingIfNeeded: fragments[cell]) & mask].load(ordering: .relaxed)
             }
-            for cell in cellRange where GraphCell.isUnvisited(cells[cell]) {
+            for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
                 cells[cell] = visit(cell: cell, kind: GraphCell.unvisitedKind(cells[cell]))
             }
             group = groupEnd
         }
-        if !invalid.isEmpty { chunkInvalid[chunk] = invalid }
-        // A use of the touched words, so that the loads that bring their slots into the cache stay.
-        if touched == 1 { chunkInvalid[chunk].reserveCapacity(0) }
+        // A use of the touched words, so that the loads that bring their slots into the cache stay (the
+        // chunk's fragments are not read after its look-ups).
+        if touched == 1 && upper > lower { fragments[lower] = 0 }
     }
 
     /// The cell for a move of `kind` to the successor placed at batch cell `cell`: its position when

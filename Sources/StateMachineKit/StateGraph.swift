@@ -8,8 +8,8 @@
 ///
 /// Storage is compact so that million-state machines explore quickly: states are stored once, each
 /// (state, event) cell is 32 bits holding the target's position and the verdict, and the index of the
-/// states is their positions sorted by hash. With ``ExplorationWorkers`` a search uses several threads
-/// and finds the same graph.
+/// states is their positions sorted by hash. When states and events are `Sendable`, a large search uses
+/// every core, and finds the same graph as on one thread (``ExplorationWorkers``).
 public struct StateGraph<State: Hashable, Event> {
     /// One accepted transition that changed the state or began a new visit.
     public struct Edge {
@@ -117,6 +117,10 @@ public struct StateGraph<State: Hashable, Event> {
     /// `.postpone` makes no edge here: this graph keeps no queue. Its states are still exactly the
     /// reachable ones, because a retried event is a transition of some event in some reachable state,
     /// and every one of those is explored. To see the queue itself, explore with a `postponeLimit`.
+    ///
+    /// This search runs on the calling thread: states that are not `Sendable` cannot go to others. When
+    /// they and the events are, ``explore(from:events:maximumStates:transition:)-95uit`` is called
+    /// instead, and shares large searches among every core.
     @inlinable
     public static func explore(
         from initial: State, events: [Event], maximumStates: Int = 10_000,
@@ -251,11 +255,44 @@ extension StateGraph: Sendable where State: Sendable, Event: Sendable {}
 
 extension StateGraph where State: Sendable, Event: Sendable {
     /// Explores every state reachable from `initial` as
-    /// ``explore(from:events:maximumStates:transition:)`` does, on `workers` threads.
+    /// ``explore(from:events:maximumStates:transition:)-4rz00`` does, sharing large searches among every
+    /// core; the graph is the same as on one thread.
+    ///
+    /// `transition` is called on the calling thread only, so it may capture anything; the other cores
+    /// hash the successors, look them up in the visited set and settle the new ones, and they join in
+    /// only once a level of the search holds enough states to gain from them (a few hundred), so small
+    /// machines are explored on the calling thread alone. To call `transition` on every core too, pass
+    /// it `@Sendable` with ``explore(from:events:maximumStates:workers:transition:)``.
+    @inlinable
+    public static func explore(
+        from initial: State, events: [Event], maximumStates: Int = 10_000,
+        transition: (State, Event) -> Transition<State, Event>
+    ) -> StateGraph {
+        explore(
+            from: initial, events: events, maximumStates: maximumStates, lookUpWorkers: .allCores,
+            transition: transition)
+    }
+
+    /// The search of ``explore(from:events:maximumStates:transition:)-4rz00`` with its look-ups on `workers`
+    /// threads and `transition` on the calling one, for tests that compare worker counts.
+    @inlinable
+    package static func explore(
+        from initial: State, events: [Event], maximumStates: Int = 10_000, lookUpWorkers workers: ExplorationWorkers,
+        transition: (State, Event) -> Transition<State, Event>
+    ) -> StateGraph {
+        explore(
+            from: initial, events: events, maximumStates: maximumStates, workers: workers.count,
+            spreadsTransitions: false, transition: transition, postponed: { _, _ in nil })
+    }
+
+    /// Explores every state reachable from `initial` as
+    /// ``explore(from:events:maximumStates:transition:)-4rz00`` does, on `workers` threads, which all call
+    /// `transition`.
     ///
     /// The graph is the same whatever the number of workers: the same states in the same order, the
     /// same edges, invalid pairs, dead ends and shortest paths. `transition` is called from several
-    /// threads at once, so it must be `@Sendable`; small machines are explored on the calling thread.
+    /// threads at once, so it must be `@Sendable`; levels of the search too small to gain from sharing
+    /// are explored on the calling thread.
     @inlinable
     public static func explore(
         from initial: State, events: [Event], maximumStates: Int = 10_000, workers: ExplorationWorkers,
@@ -263,7 +300,7 @@ extension StateGraph where State: Sendable, Event: Sendable {
     ) -> StateGraph {
         explore(
             from: initial, events: events, maximumStates: maximumStates, workers: workers.count,
-            transition: transition, postponed: { _, _ in nil })
+            spreadsTransitions: true, transition: transition, postponed: { _, _ in nil })
     }
 }
 extension StateGraph.Edge: Sendable where State: Sendable, Event: Sendable {}

@@ -56,9 +56,10 @@ struct StateIndex: Sendable {
     @inlinable
     func position<State: Hashable>(of state: State, in states: [State]) -> Int? {
         let bits = slotBits
-        let fragment = UInt64(Self.key(VisitedTable.fragment(state), slotBits: bits))
+        let seeded = Hasher()
+        let fragment = UInt64(Self.key(VisitedTable.fragment(state, seeded: seeded), slotBits: bits))
         func key(_ place: Int) -> UInt64 {
-            UInt64(Self.key(VisitedTable.fragment(states[Int(positions[place])]), slotBits: bits))
+            UInt64(Self.key(VisitedTable.fragment(states[Int(positions[place])], seeded: seeded), slotBits: bits))
         }
         // The first place whose key is at least `fragment` lies in lower...upper; keys at lower - 1 and
         // upper are known to be below and at least `fragment` (virtual keys beyond both ends).

@@ -112,9 +112,16 @@ final class VisitedTable: @unchecked Sendable {
         count = 1
     }
 
-    /// The 32 bits of a state's hash that the table keeps.
+    /// The 32 bits of a state's hash that the table keeps, from `seeded`, a `Hasher()` made before.
+    ///
+    /// Copying a hasher made once is cheaper than `hashValue`, which seeds a new one for every state, and
+    /// gives the same value for the same state: every `Hasher()` in a process starts alike.
     @inlinable
-    static func fragment(_ state: some Hashable) -> UInt32 { UInt32(truncatingIfNeeded: state.hashValue) }
+    static func fragment(_ state: some Hashable, seeded: Hasher) -> UInt32 {
+        var hasher = seeded
+        state.hash(into: &hasher)
+        return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
 
     /// The word of slot `slot`, as every write before the one that filled it left it.
     @inlinable

@@ -38,6 +38,15 @@ import Testing
     }
     // end snippet
 
+    @Test func exploringOnEveryCore() {
+        // snippet: door-all-cores
+        let graph = StateGraph.explore(
+            from: Door.closed, events: DoorEvent.allCases, maximumStates: 1_000_000, workers: .allCores,
+            transition: door)
+        // end snippet
+        #expect(graph.states == Self.doorGraph.states && graph.edges == Self.doorGraph.edges)
+    }
+
     /// The renderings the article shows, produced here so ArticleSnippetTests can compare them.
     static var doorGraph: StateGraph<Door, DoorEvent> {
         StateGraph.explore(from: Door.closed, events: DoorEvent.allCases, transition: door)

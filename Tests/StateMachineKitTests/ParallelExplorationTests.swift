@@ -2,6 +2,14 @@ import StateMachineKit
 import Support
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Fourteen switches; each event flips one. Some flips are refused in the ways a transition function can
 /// refuse (invalid, ignore, stay) and one is an update, so every kind of cell occurs. Its widest level
 /// has thousands of states, so explorations with several workers really share levels.
@@ -22,14 +30,18 @@ private func flip(_ state: Switches, _ bit: Int) -> Transition<Switches, Int> {
     }
 }
 
-/// A cell on a 120 × 120 torus with the eight moves of a chess king: rings of up to 480 states a level.
+/// A cell on a 200 × 200 torus with the eight moves of a chess king: rings of up to 792 states a level,
+/// so the levels from the 64th on (512 states, 4 096 cells) are shared among workers.
 private struct KingCell: Hashable, Sendable {
     var row: Int16
     var column: Int16
 }
 
+/// The side of the king's torus.
+private let kingSide: Int16 = 200
+
 private func king(_ cell: KingCell, _ move: Int) -> Transition<KingCell, Int> {
-    let side: Int16 = 120
+    let side = kingSide
     let rows: [Int16] = [-1, -1, -1, 0, 0, 1, 1, 1]
     let columns: [Int16] = [-1, 0, 1, -1, 1, -1, 0, 1]
     return .to(
@@ -106,23 +118,75 @@ private struct GraphSummary<State: Hashable & Sendable, Event: Equatable & Senda
             // The limit falls in the middle of a level that several workers share.
             await compare(limit: 5_000, expectedStates: 5_000, truncated: true, Self.switches)
         case .kingTorus:
-            await compare(limit: 100_000, expectedStates: 120 * 120, truncated: false, Self.kingTorus)
+            await compare(limit: 100_000, expectedStates: 200 * 200, truncated: false, Self.kingTorus)
         case .kingTorusTruncated:
-            await compare(limit: 7_777, expectedStates: 7_777, truncated: true, Self.kingTorus)
+            // The limit falls in the 71st ring, which is explored shared.
+            await compare(limit: 20_000, expectedStates: 20_000, truncated: true, Self.kingTorus)
         }
     }
 
-    @Test(arguments: [1, 2, 4, 8])
-    func oneWorkerAndTheSequentialEntryGiveTheSameGraph(workers: Int) async {
-        let (sequential, withWorkers) = await offThePool {
+    @Test(arguments: WideModel.allCases, [2, 3, 4, 8])
+    func sameGraphWhenOnlyTheLookUpsAreShared(_ model: WideModel, workers: Int) async {
+        let limit: Int
+        switch model {
+        case .switches, .kingTorus: limit = 100_000
+        case .switchesTruncated: limit = 5_000
+        case .kingTorusTruncated: limit = 20_000
+        }
+        switch model {
+        case .switches, .switchesTruncated:
+            let (one, shared) = await offThePool {
+                (
+                    GraphSummary(Self.switches(.one, maximumStates: limit)),
+                    GraphSummary(
+                        StateGraph.explore(
+                            from: Switches(bits: 0), events: Array(0..<14), maximumStates: limit,
+                            lookUpWorkers: .exactly(workers), transition: flip))
+                )
+            }
+            #expect(shared == one)
+        case .kingTorus, .kingTorusTruncated:
+            let (one, shared) = await offThePool {
+                (
+                    GraphSummary(Self.kingTorus(.one, maximumStates: limit)),
+                    GraphSummary(
+                        StateGraph.explore(
+                            from: KingCell(row: 0, column: 0), events: Array(0..<8), maximumStates: limit,
+                            lookUpWorkers: .exactly(workers), transition: king))
+                )
+            }
+            #expect(shared == one)
+        }
+    }
+
+    @Test func theDefaultEntryGivesTheGraphOneWorkerFinds() async {
+        let (sequential, oneWorker) = await offThePool {
             (
                 GraphSummary(
                     StateGraph.explore(
                         from: Switches(bits: 0), events: Array(0..<14), maximumStates: 100_000, transition: flip)),
-                GraphSummary(Self.switches(.exactly(workers), maximumStates: 100_000))
+                GraphSummary(Self.switches(.one, maximumStates: 100_000))
             )
         }
-        #expect(withWorkers == sequential)
+        #expect(sequential == oneWorker)
+    }
+
+    @Test func theDefaultEntryCallsTheTransitionOnTheCallingThreadAlone() async {
+        // A closure that is not `@Sendable` (it counts into a captured variable) keeps to the caller's thread
+        // even when the states are sendable and the search is wide enough to share its look-ups.
+        let (calls, otherThreads, states) = await offThePool {
+            let caller = pthread_self()
+            var calls = 0
+            var otherThreads = 0
+            let graph = StateGraph.explore(from: Switches(bits: 0), events: Array(0..<14), maximumStates: 100_000) {
+                state, bit in
+                calls += 1
+                if pthread_equal(pthread_self(), caller) == 0 { otherThreads += 1 }
+                return flip(state, bit)
+            }
+            return (calls, otherThreads, graph.states.count)
+        }
+        #expect(calls == states * 14 && otherThreads == 0)
     }
 
     @Test(arguments: [1, 2, 4, 8])
@@ -136,7 +200,7 @@ private struct GraphSummary<State: Hashable & Sendable, Event: Equatable & Senda
         // Seven switches on, 0 off: several shortest paths exist, and the first one found is the answer.
         let path = graph.shortestPath(to: { $0.bits.nonzeroBitCount == 7 && $0.bits & 1 == 0 })
         #expect(path == [1, 2, 3, 4, 5, 6, 7])
-        let target = KingCell(row: 3, column: 118)
+        let target = KingCell(row: 3, column: kingSide - 2)
         let corner = torus.shortestPath(to: { $0 == target })
         #expect(corner == oneTorus.shortestPath(to: { $0 == target }))
         let reached = corner?.reduce(KingCell(row: 0, column: 0)) { cell, move in
@@ -148,10 +212,10 @@ private struct GraphSummary<State: Hashable & Sendable, Event: Equatable & Senda
 
     @Test(arguments: [1, 2, 4, 8])
     func positionsAndUnreachableStatesAreAnsweredWhateverTheNumberOfWorkers(workers: Int) async {
-        let graph = await offThePool { Self.kingTorus(.exactly(workers), maximumStates: 7_777) }
+        let graph = await offThePool { Self.kingTorus(.exactly(workers), maximumStates: 20_000) }
         let positions = graph.states.indices.filter { graph.position(of: graph.states[$0]) != $0 }
         #expect(positions == [])
-        let far = KingCell(row: 60, column: 60)
+        let far = KingCell(row: 100, column: 100)
         #expect(graph.unreachable(of: [far, graph.states[0], far]) == [far])
     }
 
