@@ -98,8 +98,9 @@ protocol ReportText: Sendable {
 /// that reads ``Report/line``, then ``Report/message`` and ``Report/metadata`` formats the report once.
 ///
 /// A lock, not a check-then-set, because a sink may hand the report to other threads that read it at once;
-/// uncontended, it costs two atomic operations per read. The engine reuses the box of a report no sink kept
-/// (``reset(to:)``), so keeping what was made costs no allocation per report.
+/// uncontended, it costs two atomic operations per read. The engine fills the box of a recorded event's report
+/// under its lock, when it notes the event, and hands that box to the report; the box of a report no sink kept
+/// is filled again for a later one, so keeping what was made costs no allocation per report.
 @usableFromInline
 final class MadeOnce<Source: ReportText>: ReportText {
     /// The values the text is made from until a sink reads it; what was made from then on.
@@ -107,6 +108,8 @@ final class MadeOnce<Source: ReportText>: ReportText {
     enum Content: Sendable {
         case source(Source)
         case made(message: String, metadata: [String: String])
+        /// Between two reports of a reused box (``empty()``, ``fill(with:)``): never seen by a sink.
+        case empty
     }
 
     @usableFromInline let content: Mutex<Content>
@@ -125,16 +128,37 @@ final class MadeOnce<Source: ReportText>: ReportText {
                 let made = source.made()
                 content = .made(message: made.message, metadata: made.metadata)
                 return made
+            case .empty:
+                preconditionFailure("Internal inconsistency: a report's text was read from an emptied box")
             }
         }
     }
 
-    /// Makes the box hold `source` instead, unmade: only for a box nobody else references.
+    /// Makes the box hold `source`, unmade: only for a box nobody else references. What it held is destroyed
+    /// here; a caller holding a lock empties the box first (``empty()``) unless destroying that runs no code.
     @inlinable
-    func reset(to source: consuming Source) {
-        // Swapped in, so that the source is moved into the box and the old content is destroyed after the lock.
+    func fill(with source: consuming Source) {
         var content = Content.source(source)
         self.content.withLock { swap(&$0, &content) }
+    }
+
+    /// Empties the box for reuse (``fill(with:)``): only for a box nobody else references; what it held is
+    /// destroyed here.
+    @inlinable
+    func empty() {
+        var content = Content.empty
+        self.content.withLock { swap(&$0, &content) }
+    }
+
+    /// The values the text is made from, while it is not made yet.
+    @inlinable
+    var source: Source? {
+        content.withLock { content in
+            switch content {
+            case .source(let source): source
+            case .made, .empty: nil
+            }
+        }
     }
 }
 

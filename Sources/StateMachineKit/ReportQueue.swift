@@ -27,9 +27,28 @@ extension StateMachine {
         /// The emptied buffer the last deliverer of several notes gave back, kept so that notes cost no
         /// allocation.
         @usableFromInline var spare: [Note] = []
+        /// The box of a report that no sink kept, for the next record's text; shared with the machine, whose
+        /// deliverer puts it back without the lock.
+        @usableFromInline let texts: Spare<RecordText>
 
         @inlinable
-        init(delivery: ReportDelivery) { self.delivery = delivery }
+        init(delivery: ReportDelivery, texts: Spare<RecordText>) {
+            self.delivery = delivery
+            self.texts = texts
+        }
+
+        /// The note of a recorded event, its values moved into the box of an earlier report that no sink kept
+        /// when there is one, so that a traced machine allocates no box per report and destroys none. Filling
+        /// the box destroys what it held, under the lock: the deliverer emptied it, unless that runs no code
+        /// (``RecordNote/destroysFreely``).
+        @inlinable
+        func recordNote(_ record: consuming RecordNote) -> Note {
+            let outcome = record.outcome
+            let source = record.source
+            guard let text = texts.take() else { return .record(RecordText(record), outcome: outcome, source: source) }
+            text.fill(with: record)
+            return .record(text, outcome: outcome, source: source)
+        }
 
         /// How many reports of other senders a deliverer delivers, after its own, before it hands the
         /// delivery to a waiting sender: what bounds the time one `send` spends in sinks.

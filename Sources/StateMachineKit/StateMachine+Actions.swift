@@ -4,7 +4,10 @@
 // The actions of events are noncopyable: each is moved from the decision into `perform` and taken apart there,
 // its payload moved out, so that nothing copies or destroys it as a whole. (A copyable enum of several payloads
 // is taken apart by copying the payload and destroying the enum through its type's value witnesses, found at
-// run time: a report per event then cost a third of the traced machine's time.)
+// run time: a report per event then cost a third of the traced machine's time.) They are also small, a word
+// and a tag: every payload is a reference, so that the action of a quiet event comes out of the lock in
+// registers instead of being copied through memory (the effects, with a dozen fields, are boxed in ``Pending``;
+// a note is a reference, ``Note``).
 
 extension StateMachine {
     /// What a `send` (by anyone or a ``Sender``) leaves to do once the lock is released.
@@ -14,8 +17,23 @@ extension StateMachine {
         case none
         /// Deliver this one report, this caller being the deliverer; nothing else.
         case report(Note)
-        /// Perform `effects` (tasks, readers, reports, a wait for the deliverer), then deliver `report`.
-        case perform(Effects, report: Note?)
+        /// Perform the effects (tasks, readers, reports, a wait for the deliverer), then deliver the report.
+        case perform(Pending)
+    }
+
+    /// The effects of a decision that has some, and the single report it handed this caller beside them, if
+    /// any: boxed, because they are rare (work, a parked reader, a backlog of reports) and large, and a send's
+    /// action is returned on every event.
+    @usableFromInline
+    final class Pending: Sendable {
+        @usableFromInline let effects: Effects
+        @usableFromInline let report: Note?
+
+        @inlinable
+        init(effects: consuming Effects, report: consuming Note?) {
+            self.effects = effects
+            self.report = report
+        }
     }
 
     /// What a state timeout firing leaves to do once the lock is released.
@@ -103,7 +121,7 @@ extension StateMachine.SendAction {
     @inlinable
     init(_ effects: consuming StateMachine.Effects?, report: consuming StateMachine.Note?) {
         if let effects = consume effects {
-            self = .perform(effects, report: report)
+            self = .perform(StateMachine.Pending(effects: effects, report: report))
         } else if let report = consume report {
             self = .report(report)
         } else {

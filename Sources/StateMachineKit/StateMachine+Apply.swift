@@ -67,7 +67,7 @@ extension StateMachine.Core {
     mutating func recordNoted(
         _ event: Event, visit recordVisit: Int, before: State, outcome: Outcome
     ) -> SendAction {
-        let note = StateMachine.Note.record(
+        let note = live.reports.recordNote(
             StateMachine.RecordNote(
                 visit: recordVisit, before: before, event: event, outcome: outcome, after: state, source: .event,
                 postponeLimit: postponeLimit))
@@ -244,11 +244,11 @@ extension StateMachine.Core {
         if !live.readers.parkedFeeds.isEmpty { live.readers.wakeParkedFeeds(into: &effects) }
         if !live.readers.watchers.isEmpty { live.readers.wakeWatchers(into: &effects) }
         if let reportLevel, source.level(of: outcome) >= reportLevel {
-            live.reports.note(
-                .record(
-                    StateMachine.RecordNote(
-                        visit: recordVisit, before: before, event: event, outcome: outcome, after: state,
-                        source: source, postponeLimit: postponeLimit)))
+            let note = live.reports.recordNote(
+                StateMachine.RecordNote(
+                    visit: recordVisit, before: before, event: event, outcome: outcome, after: state, source: source,
+                    postponeLimit: postponeLimit))
+            live.reports.note(note)
         }
         remember(event, visit: recordVisit, before: before, outcome: outcome)
     }

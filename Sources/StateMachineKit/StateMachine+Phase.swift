@@ -70,12 +70,12 @@ extension StateMachine {
         @usableFromInline
         init(
             state: State, visit: Int, historyLimit: Int, postponeLimit: Int, reportLevel: Report.Level?,
-            delivery: ReportDelivery
+            delivery: ReportDelivery, texts: Spare<StateMachine.RecordText>
         ) {
             self.state = state
             self.visit = visit
             self.history = HistoryRing(capacity: historyLimit)
-            self.live = Live(reports: ReportQueue(delivery: delivery))
+            self.live = Live(reports: ReportQueue(delivery: delivery, texts: texts))
             self.postponeLimit = postponeLimit
             self.reportLevel = reportLevel
         }

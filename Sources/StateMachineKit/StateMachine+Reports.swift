@@ -27,14 +27,31 @@ extension StateMachine {
 
     /// What the machine noted under its lock for the reporter; turned into ``Report``s outside it, in
     /// the order the machine applied the events.
+    ///
+    /// A word and a tag: its payloads are boxed, so that a send's action holding one stays small
+    /// (StateMachine+Actions.swift).
     @usableFromInline
     enum Note: Sendable {
-        /// A recorded event.
-        case record(RecordNote)
+        /// A recorded event: the box its report's text is made in (made under the lock, then handed to the
+        /// report as it is), and what decides the report's level and name, beside the box so that the
+        /// deliverer reads them without the box's lock.
+        case record(RecordText, outcome: OutcomeKind, source: SourceKind)
         /// A state timeout that fired after its visit ended; nothing was delivered.
-        case timeoutExpired(visit: Int, event: Event)
+        case timeoutExpired(RareNote<(visit: Int, event: Event)>)
         /// A run of `whileIn` work ended, with why and the state it ran in.
-        case cancelled(label: String, visit: Int, cause: CancellationCause, state: State)
+        case cancelled(RareNote<(label: String, visit: Int, cause: CancellationCause, state: State)>)
+
+        /// The note of a state timeout that fired after its visit ended.
+        @inlinable
+        static func timeoutExpired(visit: Int, event: Event) -> Note {
+            .timeoutExpired(RareNote((visit, event)))
+        }
+
+        /// The note of a run of `whileIn` work that ended.
+        @inlinable
+        static func cancelled(label: String, visit: Int, cause: CancellationCause, state: State) -> Note {
+            .cancelled(RareNote((label, visit, cause, state)))
+        }
     }
 
     /// A recorded event as noted for the reporter: the values its report's text is made from, nothing
@@ -82,22 +99,11 @@ extension StateMachine {
             }
         }
 
-        /// The level of this record's report.
+        /// Whether destroying a note runs no code of the machine's owner: its states and events are plain values
+        /// (no reference, so no `deinit`), and the rest is the engine's own. Such a note may be destroyed under
+        /// the lock (``ReportQueue/recordNote(_:)``).
         @inlinable
-        var level: Report.Level { outcome.level }
-
-        /// The name of this record's report.
-        @inlinable
-        var name: String {
-            switch outcome {
-            case .moved, .updated, .stayed: Report.Name.transition
-            case .ignored, .stopped: Report.Name.ignored
-            case .invalid: Report.Name.invalid
-            case .stale: Report.Name.staleEvent
-            case .postponed: Report.Name.postponed
-            case .overflowed: Report.Name.postponeOverflow
-            }
-        }
+        static var destroysFreely: Bool { _isPOD(State.self) && _isPOD(Event.self) }
 
         /// The message and metadata of the record's report; a retried postponed event carries
         /// `retried=true`.
@@ -185,20 +191,27 @@ extension StateMachine {
     @inlinable
     func report(_ note: consuming Note, to reporter: Reporter) {
         switch consume note {
-        case .record(let record):
-            // A timer's record also makes a debug report, after the record's, from a copy; any other record
-            // is moved into its report's text, never copied.
-            let timer: RecordNote? = record.source == .timer ? record : nil
-            if reporter.accepts(record.level) {
-                let level = record.level
-                let name = record.name
-                let text = recordText(holding: consume record)
-                reporter.report(Report(label: label, level: level, name: name, text: text))
-                spareText.put(text)
+        case .record(var text, let outcome, let source):
+            if source == .timer {
+                // A timer's record also makes a debug report, after the record's, from the record's values: read
+                // before any sink can have had the text made.
+                guard let record = text.source else {
+                    preconditionFailure("Internal inconsistency: \(label) made a timer's record before its report")
+                }
+                report(text, outcome: outcome, to: reporter)
+                reportTimeout(record, to: reporter)
+            } else {
+                report(text, outcome: outcome, to: reporter)
             }
-            if let timer { reportTimeout(timer, to: reporter) }
-        case .timeoutExpired(let visit, let event):
+            // The box of a report no sink kept serves the next record, which fills it under the lock: emptied
+            // here, outside the lock, unless destroying what it holds runs no code.
+            if isKnownUniquelyReferenced(&text) {
+                if !RecordNote.destroysFreely { text.empty() }
+                texts.put(text)
+            }
+        case .timeoutExpired(let note):
             guard reporter.accepts(.debug) else { return }
+            let (visit, event) = note.values
             reporter.report(
                 Report(label: label, level: .debug, name: Report.Name.timeout) {
                     (
@@ -206,8 +219,9 @@ extension StateMachine {
                         ["event": "\(event)", "visit": "\(visit)", "reason": "visit \(visit) ended"]
                     )
                 })
-        case .cancelled(let work, let visit, let cause, let state):
+        case .cancelled(let note):
             guard reporter.accepts(.debug) else { return }
+            let (work, visit, cause, state) = note.values
             reporter.report(
                 Report(label: label, level: .debug, name: Report.Name.cancelled) {
                     (
@@ -216,6 +230,13 @@ extension StateMachine {
                     )
                 })
         }
+    }
+
+    /// The report of a recorded event, when the reporter takes its level.
+    @inlinable
+    func report(_ text: RecordText, outcome: OutcomeKind, to reporter: Reporter) {
+        guard reporter.accepts(outcome.level) else { return }
+        reporter.report(Report(label: label, level: outcome.level, name: outcome.name, text: text))
     }
 
     /// The debug-level `statemachine.timeout` report of a timer's record, when the reporter takes it.
@@ -231,16 +252,6 @@ extension StateMachine {
             })
     }
 
-    /// A box holding `record` as a report's text: the box of the previous report when no sink kept that
-    /// report (then nobody else can see it change), else a new one, so that a traced machine allocates no
-    /// box per report. Only the deliverer calls this.
-    @inlinable
-    func recordText(holding record: consuming RecordNote) -> RecordText {
-        guard var text = spareText.take(), isKnownUniquelyReferenced(&text) else { return RecordText(consume record) }
-        text.reset(to: consume record)
-        return text
-    }
-
     /// Why a stale event's run had ended, in words: its visit ended, an `.update` left the states its
     /// work runs in, or the machine stopped.
     @usableFromInline
@@ -254,8 +265,8 @@ extension StateMachine {
 }
 
 extension StateMachine {
-    /// A recorded event's note as a report's text, made once, in a box that the deliverer reuses for the
-    /// next report when no sink kept the report (``StateMachine/recordText(holding:)``).
+    /// A recorded event's note as a report's text, made once; boxed under the lock when the event is
+    /// recorded, and handed to the report as it is (``ReportQueue/recordNote(_:)``).
     @usableFromInline
     typealias RecordText = MadeOnce<RecordNote>
 }
@@ -281,6 +292,19 @@ enum OutcomeKind: String, Sendable {
         }
     }
 
+    /// The name of the report of a record with this outcome.
+    @inlinable
+    var name: String {
+        switch self {
+        case .moved, .updated, .stayed: Report.Name.transition
+        case .ignored, .stopped: Report.Name.ignored
+        case .invalid: Report.Name.invalid
+        case .stale: Report.Name.staleEvent
+        case .postponed: Report.Name.postponed
+        case .overflowed: Report.Name.postponeOverflow
+        }
+    }
+
     /// The level at which a record with this outcome is reported.
     @inlinable
     var level: Report.Level {
@@ -292,6 +316,17 @@ enum OutcomeKind: String, Sendable {
         case .overflowed: .warning
         }
     }
+}
+
+/// The values of a rare note (a timeout that expired, cancelled work), boxed so that every note is a word
+/// and a tag. (A box of its own rather than an `indirect` case, which a noncopyable action holding the note does
+/// not compile with yet.)
+@usableFromInline
+final class RareNote<Values: Sendable>: Sendable {
+    @usableFromInline let values: Values
+
+    @inlinable
+    init(_ values: Values) { self.values = values }
 }
 
 /// How a noted event reached the machine: ``StateMachine/NoteSource`` without the stale run.

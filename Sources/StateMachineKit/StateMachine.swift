@@ -29,8 +29,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @usableFromInline let core: Locked<Core>
     /// Whether a caller is delivering reports: the report queue's, also read here without the lock.
     @usableFromInline let delivery: ReportDelivery
-    /// The box of the last report's text, for the next report to reuse (``recordText(holding:)``).
-    @usableFromInline let spareText = Spare<RecordText>()
+    /// The box of the last report no sink kept, for the next record's text: the report queue's, also put back
+    /// here without the lock.
+    @usableFromInline let texts = Spare<RecordText>()
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -63,7 +64,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.core = Locked(
             Core(
                 state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit,
-                reportLevel: reporter?.minimumLevel, delivery: delivery))
+                reportLevel: reporter?.minimumLevel, delivery: delivery, texts: texts))
     }
 
     deinit {
@@ -78,10 +79,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
                 return
             case .report:
                 return
-            case .perform(let effects, _):
-                for task in effects.cancel { task.cancel() }
-                for reader in effects.wake.values { reader.resume(returning: nil) }
-                for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
+            case .perform(let pending):
+                for task in pending.effects.cancel { task.cancel() }
+                for reader in pending.effects.wake.values { reader.resume(returning: nil) }
+                for woken in pending.effects.wakeFeeds { woken.reader.resume(returning: nil) }
             }
         }
     }
@@ -124,11 +125,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             core.apply(event, from: nil, bind: true, transition: transition, clock: clock, outcome: &outcome)
         }
         switch consume action {
-        case .perform(let effects, let report):
-            guard let run = effects.bound else {
+        case .perform(let pending):
+            guard let run = pending.effects.bound else {
                 preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
             }
-            perform(effects, then: report)
+            perform(pending.effects, then: pending.report)
             return (outcome, Sender(machine: self, run: run))
         case .none:
             guard case .stopped = outcome else {
@@ -230,8 +231,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             return
         case .report(let report):
             deliver(consume report, then: [])
-        case .perform(let effects, let report):
-            perform(consume effects, then: consume report)
+        case .perform(let pending):
+            perform(pending.effects, then: pending.report)
         }
     }
 

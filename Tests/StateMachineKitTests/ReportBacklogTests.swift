@@ -27,7 +27,7 @@ import Testing
         switch consume action {
         case .none: return nil
         case .report: return nil
-        case .perform(let effects, _): return effects.waiter
+        case .perform(let pending): return pending.effects.waiter
         }
     }
 
@@ -113,14 +113,14 @@ import Testing
         switch consume action {
         case .none: return (nil, 0)
         case .report(let report): return (report, 0)
-        case .perform(let effects, let report): return (report, effects.reports.count)
+        case .perform(let pending): return (pending.report, pending.effects.reports.count)
         }
     }
 
     /// The event of a record note (`nil` for any other note).
     static func event(of note: Machine.Note?) -> Int? {
-        guard case .record(let record) = note else { return nil }
-        return record.event
+        guard case .record(let text, _, _) = note else { return nil }
+        return text.source?.event
     }
 
     @Test func aSenderNobodyElseDeliversForGetsItsReportAndStepsDownWithoutTheLock() {

@@ -194,6 +194,35 @@ import Testing
             ])
     }
 
+    /// Plain values (`Int`, whose records destroy freely): the box is refilled under the lock without being
+    /// emptied first, and a kept report still keeps its own text.
+    @Test func aMachineOfPlainValuesReusesItsBoxWhileASinkKeepsEarlierReports() {
+        let read = Locked<[String]>([])
+        let kept = Locked<[Report]>([])
+        let machine = StateMachine<Int, Int>(
+            initial: 0, label: "plain",
+            reporter: Reporter { report in
+                // The second report is kept unread: its text is made only after later reports reused a box.
+                let count = read.withLock { read in
+                    read.append(read.count == 1 ? "kept" : report.message)
+                    return read.count
+                }
+                if count == 2 { kept.withLock { $0.append(report) } }
+            }
+        ) { state, amount in .update(state + amount) }
+        for amount in 1...4 { machine.send(amount) }
+        #expect(
+            read.withLock { $0 } == [
+                "0 + 1 -> 1 (updated)", "kept", "3 + 3 -> 6 (updated)", "6 + 4 -> 10 (updated)",
+            ])
+        #expect(
+            kept.withLock { $0 } == [
+                Report(
+                    label: "plain", level: .trace, name: "statemachine.transition", message: "1 + 2 -> 3 (updated)",
+                    metadata: ["state": "1", "event": "2", "visit": "1", "after": "3"])
+            ])
+    }
+
     @Test func aReporterAboveTheLevelOfEveryReportBuildsNone() {
         let counter = PrintCounter()
         let calls = Locked(0)
