@@ -35,26 +35,33 @@ final class PipelinedHasher: @unchecked Sendable {
         self.chunkSize = chunkSize
         self.writes = writes
         self.free = DispatchSemaphore(value: depth)
-        self.buffers = (0..<depth).map { _ in
-            UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
-        }
+        self.buffers = (0..<depth).map { _ in Self.buffer(of: chunkSize) }
         self.running = Running(hasher)
     }
 
     deinit {
+        waitForQueues()
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// One ring buffer, page-aligned so that it can be written straight to storage.
+    private static func buffer(of size: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 4096)
+    }
+
+    /// Returns once every chunk handed in so far is written (when this ring has ``QueuedWrites``) and hashed.
+    private func waitForQueues() {
         writes?.queue.sync {}
         queue.sync {}
-        for buffer in buffers { buffer.deallocate() }
     }
 
     /// Adds buffers until the ring holds `depth`, once every chunk handed in so far is written and hashed
     /// (so every buffer is back): with more buffers filled ahead, ``QueuedWrites`` can write several at once.
     func deepen(to depth: Int) {
         guard depth > buffers.count else { return }
-        writes?.queue.sync {}
-        queue.sync {}
+        waitForQueues()
         for _ in buffers.count..<depth {
-            buffers.append(UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096))
+            buffers.append(Self.buffer(of: chunkSize))
             free.signal()
         }
     }

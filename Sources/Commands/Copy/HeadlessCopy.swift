@@ -4,6 +4,7 @@ import FileTransfer
 import MachineDrivers
 import SeedModels
 import StateMachineKit
+import Support
 import Synchronization
 
 #if canImport(Glibc)
@@ -254,9 +255,10 @@ enum HeadlessCopy {
     }
 }
 
-/// The transfers whose machines' feeds reported a change since the waiting thread last looked, by identity.
+/// The transfers whose machines' feeds reported a change since the waiting thread last looked, by identity: a
+/// class, so that the copyable `Run` and the watchers share the one ``Locked`` set.
 private final class ChangedTransfers: Sendable {
-    private let marked = Mutex<Set<ObjectIdentifier>>([])
+    private let marked = Locked<Set<ObjectIdentifier>>([])
 
     /// Marks the transfer `id` changed.
     func mark(_ id: ObjectIdentifier) {
