@@ -418,6 +418,12 @@ func loadAverage() -> String {
 /// this one) against its durable `cp` in the same run, alternated, medians: many small files (9,900 of
 /// 1 KiB: the tree bound is 10,000 entries) against `cp -a … && sync -f`, and a 4 GiB sparse file holding
 /// 1 MiB of data against `cp --sparse=always … && sync -f`. A ratio above 100% means statetui is faster.
+///
+/// Every run writes a destination of its own, and all are removed only after the last run: a removal just
+/// before a run slows that run's creates (ext4 without a journal, this machine's root file system, skips
+/// inodes freed in the last five minutes by reading each one's inode table block, so `cp -a` of the small
+/// files took 0.5 s or 4.2 s depending on what was removed before it); each run still starts on a settled
+/// device (`sync`).
 func runCopyShapeBenchmarks(root: String, runs: Int) {
     let statetui = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/statetui"
     guard FileManager.default.isExecutableFile(atPath: statetui) else {
@@ -451,12 +457,14 @@ func runCopyShapeBenchmarks(root: String, runs: Int) {
     ] {
         var ours: [Double] = []
         var theirs: [Double] = []
+        var destinations: [String] = []
         for run in 0..<runs {
             let order = run % 2 == 0 ? [true, false] : [false, true]
             for isOurs in order {
-                let destination = root + "/shape-out"
-                // On a settled device: the last copy's removal written back (and trimmed) before the clock starts.
-                removeAndSettle([destination])
+                let destination = root + "/shape-out-\(destinations.count)"
+                destinations.append(destination)
+                // On a settled device: the last copy written back before the clock starts.
+                removeAndSettle([])
                 try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
                 if isOurs {
                     ours.append(
@@ -468,7 +476,7 @@ func runCopyShapeBenchmarks(root: String, runs: Int) {
                 }
             }
         }
-        try? FileManager.default.removeItem(atPath: root + "/shape-out")
+        removeAndSettle(destinations)
         print(
             pad(name, 28) + "statetui \(format(median(ours), 3)) s, cp \(format(median(theirs), 3)) s: ratio "
                 + "\(format(median(theirs) / median(ours) * 100, 1))% (runs: "

@@ -14,10 +14,13 @@ import Darwin
 /// The file counts are `STATETUI_BENCH_TREE_FILES` (comma-separated, 10,000, the issue's yardstick, and 30,000 by
 /// default; add 1000000 for the million the issue bounds at 64 MB), the runs each `STATETUI_BENCH_TREE_RUNS` (3).
 ///
-/// Each contender starts on a settled device: the previous copy's removal is synced first. Until stop 36 it
-/// was not, so `cp -a && sync -f` also paid for writing back the removal of statetui's copy (on a file
-/// system mounted with `discard`, trimming its blocks too), which made it look several times slower than it
-/// is (27 s for 30,000 empty files, against about 2 s settled).
+/// Each contender starts on a settled device (`sync`) and writes a destination of its own; all are removed
+/// at the end. Until stop 36 the previous copy's removal was not synced first, so `cp -a && sync -f`
+/// also paid for writing back the removal of statetui's copy (on a file system mounted with `discard`,
+/// trimming its blocks too), which made it look several times slower than it is (27 s for 30,000 empty
+/// files, against about 2 s settled). Until stop 37 each run still began right after a removal, which slowed
+/// its creates: ext4 without a journal (this machine's root) skips inodes freed in the last five minutes by
+/// reading each one's inode table block.
 func runCopyTreeBenchmarks() {
     let environment = ProcessInfo.processInfo.environment
     let counts = (environment["STATETUI_BENCH_TREE_FILES"] ?? "10000,30000").split(separator: ",").compactMap {
@@ -46,9 +49,9 @@ func runCopyTreeBenchmarks() {
     for count in counts {
         let source = work + "/src-\(count)"
         makeEmptyTree(at: source, files: count)
-        let destination = work + "/dest"
-        let (cp, ours) = timeTreeCopies(source: source, destination: destination, statetui: statetui, runs: runs)
-        _ = runChild("/bin/rm", ["-rf", destination, source])
+        // Removed with `work` at the end, not here: the next count's runs would begin right after a removal.
+        let (cp, ours) = timeTreeCopies(
+            source: source, destination: work + "/dest-\(count)", statetui: statetui, runs: runs)
         for (name, figures) in [("cp -a && sync -f", cp), ("statetui copy --headless", ours)] {
             print(
                 pad(TransferTotals.count(count), 11) + pad(name, 30)
@@ -67,15 +70,15 @@ func runCopyTreeBenchmarks() {
 }
 
 /// Seconds and peak resident megabytes of `runs` copies of the tree at `source` by `cp -a && sync -f` and by
-/// `statetui copy --headless`, alternated, each into a fresh `destination`.
+/// `statetui copy --headless`, alternated, each into a fresh directory named `destination-N`.
 private func timeTreeCopies(source: String, destination: String, statetui: String, runs: Int)
     -> (cp: [(seconds: Double, megabytes: Double)], ours: [(seconds: Double, megabytes: Double)])
 {
     var cp: [(seconds: Double, megabytes: Double)] = []
     var ours: [(seconds: Double, megabytes: Double)] = []
-    for _ in 0..<runs {
+    for run in 0..<runs {
         for contender in 0..<2 {
-            _ = runChild("/bin/rm", ["-rf", destination])
+            let destination = destination + "-\(2 * run + contender)"
             sync()
             mkdir(destination, 0o755)
             if contender == 0 {

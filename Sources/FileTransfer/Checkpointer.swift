@@ -16,22 +16,25 @@ import Darwin
 /// requested checkpoint durable. The fsyncs also start the disk early, so the commit's own fsync only
 /// waits for the tail.
 final class Checkpointer: Sendable {
-    // The descriptor is used only on `queue` and closed by `finish` or `abandon` after the queue drained.
+    // The descriptor of its own is used only on `queue` and closed by `finish` or `abandon` after the
+    // queue drained.
     private let queue = DispatchQueue(label: "statetui.file-transfer.checkpoint")
     private let state: Locked<State>
-    private let descriptor: Int32
+    /// The staged file's descriptor, open while checkpoints are requested; duplicated on the first request.
+    private let partial: Int32
     private let fileSystem: FileSystem
     private let journal: CopyJournal?
     private let name: String
     private let path: String
 
-    /// Takes over `descriptor`, a descriptor of its own on the partial at `path` (a duplicate of the
-    /// staged file's, never a reopen by name); `durable` is the offset already on storage.
-    init(descriptor: Int32, path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem) {
-        self.descriptor = descriptor
+    /// Checkpoints the partial at `path` whose open descriptor is `partial`; `durable` is the offset already
+    /// on storage. The first request takes a descriptor of its own (a duplicate, never a reopen by name);
+    /// a file smaller than the distance between requests, most files of a tree, never needs one.
+    init(partial: Int32, path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem) {
+        self.partial = partial
         self.path = path
         self.name = name
-        self.state = Locked(State(durable: durable, failure: nil, closed: false))
+        self.state = Locked(State(durable: durable))
         self.journal = journal
         self.fileSystem = fileSystem
     }
@@ -39,7 +42,9 @@ final class Checkpointer: Sendable {
     private struct State {
         var durable: Int64
         var failure: TransferError?
-        var closed: Bool
+        var closed = false
+        /// The descriptor of its own, once a request took it.
+        var descriptor: Int32?
     }
 
     /// The largest offset known to be durable and journaled.
@@ -48,8 +53,27 @@ final class Checkpointer: Sendable {
     /// The first background failure, if any; the loop stops on it.
     var firstFailure: TransferError? { state.withLock { $0.failure } }
 
+    /// The descriptor of its own, duplicated now if no request took it yet; nil once closed or failed
+    /// (a failure to duplicate is the first failure).
+    private func ownDescriptor() -> Int32? {
+        let (partial, fileSystem, path) = (self.partial, self.fileSystem, self.path)
+        return state.withLock { state -> Int32? in
+            guard !state.closed, state.failure == nil else { return nil }
+            if let descriptor = state.descriptor { return descriptor }
+            do throws(Errno) {
+                let descriptor = try fileSystem.duplicate(partial)
+                state.descriptor = descriptor
+                return descriptor
+            } catch {
+                state.failure = TransferError.io(operation: "reopen", path: path, reason: error)
+                return nil
+            }
+        }
+    }
+
     /// Queues making the first `offset` bytes durable and journaling that.
     func checkpoint(at offset: Int64) {
+        guard let descriptor = ownDescriptor() else { return }
         queue.async { [self] in
             guard state.withLock({ $0.failure == nil && !$0.closed }) else { return }
             var outcome: TransferError?
@@ -79,6 +103,7 @@ final class Checkpointer: Sendable {
     /// disk writes while the loop copies instead of all at the next fsync (the kernel would otherwise
     /// hold a whole copy in memory until the commit).
     func startWriteback(from start: Int64, to end: Int64) {
+        guard let descriptor = ownDescriptor() else { return }
         queue.async { [self] in
             guard state.withLock({ !$0.closed }) else { return }
             fileSystem.startWriteback(descriptor, start, end - start)
@@ -102,11 +127,14 @@ final class Checkpointer: Sendable {
     /// Drains the queue and closes the descriptor once.
     private func close() -> (durable: Int64, failure: TransferError?) {
         queue.sync {}
-        let (durable, failure, wasClosed) = state.withLock { state in
-            defer { state.closed = true }
-            return (state.durable, state.failure, state.closed)
+        let (durable, failure, descriptor) = state.withLock { state in
+            defer {
+                state.closed = true
+                state.descriptor = nil
+            }
+            return (state.durable, state.failure, state.descriptor)
         }
-        if !wasClosed {
+        if let descriptor {
             fileSystem.close(descriptor)
         }
         return (durable, failure)

@@ -273,15 +273,9 @@ public final class CopyJob: Sendable {
         in directory: DestinationDirectory, progress: @Sendable (CopyProgress) -> Void
     ) throws(TransferError) -> Copied {
         progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
-        let checkpointer: Checkpointer
-        do {
-            checkpointer = Checkpointer(
-                descriptor: try staged.duplicateDescriptor(), path: request.partialPath, name: request.name,
-                durable: staged.offset, journal: journal, fileSystem: options.fileSystem)
-        } catch {
-            _ = staged.close()
-            throw error
-        }
+        let checkpointer = Checkpointer(
+            partial: staged.partialDescriptor, path: request.partialPath, name: request.name,
+            durable: staged.offset, journal: journal, fileSystem: options.fileSystem)
         do throws(TransferError) {
             switch try loop(
                 from: source, sourceStatus: sourceStatus, into: &staged, checkpointer: checkpointer, progress: progress)
@@ -365,7 +359,10 @@ public final class CopyJob: Sendable {
             if offset >= size {
                 segment = FileSegment(isHole: false, end: offset + Int64(staged.chunkSize))
             } else if offset >= segment.end {
-                segment = options.fileSystem.segment(of: source, at: offset, size: size)
+                segment =
+                    sourceStatus.mayHaveHoles
+                    ? options.fileSystem.segment(of: source, at: offset, size: size)
+                    : FileSegment(isHole: false, end: size)
             }
             let (wanted, count) = try copyPiece(of: segment, from: source, at: offset, into: &staged)
             if offset >= size {

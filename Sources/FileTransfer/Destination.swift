@@ -146,17 +146,30 @@ public final class DestinationDirectory: Sendable {
     /// link or hard link) is removed first, without following it; without, the caller found none.
     func create(_ name: String, flags: Int32, replacing: Bool) throws(TransferError) -> Int32 {
         try checkName(name)
-        if replacing {
-            try remove(name)
-        }
         do {
-            // Private until the copy gives it its source's mode: never wider than the source at any moment.
-            return try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+            return try createNew(name, flags: flags)
+        } catch .init(rawValue: EEXIST) where replacing {
+            // Removed only when something is there: an `unlink` of a missing name would still take the
+            // directory's lock, once for every file of a tree.
+            try remove(name)
         } catch .init(rawValue: EEXIST) {
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
         } catch {
             throw .writing(path(of: name), operation: "create", error)
         }
+        do {
+            return try createNew(name, flags: flags)
+        } catch .init(rawValue: EEXIST) {
+            throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
+        } catch {
+            throw .writing(path(of: name), operation: "create", error)
+        }
+    }
+
+    /// `openat` of a new file `name`, never following a symbolic link; private (`0600`) until the copy gives
+    /// it its source's mode, so never wider than the source at any moment.
+    private func createNew(_ name: String, flags: Int32) throws(Errno) -> Int32 {
+        try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
     }
 
     /// Opens the existing regular file `name` with `flags`, never following a symbolic link and never

@@ -33,6 +33,9 @@ public struct FileStatus: Hashable, Sendable, Codable {
     var group: UInt32 = 0
     /// The permission bits, setuid, setgid and sticky included (`st_mode & 0o7777`).
     var permissions: UInt32
+    /// False when the file has storage for every byte of its size (`st_blocks`), so it has no holes and
+    /// the copy need not look for them (`cp`'s test); true when it may have some, or is not known.
+    var mayHaveHoles = true
 
     /// Describes a file.
     public init(
@@ -70,6 +73,8 @@ public struct FileStatus: Hashable, Sendable, Codable {
             accessedNanoseconds: Int64(accessed.tv_sec) * 1_000_000_000 + Int64(accessed.tv_nsec))
         user = UInt32(raw.st_uid)
         group = UInt32(raw.st_gid)
+        // `st_blocks` counts 512-byte units whatever the file system's block size.
+        mayHaveHoles = Int64(raw.st_blocks) * 512 < Int64(raw.st_size)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -147,7 +147,7 @@ public struct FileSystem: Sendable {
         }
         self.copyMetadataAt = { directory, name, source throws(Errno) in
             try FileName.withCString(name) { name throws(Errno) in
-                if geteuid() == 0 {
+                if runsAsRoot {
                     _ = try retryingInterrupts {
                         fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
                     }
@@ -333,7 +333,7 @@ extension FileSystem {
     /// as root (first, since a change of owner clears setuid and setgid), then the permission bits, then
     /// the access and modification times (last, since nothing after them may touch the file).
     func copyMetadata(to descriptor: Int32, from source: FileStatus) throws(Errno) {
-        if geteuid() == 0 {
+        if runsAsRoot {
             try setOwner(descriptor, source.user, source.group)
         }
         try setPermissions(descriptor, source.permissions)
@@ -539,3 +539,7 @@ let seekHole: Int32 = 4
 let seekData = SEEK_DATA
 let seekHole = SEEK_HOLE
 #endif
+
+/// True when the process runs as root, which alone may give a copy its source's owner. Read once: the
+/// effective user never changes while statetui runs, and a tree copy asks for every file.
+let runsAsRoot = geteuid() == 0

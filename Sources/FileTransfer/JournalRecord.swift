@@ -1,7 +1,7 @@
 /// One line of the copy journal: an intention, a durable checkpoint or an outcome, keyed by file name.
 public enum JournalRecord: Hashable, Sendable, Codable {
-    /// Written (and synced) before the partial is created: what is about to be copied. `replaces` is
-    /// the digest of a final file this journal wrote earlier and may now overwrite.
+    /// Written before the partial is created: what is about to be copied. `replaces` is the digest of a
+    /// final file this journal wrote earlier and may now overwrite.
     case intent(name: String, request: String, source: String, sourceStatus: FileStatus, replaces: SHA256Digest?)
     /// The partial's first `offset` bytes are on stable storage.
     case checkpoint(name: String, offset: Int64)
@@ -20,6 +20,20 @@ public enum JournalRecord: Hashable, Sendable, Codable {
         case .intent(let name, _, _, _, _), .checkpoint(let name, _), .committing(let name, _, _),
             .completed(let name, _, _), .failed(let name, _), .cancelled(let name):
             name
+        }
+    }
+
+    /// True when the record must be durable before the step after it starts, so `append` waits for its
+    /// fsync. Two records need not:
+    /// - an intention: what it precedes, a partial, is private and under a name reserved for the copy; a
+    ///   crash that loses the line leaves a partial the next copy of that file replaces, and the
+    ///   commitment record's fsync, before any rename, makes the intention durable with it;
+    /// - a completion: it follows a rename already made durable; a crash that loses it leaves
+    ///   `committing`, which the next run completes from the final file's digest.
+    public var isWriteAhead: Bool {
+        switch self {
+        case .intent, .completed: false
+        case .checkpoint, .committing, .failed, .cancelled: true
         }
     }
 }

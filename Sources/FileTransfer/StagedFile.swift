@@ -321,14 +321,9 @@ public struct StagedFile: ~Copyable {
         }
     }
 
-    /// A second descriptor on the partial, for syncing it from another thread (the caller closes it).
-    func duplicateDescriptor() throws(TransferError) -> Int32 {
-        do {
-            return try fileSystem.duplicate(descriptor)
-        } catch {
-            throw TransferError.io(operation: "reopen", path: partialPath, reason: error)
-        }
-    }
+    /// The partial's descriptor, for a ``Checkpointer`` to duplicate while this file is open (it never
+    /// reopens the partial by name).
+    var partialDescriptor: Int32 { descriptor }
 
     /// Makes everything written so far durable (fsync); afterwards `durableOffset == offset`.
     public mutating func sync() throws(TransferError) {

@@ -497,8 +497,8 @@ import Testing
 /// Copies appending to one journal at the same time share its fsyncs (group commit), and none returns
 /// before an fsync that began after its line was written.
 @Suite struct JournalGroupCommitTests {
-    /// Each record that announces a step is fsynced before `append` returns; a completion record, which
-    /// follows a rename already durable, is written and not waited for, and still applies to its entry.
+    /// Each write-ahead record is fsynced before `append` returns; an intention and a completion are
+    /// written and not waited for, and still apply to their entry.
     @Test func onlyRecordsThatAnnounceAStepWaitForTheirFsync() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -517,7 +517,8 @@ import Testing
         try journal.append(CopyJournalTests.intent("a"))
         try journal.append(.committing(name: "a", size: 100, digest: CopyJournalTests.digest))
         try journal.append(.completed(name: "a", size: 100, digest: CopyJournalTests.digest))
-        #expect(calls.withLock { $0 } == ["append", "sync", "append", "sync", "append"])
+        // The intention's line is made durable by the commitment's fsync.
+        #expect(calls.withLock { $0 } == ["append", "append", "sync", "append"])
         #expect(journal.entry(named: "a")?.status == .completed(size: 100, digest: CopyJournalTests.digest))
     }
 
@@ -551,12 +552,16 @@ import Testing
             return count
         }
         let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
+        let names = ["first", "b", "c", "d", "e"]
+        // The intentions, which are written and not waited for, give each name its entry.
+        for name in names { try journal.append(CopyJournalTests.intent(name)) }
+        for _ in names { written.wait() }
         counting.withLock { $0 = true }
         let appended = DispatchGroup()
         func appendOnAThread(_ name: String) {
             appended.enter()
             Thread {
-                try? journal.append(CopyJournalTests.intent(name))
+                try? journal.append(.committing(name: name, size: 100, digest: CopyJournalTests.digest))
                 appended.leave()
             }.start()
         }
@@ -564,13 +569,14 @@ import Testing
         entered.wait()
         for name in ["b", "c", "d", "e"] { appendOnAThread(name) }
         // Until every line is written (bounded, so code that holds the journal during its fsync fails
-        // instead of hanging), then through the journal's lock, which each line's ticket is taken under.
+        // instead of hanging), then until every writer took its ticket.
         let deadline = DispatchTime.now() + .seconds(20)
         let allWritten = (0..<5).allSatisfy { _ in written.wait(timeout: deadline) == .success }
-        if allWritten { _ = journal.entries }
+        if allWritten { journal.waitForWriters() }
         held.signal()
         appended.wait()
         #expect(syncs.withLock { $0 } == 2)
-        #expect(Set(journal.entries.keys) == ["first", "b", "c", "d", "e"])
+        let committing = JournalEntry.Status.committing(size: 100, digest: CopyJournalTests.digest)
+        #expect(journal.entries.mapValues(\.status) == Dictionary(uniqueKeysWithValues: names.map { ($0, committing) }))
     }
 }
