@@ -272,12 +272,8 @@ public final class CopyJournal: Sendable {
 
     /// The bytes of one journal line for `record`, newline included.
     public static func line(for record: JournalRecord) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? encoder.encode(record) else {
-            preconditionFailure("Internal inconsistency: a record of strings, integers and digests did not encode")
-        }
-        return Array(checksum(of: Array(json)).utf8) + [UInt8(ascii: " ")] + Array(json) + [UInt8(ascii: "\n")]
+        let json = record.json
+        return Array(checksum(of: json).utf8) + [UInt8(ascii: " ")] + json + [UInt8(ascii: "\n")]
     }
 
     /// Replays journal content into entries and problems; pure, so it is tested (and fuzzed) without
