@@ -15,8 +15,11 @@ final class PipelinedHasher: @unchecked Sendable {
     // drains the queues before freeing the buffers) never happens on a queue itself.
     private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
     private let free: DispatchSemaphore
-    private var buffers: [UnsafeMutableRawBufferPointer]
+    /// The ring; a buffer is allocated the first time it is handed out (a file of one chunk needs one).
+    private var buffers: [UnsafeMutableRawBufferPointer?]
     private var next = 0
+    /// How many chunks (and holes) were handed in; producer-only.
+    private var handedIn = 0
     private let running: Running
     private let writes: QueuedWrites?
 
@@ -35,13 +38,13 @@ final class PipelinedHasher: @unchecked Sendable {
         self.chunkSize = chunkSize
         self.writes = writes
         self.free = DispatchSemaphore(value: depth)
-        self.buffers = (0..<depth).map { _ in Self.buffer(of: chunkSize) }
+        self.buffers = Array(repeating: nil, count: depth)
         self.running = Running(hasher)
     }
 
     deinit {
         waitForQueues()
-        for buffer in buffers { buffer.deallocate() }
+        for buffer in buffers { buffer?.deallocate() }
     }
 
     /// One ring buffer, page-aligned so that it can be written straight to storage.
@@ -61,7 +64,7 @@ final class PipelinedHasher: @unchecked Sendable {
         guard depth > buffers.count else { return }
         waitForQueues()
         for _ in buffers.count..<depth {
-            buffers.append(Self.buffer(of: chunkSize))
+            buffers.append(nil)
             free.signal()
         }
     }
@@ -73,7 +76,8 @@ final class PipelinedHasher: @unchecked Sendable {
         at position: Int64? = nil, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
     ) throws(Failure) -> Int {
         free.wait()
-        let buffer = buffers[next]
+        let buffer = buffers[next] ?? Self.buffer(of: chunkSize)
+        buffers[next] = buffer
         let count: Int
         do {
             count = try fill(buffer)
@@ -101,8 +105,16 @@ final class PipelinedHasher: @unchecked Sendable {
         return count
     }
 
-    /// Queues `work` on the hashing queue after everything handed in so far, writes included.
+    /// Queues `work` on the hashing queue after everything handed in so far, writes included; the first
+    /// chunk is hashed without the hashing queue (at once, or on the write queue after its write when the
+    /// writes are in the background). A file of one chunk, most files of a tree, then never waits for
+    /// another thread to hash it; a larger one overlaps hashing with I/O from its second chunk on.
     private func hash(_ work: @escaping @Sendable () -> Void) {
+        handedIn += 1
+        if handedIn == 1 {
+            guard let writes else { return work() }
+            return writes.after(work)
+        }
         guard let writes else { return queue.async(execute: work) }
         let queue = self.queue
         writes.after { queue.async(execute: work) }
