@@ -47,7 +47,7 @@ func runCopyBenchmarks() {
             + "\(format(median(latencies.toStopped) * 1000, 2)), max \(format(latencies.toStopped.max()! * 1000, 2))")
     print(
         "SHA-256 in memory (libcrypto): \(format(hashing.wall, 0)) MB/s, \(format(hashing.cpu, 0)) MB per CPU second")
-    runCopyShapeBenchmarks(root: bench.root, runs: runs)
+    runCopyShapeBenchmarks(runs: runs)
 
     var json = "{\"group\":\"copy\",\"bytes\":\(size),\"runs\":\(runs),\"chunk_size\":\(chosen.chunk)"
     json += ",\"cp_s\":\(format(cp, 4)),\"cp_sync_s\":\(format(cpSync, 4))"
@@ -419,15 +419,16 @@ func loadAverage() -> String {
 /// 1 KiB: the tree bound is 10,000 entries) against `cp -a … && sync -f`, and a 4 GiB sparse file holding
 /// 1 MiB of data against `cp --sparse=always … && sync -f`. A ratio above 100% means statetui is faster.
 ///
-/// Every run writes a destination of its own, and all are removed only after the last run: a removal just
-/// before a run slows that run's creates (ext4 without a journal, this machine's root file system, skips
-/// inodes freed in the last five minutes by reading each one's inode table block, so `cp -a` of the small
-/// files took 0.5 s or 4.2 s depending on what was removed before it); each run still starts on a settled
-/// device (`sync`).
-func runCopyShapeBenchmarks(root: String, runs: Int) {
+/// Every run writes a destination of its own, and all are removed only after the last group
+/// (``makeManyFileDirectory(_:)`` says why); each run still starts on a settled device (`sync`).
+func runCopyShapeBenchmarks(runs: Int) {
     let statetui = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/statetui"
     guard FileManager.default.isExecutableFile(atPath: statetui) else {
         print("copy shape benchmarks: no \(statetui) (make bench builds it)")
+        return
+    }
+    guard let root = makeManyFileDirectory("copyshapes") else {
+        print("copy shape benchmarks: cannot create a directory under /tmp: \(Errno.current)")
         return
     }
     let tree = root + "/small"
@@ -457,14 +458,12 @@ func runCopyShapeBenchmarks(root: String, runs: Int) {
     ] {
         var ours: [Double] = []
         var theirs: [Double] = []
-        var destinations: [String] = []
         for run in 0..<runs {
             let order = run % 2 == 0 ? [true, false] : [false, true]
             for isOurs in order {
-                let destination = root + "/shape-out-\(destinations.count)"
-                destinations.append(destination)
+                let destination = root + "/shape-out-\(name.prefix(1))-\(run)-\(isOurs ? "ours" : "cp")"
                 // On a settled device: the last copy written back before the clock starts.
-                removeAndSettle([])
+                sync()
                 try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
                 if isOurs {
                     ours.append(
@@ -476,7 +475,6 @@ func runCopyShapeBenchmarks(root: String, runs: Int) {
                 }
             }
         }
-        removeAndSettle(destinations)
         print(
             pad(name, 28) + "statetui \(format(median(ours), 3)) s, cp \(format(median(theirs), 3)) s: ratio "
                 + "\(format(median(theirs) / median(ours) * 100, 1))% (runs: "

@@ -15,7 +15,7 @@ import Darwin
 /// default; add 1000000 for the million the issue bounds at 64 MB), the runs each `STATETUI_BENCH_TREE_RUNS` (3).
 ///
 /// Each contender starts on a settled device (`sync`) and writes a destination of its own; all are removed
-/// at the end. Until stop 36 the previous copy's removal was not synced first, so `cp -a && sync -f`
+/// after the last group (``makeManyFileDirectory(_:)``). Until stop 36 the previous copy's removal was not synced first, so `cp -a && sync -f`
 /// also paid for writing back the removal of statetui's copy (on a file system mounted with `discard`,
 /// trimming its blocks too), which made it look several times slower than it is (27 s for 30,000 empty
 /// files, against about 2 s settled). Until stop 37 each run still began right after a removal, which slowed
@@ -33,13 +33,10 @@ func runCopyTreeBenchmarks() {
         print("copy tree benchmarks: no \(statetui) (make bench builds it)")
         return
     }
-    var template = Array("/tmp/statetui-treebench-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+    guard let work = makeManyFileDirectory("treebench") else {
         print("copy tree benchmarks: cannot make a temporary directory")
         return
     }
-    let work = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    defer { _ = runChild("/bin/rm", ["-rf", work]) }
     print("")
     print(
         "Copy tree benchmarks: statetui copy --headless vs cp -a && sync -f, empty files in directories of 1,000, "
@@ -49,7 +46,8 @@ func runCopyTreeBenchmarks() {
     for count in counts {
         let source = work + "/src-\(count)"
         makeEmptyTree(at: source, files: count)
-        // Removed with `work` at the end, not here: the next count's runs would begin right after a removal.
+        // Removed with `work` after the last group, not here: the next count's runs would begin right after
+        // a removal.
         let (cp, ours) = timeTreeCopies(
             source: source, destination: work + "/dest-\(count)", statetui: statetui, runs: runs)
         for (name, figures) in [("cp -a && sync -f", cp), ("statetui copy --headless", ours)] {

@@ -39,3 +39,4 @@ await run("copy_command") { runCopyCommandBenchmarks() }
 await run("copy_tree") { runCopyTreeBenchmarks() }
 await run("inspector") { await runInspectorBenchmarks() }
 await run("replay") { runReplayBenchmarks() }
+removeManyFileDirectories()
