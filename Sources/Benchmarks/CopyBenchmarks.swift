@@ -137,12 +137,11 @@ struct CopyBench {
         let environment = ProcessInfo.processInfo.environment
         size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
         runs = max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
-        var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        guard let root = makeTemporaryDirectory(name) else {
             print("\(label): cannot create a directory under /tmp: \(Errno.current)")
             return nil
         }
-        root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.root = root
         source = root + "/source.bin"
         destination = root + "/out"
         do {

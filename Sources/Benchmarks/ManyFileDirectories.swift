@@ -19,11 +19,17 @@ private let removedAfterAllGroups = Mutex<[String]>([])
 /// A new directory `/tmp/statetui-NAME-XXXXXX`, removed by ``removeManyFileDirectories()`` after the last
 /// group; nil when it cannot be made.
 func makeManyFileDirectory(_ name: String) -> String? {
-    var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
-    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
-    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard let path = makeTemporaryDirectory(name) else { return nil }
     removedAfterAllGroups.withLock { $0.append(path) }
     return path
+}
+
+/// A new, empty directory `/tmp/statetui-NAME-XXXXXX` (`mkdtemp`); nil when it cannot be made (`errno` says
+/// why). The caller removes it.
+func makeTemporaryDirectory(_ name: String) -> String? {
+    var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Removes every directory ``makeManyFileDirectory(_:)`` made.

@@ -143,33 +143,33 @@ public final class DestinationDirectory: Sendable {
 
     /// Creates `name` as a new, empty regular file opened with `flags` (plus `O_CREAT | O_EXCL |
     /// O_NOFOLLOW`). With `replacing`, an entry already there (a stale partial, a planted symbolic
-    /// link or hard link) is removed first, without following it; without, the caller found none.
+    /// link or hard link) is removed, without following it, and the file created again; without, the caller
+    /// found none, and an entry there is one that appeared meanwhile.
     func create(_ name: String, flags: Int32, replacing: Bool) throws(TransferError) -> Int32 {
         try checkName(name)
-        do {
-            return try createNew(name, flags: flags)
-        } catch .init(rawValue: EEXIST) where replacing {
+        var created = createNew(name, flags: flags)
+        if replacing, case .failure(let error) = created, error.rawValue == EEXIST {
             // Removed only when something is there: an `unlink` of a missing name would still take the
             // directory's lock, once for every file of a tree.
             try remove(name)
-        } catch .init(rawValue: EEXIST) {
-            throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
-        } catch {
-            throw .writing(path(of: name), operation: "create", error)
+            created = createNew(name, flags: flags)
         }
-        do {
-            return try createNew(name, flags: flags)
-        } catch .init(rawValue: EEXIST) {
+        switch created {
+        case .success(let descriptor):
+            return descriptor
+        case .failure(let error) where error.rawValue == EEXIST:
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
-        } catch {
+        case .failure(let error):
             throw .writing(path(of: name), operation: "create", error)
         }
     }
 
     /// `openat` of a new file `name`, never following a symbolic link; private (`0600`) until the copy gives
     /// it its source's mode, so never wider than the source at any moment.
-    private func createNew(_ name: String, flags: Int32) throws(Errno) -> Int32 {
-        try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+    private func createNew(_ name: String, flags: Int32) -> Result<Int32, Errno> {
+        Result { () throws(Errno) in
+            try fileSystem.openAt(descriptor, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        }
     }
 
     /// Opens the existing regular file `name` with `flags`, never following a symbolic link and never
