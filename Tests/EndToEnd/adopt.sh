@@ -128,7 +128,11 @@ if ! (cd "$consumer" && "$SWIFT" build >"$work/build.log" 2>&1); then
     fail "a package depending on statetui from: 0.1.0 does not build"
 else
     pass "a package depending on a tagged statetui builds with all four library products"
-    output=$(cd "$consumer" && "$SWIFT" run --skip-build Kettles "$work/sockets" 2>&1) || fail "the consumer failed to run: $output"
+    # The exit status goes into the message: a run that fails without printing anything (as one CI run did,
+    # once) is otherwise reported with nothing to go on.
+    status=0
+    output=$(cd "$consumer" && "$SWIFT" run --skip-build Kettles "$work/sockets" 2>&1) || status=$?
+    [ "$status" -eq 0 ] || fail "the consumer failed to run (exit status $status): $output"
     expected="coin: moved, push: moved, state: locked
 graph: 2 states
 inspector: registered true"
