@@ -10,7 +10,10 @@ import Synchronization
 ///    worker; the decisions too when `transition` may be called from other threads, else on the calling
 ///    thread before them.
 /// 2. **Number** (on the calling thread): the batch's cells are walked in (state, event) order, and each
-///    pending state receives the next position the first time a cell names it.
+///    pending state receives the next position the first time a cell names it; its table slot is
+///    rewritten to that position.
+/// The workers are the calling thread and an ``ExplorationCrew`` of helper threads, started at the first
+/// batch large enough to share and kept until the search ends.
 /// A one-thread breadth-first search numbers a new state when the first (state, event) cell reaches it,
 /// so positions, edges, invalid pairs and truncation come out the same whatever the number of workers
 /// and however the threads raced for the table's slots.
@@ -26,11 +29,13 @@ extension StateGraph {
             transition: transition, postponed: postponed)
     }
 
-    /// The fewest cells a batch must have to be shared among workers. Waking the workers and waiting for
-    /// the last of them costs tens of microseconds, more when other processes hold the cores: on the
-    /// 2-core test machine, batches of 512 cells were 40% slower shared, batches of 2 048 gained nothing,
-    /// and from 8 192 cells sharing gained (a graph of 200 000 states in levels of equal width).
-    @inlinable static var sharedBatchCells: Int { 4096 }
+    /// The fewest cells a batch must have to be shared with the exploration's crew of helper threads
+    /// (``ExplorationCrew``). A helper that watches for work takes its first task within a microsecond,
+    /// but one asleep takes tens of microseconds to wake, and the calling thread does a small batch alone
+    /// in that time. When helpers were woken for each batch, sharing gained only from about 8 192 cells;
+    /// with the crew, sharing batches from 1 024 cells (instead of 4 096) took the torus of
+    /// `make bench` from 0.23 to 0.20 s on two cores, the levels left to one thread falling from 62 to 4 ms.
+    @inlinable static var sharedBatchCells: Int { 1024 }
 
     /// The search behind every exploration. `postponed` names the node a `.postpone` leads to (nil:
     /// none), and is only asked on a `.postpone`, so machines that never postpone pay nothing for it.
@@ -51,28 +56,30 @@ extension StateGraph {
         table.placeFirst(fragment: VisitedTable.fragment(initial, seeded: Hasher()))
         var states: [State] = [initial]
         states.reserveCapacity(Swift.min(limit, 4096))
-        var cells: [Int32] = []
+        let cells = GraphCells()
         var invalid: [InvalidPair] = []
         var isTruncated = false
         let batchStateLimit = Swift.max(1, (1 << 16) / Swift.max(width, 1))
         let scratch = ExplorationScratch<State, Event>()
         var cursor = 0
+        var crew: ExplorationCrew?
+        defer { crew?.finish() }
         return withoutActuallyEscaping(transition) { transition in
             withoutActuallyEscaping(postponed) { postponed in
                 while cursor < states.count {
                     let batchStates = Swift.min(states.count &- cursor, batchStateLimit)
                     let batchCells = batchStates &* width
                     let admitting = states.count < limit
-                    if admitting { table.reserve(batchCells, workers: workers) }
                     let shared = workers > 1 && batchCells >= sharedBatchCells
+                    if shared && crew == nil { crew = ExplorationCrew(helpers: workers &- 1) }
+                    if admitting { table.reserve(batchCells, crew: crew) }
                     let chunkSize = shared ? Swift.max(64, Swift.min(512, batchStates / (workers &* 4))) : batchStates
                     let chunkCount = (batchStates &+ chunkSize &- 1) / chunkSize
                     scratch.reserve(cells: batchCells, chunks: chunkCount)
-                    let cellBase = cells.count
-                    cells.append(contentsOf: repeatElement(0, count: batchCells))
+                    let cellBase = cells.extend(by: batchCells)
                     expand(
-                        states, first: cursor, count: batchStates, events: events, into: &cells, at: cellBase,
-                        chunkSize: chunkSize, chunkCount: chunkCount, workers: shared ? workers : 1,
+                        states, first: cursor, count: batchStates, events: events, into: cells.base + cellBase,
+                        chunkSize: chunkSize, chunkCount: chunkCount, crew: shared ? crew : nil,
                         spreadsTransitions: spreadsTransitions, admitting: admitting, table: table, scratch: scratch,
                         transition: transition,
                         postponed: postponed)
@@ -81,11 +88,8 @@ extension StateGraph {
                         scratch.invalid[chunk] = []
                     }
                     number(
-                        cells: cellBase..<(cellBase &+ batchCells), in: &cells, states: &states, limit: limit,
-                        table: table, scratch: scratch, isTruncated: &isTruncated)
-                    let settling = PendingSettlement(
-                        table: table, scratch: scratch, cells: batchCells, cellsPerTask: chunkSize &* width)
-                    runAll(settling, count: chunkCount, workers: shared ? workers : 1)
+                        cells: cells.base + cellBase, count: batchCells, states: &states, limit: limit, table: table,
+                        scratch: scratch, isTruncated: &isTruncated)
                     cursor &+= batchStates
                 }
                 return graph(
@@ -96,13 +100,13 @@ extension StateGraph {
     }
 
     /// Step 1 for one batch: the `count` states from `first` meet every event, a chunk at a task, their
-    /// verdicts written into the batch's cells from `cellBase` on, and the successors are looked up. With
+    /// verdicts written into the batch's `cells`, and the successors are looked up. With
     /// `workers > 1` the look-ups are shared, and the decisions too when `spreadsTransitions`; otherwise
     /// `transition` and `postponed` are called on the calling thread alone.
     @inlinable
     static func expand(
-        _ states: [State], first: Int, count: Int, events: [Event], into cells: inout [Int32], at cellBase: Int,
-        chunkSize: Int, chunkCount: Int, workers: Int, spreadsTransitions: Bool, admitting: Bool,
+        _ states: [State], first: Int, count: Int, events: [Event], into cells: UnsafeMutablePointer<Int32>,
+        chunkSize: Int, chunkCount: Int, crew: ExplorationCrew?, spreadsTransitions: Bool, admitting: Bool,
         table: VisitedTable, scratch: ExplorationScratch<State, Event>,
         transition: @escaping (State, Event) -> Transition<State, Event>,
         postponed: @escaping (State, Event) -> State?
@@ -111,20 +115,17 @@ extension StateGraph {
         // `withoutActuallyEscaping`).
         states.withUnsafeBufferPointer { statesBuffer in
             events.withUnsafeBufferPointer { eventsBuffer in
-                cells.withUnsafeMutableBufferPointer { cellsBuffer in
-                    let lookUp = SuccessorLookup(
-                        states: statesBuffer, first: first, count: count, width: events.count,
-                        cells: cellsBuffer.baseAddress! + cellBase, chunkSize: chunkSize, admitting: admitting,
-                        table: table, scratch: scratch)
-                    let batch = ExplorationBatch(
-                        lookUp: lookUp, events: eventsBuffer, scratch: scratch, transition: transition,
-                        postponed: postponed)
-                    if workers > 1 && !spreadsTransitions {
-                        for chunk in 0..<chunkCount { batch.decide(chunk: chunk) }
-                        runAll(lookUp, count: chunkCount, workers: workers)
-                    } else {
-                        runAll(batch, count: chunkCount, workers: workers)
-                    }
+                let lookUp = SuccessorLookup(
+                    states: statesBuffer, first: first, count: count, width: events.count, cells: cells,
+                    chunkSize: chunkSize, admitting: admitting, table: table, scratch: scratch)
+                let batch = ExplorationBatch(
+                    lookUp: lookUp, events: eventsBuffer, scratch: scratch, transition: transition,
+                    postponed: postponed)
+                if crew != nil && !spreadsTransitions {
+                    for chunk in 0..<chunkCount { batch.decide(chunk: chunk) }
+                    runAll(lookUp, count: chunkCount, crew: crew)
+                } else {
+                    runAll(batch, count: chunkCount, crew: crew)
                 }
             }
         }
@@ -135,59 +136,69 @@ extension StateGraph {
     @inlinable
     static func graph(
         states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool, table: VisitedTable,
-        cells: consuming [Int32]
+        cells: GraphCells
     ) -> StateGraph {
         let explored = table.explored()
         let slotBits = table.slotBits
         table.removeAll()
-        if cells.capacity > cells.count &+ cells.count / 64 {
-            cells = [Int32](unsafeUninitializedCapacity: cells.count) { [cells] buffer, count in
-                _ = buffer.initialize(from: cells)
-                count = cells.count
-            }
-        }
+        cells.trim()
         return StateGraph(
             states: states, events: events, invalid: invalid, isTruncated: isTruncated,
             index: StateIndex(explored: explored, slotBits: slotBits), cells: cells)
     }
 
-    /// Step 2 for one batch: walks its cells in order and gives each pending state the next position the
-    /// first time a cell names it, or refuses it once `limit` states are admitted.
+    /// Step 2 for one batch, on the calling thread: walks its `count` cells in order and gives each pending
+    /// state the next position the first time a cell names it, or refuses it once `limit` states are
+    /// admitted, and rewrites the table slot the state was pending in to say so.
     @inlinable
     static func number(
-        cells range: Range<Int>, in cells: inout [Int32], states: inout [State], limit: Int, table: VisitedTable,
+        cells: UnsafeMutablePointer<Int32>, count: Int, states: inout [State], limit: Int, table: VisitedTable,
         scratch: ExplorationScratch<State, Event>, isTruncated: inout Bool
     ) {
         let numbered = scratch.numbered
         let successors = scratch.successors
-        numbered.update(repeating: -1, count: range.count)
+        let pendingSlots = scratch.slots
+        let fragments = scratch.fragments
+        let slots = table.slots
+        numbered.update(repeating: -1, count: count)
+        // Room for every state the batch may admit, grown as an append would grow it, so that each append
+        // below only stores.
+        let room = Swift.min(count, Swift.max(0, limit &- states.count))
+        if states.capacity < states.count &+ room {
+            states.reserveCapacity(Swift.max(states.capacity &* 2, states.count &+ room))
+        }
         var placed = 0
         defer { table.count &+= placed }
-        cells.withUnsafeMutableBufferPointer { cells in
-            for cell in range {
-                let value = cells[cell]
-                guard let (pending, kind) = GraphCell.pending(of: value) else {
-                    if GraphCell.isBeyondLimit(value) { isTruncated = true }
-                    continue
-                }
-                var position = numbered[pending]
-                if position == -1 {
-                    placed &+= 1
-                    if states.count < limit {
-                        position = Int32(truncatingIfNeeded: states.count)
-                        states.append((successors + pending).move())
-                    } else {
-                        position = -2
-                        (successors + pending).deinitialize(count: 1)
-                    }
-                    numbered[pending] = position
-                }
-                if position >= 0 {
-                    cells[cell] = GraphCell.target(Int(position), kind: kind)
+        for cell in 0..<count {
+            let value = cells[cell]
+            guard let (pending, kind) = GraphCell.pending(of: value) else {
+                if GraphCell.isBeyondLimit(value) { isTruncated = true }
+                continue
+            }
+            var position = numbered[pending]
+            if position == -1 {
+                placed &+= 1
+                let entry: UInt32
+                if states.count < limit {
+                    position = Int32(truncatingIfNeeded: states.count)
+                    entry = UInt32(truncatingIfNeeded: states.count &+ 1)
+                    states.append((successors + pending).move())
                 } else {
-                    cells[cell] = GraphCell.beyondLimit(kind: kind)
-                    isTruncated = true
+                    position = -2
+                    entry = VisitedTable.refusedFlag
+                    (successors + pending).deinitialize(count: 1)
                 }
+                numbered[pending] = position
+                // Stored without reading the slot first: its hash bits are the fragment of the cell that
+                // placed the state, so the core need not wait for the slot's line.
+                let word = UInt64(fragments[pending]) << 32 | UInt64(entry)
+                slots[Int(pendingSlots[pending])].store(word, ordering: .relaxed)
+            }
+            if position >= 0 {
+                cells[cell] = GraphCell.target(Int(position), kind: kind)
+            } else {
+                cells[cell] = GraphCell.beyondLimit(kind: kind)
+                isTruncated = true
             }
         }
     }
@@ -260,7 +271,7 @@ final class ExplorationScratch<State: Hashable, Event>: @unchecked Sendable {
 /// the successors are then looked up (``SuccessorLookup``).
 ///
 /// Sound to send because chunk `c` writes only its own cells, successors and `scratch.invalid[c]`, its
-/// look-up is sound to send, and `runConcurrently` returns after every chunk, so the caller then sees
+/// look-up is sound to send, and the crew's `run` returns after every chunk, so the caller then sees
 /// every write; the entries that send it to other threads take `transition` and `postponed` `@Sendable`.
 @usableFromInline
 struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sendable {
@@ -346,7 +357,7 @@ struct ExplorationBatch<State: Hashable, Event>: ConcurrentTasks, @unchecked Sen
 /// Sound to send because chunk `c` writes only its own cells and fragments, a pending state's slot is
 /// written by the one worker whose claim of a table slot names it, a successor found again is released
 /// only by the worker of its own cell, and a successor another cell placed is read only after its claim
-/// was loaded with acquiring order; `runConcurrently` returns after every chunk, so the caller then sees
+/// was loaded with acquiring order; the crew's `run` returns after every chunk, so the caller then sees
 /// every write; and the entries that send it to other threads take sendable states.
 @usableFromInline
 struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
@@ -401,6 +412,7 @@ struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
         let lower = chunk &* chunkSize &* width
         let upper = Swift.min(lower &+ chunkSize &* width, count &* width)
         var touched: UInt64 = 0
+        let touchesStates = MemoryLayout<State>.size > 0
         var group = lower
         while group < upper {
             let groupEnd = Swift.min(group &+ 64, upper)
@@ -411,14 +423,26 @@ struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
             for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
                 touched ^= slots[Int(truncatingIfNeeded: fragments[cell]) & mask].load(ordering: .relaxed)
             }
+            // The explored states the words name, touched together the same way: a successor found again
+            // is compared with the state at its position, most often the look-up's only other cache miss.
+            if touchesStates {
+                for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
+                    let fragment = fragments[cell]
+                    let word = slots[Int(truncatingIfNeeded: fragment) & mask].load(ordering: .relaxed)
+                    let entry = UInt32(truncatingIfNeeded: word)
+                    guard word >> 32 == UInt64(fragment), entry & VisitedTable.pendingFlag == 0, entry != 0 else {
+                        continue
+                    }
+                    touched ^= UInt64(UnsafeRawPointer(states.baseAddress! + Int(entry &- 1)).load(as: UInt8.self))
+                }
+            }
             for cell in group..<groupEnd where GraphCell.isUnvisited(cells[cell]) {
                 cells[cell] = visit(cell: cell, kind: GraphCell.unvisitedKind(cells[cell]))
             }
             group = groupEnd
         }
-        // A use of the touched words, so that the loads that bring their slots into the cache stay (the
-        // chunk's fragments are not read after its look-ups).
-        if touched == 1 && upper > lower { fragments[lower] = 0 }
+        // A use of the touched words, so that the loads that bring their slots into the cache stay.
+        if touched == 1 { touchedWords.store(touched, ordering: .relaxed) }
     }
 
     /// The cell for a move of `kind` to the successor placed at batch cell `cell`: its position when
@@ -460,45 +484,6 @@ struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
                 }
             }
             slot = (slot &+ 1) & mask
-        }
-    }
-}
-
-/// Step 3, after numbering: each table slot a batch placed a pending state in is rewritten to the
-/// position the state received (or to refused), a task for each run of `cellsPerTask` batch cells.
-///
-/// Sound to send because each pending state has its own slot, so no two tasks write the same word, and
-/// `runConcurrently` returns after every task.
-@usableFromInline
-struct PendingSettlement: ConcurrentTasks, @unchecked Sendable {
-    @usableFromInline let slots: UnsafeMutablePointer<Atomic<UInt64>>
-    @usableFromInline let pendingSlots: UnsafeMutablePointer<Int32>
-    @usableFromInline let numbered: UnsafeMutablePointer<Int32>
-    @usableFromInline let cells: Int
-    @usableFromInline let cellsPerTask: Int
-
-    @inlinable
-    init<State, Event>(
-        table: VisitedTable, scratch: ExplorationScratch<State, Event>, cells: Int, cellsPerTask: Int
-    ) {
-        slots = table.slots
-        pendingSlots = scratch.slots
-        numbered = scratch.numbered
-        self.cells = cells
-        self.cellsPerTask = cellsPerTask
-    }
-
-    @inlinable
-    func run(_ task: Int) {
-        let lower = task &* cellsPerTask
-        let upper = Swift.min(lower &+ cellsPerTask, cells)
-        for cell in lower..<upper {
-            let position = numbered[cell]
-            guard position != -1 else { continue }
-            let entry = position >= 0 ? UInt32(truncatingIfNeeded: position &+ 1) : VisitedTable.refusedFlag
-            let slot = Int(pendingSlots[cell])
-            let word = slots[slot].load(ordering: .relaxed)
-            slots[slot].store(word & 0xFFFF_FFFF_0000_0000 | UInt64(entry), ordering: .relaxed)
         }
     }
 }

@@ -81,7 +81,7 @@ public struct StateGraph<State: Hashable, Event> {
     @usableFromInline let index: StateIndex
     /// One cell per (state, event), row-major (``GraphCell``): the target's position and kind of move,
     /// the verdict that moved nowhere, or a move to a state not admitted (truncation).
-    @usableFromInline let cells: [Int32]
+    @usableFromInline let cells: GraphCells
 
     /// Target of a cell whose verdict moved nowhere (`stay`, `ignore`, `invalid`).
     @usableFromInline static var noTarget: Int32 { -1 }
@@ -91,7 +91,7 @@ public struct StateGraph<State: Hashable, Event> {
     @usableFromInline
     init(
         states: [State], events: [Event], invalid: [InvalidPair], isTruncated: Bool, index: StateIndex,
-        cells: [Int32]
+        cells: GraphCells
     ) {
         self.states = states
         self.events = events

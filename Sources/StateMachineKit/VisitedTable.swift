@@ -25,7 +25,7 @@ import Darwin
 final class VisitedTable: @unchecked Sendable {
     // Unchecked because `slots` is a raw buffer: its words are only touched through `Atomic`'s operations
     // while threads share the table, and `reserve` and `explored` are used by one thread
-    // between batches, after `runConcurrently` has returned.
+    // between batches, after the crew's `run` has returned.
 
     /// The slots, a power of two of them.
     @usableFromInline var slots: UnsafeMutablePointer<Atomic<UInt64>>
@@ -134,10 +134,10 @@ final class VisitedTable: @unchecked Sendable {
         return result.exchanged ? nil : result.original
     }
 
-    /// Doubles the slots until `additional` more states fit, moving each word by its hash bits, on `workers`
-    /// threads for a large table. Between batches.
+    /// Doubles the slots until `additional` more states fit, moving each word by its hash bits, with `crew`
+    /// for a large table. Between batches.
     @inlinable
-    func reserve(_ additional: Int, workers: Int) {
+    func reserve(_ additional: Int, crew: ExplorationCrew?) {
         let capacity = Self.capacity(for: count &+ additional)
         guard capacity > mask &+ 1 else { return }
         let old = slots
@@ -145,7 +145,7 @@ final class VisitedTable: @unchecked Sendable {
         slots = Self.emptySlots(capacity)
         mask = capacity &- 1
         let moving = SlotMove(from: old, count: oldCapacity, to: slots, mask: mask, slotsPerTask: 1 << 15)
-        runAll(moving, count: (oldCapacity &+ (1 << 15) &- 1) >> 15, workers: count >= 1 << 16 ? workers : 1)
+        runAll(moving, count: (oldCapacity &+ (1 << 15) &- 1) >> 15, crew: count >= 1 << 16 ? crew : nil)
         Self.release(old, capacity: oldCapacity)
     }
 
@@ -230,3 +230,7 @@ struct SlotMove: ConcurrentTasks, @unchecked Sendable {
         }
     }
 }
+
+/// Where a look-up stores the words it read only to bring their lines into the cache, in the rare case they
+/// combine to 1: a use of them that the compiler cannot drop, made almost never.
+@usableFromInline let touchedWords = Atomic<UInt64>(0)

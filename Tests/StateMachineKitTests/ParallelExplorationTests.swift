@@ -31,7 +31,7 @@ private func flip(_ state: Switches, _ bit: Int) -> Transition<Switches, Int> {
 }
 
 /// A cell on a 200 × 200 torus with the eight moves of a chess king: rings of up to 792 states a level,
-/// so the levels from the 64th on (512 states, 4 096 cells) are shared among workers.
+/// so the levels from the 16th on (128 states, 1 024 cells) are shared among workers.
 private struct KingCell: Hashable, Sendable {
     var row: Int16
     var column: Int16
@@ -57,7 +57,7 @@ enum WideModel: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// Runs `body` on a thread of its own and returns what it made. The explorations here keep every core busy for
-/// a while (their workers are Dispatch's); run on the cooperative pool, which has one thread a core, they would
+/// a while (the calling thread works beside its helpers); run on the cooperative pool, which has one thread a core, they would
 /// hold it, and other suites' tasks running meanwhile (a demo's player, whose stall bound is in wall time)
 /// would wait for them.
 private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
