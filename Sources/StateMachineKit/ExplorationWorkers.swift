@@ -130,7 +130,8 @@ final class ExplorationCrew: Sendable {
     @usableFromInline let ended = DispatchSemaphore(value: 0)
     @usableFromInline let helpers: Int
 
-    /// How many times a waiting helper reads the counter before it sleeps: about a tenth of a millisecond.
+    /// How many times a waiting helper reads the counter before it sleeps: about a tenth of a millisecond,
+    /// more when other threads take the core it offers every 1,024 reads.
     @inlinable static var watches: Int { 1 << 17 }
 
     /// A crew of `helpers` threads, started now. ``finish()`` must be called once it is no longer needed.
@@ -155,7 +156,12 @@ final class ExplorationCrew: Sendable {
         var seen = 0
         while true {
             var watched = 0
-            while generation.load(ordering: .acquiring) == seen && watched < Self.watches { watched &+= 1 }
+            while generation.load(ordering: .acquiring) == seen && watched < Self.watches {
+                watched &+= 1
+                // Now and then the core is offered to another thread: with more helpers than cores (a
+                // count the caller chose), watching helpers would otherwise hold back the calling thread.
+                if watched & 1023 == 0 { sched_yield() }
+            }
             let (job, latest, finished) = published.withLock { published in
                 if published.generation == seen && !published.finished {
                     published.sleepers &+= 1
