@@ -100,9 +100,9 @@ extension StateGraph {
     }
 
     /// Step 1 for one batch: the `count` states from `first` meet every event, a chunk at a task, their
-    /// verdicts written into the batch's `cells`, and the successors are looked up. With
-    /// `workers > 1` the look-ups are shared, and the decisions too when `spreadsTransitions`; otherwise
-    /// `transition` and `postponed` are called on the calling thread alone.
+    /// verdicts written into the batch's `cells`, and the successors are looked up. With a `crew` the
+    /// look-ups are shared with it, and the decisions too when `spreadsTransitions`; otherwise `transition`
+    /// and `postponed` are called on the calling thread alone.
     @inlinable
     static func expand(
         _ states: [State], first: Int, count: Int, events: [Event], into cells: UnsafeMutablePointer<Int32>,
@@ -487,3 +487,7 @@ struct SuccessorLookup<State: Hashable>: ConcurrentTasks, @unchecked Sendable {
         }
     }
 }
+
+/// Where a look-up stores the words it read only to bring their lines into the cache, in the rare case they
+/// combine to 1: a use of them that the compiler cannot drop, made almost never.
+@usableFromInline let touchedWords = Atomic<UInt64>(0)

@@ -230,7 +230,3 @@ struct SlotMove: ConcurrentTasks, @unchecked Sendable {
         }
     }
 }
-
-/// Where a look-up stores the words it read only to bring their lines into the cache, in the rare case they
-/// combine to 1: a use of them that the compiler cannot drop, made almost never.
-@usableFromInline let touchedWords = Atomic<UInt64>(0)
