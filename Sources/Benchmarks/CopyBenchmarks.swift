@@ -413,6 +413,50 @@ func loadAverage() -> String {
         .joined(separator: " ") ?? "?"
 }
 
+/// The sources of the copy shapes: `tree` holding 9,900 files of 1 KiB, and `sparse`, a 4 GiB file holding
+/// 1 MiB of data in its middle.
+private func makeShapeSources(tree: String, sparse: String) throws {
+    try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
+    for index in 0..<9_900 {
+        try Data(repeating: UInt8(truncatingIfNeeded: index), count: 1024).write(
+            to: URL(fileURLWithPath: tree + "/f\(index)"))
+    }
+    guard FileManager.default.createFile(atPath: sparse, contents: nil),
+        let handle = FileHandle(forWritingAtPath: sparse)
+    else { throw Errno.current }
+    try handle.truncate(atOffset: 4 << 30)
+    try handle.seek(toOffset: 2 << 30)
+    try handle.write(contentsOf: Data(repeating: 7, count: 1 << 20))
+    try handle.close()
+}
+
+/// `runs` alternated rounds of `statetui copy --headless SOURCE` and of the shell command `baseline`, each
+/// into a new directory under `outputs` on a settled device; the seconds of each.
+private func timeShape(
+    _ name: String, source: String, baseline: String, statetui: String, outputs: String, runs: Int
+) -> (ours: [Double], theirs: [Double]) {
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    for run in 0..<runs {
+        let order = run % 2 == 0 ? [true, false] : [false, true]
+        for isOurs in order {
+            let destination = outputs + "/shape-out-\(name.prefix(1))-\(run)-\(isOurs ? "ours" : "cp")"
+            // On a settled device: the last copy written back before the clock starts.
+            sync()
+            try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+            if isOurs {
+                ours.append(
+                    timeProcess(
+                        "/bin/sh",
+                        ["-c", "\"$0\" copy --headless \"$1\" \"$2\" >/dev/null", statetui, source, destination]))
+            } else {
+                theirs.append(timeProcess("/bin/sh", ["-c", baseline, source, destination + "/"]))
+            }
+        }
+    }
+    return (ours, theirs)
+}
+
 /// The shapes beside one big file, each through the release `statetui copy --headless` (the binary beside
 /// this one) against its durable `cp` in the same run, alternated, medians: many small files (9,900 of
 /// 1 KiB: the tree bound is 10,000 entries) against `cp -a … && sync -f`, and a 4 GiB sparse file holding
@@ -433,18 +477,7 @@ func runCopyShapeBenchmarks(runs: Int) {
     let tree = root + "/small"
     let sparse = root + "/sparse.bin"
     do {
-        try FileManager.default.createDirectory(atPath: tree, withIntermediateDirectories: true)
-        for index in 0..<9_900 {
-            try Data(repeating: UInt8(truncatingIfNeeded: index), count: 1024).write(
-                to: URL(fileURLWithPath: tree + "/f\(index)"))
-        }
-        guard FileManager.default.createFile(atPath: sparse, contents: nil),
-            let handle = FileHandle(forWritingAtPath: sparse)
-        else { throw Errno.current }
-        try handle.truncate(atOffset: 4 << 30)
-        try handle.seek(toOffset: 2 << 30)
-        try handle.write(contentsOf: Data(repeating: 7, count: 1 << 20))
-        try handle.close()
+        try makeShapeSources(tree: tree, sparse: sparse)
     } catch {
         print("copy shape benchmarks: cannot make the sources: \(error)")
         return
@@ -455,25 +488,8 @@ func runCopyShapeBenchmarks(runs: Int) {
         ("9,900 files of 1 KiB", tree, "cp -a \"$0\" \"$1\" && sync -f \"$1\""),
         ("4 GiB sparse, 1 MiB data", sparse, "cp --sparse=always \"$0\" \"$1\" && sync -f \"$1\""),
     ] {
-        var ours: [Double] = []
-        var theirs: [Double] = []
-        for run in 0..<runs {
-            let order = run % 2 == 0 ? [true, false] : [false, true]
-            for isOurs in order {
-                let destination = root + "/shape-out-\(name.prefix(1))-\(run)-\(isOurs ? "ours" : "cp")"
-                // On a settled device: the last copy written back before the clock starts.
-                sync()
-                try? FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
-                if isOurs {
-                    ours.append(
-                        timeProcess(
-                            "/bin/sh",
-                            ["-c", "\"$0\" copy --headless \"$1\" \"$2\" >/dev/null", statetui, source, destination]))
-                } else {
-                    theirs.append(timeProcess("/bin/sh", ["-c", baseline, source, destination + "/"]))
-                }
-            }
-        }
+        let (ours, theirs) = timeShape(
+            name, source: source, baseline: baseline, statetui: statetui, outputs: root, runs: runs)
         print(
             pad(name, 28) + "statetui \(format(median(ours), 3)) s, cp \(format(median(theirs), 3)) s: ratio "
                 + "\(format(median(theirs) / median(ours) * 100, 1))% (runs: "

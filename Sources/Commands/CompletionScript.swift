@@ -127,21 +127,32 @@ package struct CompletionScript {
     }
 
     private var bash: String {
+        let lines =
+            [Self.header(.bash), ""] + Self.bashOfferFunction + ["_statetui() {"] + bashWordScan + bashValueCases
+            + bashOptionCases + bashArgumentCases + ["}", "", "complete -F _statetui statetui"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `_statetui_offer`, which every completion calls.
+    private static let bashOfferFunction = [
+        "# Offers the words in $2 and, with $3 (-f files, -d directories), the paths that complete $1.",
+        "_statetui_offer() {",
+        "    COMPREPLY=()",
+        "    if [[ -n $2 ]]; then",
+        "        mapfile -t COMPREPLY < <(compgen -W \"$2\" -- \"$1\")",
+        "    fi",
+        "    if [[ -n $3 ]]; then",
+        "        compopt -o filenames 2>/dev/null",
+        "        mapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen \"$3\" -- \"$1\")",
+        "    fi",
+        "}", "",
+    ]
+
+    /// The loop over the words before the cursor: which command, which argument position, and whether the
+    /// word being completed is an option's value.
+    private var bashWordScan: [String] {
         let valuePatterns = valueOptions.map { Self.bashQuoted("\($0.command) --\($0.option.long)") }
-        var lines = [
-            Self.header(.bash), "",
-            "# Offers the words in $2 and, with $3 (-f files, -d directories), the paths that complete $1.",
-            "_statetui_offer() {",
-            "    COMPREPLY=()",
-            "    if [[ -n $2 ]]; then",
-            "        mapfile -t COMPREPLY < <(compgen -W \"$2\" -- \"$1\")",
-            "    fi",
-            "    if [[ -n $3 ]]; then",
-            "        compopt -o filenames 2>/dev/null",
-            "        mapfile -t -O \"${#COMPREPLY[@]}\" COMPREPLY < <(compgen \"$3\" -- \"$1\")",
-            "    fi",
-            "}", "",
-            "_statetui() {",
+        return [
             "    local cur=${COMP_WORDS[COMP_CWORD]} command= position=0 ended= value= option= dashboard= word i",
             "    for ((i = 1; i < COMP_CWORD; i++)); do",
             "        word=${COMP_WORDS[i]}",
@@ -167,6 +178,12 @@ package struct CompletionScript {
             "            position=$((position + 1))",
             "        fi",
             "    done",
+        ]
+    }
+
+    /// An option's value: what that option takes.
+    private var bashValueCases: [String] {
+        var lines = [
             "    if [[ -n $value ]]; then",
             "        case \"$command $option\" in",
         ]
@@ -174,11 +191,17 @@ package struct CompletionScript {
             lines.append(
                 "            \(Self.bashQuoted("\(command) --\(option.long)"))) \(Self.bashOffer(option.value!)) ;;")
         }
-        lines += [
+        return lines + [
             "            *) COMPREPLY=() ;;",
             "        esac",
             "        return 0",
             "    fi",
+        ]
+    }
+
+    /// A word starting with `-`: the options of the command (or of the dashboard).
+    private var bashOptionCases: [String] {
+        var lines = [
             "    if [[ -z $ended && $cur == -* ]]; then",
             "        case $command in",
             "            '') _statetui_offer \"$cur\" \(Self.bashOptionWords(options)) ;;",
@@ -187,10 +210,16 @@ package struct CompletionScript {
             lines.append(
                 "            \(command.name)) _statetui_offer \"$cur\" \(Self.bashOptionWords(command.options)) ;;")
         }
-        lines += [
+        return lines + [
             "        esac",
             "        return 0",
             "    fi",
+        ]
+    }
+
+    /// Anything else: a command name, or the argument at its position.
+    private var bashArgumentCases: [String] {
+        var lines = [
             "    case \"$command $position\" in",
             "        ' 0') [[ -z $dashboard ]] && \(Self.bashOffer(.init(words: commands.map(\.name)))) ;;",
         ]
@@ -202,14 +231,11 @@ package struct CompletionScript {
                 lines.append("        \(pattern)) \(Self.bashOffer(argument.offered)) ;;")
             }
         }
-        lines += [
+        return lines + [
             "        *) COMPREPLY=() ;;",
             "    esac",
             "    return 0",
-            "}", "",
-            "complete -F _statetui statetui",
         ]
-        return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: - zsh
@@ -267,16 +293,40 @@ package struct CompletionScript {
             "        '1: :->command' \\",
             "        '*:: :->argument' && ret=0",
             "    case $state in",
+        ]
+        lines += zshCommandList + zshCommandArguments
+        lines += [
+            "    esac",
+            "    return ret",
+            "}", "",
+            "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then",
+            "    _statetui \"$@\"",
+            "else",
+            "    compdef _statetui statetui",
+            "fi",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `command` state: the commands, each with its help.
+    private var zshCommandList: [String] {
+        var lines = [
             "        (command)",
             "            local -a commands=(",
         ]
         for command in commands {
             lines.append("                '\(Self.zshSpecText(command.name)):\(Self.zshSpecText(command.help))'")
         }
-        lines += [
+        return lines + [
             "            )",
             "            _describe -t commands 'statetui command' commands && ret=0",
             "            ;;",
+        ]
+    }
+
+    /// The `argument` state: each command's options and arguments.
+    private var zshCommandArguments: [String] {
+        var lines = [
             "        (argument)",
             "            curcontext=${curcontext%:*:*}:statetui-$words[1]:",
             "            case $words[1] in",
@@ -298,19 +348,10 @@ package struct CompletionScript {
             lines[lines.count - 1] += " && ret=0"
             lines.append("                    ;;")
         }
-        lines += [
+        return lines + [
             "            esac",
             "            ;;",
-            "    esac",
-            "    return ret",
-            "}", "",
-            "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then",
-            "    _statetui \"$@\"",
-            "else",
-            "    compdef _statetui statetui",
-            "fi",
         ]
-        return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: - fish
@@ -341,64 +382,7 @@ package struct CompletionScript {
     }
 
     private var fish: String {
-        let valuePatterns = valueOptions.map { Self.fishQuoted("\($0.command) --\($0.option.long)") }
-        var lines = [
-            Self.header(.fish), "",
-            "function __statetui_takes_value --description 'Whether option $argv[2] of command $argv[1] takes a value'",
-            "    switch \"$argv[1] $argv[2]\"",
-            "        case \(valuePatterns.joined(separator: " "))",
-            "            return 0",
-            "    end",
-            "    return 1",
-            "end", "",
-            "function __statetui_where --description 'COMMAND:POSITION of the word being completed; value after an option'",
-            "    set -l command ''",
-            "    set -l position 0",
-            "    set -l value 0",
-            "    set -l ended 0",
-            "    set -l dashboard 0",
-            "    for word in (commandline -opc)[2..-1]",
-            "        if test $value = 1",
-            "            set value 0",
-            "            continue",
-            "        end",
-            "        if test $ended = 0; and string match -qr -- '^-.' $word",
-            "            if test $word = --",
-            "                set ended 1",
-            "                continue",
-            "            end",
-            "            if test -z \"$command\"",
-            "                set dashboard 1",
-            "            end",
-            "            if not string match -q -- '*=*' $word; and __statetui_takes_value \"$command\" $word",
-            "                set value 1",
-            "            end",
-            "            continue",
-            "        end",
-            "        if test -z \"$command\" -a $dashboard = 0",
-            "            set command $word",
-            "            set ended 0",
-            "        else",
-            "            set position (math $position + 1)",
-            "        end",
-            "    end",
-            "    if test $value = 1",
-            "        echo \"$command:value\"",
-            "    else if test $dashboard = 1 -a -z \"$command\"",
-            "        echo dashboard",
-            "    else",
-            "        echo \"$command:$position\"",
-            "    end",
-            "end", "",
-            "function __statetui_at --description 'Whether the word being completed is at one of the places $argv'",
-            "    set -l where (__statetui_where)",
-            "    for place in $argv",
-            "        string match -q -- $place $where; and return 0",
-            "    end",
-            "    return 1",
-            "end", "",
-            "complete -c statetui -f",
-        ]
+        var lines = [Self.header(.fish), ""] + fishPlaceFunctions + ["complete -c statetui -f"]
         for option in options {
             lines.append(Self.fishOption(option, at: ":0 :value dashboard"))
         }
@@ -420,4 +404,70 @@ package struct CompletionScript {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The functions that tell where the word being completed is (`COMMAND:POSITION`, an option's value, or
+    /// the dashboard's options), which every completion's condition asks.
+    private var fishPlaceFunctions: [String] {
+        let valuePatterns = valueOptions.map { Self.fishQuoted("\($0.command) --\($0.option.long)") }
+        return [
+            "function __statetui_takes_value --description 'Whether option $argv[2] of command $argv[1] takes a value'",
+            "    switch \"$argv[1] $argv[2]\"",
+            "        case \(valuePatterns.joined(separator: " "))",
+            "            return 0",
+            "    end",
+            "    return 1",
+            "end", "",
+        ] + Self.fishWhereFunction + [
+            "function __statetui_at --description 'Whether the word being completed is at one of the places $argv'",
+            "    set -l where (__statetui_where)",
+            "    for place in $argv",
+            "        string match -q -- $place $where; and return 0",
+            "    end",
+            "    return 1",
+            "end", "",
+        ]
+    }
+
+    /// `__statetui_where`: the loop over the words before the cursor, as bash's.
+    private static let fishWhereFunction = [
+        "function __statetui_where --description 'COMMAND:POSITION of the word being completed; value after an option'",
+        "    set -l command ''",
+        "    set -l position 0",
+        "    set -l value 0",
+        "    set -l ended 0",
+        "    set -l dashboard 0",
+        "    for word in (commandline -opc)[2..-1]",
+        "        if test $value = 1",
+        "            set value 0",
+        "            continue",
+        "        end",
+        "        if test $ended = 0; and string match -qr -- '^-.' $word",
+        "            if test $word = --",
+        "                set ended 1",
+        "                continue",
+        "            end",
+        "            if test -z \"$command\"",
+        "                set dashboard 1",
+        "            end",
+        "            if not string match -q -- '*=*' $word; and __statetui_takes_value \"$command\" $word",
+        "                set value 1",
+        "            end",
+        "            continue",
+        "        end",
+        "        if test -z \"$command\" -a $dashboard = 0",
+        "            set command $word",
+        "            set ended 0",
+        "        else",
+        "            set position (math $position + 1)",
+        "        end",
+        "    end",
+        "    if test $value = 1",
+        "        echo \"$command:value\"",
+        "    else if test $dashboard = 1 -a -z \"$command\"",
+        "        echo dashboard",
+        "    else",
+        "        echo \"$command:$position\"",
+        "    end",
+        "end", "",
+    ]
 }

@@ -329,8 +329,7 @@ public final class CopyJob: Sendable {
     ) throws(TransferError) -> LoopEnd {
         let size = sourceStatus.size
         var offset = staged.offset
-        var lastCheckpoint = offset
-        var lastWriteback = offset
+        var queued = QueuedDurability(checkpoint: offset, writeback: offset)
         // Where the source's data and holes lie: holes are not read, only extended and hashed as zeros.
         var segment = FileSegment(isHole: false, end: offset)
         // Until the end of the file, not until `st_size`: files under /proc report 0 bytes and hold more.
@@ -356,14 +355,8 @@ public final class CopyJob: Sendable {
             case .interrupt:
                 return .interrupted(offset: offset)
             }
-            if offset >= size {
-                segment = FileSegment(isHole: false, end: offset + Int64(staged.chunkSize))
-            } else if offset >= segment.end {
-                segment =
-                    sourceStatus.mayHaveHoles
-                    ? options.fileSystem.segment(of: source, at: offset, size: size)
-                    : FileSegment(isHole: false, end: size)
-            }
+            segment = nextSegment(
+                after: segment, of: source, sourceStatus: sourceStatus, at: offset, chunk: staged.chunkSize)
             let (wanted, count) = try copyPiece(of: segment, from: source, at: offset, into: &staged)
             if offset >= size {
                 // A short read past `st_size` is the end of the file.
@@ -373,19 +366,48 @@ public final class CopyJob: Sendable {
                     path: request.source, detail: "it ended at \(offset + Int64(count)) of \(size) bytes")
             }
             offset += Int64(count)
-            // Queued behind the writes, so a checkpoint syncs only bytes already written.
-            if offset - lastCheckpoint >= options.checkpointInterval && offset < size {
-                let at = offset
-                staged.afterWrites { checkpointer.checkpoint(at: at) }
-                lastCheckpoint = offset
-                lastWriteback = offset
-            } else if offset - lastWriteback >= Self.writebackInterval {
-                let (from, to) = (lastWriteback, offset)
-                staged.afterWrites { checkpointer.startWriteback(from: from, to: to) }
-                lastWriteback = offset
-            }
+            queueDurability(at: offset, size: size, after: &queued, of: staged, checkpointer: checkpointer)
             // After the checkpoint is queued: whoever watches the progress finds every checkpoint up to it queued.
             progress(CopyProgress(bytesWritten: offset, totalBytes: max(size, offset)))
+        }
+    }
+
+    /// Where the byte loop last queued a checkpoint and the start of a writeback.
+    private struct QueuedDurability {
+        var checkpoint: Int64
+        var writeback: Int64
+    }
+
+    /// The stretch of the source the piece at `offset` comes from: `current` while it lasts, then the next data
+    /// or hole (searched for only when the source may have holes), or a chunk of data past `st_size`.
+    private func nextSegment(
+        after current: FileSegment, of source: Int32, sourceStatus: FileStatus, at offset: Int64, chunk: Int
+    ) -> FileSegment {
+        let size = sourceStatus.size
+        if offset >= size {
+            return FileSegment(isHole: false, end: offset + Int64(chunk))
+        }
+        guard offset >= current.end else { return current }
+        return sourceStatus.mayHaveHoles
+            ? options.fileSystem.segment(of: source, at: offset, size: size)
+            : FileSegment(isHole: false, end: size)
+    }
+
+    /// Queues a checkpoint at `offset` once a checkpoint interval was copied since the last one (never at the
+    /// end of the file, which the commit syncs), or else the start of writing back the bytes since the last
+    /// writeback once a writeback interval was. Both run behind the writes, so a checkpoint syncs only bytes
+    /// already written.
+    private func queueDurability(
+        at offset: Int64, size: Int64, after queued: inout QueuedDurability, of staged: borrowing StagedFile,
+        checkpointer: Checkpointer
+    ) {
+        if offset - queued.checkpoint >= options.checkpointInterval && offset < size {
+            staged.afterWrites { checkpointer.checkpoint(at: offset) }
+            queued = QueuedDurability(checkpoint: offset, writeback: offset)
+        } else if offset - queued.writeback >= Self.writebackInterval {
+            let from = queued.writeback
+            staged.afterWrites { checkpointer.startWriteback(from: from, to: offset) }
+            queued.writeback = offset
         }
     }
 

@@ -121,41 +121,11 @@ public struct FileSystem: Sendable {
     ) {
         self.lock = Self.posixLock
         self.lockHolder = Self.posixLockHolder
-        self.setPermissions = { descriptor, permissions throws(Errno) in
-            _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
-        }
-        self.readLinkAt = { directory, name throws(Errno) in
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
-            }
-            return FileName.string(buffer[..<count].lazy.map { UInt8(bitPattern: $0) })
-        }
-        self.symbolicLinkAt = { target, directory, name throws(Errno) in
-            _ = try FileName.withCString(target) { target throws(Errno) in
-                try FileName.withCString(name) { name throws(Errno) in
-                    try retryingInterrupts { symlinkat(target, directory, name) }
-                }
-            }
-        }
-        self.linkAt = { fromDirectory, from, toDirectory, to throws(Errno) in
-            _ = try FileName.withCString(from) { from throws(Errno) in
-                try FileName.withCString(to) { to throws(Errno) in
-                    try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
-                }
-            }
-        }
-        self.copyMetadataAt = { directory, name, source throws(Errno) in
-            try FileName.withCString(name) { name throws(Errno) in
-                if runsAsRoot {
-                    _ = try retryingInterrupts {
-                        fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
-                    }
-                }
-                let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
-                _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
-            }
-        }
+        self.setPermissions = Self.posixSetPermissions
+        self.readLinkAt = Self.posixReadLinkAt
+        self.symbolicLinkAt = Self.posixSymbolicLinkAt
+        self.linkAt = Self.posixLinkAt
+        self.copyMetadataAt = Self.posixCopyMetadataAt
         self.copyExtendedAttributes = { source, destination throws(Errno) in
             try ExtendedAttributes.copy(from: source, to: destination)
         }
@@ -327,6 +297,53 @@ extension FileSystem {
         var region = wholeFile(Int32(F_WRLCK))
         _ = try retryingInterrupts { fcntl(descriptor, F_GETLK, &region) }
         return region.l_type == Int16(F_UNLCK) ? nil : region.l_pid
+    }
+
+    private static let posixSetPermissions: @Sendable (Int32, UInt32) throws(Errno) -> Void = {
+        descriptor, permissions throws(Errno) in
+        _ = try retryingInterrupts { fchmod(descriptor, mode_t(permissions)) }
+    }
+
+    /// The target of the symbolic link `name` in `directory`, its bytes kept as they are (``FileName``).
+    private static let posixReadLinkAt: @Sendable (Int32, String) throws(Errno) -> String = {
+        directory, name throws(Errno) in
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = try FileName.withCString(name) { name throws(Errno) in
+            try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+        }
+        return FileName.string(buffer[..<count].lazy.map { UInt8(bitPattern: $0) })
+    }
+
+    private static let posixSymbolicLinkAt: @Sendable (String, Int32, String) throws(Errno) -> Void = {
+        target, directory, name throws(Errno) in
+        _ = try FileName.withCString(target) { target throws(Errno) in
+            try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { symlinkat(target, directory, name) }
+            }
+        }
+    }
+
+    private static let posixLinkAt: @Sendable (Int32, String, Int32, String) throws(Errno) -> Void = {
+        fromDirectory, from, toDirectory, to throws(Errno) in
+        _ = try FileName.withCString(from) { from throws(Errno) in
+            try FileName.withCString(to) { to throws(Errno) in
+                try retryingInterrupts { linkat(fromDirectory, from, toDirectory, to, 0) }
+            }
+        }
+    }
+
+    /// Owner (as root) and times of the entry `name` in `directory` itself, never of what a link leads to.
+    private static let posixCopyMetadataAt: @Sendable (Int32, String, FileStatus) throws(Errno) -> Void = {
+        directory, name, source throws(Errno) in
+        try FileName.withCString(name) { name throws(Errno) in
+            if runsAsRoot {
+                _ = try retryingInterrupts {
+                    fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
+            _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
+        }
     }
 
     /// Gives the open file `descriptor` the metadata of `source` as `cp -a` does: owner and group when running
