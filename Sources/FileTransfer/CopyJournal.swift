@@ -45,6 +45,8 @@ public final class CopyJournal: Sendable {
     private let writing = DispatchSemaphore(value: 1)
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
+    /// The commits waiting to be made durable together (``commitTogether(_:record:)``).
+    let commits = Locked(CommitQueue())
 
     /// What opening a journal does when another process holds its lock (copies into the same directory).
     public enum WhenBusy {
@@ -237,14 +239,20 @@ public final class CopyJournal: Sendable {
     /// Copies appending at the same time share their fsyncs (``SyncGroup``): each returns once an fsync
     /// that began after its line was written has returned. The entry changes only then.
     public func append(_ record: JournalRecord) throws(TransferError) {
-        let line = Self.line(for: record)
+        try append([record])
+    }
+
+    /// Appends `records` in one write, then as ``append(_:)`` does for one: synced when any of them is
+    /// write-ahead, their entries changed after that.
+    func append(_ records: [JournalRecord]) throws(TransferError) {
+        let lines = records.flatMap(Self.line(for:))
         let path = self.path
         let fileSystem = self.fileSystem
         let syncs = self.syncs
         let descriptor = self.descriptor
         writing.wait()
         do throws(Errno) {
-            try fileSystem.appendAll(descriptor, line)
+            try fileSystem.appendAll(descriptor, lines)
         } catch {
             writing.signal()
             throw TransferError.writing(path, operation: "append to", error)
@@ -252,15 +260,14 @@ public final class CopyJournal: Sendable {
         // Taken while the line's writer is the only one: whoever writes next finds its ticket taken.
         let ticket = syncs.ticket()
         writing.signal()
-        guard record.isWriteAhead else {
-            return noteAppended(record)
+        if records.contains(where: \.isWriteAhead) {
+            do {
+                try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
+            } catch {
+                throw TransferError.writing(path, operation: "append to", error)
+            }
         }
-        do {
-            try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
-        } catch {
-            throw TransferError.writing(path, operation: "append to", error)
-        }
-        noteAppended(record)
+        for record in records { noteAppended(record) }
     }
 
     /// Applies an appended `record` to its entry.

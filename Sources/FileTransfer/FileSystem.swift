@@ -90,6 +90,11 @@ public struct FileSystem: Sendable {
     /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
     /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
     package var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
+    /// Makes everything written to the file system holding an open file durable, every file's data and
+    /// metadata, with one flush of the device (`syncfs(2)`, Linux); nil where there is no such call. Copies of
+    /// many small files committing at once make their partials durable with one call of it instead of an
+    /// `fsync` each (``CopyJournal/commitTogether(_:record:)``).
+    package var syncFileSystem: (@Sendable (_ descriptor: Int32) throws(Errno) -> Void)?
     /// Turns writes that go straight to storage (`O_DIRECT`: no copy into the page cache, whole aligned
     /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after
     /// the call (false where the file system or the platform has none).
@@ -135,6 +140,7 @@ public struct FileSystem: Sendable {
         self.startWriteback = { descriptor, offset, count in
             Writeback.start(descriptor, offset: offset, count: count)
         }
+        self.syncFileSystem = Writeback.syncFileSystem
         self.setDirectWrites = { descriptor, on in DirectWrites.set(descriptor, on) }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
             _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
@@ -478,10 +484,11 @@ private enum ExtendedAttributes {
     }
 }
 
-/// `sync_file_range`, which the Glibc module does not import (declared only under `_GNU_SOURCE`): resolved
-/// once from the C library already loaded, with its C signature.
+/// `sync_file_range` and `syncfs`, which the Glibc module does not import (declared only under `_GNU_SOURCE`):
+/// resolved once from the C library already loaded, with their C signatures.
 private enum Writeback {
     typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+    typealias SyncFS = @convention(c) (Int32) -> Int32
 
     /// Written once, by the static initializer, and only read after: nothing can race on it.
     nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
@@ -493,6 +500,14 @@ private enum Writeback {
 
     static func start(_ descriptor: Int32, offset: Int64, count: Int64) {
         _ = syncFileRange?(descriptor, offset, count, startWrite)
+    }
+
+    private static let syncFS = dlsym(library, "syncfs").map { unsafeBitCast($0, to: SyncFS.self) }
+
+    /// `syncfs` of the file system holding a descriptor, retried on EINTR; nil where the C library has none.
+    static var syncFileSystem: (@Sendable (Int32) throws(Errno) -> Void)? {
+        guard let call = syncFS else { return nil }
+        return { descriptor throws(Errno) in _ = try retryingInterrupts { call(descriptor) } }
     }
 }
 

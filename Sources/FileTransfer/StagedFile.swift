@@ -347,9 +347,26 @@ public struct StagedFile: ~Copyable {
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus? = nil,
         beforeRename: () throws(TransferError) -> Void = {}
     ) throws(TransferError) -> CommittedFile {
+        let sealed = try seal(
+            expectedSize: expectedSize, expectedDigest: expectedDigest, metadataOf: source, sync: true)
+        try beforeRename()
+        try sealed.rename()
+        try sealed.destination.sync()
+        return sealed.committed
+    }
+
+    /// The first half of ``commit(expectedSize:expectedDigest:metadataOf:beforeRename:)``: gives the partial the
+    /// metadata of `source`, syncs it when `sync` is true (otherwise its durability is left to a sync of the
+    /// whole file system, ``CopyJournal/commitTogether(_:)``), closes it and checks its size and SHA-256
+    /// against the source's; what is left is to journal the commitment and rename it.
+    ///
+    /// A size or digest mismatch removes the partial and throws `validationFailed`; a failing system call
+    /// keeps the partial for a retry and throws its reason.
+    package consuming func seal(
+        expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?, sync: Bool
+    ) throws(TransferError) -> SealedPartial {
         let partialName = Self.partialName(for: name)
         let partialPath = self.partialPath
-        let finalPath = self.finalPath
         // The times set below must come after the last write.
         try writes.drain()
         if let source {
@@ -360,7 +377,7 @@ public struct StagedFile: ~Copyable {
                 throw TransferError.io(operation: "set the mode and times of", path: partialPath, reason: error)
             }
         }
-        try sync()
+        if sync { try self.sync() }
         let written: FileStatus
         do {
             written = try fileSystem.status(descriptor)
@@ -381,10 +398,9 @@ public struct StagedFile: ~Copyable {
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
-        try beforeRename()
-        try destination.rename(partialName, to: name, ifItIs: written.identity)
-        try destination.sync()
-        return CommittedFile(path: finalPath, size: size, digest: digest)
+        return SealedPartial(
+            destination: destination, name: name, identity: written.identity,
+            committed: CommittedFile(path: finalPath, size: size, digest: digest))
     }
 
     /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
@@ -404,5 +420,26 @@ public struct StagedFile: ~Copyable {
         fileSystem.close(descriptor)
         descriptor = -1
         return durableOffset
+    }
+}
+
+/// A partial whose bytes and metadata are complete and checked against the source, closed, not yet under its
+/// final name (``StagedFile/seal(expectedSize:expectedDigest:metadataOf:sync:)``).
+package struct SealedPartial: Sendable {
+    /// The directory that holds the partial and the final name.
+    package let destination: DestinationDirectory
+    /// The final name.
+    package let name: String
+    /// The partial's file, so that only it is renamed (never what another run put under its name).
+    package let identity: FileIdentity
+    /// What the final name holds once renamed.
+    package let committed: CommittedFile
+
+    /// The partial's path.
+    package var partialPath: String { destination.path(of: StagedFile.partialName(for: name)) }
+
+    /// Renames the partial onto its final name, atomically, if the partial's name still leads to this file.
+    package func rename() throws(TransferError) {
+        try destination.rename(StagedFile.partialName(for: name), to: name, ifItIs: identity)
     }
 }

@@ -24,7 +24,8 @@ import Darwin
 ///   meanwhile: then it verifies the kept prefix from disk first).
 /// - entering `idle` with a job (a cancel) removes the partial and journals the cancellation.
 /// - `succeeded(request:file:)` is sent only after the commit (fsync, size and SHA-256 check, atomic
-///   rename, directory fsync), never at progress 100; failures carry the OS reason in
+///   rename, directory fsync; for a small file, a `syncfs` shared with the copies committing beside it:
+///   ``CopyJournal/commitTogether(_:record:)``), never at progress 100; failures carry the OS reason in
 ///   `failed(request:message:)`.
 ///
 /// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for

@@ -1,0 +1,178 @@
+import Dispatch
+import Support
+import Testing
+
+@testable import FileTransfer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Small copies committing at the same time into one directory share one sync of the file system, one
+/// journal write and fsync, and one directory fsync, in the order a single commit takes its steps.
+@Suite struct CommitTogetherTests {
+    /// A file system that records the calls a commit makes, and whose syncs of the whole file system can be
+    /// held (the first one waits until released) or fail.
+    final class Recorder: Sendable {
+        let calls = Locked<[String]>([])
+        let syncFileSystemCalls = Locked(0)
+        let holdFirst: Bool
+        let failure: Errno?
+        let entered = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+
+        init(holdFirst: Bool = false, failure: Errno? = nil) {
+            self.holdFirst = holdFirst
+            self.failure = failure
+        }
+
+        var fileSystem: FileSystem {
+            var fileSystem = FileSystem.posix
+            fileSystem.append = { [self] descriptor, bytes throws(Errno) in
+                calls.withLock { $0.append("append") }
+                return try FileSystem.posix.append(descriptor, bytes)
+            }
+            fileSystem.sync = { [self] descriptor throws(Errno) in
+                calls.withLock { $0.append("fsync") }
+                try FileSystem.posix.sync(descriptor)
+            }
+            fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+                calls.withLock { $0.append("rename \(to)") }
+                try FileSystem.posix.renameAt(directory, from, to)
+            }
+            fileSystem.syncFileSystem = { [self] descriptor throws(Errno) in
+                let first = syncFileSystemCalls.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                calls.withLock { $0.append("syncfs") }
+                if first && holdFirst {
+                    entered.signal()
+                    released.wait()
+                }
+                if let failure { throw failure }
+                try FileSystem.posix.syncFileSystem!(descriptor)
+            }
+            return fileSystem
+        }
+    }
+
+    /// `name` written with `content`, sealed without its own fsync, ready to commit through `journal`.
+    static func sealed(_ name: String, _ content: [UInt8], in journal: CopyJournal) throws -> SealedPartial {
+        var staged = try StagedFile(creating: name, in: journal.directory, chunkSize: 4096)
+        try staged.write(contentsOf: content)
+        return try staged.seal(
+            expectedSize: Int64(content.count), expectedDigest: ContentDigest.of(content), metadataOf: nil, sync: false)
+    }
+
+    static func commitment(_ name: String, _ content: [UInt8]) -> JournalRecord {
+        .committing(name: name, size: Int64(content.count), digest: ContentDigest.of(content))
+    }
+
+    /// One commit alone: the file system synced, then the commitment appended and fsynced, then the rename,
+    /// then the directory fsynced; the file is in place and the journal records the commitment.
+    @Test func oneCommitTakesTheStepsInTheCrashSafeOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder()
+        let journal = try CopyJournal(directory: directory.path, fileSystem: recorder.fileSystem)
+        let content = pattern(count: 3000)
+        try journal.append(CopyJournalTests.intent("a.bin"))
+        let sealed = try Self.sealed("a.bin", content, in: journal)
+        recorder.calls.withLock { $0.removeAll() }
+        let file = try journal.commitTogether(sealed, record: Self.commitment("a.bin", content))
+        #expect(file == CommittedFile(path: directory.file("a.bin"), size: 3000, digest: ContentDigest.of(content)))
+        #expect(recorder.calls.withLock { $0 } == ["syncfs", "append", "fsync", "rename a.bin", "fsync"])
+        #expect(contents(of: directory.file("a.bin")) == content)
+        #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
+        #expect(
+            journal.entry(named: "a.bin")?.status == .committing(size: 3000, digest: ContentDigest.of(content)))
+    }
+
+    /// While the first commit's sync of the file system is held, three more arrive and wait; once it is
+    /// released they are carried out as one batch: two syncs of the file system for four files, and one
+    /// journal append for the three. A partial replaced meanwhile by a file this copy did not write is not
+    /// renamed; only its own commit fails.
+    @Test func commitsArrivingDuringABatchShareTheNextOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder(holdFirst: true)
+        let journal = try CopyJournal(directory: directory.path, fileSystem: recorder.fileSystem)
+        let names = ["first", "b", "c", "planted"]
+        let contentByName = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, pattern(count: 100 + $0)) })
+        let sealed = try names.map { try Self.sealed($0, contentByName[$0]!, in: journal) }
+        let outcomes = Locked<[String: Result<CommittedFile, TransferError>]>([:])
+        let done = DispatchGroup()
+        func commit(_ index: Int) {
+            done.enter()
+            DispatchQueue.global().async {
+                let name = names[index]
+                let outcome = Result { () throws(TransferError) in
+                    try journal.commitTogether(sealed[index], record: Self.commitment(name, contentByName[name]!))
+                }
+                outcomes.withLock { $0[name] = outcome }
+                done.leave()
+            }
+        }
+        recorder.calls.withLock { $0.removeAll() }
+        commit(0)
+        recorder.entered.wait()
+        for index in 1..<names.count { commit(index) }
+        // Bounded: a commit that never joins the queue fails the expectation below instead of hanging.
+        for _ in 0..<10_000 where journal.waitingCommitCount < 3 { usleep(1000) }
+        #expect(journal.waitingCommitCount == 3)
+        // Another file under the partial's name: the batch must not rename it.
+        let plantedPartial = directory.file(StagedFile.partialName(for: "planted"))
+        // Made beside it first and renamed over it, so the planted file cannot reuse the partial's inode.
+        try write([9, 9, 9], to: directory.file("planted.tmp"))
+        #expect(rename(directory.file("planted.tmp"), plantedPartial) == 0)
+        recorder.released.signal()
+        done.wait()
+
+        #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
+        #expect(recorder.calls.withLock { $0.filter { $0 == "append" } }.count == 2)
+        for name in ["first", "b", "c"] {
+            let content = contentByName[name]!
+            let expected = CommittedFile(
+                path: directory.file(name), size: Int64(content.count), digest: ContentDigest.of(content))
+            #expect(outcomes.withLock { $0[name] }.flatMap { try? $0.get() } == expected)
+            #expect(contents(of: directory.file(name)) == content)
+        }
+        guard case .failure(.unsafeEntry(let path, _))? = outcomes.withLock({ $0["planted"] }) else {
+            Issue.record("the planted partial was renamed: \(String(describing: outcomes.withLock { $0["planted"] }))")
+            return
+        }
+        #expect(path == plantedPartial)
+        #expect(!exists(directory.file("planted")))
+        #expect(contents(of: plantedPartial) == [9, 9, 9])
+    }
+
+    /// A sync of the file system that fails fails its batch before anything is journaled or renamed, keeps
+    /// the partial, and fails every later commit too: a later sync may report success for what it dropped.
+    @Test func aFailedSyncOfTheFileSystemFailsThisAndEveryLaterBatch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder(failure: Errno(rawValue: EIO))
+        let journal = try CopyJournal(directory: directory.path, fileSystem: recorder.fileSystem)
+        let content = pattern(count: 10)
+        let first = try Self.sealed("a.bin", content, in: journal)
+        recorder.calls.withLock { $0.removeAll() }
+        let partialPath = directory.file(StagedFile.partialName(for: "a.bin"))
+        #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
+            try journal.commitTogether(first, record: Self.commitment("a.bin", content))
+        }
+        #expect(recorder.calls.withLock { $0 } == ["syncfs"])
+        #expect(contents(of: partialPath) == content)
+        #expect(!exists(directory.file("a.bin")))
+        #expect(journal.entry(named: "a.bin") == nil)
+
+        let second = try Self.sealed("b.bin", content, in: journal)
+        #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
+            try journal.commitTogether(second, record: Self.commitment("b.bin", content))
+        }
+        #expect(recorder.syncFileSystemCalls.withLock { $0 } == 1)
+        #expect(!exists(directory.file("b.bin")))
+    }
+}
