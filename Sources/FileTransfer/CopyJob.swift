@@ -373,7 +373,7 @@ public final class CopyJob: Sendable {
     }
 
     /// Files smaller than this commit together with the other copies into their directory committing at the
-    /// same time (``CopyJournal/commitTogether(_:record:)``): one sync of the file system for all of their
+    /// same time (``CopyJournal/commitTogether(_:)``): one sync of the file system for all of their
     /// partials instead of an `fsync` each. A larger file's own `fsync` costs little beside its bytes, and
     /// syncing the whole file system for it would also wait for every other large file being written.
     static let commitTogetherMaximumSize: Int64 = 1 << 20
@@ -453,20 +453,19 @@ public final class CopyJob: Sendable {
         }
         let sourceDigest = staged.digest
         let name = request.name
-        let commitment = JournalRecord.committing(name: name, size: copied, digest: sourceDigest)
         let file: CommittedFile
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(
                 expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, sync: false)
-            file = try journal.commitTogether(sealed, record: commitment)
+            file = try journal.commitTogether(sealed)
         } else {
             let journal = self.journal
             file = try staged.commit(expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
                 () throws(TransferError) in
-                try journal?.append(commitment)
+                try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
             }
+            try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         }
-        try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
         return file
     }

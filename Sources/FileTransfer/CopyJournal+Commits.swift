@@ -4,33 +4,33 @@ import Support
 /// Commits of small copies made durable together.
 ///
 /// A copy's commit makes four things durable in order: the partial's bytes and metadata, the journal's
-/// commitment record, the rename onto the final name, and the directory holding it. With an `fsync` for
-/// each, on a device with a volatile write cache, a tree of small files waited for three device round trips
-/// a file. Here the copies that reach their commit at the same time take those steps as one batch, in the
-/// same order, with one `syncfs` for every partial of the batch, one write and one `fsync` for every
-/// commitment record, their renames, and one `fsync` of the directory.
+/// commitment record, the rename onto the final name, and the directory holding it; then it journals the
+/// completion. With an `fsync` for each, on a device with a volatile write cache, a tree of small files waited
+/// for three device round trips a file. Here the copies that reach their commit at the same time take those
+/// steps as one batch, in the same order, with one `syncfs` for every partial of the batch, one write and one
+/// `fsync` for every commitment record, their renames, one `fsync` of the directory, and one write for every
+/// completion (not waited for, as ``JournalRecord/isWriteAhead`` says).
 ///
 /// The first copy to arrive leads a batch of every commit waiting (its own among them); the copies arriving
 /// meanwhile wait for the next batch, which the oldest of them leads once this one is done. A copy never
 /// leads more than the batch that holds its own commit, and each waiting copy is woken once, with its
 /// outcome or its turn to lead.
 extension CopyJournal {
-    /// Whether ``commitTogether(_:record:)`` can make partials durable together here: the file system has a
+    /// Whether ``commitTogether(_:)`` can make partials durable together here: the file system has a
     /// call that syncs all of it (`syncfs`).
     package var commitsTogether: Bool { directory.fileSystem.syncFileSystem != nil }
 
-    /// Journals `record` (the commitment of `sealed`) and renames `sealed` onto its final name as
-    /// ``StagedFile/commit(expectedSize:expectedDigest:metadataOf:beforeRename:)`` does, in one batch with the
-    /// commits of other copies waiting at the same time; returns once the rename is durable.
+    /// Journals the commitment of `sealed`, renames it onto its final name as
+    /// ``StagedFile/commit(expectedSize:expectedDigest:metadataOf:beforeRename:)`` does and journals the
+    /// completion, in one batch with the commits of other copies waiting at the same time; returns once the
+    /// rename is durable and the completion written.
     ///
     /// A failed sync of the file system fails the whole batch, and every batch after it (a later sync may
     /// report success for data the failed one dropped); the partials are kept and no commitment is journaled.
     /// A failed write or sync of the journal fails the batch with no rename made. A rename that fails fails its
     /// own copy only; a failed sync of the directory fails every copy it renamed.
-    package func commitTogether(_ sealed: SealedPartial, record: JournalRecord) throws(TransferError)
-        -> CommittedFile
-    {
-        let waiter = WaitingCommit(sealed: sealed, record: record)
+    package func commitTogether(_ sealed: SealedPartial) throws(TransferError) -> CommittedFile {
+        let waiter = WaitingCommit(sealed: sealed)
         let leads = commits.withLock { queue in
             queue.waiting.append(waiter)
             guard !queue.leading else { return false }
@@ -87,7 +87,7 @@ extension CopyJournal {
             return batch.map { .failed(.writing($0.sealed.partialPath, operation: "sync", error), syncFailed: true) }
         }
         do throws(TransferError) {
-            try append(batch.map(\.record))
+            try append(batch.map(\.sealed.commitment))
         } catch {
             return batch.map { _ in .failed(error) }
         }
@@ -108,6 +108,14 @@ extension CopyJournal {
                 outcomes = outcomes.map { $0.isCommitted ? .failed(error) : $0 }
             }
         }
+        let completed = batch.indices.filter { outcomes[$0].isCommitted }
+        if !completed.isEmpty {
+            do throws(TransferError) {
+                try append(completed.map { batch[$0].sealed.completion })
+            } catch {
+                for index in completed { outcomes[index] = .failed(error) }
+            }
+        }
         return outcomes
     }
 }
@@ -123,13 +131,11 @@ struct CommitQueue {
 /// One copy's commit while it waits: what it asks for, and the outcome (or its turn to lead) it is woken with.
 final class WaitingCommit: Sendable {
     let sealed: SealedPartial
-    let record: JournalRecord
     let wake = DispatchSemaphore(value: 0)
     let outcome = Locked<CommitOutcome?>(nil)
 
-    init(sealed: SealedPartial, record: JournalRecord) {
+    init(sealed: SealedPartial) {
         self.sealed = sealed
-        self.record = record
     }
 }
 

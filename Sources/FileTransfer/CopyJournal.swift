@@ -45,7 +45,7 @@ public final class CopyJournal: Sendable {
     private let writing = DispatchSemaphore(value: 1)
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
-    /// The commits waiting to be made durable together (``commitTogether(_:record:)``).
+    /// The commits waiting to be made durable together (``commitTogether(_:)``).
     let commits = Locked(CommitQueue())
 
     /// What opening a journal does when another process holds its lock (copies into the same directory).

@@ -399,8 +399,7 @@ public struct StagedFile: ~Copyable {
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
         return SealedPartial(
-            destination: destination, name: name, identity: written.identity,
-            committed: CommittedFile(path: finalPath, size: size, digest: digest))
+            destination: destination, name: name, identity: written.identity, size: size, digest: digest)
     }
 
     /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
@@ -432,8 +431,18 @@ package struct SealedPartial: Sendable {
     package let name: String
     /// The partial's file, so that only it is renamed (never what another run put under its name).
     package let identity: FileIdentity
+    /// Its size and SHA-256, which are the source's.
+    package let size: Int64
+    package let digest: SHA256Digest
+
     /// What the final name holds once renamed.
-    package let committed: CommittedFile
+    package var committed: CommittedFile {
+        CommittedFile(path: destination.path(of: name), size: size, digest: digest)
+    }
+
+    /// The journal's record that the partial is about to be renamed, and the one that it was.
+    package var commitment: JournalRecord { .committing(name: name, size: size, digest: digest) }
+    package var completion: JournalRecord { .completed(name: name, size: size, digest: digest) }
 
     /// The partial's path.
     package var partialPath: String { destination.path(of: StagedFile.partialName(for: name)) }

@@ -67,12 +67,9 @@ import Darwin
             expectedSize: Int64(content.count), expectedDigest: ContentDigest.of(content), metadataOf: nil, sync: false)
     }
 
-    static func commitment(_ name: String, _ content: [UInt8]) -> JournalRecord {
-        .committing(name: name, size: Int64(content.count), digest: ContentDigest.of(content))
-    }
-
     /// One commit alone: the file system synced, then the commitment appended and fsynced, then the rename,
-    /// then the directory fsynced; the file is in place and the journal records the commitment.
+    /// then the directory fsynced, then the completion appended (not waited for); the file is in place and
+    /// the journal records it completed.
     @Test func oneCommitTakesTheStepsInTheCrashSafeOrder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -82,18 +79,17 @@ import Darwin
         try journal.append(CopyJournalTests.intent("a.bin"))
         let sealed = try Self.sealed("a.bin", content, in: journal)
         recorder.calls.withLock { $0.removeAll() }
-        let file = try journal.commitTogether(sealed, record: Self.commitment("a.bin", content))
+        let file = try journal.commitTogether(sealed)
         #expect(file == CommittedFile(path: directory.file("a.bin"), size: 3000, digest: ContentDigest.of(content)))
-        #expect(recorder.calls.withLock { $0 } == ["syncfs", "append", "fsync", "rename a.bin", "fsync"])
+        #expect(recorder.calls.withLock { $0 } == ["syncfs", "append", "fsync", "rename a.bin", "fsync", "append"])
         #expect(contents(of: directory.file("a.bin")) == content)
         #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
-        #expect(
-            journal.entry(named: "a.bin")?.status == .committing(size: 3000, digest: ContentDigest.of(content)))
+        #expect(journal.entry(named: "a.bin")?.status == .completed(size: 3000, digest: ContentDigest.of(content)))
     }
 
     /// While the first commit's sync of the file system is held, three more arrive and wait; once it is
-    /// released they are carried out as one batch: two syncs of the file system for four files, and one
-    /// journal append for the three. A partial replaced meanwhile by a file this copy did not write is not
+    /// released they are carried out as one batch: two syncs of the file system for four files, and for the
+    /// three one journal append of their commitments and one of their completions. A partial replaced meanwhile by a file this copy did not write is not
     /// renamed; only its own commit fails.
     @Test func commitsArrivingDuringABatchShareTheNextOne() throws {
         let directory = try TemporaryDirectory()
@@ -110,7 +106,7 @@ import Darwin
             DispatchQueue.global().async {
                 let name = names[index]
                 let outcome = Result { () throws(TransferError) in
-                    try journal.commitTogether(sealed[index], record: Self.commitment(name, contentByName[name]!))
+                    try journal.commitTogether(sealed[index])
                 }
                 outcomes.withLock { $0[name] = outcome }
                 done.leave()
@@ -132,7 +128,7 @@ import Darwin
         done.wait()
 
         #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
-        #expect(recorder.calls.withLock { $0.filter { $0 == "append" } }.count == 2)
+        #expect(recorder.calls.withLock { $0.filter { $0 == "append" } }.count == 4)
         for name in ["first", "b", "c"] {
             let content = contentByName[name]!
             let expected = CommittedFile(
@@ -161,7 +157,7 @@ import Darwin
         recorder.calls.withLock { $0.removeAll() }
         let partialPath = directory.file(StagedFile.partialName(for: "a.bin"))
         #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
-            try journal.commitTogether(first, record: Self.commitment("a.bin", content))
+            try journal.commitTogether(first)
         }
         #expect(recorder.calls.withLock { $0 } == ["syncfs"])
         #expect(contents(of: partialPath) == content)
@@ -170,7 +166,7 @@ import Darwin
 
         let second = try Self.sealed("b.bin", content, in: journal)
         #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
-            try journal.commitTogether(second, record: Self.commitment("b.bin", content))
+            try journal.commitTogether(second)
         }
         #expect(recorder.syncFileSystemCalls.withLock { $0 } == 1)
         #expect(!exists(directory.file("b.bin")))

@@ -25,7 +25,7 @@ import Darwin
 /// - entering `idle` with a job (a cancel) removes the partial and journals the cancellation.
 /// - `succeeded(request:file:)` is sent only after the commit (fsync, size and SHA-256 check, atomic
 ///   rename, directory fsync; for a small file, a `syncfs` shared with the copies committing beside it:
-///   ``CopyJournal/commitTogether(_:record:)``), never at progress 100; failures carry the OS reason in
+///   ``CopyJournal/commitTogether(_:)``), never at progress 100; failures carry the OS reason in
 ///   `failed(request:message:)`.
 ///
 /// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for
