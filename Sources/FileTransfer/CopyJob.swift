@@ -573,14 +573,20 @@ public final class CopyJob: Sendable {
     private func plan(
         _ source: Int32, sourceStatus: FileStatus, in directory: DestinationDirectory
     ) throws(TransferError) -> Plan {
-        let partial = try directory.status(of: StagedFile.partialName(for: request.name))
-            .flatMap { $0.isPrivateRegularFile ? $0 : nil }
+        let entry = journal?.entry(named: request.name)
+        // A partial is resumed only as the journal's entry or this job's memory of an earlier run says; with
+        // neither (a file this destination has not seen) it is not looked for, and the new partial replaces
+        // whatever is under its name.
+        let mayResume = entry != nil || resumePoint.withLock { $0 != nil }
+        let partial =
+            mayResume
+            ? try directory.status(of: StagedFile.partialName(for: request.name))
+                .flatMap { $0.isPrivateRegularFile ? $0 : nil } : nil
         let destination = try directory.status(of: request.name)
         if let destination, destination.identity == sourceStatus.identity {
             // The destination is the source itself (or a hard link to it): writing it would destroy it.
             throw .sameFile(source: request.source, destination: request.destinationPath)
         }
-        let entry = journal?.entry(named: request.name)
         if let start = startFromMemory(
             sourceStatus: sourceStatus, partial: partial, destination: destination, entry: entry)
         {
