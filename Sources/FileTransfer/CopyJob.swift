@@ -527,20 +527,24 @@ public final class CopyJob: Sendable {
     /// Opens the source without blocking and only if it is a regular file: its kind is checked before
     /// the open (opening a FIFO waits for a writer, opening a device may act on it) and again on the
     /// opened descriptor (the path may have been replaced in between); then `O_NONBLOCK` is cleared.
+    /// How a source is opened: not blocking, so a FIFO put under its name after it was checked cannot hang
+    /// the copy (``openSource()`` clears it once the file is known to be regular).
+    private static let sourceFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY
+
     private func openSource() throws(TransferError) -> (descriptor: Int32, status: FileStatus) {
         let fileSystem = options.fileSystem
         let path = request.source
         _ = try Self.regularFile(path) { () throws(Errno) in try fileSystem.statusOfPath(path) }
         let descriptor: Int32
         do {
-            descriptor = try fileSystem.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0)
+            descriptor = try fileSystem.open(path, Self.sourceFlags, 0)
         } catch {
             throw .sourceUnreadable(path: path, reason: error)
         }
         do throws(TransferError) {
             let status = try Self.regularFile(path) { () throws(Errno) in try fileSystem.status(descriptor) }
             do {
-                try fileSystem.clearNonBlocking(descriptor)
+                try fileSystem.clearNonBlocking(descriptor, Self.sourceFlags)
             } catch {
                 throw .sourceUnreadable(path: path, reason: error)
             }

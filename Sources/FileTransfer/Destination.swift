@@ -205,7 +205,7 @@ public final class DestinationDirectory: Sendable {
                 )
             }
             do {
-                try fileSystem.clearNonBlocking(opened)
+                try fileSystem.clearNonBlocking(opened, flags)
             } catch {
                 throw .io(operation: "open", path: file, reason: error)
             }

@@ -18,8 +18,9 @@ public struct FileSystem: Sendable {
     public var close: @Sendable (_ descriptor: Int32) -> Void
     /// A second descriptor for the same open file (`fcntl(F_DUPFD_CLOEXEC)`).
     public var duplicate: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32
-    /// Clears `O_NONBLOCK` on a descriptor opened with it (`fcntl(F_SETFL)`).
-    var clearNonBlocking: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
+    /// Clears `O_NONBLOCK` on a descriptor opened with it and `flags` (the flags given to `open`), keeping the
+    /// file status flags among them (`O_APPEND`…): one `fcntl(F_SETFL)`, without reading the flags first.
+    var clearNonBlocking: @Sendable (_ descriptor: Int32, _ flags: Int32) throws(Errno) -> Void
     /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
     public var read:
         @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
@@ -108,7 +109,7 @@ public struct FileSystem: Sendable {
         openAt: @escaping @Sendable (Int32, String, Int32, UInt32) throws(Errno) -> Int32,
         close: @escaping @Sendable (Int32) -> Void,
         duplicate: @escaping @Sendable (Int32) throws(Errno) -> Int32,
-        clearNonBlocking: @escaping @Sendable (Int32) throws(Errno) -> Void,
+        clearNonBlocking: @escaping @Sendable (Int32, Int32) throws(Errno) -> Void,
         read: @escaping @Sendable (Int32, UnsafeMutableRawBufferPointer, Int64) throws(Errno) -> Int,
         write: @escaping @Sendable (Int32, UnsafeRawBufferPointer, Int64) throws(Errno) -> Int,
         append: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int,
@@ -197,8 +198,8 @@ public struct FileSystem: Sendable {
         duplicate: { descriptor throws(Errno) in
             try retryingInterrupts { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
         },
-        clearNonBlocking: { descriptor throws(Errno) in
-            let flags = try retryingInterrupts { fcntl(descriptor, F_GETFL) }
+        clearNonBlocking: { descriptor, flags throws(Errno) in
+            // F_SETFL changes only the status flags; the access mode and creation flags among `flags` are ignored.
             _ = try retryingInterrupts { fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         },
         read: { descriptor, buffer, offset throws(Errno) in
