@@ -524,13 +524,13 @@ public final class CopyJob: Sendable {
         return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)
     }
 
-    /// Opens the source without blocking and only if it is a regular file: its kind is checked before
-    /// the open (opening a FIFO waits for a writer, opening a device may act on it) and again on the
-    /// opened descriptor (the path may have been replaced in between); then `O_NONBLOCK` is cleared.
     /// How a source is opened: not blocking, so a FIFO put under its name after it was checked cannot hang
     /// the copy (``openSource()`` clears it once the file is known to be regular).
     private static let sourceFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY
 
+    /// Opens the source without blocking and only if it is a regular file: its kind is checked before
+    /// the open (opening a FIFO waits for a writer, opening a device may act on it) and again on the
+    /// opened descriptor (the path may have been replaced in between); then `O_NONBLOCK` is cleared.
     private func openSource() throws(TransferError) -> (descriptor: Int32, status: FileStatus) {
         let fileSystem = options.fileSystem
         let path = request.source
