@@ -399,7 +399,8 @@ public struct StagedFile: ~Copyable {
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
         return SealedPartial(
-            destination: destination, name: name, identity: written.identity, size: size, digest: digest)
+            destination: destination, name: name, partialName: partialName, identity: written.identity, size: size,
+            digest: digest)
     }
 
     /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
@@ -429,6 +430,8 @@ package struct SealedPartial: Sendable {
     package let destination: DestinationDirectory
     /// The final name.
     package let name: String
+    /// The partial's name (a hash of the final name, computed once).
+    package let partialName: String
     /// The partial's file, so that only it is renamed (never what another run put under its name).
     package let identity: FileIdentity
     /// Its size and SHA-256, which are the source's.
@@ -445,10 +448,10 @@ package struct SealedPartial: Sendable {
     package var completion: JournalRecord { .completed(name: name, size: size, digest: digest) }
 
     /// The partial's path.
-    package var partialPath: String { destination.path(of: StagedFile.partialName(for: name)) }
+    package var partialPath: String { destination.path(of: partialName) }
 
     /// Renames the partial onto its final name, atomically, if the partial's name still leads to this file.
     package func rename() throws(TransferError) {
-        try destination.rename(StagedFile.partialName(for: name), to: name, ifItIs: identity)
+        try destination.rename(partialName, to: name, ifItIs: identity)
     }
 }
