@@ -13,9 +13,10 @@ extension StateMachine {
         /// The visit this sender's run belongs to.
         public let visit: Int
         // Weak so that running work never keeps a forgotten machine alive.
-        private weak let machine: StateMachine?
+        @usableFromInline weak let machine: StateMachine?
         @usableFromInline let run: WorkRun
 
+        @usableFromInline
         init(machine: StateMachine?, run: WorkRun) {
             self.machine = machine
             self.visit = run.visit
@@ -24,6 +25,7 @@ extension StateMachine {
 
         /// A sender handed out by a stopped machine: its run ended with the machine, so its events are
         /// `.stopped` and its cause is `machineStopped`, like the senders the stop ended.
+        @usableFromInline
         static func stopped(visit: Int) -> Sender {
             let run = WorkRun(id: 0, label: nil, visit: visit)
             run.end(.machineStopped)
@@ -33,7 +35,7 @@ extension StateMachine {
         /// Sends `event` while the run is live. Once the machine has ended the run, drops the event,
         /// records it with outcome `.stale`, reports `statemachine.stale_event` with the cause and returns
         /// `.stale`; `.stopped` when the machine itself is gone.
-        @discardableResult
+        @inlinable @discardableResult
         public func send(_ event: Event) -> Outcome {
             guard let machine else { return .stopped }
             return machine.deliver(event, origin: .sender(run))

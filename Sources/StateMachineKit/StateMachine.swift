@@ -88,9 +88,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// The current state.
+    @inlinable
     public var state: State { core.withLock { $0.state } }
 
     /// The current visit; the initial state is visit 1 and every `.to` adds one.
+    @inlinable
     public var visit: Int { core.withLock { $0.visit } }
 
     /// The newest ``historyLimit`` records, oldest first.
@@ -100,6 +102,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public var postponed: [Event] { core.withLock { $0.work.postponed } }
 
     /// Whether ``stop()`` has been called.
+    @inlinable
     public var isStopped: Bool { core.withLock { $0.isStopped } }
 
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
@@ -118,6 +121,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// events are stale once that visit ends (even when a postponed event retried after this one ends
     /// it at once). After ``stop()`` the outcome is `.stopped`, the sender's events are too, and its
     /// ``Sender/cancellationCause`` is `machineStopped`.
+    @inlinable
     @discardableResult
     public func sendAndBind(_ event: Event) -> (outcome: Outcome, sender: Sender) {
         var outcome = Outcome.stopped
@@ -153,6 +157,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Runs `work` in its own task on every entry into `state` (and at once if the machine is in it),
     /// cancelling it when the visit ends.
+    @inlinable
     public func whileIn(_ state: State, label: String, _ work: @escaping @Sendable (Sender) async -> Void) {
         whileIn(where: { $0 == state }, label: label, work)
     }
@@ -162,6 +167,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// value the predicate rejects; an `.update` into a matching value starts a new run. Each run has its
     /// own ``Sender``, whose events are stale once that run ended — even when a later run of the same
     /// work is live in the same visit. The predicate runs under the machine's lock and must be pure.
+    @inlinable
     public func whileIn(
         where predicate: @escaping @Sendable (State) -> Bool, label: String,
         _ work: @escaping @Sendable (Sender) async -> Void
@@ -176,6 +182,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// postponed events are dropped (they could only be retried after a state change, and there will
     /// be none) and every `states()` stream finishes, as does every ``records(after:)`` stream once it has
     /// handed out the last records.
+    @inlinable
     public func stop() {
         switch core.withLock({ $0.stop() }) {
         case .none: return
@@ -272,7 +279,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// Creates the tasks of new runs and timers, then attaches each to the core by id; a task whose run
     /// or timer ended before it was attached is cancelled at once.
-    @usableFromInline
+    @inlinable
     func start(_ runs: [ActiveRun], arm timers: [ArmedTimer]) {
         for start in runs {
             let sender = Sender(machine: self, run: start.run)
@@ -298,7 +305,7 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     /// Cancels a task that lost the race with the end of its run or timer.
-    @usableFromInline
+    @inlinable
     func perform(_ action: AttachAction) {
         switch action {
         case .attached: break

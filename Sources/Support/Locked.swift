@@ -21,7 +21,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     @usableFromInline let handoff = Atomic<Int>(0)
 
     /// Protects `value`.
-    @usableFromInline
+    @inlinable
     package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
