@@ -753,7 +753,7 @@ public final class CopyJob: Sendable {
     static let writebackInterval: Int64 = 8 << 20
 
     /// The smallest buffer a file is copied through, whatever its size says.
-    static let smallestChunkSize = 64 << 10
+    static let smallestChunkSize = ChunkBuffers.shared.size
 
     /// Ignores SIGXFSZ once per process, so writing past `ulimit -f` fails with EFBIG (reported as out
     /// of space) instead of killing the process.

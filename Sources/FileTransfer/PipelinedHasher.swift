@@ -44,12 +44,13 @@ final class PipelinedHasher: @unchecked Sendable {
 
     deinit {
         waitForQueues()
-        for buffer in buffers { buffer?.deallocate() }
+        for case let buffer? in buffers { ChunkBuffers.shared.give(buffer) }
     }
 
-    /// One ring buffer, page-aligned so that it can be written straight to storage.
+    /// One ring buffer, page-aligned so that it can be written straight to storage: from the shared pool, which
+    /// keeps buffers of the smallest chunk size for the next small file.
     private static func buffer(of size: Int) -> UnsafeMutableRawBufferPointer {
-        UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 4096)
+        ChunkBuffers.shared.take(size)
     }
 
     /// Returns once every chunk handed in so far is written (when this ring has ``QueuedWrites``) and hashed.
