@@ -1,3 +1,5 @@
+import Support
+
 /// Text from outside (file names, journal lines, OS messages with paths) made safe to print on one line.
 public enum DisplayText {
     /// The longest quote of outside text a message includes, in characters.
@@ -36,6 +38,13 @@ public enum DisplayText {
             }
         }
         return result
+    }
+
+    /// `text` in double quotes, escaped as ``escaped(_:limit:)`` escapes it and with `"` written `\"`: a path or
+    /// a message quoted in a line of output, where a byte of a name that is not UTF-8 reads `\xFF` as it does in
+    /// the name the line starts with.
+    public static func quoted(_ text: String) -> String {
+        QuotedLiteral.quoted(text, escape: escape)
     }
 
     /// How ``escaped(_:limit:)`` writes `scalar`; nil when it is written as it is.

@@ -1,4 +1,5 @@
 import Commands
+import FileTransfer
 import Foundation
 import SeedModels
 import Testing
@@ -60,6 +61,23 @@ import Testing
         ] as [(TransferState, String?, String)])
     func aFileAlreadyThereIsSaidToBeSkipped(state: TransferState, alreadyThere: String?, line: String) {
         #expect(ProgressLines.line(name: "a.bin", state: state, alreadyThere: alreadyThere) == line)
+    }
+
+    /// A byte of a name that is not UTF-8 reads `\xFF` in the name, in the completed file's path and in a
+    /// failure's message alike; a quote or a newline in them is escaped, so the line stays one line.
+    @Test(
+        arguments: [
+            (
+                TransferState.completed(file: "/d/bad" + FileName.string([0xFF]) + "name"),
+                #"bad\xFFname: completed(file: "/d/bad\xFFname")"#
+            ),
+            (
+                .failed(message: "cannot read \"/s/bad" + FileName.string([0xFF]) + "name\":\nNo such file"),
+                #"bad\xFFname: failed(message: "cannot read \"/s/bad\xFFname\":\nNo such file")"#
+            ),
+        ] as [(TransferState, String)])
+    func bytesThatAreNotUTF8ReadAlikeThroughTheLine(state: TransferState, line: String) {
+        #expect(ProgressLines.line(name: "bad" + FileName.string([0xFF]) + "name", state: state) == line)
     }
 
     @Test func theLineIsTheNameAndTheCanonicalState() {

@@ -56,10 +56,19 @@ package struct ProgressLines: Hashable, Sendable {
     ///
     /// A completed transfer that found its file `alreadyThere` (the reason) says so instead:
     /// `a.bin: skipped (same size and time)`.
+    ///
+    /// The path of a completed file and the message of a failed one are quoted as the name is escaped
+    /// (``DisplayText/quoted(_:)``): a byte of a name that is not UTF-8 reads `\xFF` in both.
     package static func line(name: String, state: TransferState, alreadyThere: String? = nil) -> String {
-        if case .completed = state, let alreadyThere {
-            return "\(DisplayText.escaped(name)): skipped (\(alreadyThere))"
+        let shown = DisplayText.escaped(name)
+        if case .completed = state, let alreadyThere { return "\(shown): skipped (\(alreadyThere))" }
+        switch state {
+        case .completed(let file):
+            return "\(shown): completed(file: \(DisplayText.quoted(file)))"
+        case .failed(let message):
+            return "\(shown): failed(message: \(DisplayText.quoted(message)))"
+        case .idle, .running, .paused:
+            return "\(shown): \(state)"
         }
-        return "\(DisplayText.escaped(name)): \(state)"
     }
 }
