@@ -10,10 +10,13 @@ import Dispatch
 /// reading, writing and hashing overlap; both queues are FIFO, so ring order still holds, and every hash
 /// (zeros included) passes through the write queue to keep the stream's order.
 final class PipelinedHasher: @unchecked Sendable {
-    // `running.hasher` is touched only on `queue`; `next` only by the single producer. The queued
+    // `running.hasher` is touched by one piece of work at a time, in order: the first chunk's hash (in place or
+    // on the write queue), then the hashing queue's; `next` and `madeQueue` only by the single producer. The queued
     // blocks capture `running` and `free`, never `self`, so the last release (and `deinit`, which
     // drains the queues before freeing the buffers) never happens on a queue itself.
-    private let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
+    /// The hashing queue, made the first time a chunk is hashed there (the first chunk is hashed where it was
+    /// written, so a file of one chunk never makes it); touched only by the producer.
+    private var madeQueue: DispatchQueue?
     private let free: DispatchSemaphore
     /// The ring; a buffer is allocated the first time it is handed out (a file of one chunk needs one).
     private var buffers: [UnsafeMutableRawBufferPointer?]
@@ -55,8 +58,16 @@ final class PipelinedHasher: @unchecked Sendable {
 
     /// Returns once every chunk handed in so far is written (when this ring has ``QueuedWrites``) and hashed.
     private func waitForQueues() {
-        writes?.queue.sync {}
-        queue.sync {}
+        writes?.waitForQueue()
+        madeQueue?.sync {}
+    }
+
+    /// The hashing queue, made now if there is none yet.
+    private var queue: DispatchQueue {
+        if let madeQueue { return madeQueue }
+        let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
+        madeQueue = queue
+        return queue
     }
 
     /// Adds buffers until the ring holds `depth`, once every chunk handed in so far is written and hashed
@@ -129,8 +140,9 @@ final class PipelinedHasher: @unchecked Sendable {
 
     /// The hash state after every chunk handed in so far (waits for the queues to drain).
     var state: ContentDigest {
-        writes?.queue.sync {}
-        return queue.sync { running.hasher }
+        writes?.waitForQueue()
+        guard let madeQueue else { return running.hasher }
+        return madeQueue.sync { running.hasher }
     }
 
     /// Feeds the content of the open file `descriptor` from its start, `length` bytes or to its end when

@@ -19,9 +19,15 @@ import Darwin
 ///
 /// The first failure is kept; later writes are skipped (their bytes would follow a gap), and it is
 /// thrown by the next ``check()`` or ``drain()`` (at once, for a write made inline).
+///
+/// The queue is made the first time work goes to it (``writeInBackground()``, ``writeDirectly()``): a small file
+/// written inline, one call after another on the copy's thread, runs each call's work in place instead, so a
+/// tree of small files does not make and wait on a queue for each file.
 final class QueuedWrites: Sendable {
-    /// The serial queue the writes run on, in the order they were handed in.
-    let queue = DispatchQueue(label: "statetui.file-transfer.write")
+    /// The serial queue the writes run on, in the order they were handed in, once there is one.
+    private let madeQueue = Locked<DispatchQueue?>(nil)
+    /// Held while work runs in place (no queue yet), so that such work runs one piece at a time as on a queue.
+    private let inPlace = Locked(())
     private let descriptor: Int32
     private let fileSystem: FileSystem
     private let path: String
@@ -152,8 +158,19 @@ final class QueuedWrites: Sendable {
         }
     }
 
+    /// The serial queue the writes run on, made now if there is none yet.
+    var queue: DispatchQueue {
+        madeQueue.withLock { made in
+            if let made { return made }
+            let queue = DispatchQueue(label: "statetui.file-transfer.write")
+            made = queue
+            return queue
+        }
+    }
+
     /// From now on, calls hand their work to the queue and return at once.
     func writeInBackground() {
+        _ = queue
         state.withLock { $0.inBackground = true }
     }
 
@@ -173,9 +190,17 @@ final class QueuedWrites: Sendable {
     func after(_ body: @escaping @Sendable () -> Void) {
         if state.withLock({ $0.inBackground }) {
             queue.async(execute: body)
-        } else {
+        } else if let queue = madeQueue.withLock({ $0 }) {
             queue.sync(execute: body)
+        } else {
+            // No queue was ever made, so nothing was handed to one: every earlier write has run in place.
+            inPlace.withLock { _ in body() }
         }
+    }
+
+    /// Waits for every piece of work handed to the queue so far (nothing to wait for when there is no queue).
+    func waitForQueue() {
+        madeQueue.withLock({ $0 })?.sync {}
     }
 
     /// Runs `body` on the queue after every write handed in so far, if they all succeeded: a checkpoint
@@ -195,7 +220,7 @@ final class QueuedWrites: Sendable {
 
     /// Waits for every write handed in so far; throws the first failure.
     func drain() throws(TransferError) {
-        queue.sync {}
+        waitForQueue()
         try check()
     }
 }
