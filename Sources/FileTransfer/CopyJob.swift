@@ -274,7 +274,7 @@ public final class CopyJob: Sendable {
     ) throws(TransferError) -> Copied {
         progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
         let checkpointer = Checkpointer(
-            partial: staged.partialDescriptor, path: request.partialPath, name: request.name,
+            partial: staged.partialDescriptor, path: staged.partialPath, name: request.name,
             durable: staged.offset, journal: journal, fileSystem: options.fileSystem)
         do throws(TransferError) {
             switch try loop(

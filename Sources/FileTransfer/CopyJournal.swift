@@ -280,7 +280,13 @@ public final class CopyJournal: Sendable {
     /// The bytes of one journal line for `record`, newline included.
     public static func line(for record: JournalRecord) -> [UInt8] {
         let json = record.json
-        return Array(checksum(of: json).utf8) + [UInt8(ascii: " ")] + json + [UInt8(ascii: "\n")]
+        var line: [UInt8] = []
+        line.reserveCapacity(checksumDigits + 2 + json.count)
+        line.append(contentsOf: checksum(of: json).utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: json)
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     /// Replays journal content into entries and problems; pure, so it is tested (and fuzzed) without
@@ -293,8 +299,11 @@ public final class CopyJournal: Sendable {
 
     /// The first 16 hexadecimal digits of the SHA-256 of a record's JSON.
     static func checksum(of json: [UInt8]) -> String {
-        String(SHA256.hash(json).hex.prefix(16))
+        SHA256.hash(json).hex(leading: checksumDigits / 2)
     }
+
+    /// How many hexadecimal digits a line's checksum has.
+    static let checksumDigits = 16
 
     /// The names beyond the directory's entries a journal may hold: transfers cancelled or failed before
     /// they left a file.

@@ -23,6 +23,9 @@ final class PipelinedHasher: @unchecked Sendable {
     private var next = 0
     /// How many chunks (and holes) were handed in; producer-only.
     private var handedIn = 0
+    /// The digest of the first `handedIn` pieces, kept so that asking twice with nothing hashed in between
+    /// finalises once; touched only by the producer.
+    private var finalized: (handedIn: Int, digest: SHA256Digest)?
     private let running: Running
     private let writes: QueuedWrites?
 
@@ -136,6 +139,14 @@ final class PipelinedHasher: @unchecked Sendable {
     func fillZeros(count: Int64) {
         let running = self.running
         hash { running.hasher.updateZeros(count: count) }
+    }
+
+    /// The ``ContentDigest`` of every chunk handed in so far (waits for the queues to drain, as ``state`` does).
+    var digest: SHA256Digest {
+        if let finalized, finalized.handedIn == handedIn { return finalized.digest }
+        let digest = state.finalize()
+        finalized = (handedIn, digest)
+        return digest
     }
 
     /// The hash state after every chunk handed in so far (waits for the queues to drain).

@@ -25,16 +25,20 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
     }
 
     /// 64 lowercase hexadecimal digits, as `sha256sum` prints them.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+    public var hex: String { hex(leading: bytes.count) }
+
+    /// The first `count` bytes in lower-case hexadecimal (two digits a byte).
+    func hex(leading count: Int) -> String {
+        String(unsafeUninitializedCapacity: 2 * count) { text in
+            for (index, byte) in bytes.prefix(count).enumerated() {
+                text[2 * index] = Self.digits[Int(byte >> 4)]
+                text[2 * index + 1] = Self.digits[Int(byte & 0x0f)]
+            }
+            return 2 * count
         }
-        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The hexadecimal form.
     public var description: String { hex }

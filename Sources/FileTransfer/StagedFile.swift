@@ -28,6 +28,8 @@ public struct StagedFile: ~Copyable {
     public private(set) var durableOffset: Int64
 
     private var descriptor: Int32
+    /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once.
+    private let partialName: String
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
     private let writes: QueuedWrites
@@ -44,7 +46,7 @@ public struct StagedFile: ~Copyable {
     /// whatever the final name's length (`.statetui-partial.` and the first 16 hexadecimal digits of the
     /// SHA-256 of the name's bytes), so a final name of up to 255 bytes has a partial name that fits too.
     public static func partialName(for name: String) -> String {
-        partialPrefix + SHA256.hash(FileName.bytes(name)).hex.prefix(16)
+        partialPrefix + SHA256.hash(FileName.bytes(name)).hex(leading: 8)
     }
 
     /// True for the names the copy keeps for itself in a destination: the journal's and any partial's.
@@ -57,7 +59,7 @@ public struct StagedFile: ~Copyable {
     public var directory: String { destination.path }
 
     /// The path of the partial file.
-    public var partialPath: String { destination.path(of: Self.partialName(for: name)) }
+    public var partialPath: String { destination.path(of: partialName) }
 
     /// The path the file gets when committed.
     public var finalPath: String { destination.path(of: name) }
@@ -70,6 +72,7 @@ public struct StagedFile: ~Copyable {
         let partial = Self.partialName(for: name)
         let descriptor = try directory.create(partial, flags: O_RDWR, replacing: true)
         self.descriptor = descriptor
+        self.partialName = partial
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
@@ -96,8 +99,9 @@ public struct StagedFile: ~Copyable {
         resuming name: String, in directory: DestinationDirectory, keeping offset: Int64,
         chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let descriptor = try Self.reopen(name, in: directory)
-        let path = directory.path(of: Self.partialName(for: name))
+        let partial = Self.partialName(for: name)
+        let descriptor = try Self.reopen(partial, in: directory)
+        let path = directory.path(of: partial)
         let writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: directory.fileSystem)
         let hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
         do {
@@ -109,6 +113,7 @@ public struct StagedFile: ~Copyable {
         }
         self.destination = directory
         self.name = name
+        self.partialName = partial
         self.fileSystem = directory.fileSystem
         self.writes = writes
         self.hasher = hasher
@@ -139,13 +144,14 @@ public struct StagedFile: ~Copyable {
         continuing name: String, in directory: DestinationDirectory, at offset: Int64, hashState: ContentDigest,
         written: FileStatus, chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let path = directory.path(of: Self.partialName(for: name))
+        let partial = Self.partialName(for: name)
+        let path = directory.path(of: partial)
         let fileSystem = directory.fileSystem
         guard hashState.byteCount == offset, written.size == offset else {
             throw TransferError.validationFailed(
                 path: path, detail: "the kept hash covers \(hashState.byteCount) bytes, not the offset \(offset)")
         }
-        let descriptor = try Self.reopen(name, in: directory)
+        let descriptor = try Self.reopen(partial, in: directory)
         let onDisk: FileStatus
         do {
             onDisk = try fileSystem.status(descriptor)
@@ -162,6 +168,7 @@ public struct StagedFile: ~Copyable {
         }
         self.destination = directory
         self.name = name
+        self.partialName = partial
         self.fileSystem = fileSystem
         self.writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState, writes: writes)
@@ -170,9 +177,9 @@ public struct StagedFile: ~Copyable {
         self.durableOffset = offset
     }
 
-    /// Opens the existing partial of `name` for writing: a private regular file, or an error.
-    private static func reopen(_ name: String, in directory: DestinationDirectory) throws(TransferError) -> Int32 {
-        let partial = partialName(for: name)
+    /// Opens the existing partial `partial` (a name's ``partialName(for:)``) for writing: a private regular file,
+    /// or an error.
+    private static func reopen(_ partial: String, in directory: DestinationDirectory) throws(TransferError) -> Int32 {
         guard let descriptor = try directory.openExisting(partial, flags: O_RDWR, writable: true) else {
             throw TransferError.io(operation: "reopen", path: directory.path(of: partial), reason: .noSuchFile)
         }
@@ -221,7 +228,7 @@ public struct StagedFile: ~Copyable {
     public var chunkSize: Int { hasher.chunkSize }
 
     /// The ``ContentDigest`` of the partial's content so far.
-    public var digest: SHA256Digest { hasher.state.finalize() }
+    public var digest: SHA256Digest { hasher.digest }
 
     /// The running hash state of the partial's content so far.
     var hashState: ContentDigest { hasher.state }
@@ -365,7 +372,7 @@ public struct StagedFile: ~Copyable {
     package consuming func seal(
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?, sync: Bool
     ) throws(TransferError) -> SealedPartial {
-        let partialName = Self.partialName(for: name)
+        let partialName = self.partialName
         let partialPath = self.partialPath
         // The times set below must come after the last write.
         try writes.drain()
@@ -410,7 +417,7 @@ public struct StagedFile: ~Copyable {
         fileSystem.close(descriptor)
         descriptor = -1
         if let held {
-            _ = try? destination.remove(Self.partialName(for: name), ifItIs: held.identity)
+            _ = try? destination.remove(partialName, ifItIs: held.identity)
         }
     }
 
