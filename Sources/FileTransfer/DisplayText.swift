@@ -14,11 +14,6 @@ public enum DisplayText {
     public static func escaped(_ text: String, limit: Int? = nil) -> String {
         // Most text needs nothing: then it is returned as it is, sharing its storage, rather than copied scalar
         // by scalar (a copy dashboard keeps one such name for each of its rows).
-        // Printable ASCII but the backslash is always kept as it is: checked byte by byte first, without
-        // looking up a scalar's category.
-        if limit == nil, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
-            return text
-        }
         if limit == nil, !text.unicodeScalars.contains(where: { escape($0) != nil }) { return text }
         var result = ""
         var kept = 0
@@ -54,6 +49,9 @@ public enum DisplayText {
         case "\n": return "\\n"
         case "\r": return "\\r"
         case "\t": return "\\t"
+        case " "..."~":
+            // Printable ASCII (the backslash is above): kept without looking up its category.
+            return nil
         case _ where FileName.isEscape(scalar):
             // A byte of a name that is not UTF-8 (``FileName``), shown as the byte it is.
             let hex = String(scalar.value - FileName.escapeBase, radix: 16, uppercase: true)

@@ -29,7 +29,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
 
     /// The first `count` bytes in lower-case hexadecimal (two digits a byte).
     func hex(leading count: Int) -> String {
-        String(unsafeUninitializedCapacity: 2 * count) { text in
+        precondition(count >= 0 && count <= bytes.count, "asked for \(count) of the digest's \(bytes.count) bytes")
+        return String(unsafeUninitializedCapacity: 2 * count) { text in
             for (index, byte) in bytes.prefix(count).enumerated() {
                 text[2 * index] = Self.digits[Int(byte >> 4)]
                 text[2 * index + 1] = Self.digits[Int(byte & 0x0f)]

@@ -2,8 +2,8 @@ import Testing
 
 @testable import FileTransfer
 
-/// Outside text made safe to print: the printable ASCII that needs nothing is returned as it is (checked byte
-/// by byte), and everything around that range is still escaped.
+/// Outside text made safe to print: the printable ASCII that needs nothing is returned as it is (kept without
+/// a category look-up), and everything around that range is still escaped.
 struct DisplayTextTests {
     @Test(
         "printable ASCII is kept, its neighbours and the backslash are escaped",
