@@ -75,8 +75,9 @@ package enum CopyCommand {
             one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
             its own journal, so a rerun after a crash continues every file. Directories are created under
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
-            links in the source tree are copied as links, never followed; FIFOs, sockets and devices are
-            not copied: each is reported on standard error as skipped. A tree has no bound on its depth or
+            links are copied as links, never followed, in a tree and on the command line alike (as cp -a
+            and rsync -a do; LINK/ with a slash names the directory it leads to); FIFOs, sockets and
+            devices are not copied: each is reported on standard error as skipped. A tree has no bound on its depth or
             size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),

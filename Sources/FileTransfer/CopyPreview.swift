@@ -99,9 +99,11 @@ public struct CopyPreview: Hashable, Sendable {
             return Entry(path: relativePath, action: action)
         }
         for source in sources {
-            guard (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory else {
+            let kind = (try? fileSystem.statusAt(AT_FDCWD, source))?.kind
+            guard kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                entries.append(file(source, at: [name]))
+                // A symbolic link named on the command line is copied as a link, not followed.
+                entries.append(kind == .symbolicLink ? Entry(path: name, action: .link) : file(source, at: [name]))
                 continue
             }
             let tree = try SourceTree.walk(source, excluding: excluding, fileSystem: fileSystem)

@@ -46,6 +46,13 @@ public struct SourceTree: Hashable, Sendable {
         public var name: String
         /// The link's path in the source.
         public var source: String
+
+        /// The link `name` in `directory` of the tree (`[]`: the destination itself), read from `source`.
+        public init(directory: [String], name: String, source: String) {
+            self.directory = directory
+            self.name = name
+            self.source = source
+        }
     }
 
     /// An entry the copy leaves out, with the reason.

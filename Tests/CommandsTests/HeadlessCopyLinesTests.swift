@@ -39,20 +39,24 @@ import Darwin
         return root
     }
 
-    /// One headless run of `t` into `out`, on a clock that stands still (no total line, `in 0 s`); its thread
-    /// of its own, since the run blocks while it waits.
-    private static func copy(_ root: String) async throws -> (status: Int32, output: String, error: String) {
+    /// One headless run of `sources` (by default `t`) into `out`, on a clock that stands still (no total line,
+    /// `in 0 s`); its thread of its own, since the run blocks while it waits. `failedEntries` counts the links
+    /// and directories the session could not make, which the command turns into exit 1.
+    private static func copy(_ root: String, sources: [String]? = nil)
+        async throws -> (status: Int32, output: String, error: String, failedEntries: Int)
+    {
         // The session is used by the thread that made it (it is not `Sendable`).
         let run = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<(Int32, String, String), CopySessionError>, Never>) in
+            (continuation: CheckedContinuation<Result<(Int32, String, String, Int), CopySessionError>, Never>) in
             Thread {
                 let captured = Output()
                 do throws(CopySessionError) {
                     let session = try CopySession(
-                        sources: [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
+                        sources: sources ?? [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
                         options: CopyOptions())
                     let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
-                    continuation.resume(returning: .success((status, captured.output, captured.error)))
+                    continuation.resume(
+                        returning: .success((status, captured.output, captured.error, session.failedEntries)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
@@ -93,5 +97,39 @@ import Darwin
                 copied 0 files (0 B), skipped 3, failed 0 in 0 s
 
                 """)
+    }
+
+    /// A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do (before: a
+    /// link to a file was followed and its content copied, one to a directory failed with "it is a directory,
+    /// not a regular file"); a rerun skips it, and the link itself as the destination is refused.
+    @Test func linksNamedOnTheCommandLineAreCopiedAsLinks() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try #require(symlink("t", root + "/tree") == 0)
+        let sources = [root + "/t/link", root + "/tree"]
+        let first = try await Self.copy(root, sources: sources)
+        #expect(
+            first == (
+                0,
+                "link: linked -> a.txt\ntree: linked -> t\ncopied 0 files (0 B), linked 2, skipped 0, failed 0 in 0 s\n",
+                "", 0
+            ))
+        var status = stat()
+        for name in ["link", "tree"] {
+            #expect(lstat(root + "/out/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+        }
+        let rerun = try await Self.copy(root, sources: sources)
+        #expect(
+            rerun == (
+                0,
+                "link: skipped (same link)\ntree: skipped (same link)\ncopied 0 files (0 B), skipped 2, failed 0 in 0 s\n",
+                "", 0
+            ))
+        let ontoItself = try await Self.copy(root, sources: [root + "/out/link"])
+        #expect(
+            ontoItself == (
+                0, "copied 0 files (0 B), skipped 0, failed 1 in 0 s\n",
+                "statetui: \(root)/out/link and \(root)/out/link are the same file\n", 1
+            ))
     }
 }

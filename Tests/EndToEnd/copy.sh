@@ -633,6 +633,25 @@ status=0
 [ $status = 0 ] && links_ok && pass "links: a rerun keeps the links and exits 0" ||
     fail "links rerun: exit $status: $(cat "$work/links2.err")"
 
+# 23b. Links named on the command line are copied as links too, as cp -a makes them (a link to a directory and one
+# to a file); with a slash, the directory the link leads to is copied.
+ln -s linked-src "$work/to-tree"
+ln -s linked-src/data "$work/to-file"
+new_destination cli-links
+mkdir "$dst/linked-src"
+mkdir -p "$work/cli-links-cp"
+cp -a "$work/to-tree" "$work/to-file" "$work/cli-links-cp/"
+status=0
+"$bin" copy --headless "$work/to-tree" "$work/to-file" "$dst" >"$work/cli-links.out" 2>"$work/cli-links.err" ||
+    status=$?
+"$bin" copy --headless "$work/to-tree/" "$dst/linked-src" >>"$work/cli-links.out" 2>>"$work/cli-links.err" ||
+    status=$?
+[ $status = 0 ] && [ "$(readlink "$dst/to-tree")" = "$(readlink "$work/cli-links-cp/to-tree")" ] &&
+    [ "$(readlink "$dst/to-file")" = "$(readlink "$work/cli-links-cp/to-file")" ] &&
+    same "$linked/data" "$dst/linked-src/to-tree/data" &&
+    pass "links named on the command line are copied as links, like cp -a; LINK/ copies the directory" ||
+    fail "command-line links: exit $status: $(cat "$work/cli-links.err"); $(ls -l "$dst")"
+
 # 24. Reruns like rsync: change one file of a copied tree; a rerun refuses it (exit 1, naming --overwrite) and
 # skips the others unread; with --overwrite only the changed file is rewritten (the others keep their inode).
 rerun="$work/rerun-src"

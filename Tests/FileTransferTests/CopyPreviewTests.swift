@@ -42,6 +42,31 @@ import Testing
         #expect(try FileManager.default.subpathsOfDirectory(atPath: destination).sorted() == before)
     }
 
+    /// A symbolic link named on the command line would be copied as a link, whether it leads to a file or a
+    /// directory (before: "would fail tree: it is a directory"); with a slash, the directory it leads to is the
+    /// source.
+    @Test func aLinkNamedOnTheCommandLineWouldBeLinked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("src/tree")
+        try write([1], to: tree + "/file")
+        try #require(symlink("tree", directory.path + "/src/to-tree") == 0)
+        try #require(symlink("tree/file", directory.path + "/src/to-file") == 0)
+        let destination = try directory.directory("out")
+
+        let preview = try CopyPreview(
+            sources: [
+                directory.path + "/src/to-tree", directory.path + "/src/to-file", directory.path + "/src/to-tree/",
+            ],
+            destinationDirectory: destination, overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would link to-tree", "would link to-file", "would create directory to-tree",
+                "would copy to-tree/file",
+            ])
+    }
+
     /// A destination an interrupted run left (killed mid-copy: partials and the journal's checkpoints): the
     /// preview says what a real run would do with each partial, resume it or replace it and why, and still
     /// writes nothing (before: the journal was not read, and each such file said only "would copy").

@@ -66,8 +66,17 @@ package final class CopySession {
         }
         var pending: [CopyStream.Source] = []
         for source in sources {
-            // Only a directory itself (not a symbolic link to one) is copied as a tree, never into itself.
-            guard (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory else {
+            // A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do
+            // (`LINK/`, with the slash, names the directory it leads to); only a directory itself is copied as
+            // a tree, never into itself.
+            switch (try? fileSystem.statusAt(AT_FDCWD, source))?.kind {
+            case .symbolicLink?:
+                let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
+                pending.append(.link(SourceTree.Link(directory: [], name: name, source: source)))
+                continue
+            case .directory?:
+                break
+            default:
                 pending.append(.file(source))
                 continue
             }
@@ -188,6 +197,8 @@ private struct CopyStream {
     /// A source still to read.
     enum Source {
         case file(String)
+        /// A symbolic link named on the command line, made in the destination itself.
+        case link(SourceTree.Link)
         case tree(String, SourceTree.Walk)
     }
 
@@ -309,6 +320,9 @@ private struct CopyStream {
             case .file(let source):
                 sources.removeFirst()
                 return FileToCopy(source: source, journal: journal)
+            case .link(let link):
+                sources.removeFirst()
+                makeLink(link, in: top)
             case .tree(let source, var walk):
                 sources[0] = .file("")  // the walk is moved out while it advances
                 let entry: SourceTree.Entry?
@@ -346,7 +360,10 @@ private struct CopyStream {
             messages.append(entry.description)
             skippedCount += 1
         case .link(let link):
-            makeLink(link)
+            guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
+                preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+            }
+            makeLink(link, in: directory)
         case .file(let file):
             return fileToCopy(file)
         }
@@ -370,11 +387,10 @@ private struct CopyStream {
         }
     }
 
-    /// Makes a symbolic link like the source's, in the directory the walk is in; a failure is a failed entry.
-    private mutating func makeLink(_ link: SourceTree.Link) {
-        guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
-            preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
-        }
+    /// Makes a symbolic link like the source's in `directory` (the one the walk is in, or the destination for
+    /// a link named on the command line); a failure is a failed entry. The link itself there (a copy onto the
+    /// source) is refused, as a file is.
+    private mutating func makeLink(_ link: SourceTree.Link, in directory: DestinationDirectory) {
         let fileSystem = options.fileSystem
         do throws(TransferError) {
             let status: FileStatus
@@ -384,6 +400,9 @@ private struct CopyStream {
                 target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
             } catch {
                 throw TransferError.sourceUnreadable(path: link.source, reason: error)
+            }
+            if try directory.status(of: link.name)?.identity == status.identity {
+                throw TransferError.sameFile(source: link.source, destination: directory.path(of: link.name))
             }
             let made = try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
             let path = (link.directory + [link.name]).joined(separator: "/")
