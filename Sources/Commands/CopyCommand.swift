@@ -81,7 +81,9 @@ package enum CopyCommand {
             size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
-            the modification and access times, the owner and group when run as root; each directory's
+            the modification and access times, the owner and group when run as root (otherwise the copy is
+            yours, with the source's group where it is one of yours; setuid stays only on a copy of your own
+            file, setgid only with the source's group, as cp -a drops them); each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
             hard links between files of one tree; extended attributes (a destination that refuses them
             gets one warning, not a failure). Not kept: file flags (chattr).

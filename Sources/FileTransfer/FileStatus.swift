@@ -54,6 +54,17 @@ public struct FileStatus: Hashable, Sendable, Codable {
         self.accessedNanoseconds = accessedNanoseconds
     }
 
+    /// The permission bits a copy owned by `user` (not root, so not the source's owner unless it is `user`)
+    /// keeps, as `cp -a` does: setuid only when `user` owns the source, setgid only when the copy was given
+    /// the source's group (`groupKept`). Otherwise a copy of another user's setuid program would run as its
+    /// copier for whoever starts it.
+    package func permissionsKept(byUser user: UInt32, groupKept: Bool) -> UInt32 {
+        var kept = permissions
+        if user != self.user { kept &= ~UInt32(S_ISUID) }
+        if !groupKept { kept &= ~UInt32(S_ISGID) }
+        return kept
+    }
+
     init(_ raw: stat) {
         #if canImport(Darwin)
         let time = raw.st_mtimespec

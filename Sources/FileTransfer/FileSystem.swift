@@ -347,6 +347,11 @@ extension FileSystem {
                 _ = try retryingInterrupts {
                     fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
                 }
+            } else {
+                // The source's group where the user may give it, as for a file (a link has no mode bits).
+                _ = try? retryingInterrupts {
+                    fchownat(directory, name, uid_t(unchangedOwner), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                }
             }
             let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
             _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
@@ -356,13 +361,24 @@ extension FileSystem {
     /// Gives the open file `descriptor` the metadata of `source` as `cp -a` does: owner and group when running
     /// as root (first, since a change of owner clears setuid and setgid), then the permission bits, then
     /// the access and modification times (last, since nothing after them may touch the file).
+    ///
+    /// Not as root, the copy belongs to the user who runs it: its group is the source's where the user may
+    /// give it (one of the user's groups), and setuid and setgid stay only with the owner and group they were
+    /// given for (``FileStatus/permissionsKept(byUser:groupKept:)``), so a copy never lets others run as its copier.
     func copyMetadata(to descriptor: Int32, from source: FileStatus) throws(Errno) {
+        var permissions = source.permissions
         if runsAsRoot {
             try setOwner(descriptor, source.user, source.group)
+        } else {
+            let groupKept = (try? setOwner(descriptor, Self.unchangedOwner, source.group)) != nil
+            permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
         }
-        try setPermissions(descriptor, source.permissions)
+        try setPermissions(descriptor, permissions)
         try setTimes(descriptor, source.accessedNanoseconds, source.modifiedNanoseconds)
     }
+
+    /// The owner or group `fchown` leaves as it is (`(uid_t) -1`).
+    static let unchangedOwner = UInt32.max
 
     /// Writes all of `bytes` at `offset`, continuing after short writes.
     func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
@@ -576,3 +592,6 @@ let seekHole = SEEK_HOLE
 /// True when the process runs as root, which alone may give a copy its source's owner. Read once: the
 /// effective user never changes while statetui runs, and a tree copy asks for every file.
 let runsAsRoot = geteuid() == 0
+
+/// The user this process acts as, who owns what it creates when not root.
+let effectiveUser = UInt32(geteuid())

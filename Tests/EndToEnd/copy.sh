@@ -690,6 +690,31 @@ else
     echo "skip copy e2e: extended attributes (no python3 or no user xattrs here)"
 fi
 
+# 25b. Not as root, a copy belongs to its copier: setuid stays only with the owner it was given for, setgid only
+# with its group (run as nobody when this runs as root; like cp -a, which drops both here).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    as_nobody=$(mktemp -d)
+    chmod 755 "$as_nobody"
+    cp "$bin" "$as_nobody/statetui"
+    mkdir -m 777 "$as_nobody/out"
+    make_file "$as_nobody/root-setuid" 100
+    chmod 4755 "$as_nobody/root-setuid"
+    make_file "$as_nobody/nogroup-setgid" 100
+    chgrp 65534 "$as_nobody/nogroup-setgid"
+    chmod 2755 "$as_nobody/nogroup-setgid"
+    status=0
+    HOME="$as_nobody" setpriv --reuid=65534 --regid=65534 --clear-groups "$as_nobody/statetui" copy --headless \
+        "$as_nobody/root-setuid" "$as_nobody/nogroup-setgid" "$as_nobody/out" >/dev/null 2>"$work/nobody.err" ||
+        status=$?
+    modes=$(stat -c '%a %u:%g' "$as_nobody/out/root-setuid" "$as_nobody/out/nogroup-setgid" 2>&1 | tr '\n' ' ')
+    [ $status = 0 ] && [ "$modes" = "755 65534:65534 2755 65534:65534 " ] &&
+        pass "not as root: setuid is dropped from a copy of another user's file, setgid kept with its group" ||
+        fail "as nobody: exit $status, modes $modes: $(cat "$work/nobody.err")"
+    rm -rf "$as_nobody"
+else
+    echo "skip copy e2e: setuid as another user (not root, or no setpriv)"
+fi
+
 # 26. --dry-run writes nothing: no directory, no journal; it names what would be copied and skipped.
 new_destination dry
 status=0

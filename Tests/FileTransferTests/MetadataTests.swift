@@ -40,6 +40,22 @@ import Testing
 
     /// A destination without extended attributes: the file is still copied and verified, and the job
     /// warns instead of failing.
+    /// Not as root, a copy belongs to its copier: setuid stays only when the copier owns the source, setgid
+    /// only when the copy got the source's group, as `cp -a` does (before: a copy of root's setuid program
+    /// made by user 1000 was setuid 1000, so whoever ran it ran as 1000); sticky and the rest always stay.
+    @Test(
+        arguments: [
+            (1000, true, 0o6755, 0o6755), (1000, false, 0o6755, 0o4755), (2000, true, 0o6755, 0o2755),
+            (2000, false, 0o6755, 0o0755), (2000, false, 0o1777, 0o1777), (2000, false, 0o0640, 0o0640),
+        ] as [(UInt32, Bool, UInt32, UInt32)])
+    func setuidAndSetgidStayOnlyWithTheirOwnerAndGroup(user: UInt32, groupKept: Bool, source: UInt32, kept: UInt32) {
+        var status = FileStatus(
+            size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true, permissions: source)
+        status.user = 1000
+        status.group = 100
+        #expect(status.permissionsKept(byUser: user, groupKept: groupKept) == kept)
+    }
+
     @Test func extendedAttributesTheDestinationRefusesAreAWarningNotAFailure() async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
