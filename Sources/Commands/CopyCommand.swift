@@ -114,7 +114,9 @@ package enum CopyCommand {
 
             A rerun works like rsync: a destination file with its source's size and modification time
             is skipped without being read (--checksum compares content instead); one with the same size
-            and content is skipped too. A differing file this copy did not write is refused (exit 1)
+            and content is skipped too; a skipped copy is given its source's mode, owner and times where
+            they changed (a file made private since is private in its copy too). A differing file this
+            copy did not write is refused (exit 1)
             unless --overwrite, which replaces only the files that differ. A directory where a file
             goes is refused before anything is copied.
 

@@ -199,6 +199,7 @@ public final class CopyJob: Sendable {
         let start: Start
         switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
+            try directory.matchMetadata(of: request.name, to: sourceStatus)
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .alreadyComplete(file)
         case .write(let planned):

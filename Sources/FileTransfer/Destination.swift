@@ -216,6 +216,21 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
+    /// Gives the existing file `name`, found to hold its source's bytes (a rerun skips it), the metadata of
+    /// `source` where it differs, as `rsync -a` does on a rerun: a source made private since its last copy
+    /// makes its copy private too, and a copy skipped for its content gets the source's time, so the next
+    /// rerun skips it unread. A copy already like its source is only looked at.
+    func matchMetadata(of name: String, to source: FileStatus) throws(TransferError) {
+        guard let descriptor = try openExisting(name, flags: O_RDONLY, writable: false) else { return }
+        defer { fileSystem.close(descriptor) }
+        do throws(Errno) {
+            guard try !fileSystem.status(descriptor).hasMetadata(of: source, asUser: effectiveUser) else { return }
+            try fileSystem.copyMetadata(to: descriptor, from: source)
+        } catch {
+            throw .io(operation: "set the mode and times of", path: path(of: name), reason: error)
+        }
+    }
+
     /// Renames `from` onto `to` atomically; whatever entry `to` named is replaced, not followed.
     func rename(_ from: String, to: String) throws(TransferError) {
         try checkName(from)

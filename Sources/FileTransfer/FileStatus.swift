@@ -122,6 +122,18 @@ public struct FileStatus: Hashable, Sendable, Codable {
         kind == .regularFile && sameContent(as: source)
     }
 
+    /// True when this file, a copy of `source` made by a process running as `user`, already has the
+    /// metadata a copy gives it (``FileSystem/copyMetadata(to:from:)``): the modification time, the mode
+    /// (what ``permissionsKept(byUser:groupKept:)`` leaves of it, not as root) and, as root, the owner and
+    /// group. The access time is not compared: reading a file changes it.
+    func hasMetadata(of source: FileStatus, asUser user: UInt32) -> Bool {
+        guard modifiedNanoseconds == source.modifiedNanoseconds else { return false }
+        if user == 0 {
+            return permissions == source.permissions && self.user == source.user && group == source.group
+        }
+        return permissions == source.permissionsKept(byUser: user, groupKept: group == source.group)
+    }
+
     /// True for a regular file with no other name: the only kind of entry the copier writes into.
     var isPrivateRegularFile: Bool {
         kind == .regularFile && linkCount == 1

@@ -679,6 +679,16 @@ status=0
     pass "rerun --overwrite: only the changed file is replaced, the others keep their inode" ||
     fail "rerun --overwrite: exit $status, inodes $(inodes | tr '\n' ' ') (were $(echo $kept)): $(cat "$work/rerun2.err")"
 
+# 24b. A rerun gives a skipped copy its source's new mode, as rsync -a does: a file made private since its copy
+# is private in the copy too (before: it stayed as wide as it was copied).
+chmod 600 "$rerun/f1"
+status=0
+"$bin" copy --headless "$rerun" "$dst" >"$work/rerun3.out" 2>"$work/rerun3.err" || status=$?
+[ $status = 0 ] && [ "$(stat -c %a "$dst/rerun-src/f1")" = 600 ] && [ "$(inodes)" = "$kept" ] &&
+    grep -qx "rerun-src/f1: skipped (same size and time)" "$work/rerun3.out" &&
+    pass "rerun: a skipped copy gets its source's new mode (made private since), not rewritten" ||
+    fail "rerun after chmod 600: exit $status, mode $(stat -c %a "$dst/rerun-src/f1"): $(cat "$work/rerun3.err")"
+
 # 25. Extended attributes are copied (where python3 can set one to check it).
 if command -v python3 >/dev/null 2>&1 && python3 -c "import os; os.setxattr('$src/three.bin', 'user.statetui', b'kept')" 2>/dev/null; then
     new_destination xattr

@@ -53,6 +53,32 @@ import Testing
         #expect((Self.inode(of: fixture.finalPath) == before) == !differs)
     }
 
+    /// A copy a rerun skips gets its source's mode and time where they differ, as `rsync -a` does: a source
+    /// made private since its last copy makes the copy private (before: the skipped copy stayed 0644 beside a
+    /// 0600 source), and one skipped for its content gets the source's time, so the next rerun skips it
+    /// unread. Both ways of skipping (size and time; content), the copy not rewritten (same inode).
+    @Test(arguments: [false, true])
+    func aSkippedCopyGetsItsSourcesModeAndTime(sameTime: Bool) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        try write(fixture.content, to: fixture.finalPath)
+        #expect(chmod(fixture.finalPath, 0o644) == 0)
+        #expect(chmod(fixture.source, 0o600) == 0)
+        try setModificationTime(of: fixture.source, seconds: 1_500_000_000)
+        try setModificationTime(of: fixture.finalPath, seconds: sameTime ? 1_500_000_000 : 1_000)
+        let before = Self.inode(of: fixture.finalPath)
+        let outcome = try await fixture.job().run()
+        let size = Int64(fixture.content.count)
+        #expect(
+            outcome
+                == .alreadyComplete(
+                    sameTime
+                        ? CommittedFile(path: fixture.finalPath, size: size, digest: nil) : fixture.committed))
+        #expect(try MetadataTests.modeAndTime(of: fixture.finalPath) == (0o600, 1_500_000_000))
+        #expect(Self.inode(of: fixture.finalPath) == before)
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+    }
+
     /// A directory under the file's name is refused before a byte of the source is read, even with
     /// `--overwrite` (the rename at the end could only fail).
     @Test func aDirectoryWhereTheFileGoesIsRefusedBeforeCopying() async throws {
