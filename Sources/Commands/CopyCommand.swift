@@ -77,7 +77,9 @@ package enum CopyCommand {
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
             links are copied as links, never followed, in a tree and on the command line alike (as cp -a
             and rsync -a do; LINK/ with a slash names the directory it leads to); FIFOs, sockets and
-            devices are not copied: each is reported on standard error as skipped. A tree has no bound on its depth or
+            devices are not copied: each is reported on standard error as skipped. A directory or entry
+            that cannot be read fails alone (named on standard error, exit 1); the rest of its tree is
+            copied, as with cp -a. A tree has no bound on its depth or
             size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),

@@ -69,8 +69,8 @@ public struct CopyPreview: Hashable, Sendable {
         entries.contains { if case .refuse = $0.action { true } else { false } }
     }
 
-    /// Decides every entry of `sources` copied into `destinationDirectory`; throws when a source tree
-    /// cannot be read.
+    /// Decides every entry of `sources` copied into `destinationDirectory`; throws when a source tree's root
+    /// cannot be read (an entry below it that cannot be read would fail alone).
     public init(
         sources: [String], destinationDirectory: String, overwrite: Bool, comparesContent: Bool,
         excluding: [String] = [], fileSystem: FileSystem = .posix
@@ -121,6 +121,12 @@ public struct CopyPreview: Hashable, Sendable {
             }
             for link in tree.links {
                 entries.append(Entry(path: (link.directory + [link.name]).joined(separator: "/"), action: .link))
+            }
+            for entry in tree.unreadable {
+                entries.append(
+                    Entry(
+                        path: entry.components.joined(separator: "/"),
+                        action: .refuse(reason: "cannot read it: \(entry.reason)")))
             }
         }
         self.entries = entries

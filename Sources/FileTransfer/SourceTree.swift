@@ -87,8 +87,25 @@ public struct SourceTree: Hashable, Sendable {
         case link(Link)
         /// An entry left out.
         case skipped(Skipped)
+        /// An entry below the root that could not be read: a failure of that entry alone, the walk goes on.
+        case unreadable(Unreadable)
         /// The directory with these components has no more entries.
         case leave([String])
+    }
+
+    /// An entry below the root the walk could not read: a directory it may not open or list (nothing below it
+    /// is copied), or an entry whose status it cannot read. The entries beside it are read on, as `cp -a` and
+    /// `rsync -a` go on past a directory they may not read.
+    public struct Unreadable: Hashable, Sendable, CustomStringConvertible {
+        /// The components of its path relative to the destination, e.g. `["photos", "private"]`.
+        public var components: [String]
+        /// Its path in the source.
+        public var path: String
+        /// Why it could not be read.
+        public var reason: Errno
+
+        /// One line naming the entry and the cause: `cannot read photos/private: Permission denied`.
+        public var description: String { SourceTreeError.unreadable(path: path, reason: reason).description }
     }
 
     /// The root directory's name: the top directory created in the destination.
@@ -102,6 +119,8 @@ public struct SourceTree: Hashable, Sendable {
     public let links: [Link]
     /// Entries left out, in the order the walk met them.
     public let skipped: [Skipped]
+    /// Entries that could not be read, in the order the walk met them.
+    public let unreadable: [Unreadable]
 
     /// Reads the whole tree at `root` (see ``Walk``).
     public static func walk(
@@ -112,16 +131,20 @@ public struct SourceTree: Hashable, Sendable {
         var files: [File] = []
         var links: [Link] = []
         var skipped: [Skipped] = []
-        while let entry = try walk.next() {
+        var unreadable: [Unreadable] = []
+        while let entry = walk.next() {
             switch entry {
             case .directory(let components, _): directories.append(components)
             case .file(let file): files.append(file)
             case .link(let link): links.append(link)
             case .skipped(let entry): skipped.append(entry)
+            case .unreadable(let entry): unreadable.append(entry)
             case .leave: break
             }
         }
-        return SourceTree(name: walk.name, directories: directories, files: files, links: links, skipped: skipped)
+        return SourceTree(
+            name: walk.name, directories: directories, files: files, links: links, skipped: skipped,
+            unreadable: unreadable)
     }
 
     /// A tree read one entry at a time, depth first, names in byte order within a directory: the root is
@@ -198,44 +221,42 @@ public struct SourceTree: Hashable, Sendable {
             fileSystem.close(frame.descriptor)
         }
 
-        /// The next entry; nil once the root was left. A directory that cannot be read ends the walk with
-        /// the error (every directory it opened closed).
-        public mutating func next() throws(SourceTreeError) -> Entry? {
+        /// The next entry; nil once the root was left. Once the root is open the walk does not fail: an entry
+        /// it cannot read is an ``Entry/unreadable(_:)`` entry, and the walk goes on with the next.
+        public mutating func next() -> Entry? {
             if let status = rootEntry {
                 rootEntry = nil
                 return .directory([name], status)
             }
-            do throws(SourceTreeError) {
-                while let index = stack.indices.last {
-                    guard stack[index].next < stack[index].names.count else {
-                        let frame = stack.removeLast()
-                        fileSystem.close(frame.descriptor)
-                        return .leave(frame.components)
-                    }
-                    let name = stack[index].names[stack[index].next]
-                    stack[index].next += 1
-                    if let entry = try entry(name, in: stack[index]) { return entry }
+            while let index = stack.indices.last {
+                guard stack[index].next < stack[index].names.count else {
+                    let frame = stack.removeLast()
+                    fileSystem.close(frame.descriptor)
+                    return .leave(frame.components)
                 }
-                return nil
-            } catch {
-                close()
-                throw error
+                let name = stack[index].names[stack[index].next]
+                stack[index].next += 1
+                if let entry = entry(name, in: stack[index]) { return entry }
             }
+            return nil
         }
 
         /// The entry `name` of the open directory `frame`; nil when it is excluded. A directory is opened
         /// and its names read: the walk goes on inside it.
-        private mutating func entry(_ name: String, in frame: Frame) throws(SourceTreeError) -> Entry? {
+        private mutating func entry(_ name: String, in frame: Frame) -> Entry? {
             let entryPath = frame.path.hasSuffix("/") ? frame.path + name : frame.path + "/" + name
+            let components = frame.components + [name]
+            func unreadable(_ reason: Errno) -> Entry {
+                .unreadable(Unreadable(components: components, path: entryPath, reason: reason))
+            }
             let status: FileStatus
             do {
                 status = try fileSystem.statusAt(frame.descriptor, name)
             } catch .noSuchFile {
                 return .skipped(Skipped(path: entryPath, kind: nil))
             } catch {
-                throw .unreadable(path: entryPath, reason: error)
+                return unreadable(error)
             }
-            let components = frame.components + [name]
             let relativePath = components.dropFirst().joined(separator: "/")
             if isExcluded(relativePath, isDirectory: status.kind == .directory) { return nil }
             switch status.kind {
@@ -257,14 +278,15 @@ public struct SourceTree: Hashable, Sendable {
                 } catch .noSuchFile {
                     return .skipped(Skipped(path: entryPath, kind: nil))
                 } catch {
-                    throw .unreadable(path: entryPath, reason: error)
+                    return unreadable(error)
                 }
-                do throws(SourceTreeError) {
-                    let names = try Self.names(in: child, path: entryPath, fileSystem: fileSystem)
-                    stack.append(Frame(descriptor: child, path: entryPath, components: components, names: names))
+                do {
+                    let names = try fileSystem.entriesAt(child, Int.max)
+                    stack.append(
+                        Frame(descriptor: child, path: entryPath, components: components, names: Self.sorted(names)))
                 } catch {
                     fileSystem.close(child)
-                    throw error
+                    return unreadable(error)
                 }
                 return .directory(components, status)
             case .symbolicLink:
@@ -293,12 +315,15 @@ public struct SourceTree: Hashable, Sendable {
             in descriptor: Int32, path: String, fileSystem: FileSystem
         ) throws(SourceTreeError) -> [String] {
             do {
-                return try fileSystem.entriesAt(descriptor, Int.max).sorted {
-                    $0.utf8.lexicographicallyPrecedes($1.utf8)
-                }
+                return sorted(try fileSystem.entriesAt(descriptor, Int.max))
             } catch {
                 throw .unreadable(path: path, reason: error)
             }
+        }
+
+        /// `names` in byte order.
+        private static func sorted(_ names: [String]) -> [String] {
+            names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
     }
 }

@@ -720,6 +720,24 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     [ $status = 0 ] && [ "$modes" = "755 65534:65534 2755 65534:65534 " ] &&
         pass "not as root: setuid is dropped from a copy of another user's file, setgid kept with its group" ||
         fail "as nobody: exit $status, modes $modes: $(cat "$work/nobody.err")"
+    # A directory the user may not read fails alone: every file beside and after it is copied, as cp -a does
+    # (before: the walk ended at it, and the rest of the tree was neither copied nor named).
+    mkdir -p "$as_nobody/tree/b-private" "$as_nobody/out2"
+    chmod 777 "$as_nobody/out2"
+    for n in a c d; do mkdir "$as_nobody/tree/$n-dir" && make_file "$as_nobody/tree/$n-dir/f" 100; done
+    make_file "$as_nobody/tree/b-private/f" 100
+    make_file "$as_nobody/tree/z" 100
+    chmod -R a+rX "$as_nobody/tree"
+    chmod 700 "$as_nobody/tree/b-private"
+    status=0
+    HOME="$as_nobody" setpriv --reuid=65534 --regid=65534 --clear-groups "$as_nobody/statetui" copy --headless \
+        "$as_nobody/tree" "$as_nobody/out2" >"$work/nobody2.out" 2>"$work/nobody2.err" || status=$?
+    copied=$(cd "$as_nobody/out2" && find . -type f | sort | tr '\n' ' ')
+    [ $status = 1 ] && [ "$copied" = "./tree/a-dir/f ./tree/c-dir/f ./tree/d-dir/f ./tree/z " ] &&
+        grep -qx "statetui: cannot read $as_nobody/tree/b-private: Permission denied" "$work/nobody2.err" &&
+        grep -q "^copied 4 files (400 B), skipped 0, failed 1 in " "$work/nobody2.out" &&
+        pass "not as root: a directory it may not read fails alone, the rest of the tree is copied" ||
+        fail "unreadable directory: exit $status, copied $copied: $(cat "$work/nobody2.out" "$work/nobody2.err")"
     rm -rf "$as_nobody"
 else
     echo "skip copy e2e: setuid as another user (not root, or no setpriv)"

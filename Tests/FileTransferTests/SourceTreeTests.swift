@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -43,7 +44,7 @@ import Testing
                 .init(directory: ["tree", "b"], name: "link", source: root + "/b/link"),
                 .init(directory: ["tree"], name: "linked-dir", source: root + "/linked-dir"),
             ],
-            skipped: [.init(path: root + "/fifo", kind: .fifo)])
+            skipped: [.init(path: root + "/fifo", kind: .fifo)], unreadable: [])
         #expect(tree == expected)
         #expect(tree.files.map(\.relativePath) == ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"])
         #expect(
@@ -100,7 +101,7 @@ import Testing
         try write([7], to: root + "/" + levels.joined(separator: "/") + "/bottom")
         var walk = try SourceTree.Walk(root)
         var entries: [SourceTree.Entry] = []
-        while let entry = try walk.next() { entries.append(entry) }
+        while let entry = walk.next() { entries.append(entry) }
         let paths = (0...100).map { ["deep"] + levels.prefix($0) }
         let expected: [String] =
             paths.map { "enter \($0.joined(separator: "/"))" }
@@ -120,6 +121,54 @@ import Testing
         #expect(Set(tree.files.map(\.name)) == Set((0..<10_500).map { "f\($0)" }))
     }
 
+    /// A directory the walk may not open (`b`) or list (`a`), and an entry whose status it cannot read
+    /// (`z.txt`), fail alone: the walk goes on past each, as `cp -a` and `rsync -a` do (before: the first one
+    /// ended the walk, and every entry after it in the tree was never copied nor named).
+    @Test func anUnreadableEntryFailsAloneAndTheWalkGoesOn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try Self.makeTree(in: directory)
+        var fileSystem = FileSystem.posix
+        let posix = FileSystem.posix
+        let aDescriptor = Locked<Int32?>(nil)
+        fileSystem.openAt = { parent, name, flags, mode throws(Errno) in
+            guard name != "b" else { throw .permissionDenied }
+            let opened = try posix.openAt(parent, name, flags, mode)
+            if name == "a" { aDescriptor.withLock { $0 = opened } }
+            return opened
+        }
+        fileSystem.entriesAt = { descriptor, limit throws(Errno) in
+            // `a`'s descriptor once: the number is used again after it is closed.
+            let listsA = aDescriptor.withLock { held in
+                defer { if held == descriptor { held = nil } }
+                return held == descriptor
+            }
+            if listsA { throw .ioError }
+            return try posix.entriesAt(descriptor, limit)
+        }
+        fileSystem.statusAt = { parent, name throws(Errno) in
+            guard name != "z.txt" else { throw .permissionDenied }
+            return try posix.statusAt(parent, name)
+        }
+        var walk = try SourceTree.Walk(root, fileSystem: fileSystem)
+        var entries: [String] = []
+        var failures: [String] = []
+        while let entry = walk.next() {
+            entries.append(Self.summary(entry))
+            if case .unreadable(let entry) = entry { failures.append(entry.description) }
+        }
+        #expect(
+            entries == [
+                "enter tree", "unreadable tree/a", "unreadable tree/b", "enter tree/empty", "leave tree/empty",
+                "skip \(root)/fifo", "link tree/linked-dir", "unreadable tree/z.txt", "leave tree",
+            ])
+        #expect(
+            failures == [
+                "cannot read \(root)/a: Input/output error", "cannot read \(root)/b: Permission denied",
+                "cannot read \(root)/z.txt: Permission denied",
+            ])
+    }
+
     /// One line per walk entry, for comparing a walk as a whole.
     static func summary(_ entry: SourceTree.Entry) -> String {
         switch entry {
@@ -127,6 +176,7 @@ import Testing
         case .file(let file): "file " + file.relativePath
         case .link(let link): "link " + (link.directory + [link.name]).joined(separator: "/")
         case .skipped(let skipped): "skip " + skipped.path
+        case .unreadable(let entry): "unreadable " + entry.components.joined(separator: "/")
         case .leave(let components): "leave " + components.joined(separator: "/")
         }
     }

@@ -325,15 +325,7 @@ private struct CopyStream {
                 makeLink(link, in: top)
             case .tree(let source, var walk):
                 sources[0] = .file("")  // the walk is moved out while it advances
-                let entry: SourceTree.Entry?
-                do {
-                    entry = try walk.next()
-                } catch {
-                    // The rest of this tree cannot be read: what was copied of it is kept and finished.
-                    fail(error.description)
-                    entry = nil
-                }
-                guard let entry else {
+                guard let entry = walk.next() else {
                     sources.removeFirst()
                     for id in inside.reversed() { leave(id) }
                     inside = []
@@ -359,6 +351,9 @@ private struct CopyStream {
         case .skipped(let entry):
             messages.append(entry.description)
             skippedCount += 1
+        case .unreadable(let entry):
+            // Only this entry fails (a directory: with everything below it); the walk goes on beside it.
+            fail(entry.description)
         case .link(let link):
             guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
                 preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
