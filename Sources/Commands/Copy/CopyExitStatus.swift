@@ -28,7 +28,10 @@ enum CopyExitStatus {
         -> Int32
     {
         for failure in failures {
-            io.writeError("statetui: \(failure.name): \(DisplayText.escaped(failure.message))\n")
+            // The name, like the reason, is quoted at most 200 characters long (a path deep in a tree can be
+            // thousands).
+            io.writeError(
+                "statetui: \(DisplayText.bounded(failure.name)): \(DisplayText.escaped(failure.message))\n")
         }
         let failed = failures.count
         if failed > 0 { io.writeError("statetui: \(failed) of \(count) transfers failed\n") }
