@@ -527,18 +527,22 @@ public final class CopyJob: Sendable {
 
     /// How a source is opened: not blocking, so a FIFO put under its name after it was checked cannot hang
     /// the copy (``openSource()`` clears it once the file is known to be regular).
-    private static let sourceFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY
+    private static let sourceFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW
 
     /// Opens the source without blocking and only if it is a regular file: its kind is checked before
     /// the open (opening a FIFO waits for a writer, opening a device may act on it) and again on the
     /// opened descriptor (the path may have been replaced in between); then `O_NONBLOCK` is cleared.
+    /// The source's own name is never followed: a symbolic link is copied as a link by the session, so one
+    /// found here (a file of a tree replaced by a link after the walk read it) is refused, not read.
     private func openSource() throws(TransferError) -> (descriptor: Int32, status: FileStatus) {
         let fileSystem = options.fileSystem
         let path = request.source
-        _ = try Self.regularFile(path) { () throws(Errno) in try fileSystem.statusOfPath(path) }
+        _ = try Self.regularFile(path) { () throws(Errno) in try fileSystem.statusAt(AT_FDCWD, path) }
         let descriptor: Int32
         do {
             descriptor = try fileSystem.open(path, Self.sourceFlags, 0)
+        } catch .init(rawValue: ELOOP) {
+            throw .notARegularFile(path: path, kind: .symbolicLink)
         } catch {
             throw .sourceUnreadable(path: path, reason: error)
         }

@@ -321,6 +321,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
     }
 
+    /// A source that is a symbolic link when its transfer opens it (a file of a tree replaced by a link after the
+    /// walk read it, to lead the copy to a file outside the tree) is refused, not followed: whether the link is
+    /// there when its kind is checked, or appears between the check and the open (the check is made to see the
+    /// file it was). Before, the open followed it and copied the other file under the tree's name.
+    @Test(arguments: [false, true])
+    func aSourceReplacedByASymbolicLinkIsNotFollowed(betweenCheckAndOpen: Bool) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let secret = fixture.directory.file("secret")
+        try write([1, 2, 3], to: secret)
+        let source = fixture.directory.file("was-a-file")
+        try #require(symlink(secret, source) == 0)
+        var fileSystem = FileSystem.posix
+        if betweenCheckAndOpen {
+            // The check sees the regular file the walk saw; the link is what the open meets.
+            fileSystem.statusAt = { directory, name throws(Errno) in
+                name == source
+                    ? try FileSystem.posix.statusOfPath(name) : try FileSystem.posix.statusAt(directory, name)
+            }
+        }
+        let request = CopyRequest(id: "1", source: source, destinationDirectory: fixture.destination)
+        await #expect(throws: TransferError.notARegularFile(path: source, kind: .symbolicLink)) {
+            try await CopyJob(request: request, options: CopyOptions(fileSystem: fileSystem)).run()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
+    }
+
     @Test func aDestinationThatIsNotADirectoryIsRefusedBeforeAnythingStarts() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
