@@ -828,11 +828,14 @@ if command -v tmux >/dev/null 2>&1; then
     [ $ok = 1 ] && pass "interactive: s starts, p pauses and resumes, the copy completes and matches; q with a row never started exits 1 naming it"
 
     new_destination interactive-start
-    open_copy "" "'$src/two.bin' '$src/three.bin' '$dst' --start"
+    open_copy "" "'$src/two.bin' '$src/three.bin' '$linked' '$dst' --start"
     if wait_screen 'two\.bin .*completed' && wait_screen 'three\.bin .*completed'; then
         tm send-keys -t copy q
+        # The links the session made are said on standard output, as headless says them.
         wait_screen '^exit=0$' && same "$src/two.bin" "$dst/two.bin" && same "$src/three.bin" "$dst/three.bin" &&
-            pass "interactive --start: every row starts at once and completes; q exits 0" ||
+            screen | grep -q '^linked-src/dangling: linked -> /nonexistent/target$' &&
+            screen | grep -q '^linked-src/sub/same: hard link to linked-src/data$' &&
+            pass "interactive --start: every row starts at once and completes, links are said; q exits 0" ||
             fail "interactive --start: exit or content wrong: $(screen)"
     else
         fail "interactive --start: the rows did not all complete: $(screen)"

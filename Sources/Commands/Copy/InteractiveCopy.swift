@@ -87,6 +87,8 @@ enum InteractiveCopy {
             transfers.makeAll()
         }
         for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
+        // The links the session made reading the sources, as headless lines (the dashboard's rows are files).
+        for link in session.takeLinks() { io.writeOutput("\(link)\n") }
         var options = DashboardOptions()
         options.config = config
         let status = Dashboard.run(
@@ -97,6 +99,8 @@ enum InteractiveCopy {
             if startAll { transfers.perform(.sendAll([.start])) }
         }
         for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
+        // The hard links made at the end, once their files were copied.
+        for link in session.takeLinks() { io.writeOutput("\(link)\n") }
         return status == 0 ? CopyExitStatus.report(files.phases, io: io) : status
     }
 }
