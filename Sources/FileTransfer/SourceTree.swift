@@ -30,8 +30,8 @@ public struct SourceTree: Hashable, Sendable {
         /// The relative path of an earlier file of the tree that is the same file (a hard link to it):
         /// this one is made a second name of that file's copy instead of a copy of its own.
         public var sameFileAs: String? = nil
-        /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it
-        /// names this one (``sameFileAs``), so the copier remembers where this one's copy lies.
+        /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it in the
+        /// tree names this one (``sameFileAs``), whose path below the destination is where its copy lies.
         public var hasOtherNames = false
 
         /// The path relative to the destination, e.g. `photos/2024/a.jpg`.
@@ -167,8 +167,8 @@ public struct SourceTree: Hashable, Sendable {
         private var stack: [Frame] = []
         /// The root's status, until the walk reports it as its first entry.
         private var rootEntry: FileStatus?
-        /// The first name met of each file with more than one name, by identity.
-        private var firstNames: [FileIdentity: String] = [:]
+        /// The first name met of each file with more than one name, until all its names were met.
+        private var firstNames = FirstNames()
 
         /// One open directory and where the walk is in its names.
         private struct Frame {
@@ -263,11 +263,9 @@ public struct SourceTree: Hashable, Sendable {
             case .regularFile:
                 var file = File(directory: frame.components, name: name, source: entryPath)
                 if status.linkCount > 1 {
-                    file.sameFileAs = firstNames[status.identity]
-                    if file.sameFileAs == nil {
-                        firstNames[status.identity] = file.relativePath
-                        file.hasOtherNames = true
-                    }
+                    file.sameFileAs = firstNames.meet(
+                        status.identity, linkCount: status.linkCount, at: file.relativePath)
+                    file.hasOtherNames = file.sameFileAs == nil
                 }
                 return .file(file)
             case .directory:

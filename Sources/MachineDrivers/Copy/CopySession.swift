@@ -220,16 +220,19 @@ private struct CopyStream {
         var waitsForLinks = false
     }
 
-    /// A second name to give to a copied file at the end: `name` in `directory` for `file` in `fileDirectory`.
+    /// A second name to give to a copied file at the end: `path` for the file at `filePath`, both below the
+    /// destination as the output names them. Two strings, not lists of components: a tree of a million names of
+    /// half as many files keeps one until the end for each second name.
     struct HardLink {
-        var directory: [String]
-        var name: String
-        var fileDirectory: [String]
-        var file: String
+        var path: String
+        var filePath: String
 
-        /// The link's and the file's paths below the destination, as the output names them.
-        var path: String { (directory + [name]).joined(separator: "/") }
-        var filePath: String { (fileDirectory + [file]).joined(separator: "/") }
+        /// The directories from the destination down to the entry at `path`, and its name (names hold no `/`).
+        static func split(_ path: String) -> (directory: [String], name: String) {
+            var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let name = components.removeLast()
+            return (components, name)
+        }
     }
 
     let top: DestinationDirectory
@@ -250,8 +253,6 @@ private struct CopyStream {
     private var inside: [Int] = []
     /// Which directory each unsettled transfer writes into.
     private var directoryOf: [ObjectIdentifier: Int] = [:]
-    /// Where the first name of each file with several names is copied, by its path in the tree.
-    private var firstCopies: [String: (directory: [String], name: String)] = [:]
     private var hardLinks: [HardLink] = []
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus)] = []
@@ -414,13 +415,12 @@ private struct CopyStream {
         guard let id = inside.last, var directory = directories[id] else {
             preconditionFailure("Internal inconsistency: no directory for \(file.relativePath)")
         }
-        if let first = file.sameFileAs, let copy = firstCopies[first] {
-            hardLinks.append(
-                HardLink(directory: file.directory, name: file.name, fileDirectory: copy.directory, file: copy.name))
+        if let first = file.sameFileAs {
+            // The first name's path below the destination is its path in the tree.
+            hardLinks.append(HardLink(path: file.relativePath, filePath: first))
             directories[id]?.waitsForLinks = true
             return nil
         }
-        if file.hasOtherNames { firstCopies[file.relativePath] = (file.directory, file.name) }
         let journal: CopyJournal
         if let opened = directory.journal {
             journal = opened
@@ -503,8 +503,10 @@ private struct CopyStream {
         }
         for link in hardLinks {
             do throws(TransferError) {
-                let made = try reopen(link.directory).link(
-                    link.name, to: link.file, in: try reopen(link.fileDirectory), overwrite: overwrite)
+                let (directory, name) = HardLink.split(link.path)
+                let (fileDirectory, file) = HardLink.split(link.filePath)
+                let made = try reopen(directory).link(
+                    name, to: file, in: try reopen(fileDirectory), overwrite: overwrite)
                 note(made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath))
             } catch {
                 problems.append(error.description)
