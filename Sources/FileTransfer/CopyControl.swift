@@ -1,4 +1,5 @@
 import StateMachineKit
+import Support
 
 /// Drives a ``CopyJob``'s ``CopyLifecycle`` machine: starts and ends runs, carries interrupts and
 /// cancels to it, and answers the copy loop's question between chunks.
@@ -19,6 +20,9 @@ final class CopyControl: Sendable {
     }
 
     private let machine: Machine
+    /// The sender of the run under way, so that an interrupt from outside the run's task reaches it
+    /// (``interruptCurrentRun()``); stale once that run ended.
+    private let current = Locked<Machine.Sender?>(nil)
 
     /// A controller in `ready`; `label` names the machine (the file being copied).
     init(label: String) {
@@ -34,6 +38,7 @@ final class CopyControl: Sendable {
         let (outcome, run) = machine.sendAndBind(.begin)
         switch outcome {
         case .moved:
+            current.withLock { $0 = run }
             return run
         case .ignored:
             return nil
@@ -47,6 +52,12 @@ final class CopyControl: Sendable {
     /// The run's task was cancelled: its loop stops at the next chunk boundary (stale once the run ended).
     func interrupt(_ run: Machine.Sender) {
         run.send(.interrupt)
+    }
+
+    /// Interrupts the run under way, if any, as its task's cancellation would: for a caller whose own
+    /// cancellation must reach the loop at once, even before the run's task could be cancelled.
+    func interruptCurrentRun() {
+        current.withLock { $0 }?.send(.interrupt)
     }
 
     /// Called by the loop between chunks (a lock and a read, no system call): what to do next.
@@ -73,6 +84,7 @@ final class CopyControl: Sendable {
     /// Ends `run` as `end`; when a cancel arrived during the run, the machine names the run to remove
     /// the partial, which `discard` does before this returns.
     func endRun(_ run: Machine.Sender, _ end: CopyRunEnd, discard: () -> Void) {
+        current.withLock { $0 = nil }
         if run.send(.finished(end)) == .updated {
             discard()
             run.send(.discarded)

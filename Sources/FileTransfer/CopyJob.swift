@@ -79,6 +79,13 @@ public final class CopyJob: Sendable {
         control.cancel { discardPartial() }
     }
 
+    /// Stops the run under way at its next chunk boundary, as cancelling the task that runs it does, keeping
+    /// the partial durable for the next run; nothing when no run is under way (a run that begins afterwards
+    /// is not affected: its own task's cancellation stops it).
+    public func interrupt() {
+        control.interruptCurrentRun()
+    }
+
     /// Removes the partial and journals the cancellation: done once, by whoever the lifecycle names.
     private func discardPartial() {
         try? directory().remove(StagedFile.partialName(for: request.name))

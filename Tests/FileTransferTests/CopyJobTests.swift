@@ -97,6 +97,24 @@ import Testing
         #expect(fixture.sourceReads() == Array(Self.chunkReads(of: fixture, from: 0).prefix(4)))
     }
 
+    /// `interrupt()` stops the run under way as its task's cancellation does, from any thread (here the copy's
+    /// own, at a chunk's progress): the partial is kept at the boundary. With no run under way it does
+    /// nothing: the next run completes. A caller whose own task is cancelled reaches the run through it at once,
+    /// even before it could cancel the run's task (a copy's visit ending while the job's task is not yet kept).
+    @Test func interruptStopsTheRunUnderWayAndNothingElse() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        job.interrupt()
+        let stopAt = Int64(3 * Self.chunk)
+        let outcome = try await job.run { if $0.bytesWritten == stopAt { job.interrupt() } }
+        #expect(outcome == .interrupted(offset: stopAt))
+        #expect(size(of: fixture.partialPath) == stopAt)
+        #expect(job.lifecycle == .ready)
+        job.interrupt()
+        #expect(try await job.run() == .completed(fixture.committed))
+    }
+
     @Test func aTaskCancelledBeforeTheRunStartsStopsAtTheFirstChunk() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }

@@ -207,24 +207,32 @@ package final class CopyTransfer: TransferDriver {
             // came first already moved the machine (the visit is over): then no run starts.
             let stopper = RunStopper()
             guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
-            let run = Task { () async -> Result<CopyOutcome, TransferError> in
-                do throws(TransferError) {
-                    return .success(
-                        try await job.run { progress in
-                            // The status first, then the percent: a size or a start of copying the row has
-                            // not seen is sent as progress even at the same percent, so the machine records
-                            // it and whoever reads the records reads the status with them.
-                            forwarder.forward(progress, always: driverStatus.note(progress))
-                        })
-                } catch {
-                    return .failure(error)
-                }
-            }
-            stopper.attach(run)
+            // The cancellation handler is in place before the job's task exists and interrupts the job's run
+            // itself, so a visit's end (a stop, a cancel) reaches a running job at once, even while this task
+            // waits for a thread between starting the job's task and keeping it: the job stops at the chunk
+            // boundary after the one in flight. Cancelled before the task was kept, the body cancels it itself.
+            let running = Locked<Task<Result<CopyOutcome, TransferError>, Never>?>(nil)
             let outcome = await withTaskCancellationHandler {
-                await run.value
+                let run = Task { () async -> Result<CopyOutcome, TransferError> in
+                    do throws(TransferError) {
+                        return .success(
+                            try await job.run { progress in
+                                // The status first, then the percent: a size or a start of copying the row has
+                                // not seen is sent as progress even at the same percent, so the machine records
+                                // it and whoever reads the records reads the status with them.
+                                forwarder.forward(progress, always: driverStatus.note(progress))
+                            })
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                running.withLock { $0 = run }
+                if Task.isCancelled { run.cancel() }
+                stopper.attach(run)
+                return await run.value
             } onCancel: {
-                run.cancel()
+                job.interrupt()
+                running.withLock { $0 }?.cancel()
             }
             let pauseAsked = suspension.withLock { $0.pauseAsked(in: sender.visit) }
             switch outcome {
