@@ -146,14 +146,18 @@ public struct CopyPreview: Hashable, Sendable {
         guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .copy }
         if existing.identity == sourceStatus.identity { return .refuse(reason: "it is the source itself") }
         if existing.kind == .directory { return .refuse(reason: "a directory is there") }
+        // A copy the run skips gets its source's mode, owner and times where they differ: said with the skip.
+        let aligned =
+            existing.hasMetadata(of: sourceStatus, asUser: effectiveUser)
+            ? "" : "; its mode, owner or times would be set to the source's"
         if !comparesContent, existing.isUnchangedCopy(of: sourceStatus) {
-            return .skip(reason: "same size and time")
+            return .skip(reason: "same size and time" + aligned)
         }
         if existing.kind == .regularFile, existing.size == sourceStatus.size,
             let left = digest(of: source, fileSystem: fileSystem),
             left == digest(of: destination, fileSystem: fileSystem)
         {
-            return .skip(reason: "same content")
+            return .skip(reason: "same content" + aligned)
         }
         return overwrite ? .replace : .refuse(reason: "it exists and differs (use --overwrite to replace it)")
     }

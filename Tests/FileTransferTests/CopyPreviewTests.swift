@@ -42,6 +42,32 @@ import Testing
         #expect(try FileManager.default.subpathsOfDirectory(atPath: destination).sorted() == before)
     }
 
+    /// A copy the run would skip says so, and, when the run would bring its mode or times in line with its
+    /// source (a file made private since its copy), says that too (before: only "same size and time").
+    @Test(arguments: [false, true])
+    func aSkipSaysWhenTheCopysModeWouldBeSet(madePrivate: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("key")
+        let destination = try directory.directory("out")
+        for path in [source, destination + "/key"] {
+            try write(pattern(count: 10), to: path)
+            #expect(chmod(path, 0o644) == 0)
+            try setModificationTime(of: path, seconds: 1_000)
+        }
+        if madePrivate { #expect(chmod(source, 0o600) == 0) }
+
+        let preview = try CopyPreview(
+            sources: [source], destinationDirectory: destination, overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                madePrivate
+                    ? "would skip key (same size and time; its mode, owner or times would be set to the source's)"
+                    : "would skip key (same size and time)"
+            ])
+    }
+
     /// A symbolic link named on the command line would be copied as a link, whether it leads to a file or a
     /// directory (before: "would fail tree: it is a directory"); with a slash, the directory it leads to is the
     /// source.
