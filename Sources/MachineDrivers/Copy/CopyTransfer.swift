@@ -205,13 +205,11 @@ package final class CopyTransfer: TransferDriver {
             let driverStatus = self.driverStatus
             // The job runs in a task of its own, so a pause can stop it while this visit goes on. A pause that
             // came first already moved the machine (the visit is over): then no run starts.
-            let stopper = RunStopper()
+            let stopper = RunStopper(job: job)
             guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
-            // The cancellation handler is in place before the job's task exists and interrupts the job's run
-            // itself, so a visit's end (a stop, a cancel) reaches a running job at once, even while this task
-            // waits for a thread between starting the job's task and keeping it: the job stops at the chunk
-            // boundary after the one in flight. Cancelled before the task was kept, the body cancels it itself.
-            let running = Locked<Task<Result<CopyOutcome, TransferError>, Never>?>(nil)
+            // The cancellation handler is in place before the job's task exists, and stops the run as a pause
+            // does (``RunStopper``), so a visit's end (a stop, a cancel) reaches a running job at once: the job
+            // stops at the chunk boundary after the one in flight.
             let outcome = await withTaskCancellationHandler {
                 let run = Task { () async -> Result<CopyOutcome, TransferError> in
                     do throws(TransferError) {
@@ -226,13 +224,10 @@ package final class CopyTransfer: TransferDriver {
                         return .failure(error)
                     }
                 }
-                running.withLock { $0 = run }
-                if Task.isCancelled { run.cancel() }
                 stopper.attach(run)
                 return await run.value
             } onCancel: {
-                job.interrupt()
-                running.withLock { $0 }?.cancel()
+                stopper.stop()
             }
             let pauseAsked = suspension.withLock { $0.pauseAsked(in: sender.visit) }
             switch outcome {
@@ -320,12 +315,20 @@ private struct CopySuspension {
     }
 }
 
-/// Cancels a job run's task for a pause, also when the pause comes before the task is attached.
+/// Stops a job's run for a pause or for the end of its visit: interrupts the run under way at once, and
+/// cancels the run's task, also when the stop comes before the task is attached. The interrupt reaches the
+/// job even while the task that started the run's task waits for a thread before attaching it.
 private final class RunStopper: Sendable {
+    private let job: CopyJob
     private let state = Locked<(task: Task<Result<CopyOutcome, TransferError>, Never>?, stopped: Bool)>((nil, false))
 
-    /// Cancels the task now, or as soon as it is attached.
+    init(job: CopyJob) {
+        self.job = job
+    }
+
+    /// Interrupts the job's run now; cancels the task now, or as soon as it is attached.
     func stop() {
+        job.interrupt()
         state.withLock { state in
             state.stopped = true
             return state.task
