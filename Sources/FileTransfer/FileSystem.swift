@@ -591,7 +591,7 @@ let seekHole = SEEK_HOLE
 
 /// True when the process runs as root, which alone may give a copy its source's owner. Read once: the
 /// effective user never changes while statetui runs, and a tree copy asks for every file.
-let runsAsRoot = geteuid() == 0
+let runsAsRoot = effectiveUser == 0
 
 /// The user this process acts as, who owns what it creates when not root.
 let effectiveUser = UInt32(geteuid())

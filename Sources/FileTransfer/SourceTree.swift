@@ -192,19 +192,15 @@ public struct SourceTree: Hashable, Sendable {
             } catch {
                 throw .unreadable(path: root, reason: error)
             }
-            do throws(SourceTreeError) {
-                do {
-                    rootEntry = try fileSystem.status(descriptor)
-                } catch {
-                    throw .unreadable(path: root, reason: error)
-                }
+            do throws(Errno) {
+                rootEntry = try fileSystem.status(descriptor)
                 stack.append(
                     Frame(
                         descriptor: descriptor, path: root, components: [name],
-                        names: try Self.names(in: descriptor, path: root, fileSystem: fileSystem)))
+                        names: try Self.names(in: descriptor, fileSystem: fileSystem)))
             } catch {
                 fileSystem.close(descriptor)
-                throw error
+                throw .unreadable(path: root, reason: error)
             }
         }
 
@@ -279,9 +275,8 @@ public struct SourceTree: Hashable, Sendable {
                     return unreadable(error)
                 }
                 do {
-                    let names = try fileSystem.entriesAt(child, Int.max)
-                    stack.append(
-                        Frame(descriptor: child, path: entryPath, components: components, names: Self.sorted(names)))
+                    let names = try Self.names(in: child, fileSystem: fileSystem)
+                    stack.append(Frame(descriptor: child, path: entryPath, components: components, names: names))
                 } catch {
                     fileSystem.close(child)
                     return unreadable(error)
@@ -309,19 +304,8 @@ public struct SourceTree: Hashable, Sendable {
         }
 
         /// Every name in the open directory, in byte order.
-        private static func names(
-            in descriptor: Int32, path: String, fileSystem: FileSystem
-        ) throws(SourceTreeError) -> [String] {
-            do {
-                return sorted(try fileSystem.entriesAt(descriptor, Int.max))
-            } catch {
-                throw .unreadable(path: path, reason: error)
-            }
-        }
-
-        /// `names` in byte order.
-        private static func sorted(_ names: [String]) -> [String] {
-            names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        private static func names(in descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> [String] {
+            try fileSystem.entriesAt(descriptor, Int.max).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
     }
 }
