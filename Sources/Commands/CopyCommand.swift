@@ -34,7 +34,8 @@ package enum CopyCommand {
                 isRepeatable: true),
             .init(
                 name: ConfigFile.option, valueName: "file",
-                help: "Read the dashboard's configuration (keys, theme, [copy] confirm_quit) from <file>.",
+                help:
+                    "Read the dashboard's configuration (keys, theme, [copy] confirm_quit) from <file> (--headless and --dry-run read only this one).",
                 completion: .files),
         ],
         flags: [
@@ -87,8 +88,8 @@ package enum CopyCommand {
             yours, with the source's group where it is one of yours; setuid stays only on a copy of your own
             file, setgid only with the source's group, as cp -a drops them); each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
-            hard links between files of one tree; extended attributes (a destination that refuses them
-            gets one warning, not a failure). Not kept: file flags (chattr).
+            hard links between the files copied, in a tree or across sources; extended attributes (a
+            destination that refuses them gets one warning, not a failure). Not kept: file flags (chattr).
             Nothing is wider than its source at any moment: a partial is created 0600 and given the
             source's mode just before the rename; a directory is created 0700. Files are read until
             their end, not to the size stat reports (/proc files). A copy onto the source itself (same
@@ -199,13 +200,20 @@ package enum CopyCommand {
     /// Reads the config file and loads libcrypto, before anything is opened or written: a bad file, or no
     /// libcrypto (every copy hashes its journal's name and each file's content), stops the copy with nothing
     /// done. Nil once it said why.
+    ///
+    /// The usual config file is the dashboard's: a copy without one (`--headless`, `--dry-run`) does not read
+    /// it, so a scheduled copy does not stop over a theme it never shows (or a home it may not read); a file
+    /// named with `--config` is read and checked by every copy.
     private static func configAndHashing(
         _ command: ParsedCommand, io: CommandIO, environment: [String: String]
     ) -> DashboardConfig? {
+        let explicit = command.options[ConfigFile.option]
+        let showsDashboard = !command.flags.contains("headless") && !command.flags.contains("dry-run")
         let config: DashboardConfig
         do {
-            config = try ConfigFile.load(
-                explicit: command.options[ConfigFile.option], io: io, environment: environment)
+            config =
+                showsDashboard || explicit != nil
+                ? try ConfigFile.load(explicit: explicit, io: io, environment: environment) : DashboardConfig()
         } catch {
             io.writeError("statetui: \(error)\n")
             return nil

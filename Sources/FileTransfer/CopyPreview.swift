@@ -98,15 +98,19 @@ public struct CopyPreview: Hashable, Sendable {
             }
             return Entry(path: relativePath, action: action)
         }
+        // Files with other names, told apart across every source: a later name becomes a hard link.
+        var firstNames = FirstNames()
         for source in sources {
-            let kind = (try? fileSystem.statusAt(AT_FDCWD, source))?.kind
-            guard kind == .directory else {
+            let status = try? fileSystem.statusAt(AT_FDCWD, source)
+            guard status?.kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                // A symbolic link named on the command line is copied as a link, not followed.
-                entries.append(kind == .symbolicLink ? Entry(path: name, action: .link) : file(source, at: [name]))
+                // A symbolic link named on the command line is copied as a link, not followed; so is a further
+                // name of a file met before.
+                let links = status?.kind == .symbolicLink || status.flatMap { firstNames.meet($0, at: name) } != nil
+                entries.append(links ? Entry(path: name, action: .link) : file(source, at: [name]))
                 continue
             }
-            let tree = try SourceTree.walk(source, excluding: excluding, fileSystem: fileSystem)
+            let tree = try SourceTree.walk(source, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
             for directory in tree.directories {
                 let path = directory.joined(separator: "/")
                 if (try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path)) == nil {

@@ -1,11 +1,12 @@
-/// The first name met of each file of a tree that has other names (`st_nlink` > 1), by identity, so that a later
-/// name is made a hard link to the first one's copy.
+/// The first name met of each file that has other names (`st_nlink` > 1), by identity, so that a later name is
+/// made a hard link to the first one's copy. One table serves every source of a copy, as with `cp -a`: a file
+/// named in two trees, or twice on the command line, is copied once.
 ///
 /// A backup made with `cp -al` or rsnapshot is a tree whose every file has another name outside it: one entry
 /// each, never met again. So the table is compact: the paths' bytes in one buffer, and for each file its
 /// identity, where its path lies and how many of its names are still to come (an entry goes once they all
 /// came) — about 50 bytes and the path's, where a dictionary of strings took several hundred.
-struct FirstNames: Sendable {
+package struct FirstNames: Sendable {
     private struct Entry: Sendable {
         /// The path's bytes in ``FirstNames/bytes``.
         var start: Int
@@ -19,8 +20,17 @@ struct FirstNames: Sendable {
     /// Bytes of ``bytes`` that entries still use; the rest belonged to entries gone.
     private var liveBytes = 0
 
+    package init() {}
+
     /// How many files are remembered.
     var count: Int { entries.count }
+
+    /// ``meet(_:linkCount:at:)`` for the entry `status` describes, met at `path` below the destination: nil
+    /// for anything but a regular file with other names.
+    package mutating func meet(_ status: FileStatus, at path: String) -> String? {
+        guard status.kind == .regularFile, status.linkCount > 1 else { return nil }
+        return meet(status.identity, linkCount: status.linkCount, at: path)
+    }
 
     /// The file `identity` with `linkCount` names, met at `path`: the path of its first name met, when this is
     /// a later one (counted; after the last of its names the file is forgotten); nil for the first, which is

@@ -11,7 +11,7 @@ import Darwin
 /// The walk never follows a symbolic link: every directory below the root is opened relative to its
 /// parent with `O_NOFOLLOW`, every entry is described with `fstatat(AT_SYMLINK_NOFOLLOW)`. Symbolic
 /// links are listed in ``links`` (copied as links, like `cp -a`); files that are hard links to an earlier
-/// file of the tree name it (``File/sameFileAs``); FIFOs, sockets and devices are not copied, they are
+/// file of the tree (or of a source read before it) name it (``File/sameFileAs``); FIFOs, sockets and devices are not copied, they are
 /// listed in ``skipped`` for the caller to report. Names are the file system's bytes (``FileName``).
 ///
 /// The tree has no size bound: ``Walk`` reads it one entry at a time, iteratively, holding one open
@@ -27,8 +27,9 @@ public struct SourceTree: Hashable, Sendable {
         /// The path the file is read from.
         public var source: String
 
-        /// The relative path of an earlier file of the tree that is the same file (a hard link to it):
-        /// this one is made a second name of that file's copy instead of a copy of its own.
+        /// The path below the destination of an earlier file of the tree, or of a source read before it, that is
+        /// the same file (a hard link to it): this one is made a second name of that file's copy instead of a
+        /// copy of its own.
         public var sameFileAs: String? = nil
         /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it in the
         /// tree names this one (``sameFileAs``), whose path below the destination is where its copy lies.
@@ -126,13 +127,22 @@ public struct SourceTree: Hashable, Sendable {
     public static func walk(
         _ root: String, excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
+        var firstNames = FirstNames()
+        return try walk(root, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
+    }
+
+    /// Reads the whole tree at `root`, its files with other names told apart with `firstNames`, the table of
+    /// the sources read before it (see ``Walk/next(sharing:)``).
+    package static func walk(
+        _ root: String, excluding: [String] = [], sharing firstNames: inout FirstNames, fileSystem: FileSystem = .posix
+    ) throws(SourceTreeError) -> SourceTree {
         var walk = try Walk(root, excluding: excluding, fileSystem: fileSystem)
         var directories: [[String]] = []
         var files: [File] = []
         var links: [Link] = []
         var skipped: [Skipped] = []
         var unreadable: [Unreadable] = []
-        while let entry = walk.next() {
+        while let entry = walk.next(sharing: &firstNames) {
             switch entry {
             case .directory(let components, _): directories.append(components)
             case .file(let file): files.append(file)
@@ -155,7 +165,8 @@ public struct SourceTree: Hashable, Sendable {
     /// pattern ending in `/` matches directories only.
     ///
     /// What it holds: for each directory it is inside, one descriptor and that directory's names (read at
-    /// once, to be sorted); and, to tell hard links, the first path of each file with more than one name.
+    /// once, to be sorted); and, to tell hard links, the first path of each file with more than one name
+    /// (its own table, or one the caller shares between the walks of several sources, ``next(sharing:)``).
     /// Its depth is bounded only by the process's open files (one descriptor a level).
     public struct Walk: Sendable {
         /// The root directory's name.
@@ -167,7 +178,8 @@ public struct SourceTree: Hashable, Sendable {
         private var stack: [Frame] = []
         /// The root's status, until the walk reports it as its first entry.
         private var rootEntry: FileStatus?
-        /// The first name met of each file with more than one name, until all its names were met.
+        /// The first name met of each file with more than one name, until all its names were met, for
+        /// ``next()``.
         private var firstNames = FirstNames()
 
         /// One open directory and where the walk is in its names.
@@ -220,6 +232,15 @@ public struct SourceTree: Hashable, Sendable {
         /// The next entry; nil once the root was left. Once the root is open the walk does not fail: an entry
         /// it cannot read is an ``Entry/unreadable(_:)`` entry, and the walk goes on with the next.
         public mutating func next() -> Entry? {
+            var names = firstNames
+            firstNames = FirstNames()
+            defer { firstNames = names }
+            return next(sharing: &names)
+        }
+
+        /// ``next()``, a file with other names told apart with `firstNames`: a name of a file met before, in
+        /// this tree or in another source read with the same table, is ``File/sameFileAs`` that first name.
+        package mutating func next(sharing firstNames: inout FirstNames) -> Entry? {
             if let status = rootEntry {
                 rootEntry = nil
                 return .directory([name], status)
@@ -232,14 +253,14 @@ public struct SourceTree: Hashable, Sendable {
                 }
                 let name = stack[index].names[stack[index].next]
                 stack[index].next += 1
-                if let entry = entry(name, in: stack[index]) { return entry }
+                if let entry = entry(name, in: stack[index], firstNames: &firstNames) { return entry }
             }
             return nil
         }
 
         /// The entry `name` of the open directory `frame`; nil when it is excluded. A directory is opened
         /// and its names read: the walk goes on inside it.
-        private mutating func entry(_ name: String, in frame: Frame) -> Entry? {
+        private mutating func entry(_ name: String, in frame: Frame, firstNames: inout FirstNames) -> Entry? {
             let entryPath = frame.path.hasSuffix("/") ? frame.path + name : frame.path + "/" + name
             let components = frame.components + [name]
             func unreadable(_ reason: Errno) -> Entry {
@@ -259,8 +280,7 @@ public struct SourceTree: Hashable, Sendable {
             case .regularFile:
                 var file = File(directory: frame.components, name: name, source: entryPath)
                 if status.linkCount > 1 {
-                    file.sameFileAs = firstNames.meet(
-                        status.identity, linkCount: status.linkCount, at: file.relativePath)
+                    file.sameFileAs = firstNames.meet(status, at: file.relativePath)
                     file.hasOtherNames = file.sameFileAs == nil
                 }
                 return .file(file)

@@ -174,6 +174,42 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["file.txt"])
     }
 
+    /// The usual config file is the dashboard's: a headless copy and a dry run do not read it, so one that cannot
+    /// be read (a home the user may not enter) or does not parse no longer stops them with exit 2; a file named
+    /// with `--config` is still read and checked.
+    @Test(arguments: [
+        Result<String, CommandIO.ReadError>.failure(CommandIO.ReadError("cannot be read (permission denied)")),
+        .success("theme = 3\n"),
+    ])
+    func aCopyWithoutTheDashboardDoesNotReadTheUsualConfigFile(usual: Result<String, CommandIO.ReadError>)
+        async throws
+    {
+        let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/file.txt"))
+        let files = ["/home/someone/.config/statetui/config.toml": usual, "/etc/broken.toml": .success("[x]\n")]
+        /// `statetui copy FILE OUT ARGUMENTS` with those files and a home, on a thread of its own: a headless copy
+        /// blocks while its transfers run on the cooperative pool. Its status and standard error.
+        func copy(_ arguments: String...) async -> (status: Int32, error: String) {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    let memory = MemoryIO(files: files)
+                    let status = memory.run(
+                        ["copy", root + "/file.txt", root + "/out"] + arguments, environment: ["HOME": "/home/someone"])
+                    continuation.resume(returning: (status, memory.error))
+                }.start()
+            }
+        }
+        #expect(await copy("--dry-run") == (0, ""))
+        #expect(await copy("--headless") == (0, ""))
+        #expect(
+            await copy("--headless", "--config", "/etc/broken.toml") == (
+                2, "statetui: /etc/broken.toml:1: unknown table [x]: expected [keys], [theme], [copy] or [clipboard]\n"
+            ))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/out") == ["file.txt"])
+    }
+
     /// Two sources with one file name would land on one destination file: a usage error.
     @Test func twoSourcesWithTheSameNameAreRefused() throws {
         let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString

@@ -83,6 +83,47 @@ import Darwin
         #expect(stat(root + "/out/t/b.txt", &status) == 0 && status.st_nlink == 2)
     }
 
+    /// Hard links between sources stay one file, as with `cp -a`: a name of `t/a.txt` in a second tree and
+    /// one named on the command line become hard links to its copy (before: each source's files were told apart
+    /// alone, so both were copied as files of their own), and a rerun skips them.
+    @Test func hardLinksAcrossSourcesStayOneFile() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/u", withIntermediateDirectories: true)
+        try #require(link(root + "/t/a.txt", root + "/u/c.txt") == 0)
+        try #require(link(root + "/t/a.txt", root + "/v.txt") == 0)
+        let sources = [root + "/t", root + "/u", root + "/v.txt"]
+        let first = try await Self.copy(root, sources: sources)
+        #expect(first.status == 0)
+        #expect(first.error == "")
+        #expect(
+            first.output.split(separator: "\n").filter { !$0.contains(": running(") } == [
+                "t/link: linked -> a.txt", "t/a.txt: completed(file: \"\(root)/out/t/a.txt\")",
+                "t/b.txt: hard link to t/a.txt", "u/c.txt: hard link to t/a.txt", "v.txt: hard link to t/a.txt",
+                "copied 1 file (5 B), linked 4, skipped 0, failed 0 in 0 s",
+            ])
+        var copy = stat()
+        #expect(stat(root + "/out/t/a.txt", &copy) == 0 && copy.st_nlink == 4)
+        for name in ["t/b.txt", "u/c.txt", "v.txt"] {
+            var other = stat()
+            #expect(stat(root + "/out/" + name, &other) == 0 && other.st_ino == copy.st_ino)
+        }
+        let rerun = try await Self.copy(root, sources: sources)
+        #expect(
+            rerun == (
+                0,
+                """
+                t/link: skipped (same link)
+                t/a.txt: skipped (same size and time)
+                t/b.txt: skipped (already a hard link to t/a.txt)
+                u/c.txt: skipped (already a hard link to t/a.txt)
+                v.txt: skipped (already a hard link to t/a.txt)
+                copied 0 files (0 B), skipped 5, failed 0 in 0 s
+
+                """, "", 0
+            ))
+    }
+
     @Test func aRerunPrintsOnlyWhatItSkipped() async throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -22,9 +22,9 @@ final class MemoryIO {
             writeError: { [self] in error += $0 })
     }
 
-    /// Runs `statetui ARGUMENTS` and returns the exit status.
-    func run(_ arguments: [String]) -> Int32 {
-        CommandLineTool.run(arguments, io: io) { [self] options in
+    /// Runs `statetui ARGUMENTS` in `environment` and returns the exit status.
+    func run(_ arguments: [String], environment: [String: String] = [:]) -> Int32 {
+        CommandLineTool.run(arguments, io: io, environment: environment) { [self] options in
             dashboards.append(options)
             return 0
         }

@@ -652,6 +652,25 @@ status=0
     pass "links named on the command line are copied as links, like cp -a; LINK/ copies the directory" ||
     fail "command-line links: exit $status: $(cat "$work/cli-links.err"); $(ls -l "$dst")"
 
+# 23c. Hard links between sources stay one file, as cp -a keeps them: a name in a second tree and one named on
+# the command line of a file met first in the tree above; the copy's inodes group the names as cp -a's do.
+across="$work/across-src"
+mkdir -p "$across/second"
+ln "$linked/data" "$across/second/again"
+ln "$linked/data" "$across/loose"
+new_destination across-dst
+mkdir -p "$work/across-cp"
+cp -a "$linked" "$across/second" "$across/loose" "$work/across-cp/"
+status=0
+"$bin" copy --headless "$linked" "$across/second" "$across/loose" "$dst" >"$work/across.out" 2>"$work/across.err" ||
+    status=$?
+inode_groups() { (cd "$1" && find . -type f -printf '%i %p\n' | sort -k2 | awk '{ if (!($1 in g)) g[$1] = $2; print $2, g[$1] }'); }
+[ $status = 0 ] && [ "$(inode_groups "$dst")" = "$(inode_groups "$work/across-cp")" ] &&
+    [ "$(stat -c %h "$dst/loose")" = 4 ] && same "$linked/data" "$dst/second/again" &&
+    pass "hard links across sources stay one file, as cp -a keeps them" ||
+    fail "links across sources: exit $status: $(cat "$work/across.err"); $(ls -liR "$dst")"
+rm "$across/second/again" "$across/loose"
+
 # 24. Reruns like rsync: change one file of a copied tree; a rerun refuses it (exit 1, naming --overwrite) and
 # skips the others unread; with --overwrite only the changed file is rewritten (the others keep their inode).
 rerun="$work/rerun-src"

@@ -93,6 +93,29 @@ import Testing
             ])
     }
 
+    /// Hard links between sources would be kept, as `cp -a` keeps them: a name in a second tree or on the
+    /// command line of a file met before would be linked (before: "would copy", as a file of its own).
+    @Test func aFileNamedInTwoSourcesWouldBeCopiedOnceAndLinked() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try directory.directory("src/first")
+        let second = try directory.directory("src/second")
+        try write([1, 2, 3], to: first + "/data")
+        try #require(link(first + "/data", second + "/same") == 0)
+        try #require(link(first + "/data", directory.path + "/src/loose") == 0)
+        let destination = try directory.directory("out")
+
+        let preview = try CopyPreview(
+            sources: [first, second, directory.path + "/src/loose"], destinationDirectory: destination,
+            overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would create directory first", "would copy first/data", "would create directory second",
+                "would link second/same", "would link loose",
+            ])
+    }
+
     /// A destination an interrupted run left (killed mid-copy: partials and the journal's checkpoints): the
     /// preview says what a real run would do with each partial, resume it or replace it and why, and still
     /// writes nothing (before: the journal was not read, and each such file said only "would copy").

@@ -69,7 +69,8 @@ package final class CopySession {
             // A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do
             // (`LINK/`, with the slash, names the directory it leads to); only a directory itself is copied as
             // a tree, never into itself.
-            switch (try? fileSystem.statusAt(AT_FDCWD, source))?.kind {
+            let status = try? fileSystem.statusAt(AT_FDCWD, source)
+            switch status?.kind {
             case .symbolicLink?:
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
                 pending.append(.link(SourceTree.Link(directory: [], name: name, source: source)))
@@ -77,7 +78,7 @@ package final class CopySession {
             case .directory?:
                 break
             default:
-                pending.append(.file(source))
+                pending.append(.file(source, status))
                 continue
             }
             if let root = try? fileSystem.statusOfPath(source), top.isWithin(root.identity) {
@@ -196,7 +197,9 @@ private final class WarningLog: Sendable {
 private struct CopyStream {
     /// A source still to read.
     enum Source {
-        case file(String)
+        /// A file named on the command line, and what it was when the session began (nil: it could not be
+        /// read then; its transfer says why).
+        case file(String, FileStatus?)
         /// A symbolic link named on the command line, made in the destination itself.
         case link(SourceTree.Link)
         case tree(String, SourceTree.Walk)
@@ -254,6 +257,8 @@ private struct CopyStream {
     /// Which directory each unsettled transfer writes into.
     private var directoryOf: [ObjectIdentifier: Int] = [:]
     private var hardLinks: [HardLink] = []
+    /// The first name of each file with other names met so far, shared by every source.
+    private var firstNames = FirstNames()
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus)] = []
     var messages: [String] = []
@@ -318,15 +323,22 @@ private struct CopyStream {
     mutating func nextFile() -> FileToCopy? {
         while !sources.isEmpty {
             switch sources[0] {
-            case .file(let source):
+            case .file(let source, let status):
                 sources.removeFirst()
+                // A further name of a file met before, in a tree or on the command line, is made a hard link to
+                // its copy, as `cp -a` does.
+                let name = CopyRequest(id: "", source: source, destinationDirectory: top.path).name
+                if let status, let first = firstNames.meet(status, at: name) {
+                    hardLinks.append(HardLink(path: name, filePath: first))
+                    continue
+                }
                 return FileToCopy(source: source, journal: journal)
             case .link(let link):
                 sources.removeFirst()
                 makeLink(link, in: top)
             case .tree(let source, var walk):
-                sources[0] = .file("")  // the walk is moved out while it advances
-                guard let entry = walk.next() else {
+                sources[0] = .file("", nil)  // the walk is moved out while it advances
+                guard let entry = walk.next(sharing: &firstNames) else {
                     sources.removeFirst()
                     for id in inside.reversed() { leave(id) }
                     inside = []
