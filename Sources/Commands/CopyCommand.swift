@@ -88,10 +88,12 @@ package enum CopyCommand {
             yours, with the source's group where it is one of yours; setuid stays only on a copy of your own
             file, setgid only with the source's group, as cp -a drops them); each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
-            hard links between the files copied, in a tree or across sources; extended attributes (a
-            destination that refuses them gets one warning, not a failure). Not kept: file flags (chattr).
+            hard links between the files copied, in a tree or across sources; extended attributes of
+            files and directories, ACLs and file capabilities among them (a destination that refuses them
+            gets one warning, not a failure). Not kept: file flags (chattr).
             Nothing is wider than its source at any moment: a partial is created 0600 and given the
-            source's mode just before the rename; a directory is created 0700. Files are read until
+            source's mode just before the rename; a directory is created 0700; an ACL inherited from a
+            destination directory's default ACL is removed when the source has none. Files are read until
             their end, not to the size stat reports (/proc files). A copy onto the source itself (same
             device and inode) is refused ("are the same file"); a directory is never copied into itself. At most 64
             transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.

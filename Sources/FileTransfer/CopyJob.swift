@@ -456,20 +456,24 @@ public final class CopyJob: Sendable {
         // The bytes hashed into the staged file are exactly the bytes read from the source (the same
         // buffers; a resumed prefix was checked against the source above), so the running digest is
         // the source's digest computed while reading.
-        if let reason = staged.copyExtendedAttributes(from: source) {
-            options.warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
-        }
         let sourceDigest = staged.digest
         let name = request.name
+        let (warn, destinationPath) = (options.warn, request.destinationPath)
+        let attributesNotCopied = { (reason: Errno) in
+            warn(.extendedAttributesNotCopied(path: destinationPath, reason: reason))
+        }
         let file: CommittedFile
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(
-                expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, sync: false)
+                expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
+                attributesNotCopied: attributesNotCopied, sync: false)
             file = try journal.commitTogether(sealed)
         } else {
             let journal = self.journal
-            file = try staged.commit(expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus) {
-                () throws(TransferError) in
+            file = try staged.commit(
+                expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
+                attributesNotCopied: attributesNotCopied
+            ) { () throws(TransferError) in
                 try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
             }
             try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))

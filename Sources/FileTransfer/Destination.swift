@@ -274,10 +274,26 @@ public final class DestinationDirectory: Sendable {
     }
 
     /// Gives this directory the owner (as root), mode and times of `source`, as `cp -a` does once the
-    /// directory's contents are copied.
-    public func copyMetadata(from source: FileStatus) throws(TransferError) {
+    /// directory's contents are copied, and the extended attributes (ACLs, a default ACL among them) of the
+    /// directory at `attributesOf` when given, opened without following a symbolic link. Returns why those
+    /// attributes could not all be copied (the caller warns); throws when the owner, mode or times cannot be set.
+    @discardableResult
+    public func copyMetadata(from source: FileStatus, attributesOf sourcePath: String? = nil) throws(TransferError)
+        -> Errno?
+    {
+        var attributesFrom: Int32?
+        var attributesFailure: Errno?
+        if let sourcePath {
+            do {
+                attributesFrom = try fileSystem.open(sourcePath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
+            } catch {
+                attributesFailure = error
+            }
+        }
+        defer { attributesFrom.map(fileSystem.close) }
         do {
-            try fileSystem.copyMetadata(to: descriptor, from: source)
+            return try fileSystem.copyMetadata(to: descriptor, from: source, attributesFrom: attributesFrom)
+                ?? attributesFailure
         } catch {
             throw .io(operation: "set the mode and times of", path: path, reason: error)
         }

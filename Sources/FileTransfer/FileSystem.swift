@@ -84,8 +84,9 @@ public struct FileSystem: Sendable {
     /// `source` (`fchownat`, `utimensat` with `AT_SYMLINK_NOFOLLOW`).
     package var copyMetadataAt:
         @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
-    /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`);
-    /// fails with the first error (`ENOTSUP` where the destination's file system has none).
+    /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
+    /// removes a POSIX ACL the second inherited from its directory that the first does not have
+    /// (`fremovexattr`); fails with the first error (`ENOTSUP` where the destination's file system has none).
     package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
     /// Starts writing a range of an open file's data to storage without waiting for it
     /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
@@ -358,14 +359,20 @@ extension FileSystem {
         }
     }
 
-    /// Gives the open file `descriptor` the metadata of `source` as `cp -a` does: owner and group when running
-    /// as root (first, since a change of owner clears setuid and setgid), then the permission bits, then
-    /// the access and modification times (last, since nothing after them may touch the file).
+    /// Gives the open file or directory `descriptor` the metadata of `source` as `cp -a` does: owner and group
+    /// when running as root (first, since a change of owner clears setuid, setgid and file capabilities), then
+    /// the extended attributes of the open `attributesFrom` when given (file capabilities, `security.capability`,
+    /// among them), then the permission bits, then the access and modification times (last, since nothing
+    /// after them may touch the file). Returns why the extended attributes could not all be set (the caller
+    /// warns: the rest is kept); throws when the owner, mode or times cannot be.
     ///
     /// Not as root, the copy belongs to the user who runs it: its group is the source's where the user may
     /// give it (one of the user's groups), and setuid and setgid stay only with the owner and group they were
     /// given for (``FileStatus/permissionsKept(byUser:groupKept:)``), so a copy never lets others run as its copier.
-    func copyMetadata(to descriptor: Int32, from source: FileStatus) throws(Errno) {
+    @discardableResult
+    func copyMetadata(to descriptor: Int32, from source: FileStatus, attributesFrom: Int32? = nil) throws(Errno)
+        -> Errno?
+    {
         var permissions = source.permissions
         if runsAsRoot {
             try setOwner(descriptor, source.user, source.group)
@@ -373,8 +380,17 @@ extension FileSystem {
             let groupKept = (try? setOwner(descriptor, Self.unchangedOwner, source.group)) != nil
             permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
         }
+        var attributesFailure: Errno?
+        if let attributesFrom {
+            do {
+                try copyExtendedAttributes(attributesFrom, descriptor)
+            } catch {
+                attributesFailure = error
+            }
+        }
         try setPermissions(descriptor, permissions)
         try setTimes(descriptor, source.accessedNanoseconds, source.modifiedNanoseconds)
+        return attributesFailure
     }
 
     /// The owner or group `fchown` leaves as it is (`(uid_t) -1`).
@@ -466,38 +482,58 @@ extension FileSystem {
     }
 }
 
-/// `flistxattr`, `fgetxattr` and `fsetxattr`, which the Glibc module does not import (`<sys/xattr.h>` is
-/// not in its umbrella): resolved once from the C library already loaded, with their C signatures.
+/// `flistxattr`, `fgetxattr`, `fsetxattr` and `fremovexattr`, which the Glibc module does not import
+/// (`<sys/xattr.h>` is not in its umbrella): resolved once from the C library already loaded, with their C
+/// signatures.
 private enum ExtendedAttributes {
     typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
     typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
     typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    typealias Remove = @convention(c) (Int32, UnsafePointer<CChar>) -> Int32
 
     /// Written once, by the static initializer, and only read after: nothing can race on it.
     nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
     private static let list = symbol("flistxattr", as: List.self)
     private static let get = symbol("fgetxattr", as: Get.self)
     private static let set = symbol("fsetxattr", as: Set.self)
+    private static let remove = symbol("fremovexattr", as: Remove.self)
+
+    /// The POSIX ACLs a new file or directory inherits from a parent with a default ACL (a file its access
+    /// ACL, a directory both).
+    private static let inheritedACLs: [[CChar]] = ["system.posix_acl_access", "system.posix_acl_default"].map {
+        Array($0.utf8CString)
+    }
 
     private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
         dlsym(library, name).map { unsafeBitCast($0, to: type) }
     }
 
-    /// Copies every attribute of `source` to `destination`; `ENOTSUP` when the calls are missing.
+    /// Copies every attribute of `source` to `destination`, and removes from `destination` an ACL it inherited
+    /// that `source` does not have, so its access is its source's, never wider (as `cp -a` does); `ENOTSUP`
+    /// when the calls are missing.
     static func copy(from source: Int32, to destination: Int32) throws(Errno) {
-        guard let list, let get, let set else { throw Errno(rawValue: ENOTSUP) }
-        let size = try retryingInterrupts { list(source, nil, 0) }
-        guard size > 0 else { return }
-        var names = [CChar](repeating: 0, count: size)
-        let listed = try retryingInterrupts { list(source, &names, names.count) }
-        // The list is NUL-terminated names one after the other.
-        for name in names[..<listed].split(separator: 0) {
-            let key = Array(name) + [0]
+        guard let list, let get, let set, let remove else { throw Errno(rawValue: ENOTSUP) }
+        let sourceNames = try names(of: source, list)
+        for key in sourceNames {
             let length = try retryingInterrupts { get(source, key, nil, 0) }
             var value = [UInt8](repeating: 0, count: max(length, 1))
             let read = try retryingInterrupts { get(source, key, &value, value.count) }
             _ = try retryingInterrupts { set(destination, key, value, read, 0) }
         }
+        let inherited = try names(of: destination, list).filter { inheritedACLs.contains($0) }
+        for key in inherited where !sourceNames.contains(key) {
+            _ = try retryingInterrupts { remove(destination, key) }
+        }
+    }
+
+    /// The names of the attributes of `descriptor`, each NUL-terminated.
+    private static func names(of descriptor: Int32, _ list: List) throws(Errno) -> [[CChar]] {
+        let size = try retryingInterrupts { list(descriptor, nil, 0) }
+        guard size > 0 else { return [] }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = try retryingInterrupts { list(descriptor, &names, names.count) }
+        // The list is NUL-terminated names one after the other.
+        return names[..<listed].split(separator: 0).map { Array($0) + [0] }
     }
 }
 

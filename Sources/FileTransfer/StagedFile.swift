@@ -317,17 +317,6 @@ public struct StagedFile: ~Copyable {
         return count
     }
 
-    /// Gives the partial the extended attributes of the open file `source`; returns the reason when some
-    /// could not be set (the caller warns: the bytes are still the source's).
-    func copyExtendedAttributes(from source: Int32) -> Errno? {
-        do {
-            try fileSystem.copyExtendedAttributes(source, descriptor)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     /// The partial's descriptor, for a ``Checkpointer`` to duplicate while this file is open (it never
     /// reopens the partial by name).
     var partialDescriptor: Int32 { descriptor }
@@ -343,34 +332,39 @@ public struct StagedFile: ~Copyable {
         durableOffset = offset
     }
 
-    /// Completes the file: gives it the metadata of `source` (owner as root, mode, times), syncs it,
-    /// checks its size and SHA-256 against the source's, runs
-    /// `beforeRename` (the journal's commit record), renames it atomically onto the final name and syncs
-    /// the directory.
+    /// Completes the file: gives it the metadata of `source` (owner as root, the extended attributes of the
+    /// open file `attributesFrom` when given, mode, times), syncs it, checks its size and SHA-256 against the
+    /// source's, runs `beforeRename` (the journal's commit record), renames it atomically onto the final name
+    /// and syncs the directory. Extended attributes that cannot be set are told to `attributesNotCopied` (a
+    /// warning: the bytes and the rest are the source's).
     ///
     /// A size or digest mismatch removes the partial (its bytes are not the source's) and throws
     /// `validationFailed`; a failing system call keeps the partial for a retry and throws its reason.
     public consuming func commit(
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus? = nil,
+        attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in },
         beforeRename: () throws(TransferError) -> Void = {}
     ) throws(TransferError) -> CommittedFile {
         let sealed = try seal(
-            expectedSize: expectedSize, expectedDigest: expectedDigest, metadataOf: source, sync: true)
+            expectedSize: expectedSize, expectedDigest: expectedDigest, metadataOf: source,
+            attributesFrom: attributesFrom, attributesNotCopied: attributesNotCopied, sync: true)
         try beforeRename()
         try sealed.rename()
         try sealed.destination.sync()
         return sealed.committed
     }
 
-    /// The first half of ``commit(expectedSize:expectedDigest:metadataOf:beforeRename:)``: gives the partial the
-    /// metadata of `source`, syncs it when `sync` is true (otherwise its durability is left to a sync of the
+    /// The first half of
+    /// ``commit(expectedSize:expectedDigest:metadataOf:attributesFrom:attributesNotCopied:beforeRename:)``:
+    /// gives the partial the metadata of `source` (and the extended attributes of `attributesFrom`), syncs it when `sync` is true (otherwise its durability is left to a sync of the
     /// whole file system, ``CopyJournal/commitTogether(_:)``), closes it and checks its size and SHA-256
     /// against the source's; what is left is to journal the commitment and rename it.
     ///
     /// A size or digest mismatch removes the partial and throws `validationFailed`; a failing system call
     /// keeps the partial for a retry and throws its reason.
     package consuming func seal(
-        expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?, sync: Bool
+        expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?,
+        attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in }, sync: Bool
     ) throws(TransferError) -> SealedPartial {
         let partialName = self.partialName
         let partialPath = self.partialPath
@@ -379,7 +373,11 @@ public struct StagedFile: ~Copyable {
         if let source {
             // Only now, with every byte written, does the partial (created 0600) get the source's mode.
             do {
-                try fileSystem.copyMetadata(to: descriptor, from: source)
+                if let failure = try fileSystem.copyMetadata(
+                    to: descriptor, from: source, attributesFrom: attributesFrom)
+                {
+                    attributesNotCopied(failure)
+                }
             } catch {
                 throw TransferError.io(operation: "set the mode and times of", path: partialPath, reason: error)
             }
@@ -431,7 +429,7 @@ public struct StagedFile: ~Copyable {
 }
 
 /// A partial whose bytes and metadata are complete and checked against the source, closed, not yet under its
-/// final name (``StagedFile/seal(expectedSize:expectedDigest:metadataOf:sync:)``).
+/// final name (``StagedFile/seal(expectedSize:expectedDigest:metadataOf:attributesFrom:attributesNotCopied:sync:)``).
 package struct SealedPartial: Sendable {
     /// The directory that holds the partial and the final name.
     package let destination: DestinationDirectory

@@ -719,6 +719,62 @@ else
     echo "skip copy e2e: extended attributes (no python3 or no user xattrs here)"
 fi
 
+# 25c. A directory's extended attributes are copied too, and a copy never keeps an ACL its source lacks: a file
+# copied into a directory with a default ACL (which every new file inherits) has none, as with cp -a (where python3
+# can set them to check).
+acl_tree="$work/acl-src"
+mkdir -p "$acl_tree/sub"
+make_file "$acl_tree/sub/private" 100
+chmod 640 "$acl_tree/sub/private"
+new_destination acl-dst
+# A default ACL giving user 1234 rwx: version 2, then (tag, permissions, id) for the owner, user 1234, the group,
+# the mask and others.
+if command -v python3 >/dev/null 2>&1 && python3 - "$acl_tree/sub" "$dst" <<'PY' 2>/dev/null; then
+import os, struct, sys
+os.setxattr(sys.argv[1], 'user.statetui', b'directory')
+entries = [(1, 7, 0xFFFFFFFF), (2, 7, 1234), (4, 5, 0xFFFFFFFF), (0x10, 7, 0xFFFFFFFF), (0x20, 5, 0xFFFFFFFF)]
+os.setxattr(sys.argv[2], 'system.posix_acl_default', struct.pack('<I', 2) + b''.join(struct.pack('<HHI', *e) for e in entries))
+PY
+    status=0
+    "$bin" copy --headless "$acl_tree" "$dst" >/dev/null 2>"$work/acl.err" || status=$?
+    attributes=$(python3 - "$dst/acl-src" <<'PY' 2>&1 || true
+import os, sys
+for path in [sys.argv[1] + '/sub', sys.argv[1] + '/sub/private']:
+    names = sorted(os.listxattr(path))
+    print(path[len(sys.argv[1]):], names, os.getxattr(path, 'user.statetui') if 'user.statetui' in names else '')
+PY
+)
+    expected="/sub ['user.statetui'] b'directory'
+/sub/private [] "
+    [ $status = 0 ] && [ "$attributes" = "$expected" ] && [ "$(stat -c %a "$dst/acl-src/sub/private")" = 640 ] &&
+        pass "a directory's extended attributes are copied; no ACL inherited from the destination is kept" ||
+        fail "directory attributes and ACLs: exit $status: $(cat "$work/acl.err"); $attributes"
+else
+    echo "skip copy e2e: directory attributes and ACLs (no python3, or no user xattrs or ACLs here)"
+fi
+
+# 25d. A file capability stays on a root copy, as with cp -a: a change of owner clears it, so the copy's
+# extended attributes are set after its owner (where setcap can give one).
+if [ "$(id -u)" = 0 ] && command -v setcap >/dev/null 2>&1 && command -v getcap >/dev/null 2>&1; then
+    capable="$work/capable-src"
+    mkdir -p "$capable"
+    cp /bin/true "$capable/ping-like"
+    chown 1234:1234 "$capable/ping-like"
+    if setcap cap_net_raw+ep "$capable/ping-like" 2>/dev/null; then
+        new_destination capable-dst
+        status=0
+        "$bin" copy --headless "$capable/ping-like" "$dst" >/dev/null 2>"$work/capable.err" || status=$?
+        [ $status = 0 ] && [ "$(getcap "$dst/ping-like" | sed 's/.* //')" = "$(getcap "$capable/ping-like" | sed 's/.* //')" ] &&
+            [ "$(stat -c %u:%g "$dst/ping-like")" = 1234:1234 ] &&
+            pass "a file capability (security.capability) stays on a root copy, owner kept" ||
+            fail "capability: exit $status: $(getcap "$dst/ping-like"): $(cat "$work/capable.err")"
+    else
+        echo "skip copy e2e: file capabilities (setcap cannot set one here)"
+    fi
+else
+    echo "skip copy e2e: file capabilities (not root, or no setcap/getcap)"
+fi
+
 # 25b. Not as root, a copy belongs to its copier: setuid stays only with the owner it was given for, setgid only
 # with its group (run as nobody when this runs as root; like cp -a, which drops both here).
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then

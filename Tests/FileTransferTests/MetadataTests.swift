@@ -38,8 +38,6 @@ import Testing
         #expect(copied.permissions == permissions && copied.modified == 1_234_567_890)
     }
 
-    /// A destination without extended attributes: the file is still copied and verified, and the job
-    /// warns instead of failing.
     /// Not as root, a copy belongs to its copier: setuid stays only when the copier owns the source, setgid
     /// only when the copy got the source's group, as `cp -a` does (before: a copy of root's setuid program
     /// made by user 1000 was setuid 1000, so whoever ran it ran as 1000); sticky and the rest always stay.
@@ -56,6 +54,8 @@ import Testing
         #expect(status.permissionsKept(byUser: user, groupKept: groupKept) == kept)
     }
 
+    /// A destination without extended attributes: the file is still copied and verified, and the job
+    /// warns instead of failing.
     @Test func extendedAttributesTheDestinationRefusesAreAWarningNotAFailure() async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }
@@ -68,5 +68,36 @@ import Testing
         #expect(
             warnings.withLock { $0 }
                 == [.extendedAttributesNotCopied(path: fixture.finalPath, reason: Errno(rawValue: ENOTSUP))])
+    }
+
+    /// A copy's extended attributes are set after its owner and before its mode and times, as `cp -a` sets
+    /// them: a change of owner clears file capabilities (`security.capability`), so a copy of a program with
+    /// one kept it only when they came after (before: the attributes came first, and a root copy of `ping`
+    /// lost `cap_net_raw`).
+    @Test func extendedAttributesComeAfterTheOwnerAndBeforeTheModeAndTimes() async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let calls = Locked<[String]>([])
+        var options = fixture.options()
+        let posix = options.fileSystem
+        options.fileSystem.setOwner = { descriptor, user, group throws(Errno) in
+            calls.withLock { $0.append("owner") }
+            try posix.setOwner(descriptor, user, group)
+        }
+        options.fileSystem.copyExtendedAttributes = { source, destination throws(Errno) in
+            calls.withLock { $0.append("attributes") }
+            try posix.copyExtendedAttributes(source, destination)
+        }
+        options.fileSystem.setPermissions = { descriptor, permissions throws(Errno) in
+            calls.withLock { $0.append("mode") }
+            try posix.setPermissions(descriptor, permissions)
+        }
+        options.fileSystem.setTimes = { descriptor, accessed, modified throws(Errno) in
+            calls.withLock { $0.append("times") }
+            try posix.setTimes(descriptor, accessed, modified)
+        }
+        let outcome = try await fixture.job(options: options).run()
+        #expect(outcome == .completed(fixture.committed))
+        #expect(calls.withLock { $0 } == ["owner", "attributes", "mode", "times"])
     }
 }

@@ -2,6 +2,7 @@ import FileTransfer
 import Foundation
 import MachineDrivers
 import SeedModels
+import Support
 import Testing
 
 /// A tree copy streams (issue 23): the session hands out one transfer at a time as it reads the tree, and a
@@ -47,6 +48,48 @@ import Testing
         #expect(FileManager.default.contents(atPath: destination + "/tree/b/y") == Data([4, 5]))
         #expect(!FileManager.default.fileExists(atPath: destination + "/tree/b/.statetui-journal"))
         #expect(!FileManager.default.fileExists(atPath: destination + "/.statetui-journal"))
+    }
+
+    /// A tree's directories get their sources' extended attributes (ACLs, a default ACL among them) with their
+    /// mode and times once their contents are copied, as `cp -a` gives them (before: only files got theirs, so
+    /// a directory's ACLs were lost); each file gets its own from its source at its commit.
+    @Test(.timeLimit(.minutes(1))) func aDirectoryGetsItsSourcesExtendedAttributesOnceItsContentsAreCopied()
+        async throws
+    {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let source = root + "/src/tree"
+        let destination = root + "/dest"
+        for directory in [source + "/a", destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: source + "/a/x"))
+        /// The path an open descriptor leads to.
+        @Sendable func path(of descriptor: Int32) -> String {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")) ?? "?"
+        }
+        let copied = Locked<[String]>([])
+        var options = CopyOptions()
+        let posix = options.fileSystem
+        options.fileSystem.copyExtendedAttributes = { from, to throws(Errno) in
+            copied.withLock { $0.append(path(of: from) + " -> " + path(of: to)) }
+            try posix.copyExtendedAttributes(from, to)
+        }
+        let session = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: options)
+
+        let file = try #require(session.next())
+        await Self.complete(file)
+        session.settled(file)
+        #expect(session.next() == nil)
+        #expect(session.finish() == [])
+        let partial = CopyRequest(id: "", source: source + "/a/x", destinationDirectory: destination + "/tree/a")
+            .partialPath
+        #expect(
+            copied.withLock { $0 } == [
+                source + "/a/x -> " + partial, source + "/a -> " + destination + "/tree/a",
+                source + " -> " + destination + "/tree",
+            ])
     }
 
     /// Starts `transfer` and waits, through its machine's states, until its copy completed.

@@ -211,6 +211,8 @@ private struct CopyStream {
         /// Its path below the destination, for reopening it at the end (``CopyStream/reopen(_:)``).
         var components: [String]
         var source: FileStatus
+        /// The source directory's path, to read its extended attributes when its copy is finished.
+        var sourcePath: String
         var parent: Int?
         var journal: CopyJournal?
         /// Transfers into it not settled yet.
@@ -260,7 +262,7 @@ private struct CopyStream {
     /// The first name of each file with other names met so far, shared by every source.
     private var firstNames = FirstNames()
     /// Finished directories whose mode and times wait for the hard links, children before parents.
-    private var waiting: [(components: [String], source: FileStatus)] = []
+    private var waiting: [(components: [String], source: FileStatus, sourcePath: String)] = []
     var messages: [String] = []
     /// The links made since ``CopySession/takeLinks()`` last took them.
     var links: [CopiedLink] = []
@@ -358,7 +360,9 @@ private struct CopyStream {
     {
         switch entry {
         case .directory(let components, let status):
-            enter(components, source: status, walk: &walk)
+            // Its path as the walk reads it: the tree's root, then the names below it.
+            let path = components.dropFirst().reduce(source) { $0.hasSuffix("/") ? $0 + $1 : $0 + "/" + $1 }
+            enter(components, source: status, at: path, walk: &walk)
         case .leave:
             if let id = inside.popLast() { leave(id) }
         case .skipped(let entry):
@@ -380,13 +384,16 @@ private struct CopyStream {
 
     /// Makes the directory the walk entered, inside the one it is in, and goes into it; when it cannot be made,
     /// fails it and skips what the walk would read inside it.
-    private mutating func enter(_ components: [String], source status: FileStatus, walk: inout SourceTree.Walk) {
+    private mutating func enter(
+        _ components: [String], source status: FileStatus, at sourcePath: String, walk: inout SourceTree.Walk
+    ) {
         let parentID = inside.last
         let parent = parentID.flatMap { directories[$0]?.directory } ?? top
         do throws(TransferError) {
             let made = try parent.subdirectory(components[components.count - 1])
             lastID += 1
-            directories[lastID] = Directory(directory: made, components: components, source: status, parent: parentID)
+            directories[lastID] = Directory(
+                directory: made, components: components, source: status, sourcePath: sourcePath, parent: parentID)
             if let parentID { directories[parentID]?.children += 1 }
             inside.append(lastID)
         } catch {
@@ -479,18 +486,31 @@ private struct CopyStream {
             }
         }
         if directory.waitsForLinks {
-            waiting.append((directory.components, directory.source))
-        } else {
-            do throws(TransferError) {
-                try directory.directory.copyMetadata(from: directory.source)
-            } catch {
-                messages.append(error.description)
-            }
+            waiting.append((directory.components, directory.source, directory.sourcePath))
+        } else if let problem = copyMetadata(to: directory.directory, from: directory.source, at: directory.sourcePath)
+        {
+            messages.append(problem)
         }
         guard let parent = directory.parent else { return }
         directories[parent]?.children -= 1
         if directory.waitsForLinks { directories[parent]?.waitsForLinks = true }
         finishIfDone(parent)
+    }
+
+    /// Gives the tree directory `directory` the metadata of its source, the directory at `sourcePath` whose
+    /// status was `source` (``DestinationDirectory/copyMetadata(from:attributesOf:)``); the failure to say, if
+    /// any. Extended attributes that cannot be copied are a warning, as for a file.
+    private func copyMetadata(to directory: DestinationDirectory, from source: FileStatus, at sourcePath: String)
+        -> String?
+    {
+        do throws(TransferError) {
+            if let reason = try directory.copyMetadata(from: source, attributesOf: sourcePath) {
+                options.warn(.extendedAttributesNotCopied(path: directory.path, reason: reason))
+            }
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// The tree directory `components` below the destination, opened again without following a link.
@@ -527,19 +547,19 @@ private struct CopyStream {
         }
         hardLinks = []
         problems += warnings.all.map { "warning: \($0) (and the same for any other file)" }
-        for (components, source) in waiting {
+        for (components, source, sourcePath) in waiting {
             do throws(TransferError) {
-                try reopen(components).copyMetadata(from: source)
+                if let problem = copyMetadata(to: try reopen(components), from: source, at: sourcePath) {
+                    problems.append(problem)
+                }
             } catch {
                 problems.append(error.description)
             }
         }
         waiting = []
         for directory in open {
-            do throws(TransferError) {
-                try directory.directory.copyMetadata(from: directory.source)
-            } catch {
-                problems.append(error.description)
+            if let problem = copyMetadata(to: directory.directory, from: directory.source, at: directory.sourcePath) {
+                problems.append(problem)
             }
         }
         return problems
