@@ -112,7 +112,8 @@ package enum CopyCommand {
 
             With --dry-run nothing is written (no directory, no journal): one line per entry says what
             the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
-            "would replace b.iso", "would fail c.iso: ..."); exit 1 if any would fail. A journal left by a
+            "would replace b.iso", "would link latest", "would skip latest (same link)", "would fail c.iso:
+            ..."); exit 1 if any would fail. A journal left by a
             run that was killed is read, not changed: "would resume a.iso at byte N of SIZE (the partial an
             interrupted run left)", or "would copy a.iso from the start, replacing the partial an
             interrupted run left (REASON)"; a directory another run writes into: "would wait for ...".

@@ -104,10 +104,20 @@ public struct CopyPreview: Hashable, Sendable {
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             guard status?.kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                // A symbolic link named on the command line is copied as a link, not followed; so is a further
-                // name of a file met before.
-                let links = status?.kind == .symbolicLink || status.flatMap { firstNames.meet($0, at: name) } != nil
-                entries.append(links ? Entry(path: name, action: .link) : file(source, at: [name]))
+                let action: Action
+                if status?.kind == .symbolicLink {
+                    // A symbolic link named on the command line is copied as a link, not followed.
+                    action = Self.symbolicLink(
+                        source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
+                } else if let first = status.flatMap({ firstNames.meet($0, at: name) }) {
+                    // A further name of a file met before becomes a hard link to its copy.
+                    action = Self.hardLink(
+                        name, to: first, in: destinationDirectory, overwrite: overwrite, fileSystem: fileSystem)
+                } else {
+                    entries.append(file(source, at: [name]))
+                    continue
+                }
+                entries.append(Entry(path: name, action: action))
                 continue
             }
             let tree = try SourceTree.walk(source, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
@@ -118,13 +128,20 @@ public struct CopyPreview: Hashable, Sendable {
                 }
             }
             for treeFile in tree.files {
-                entries.append(
-                    treeFile.sameFileAs != nil
-                        ? Entry(path: treeFile.relativePath, action: .link)
-                        : file(treeFile.source, at: treeFile.directory + [treeFile.name]))
+                guard let first = treeFile.sameFileAs else {
+                    entries.append(file(treeFile.source, at: treeFile.directory + [treeFile.name]))
+                    continue
+                }
+                let action = Self.hardLink(
+                    treeFile.relativePath, to: first, in: destinationDirectory, overwrite: overwrite,
+                    fileSystem: fileSystem)
+                entries.append(Entry(path: treeFile.relativePath, action: action))
             }
             for link in tree.links {
-                entries.append(Entry(path: (link.directory + [link.name]).joined(separator: "/"), action: .link))
+                let path = (link.directory + [link.name]).joined(separator: "/")
+                let action = Self.symbolicLink(
+                    link.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
+                entries.append(Entry(path: path, action: action))
             }
             for entry in tree.unreadable {
                 entries.append(
@@ -149,7 +166,7 @@ public struct CopyPreview: Hashable, Sendable {
         guard sourceStatus.kind == .regularFile else { return .refuse(reason: "it is \(sourceStatus.kind)") }
         guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .copy }
         if existing.identity == sourceStatus.identity { return .refuse(reason: "it is the source itself") }
-        if existing.kind == .directory { return .refuse(reason: "a directory is there") }
+        if existing.kind == .directory { return replacing(existing, overwrite: overwrite) }
         // A copy the run skips gets its source's mode, owner and times where they differ: said with the skip.
         let aligned =
             existing.hasMetadata(of: sourceStatus, asUser: effectiveUser)
@@ -163,6 +180,46 @@ public struct CopyPreview: Hashable, Sendable {
         {
             return .skip(reason: "same content" + aligned)
         }
+        return replacing(existing, overwrite: overwrite)
+    }
+
+    /// The fate of the symbolic link `source` copied to `destination`, as the copy decides it: made when nothing
+    /// is there, skipped when the same link is, the link itself refused.
+    private static func symbolicLink(_ source: String, at destination: String, overwrite: Bool, fileSystem: FileSystem)
+        -> Action
+    {
+        let status: FileStatus
+        let target: String
+        do {
+            status = try fileSystem.statusAt(AT_FDCWD, source)
+            target = try fileSystem.readLinkAt(AT_FDCWD, source)
+        } catch {
+            return .refuse(reason: "cannot read it: \(error)")
+        }
+        guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .link }
+        if existing.identity == status.identity { return .refuse(reason: "it is the source itself") }
+        if existing.kind == .symbolicLink, (try? fileSystem.readLinkAt(AT_FDCWD, destination)) == target {
+            return .skip(reason: "same link")
+        }
+        return replacing(existing, overwrite: overwrite)
+    }
+
+    /// The fate of `path` below `destination` made a hard link to the copy of `first`, as the copy decides it:
+    /// made when nothing is there, skipped when that copy is already there under this name.
+    private static func hardLink(
+        _ path: String, to first: String, in destination: String, overwrite: Bool, fileSystem: FileSystem
+    ) -> Action {
+        guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination + "/" + path) else { return .link }
+        if (try? fileSystem.statusAt(AT_FDCWD, destination + "/" + first))?.identity == existing.identity {
+            return .skip(reason: "already a hard link to \(DisplayText.escaped(first))")
+        }
+        return replacing(existing, overwrite: overwrite)
+    }
+
+    /// The fate of an entry already under a name the copy would make, which it does not keep: a directory there
+    /// is a failure; anything else is replaced with `overwrite`, else refused.
+    private static func replacing(_ existing: FileStatus, overwrite: Bool) -> Action {
+        if existing.kind == .directory { return .refuse(reason: "a directory is there") }
         return overwrite ? .replace : .refuse(reason: "it exists and differs (use --overwrite to replace it)")
     }
 

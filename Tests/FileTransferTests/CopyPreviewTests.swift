@@ -116,6 +116,42 @@ import Testing
             ])
     }
 
+    /// Over a destination a copy made, links are decided as the real run decides them: the same symbolic link,
+    /// and a second name already linked to its file's copy, would be skipped; a link whose source now leads
+    /// elsewhere, and a file there that is not the copy's second name, would fail without `--overwrite` (before:
+    /// every link said "would link", though the run then skipped or refused it).
+    @Test(arguments: [false, true])
+    func linksAlreadyThereWouldBeSkippedAndOthersDecidedAsFiles(overwrite: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("src/tree")
+        let copy = try directory.directory("out/tree")
+        for root in [tree, copy] {
+            try write([1, 2, 3], to: root + "/a")
+            try setModificationTime(of: root + "/a", seconds: 1_000)
+            try #require(symlink("a", root + "/same-link") == 0)
+        }
+        try #require(link(tree + "/a", tree + "/b") == 0)
+        try #require(link(copy + "/a", copy + "/b") == 0)
+        try #require(link(tree + "/a", tree + "/c") == 0)
+        try write([1, 2, 3], to: copy + "/c")
+        try #require(symlink("b", tree + "/moved-link") == 0)
+        try #require(symlink("a", copy + "/moved-link") == 0)
+
+        let preview = try CopyPreview(
+            sources: [tree], destinationDirectory: directory.path + "/out", overwrite: overwrite,
+            comparesContent: false)
+
+        let differs = overwrite ? "would replace" : "would fail"
+        let reason = overwrite ? "" : ": it exists and differs (use --overwrite to replace it)"
+        #expect(
+            preview.entries.map(\.description) == [
+                "would skip tree/a (same size and time)", "would skip tree/b (already a hard link to tree/a)",
+                "\(differs) tree/c\(reason)", "\(differs) tree/moved-link\(reason)",
+                "would skip tree/same-link (same link)",
+            ])
+    }
+
     /// A destination an interrupted run left (killed mid-copy: partials and the journal's checkpoints): the
     /// preview says what a real run would do with each partial, resume it or replace it and why, and still
     /// writes nothing (before: the journal was not read, and each such file said only "would copy").
