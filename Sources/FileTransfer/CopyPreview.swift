@@ -98,8 +98,17 @@ public struct CopyPreview: Hashable, Sendable {
             }
             return Entry(path: relativePath, action: action)
         }
-        // Files with other names, told apart across every source: a later name becomes a hard link.
+        // Files with other names, told apart across every source: a later name becomes a hard link, unless its
+        // first name would not be copied.
         var firstNames = FirstNames()
+        var refusedFirsts: Set<String> = []
+        func linkTo(_ first: String, at path: String) -> Action {
+            guard !refusedFirsts.contains(first) else {
+                return .refuse(reason: "\(DisplayText.escaped(first)), the same file, would not be copied")
+            }
+            return Self.hardLink(
+                path, to: first, in: destinationDirectory, overwrite: overwrite, fileSystem: fileSystem)
+        }
         for source in sources {
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             guard status?.kind == .directory else {
@@ -111,10 +120,11 @@ public struct CopyPreview: Hashable, Sendable {
                         source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
                 } else if let first = status.flatMap({ firstNames.meet($0, at: name) }) {
                     // A further name of a file met before becomes a hard link to its copy.
-                    action = Self.hardLink(
-                        name, to: first, in: destinationDirectory, overwrite: overwrite, fileSystem: fileSystem)
+                    action = linkTo(first, at: name)
                 } else {
-                    entries.append(file(source, at: [name]))
+                    let entry = file(source, at: [name])
+                    if case .refuse = entry.action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(name) }
+                    entries.append(entry)
                     continue
                 }
                 entries.append(Entry(path: name, action: action))
@@ -129,13 +139,14 @@ public struct CopyPreview: Hashable, Sendable {
             }
             for treeFile in tree.files {
                 guard let first = treeFile.sameFileAs else {
-                    entries.append(file(treeFile.source, at: treeFile.directory + [treeFile.name]))
+                    let entry = file(treeFile.source, at: treeFile.directory + [treeFile.name])
+                    if case .refuse = entry.action, treeFile.hasOtherNames {
+                        refusedFirsts.insert(treeFile.relativePath)
+                    }
+                    entries.append(entry)
                     continue
                 }
-                let action = Self.hardLink(
-                    treeFile.relativePath, to: first, in: destinationDirectory, overwrite: overwrite,
-                    fileSystem: fileSystem)
-                entries.append(Entry(path: treeFile.relativePath, action: action))
+                entries.append(Entry(path: treeFile.relativePath, action: linkTo(first, at: treeFile.relativePath)))
             }
             for link in tree.links {
                 let path = (link.directory + [link.name]).joined(separator: "/")

@@ -118,7 +118,7 @@ public struct FileStatus: Hashable, Sendable, Codable {
 
     /// True when this destination entry is taken for a copy of `source` without reading it, as rsync
     /// does: a regular file with the source's size and modification time (a copy keeps the time).
-    func isUnchangedCopy(of source: FileStatus) -> Bool {
+    package func isUnchangedCopy(of source: FileStatus) -> Bool {
         kind == .regularFile && sameContent(as: source)
     }
 

@@ -124,6 +124,26 @@ import Darwin
             ))
     }
 
+    /// A second name is linked only to a copy that completed: when the first name's copy is refused (another
+    /// file is there), the second name is not made a hard link to that other file, which would hold other bytes
+    /// than its source (before: `t/b.txt: hard link to t/a.txt`, and `out/t/b.txt` held the other file's bytes).
+    @Test func aSecondNameIsNotLinkedToAFileWhoseCopyDidNotComplete() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/out/t", withIntermediateDirectories: true)
+        // Another size than the source's (`hello`), so the run cannot take it for an unchanged copy.
+        try Data("another file".utf8).write(to: URL(fileURLWithPath: root + "/out/t/a.txt"))
+        let run = try await Self.copy(root)
+        #expect(run.status == 1)
+        let refusal =
+            "statetui: refusing to use \(root)/out/t/a.txt: it is not a copy of its source (its copy did not "
+            + "complete), so \(root)/out/t/b.txt is not made a hard link to it"
+        #expect(run.error.split(separator: "\n").map(String.init).contains(refusal), "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/out/t/b.txt"))
+        #expect(FileManager.default.contents(atPath: root + "/out/t/a.txt") == Data("another file".utf8))
+        #expect(run.output.hasSuffix("copied 0 files (0 B), linked 1, skipped 0, failed 2 in 0 s\n"))
+    }
+
     @Test func aRerunPrintsOnlyWhatItSkipped() async throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

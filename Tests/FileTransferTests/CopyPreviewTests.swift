@@ -152,6 +152,27 @@ import Testing
             ])
     }
 
+    /// A second name of a file whose first name would not be copied would not be linked either: the real run
+    /// links a name only to a copy that completed.
+    @Test func aSecondNameOfAFileThatWouldNotBeCopiedWouldFail() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("src/tree")
+        let copy = try directory.directory("out/tree")
+        try write([1, 2, 3], to: tree + "/a")
+        try #require(link(tree + "/a", tree + "/b") == 0)
+        try write([9], to: copy + "/a")
+
+        let preview = try CopyPreview(
+            sources: [tree], destinationDirectory: directory.path + "/out", overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would fail tree/a: it exists and differs (use --overwrite to replace it)",
+                "would fail tree/b: tree/a, the same file, would not be copied",
+            ])
+    }
+
     /// A destination an interrupted run left (killed mid-copy: partials and the journal's checkpoints): the
     /// preview says what a real run would do with each partial, resume it or replace it and why, and still
     /// writes nothing (before: the journal was not read, and each such file said only "would copy").

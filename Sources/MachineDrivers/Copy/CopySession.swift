@@ -226,11 +226,13 @@ private struct CopyStream {
     }
 
     /// A second name to give to a copied file at the end: `path` for the file at `filePath`, both below the
-    /// destination as the output names them. Two strings, not lists of components: a tree of a million names of
-    /// half as many files keeps one until the end for each second name.
+    /// destination as the output names them, `source` the path it is read from (the same file as the first
+    /// name's source), to check that the first name's copy completed. Strings, not lists of components: a tree
+    /// of a million names of half as many files keeps one until the end for each second name.
     struct HardLink {
         var path: String
         var filePath: String
+        var source: String
 
         /// The directories from the destination down to the entry at `path`, and its name (names hold no `/`).
         static func split(_ path: String) -> (directory: [String], name: String) {
@@ -331,7 +333,7 @@ private struct CopyStream {
                 // its copy, as `cp -a` does.
                 let name = CopyRequest(id: "", source: source, destinationDirectory: top.path).name
                 if let status, let first = firstNames.meet(status, at: name) {
-                    hardLinks.append(HardLink(path: name, filePath: first))
+                    hardLinks.append(HardLink(path: name, filePath: first, source: source))
                     continue
                 }
                 return FileToCopy(source: source, journal: journal)
@@ -436,7 +438,7 @@ private struct CopyStream {
         }
         if let first = file.sameFileAs {
             // The first name's path below the destination is its path in the tree.
-            hardLinks.append(HardLink(path: file.relativePath, filePath: first))
+            hardLinks.append(HardLink(path: file.relativePath, filePath: first, source: file.source))
             directories[id]?.waitsForLinks = true
             return nil
         }
@@ -537,8 +539,14 @@ private struct CopyStream {
             do throws(TransferError) {
                 let (directory, name) = HardLink.split(link.path)
                 let (fileDirectory, file) = HardLink.split(link.filePath)
+                let source: FileStatus
+                do throws(Errno) {
+                    source = try options.fileSystem.statusAt(AT_FDCWD, link.source)
+                } catch {
+                    throw TransferError.sourceUnreadable(path: link.source, reason: error)
+                }
                 let made = try reopen(directory).link(
-                    name, to: file, in: try reopen(fileDirectory), overwrite: overwrite)
+                    name, to: file, in: try reopen(fileDirectory), copyOf: source, overwrite: overwrite)
                 note(made ? .hard(path: link.path, to: link.filePath) : .sameHard(path: link.path, to: link.filePath))
             } catch {
                 problems.append(error.description)
