@@ -11,8 +11,9 @@ import Darwin
 /// The walk never follows a symbolic link: every directory below the root is opened relative to its
 /// parent with `O_NOFOLLOW`, every entry is described with `fstatat(AT_SYMLINK_NOFOLLOW)`. Symbolic
 /// links are listed in ``links`` (copied as links, like `cp -a`); files that are hard links to an earlier
-/// file of the tree (or of a source read before it) name it (``File/sameFileAs``); FIFOs, sockets and devices are not copied, they are
-/// listed in ``skipped`` for the caller to report. Names are the file system's bytes (``FileName``).
+/// file of the tree (or of a source read before it) name it (``File/sameFileAs``); FIFOs, sockets and devices
+/// are not copied, they are listed in ``skipped`` for the caller to report. Names are the file system's bytes
+/// (``FileName``).
 ///
 /// The tree has no size bound: ``Walk`` reads it one entry at a time, iteratively, holding one open
 /// directory per level it is inside and the names of those directories; ``walk(_:excluding:fileSystem:)``
@@ -122,6 +123,12 @@ public struct SourceTree: Hashable, Sendable {
     public let skipped: [Skipped]
     /// Entries that could not be read, in the order the walk met them.
     public let unreadable: [Unreadable]
+
+    /// The path the walk reads the entry `name` of the directory at `directory` from (`directory` may end in a
+    /// `/`, as a root named `LINK/` does).
+    package static func path(of name: String, in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
 
     /// Reads the whole tree at `root` (see ``Walk``).
     public static func walk(
@@ -261,7 +268,7 @@ public struct SourceTree: Hashable, Sendable {
         /// The entry `name` of the open directory `frame`; nil when it is excluded. A directory is opened
         /// and its names read: the walk goes on inside it.
         private mutating func entry(_ name: String, in frame: Frame, firstNames: inout FirstNames) -> Entry? {
-            let entryPath = frame.path.hasSuffix("/") ? frame.path + name : frame.path + "/" + name
+            let entryPath = SourceTree.path(of: name, in: frame.path)
             let components = frame.components + [name]
             func unreadable(_ reason: Errno) -> Entry {
                 .unreadable(Unreadable(components: components, path: entryPath, reason: reason))

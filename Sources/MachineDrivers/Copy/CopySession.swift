@@ -363,7 +363,7 @@ private struct CopyStream {
         switch entry {
         case .directory(let components, let status):
             // Its path as the walk reads it: the tree's root, then the names below it.
-            let path = components.dropFirst().reduce(source) { $0.hasSuffix("/") ? $0 + $1 : $0 + "/" + $1 }
+            let path = components.dropFirst().reduce(source) { SourceTree.path(of: $1, in: $0) }
             enter(components, source: status, at: path, walk: &walk)
         case .leave:
             if let id = inside.popLast() { leave(id) }
