@@ -78,7 +78,8 @@ package enum CopyCommand {
             the destination without following a symbolic link planted there (refused, exit 2). Symbolic
             links are copied as links, never followed, in a tree and on the command line alike (as cp -a
             and rsync -a do; LINK/ with a slash names the directory it leads to); FIFOs, sockets and
-            devices are not copied: each is reported on standard error as skipped. A directory or entry
+            devices are made anew like their sources (mknod, never opened; a device needs root, as with
+            cp -a), each with a line ("made (FIFO)"). A directory or entry
             that cannot be read fails alone (named on standard error, exit 1); the rest of its tree is
             copied, as with cp -a. A tree has no bound on its depth or
             size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
@@ -88,6 +89,7 @@ package enum CopyCommand {
             yours, with the source's group where it is one of yours; setuid stays only on a copy of your own
             file, setgid only with the source's group, as cp -a drops them); each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
+            FIFOs, sockets and devices as what they are (mode, times, owner as root);
             hard links between the files copied, in a tree or across sources; extended attributes of
             files and directories, ACLs and file capabilities among them (a destination that refuses them
             gets one warning, not a failure). Not kept: file flags (chattr).

@@ -25,6 +25,8 @@ public struct CopyPreview: Hashable, Sendable {
         case replace
         case refuse(reason: String)
         case link
+        /// Make a FIFO, socket or device, described without an article (``FileStatus/nodeDescription``).
+        case make(String)
         case createDirectory
         /// Continue the partial an interrupted run left, from `offset` of the source's `size` bytes.
         case resume(offset: Int64, size: Int64)
@@ -50,6 +52,7 @@ public struct CopyPreview: Hashable, Sendable {
             case .replace: "would replace \(path)"
             case .refuse(let reason): "would fail \(path): \(reason)"
             case .link: "would link \(path)"
+            case .make(let node): "would make \(path) (\(node))"
             case .createDirectory: "would create directory \(path)"
             case .resume(let offset, let size):
                 "would resume \(path) at byte \(offset) of \(size) (the partial an interrupted run left)"
@@ -93,7 +96,7 @@ public struct CopyPreview: Hashable, Sendable {
                 action =
                     journals.interrupted(source: source, name: path.last ?? "", in: directory, overwrite: overwrite)
                     ?? action
-            case .skip, .refuse, .link, .createDirectory, .resume, .restart, .wait:
+            case .skip, .refuse, .link, .make, .createDirectory, .resume, .restart, .wait:
                 break
             }
             return Entry(path: relativePath, action: action)
@@ -114,9 +117,10 @@ public struct CopyPreview: Hashable, Sendable {
             guard status?.kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
                 let action: Action
-                if status?.kind == .symbolicLink {
-                    // A symbolic link named on the command line is copied as a link, not followed.
-                    action = Self.symbolicLink(
+                if let status, status.kind.isCopiedAsIs {
+                    // A symbolic link named on the command line is copied as a link, not followed; a FIFO, socket
+                    // or device is made anew, never opened.
+                    action = Self.asIs(
                         source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
                 } else if let first = status.flatMap({ firstNames.meet($0, at: name) }) {
                     // A further name of a file met before becomes a hard link to its copy.
@@ -148,10 +152,10 @@ public struct CopyPreview: Hashable, Sendable {
                 }
                 entries.append(Entry(path: treeFile.relativePath, action: linkTo(first, at: treeFile.relativePath)))
             }
-            for link in tree.links {
-                let path = (link.directory + [link.name]).joined(separator: "/")
-                let action = Self.symbolicLink(
-                    link.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
+            for entry in tree.copiedAsIs {
+                let path = (entry.directory + [entry.name]).joined(separator: "/")
+                let action = Self.asIs(
+                    entry.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
                 entries.append(Entry(path: path, action: action))
             }
             for entry in tree.unreadable {
@@ -194,23 +198,30 @@ public struct CopyPreview: Hashable, Sendable {
         return replacing(existing, overwrite: overwrite)
     }
 
-    /// The fate of the symbolic link `source` copied to `destination`, as the copy decides it: made when nothing
-    /// is there, skipped when the same link is, the link itself refused.
-    private static func symbolicLink(_ source: String, at destination: String, overwrite: Bool, fileSystem: FileSystem)
+    /// The fate of the symbolic link, FIFO, socket or device `source` copied to `destination`, as the copy
+    /// decides it: made when nothing is there, skipped when the same link (or a FIFO, socket or device of the
+    /// same kind) is, the entry itself refused.
+    private static func asIs(_ source: String, at destination: String, overwrite: Bool, fileSystem: FileSystem)
         -> Action
     {
         let status: FileStatus
-        let target: String
+        var target: String?
         do {
             status = try fileSystem.statusAt(AT_FDCWD, source)
-            target = try fileSystem.readLinkAt(AT_FDCWD, source)
+            if status.kind == .symbolicLink { target = try fileSystem.readLinkAt(AT_FDCWD, source) }
         } catch {
             return .refuse(reason: "cannot read it: \(error)")
         }
-        guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .link }
+        guard status.kind.isCopiedAsIs else { return .refuse(reason: "it changed while the tree was read") }
+        let made: Action = target == nil ? .make(status.nodeDescription) : .link
+        guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return made }
         if existing.identity == status.identity { return .refuse(reason: "it is the source itself") }
-        if existing.kind == .symbolicLink, (try? fileSystem.readLinkAt(AT_FDCWD, destination)) == target {
-            return .skip(reason: "same link")
+        if let target {
+            if existing.kind == .symbolicLink, (try? fileSystem.readLinkAt(AT_FDCWD, destination)) == target {
+                return .skip(reason: "same link")
+            }
+        } else if existing.kind == status.kind, existing.deviceNumber == status.deviceNumber {
+            return .skip(reason: "same \(status.nodeDescription)")
         }
         return replacing(existing, overwrite: overwrite)
     }

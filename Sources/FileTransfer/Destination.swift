@@ -307,19 +307,56 @@ public final class DestinationDirectory: Sendable {
     public func copySymbolicLink(
         _ name: String, target: String, source: FileStatus, overwrite: Bool
     ) throws(TransferError) -> Bool {
-        let existing = try status(of: name)
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
-        let sameLink = existing?.kind == .symbolicLink && (try? fileSystem.readLinkAt(descriptor, name)) == target
-        if !sameLink {
-            try replacing(name, existing, overwrite: overwrite, operation: "create the symbolic link") {
-                newName throws(Errno) in try fileSystem.symbolicLinkAt(target, descriptor, newName)
-            }
+        return try copyAsIs(
+            name, source: source, overwrite: overwrite, operation: "create the symbolic link",
+            isSame: { existing in
+                existing.kind == .symbolicLink && (try? fileSystem.readLinkAt(descriptor, name)) == target
+            },
+            make: { newName throws(Errno) in try fileSystem.symbolicLinkAt(target, descriptor, newName) })
+    }
+
+    /// Makes `name` a FIFO, socket or device like `source` (`mknodat`, a device standing for the same device),
+    /// with its owner (as root), mode and times, as `cp -a` and `rsync -a` copy one: never opened, so nothing
+    /// waits for a FIFO's writer or touches a device. It is made private (`0600`) and given the source's mode
+    /// afterwards, so it is never wider than the source. An entry of the same kind already there (a device:
+    /// for the same device) is kept and given the source's metadata; any other is an existing file, replaced
+    /// (atomically, by a rename) only with `overwrite`. Returns whether it made the entry. Making a device
+    /// needs privilege: the system's refusal is the failure (`Operation not permitted`).
+    @discardableResult
+    public func copySpecialFile(_ name: String, source: FileStatus, overwrite: Bool) throws(TransferError) -> Bool {
+        guard let type = source.kind.nodeType else {
+            throw .unsafeEntry(path: path(of: name), detail: "\(source.kind) is not made as a special file")
         }
-        try calling(name, "set the owner and times of") { () throws(Errno) in
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        return try copyAsIs(
+            name, source: source, overwrite: overwrite, operation: "create the \(source.nodeDescription)",
+            isSame: { $0.kind == source.kind && $0.deviceNumber == source.deviceNumber },
+            make: { newName throws(Errno) in
+                try fileSystem.makeNodeAt(descriptor, newName, UInt32(type) | 0o600, source.deviceNumber)
+            })
+    }
+
+    /// Makes `name` with `make` unless the entry there `isSame` as what it would make, then gives it the owner
+    /// (as root), mode and times of `source`; any other entry there is replaced only with `overwrite`
+    /// (``replacing(_:_:overwrite:operation:_:)``). Returns whether it made the entry.
+    private func copyAsIs(
+        _ name: String, source: FileStatus, overwrite: Bool, operation: String, isSame: (FileStatus) -> Bool,
+        make: (String) throws(Errno) -> Void
+    ) throws(TransferError) -> Bool {
+        let existing = try status(of: name)
+        let same = existing.map(isSame) ?? false
+        if !same {
+            try replacing(name, existing, overwrite: overwrite, operation: operation, make)
+        }
+        let descriptor = self.descriptor
+        let fileSystem = self.fileSystem
+        try calling(name, "set the owner, mode and times of") { () throws(Errno) in
             try fileSystem.copyMetadataAt(descriptor, name, source)
         }
-        return !sameLink
+        return !same
     }
 
     /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were

@@ -37,6 +37,24 @@ public enum FileKind: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The `st_mode` type bits `mknod(2)` makes an entry of this kind with; nil for the kinds it does not make
+    /// (a regular file is written, a directory and a symbolic link have calls of their own).
+    var nodeType: mode_t? {
+        switch self {
+        case .fifo: S_IFIFO
+        case .socket: S_IFSOCK
+        case .characterDevice: S_IFCHR
+        case .blockDevice: S_IFBLK
+        case .regularFile, .directory, .symbolicLink, .unknown: nil
+        }
+    }
+
+    /// True for the kinds a copy makes anew as what they are rather than reading them: a symbolic link, a FIFO,
+    /// a socket, a device.
+    package var isCopiedAsIs: Bool {
+        self == .symbolicLink || nodeType != nil
+    }
+
     /// With an article, for messages: `a FIFO (named pipe)`.
     public var description: String {
         switch self {

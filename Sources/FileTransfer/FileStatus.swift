@@ -36,6 +36,8 @@ public struct FileStatus: Hashable, Sendable, Codable {
     /// False when the file has storage for every byte of its size (`st_blocks`), so it has no holes and
     /// the copy need not look for them (`cp`'s test); true when it may have some, or is not known.
     var mayHaveHoles = true
+    /// The device a character or block device file stands for (`st_rdev`); 0 for any other kind.
+    package var deviceNumber: UInt64 = 0
 
     /// Describes a file.
     public init(
@@ -86,6 +88,7 @@ public struct FileStatus: Hashable, Sendable, Codable {
         group = UInt32(raw.st_gid)
         // `st_blocks` counts 512-byte units whatever the file system's block size.
         mayHaveHoles = Int64(raw.st_blocks) * 512 < Int64(raw.st_size)
+        if kind == .characterDevice || kind == .blockDevice { deviceNumber = UInt64(raw.st_rdev) }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -132,6 +135,26 @@ public struct FileStatus: Hashable, Sendable, Codable {
             return permissions == source.permissions && self.user == source.user && group == source.group
         }
         return permissions == source.permissionsKept(byUser: user, groupKept: group == source.group)
+    }
+
+    /// A FIFO, socket or device as the output names it, without an article: `FIFO`, `socket`, `character
+    /// device 1:3` (a device with its major and minor numbers); for another kind, its description.
+    package var nodeDescription: String {
+        switch kind {
+        case .fifo: return "FIFO"
+        case .socket: return "socket"
+        case .characterDevice, .blockDevice:
+            #if canImport(Darwin)
+            let (major, minor) = ((deviceNumber >> 24) & 0xff, deviceNumber & 0xff_ffff)
+            #else
+            // glibc's encoding of `dev_t` (`gnu_dev_major`, `gnu_dev_minor`, macros Swift does not import).
+            let major = ((deviceNumber >> 32) & 0xffff_f000) | ((deviceNumber >> 8) & 0xfff)
+            let minor = ((deviceNumber >> 12) & 0xffff_ff00) | (deviceNumber & 0xff)
+            #endif
+            return "\(kind == .characterDevice ? "character" : "block") device \(major):\(minor)"
+        case .regularFile, .directory, .symbolicLink, .unknown:
+            return kind.description
+        }
     }
 
     /// True for a regular file with no other name: the only kind of entry the copier writes into.

@@ -77,11 +77,17 @@ public struct FileSystem: Sendable {
     package var readLinkAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> String
     /// Creates the symbolic link `name` to `target` inside an open directory (`symlinkat(2)`).
     package var symbolicLinkAt: @Sendable (_ target: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
+    /// Creates the FIFO, socket or device `name` inside an open directory (`mknodat(2)`): `mode` holds the type
+    /// bits and the permissions, `device` the device a device file stands for.
+    package var makeNodeAt:
+        @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32, _ device: UInt64) throws(Errno) -> Void
     /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
     package var linkAt:
         @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
-    /// Gives the entry `name` itself (a symbolic link is not followed) the owner (as root) and times of
-    /// `source` (`fchownat`, `utimensat` with `AT_SYMLINK_NOFOLLOW`).
+    /// Gives the entry `name` itself (a symbolic link is not followed) the owner (as root), the permission bits
+    /// (unless it is a symbolic link, which has none) and the times of `source`, in that order, as a file gets
+    /// them (``copyMetadata(to:from:attributesFrom:)``): `fchownat`, `fchmodat` and `utimensat`, each with
+    /// `AT_SYMLINK_NOFOLLOW`.
     package var copyMetadataAt:
         @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
     /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
@@ -132,6 +138,11 @@ public struct FileSystem: Sendable {
         self.readLinkAt = Self.posixReadLinkAt
         self.symbolicLinkAt = Self.posixSymbolicLinkAt
         self.linkAt = Self.posixLinkAt
+        self.makeNodeAt = { directory, name, mode, device throws(Errno) in
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { mknodat(directory, name, mode_t(mode), dev_t(device)) }
+            }
+        }
         self.copyMetadataAt = Self.posixCopyMetadataAt
         self.copyExtendedAttributes = { source, destination throws(Errno) in
             try ExtendedAttributes.copy(from: source, to: destination)
@@ -340,19 +351,27 @@ extension FileSystem {
         }
     }
 
-    /// Owner (as root) and times of the entry `name` in `directory` itself, never of what a link leads to.
+    /// Owner (as root), permission bits (not of a symbolic link) and times of the entry `name` in `directory`
+    /// itself, never of what a link leads to.
     private static let posixCopyMetadataAt: @Sendable (Int32, String, FileStatus) throws(Errno) -> Void = {
         directory, name, source throws(Errno) in
         try FileName.withCString(name) { name throws(Errno) in
+            var permissions = source.permissions
             if runsAsRoot {
                 _ = try retryingInterrupts {
                     fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
                 }
             } else {
-                // The source's group where the user may give it, as for a file (a link has no mode bits).
-                _ = try? retryingInterrupts {
-                    fchownat(directory, name, uid_t(unchangedOwner), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
-                }
+                // The source's group where the user may give it, as for a file.
+                let groupKept =
+                    (try? retryingInterrupts {
+                        fchownat(directory, name, uid_t(unchangedOwner), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
+                    }) != nil
+                permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
+            }
+            if source.kind != .symbolicLink {
+                // Refused (EOPNOTSUPP) rather than followed if a symbolic link took the name meanwhile.
+                _ = try retryingInterrupts { fchmodat(directory, name, mode_t(permissions), AT_SYMLINK_NOFOLLOW) }
             }
             let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
             _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }

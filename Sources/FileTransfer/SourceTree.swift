@@ -10,10 +10,10 @@ import Darwin
 ///
 /// The walk never follows a symbolic link: every directory below the root is opened relative to its
 /// parent with `O_NOFOLLOW`, every entry is described with `fstatat(AT_SYMLINK_NOFOLLOW)`. Symbolic
-/// links are listed in ``links`` (copied as links, like `cp -a`); files that are hard links to an earlier
-/// file of the tree (or of a source read before it) name it (``File/sameFileAs``); FIFOs, sockets and devices
-/// are not copied, they are listed in ``skipped`` for the caller to report. Names are the file system's bytes
-/// (``FileName``).
+/// links, FIFOs, sockets and devices are listed in ``copiedAsIs`` (made anew as what they are, like `cp -a`
+/// and `rsync -a`: a link with its target, never followed; the others never opened); files that are hard
+/// links to an earlier file of the tree (or of a source read before it) name it (``File/sameFileAs``). Names
+/// are the file system's bytes (``FileName``).
 ///
 /// The tree has no size bound: ``Walk`` reads it one entry at a time, iteratively, holding one open
 /// directory per level it is inside and the names of those directories; ``walk(_:excluding:fileSystem:)``
@@ -40,16 +40,18 @@ public struct SourceTree: Hashable, Sendable {
         public var relativePath: String { (directory + [name]).joined(separator: "/") }
     }
 
-    /// A symbolic link of the tree, copied as a link (its target as it is, never followed).
-    public struct Link: Hashable, Sendable {
-        /// The directories from the tree's root down to the link's own.
+    /// An entry of the tree copied as what it is rather than read: a symbolic link (made with its target as it
+    /// is, never followed), a FIFO, a socket or a device (made anew, never opened). Its kind is read again
+    /// when it is made.
+    public struct AsIs: Hashable, Sendable {
+        /// The directories from the tree's root down to the entry's own.
         public var directory: [String]
-        /// The link's name.
+        /// The entry's name.
         public var name: String
-        /// The link's path in the source.
+        /// The entry's path in the source.
         public var source: String
 
-        /// The link `name` in `directory` of the tree (`[]`: the destination itself), read from `source`.
+        /// The entry `name` in `directory` of the tree (`[]`: the destination itself), read from `source`.
         public init(directory: [String], name: String, source: String) {
             self.directory = directory
             self.name = name
@@ -61,7 +63,7 @@ public struct SourceTree: Hashable, Sendable {
     public struct Skipped: Hashable, Sendable, CustomStringConvertible {
         /// The entry's path in the source.
         public var path: String
-        /// Its kind (a symbolic link, a FIFO, a socket, a device); nil when it vanished during the walk.
+        /// Its kind (one the system reports that is none of those copied); nil when it vanished during the walk.
         public var kind: FileKind?
 
         /// One line naming the entry and why it is not copied.
@@ -85,8 +87,8 @@ public struct SourceTree: Hashable, Sendable {
         case directory([String], FileStatus)
         /// A regular file.
         case file(File)
-        /// A symbolic link.
-        case link(Link)
+        /// A symbolic link, FIFO, socket or device.
+        case asIs(AsIs)
         /// An entry left out.
         case skipped(Skipped)
         /// An entry below the root that could not be read: a failure of that entry alone, the walk goes on.
@@ -117,8 +119,8 @@ public struct SourceTree: Hashable, Sendable {
     public let directories: [[String]]
     /// Every regular file, depth first, names in byte order within a directory.
     public let files: [File]
-    /// Every symbolic link, in the order the walk met them.
-    public let links: [Link]
+    /// Every symbolic link, FIFO, socket and device, in the order the walk met them.
+    public let copiedAsIs: [AsIs]
     /// Entries left out, in the order the walk met them.
     public let skipped: [Skipped]
     /// Entries that could not be read, in the order the walk met them.
@@ -146,21 +148,21 @@ public struct SourceTree: Hashable, Sendable {
         var walk = try Walk(root, excluding: excluding, fileSystem: fileSystem)
         var directories: [[String]] = []
         var files: [File] = []
-        var links: [Link] = []
+        var copiedAsIs: [AsIs] = []
         var skipped: [Skipped] = []
         var unreadable: [Unreadable] = []
         while let entry = walk.next(sharing: &firstNames) {
             switch entry {
             case .directory(let components, _): directories.append(components)
             case .file(let file): files.append(file)
-            case .link(let link): links.append(link)
+            case .asIs(let entry): copiedAsIs.append(entry)
             case .skipped(let entry): skipped.append(entry)
             case .unreadable(let entry): unreadable.append(entry)
             case .leave: break
             }
         }
         return SourceTree(
-            name: walk.name, directories: directories, files: files, links: links, skipped: skipped,
+            name: walk.name, directories: directories, files: files, copiedAsIs: copiedAsIs, skipped: skipped,
             unreadable: unreadable)
     }
 
@@ -309,9 +311,9 @@ public struct SourceTree: Hashable, Sendable {
                     return unreadable(error)
                 }
                 return .directory(components, status)
-            case .symbolicLink:
-                return .link(Link(directory: frame.components, name: name, source: entryPath))
-            case .fifo, .socket, .characterDevice, .blockDevice, .unknown:
+            case .symbolicLink, .fifo, .socket, .characterDevice, .blockDevice:
+                return .asIs(AsIs(directory: frame.components, name: name, source: entryPath))
+            case .unknown:
                 return .skipped(Skipped(path: entryPath, kind: status.kind))
             }
         }

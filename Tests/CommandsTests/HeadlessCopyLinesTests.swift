@@ -193,4 +193,65 @@ import Darwin
                 "statetui: \(root)/out/link and \(root)/out/link are the same file\n", 1
             ))
     }
+
+    /// FIFOs, sockets and devices are made like their sources, as `cp -a` and `rsync -a` make them (before:
+    /// skipped with a line on standard error, exit 0, the entry missing from the copy): never opened, with the
+    /// source's mode and times (and owner, as root); a device stands for the same device and needs privilege, as
+    /// with `cp -a`. A rerun skips what is there, and anything else under the name is refused without
+    /// `--overwrite` (a failed entry, which the command turns into exit 1).
+    @Test func fifosSocketsAndDevicesAreMadeLikeTheirSources() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/s", withIntermediateDirectories: true)
+        try #require(mkfifo(root + "/s/pipe", 0o640) == 0)
+        try #require(mknod(root + "/s/sock", S_IFSOCK | 0o600, 0) == 0)
+        try #require(chmod(root + "/s/pipe", 0o640) == 0)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 5), timespec(tv_sec: 1_000_000_000, tv_nsec: 7)]
+        try #require(utimensat(AT_FDCWD, root + "/s/pipe", &times, 0) == 0)
+        let sources = [root + "/s", "/dev/null"]
+        let first = try await Self.copy(root, sources: sources)
+        let device =
+            geteuid() == 0
+            ? (line: "null: made (character device 1:3)\n", made: 3, failed: 0, error: "")
+            : (
+                line: "", made: 2, failed: 1,
+                error: "statetui: cannot create the character device 1:3 \(root)/out/null: Operation not permitted\n"
+            )
+        #expect(
+            first == (
+                0,
+                "s/pipe: made (FIFO)\ns/sock: made (socket)\n" + device.line
+                    + "copied 0 files (0 B), made \(device.made) special files, skipped 0, failed \(device.failed) in 0 s\n",
+                device.error, device.failed
+            ))
+        for (source, copy) in [("s/pipe", "s/pipe"), ("s/sock", "s/sock")] + (geteuid() == 0 ? [("", "null")] : []) {
+            var original = stat()
+            var made = stat()
+            #expect(lstat(source.isEmpty ? "/dev/null" : root + "/" + source, &original) == 0)
+            #expect(lstat(root + "/out/" + copy, &made) == 0)
+            #expect(
+                [made.st_mode, mode_t(made.st_rdev), mode_t(made.st_mtim.tv_sec), mode_t(made.st_mtim.tv_nsec)]
+                    == [
+                        original.st_mode, mode_t(original.st_rdev), mode_t(original.st_mtim.tv_sec),
+                        mode_t(original.st_mtim.tv_nsec),
+                    ], "\(copy)")
+        }
+        let rerun = try await Self.copy(root, sources: [root + "/s"])
+        #expect(
+            rerun == (
+                0,
+                "s/pipe: skipped (same FIFO)\ns/sock: skipped (same socket)\ncopied 0 files (0 B), skipped 2, failed 0 in 0 s\n",
+                "", 0
+            ))
+        try #require(unlink(root + "/out/s/pipe") == 0)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: root + "/out/s/pipe"))
+        let refused = try await Self.copy(root, sources: [root + "/s"])
+        #expect(
+            refused == (
+                0, "s/sock: skipped (same socket)\ncopied 0 files (0 B), skipped 1, failed 1 in 0 s\n",
+                "statetui: \(root)/out/s/pipe already exists and was not written by this copy (use --overwrite to "
+                    + "replace it)\n", 1
+            ))
+        #expect(FileManager.default.contents(atPath: root + "/out/s/pipe") == Data("mine".utf8))
+    }
 }

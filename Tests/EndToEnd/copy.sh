@@ -245,18 +245,24 @@ for signal in INT TERM; do
     fi
 done
 
-# 12. Sources that are not regular files (a FIFO, a character device) fail their transfer at once, with
-#     their kind named, instead of blocking in open(); the other file completes; exit 1.
+# 12. Sources that are not regular files (a FIFO, a character device) are made anew like cp -a makes them, never
+#     opened (nothing blocks waiting for the FIFO's writer); the regular file beside them completes. A device
+#     needs root: not as root, it fails alone with the system's reason (exit 1), as with cp -a.
 mkfifo "$work/fifo"
 new_destination special
 status=0
 timeout 30 "$bin" copy "$work/fifo" /dev/null "$src/three.bin" "$dst" --headless >"$work/special.out" 2>"$work/special.err" || status=$?
-if [ $status = 1 ] && grep -q "fifo: cannot copy $work/fifo: it is a FIFO (named pipe), not a regular file" "$work/special.err" &&
-    grep -q "null: cannot copy /dev/null: it is a character device, not a regular file" "$work/special.err" &&
-    same "$src/three.bin" "$dst/three.bin" && [ ! -e "$dst/fifo" ] && [ ! -e "$dst/null" ]; then
-    pass "a FIFO and a device as sources fail at once with their kind named, exit 1, the other file completes"
+if [ "$(id -u)" = 0 ]; then
+    device_ok() { [ $status = 0 ] && [ -c "$dst/null" ] && [ "$(stat -c %t:%T "$dst/null")" = "$(stat -c %t:%T /dev/null)" ] &&
+        grep -qx 'null: made (character device 1:3)' "$work/special.out"; }
 else
-    fail "FIFO/device sources: status $status (124: it blocked), stderr: $(cat "$work/special.err")"
+    device_ok() { [ $status = 1 ] && [ ! -e "$dst/null" ] &&
+        grep -q "cannot create the character device 1:3 $dst/null: Operation not permitted" "$work/special.err"; }
+fi
+if device_ok && [ -p "$dst/fifo" ] && grep -qx 'fifo: made (FIFO)' "$work/special.out" && same "$src/three.bin" "$dst/three.bin"; then
+    pass "a FIFO and a device as sources are made like cp -a makes them, never opened; the other file completes"
+else
+    fail "FIFO/device sources: status $status (124: it blocked), stdout: $(cat "$work/special.out"), stderr: $(cat "$work/special.err")"
 fi
 
 # 13. The destination is hostile ground: entries planted under the partial's, the journal's or the final
@@ -399,8 +405,8 @@ fi
 
 # 18a. A directory tree is copied like cp -r: DEST/photos/... with the same tree, one transfer per file shown by
 #      its path; kill -9 in the middle and the same command continues every file from its directory's journal;
-#      after success no journal and no partial remains; a symbolic link is copied as a link, a FIFO is skipped
-#      and reported; a symbolic link planted where a tree directory goes is refused.
+#      after success no journal and no partial remains; a symbolic link is copied as a link, a FIFO is made as
+#      a FIFO; a symbolic link planted where a tree directory goes is refused.
 tree="$work/tree-src/photos"
 mkdir -p "$tree/2024/summer" "$tree/2023" "$tree/empty"
 make_file "$tree/2024/summer/big.bin" $((8 << 20))
@@ -427,10 +433,9 @@ grep -m1 '^photos/2024/summer/big.bin: running' "$work/tree.out" | grep -q 'runn
 [ -z "$(find "$dst" -name '.statetui-*')" ] || { ok=0; fail "tree: journals or partials remain: $(find "$dst" -name '.statetui-*')"; }
 [ -L "$dst/photos/2023/link" ] && [ "$(readlink "$dst/photos/2023/link")" = "$work/victim" ] ||
     { ok=0; fail "tree: the symbolic link was not copied as a link"; }
-[ ! -e "$dst/photos/fifo" ] || { ok=0; fail "tree: a FIFO was copied"; }
-grep -q "skipping $tree/fifo: it is a FIFO (named pipe), not a regular file" "$work/tree.err" ||
-    { ok=0; fail "tree: skipped entries not reported: $(cat "$work/tree.err")"; }
-[ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, link copied as a link, FIFO skipped, no journal left"
+[ -p "$dst/photos/fifo" ] || { ok=0; fail "tree: the FIFO was not made as a FIFO"; }
+[ ! -s "$work/tree.err" ] || { ok=0; fail "tree: the rerun complained: $(cat "$work/tree.err")"; }
+[ $ok = 1 ] && pass "tree copy: kill -9 and rerun continues, every file matches, empty dir kept, link copied as a link, FIFO made, no journal left"
 new_destination tree-planted
 mkdir "$work/tree-victim"
 ln -s "$work/tree-victim" "$dst/photos"
@@ -670,6 +675,34 @@ inode_groups() { (cd "$1" && find . -type f -printf '%i %p\n' | sort -k2 | awk '
     pass "hard links across sources stay one file, as cp -a keeps them" ||
     fail "links across sources: exit $status: $(cat "$work/across.err"); $(ls -liR "$dst")"
 rm "$across/second/again" "$across/loose"
+
+# 23d. FIFOs, sockets and devices are made as cp -a makes them: the same kind, device numbers, mode, times and
+# (as root) owner; never opened. A rerun skips them and exits 0.
+nodes="$work/nodes-src/run"
+mkdir -p "$nodes"
+mkfifo -m 640 "$nodes/pipe"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$nodes/sock"
+chmod 600 "$nodes/sock"
+if [ "$(id -u)" = 0 ]; then
+    mknod -m 620 "$nodes/tty0" c 4 0
+    chown 1:2 "$nodes/pipe"
+fi
+touch -h -d '2011-02-03 04:05:06.123456789' "$nodes"/*
+new_destination nodes-dst
+mkdir -p "$work/nodes-cp"
+cp -a "$nodes" "$work/nodes-cp/"
+status=0
+"$bin" copy --headless "$nodes" "$dst" >"$work/nodes.out" 2>"$work/nodes.err" || status=$?
+node_listing() { (cd "$1" && find . -mindepth 1 -printf '%p %M %t:%T %U:%G %T@\n' | sort); }
+rerun_status=0
+"$bin" copy --headless "$nodes" "$dst" >"$work/nodes-rerun.out" 2>&1 || rerun_status=$?
+if [ $status = 0 ] && [ "$(node_listing "$dst/run")" = "$(node_listing "$work/nodes-cp/run")" ] &&
+    grep -qx 'run/pipe: made (FIFO)' "$work/nodes.out" && grep -qx 'run/sock: made (socket)' "$work/nodes.out" &&
+    [ $rerun_status = 0 ] && grep -qx 'run/pipe: skipped (same FIFO)' "$work/nodes-rerun.out"; then
+    pass "FIFOs, sockets and devices are made as cp -a makes them (kind, numbers, mode, owner, times); a rerun skips them"
+else
+    fail "special files: exit $status/$rerun_status: $(cat "$work/nodes.err"); ours: $(node_listing "$dst/run"); cp -a: $(node_listing "$work/nodes-cp/run")"
+fi
 
 # 24. Reruns like rsync: change one file of a copied tree; a rerun refuses it (exit 1, naming --overwrite) and
 # skips the others unread; with --overwrite only the changed file is rewritten (the others keep their inode).
@@ -917,18 +950,18 @@ if command -v tmux >/dev/null 2>&1; then
     fi
     tm_stop
 
-    # A FIFO row: `s` fails it at once (nothing waits for a writer) and `q` still leaves at once, exit 1 with
-    # the reason on standard error.
+    # A FIFO is made by the session before the dashboard opens, as the headless copy makes it (never opened, so
+    # nothing waits for a writer): it gets a line on standard output, not a row; the file beside it gets the row.
     new_destination special-interactive
-    open_copy "" "'$work/fifo' '$dst'"
+    open_copy "" "'$work/fifo' '$src/one.bin' '$dst' --start"
     ok=1
-    expect_screen 'fifo .*idle' "interactive FIFO: no idle row"
-    press s 'fifo .*failed at [0-9]+% · cannot cop' "interactive FIFO: s did not fail the row"
+    expect_screen 'one\.bin .*completed' "interactive FIFO: the file's row did not complete"
+    screen | grep -q 'fifo .*idle' && { ok=0; fail "interactive FIFO: the FIFO got a row: $(screen)"; }
     tm send-keys -t copy q
-    wait_screen '^exit=1$' && screen | grep -q 'fifo: cannot copy .*FIFO' && screen | grep -q '1 of 1 transfers failed' ||
-        { ok=0; fail "interactive FIFO: q did not exit 1 with the reason: $(screen)"; }
+    wait_screen '^exit=0$' && screen | grep -q '^fifo: made (FIFO)$' && [ -p "$dst/fifo" ] ||
+        { ok=0; fail "interactive FIFO: q did not exit 0 with the FIFO made and said: $(screen)"; }
     tm_stop
-    [ $ok = 1 ] && pass "interactive: s on a FIFO row fails it at once; q exits 1 with the reason"
+    [ $ok = 1 ] && pass "interactive: a FIFO is made before the dashboard and said on standard output, the file's row completes"
 
     # `q` while a copy runs asks first: `n` stays, `y` leaves (exit 1: not complete) with the partial kept for
     # the next run; with --no-confirm `q` leaves at once.

@@ -152,6 +152,32 @@ import Testing
             ])
     }
 
+    /// FIFOs, sockets and devices would be made as the real run makes them, like `cp -a` (before: left out of the
+    /// preview, and of the copy): a new one said with its kind, one of the same kind already there skipped, a
+    /// FIFO where a socket was decided as a file there.
+    @Test func fifosSocketsAndDevicesWouldBeMadeWithTheirKind() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("src/tree")
+        let copy = try directory.directory("out/tree")
+        for name in ["new-pipe", "same-pipe", "socket-there"] { try #require(mkfifo(tree + "/" + name, 0o600) == 0) }
+        try #require(mknod(tree + "/socket", S_IFSOCK | 0o600, 0) == 0)
+        try #require(mkfifo(copy + "/same-pipe", 0o600) == 0)
+        try #require(mknod(copy + "/socket-there", S_IFSOCK | 0o600, 0) == 0)
+
+        let preview = try CopyPreview(
+            sources: [tree, "/dev/null"], destinationDirectory: directory.path + "/out", overwrite: false,
+            comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would make tree/new-pipe (FIFO)", "would skip tree/same-pipe (same FIFO)",
+                "would make tree/socket (socket)",
+                "would fail tree/socket-there: it exists and differs (use --overwrite to replace it)",
+                "would make null (character device 1:3)",
+            ])
+    }
+
     /// A second name of a file whose first name would not be copied would not be linked either: the real run
     /// links a name only to a copy that completed.
     @Test func aSecondNameOfAFileThatWouldNotBeCopiedWouldFail() throws {

@@ -128,10 +128,10 @@ enum HeadlessCopy {
             return active.adding(done)
         }
 
-        /// The links the session made itself get a line each: the symbolic links as the walk meets them, the
-        /// hard links once ``CopySession/finish()`` made them.
+        /// The entries the session made itself get a line each: the symbolic links, FIFOs, sockets and devices as
+        /// the walk meets them, the hard links once ``CopySession/finish()`` made them.
         func printLinks() {
-            for link in session.takeLinks() { io.writeOutput("\(link)\n") }
+            for entry in session.takeMadeEntries() { io.writeOutput("\(entry)\n") }
         }
 
         /// Takes transfers from the session until the window is full or the trees are read, and starts them.
@@ -226,8 +226,8 @@ enum HeadlessCopy {
         func printSummary(elapsed: Duration) {
             io.writeOutput(
                 totals().summary(
-                    skipped: session.skippedCount + session.sameLinkCount, linked: session.linkedCount,
-                    failedLinks: session.failedEntries, elapsed: elapsed) + "\n")
+                    skipped: session.skippedCount + session.alreadyMadeCount, linked: session.linkedCount,
+                    made: session.nodeCount, failedLinks: session.failedEntries, elapsed: elapsed) + "\n")
             io.flushOutput()
         }
 

@@ -87,8 +87,9 @@ enum InteractiveCopy {
             transfers.makeAll()
         }
         for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
-        // The links the session made reading the sources, as headless lines (the dashboard's rows are files).
-        for link in session.takeLinks() { io.writeOutput("\(link)\n") }
+        // The links, FIFOs, sockets and devices the session made reading the sources, as headless lines (the
+        // dashboard's rows are files).
+        for entry in session.takeMadeEntries() { io.writeOutput("\(entry)\n") }
         var options = DashboardOptions()
         options.config = config
         let status = Dashboard.run(
@@ -100,7 +101,7 @@ enum InteractiveCopy {
         }
         for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
         // The hard links made at the end, once their files were copied.
-        for link in session.takeLinks() { io.writeOutput("\(link)\n") }
+        for entry in session.takeMadeEntries() { io.writeOutput("\(entry)\n") }
         return status == 0 ? CopyExitStatus.report(files.phases, io: io) : status
     }
 }

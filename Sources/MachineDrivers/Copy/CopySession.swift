@@ -13,7 +13,8 @@ import Darwin
 /// Built only after the destination passed its preflight check.
 ///
 /// A tree is read as it is copied (``SourceTree/Walk``), so its size has no bound: ``next()`` walks on until
-/// it has the next file's transfer, creating the tree's directories and symbolic links on the way, and a
+/// it has the next file's transfer, creating the tree's directories, symbolic links, FIFOs, sockets and devices
+/// on the way, and a
 /// caller that reports each transfer once it settled (``settled(_:)``) lets the session finish and close
 /// each directory as soon as everything in it is done. What the session keeps, then, is the directories the
 /// walk is inside or that hold unsettled transfers, the first copy of each file with several names, and the
@@ -67,13 +68,13 @@ package final class CopySession {
         var pending: [CopyStream.Source] = []
         for source in sources {
             // A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do
-            // (`LINK/`, with the slash, names the directory it leads to); only a directory itself is copied as
-            // a tree, never into itself.
+            // (`LINK/`, with the slash, names the directory it leads to), and a FIFO, socket or device is made
+            // anew, never opened; only a directory itself is copied as a tree, never into itself.
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             switch status?.kind {
-            case .symbolicLink?:
+            case let kind? where kind.isCopiedAsIs:
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                pending.append(.link(SourceTree.Link(directory: [], name: name, source: source)))
+                pending.append(.asIs(SourceTree.AsIs(directory: [], name: name, source: source)))
                 continue
             case .directory?:
                 break
@@ -106,8 +107,8 @@ package final class CopySession {
     }
 
     /// The next transfer, the sources in the order given and each tree's files depth first; nil when
-    /// every source was read. Directories and symbolic links met on the way are made now; what could
-    /// not be made, and the entries left out, wait in ``takeMessages()``.
+    /// every source was read. Directories, symbolic links, FIFOs, sockets and devices met on the way are made
+    /// now; what could not be made, and the entries left out, wait in ``takeMessages()``.
     package func next() -> CopyTransfer? {
         stream.next()
     }
@@ -141,24 +142,28 @@ package final class CopySession {
         return stream.messages
     }
 
-    /// The links the session made (or found already made) since the last call, in the order it made them:
-    /// a tree's symbolic links as the walk meets them, the files that are hard links to a file copied earlier
-    /// once ``finish()`` made them.
-    package func takeLinks() -> [CopiedLink] {
-        defer { stream.links = [] }
-        return stream.links
+    /// The entries the session made (or found already made) since the last call, in the order it made them:
+    /// symbolic links, FIFOs, sockets and devices as the walk meets them, the files that are hard links to a
+    /// file copied earlier once ``finish()`` made them.
+    package func takeMadeEntries() -> [MadeEntry] {
+        defer { stream.made = [] }
+        return stream.made
     }
 
-    /// How many entries of the trees were left out (FIFOs, sockets, devices, entries that vanished).
+    /// How many entries of the trees were left out (entries that vanished, kinds the system reports that are
+    /// none of those copied).
     package var skippedCount: Int { stream.skippedCount }
 
     /// How many links the session made itself (not counting those already there).
     package var linkedCount: Int { stream.linkedCount }
 
-    /// How many links were already there (a rerun): skipped.
-    package var sameLinkCount: Int { stream.sameLinkCount }
+    /// How many FIFOs, sockets and devices the session made (not counting those already there).
+    package var nodeCount: Int { stream.nodeCount }
 
-    /// How many entries the session copies itself (a directory, a symbolic link, a hard link) failed.
+    /// How many links, FIFOs, sockets and devices were already there (a rerun): skipped.
+    package var alreadyMadeCount: Int { stream.alreadyMadeCount }
+
+    /// How many entries the session copies itself (a directory, a link, a FIFO, socket or device) failed.
     package var failedEntries: Int { stream.failures }
 
     /// True when an entry the session copies itself failed, which makes the command fail even if every
@@ -200,8 +205,8 @@ private struct CopyStream {
         /// A file named on the command line, and what it was when the session began (nil: it could not be
         /// read then; its transfer says why).
         case file(String, FileStatus?)
-        /// A symbolic link named on the command line, made in the destination itself.
-        case link(SourceTree.Link)
+        /// A symbolic link, FIFO, socket or device named on the command line, made in the destination itself.
+        case asIs(SourceTree.AsIs)
         case tree(String, SourceTree.Walk)
     }
 
@@ -266,11 +271,12 @@ private struct CopyStream {
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus, sourcePath: String)] = []
     var messages: [String] = []
-    /// The links made since ``CopySession/takeLinks()`` last took them.
-    var links: [CopiedLink] = []
+    /// The entries made since ``CopySession/takeMadeEntries()`` last took them.
+    var made: [MadeEntry] = []
     var skippedCount = 0
     var linkedCount = 0
-    var sameLinkCount = 0
+    var nodeCount = 0
+    var alreadyMadeCount = 0
     var failures = 0
 
     init(
@@ -294,10 +300,14 @@ private struct CopyStream {
         failures += 1
     }
 
-    /// Counts and keeps `link` for the output: one the session made, or one already there (a rerun).
-    private mutating func note(_ link: CopiedLink) {
-        links.append(link)
-        if link.wasThere { sameLinkCount += 1 } else { linkedCount += 1 }
+    /// Counts and keeps `entry` for the output: one the session made, or one already there (a rerun).
+    private mutating func note(_ entry: MadeEntry) {
+        made.append(entry)
+        switch entry {
+        case .symbolic, .hard: linkedCount += 1
+        case .node: nodeCount += 1
+        case .sameSymbolic, .sameHard, .sameNode: alreadyMadeCount += 1
+        }
     }
 
     /// A file to copy as the walk met it: read from `source`, shown as `displayName` (nil: its file name), into
@@ -337,9 +347,9 @@ private struct CopyStream {
                     continue
                 }
                 return FileToCopy(source: source, journal: journal)
-            case .link(let link):
+            case .asIs(let entry):
                 sources.removeFirst()
-                makeLink(link, in: top)
+                makeAsIs(entry, in: top)
             case .tree(let source, var walk):
                 sources[0] = .file("", nil)  // the walk is moved out while it advances
                 guard let entry = walk.next(sharing: &firstNames) else {
@@ -373,11 +383,11 @@ private struct CopyStream {
         case .unreadable(let entry):
             // Only this entry fails (a directory: with everything below it); the walk goes on beside it.
             fail(entry.description)
-        case .link(let link):
+        case .asIs(let entry):
             guard let directory = inside.last.flatMap({ directories[$0]?.directory }) else {
-                preconditionFailure("Internal inconsistency: no directory for the link \(link.source)")
+                preconditionFailure("Internal inconsistency: no directory for \(entry.source)")
             }
-            makeLink(link, in: directory)
+            makeAsIs(entry, in: directory)
         case .file(let file):
             return fileToCopy(file)
         }
@@ -404,26 +414,38 @@ private struct CopyStream {
         }
     }
 
-    /// Makes a symbolic link like the source's in `directory` (the one the walk is in, or the destination for
-    /// a link named on the command line); a failure is a failed entry. The link itself there (a copy onto the
-    /// source) is refused, as a file is.
-    private mutating func makeLink(_ link: SourceTree.Link, in directory: DestinationDirectory) {
+    /// Makes a symbolic link, FIFO, socket or device like the source's in `directory` (the one the walk is in,
+    /// or the destination for one named on the command line), as its kind is now; a failure is a failed entry.
+    /// The entry itself there (a copy onto the source) is refused, as a file is.
+    private mutating func makeAsIs(_ entry: SourceTree.AsIs, in directory: DestinationDirectory) {
         let fileSystem = options.fileSystem
+        let path = (entry.directory + [entry.name]).joined(separator: "/")
         do throws(TransferError) {
             let status: FileStatus
-            let target: String
+            var target: String?
             do throws(Errno) {
-                status = try fileSystem.statusAt(AT_FDCWD, link.source)
-                target = try fileSystem.readLinkAt(AT_FDCWD, link.source)
+                status = try fileSystem.statusAt(AT_FDCWD, entry.source)
+                if status.kind == .symbolicLink { target = try fileSystem.readLinkAt(AT_FDCWD, entry.source) }
             } catch {
-                throw TransferError.sourceUnreadable(path: link.source, reason: error)
+                throw TransferError.sourceUnreadable(path: entry.source, reason: error)
             }
-            if try directory.status(of: link.name)?.identity == status.identity {
-                throw TransferError.sameFile(source: link.source, destination: directory.path(of: link.name))
+            guard status.kind.isCopiedAsIs else {
+                throw TransferError.sourceChanged(path: entry.source, detail: "it is \(status.kind) now")
             }
-            let made = try directory.copySymbolicLink(link.name, target: target, source: status, overwrite: overwrite)
-            let path = (link.directory + [link.name]).joined(separator: "/")
-            note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
+            if try directory.status(of: entry.name)?.identity == status.identity {
+                throw TransferError.sameFile(source: entry.source, destination: directory.path(of: entry.name))
+            }
+            if let target {
+                let made = try directory.copySymbolicLink(
+                    entry.name, target: target, source: status, overwrite: overwrite)
+                note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
+            } else {
+                let made = try directory.copySpecialFile(entry.name, source: status, overwrite: overwrite)
+                note(
+                    made
+                        ? .node(path: path, kind: status.nodeDescription)
+                        : .sameNode(path: path, kind: status.nodeDescription))
+            }
         } catch {
             fail(error.description)
         }
@@ -605,8 +627,9 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-/// A link a ``CopySession`` made itself rather than through a transfer, named by its path below the destination.
-package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
+/// An entry a ``CopySession`` made itself rather than through a transfer (a link, a FIFO, a socket, a device),
+/// named by its path below the destination.
+package enum MadeEntry: Hashable, Sendable, CustomStringConvertible {
     /// A symbolic link copied as a link, with its target as it is.
     case symbolic(path: String, target: String)
     /// A symbolic link already there with the same target (a rerun): left as it is.
@@ -615,17 +638,23 @@ package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
     case hard(path: String, to: String)
     /// The same hard link already there (a rerun): left as it is.
     case sameHard(path: String, to: String)
+    /// A FIFO, socket or device made like its source, `kind` describing it (``FileStatus/nodeDescription``).
+    case node(path: String, kind: String)
+    /// An entry of the same kind already there (a device: for the same device), a rerun: given the source's
+    /// metadata, not made again.
+    case sameNode(path: String, kind: String)
 
-    /// Whether the link was already there: a rerun skipped it.
+    /// Whether the entry was already there: a rerun skipped it.
     package var wasThere: Bool {
         switch self {
-        case .symbolic, .hard: false
-        case .sameSymbolic, .sameHard: true
+        case .symbolic, .hard, .node: false
+        case .sameSymbolic, .sameHard, .sameNode: true
         }
     }
 
     /// The headless line, every name escaped: `photos/latest: linked -> 2024/a.jpg`,
-    /// `photos/b.jpg: hard link to photos/a.jpg`, `photos/latest: skipped (same link)`.
+    /// `photos/b.jpg: hard link to photos/a.jpg`, `photos/latest: skipped (same link)`, `run/pipe: made (FIFO)`,
+    /// `run/pipe: skipped (same FIFO)`.
     package var description: String {
         switch self {
         case .symbolic(let path, let target):
@@ -636,6 +665,10 @@ package enum CopiedLink: Hashable, Sendable, CustomStringConvertible {
             "\(DisplayText.escaped(path)): hard link to \(DisplayText.escaped(file))"
         case .sameHard(let path, let file):
             "\(DisplayText.escaped(path)): skipped (already a hard link to \(DisplayText.escaped(file)))"
+        case .node(let path, let kind):
+            "\(DisplayText.escaped(path)): made (\(kind))"
+        case .sameNode(let path, let kind):
+            "\(DisplayText.escaped(path)): skipped (same \(kind))"
         }
     }
 }

@@ -93,15 +93,20 @@ package struct TransferTotals: Hashable, Sendable {
     }
 
     /// `copied 3,998 files (10 GB), skipped 2, failed 0 in 24 s`: the transfers that copied their file and
-    /// its bytes, the links made (`linked 5`, only when there are any), the files already there plus `skipped`
-    /// entries left out, the failed transfers plus `failedLinks`, and the time taken (`1:05` from a minute on).
-    package func summary(skipped: Int, linked: Int = 0, failedLinks: Int = 0, elapsed: Duration) -> String {
+    /// its bytes, the links made (`linked 5`, only when there are any), the FIFOs, sockets and devices made
+    /// (`made 2 special files`, only when there are any), the files already there plus `skipped` entries left
+    /// out, the failed transfers plus `failedLinks`, and the time taken (`1:05` from a minute on).
+    package func summary(skipped: Int, linked: Int = 0, made: Int = 0, failedLinks: Int = 0, elapsed: Duration)
+        -> String
+    {
         let seconds = elapsed.inSeconds
         let took = seconds < 60 ? "\(Int(seconds.rounded())) s" : TransferFigures.duration(seconds: seconds)
         let copied = completed - alreadyThere
         return "copied \(Self.count(copied)) \(copied == 1 ? "file" : "files") "
             + "(\(TransferFigures.size(completedBytes - alreadyThereBytes))), "
-            + (linked > 0 ? "linked \(Self.count(linked)), " : "") + "skipped \(Self.count(skipped + alreadyThere)), "
+            + (linked > 0 ? "linked \(Self.count(linked)), " : "")
+            + (made > 0 ? "made \(Self.count(made)) special \(made == 1 ? "file" : "files"), " : "")
+            + "skipped \(Self.count(skipped + alreadyThere)), "
             + "failed \(Self.count(failed + failedLinks)) in \(took)"
     }
 
