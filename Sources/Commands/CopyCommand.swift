@@ -91,8 +91,8 @@ package enum CopyCommand {
             mode and times (set after its contents); symbolic links as links (target as it is, times);
             FIFOs, sockets and devices as what they are (mode, times, owner as root);
             hard links between the files copied, in a tree or across sources; extended attributes of
-            files and directories, ACLs and file capabilities among them (a destination that refuses them
-            gets one warning, not a failure). Not kept: file flags (chattr).
+            files, directories, links and special files, ACLs and file capabilities among them (a
+            destination that refuses them gets one warning, not a failure). Not kept: file flags (chattr).
             Nothing is wider than its source at any moment: a partial is created 0600 and given the
             source's mode just before the rename; a directory is created 0700; an ACL inherited from a
             destination directory's default ACL is removed when the source has none. Files are read until

@@ -299,18 +299,24 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
-    /// Makes `name` a symbolic link to `target` with the owner (as root) and times of `source`, as
-    /// `cp -a` copies a link: never followed, its target copied as it is. A link already there with the same
-    /// target is kept; any other entry is an existing file, replaced (atomically, by a rename) only with
-    /// `overwrite`. Returns whether it made the link (false: the same link was there).
+    /// What ``copySymbolicLink(_:target:source:attributesOf:overwrite:)`` and
+    /// ``copySpecialFile(_:source:attributesOf:overwrite:)`` did: whether they made the entry (false: one like it
+    /// was there), and why its extended attributes could not all be copied, if they could not (the caller warns).
+    public typealias MadeAsIs = (made: Bool, attributesNotCopied: Errno?)
+
+    /// Makes `name` a symbolic link to `target` with the owner (as root), the extended attributes of the link
+    /// at `attributesOf` when given, and the times of `source`, as `cp -a` copies a link: never followed, its
+    /// target copied as it is. A link already there with the same target is kept; any other entry is an
+    /// existing file, replaced (atomically, by a rename) only with `overwrite`.
     @discardableResult
     public func copySymbolicLink(
-        _ name: String, target: String, source: FileStatus, overwrite: Bool
-    ) throws(TransferError) -> Bool {
+        _ name: String, target: String, source: FileStatus, attributesOf: String? = nil, overwrite: Bool
+    ) throws(TransferError) -> MadeAsIs {
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
         return try copyAsIs(
-            name, source: source, overwrite: overwrite, operation: "create the symbolic link",
+            name, source: source, attributesOf: attributesOf, overwrite: overwrite,
+            operation: "create the symbolic link",
             isSame: { existing in
                 existing.kind == .symbolicLink && (try? fileSystem.readLinkAt(descriptor, name)) == target
             },
@@ -318,34 +324,39 @@ public final class DestinationDirectory: Sendable {
     }
 
     /// Makes `name` a FIFO, socket or device like `source` (`mknodat`, a device standing for the same device),
-    /// with its owner (as root), mode and times, as `cp -a` and `rsync -a` copy one: never opened, so nothing
-    /// waits for a FIFO's writer or touches a device. It is made private (`0600`) and given the source's mode
-    /// afterwards, so it is never wider than the source. An entry of the same kind already there (a device:
-    /// for the same device) is kept and given the source's metadata; any other is an existing file, replaced
-    /// (atomically, by a rename) only with `overwrite`. Returns whether it made the entry. Making a device
-    /// needs privilege: the system's refusal is the failure (`Operation not permitted`).
+    /// with its owner (as root), the extended attributes of the entry at `attributesOf` when given, its mode and
+    /// times, as `cp -a` and `rsync -a` copy one: never opened, so nothing waits for a FIFO's writer or touches
+    /// a device. It is made private (`0600`) and given the source's mode afterwards, so it is never wider than
+    /// the source. An entry of the same kind already there (a device: for the same device) is kept and given
+    /// the source's metadata; any other is an existing file, replaced (atomically, by a rename) only with
+    /// `overwrite`. Making a device needs privilege: the system's refusal is the failure (`Operation not
+    /// permitted`).
     @discardableResult
-    public func copySpecialFile(_ name: String, source: FileStatus, overwrite: Bool) throws(TransferError) -> Bool {
+    public func copySpecialFile(_ name: String, source: FileStatus, attributesOf: String? = nil, overwrite: Bool)
+        throws(TransferError) -> MadeAsIs
+    {
         guard let type = source.kind.nodeType else {
             throw .unsafeEntry(path: path(of: name), detail: "\(source.kind) is not made as a special file")
         }
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
         return try copyAsIs(
-            name, source: source, overwrite: overwrite, operation: "create the \(source.nodeDescription)",
+            name, source: source, attributesOf: attributesOf, overwrite: overwrite,
+            operation: "create the \(source.nodeDescription)",
             isSame: { $0.kind == source.kind && $0.deviceNumber == source.deviceNumber },
             make: { newName throws(Errno) in
                 try fileSystem.makeNodeAt(descriptor, newName, UInt32(type) | 0o600, source.deviceNumber)
             })
     }
 
-    /// Makes `name` with `make` unless the entry there `isSame` as what it would make, then gives it the owner
-    /// (as root), mode and times of `source`; any other entry there is replaced only with `overwrite`
-    /// (``replacing(_:_:overwrite:operation:_:)``). Returns whether it made the entry.
+    /// Makes `name` with `make` unless the entry there `isSame` as what it would make, then gives it the
+    /// metadata of `source` and the extended attributes of the entry at `attributesOf`
+    /// (``FileSystem/copyMetadata(at:_:from:attributesOf:)``); any other entry there is replaced only with
+    /// `overwrite` (``replacing(_:_:overwrite:operation:_:)``).
     private func copyAsIs(
-        _ name: String, source: FileStatus, overwrite: Bool, operation: String, isSame: (FileStatus) -> Bool,
-        make: (String) throws(Errno) -> Void
-    ) throws(TransferError) -> Bool {
+        _ name: String, source: FileStatus, attributesOf: String?, overwrite: Bool, operation: String,
+        isSame: (FileStatus) -> Bool, make: (String) throws(Errno) -> Void
+    ) throws(TransferError) -> MadeAsIs {
         let existing = try status(of: name)
         let same = existing.map(isSame) ?? false
         if !same {
@@ -353,10 +364,12 @@ public final class DestinationDirectory: Sendable {
         }
         let descriptor = self.descriptor
         let fileSystem = self.fileSystem
+        var attributesNotCopied: Errno?
         try calling(name, "set the owner, mode and times of") { () throws(Errno) in
-            try fileSystem.copyMetadataAt(descriptor, name, source)
+            attributesNotCopied = try fileSystem.copyMetadata(
+                at: descriptor, name, from: source, attributesOf: attributesOf)
         }
-        return !same
+        return (!same, attributesNotCopied)
     }
 
     /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were

@@ -84,16 +84,28 @@ public struct FileSystem: Sendable {
     /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
     package var linkAt:
         @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
-    /// Gives the entry `name` itself (a symbolic link is not followed) the owner (as root), the permission bits
-    /// (unless it is a symbolic link, which has none) and the times of `source`, in that order, as a file gets
-    /// them (``copyMetadata(to:from:attributesFrom:)``): `fchownat`, `fchmodat` and `utimensat`, each with
-    /// `AT_SYMLINK_NOFOLLOW`.
-    package var copyMetadataAt:
-        @Sendable (_ directory: Int32, _ name: String, _ source: FileStatus) throws(Errno) -> Void
+    /// Gives the entry `name` of an open directory itself an owner and group (`fchownat` with
+    /// `AT_SYMLINK_NOFOLLOW`: a symbolic link is changed, not what it leads to).
+    package var setOwnerAt:
+        @Sendable (_ directory: Int32, _ name: String, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
+    /// Sets the permission bits of the entry `name` of an open directory itself (`fchmodat` with
+    /// `AT_SYMLINK_NOFOLLOW`, which refuses a symbolic link rather than follow it).
+    package var setPermissionsAt:
+        @Sendable (_ directory: Int32, _ name: String, _ permissions: UInt32) throws(Errno) -> Void
+    /// Sets the access and modification times, in nanoseconds since the epoch, of the entry `name` of an open
+    /// directory itself (`utimensat` with `AT_SYMLINK_NOFOLLOW`).
+    package var setTimesAt:
+        @Sendable (_ directory: Int32, _ name: String, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
     /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
     /// removes a POSIX ACL the second inherited from its directory that the first does not have
     /// (`fremovexattr`); fails with the first error (`ENOTSUP` where the destination's file system has none).
     package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
+    /// Copies every extended attribute of the entry at `source` itself to the entry `name` of an open directory
+    /// itself, neither a symbolic link followed (`llistxattr`, `lgetxattr`, `lsetxattr`, `lremovexattr`): what
+    /// a symbolic link, FIFO, socket or device made by the copy gets (ACLs, security labels); fails with the
+    /// first error.
+    package var copyExtendedAttributesAt:
+        @Sendable (_ source: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
     /// Starts writing a range of an open file's data to storage without waiting for it
     /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
     /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
@@ -143,9 +155,28 @@ public struct FileSystem: Sendable {
                 try retryingInterrupts { mknodat(directory, name, mode_t(mode), dev_t(device)) }
             }
         }
-        self.copyMetadataAt = Self.posixCopyMetadataAt
+        self.setOwnerAt = { directory, name, user, group throws(Errno) in
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { fchownat(directory, name, uid_t(user), gid_t(group), AT_SYMLINK_NOFOLLOW) }
+            }
+        }
+        self.setPermissionsAt = { directory, name, permissions throws(Errno) in
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts { fchmodat(directory, name, mode_t(permissions), AT_SYMLINK_NOFOLLOW) }
+            }
+        }
+        self.setTimesAt = { directory, name, accessed, modified throws(Errno) in
+            _ = try FileName.withCString(name) { name throws(Errno) in
+                try retryingInterrupts {
+                    utimensat(directory, name, timespecs(accessed, modified), AT_SYMLINK_NOFOLLOW)
+                }
+            }
+        }
         self.copyExtendedAttributes = { source, destination throws(Errno) in
             try ExtendedAttributes.copy(from: source, to: destination)
+        }
+        self.copyExtendedAttributesAt = { source, directory, name throws(Errno) in
+            try ExtendedAttributes.copy(from: source, to: directory, name)
         }
         self.setOwner = { descriptor, user, group throws(Errno) in
             _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
@@ -351,33 +382,6 @@ extension FileSystem {
         }
     }
 
-    /// Owner (as root), permission bits (not of a symbolic link) and times of the entry `name` in `directory`
-    /// itself, never of what a link leads to.
-    private static let posixCopyMetadataAt: @Sendable (Int32, String, FileStatus) throws(Errno) -> Void = {
-        directory, name, source throws(Errno) in
-        try FileName.withCString(name) { name throws(Errno) in
-            var permissions = source.permissions
-            if runsAsRoot {
-                _ = try retryingInterrupts {
-                    fchownat(directory, name, uid_t(source.user), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
-                }
-            } else {
-                // The source's group where the user may give it, as for a file.
-                let groupKept =
-                    (try? retryingInterrupts {
-                        fchownat(directory, name, uid_t(unchangedOwner), gid_t(source.group), AT_SYMLINK_NOFOLLOW)
-                    }) != nil
-                permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
-            }
-            if source.kind != .symbolicLink {
-                // Refused (EOPNOTSUPP) rather than followed if a symbolic link took the name meanwhile.
-                _ = try retryingInterrupts { fchmodat(directory, name, mode_t(permissions), AT_SYMLINK_NOFOLLOW) }
-            }
-            let times = timespecs(source.accessedNanoseconds, source.modifiedNanoseconds)
-            _ = try retryingInterrupts { utimensat(directory, name, times, AT_SYMLINK_NOFOLLOW) }
-        }
-    }
-
     /// Gives the open file or directory `descriptor` the metadata of `source` as `cp -a` does: owner and group
     /// when running as root (first, since a change of owner clears setuid, setgid and file capabilities), then
     /// the extended attributes of the open `attributesFrom` when given (file capabilities, `security.capability`,
@@ -392,23 +396,68 @@ extension FileSystem {
     func copyMetadata(to descriptor: Int32, from source: FileStatus, attributesFrom: Int32? = nil) throws(Errno)
         -> Errno?
     {
+        try copyMetadata(
+            from: source, setOwner: { user, group throws(Errno) in try setOwner(descriptor, user, group) },
+            copyAttributes: {
+                guard let attributesFrom else { return nil }
+                return Self.failure { () throws(Errno) in try copyExtendedAttributes(attributesFrom, descriptor) }
+            },
+            setPermissions: { permissions throws(Errno) in try setPermissions(descriptor, permissions) },
+            setTimes: { accessed, modified throws(Errno) in try setTimes(descriptor, accessed, modified) })
+    }
+
+    /// Gives the entry `name` of the open `directory` itself (a symbolic link, FIFO, socket or device the copy
+    /// made; a link is never followed) the metadata of `source` as ``copyMetadata(to:from:attributesFrom:)``
+    /// gives a file, in the same order: owner, the extended attributes of the entry at `attributesOf` itself
+    /// when given, permission bits (but for a symbolic link, which has none), times. Returns why the extended
+    /// attributes could not all be set; throws when the owner, mode or times cannot be.
+    @discardableResult
+    package func copyMetadata(at directory: Int32, _ name: String, from source: FileStatus, attributesOf: String? = nil)
+        throws(Errno) -> Errno?
+    {
+        let isLink = source.kind == .symbolicLink
+        return try copyMetadata(
+            from: source,
+            setOwner: { user, group throws(Errno) in try setOwnerAt(directory, name, user, group) },
+            copyAttributes: {
+                guard let attributesOf else { return nil }
+                return Self.failure { () throws(Errno) in try copyExtendedAttributesAt(attributesOf, directory, name) }
+            },
+            setPermissions: { permissions throws(Errno) in
+                if !isLink { try setPermissionsAt(directory, name, permissions) }
+            },
+            setTimes: { accessed, modified throws(Errno) in try setTimesAt(directory, name, accessed, modified) })
+    }
+
+    /// The error `call` throws, nil when it succeeds.
+    private static func failure(_ call: () throws(Errno) -> Void) -> Errno? {
+        do {
+            try call()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The order and the rules of a copy's metadata, whatever it is set through: owner and group when running
+    /// as root (first, since a change of owner clears setuid, setgid and file capabilities), else the source's
+    /// group where the user may give it; then `copyAttributes`, whose failure is returned, not thrown; then
+    /// `setPermissions` with the bits the copy keeps (``FileStatus/permissionsKept(byUser:groupKept:)``, not as
+    /// root); then the times, last.
+    private func copyMetadata(
+        from source: FileStatus, setOwner: (UInt32, UInt32) throws(Errno) -> Void, copyAttributes: () -> Errno?,
+        setPermissions: (UInt32) throws(Errno) -> Void, setTimes: (Int64, Int64) throws(Errno) -> Void
+    ) throws(Errno) -> Errno? {
         var permissions = source.permissions
         if runsAsRoot {
-            try setOwner(descriptor, source.user, source.group)
+            try setOwner(source.user, source.group)
         } else {
-            let groupKept = (try? setOwner(descriptor, Self.unchangedOwner, source.group)) != nil
+            let groupKept = (try? setOwner(Self.unchangedOwner, source.group)) != nil
             permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
         }
-        var attributesFailure: Errno?
-        if let attributesFrom {
-            do {
-                try copyExtendedAttributes(attributesFrom, descriptor)
-            } catch {
-                attributesFailure = error
-            }
-        }
-        try setPermissions(descriptor, permissions)
-        try setTimes(descriptor, source.accessedNanoseconds, source.modifiedNanoseconds)
+        let attributesFailure = copyAttributes()
+        try setPermissions(permissions)
+        try setTimes(source.accessedNanoseconds, source.modifiedNanoseconds)
         return attributesFailure
     }
 
@@ -501,21 +550,69 @@ extension FileSystem {
     }
 }
 
-/// `flistxattr`, `fgetxattr`, `fsetxattr` and `fremovexattr`, which the Glibc module does not import
-/// (`<sys/xattr.h>` is not in its umbrella): resolved once from the C library already loaded, with their C
-/// signatures.
+/// `flistxattr`, `fgetxattr`, `fsetxattr` and `fremovexattr`, and their `l` forms on paths (which never follow
+/// the path's last component), which the Glibc module does not import (`<sys/xattr.h>` is not in its umbrella):
+/// resolved once from the C library already loaded, with their C signatures.
 private enum ExtendedAttributes {
-    typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
-    typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-    typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
-    typealias Remove = @convention(c) (Int32, UnsafePointer<CChar>) -> Int32
+    typealias ListOpen = @Sendable @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
+    typealias GetOpen = @Sendable @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias SetOpen = @Sendable @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    typealias RemoveOpen = @Sendable @convention(c) (Int32, UnsafePointer<CChar>) -> Int32
+    typealias ListPath = @Sendable @convention(c) (UnsafePointer<CChar>, UnsafeMutablePointer<CChar>?, Int) -> Int
+    typealias GetPath =
+        @Sendable @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias SetPath =
+        @Sendable @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+    typealias RemovePath = @Sendable @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32
+
+    /// The four calls on one kind of target: an open descriptor, or a path.
+    private struct Calls<Target>: Sendable {
+        let list: @Sendable (Target, UnsafeMutablePointer<CChar>?, Int) -> Int
+        let get: @Sendable (Target, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+        let set: @Sendable (Target, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+        let remove: @Sendable (Target, UnsafePointer<CChar>) -> Int32
+
+        /// The names of the attributes of `target`, each NUL-terminated.
+        func names(of target: Target) throws(Errno) -> [[CChar]] {
+            let size = try retryingInterrupts { list(target, nil, 0) }
+            guard size > 0 else { return [] }
+            var names = [CChar](repeating: 0, count: size)
+            let listed = try retryingInterrupts { list(target, &names, names.count) }
+            // The list is NUL-terminated names one after the other.
+            return names[..<listed].split(separator: 0).map { Array($0) + [0] }
+        }
+
+        /// Copies every attribute of `source` to `destination`, and removes from `destination` an ACL it
+        /// inherited that `source` does not have, so its access is its source's, never wider (as `cp -a` does).
+        func copy(from source: Target, to destination: Target) throws(Errno) {
+            let sourceNames = try names(of: source)
+            for key in sourceNames {
+                let length = try retryingInterrupts { get(source, key, nil, 0) }
+                var value = [UInt8](repeating: 0, count: max(length, 1))
+                let read = try retryingInterrupts { get(source, key, &value, value.count) }
+                _ = try retryingInterrupts { set(destination, key, value, read, 0) }
+            }
+            let inherited = try names(of: destination).filter { inheritedACLs.contains($0) }
+            for key in inherited where !sourceNames.contains(key) {
+                _ = try retryingInterrupts { remove(destination, key) }
+            }
+        }
+    }
 
     /// Written once, by the static initializer, and only read after: nothing can race on it.
     nonisolated(unsafe) private static let library = dlopen(nil, RTLD_NOW)
-    private static let list = symbol("flistxattr", as: List.self)
-    private static let get = symbol("fgetxattr", as: Get.self)
-    private static let set = symbol("fsetxattr", as: Set.self)
-    private static let remove = symbol("fremovexattr", as: Remove.self)
+    private static let onDescriptors: Calls<Int32>? = {
+        guard let list = symbol("flistxattr", as: ListOpen.self), let get = symbol("fgetxattr", as: GetOpen.self),
+            let set = symbol("fsetxattr", as: SetOpen.self), let remove = symbol("fremovexattr", as: RemoveOpen.self)
+        else { return nil }
+        return Calls(list: list, get: get, set: set, remove: remove)
+    }()
+    private static let onPaths: Calls<UnsafePointer<CChar>>? = {
+        guard let list = symbol("llistxattr", as: ListPath.self), let get = symbol("lgetxattr", as: GetPath.self),
+            let set = symbol("lsetxattr", as: SetPath.self), let remove = symbol("lremovexattr", as: RemovePath.self)
+        else { return nil }
+        return Calls(list: list, get: get, set: set, remove: remove)
+    }()
 
     /// The POSIX ACLs a new file or directory inherits from a parent with a default ACL (a file its access
     /// ACL, a directory both).
@@ -527,32 +624,27 @@ private enum ExtendedAttributes {
         dlsym(library, name).map { unsafeBitCast($0, to: type) }
     }
 
-    /// Copies every attribute of `source` to `destination`, and removes from `destination` an ACL it inherited
-    /// that `source` does not have, so its access is its source's, never wider (as `cp -a` does); `ENOTSUP`
-    /// when the calls are missing.
+    /// Copies every attribute of the open `source` to the open `destination` (``Calls/copy(from:to:)``);
+    /// `ENOTSUP` when the calls are missing.
     static func copy(from source: Int32, to destination: Int32) throws(Errno) {
-        guard let list, let get, let set, let remove else { throw Errno(rawValue: ENOTSUP) }
-        let sourceNames = try names(of: source, list)
-        for key in sourceNames {
-            let length = try retryingInterrupts { get(source, key, nil, 0) }
-            var value = [UInt8](repeating: 0, count: max(length, 1))
-            let read = try retryingInterrupts { get(source, key, &value, value.count) }
-            _ = try retryingInterrupts { set(destination, key, value, read, 0) }
-        }
-        let inherited = try names(of: destination, list).filter { inheritedACLs.contains($0) }
-        for key in inherited where !sourceNames.contains(key) {
-            _ = try retryingInterrupts { remove(destination, key) }
-        }
+        guard let onDescriptors else { throw Errno(rawValue: ENOTSUP) }
+        try onDescriptors.copy(from: source, to: destination)
     }
 
-    /// The names of the attributes of `descriptor`, each NUL-terminated.
-    private static func names(of descriptor: Int32, _ list: List) throws(Errno) -> [[CChar]] {
-        let size = try retryingInterrupts { list(descriptor, nil, 0) }
-        guard size > 0 else { return [] }
-        var names = [CChar](repeating: 0, count: size)
-        let listed = try retryingInterrupts { list(descriptor, &names, names.count) }
-        // The list is NUL-terminated names one after the other.
-        return names[..<listed].split(separator: 0).map { Array($0) + [0] }
+    /// Copies every attribute of the entry at `source` itself (a symbolic link is not followed) to the entry
+    /// `name` of the open directory `directory` itself, reached through the directory's descriptor
+    /// (`/proc/self/fd`), never through a path someone could change; `ENOTSUP` without those calls or `/proc`.
+    static func copy(from source: String, to directory: Int32, _ name: String) throws(Errno) {
+        #if os(Linux)
+        guard let onPaths else { throw Errno(rawValue: ENOTSUP) }
+        try FileName.withCString(source) { source throws(Errno) in
+            try FileName.withCString("/proc/self/fd/\(directory)/" + name) { destination throws(Errno) in
+                try onPaths.copy(from: source, to: destination)
+            }
+        }
+        #else
+        throw Errno(rawValue: ENOTSUP)
+        #endif
     }
 }
 

@@ -676,16 +676,20 @@ inode_groups() { (cd "$1" && find . -type f -printf '%i %p\n' | sort -k2 | awk '
     fail "links across sources: exit $status: $(cat "$work/across.err"); $(ls -liR "$dst")"
 rm "$across/second/again" "$across/loose"
 
-# 23d. FIFOs, sockets and devices are made as cp -a makes them: the same kind, device numbers, mode, times and
-# (as root) owner; never opened. A rerun skips them and exits 0.
+# 23d. FIFOs, sockets and devices are made as cp -a makes them: the same kind, device numbers, mode, times,
+# extended attributes (as on a symbolic link) and (as root) owner; never opened. A rerun skips them and exits 0.
 nodes="$work/nodes-src/run"
 mkdir -p "$nodes"
 mkfifo -m 640 "$nodes/pipe"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$nodes/sock"
 chmod 600 "$nodes/sock"
+ln -s elsewhere "$nodes/link"
 if [ "$(id -u)" = 0 ]; then
     mknod -m 620 "$nodes/tty0" c 4 0
     chown 1:2 "$nodes/pipe"
+    # trusted.* attributes may be set on any kind of entry, by root only.
+    python3 -c 'import os, sys
+for path in sys.argv[1:]: os.setxattr(path, "trusted.statetui", path.encode()[-4:], follow_symlinks=False)' "$nodes/pipe" "$nodes/link"
 fi
 touch -h -d '2011-02-03 04:05:06.123456789' "$nodes"/*
 new_destination nodes-dst
@@ -693,13 +697,18 @@ mkdir -p "$work/nodes-cp"
 cp -a "$nodes" "$work/nodes-cp/"
 status=0
 "$bin" copy --headless "$nodes" "$dst" >"$work/nodes.out" 2>"$work/nodes.err" || status=$?
-node_listing() { (cd "$1" && find . -mindepth 1 -printf '%p %M %t:%T %U:%G %T@\n' | sort); }
+node_listing() {
+    (cd "$1" && find . -mindepth 1 -printf '%p %M %t:%T %U:%G %T@\n' | sort &&
+        python3 -c 'import os
+for name in sorted(os.listdir(".")):
+    print(name, sorted((key, os.getxattr(name, key, follow_symlinks=False)) for key in os.listxattr(name, follow_symlinks=False)))')
+}
 rerun_status=0
 "$bin" copy --headless "$nodes" "$dst" >"$work/nodes-rerun.out" 2>&1 || rerun_status=$?
 if [ $status = 0 ] && [ "$(node_listing "$dst/run")" = "$(node_listing "$work/nodes-cp/run")" ] &&
     grep -qx 'run/pipe: made (FIFO)' "$work/nodes.out" && grep -qx 'run/sock: made (socket)' "$work/nodes.out" &&
     [ $rerun_status = 0 ] && grep -qx 'run/pipe: skipped (same FIFO)' "$work/nodes-rerun.out"; then
-    pass "FIFOs, sockets and devices are made as cp -a makes them (kind, numbers, mode, owner, times); a rerun skips them"
+    pass "FIFOs, sockets and devices are made as cp -a makes them (kind, numbers, mode, owner, times, attributes); a rerun skips them"
 else
     fail "special files: exit $status/$rerun_status: $(cat "$work/nodes.err"); ours: $(node_listing "$dst/run"); cp -a: $(node_listing "$work/nodes-cp/run")"
 fi

@@ -92,6 +92,44 @@ import Testing
             ])
     }
 
+    /// A symbolic link, FIFO or socket the session makes gets its source's extended attributes (ACLs, security
+    /// labels), each read from the entry itself and set on the entry made, neither a link followed, as `cp -a`
+    /// copies them (before: only files and directories got theirs); a destination that refuses them is one
+    /// warning at the end, and the entry is still made.
+    @Test func linksAndSpecialFilesGetTheirSourcesExtendedAttributes() throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let source = root + "/src/tree"
+        let destination = root + "/dest"
+        for directory in [source, destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try #require(symlink("elsewhere", source + "/link") == 0)
+        try #require(mkfifo(source + "/pipe", 0o600) == 0)
+        let copied = Locked<[String]>([])
+        var options = CopyOptions()
+        options.fileSystem.copyExtendedAttributesAt = { from, directory, name throws(Errno) in
+            let at = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(directory)")) ?? "?"
+            copied.withLock { $0.append(from + " -> " + at + "/" + name) }
+            throw Errno(rawValue: ENOTSUP)
+        }
+        let session = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: options)
+
+        #expect(session.next() == nil)
+        #expect(
+            session.finish() == [
+                "warning: \(destination)/tree/link: extended attributes not copied: \(Errno(rawValue: ENOTSUP)) (and "
+                    + "the same for any other file)"
+            ])
+        #expect(
+            copied.withLock { $0 } == [
+                source + "/link -> " + destination + "/tree/link", source + "/pipe -> " + destination + "/tree/pipe",
+            ])
+        var made = stat()
+        #expect(lstat(destination + "/tree/pipe", &made) == 0 && made.st_mode & S_IFMT == S_IFIFO)
+    }
+
     /// Starts `transfer` and waits, through its machine's states, until its copy completed.
     private static func complete(_ transfer: CopyTransfer) async {
         let states = transfer.machine.engine.states()

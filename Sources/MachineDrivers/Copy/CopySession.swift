@@ -435,16 +435,19 @@ private struct CopyStream {
             if try directory.status(of: entry.name)?.identity == status.identity {
                 throw TransferError.sameFile(source: entry.source, destination: directory.path(of: entry.name))
             }
+            let result: DestinationDirectory.MadeAsIs
             if let target {
-                let made = try directory.copySymbolicLink(
-                    entry.name, target: target, source: status, overwrite: overwrite)
-                note(made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
+                result = try directory.copySymbolicLink(
+                    entry.name, target: target, source: status, attributesOf: entry.source, overwrite: overwrite)
+                note(result.made ? .symbolic(path: path, target: target) : .sameSymbolic(path: path))
             } else {
-                let made = try directory.copySpecialFile(entry.name, source: status, overwrite: overwrite)
-                note(
-                    made
-                        ? .node(path: path, kind: status.nodeDescription)
-                        : .sameNode(path: path, kind: status.nodeDescription))
+                result = try directory.copySpecialFile(
+                    entry.name, source: status, attributesOf: entry.source, overwrite: overwrite)
+                let kind = status.nodeDescription
+                note(result.made ? .node(path: path, kind: kind) : .sameNode(path: path, kind: kind))
+            }
+            if let reason = result.attributesNotCopied {
+                options.warn(.extendedAttributesNotCopied(path: directory.path(of: entry.name), reason: reason))
             }
         } catch {
             fail(error.description)
