@@ -90,7 +90,7 @@ package enum CopyCommand {
             file, setgid only with the source's group, as cp -a drops them); each directory's
             mode and times (set after its contents); symbolic links as links (target as it is, times);
             FIFOs, sockets and devices as what they are (mode, times, owner as root);
-            hard links between the files copied, in a tree or across sources; extended attributes of
+            hard links between the entries copied, in a tree or across sources; extended attributes of
             files, directories, links and special files, ACLs and file capabilities among them (a
             destination that refuses them gets one warning, not a failure). Not kept: file flags (chattr).
             Nothing is wider than its source at any moment: a partial is created 0600 and given the

@@ -117,14 +117,16 @@ public struct CopyPreview: Hashable, Sendable {
             guard status?.kind == .directory else {
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
                 let action: Action
-                if let status, status.kind.isCopiedAsIs {
+                if let status, let first = firstNames.meet(status, at: name) {
+                    // A further name of a file (or link, FIFO, socket, device) met before becomes a hard link to
+                    // its copy.
+                    action = linkTo(first, at: name)
+                } else if let status, status.kind.isCopiedAsIs {
                     // A symbolic link named on the command line is copied as a link, not followed; a FIFO, socket
                     // or device is made anew, never opened.
                     action = Self.asIs(
                         source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
-                } else if let first = status.flatMap({ firstNames.meet($0, at: name) }) {
-                    // A further name of a file met before becomes a hard link to its copy.
-                    action = linkTo(first, at: name)
+                    if case .refuse = action, status.linkCount > 1 { refusedFirsts.insert(name) }
                 } else {
                     let entry = file(source, at: [name])
                     if case .refuse = entry.action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(name) }
@@ -154,8 +156,14 @@ public struct CopyPreview: Hashable, Sendable {
             }
             for entry in tree.copiedAsIs {
                 let path = (entry.directory + [entry.name]).joined(separator: "/")
+                let status = try? fileSystem.statusAt(AT_FDCWD, entry.source)
+                if let first = status.flatMap({ firstNames.meet($0, at: path) }) {
+                    entries.append(Entry(path: path, action: linkTo(first, at: path)))
+                    continue
+                }
                 let action = Self.asIs(
                     entry.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
+                if case .refuse = action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(path) }
                 entries.append(Entry(path: path, action: action))
             }
             for entry in tree.unreadable {

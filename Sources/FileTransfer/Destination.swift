@@ -374,20 +374,21 @@ public final class DestinationDirectory: Sendable {
 
     /// Gives the file `existing` of `directory` the second name `name` here (`linkat`), so files that were
     /// hard links to each other in the source stay one file. With `copyOf`, the status of the source file
-    /// both names stand for, `existing` must be its copy by the rule a rerun skips a copy by (its size and
-    /// modification time): a file whose copy did not complete (refused, failed, never started) is not given
-    /// another name, which would then hold other bytes than its source. The same file there already is kept;
-    /// any other entry is an existing file, replaced (atomically, by a rename) only with `overwrite`. Returns
-    /// whether it made the link (false: the name already led to the file).
+    /// both names stand for, `existing` must be its copy: for a regular file by the rule a rerun skips a copy by
+    /// (its size and modification time), so a file whose copy did not complete (refused, failed, never started)
+    /// is not given another name, which would then hold other bytes than its source; for a symbolic link,
+    /// FIFO, socket or device, an entry of its kind (a device: for the same device). The same file there
+    /// already is kept; any other entry is an existing file, replaced (atomically, by a rename) only with
+    /// `overwrite`. Returns whether it made the link (false: the name already led to the file).
     @discardableResult
     public func link(
         _ name: String, to existing: String, in directory: DestinationDirectory, copyOf source: FileStatus? = nil,
         overwrite: Bool
     ) throws(TransferError) -> Bool {
-        guard let file = try directory.status(of: existing), file.kind == .regularFile else {
+        guard let file = try directory.status(of: existing), file.kind != .directory else {
             throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
         }
-        if let source, !file.isUnchangedCopy(of: source) {
+        if let source, !file.isCopy(of: source) {
             throw .unsafeEntry(
                 path: directory.path(of: existing),
                 detail: "it is not a copy of its source (its copy did not complete), so "

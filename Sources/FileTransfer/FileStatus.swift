@@ -125,6 +125,13 @@ public struct FileStatus: Hashable, Sendable, Codable {
         kind == .regularFile && sameContent(as: source)
     }
 
+    /// True when this destination entry is taken for the copy of `source`, to give it another name: a regular
+    /// file by ``isUnchangedCopy(of:)``, any other entry by its kind (a device: for the same device).
+    package func isCopy(of source: FileStatus) -> Bool {
+        guard source.kind != .regularFile else { return isUnchangedCopy(of: source) }
+        return kind == source.kind && deviceNumber == source.deviceNumber
+    }
+
     /// True when this file, a copy of `source` made by a process running as `user`, already has the
     /// metadata a copy gives it (``FileSystem/copyMetadata(to:from:)``): the modification time, the mode
     /// (what ``permissionsKept(byUser:groupKept:)`` leaves of it, not as root) and, as root, the owner and

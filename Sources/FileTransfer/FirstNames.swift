@@ -26,9 +26,10 @@ package struct FirstNames: Sendable {
     var count: Int { entries.count }
 
     /// ``meet(_:linkCount:at:)`` for the entry `status` describes, met at `path` below the destination: nil
-    /// for anything but a regular file with other names.
+    /// for a directory and for an entry without other names. A symbolic link, FIFO, socket or device may have
+    /// other names too, which `cp -a` keeps as one entry.
     package mutating func meet(_ status: FileStatus, at path: String) -> String? {
-        guard status.kind == .regularFile, status.linkCount > 1 else { return nil }
+        guard status.kind != .directory, status.linkCount > 1 else { return nil }
         return meet(status.identity, linkCount: status.linkCount, at: path)
     }
 

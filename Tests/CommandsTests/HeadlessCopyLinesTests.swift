@@ -254,4 +254,49 @@ import Darwin
             ))
         #expect(FileManager.default.contents(atPath: root + "/out/s/pipe") == Data("mine".utf8))
     }
+
+    /// Names of one FIFO, and of one symbolic link, stay one entry, as `cp -a` keeps them (before: each name was
+    /// made an entry of its own): the first met is made (the walk goes depth first, names in byte order), a
+    /// later name is a hard link to it at once, and a rerun skips both.
+    @Test func hardLinksBetweenFifosAndBetweenSymbolicLinksStayOneEntry() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/s/sub", withIntermediateDirectories: true)
+        try #require(mkfifo(root + "/s/pipe", 0o600) == 0)
+        try #require(link(root + "/s/pipe", root + "/s/sub/pipe2") == 0)
+        try #require(symlink("pipe", root + "/s/to-pipe") == 0)
+        try #require(link(root + "/s/to-pipe", root + "/s/sub/to-pipe2") == 0)
+        let first = try await Self.copy(root, sources: [root + "/s"])
+        #expect(
+            first == (
+                0,
+                """
+                s/pipe: made (FIFO)
+                s/sub/pipe2: hard link to s/pipe
+                s/sub/to-pipe2: linked -> pipe
+                s/to-pipe: hard link to s/sub/to-pipe2
+                copied 0 files (0 B), linked 3, made 1 special file, skipped 0, failed 0 in 0 s
+
+                """, "", 0
+            ))
+        for (name, other) in [("s/pipe", "s/sub/pipe2"), ("s/to-pipe", "s/sub/to-pipe2")] {
+            var one = stat()
+            var two = stat()
+            #expect(lstat(root + "/out/" + name, &one) == 0 && lstat(root + "/out/" + other, &two) == 0)
+            #expect([one.st_ino, UInt(one.st_nlink)] == [two.st_ino, 2], "\(name)")
+        }
+        let rerun = try await Self.copy(root, sources: [root + "/s"])
+        #expect(
+            rerun == (
+                0,
+                """
+                s/pipe: skipped (same FIFO)
+                s/sub/pipe2: skipped (already a hard link to s/pipe)
+                s/sub/to-pipe2: skipped (same link)
+                s/to-pipe: skipped (already a hard link to s/sub/to-pipe2)
+                copied 0 files (0 B), skipped 4, failed 0 in 0 s
+
+                """, "", 0
+            ))
+    }
 }

@@ -677,13 +677,16 @@ inode_groups() { (cd "$1" && find . -type f -printf '%i %p\n' | sort -k2 | awk '
 rm "$across/second/again" "$across/loose"
 
 # 23d. FIFOs, sockets and devices are made as cp -a makes them: the same kind, device numbers, mode, times,
-# extended attributes (as on a symbolic link) and (as root) owner; never opened. A rerun skips them and exits 0.
+# extended attributes (as on a symbolic link), (as root) owner, and names of one FIFO or one symbolic link kept
+# as hard links; never opened. A rerun skips them and exits 0.
 nodes="$work/nodes-src/run"
 mkdir -p "$nodes"
 mkfifo -m 640 "$nodes/pipe"
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$nodes/sock"
 chmod 600 "$nodes/sock"
 ln -s elsewhere "$nodes/link"
+ln "$nodes/pipe" "$nodes/pipe2"
+ln "$nodes/link" "$nodes/link2"
 if [ "$(id -u)" = 0 ]; then
     mknod -m 620 "$nodes/tty0" c 4 0
     chown 1:2 "$nodes/pipe"
@@ -698,7 +701,8 @@ cp -a "$nodes" "$work/nodes-cp/"
 status=0
 "$bin" copy --headless "$nodes" "$dst" >"$work/nodes.out" 2>"$work/nodes.err" || status=$?
 node_listing() {
-    (cd "$1" && find . -mindepth 1 -printf '%p %M %t:%T %U:%G %T@\n' | sort &&
+    (cd "$1" && find . -mindepth 1 -printf '%p %M %n %t:%T %U:%G %T@\n' | sort &&
+        find . -mindepth 1 ! -type d -printf '%i %p\n' | sort -k2 | awk '{ if (!($1 in g)) g[$1] = $2; print $2, g[$1] }' &&
         python3 -c 'import os
 for name in sorted(os.listdir(".")):
     print(name, sorted((key, os.getxattr(name, key, follow_symlinks=False)) for key in os.listxattr(name, follow_symlinks=False)))')
@@ -708,7 +712,7 @@ rerun_status=0
 if [ $status = 0 ] && [ "$(node_listing "$dst/run")" = "$(node_listing "$work/nodes-cp/run")" ] &&
     grep -qx 'run/pipe: made (FIFO)' "$work/nodes.out" && grep -qx 'run/sock: made (socket)' "$work/nodes.out" &&
     [ $rerun_status = 0 ] && grep -qx 'run/pipe: skipped (same FIFO)' "$work/nodes-rerun.out"; then
-    pass "FIFOs, sockets and devices are made as cp -a makes them (kind, numbers, mode, owner, times, attributes); a rerun skips them"
+    pass "FIFOs, sockets and devices are made as cp -a makes them (kind, numbers, mode, owner, times, attributes, hard links); a rerun skips them"
 else
     fail "special files: exit $status/$rerun_status: $(cat "$work/nodes.err"); ours: $(node_listing "$dst/run"); cp -a: $(node_listing "$work/nodes-cp/run")"
 fi

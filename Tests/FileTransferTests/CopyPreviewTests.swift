@@ -153,8 +153,8 @@ import Testing
     }
 
     /// FIFOs, sockets and devices would be made as the real run makes them, like `cp -a` (before: left out of the
-    /// preview, and of the copy): a new one said with its kind, one of the same kind already there skipped, a
-    /// FIFO where a socket was decided as a file there.
+    /// preview, and of the copy): a new one said with its kind, a second name of it linked, one of the same kind
+    /// already there skipped, a FIFO where a socket was decided as a file there.
     @Test func fifosSocketsAndDevicesWouldBeMadeWithTheirKind() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -162,6 +162,7 @@ import Testing
         let copy = try directory.directory("out/tree")
         for name in ["new-pipe", "same-pipe", "socket-there"] { try #require(mkfifo(tree + "/" + name, 0o600) == 0) }
         try #require(mknod(tree + "/socket", S_IFSOCK | 0o600, 0) == 0)
+        try #require(link(tree + "/new-pipe", tree + "/new-pipe2") == 0)
         try #require(mkfifo(copy + "/same-pipe", 0o600) == 0)
         try #require(mknod(copy + "/socket-there", S_IFSOCK | 0o600, 0) == 0)
 
@@ -171,7 +172,7 @@ import Testing
 
         #expect(
             preview.entries.map(\.description) == [
-                "would make tree/new-pipe (FIFO)", "would skip tree/same-pipe (same FIFO)",
+                "would make tree/new-pipe (FIFO)", "would link tree/new-pipe2", "would skip tree/same-pipe (same FIFO)",
                 "would make tree/socket (socket)",
                 "would fail tree/socket-there: it exists and differs (use --overwrite to replace it)",
                 "would make null (character device 1:3)",

@@ -415,8 +415,9 @@ private struct CopyStream {
     }
 
     /// Makes a symbolic link, FIFO, socket or device like the source's in `directory` (the one the walk is in,
-    /// or the destination for one named on the command line), as its kind is now; a failure is a failed entry.
-    /// The entry itself there (a copy onto the source) is refused, as a file is.
+    /// or the destination for one named on the command line), as its kind is now, or a hard link to the one
+    /// made for an earlier name of it; a failure is a failed entry. The entry itself there (a copy onto the
+    /// source) is refused, as a file is.
     private mutating func makeAsIs(_ entry: SourceTree.AsIs, in directory: DestinationDirectory) {
         let fileSystem = options.fileSystem
         let path = (entry.directory + [entry.name]).joined(separator: "/")
@@ -434,6 +435,15 @@ private struct CopyStream {
             }
             if try directory.status(of: entry.name)?.identity == status.identity {
                 throw TransferError.sameFile(source: entry.source, destination: directory.path(of: entry.name))
+            }
+            if let first = firstNames.meet(status, at: path) {
+                // A further name of a link, FIFO, socket or device made before is made a hard link to it, as
+                // `cp -a` keeps one (made at once: the first name was made when it was met).
+                let (firstDirectory, firstName) = HardLink.split(first)
+                let made = try directory.link(
+                    entry.name, to: firstName, in: try reopen(firstDirectory), copyOf: status, overwrite: overwrite)
+                note(made ? .hard(path: path, to: first) : .sameHard(path: path, to: first))
+                return
             }
             let result: DestinationDirectory.MadeAsIs
             if let target {
