@@ -101,6 +101,24 @@ public final class DestinationDirectory: Sendable {
             path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
     }
 
+    /// Gives this directory, when the process owns it but may not create entries in it (a read-only directory,
+    /// such as `0500`, that an earlier copy gave its source's mode), write and search permission for its owner,
+    /// as `rsync -a` does with the directories it fills: a rerun can then add a changed file and its journal.
+    /// Nothing is wider for anyone but the owner, and the copy gives the directory its source's mode once its
+    /// contents are copied (``copyMetadata(from:attributesOf:)``), as it does to one it created `0700`. Nothing
+    /// as root, which writes anyway, nor for another user's directory.
+    public func allowOwnerWrites() throws(TransferError) {
+        guard !runsAsRoot else { return }
+        let ownerWrites = UInt32(S_IWUSR | S_IXUSR)
+        do throws(Errno) {
+            let status = try fileSystem.status(descriptor)
+            guard status.user == effectiveUser, status.permissions & ownerWrites != ownerWrites else { return }
+            try fileSystem.setPermissions(descriptor, status.permissions | ownerWrites)
+        } catch {
+            throw .writing(path, operation: "make writable for the copy", error)
+        }
+    }
+
     /// True when this directory is the directory `ancestor` or lies anywhere below it: going up through
     /// `..` from this directory's descriptor (so through the real parents, whatever path was given) meets
     /// it before the root. A tree copied into such a directory would be copied into itself.

@@ -859,6 +859,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
         grep -q "^copied 4 files (400 B), skipped 0, failed 1 in " "$work/nobody2.out" &&
         pass "not as root: a directory it may not read fails alone, the rest of the tree is copied" ||
         fail "unreadable directory: exit $status, copied $copied: $(cat "$work/nobody2.out" "$work/nobody2.err")"
+    # A read-only directory (0555, as a Go module cache holds) is filled again by a rerun, as rsync -a fills it:
+    # its copy is given 0555 at the end of the first run, and the rerun adds a new file (before: 'cannot create
+    # …/.statetui-journal: Permission denied', and even the unchanged file failed); it ends 0555 again.
+    mkdir -p "$as_nobody/cache/mod" "$as_nobody/out3"
+    make_file "$as_nobody/cache/mod/one" 100
+    chmod 555 "$as_nobody/cache/mod"
+    chmod -R a+rX "$as_nobody/cache"
+    chmod 777 "$as_nobody/out3"
+    as_nobody_copy() {
+        HOME="$as_nobody" setpriv --reuid=65534 --regid=65534 --clear-groups "$as_nobody/statetui" copy --headless \
+            "$as_nobody/cache" "$as_nobody/out3" >"$work/nobody3.out" 2>"$work/nobody3.err"
+    }
+    first=0
+    as_nobody_copy || first=$?
+    chmod 755 "$as_nobody/cache/mod" && make_file "$as_nobody/cache/mod/two" 200 && chmod 555 "$as_nobody/cache/mod"
+    status=0
+    as_nobody_copy || status=$?
+    [ $first = 0 ] && [ $status = 0 ] && same "$as_nobody/cache/mod/two" "$as_nobody/out3/cache/mod/two" &&
+        [ "$(stat -c %a "$as_nobody/out3/cache/mod")" = 555 ] &&
+        grep -qx 'cache/mod/one: skipped (same size and time)' "$work/nobody3.out" &&
+        pass "not as root: a rerun fills a read-only directory a first run made, as rsync -a does, and leaves it 555" ||
+        fail "read-only directory rerun: exit $first/$status, mode $(stat -c %a "$as_nobody/out3/cache/mod"): $(cat "$work/nobody3.out" "$work/nobody3.err")"
+    chmod -R u+w "$as_nobody/out3" "$as_nobody/cache"
     rm -rf "$as_nobody"
 else
     echo "skip copy e2e: setuid as another user (not root, or no setpriv)"

@@ -403,6 +403,8 @@ private struct CopyStream {
         let parent = parentID.flatMap { directories[$0]?.directory } ?? top
         do throws(TransferError) {
             let made = try parent.subdirectory(components[components.count - 1])
+            // A read-only directory a run before this one finished is filled again (its mode is set at the end).
+            try made.allowOwnerWrites()
             lastID += 1
             directories[lastID] = Directory(
                 directory: made, components: components, source: status, sourcePath: sourcePath, parent: parentID)
