@@ -13,8 +13,8 @@ import Darwin
 public struct FileStatus: Hashable, Sendable, Codable {
     /// Size in bytes.
     public var size: Int64
-    /// Last modification time, nanoseconds since the epoch.
-    public var modifiedNanoseconds: Int64
+    /// Last modification time, exactly as the file system keeps it.
+    public var modified: FileTime
     /// True for a directory.
     public var isDirectory: Bool
     /// True for a regular file.
@@ -25,8 +25,8 @@ public struct FileStatus: Hashable, Sendable, Codable {
     var linkCount: Int
     /// The file's identity: its device and inode (two names of one file have the same).
     package var identity: FileIdentity
-    /// Last access time, nanoseconds since the epoch.
-    var accessedNanoseconds: Int64
+    /// Last access time, exactly as the file system keeps it.
+    var accessed: FileTime
     /// The owning user (`st_uid`).
     var user: UInt32 = 0
     /// The owning group (`st_gid`).
@@ -46,14 +46,21 @@ public struct FileStatus: Hashable, Sendable, Codable {
         accessedNanoseconds: Int64 = 0
     ) {
         self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
+        self.modified = FileTime(nanoseconds: modifiedNanoseconds)
         self.isDirectory = isDirectory
         self.isRegularFile = isRegularFile
         self.kind = kind ?? (isRegularFile ? .regularFile : isDirectory ? .directory : .unknown)
         self.linkCount = linkCount
         self.identity = identity
         self.permissions = permissions
-        self.accessedNanoseconds = accessedNanoseconds
+        self.accessed = FileTime(nanoseconds: accessedNanoseconds)
+    }
+
+    /// Last modification time in nanoseconds since the epoch, as the journal records it: exact from 1678 to
+    /// 2262, the nearest of those bounds beyond them (``FileTime/clampedNanoseconds``).
+    public var modifiedNanoseconds: Int64 {
+        get { modified.clampedNanoseconds }
+        set { modified = FileTime(nanoseconds: newValue) }
     }
 
     /// The permission bits a copy owned by `user` (not root, so not the source's owner unless it is `user`)
@@ -77,13 +84,13 @@ public struct FileStatus: Hashable, Sendable, Codable {
         #endif
         let kind = FileKind(mode: raw.st_mode)
         self.init(
-            size: Int64(raw.st_size),
-            modifiedNanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec),
+            size: Int64(raw.st_size), modifiedNanoseconds: 0,
             isDirectory: kind == .directory, isRegularFile: kind == .regularFile, kind: kind,
             linkCount: Int(raw.st_nlink),
             identity: FileIdentity(device: UInt64(raw.st_dev), inode: UInt64(raw.st_ino)),
-            permissions: UInt32(raw.st_mode) & 0o7777,
-            accessedNanoseconds: Int64(accessed.tv_sec) * 1_000_000_000 + Int64(accessed.tv_nsec))
+            permissions: UInt32(raw.st_mode) & 0o7777)
+        modified = FileTime(time)
+        self.accessed = FileTime(accessed)
         user = UInt32(raw.st_uid)
         group = UInt32(raw.st_gid)
         // `st_blocks` counts 512-byte units whatever the file system's block size.
@@ -116,7 +123,7 @@ public struct FileStatus: Hashable, Sendable, Codable {
 
     /// True when size and modification time are the same, i.e. the content is presumed unchanged.
     func sameContent(as other: FileStatus) -> Bool {
-        size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+        size == other.size && modified == other.modified
     }
 
     /// True when this destination entry is taken for a copy of `source` without reading it, as rsync
@@ -137,7 +144,7 @@ public struct FileStatus: Hashable, Sendable, Codable {
     /// (what ``permissionsKept(byUser:groupKept:)`` leaves of it, not as root) and, as root, the owner and
     /// group. The access time is not compared: reading a file changes it.
     func hasMetadata(of source: FileStatus, asUser user: UInt32) -> Bool {
-        guard modifiedNanoseconds == source.modifiedNanoseconds else { return false }
+        guard modified == source.modified else { return false }
         if user == 0 {
             return permissions == source.permissions && self.user == source.user && group == source.group
         }
@@ -181,5 +188,45 @@ public struct FileIdentity: Hashable, Sendable {
     public init(device: UInt64, inode: UInt64) {
         self.device = device
         self.inode = inode
+    }
+}
+
+/// A file's time as the file system keeps it: whole seconds since the epoch (negative before 1970) and the
+/// nanoseconds after them, `0..<1_000_000_000`, as `struct timespec` holds it. Any time a file may have is
+/// kept exactly (a count of nanoseconds in 64 bits reaches only from 1678 to 2262: a file dated 2400 made
+/// the copy trap, and one dated half a second before 1970 was set as an invalid `timespec`).
+public struct FileTime: Hashable, Sendable {
+    /// Whole seconds since the epoch, rounded down.
+    public var seconds: Int64
+    /// Nanoseconds after ``seconds``, `0..<1_000_000_000`.
+    public var nanoseconds: Int64
+
+    /// `seconds` and `nanoseconds` after them, normalised so the nanoseconds lie in `0..<1_000_000_000`.
+    public init(seconds: Int64, nanoseconds: Int64 = 0) {
+        let (carry, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        self.seconds = seconds + carry - (rest < 0 ? 1 : 0)
+        self.nanoseconds = rest < 0 ? rest + 1_000_000_000 : rest
+    }
+
+    /// The time `nanoseconds` after the epoch (before it, when negative).
+    public init(nanoseconds: Int64) {
+        self.init(seconds: 0, nanoseconds: nanoseconds)
+    }
+
+    init(_ time: timespec) {
+        self.init(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
+    }
+
+    /// Nanoseconds since the epoch, the nearest `Int64` when the time lies beyond what it counts.
+    public var clampedNanoseconds: Int64 {
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, overflowAgain) = whole.addingReportingOverflow(nanoseconds)
+        guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
+        return sum
+    }
+
+    /// As `utimensat` and `futimens` take it.
+    var systemTime: timespec {
+        timespec(tv_sec: time_t(truncatingIfNeeded: seconds), tv_nsec: Int(nanoseconds))
     }
 }

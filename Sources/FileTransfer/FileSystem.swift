@@ -92,10 +92,10 @@ public struct FileSystem: Sendable {
     /// `AT_SYMLINK_NOFOLLOW`, which refuses a symbolic link rather than follow it).
     package var setPermissionsAt:
         @Sendable (_ directory: Int32, _ name: String, _ permissions: UInt32) throws(Errno) -> Void
-    /// Sets the access and modification times, in nanoseconds since the epoch, of the entry `name` of an open
-    /// directory itself (`utimensat` with `AT_SYMLINK_NOFOLLOW`).
+    /// Sets the access and modification times of the entry `name` of an open directory itself (`utimensat`
+    /// with `AT_SYMLINK_NOFOLLOW`).
     package var setTimesAt:
-        @Sendable (_ directory: Int32, _ name: String, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
+        @Sendable (_ directory: Int32, _ name: String, _ accessed: FileTime, _ modified: FileTime) throws(Errno) -> Void
     /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
     /// removes a POSIX ACL the second inherited from its directory that the first does not have
     /// (`fremovexattr`); fails with the first error (`ENOTSUP` where the destination's file system has none).
@@ -119,8 +119,9 @@ public struct FileSystem: Sendable {
     /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after
     /// the call (false where the file system or the platform has none).
     package var setDirectWrites: @Sendable (_ descriptor: Int32, _ on: Bool) -> Bool
-    /// Sets an open file's access and modification times in nanoseconds since the epoch (`futimens(2)`).
-    package var setTimes: @Sendable (_ descriptor: Int32, _ accessed: Int64, _ modified: Int64) throws(Errno) -> Void
+    /// Sets an open file's access and modification times (`futimens(2)`).
+    package var setTimes:
+        @Sendable (_ descriptor: Int32, _ accessed: FileTime, _ modified: FileTime) throws(Errno) -> Void
 
     /// Builds a file system from its functions.
     public init(
@@ -446,7 +447,7 @@ extension FileSystem {
     /// root); then the times, last.
     private func copyMetadata(
         from source: FileStatus, setOwner: (UInt32, UInt32) throws(Errno) -> Void, copyAttributes: () -> Errno?,
-        setPermissions: (UInt32) throws(Errno) -> Void, setTimes: (Int64, Int64) throws(Errno) -> Void
+        setPermissions: (UInt32) throws(Errno) -> Void, setTimes: (FileTime, FileTime) throws(Errno) -> Void
     ) throws(Errno) -> Errno? {
         var permissions = source.permissions
         if runsAsRoot {
@@ -457,7 +458,7 @@ extension FileSystem {
         }
         let attributesFailure = copyAttributes()
         try setPermissions(permissions)
-        try setTimes(source.accessedNanoseconds, source.modifiedNanoseconds)
+        try setTimes(source.accessed, source.modified)
         return attributesFailure
     }
 
@@ -703,9 +704,9 @@ package enum DirectWrites {
     }
 }
 
-/// Access and modification times in nanoseconds since the epoch, as `futimens` and `utimensat` take them.
-private func timespecs(_ accessed: Int64, _ modified: Int64) -> [timespec] {
-    [accessed, modified].map { timespec(tv_sec: time_t($0 / 1_000_000_000), tv_nsec: Int($0 % 1_000_000_000)) }
+/// Access and modification times as `futimens` and `utimensat` take them.
+private func timespecs(_ accessed: FileTime, _ modified: FileTime) -> [timespec] {
+    [accessed.systemTime, modified.systemTime]
 }
 
 /// Runs a system call until it does not fail with EINTR; throws its errno for any other failure.

@@ -38,6 +38,48 @@ import Testing
         #expect(copied.permissions == permissions && copied.modified == 1_234_567_890)
     }
 
+    /// Any time a file may have is kept exactly, as `cp -a` keeps it: half a second before 1970 (before: set as
+    /// an invalid `timespec`, the copy failed with "Invalid argument") and the year 2400 (before: the count of
+    /// nanoseconds overflowed and the process trapped); a rerun then skips the copy by its time.
+    @Test(
+        arguments: [
+            FileTime(seconds: -1, nanoseconds: 500_000_000),
+            FileTime(seconds: 13_569_465_600, nanoseconds: 750_000_000),
+            FileTime(seconds: 1_234_567_890, nanoseconds: 123_456_789),
+        ])
+    func timesBeforeTheEpochAndBeyond2262AreKept(time: FileTime) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        var times = [time.systemTime, time.systemTime]
+        #expect(utimensat(AT_FDCWD, fixture.source, &times, 0) == 0)
+        let outcome = try await fixture.job().run()
+        #expect(outcome == .completed(fixture.committed))
+        var copied = stat()
+        #expect(stat(fixture.finalPath, &copied) == 0)
+        #expect([FileTime(copied.st_mtim), FileTime(copied.st_atim)] == [time, time])
+        let rerun = try await fixture.job().run()
+        #expect(
+            rerun == .alreadyComplete(CommittedFile(path: fixture.finalPath, size: fixture.committed.size, digest: nil))
+        )
+    }
+
+    /// A time in nanoseconds is split into whole seconds, rounded down, and the nanoseconds after them; the
+    /// journal's count of nanoseconds saturates beyond the years 1678 and 2262 instead of overflowing.
+    @Test(
+        arguments: [
+            (-500_000_000, -1, 500_000_000), (-1_000_000_000, -1, 0), (1_999_999_999, 1, 999_999_999), (0, 0, 0),
+        ] as [(Int64, Int64, Int64)])
+    func aTimeKeepsItsNanosecondsAfterWholeSeconds(nanoseconds: Int64, seconds: Int64, after: Int64) {
+        let time = FileTime(nanoseconds: nanoseconds)
+        #expect([time.seconds, time.nanoseconds, time.clampedNanoseconds] == [seconds, after, nanoseconds])
+        #expect(
+            [
+                FileTime(seconds: 13_569_465_600).clampedNanoseconds,
+                FileTime(seconds: -13_569_465_600).clampedNanoseconds,
+            ]
+                == [.max, .min])
+    }
+
     /// Not as root, a copy belongs to its copier: setuid stays only when the copier owns the source, setgid
     /// only when the copy got the source's group, as `cp -a` does (before: a copy of root's setuid program
     /// made by user 1000 was setuid 1000, so whoever ran it ran as 1000); sticky and the rest always stay.
