@@ -1,3 +1,5 @@
+import Support
+
 /// How far a copy got, counted from bytes written to the partial.
 public struct CopyProgress: Hashable, Sendable, CustomStringConvertible {
     /// Bytes in the partial.
@@ -11,10 +13,11 @@ public struct CopyProgress: Hashable, Sendable, CustomStringConvertible {
         self.totalBytes = totalBytes
     }
 
-    /// Whole percent, 0...100; an empty source counts as 100. Reaching 100 is not completion: the
-    /// commit (sync, verify, rename) follows.
+    /// Whole percent, 0...100; an empty source counts as 100, a source that grew past its size as 100 too.
+    /// Reaching 100 is not completion: the commit (sync, verify, rename) follows. No size overflows it (a
+    /// sparse file of 7 EiB made the copy trap).
     public var percent: Int {
-        totalBytes <= 0 ? 100 : Int(bytesWritten * 100 / totalBytes)
+        bytesWritten.wholePercent(of: totalBytes)
     }
 
     /// `bytesWritten/totalBytes (percent%)`.

@@ -93,8 +93,10 @@ public struct FileStatus: Hashable, Sendable, Codable {
         self.accessed = FileTime(accessed)
         user = UInt32(raw.st_uid)
         group = UInt32(raw.st_gid)
-        // `st_blocks` counts 512-byte units whatever the file system's block size.
-        mayHaveHoles = Int64(raw.st_blocks) * 512 < Int64(raw.st_size)
+        // `st_blocks` counts 512-byte units whatever the file system's block size (a count too large to multiply,
+        // which only a file system that lies reports, covers any size).
+        let (stored, overflow) = Int64(raw.st_blocks).multipliedReportingOverflow(by: 512)
+        mayHaveHoles = !overflow && stored < Int64(raw.st_size)
         if kind == .characterDevice || kind == .blockDevice { deviceNumber = UInt64(raw.st_rdev) }
     }
 

@@ -28,6 +28,20 @@ import Testing
                 skipped: 0, elapsed: .seconds(65)) == "copied 1 file (5 B), skipped 0, failed 2 in 1:05")
     }
 
+    /// Totals of files near `Int64.max` bytes (sparse files on tmpfs) saturate instead of trapping: before, two
+    /// such files in one run stopped the copy with an arithmetic overflow.
+    @Test func totalsOfHugeSparseFilesDoNotOverflow() {
+        let huge = Int64(7) << 60
+        let totals = TransferTotals([
+            (.running(request: 1, percent: 50), huge, alreadyThere: false),
+            (.completed(file: "/d/b"), huge, alreadyThere: false),
+        ])
+        #expect(
+            [totals.totalBytes, totals.bytesDone, Int64(totals.percent)] == [.max, .max, 100])
+        let one = TransferTotals([(.running(request: 1, percent: 50), huge, alreadyThere: false)])
+        #expect([one.totalBytes, one.bytesDone, Int64(one.percent)] == [huge, huge / 2, 50])
+    }
+
     /// Files already there count as skipped, not copied, with their bytes.
     @Test func filesAlreadyThereAreSkippedInTheSummary() {
         let totals = TransferTotals([

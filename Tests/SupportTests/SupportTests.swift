@@ -48,3 +48,34 @@ import Testing
         #expect(drawn == Set(0..<bound))
     }
 }
+
+/// Byte counts from outside never overflow: a sparse file of 7 EiB on tmpfs made the copy trap computing its
+/// percent, and the totals of two such files trapped summing them.
+@Suite struct ByteCountTests {
+    @Test(
+        arguments: [
+            (0, 100, 0), (99, 100, 99), (100, 100, 100), (150, 100, 100), (5, 0, 100), (-1, 10, 0),
+            (Int64.max - 1, Int64.max, 99), (Int64.max / 2, Int64.max, 49), (7 << 60, 7 << 60, 100),
+        ] as [(Int64, Int64, Int)])
+    func aPercentIsWholeAndBounded(part: Int64, whole: Int64, percent: Int) {
+        #expect(part.wholePercent(of: whole) == percent)
+    }
+
+    @Test(
+        arguments: [
+            (1000, 31, 310), (199, 50, 99), (Int64.max, 100, Int64.max), (Int64.max, 50, Int64.max / 2),
+            (1000, 150, 1000), (1000, -5, 0),
+        ] as [(Int64, Int, Int64)])
+    func aPortionIsRoundedDownWithoutOverflow(count: Int64, percent: Int, portion: Int64) {
+        #expect(count.portion(percent: percent) == portion)
+    }
+
+    @Test func aSumSaturatesAtTheBounds() {
+        #expect(
+            [
+                Int64.max.addingClamped(1), Int64.min.addingClamped(-1), Int64(7 << 60).addingClamped(7 << 60),
+                Int64(2).addingClamped(3),
+            ]
+                == [.max, .min, .max, 5])
+    }
+}

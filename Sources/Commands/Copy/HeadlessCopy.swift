@@ -278,14 +278,14 @@ extension TransferTotals {
     /// These totals and `other`'s, summed: the transfers under way and those already let go.
     fileprivate func adding(_ other: TransferTotals) -> TransferTotals {
         var sum = self
-        sum.bytesDone += other.bytesDone
-        sum.totalBytes += other.totalBytes
+        sum.bytesDone = sum.bytesDone.addingClamped(other.bytesDone)
+        sum.totalBytes = sum.totalBytes.addingClamped(other.totalBytes)
         sum.completed += other.completed
         sum.failed += other.failed
         sum.files += other.files
-        sum.completedBytes += other.completedBytes
+        sum.completedBytes = sum.completedBytes.addingClamped(other.completedBytes)
         sum.alreadyThere += other.alreadyThere
-        sum.alreadyThereBytes += other.alreadyThereBytes
+        sum.alreadyThereBytes = sum.alreadyThereBytes.addingClamped(other.alreadyThereBytes)
         return sum
     }
 }

@@ -50,19 +50,20 @@ package struct TransferTotals: Hashable, Sendable {
     /// when `wasThere`. The dashboard's total row adds its rows one by one, with no list of them made each frame.
     package mutating func add(_ phase: TransferState, size: Int64?, alreadyThere wasThere: Bool = false) {
         files += 1
+        // Sizes come from the file system: sums saturate rather than trap (two sparse files of 7 EiB).
         let size = size ?? 0
-        totalBytes += size
+        totalBytes = totalBytes.addingClamped(size)
         switch phase {
         case .completed:
             completed += 1
-            completedBytes += size
-            bytesDone += size
+            completedBytes = completedBytes.addingClamped(size)
+            bytesDone = bytesDone.addingClamped(size)
             if wasThere {
                 alreadyThere += 1
-                alreadyThereBytes += size
+                alreadyThereBytes = alreadyThereBytes.addingClamped(size)
             }
         case .running(_, let percent), .paused(_, let percent):
-            bytesDone += size * Int64(percent) / 100
+            bytesDone = bytesDone.addingClamped(size.portion(percent: percent))
         case .failed:
             failed += 1
         case .idle:
@@ -73,7 +74,7 @@ package struct TransferTotals: Hashable, Sendable {
     /// The whole percent of the known bytes done (100 when nothing is known and every file completed).
     package var percent: Int {
         guard totalBytes > 0 else { return files > 0 && completed == files ? 100 : 0 }
-        return Int(min(bytesDone, totalBytes) * 100 / totalBytes)
+        return bytesDone.wholePercent(of: totalBytes)
     }
 
     /// `total: 3.2 GB of 10 GB · 31% · 412 MB/s · ETA 0:17 · 120 of 4,000 files`, the rate averaged over
