@@ -224,9 +224,23 @@ import Testing
     /// A test knob with a value that is not a number is named, with exit 2.
     @Test func aBadTuningVariableIsNamed() throws {
         #expect(
-            throws: UsageError("STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number of at least 1", command: "copy")
+            throws: UsageError(
+                "STATETUI_COPY_CHUNK_BYTES='lots' is not a whole number from 1 to 1073741824", command: "copy")
         ) {
             try CopyTuning(environment: [CopyTuning.chunkSizeVariable: "lots"])
+        }
+        // Bounded: a delay of 5,000,000 ms made the copy trap (its microseconds did not fit `useconds_t`).
+        #expect(
+            throws: UsageError(
+                "STATETUI_COPY_CHUNK_DELAY_MS='5000000' is not a whole number from 0 to 60000", command: "copy")
+        ) {
+            try CopyTuning(environment: [CopyTuning.chunkDelayVariable: "5000000"])
+        }
+        #expect(
+            throws: UsageError(
+                "STATETUI_COPY_CHECKPOINT_BYTES='0' is not a whole number of at least 1", command: "copy")
+        ) {
+            try CopyTuning(environment: ["STATETUI_COPY_CHECKPOINT_BYTES": "0"])
         }
         #expect(
             try CopyTuning(environment: [CopyTuning.chunkDelayVariable: "15"])

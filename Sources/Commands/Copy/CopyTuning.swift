@@ -10,9 +10,10 @@ import Darwin
 /// none of them). Unset variables keep the measured defaults.
 ///
 /// - `STATETUI_COPY_CHUNK_DELAY_MS`: sleep this long after each chunk written (throttles a copy so an
-///   end-to-end test can pause or kill it in the middle).
+///   end-to-end test can pause or kill it in the middle), at most a minute.
 /// - `STATETUI_COPY_CHUNK_BYTES`: the chunk size, of every file (also those written straight to storage,
-///   which otherwise take larger chunks); so does a chunk delay, so a throttled copy keeps one pace.
+///   which otherwise take larger chunks); so does a chunk delay, so a throttled copy keeps one pace. At most
+///   1 GiB.
 /// - `STATETUI_COPY_CHECKPOINT_BYTES`: the distance between durable checkpoints.
 /// - `STATETUI_COPY_DIRECT_BYTES`: the smallest file written straight to storage (`O_DIRECT`); a size
 ///   larger than any file (e.g. 9223372036854775807) writes every file through the page cache.
@@ -47,22 +48,31 @@ package struct CopyTuning: Hashable, Sendable {
         self.directWriteMinimumSize = directWriteMinimumSize
     }
 
+    /// The longest chunk delay: a minute (a delay is slept in microseconds, which a larger one would overflow).
+    static let maximumChunkDelayMilliseconds = 60_000
+    /// The largest chunk: 1 GiB, allocated for every file copied at once.
+    static let maximumChunkSize = 1 << 30
+
     /// Reads the variables; throws a message naming the variable whose value is not a number in range.
     package init(environment: [String: String]) throws(UsageError) {
         // The variable's value; nil when it is unset.
-        func number(_ name: String, minimum: Int) throws(UsageError) -> Int? {
+        func number(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
             guard let text = environment[name] else { return nil }
-            guard let number = Int(text), number >= minimum else {
-                throw UsageError("\(name)='\(text)' is not a whole number of at least \(minimum)", command: "copy")
+            guard let number = Int(text), range.contains(number) else {
+                let bound =
+                    range.upperBound == .max
+                    ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+                throw UsageError("\(name)='\(text)' is not a whole number \(bound)", command: "copy")
             }
             return number
         }
         self.init(
-            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, minimum: 0) ?? 0,
-            chunkSize: try number(Self.chunkSizeVariable, minimum: 1),
-            checkpointInterval: try number(Self.checkpointVariable, minimum: 1).map(Int64.init)
+            chunkDelayMilliseconds: try number(Self.chunkDelayVariable, in: 0...Self.maximumChunkDelayMilliseconds)
+                ?? 0,
+            chunkSize: try number(Self.chunkSizeVariable, in: 1...Self.maximumChunkSize),
+            checkpointInterval: try number(Self.checkpointVariable, in: 1...Int.max).map(Int64.init)
                 ?? CopyOptions.defaultCheckpointInterval,
-            directWriteMinimumSize: try number(Self.directWriteVariable, minimum: 0).map(Int64.init)
+            directWriteMinimumSize: try number(Self.directWriteVariable, in: 0...Int.max).map(Int64.init)
                 ?? CopyOptions.defaultDirectWriteMinimumSize)
     }
 
