@@ -81,8 +81,12 @@ package struct CommandIO {
             writeOutput: { output.append($0) },
             writeError: { text in
                 output.flush()
-                // Nothing is left to tell about a failing standard error: the exit status says it.
-                if errorStream.write(text.utf8) != nil { exit(1) }
+                // Nothing is left to tell about a failing standard error: the exit status says it. A line given
+                // up after a stop was asked for is dropped: the command stops as asked.
+                switch errorStream.write(text.utf8) {
+                case nil, .abandoned?: break
+                case .closedPipe?, .failed?: exit(1)
+                }
             },
             openLines: { path in
                 guard let path, path != "-" else { return .success(input.nextResult) }
@@ -175,6 +179,8 @@ private final class OutputBuffer {
         pending.removeAll(keepingCapacity: true)
         switch failure {
         case nil: return
+        // A stop was asked for while nobody read: what was left is dropped, and the command stops as asked.
+        case .abandoned: return
         case .closedPipe: exit(StandardStream.closedPipeStatus)
         case .failed(let code):
             error.write(

@@ -15,6 +15,8 @@ package struct StandardStream: Sendable {
         case closedPipe
         /// Any other error, with its `errno` (`ENOSPC`, `EIO`, …).
         case failed(errno: Int32)
+        /// Given up while the reader took nothing more, once a stop was asked for (``StopRequest``).
+        case abandoned
     }
 
     /// The exit status after the reader of standard output went away: what a shell reports for a
@@ -34,11 +36,20 @@ package struct StandardStream: Sendable {
     /// Standard error.
     package static let error = StandardStream(descriptor: 2)
 
-    /// Writes every byte, retrying after a signal and after a short write; nil when all were written.
+    /// Writes every byte, retrying after a signal and after a short write; nil when all were written. While
+    /// the reader takes nothing, a stop asked for by SIGINT or SIGTERM (``StopRequest``) ends the wait: the rest
+    /// is `abandoned`, so a copy whose output nobody reads still stops when told to.
     @discardableResult
     package func write(_ bytes: some Collection<UInt8>) -> WriteFailure? {
-        let code = Array(bytes).withUnsafeBytes { writeAll(descriptor, $0) }
-        return code.map { $0 == EPIPE ? .closedPipe : .failed(errno: $0) }
+        let code = Array(bytes).withUnsafeBytes {
+            writeAll(descriptor, $0, giveUp: StopRequest.isActive ? { StopRequest.received } : nil)
+        }
+        switch code {
+        case nil: return nil
+        case EPIPE?: return .closedPipe
+        case EINTR?: return .abandoned
+        case let code?: return .failed(errno: code)
+        }
     }
 
     /// `errno`'s text, e.g. `No space left on device`.

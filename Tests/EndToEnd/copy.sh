@@ -245,6 +245,39 @@ for signal in INT TERM; do
     fi
 done
 
+# 11b. Output nobody reads does not stop SIGTERM: a copy whose standard output is a pipe that is never read (a
+#      pager nobody scrolls) fills the pipe and waits, and SIGTERM still ends it cleanly (exit 143, the journal
+#      kept); the same command then completes the copy. Before: it waited in write(2) forever, deaf to signals.
+stalled_src="$work/stalled-src"
+mkdir -p "$stalled_src"
+for n in $(seq 1 1500); do printf '%s' "$n" >"$stalled_src/file-with-a-long-name-to-fill-the-pipe-$n"; done
+new_destination stalled
+mkfifo "$work/stalled.pipe"
+sleep 120 <"$work/stalled.pipe" &
+reader=$!
+"$bin" copy --headless "$stalled_src" "$dst" >"$work/stalled.pipe" 2>&1 &
+copier=$!
+# Its output (two lines a file) is far beyond what a pipe holds: it waits on the pipe, not on the disk.
+for _ in $(seq 1 100); do grep -q '^State:.*S' "/proc/$copier/status" 2>/dev/null && [ -n "$(ls -A "$dst" 2>/dev/null)" ] && break; sleep 0.1; done
+sleep 1
+kill -TERM $copier
+status=0
+for _ in $(seq 1 100); do kill -0 $copier 2>/dev/null || break; sleep 0.1; done
+if kill -0 $copier 2>/dev/null; then
+    kill -9 $copier
+    fail "unread output: SIGTERM did not stop a copy waiting on its output"
+else
+    wait $copier || status=$?
+    rerun=0
+    "$bin" copy --headless "$stalled_src" "$dst" >/dev/null 2>&1 || rerun=$?
+    [ $status = 143 ] && [ $rerun = 0 ] && same "$stalled_src/file-with-a-long-name-to-fill-the-pipe-1500" \
+        "$dst/stalled-src/file-with-a-long-name-to-fill-the-pipe-1500" &&
+        pass "unread output: SIGTERM stops the waiting copy cleanly (exit 143), the same command completes it" ||
+        fail "unread output: exit $status (want 143), rerun exit $rerun"
+fi
+kill $reader 2>/dev/null || true
+wait $reader 2>/dev/null || true
+
 # 12. Sources that are not regular files (a FIFO, a character device) are made anew like cp -a makes them, never
 #     opened (nothing blocks waiting for the FIFO's writer); the regular file beside them completes. A device
 #     needs root: not as root, it fails alone with the system's reason (exit 1), as with cp -a.

@@ -2,6 +2,12 @@ import Dispatch
 import Support
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite struct LockedTests {
     /// Eight threads take turns on one array: no update is lost, and under `make test-tsan` the
     /// acquire/release hand-over is what keeps ThreadSanitizer from reporting the turns as a race.
@@ -77,5 +83,66 @@ import Testing
                 Int64(2).addingClamped(3),
             ]
                 == [.max, .min, .max, 5])
+    }
+}
+
+/// A write to a reader that takes nothing gives up when told to (a copy piped to a pager nobody scrolls must
+/// still stop on SIGTERM), writing first whatever the reader still takes; a reader that takes everything gets
+/// every byte.
+@Suite struct WriteAllTests {
+    /// A pipe whose buffer is full: its read end, its write end (blocking) and the bytes in it.
+    static func fullPipe() throws -> (read: Int32, write: Int32, filled: Int) {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let flags = fcntl(ends[1], F_GETFL)
+        _ = fcntl(ends[1], F_SETFL, flags | O_NONBLOCK)
+        let chunk = [UInt8](repeating: 7, count: 4096)
+        var filled = 0
+        while case let count = chunk.withUnsafeBytes({ write(ends[1], $0.baseAddress, $0.count) }), count > 0 {
+            filled += count
+        }
+        _ = fcntl(ends[1], F_SETFL, flags)
+        return (ends[0], ends[1], filled)
+    }
+
+    @Test func aWriteNobodyReadsGivesUpWhenTold() throws {
+        let pipe = try Self.fullPipe()
+        defer { [pipe.read, pipe.write].forEach { _ = close($0) } }
+        let asked = Locked(0)
+        let code = [UInt8](repeating: 1, count: 1000).withUnsafeBytes { bytes in
+            writeAll(
+                pipe.write, bytes,
+                giveUp: {
+                    asked.withLock {
+                        $0 += 1
+                        return $0 > 3
+                    }
+                })
+        }
+        #expect([code, Int32(asked.withLock { $0 })] == [EINTR, 4])
+    }
+
+    @Test func aReaderThatTakesEverythingGetsEveryByte() throws {
+        let pipe = try Self.fullPipe()
+        defer { _ = close(pipe.read) }
+        let reader = pipe.read
+        let drained = DispatchSemaphore(value: 0)
+        let total = Locked(0)
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                total.withLock { $0 += count }
+            }
+            drained.signal()
+        }
+        let code = [UInt8](repeating: 1, count: 100_000).withUnsafeBytes { bytes in
+            writeAll(pipe.write, bytes, giveUp: { false })
+        }
+        _ = close(pipe.write)
+        drained.wait()
+        #expect(code == nil)
+        #expect(total.withLock { $0 } == pipe.filled + 100_000)
     }
 }

@@ -56,7 +56,7 @@ enum HeadlessCopy {
         let started = clock.now
         var run = Run(session: session, io: io, lines: lines)
         var lastTotal: Duration?
-        let signals = SignalWatch()
+        let signals = StopRequest.watch()
         defer { signals.cancel() }
         defer { run.cancelWatchers() }
         while true {
@@ -287,41 +287,5 @@ extension TransferTotals {
         sum.alreadyThere += other.alreadyThere
         sum.alreadyThereBytes = sum.alreadyThereBytes.addingClamped(other.alreadyThereBytes)
         return sum
-    }
-}
-
-/// The first SIGINT or SIGTERM received while a ``SignalWatch`` is active (0: none). A lock-free
-/// atomic is one of the few things a signal handler may touch.
-private let receivedSignal = Atomic<Int32>(0)
-
-/// SIGINT and SIGTERM as values: while watched they no longer kill the process; the first one is
-/// recorded for the waiting thread, which polls it between waits.
-///
-/// A plain `sigaction` handler rather than a dispatch source: it also replaces the SIG_IGN a shell
-/// gives background jobs, and it catches the signal on whichever thread the kernel picks.
-private struct SignalWatch {
-    init() {
-        receivedSignal.store(0, ordering: .relaxed)
-        for number in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in
-                _ = receivedSignal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
-            }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
-        }
-    }
-
-    /// The first signal received, if any.
-    var received: Int32? {
-        let number = receivedSignal.load(ordering: .relaxed)
-        return number == 0 ? nil : number
-    }
-
-    /// Stops watching and restores the default actions.
-    func cancel() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
     }
 }

@@ -1,0 +1,58 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM as a request to stop, while a command that stops cleanly watches for them (a headless
+/// copy keeps its partials and journal): the signals no longer kill the process, the first one is recorded for
+/// the command to poll between waits, and standard output and error stop waiting for a reader that takes
+/// nothing (``StandardStream/write(_:)``), so a copy piped to a pager nobody scrolls still stops when told.
+package enum StopRequest {
+    /// The first signal received while watched (0: none). A lock-free atomic is one of the few things a signal
+    /// handler may touch.
+    private static let firstSignal = Atomic<Int32>(0)
+    /// Whether a ``Watch`` is active.
+    private static let watching = Atomic<Bool>(false)
+
+    /// True while a ``Watch`` is active.
+    static var isActive: Bool { watching.load(ordering: .relaxed) }
+
+    /// True once a signal was received while watched.
+    static var received: Bool { firstSignal.load(ordering: .relaxed) != 0 }
+
+    /// Watching SIGINT and SIGTERM, until ``Watch/cancel()``.
+    package struct Watch {
+        /// The first signal received, if any.
+        package var received: Int32? {
+            let number = StopRequest.firstSignal.load(ordering: .relaxed)
+            return number == 0 ? nil : number
+        }
+
+        /// Stops watching and restores the default actions.
+        package func cancel() {
+            StopRequest.watching.store(false, ordering: .relaxed)
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+    }
+
+    /// Starts watching. A plain `sigaction` handler rather than a dispatch source: it also replaces the
+    /// SIG_IGN a shell gives background jobs, and it catches the signal on whichever thread the kernel picks.
+    package static func watch() -> Watch {
+        firstSignal.store(0, ordering: .relaxed)
+        watching.store(true, ordering: .relaxed)
+        for number in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                _ = StopRequest.firstSignal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        return Watch()
+    }
+}
