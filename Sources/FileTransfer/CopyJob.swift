@@ -192,8 +192,7 @@ public final class CopyJob: Sendable {
         Self.ignoreFileSizeSignal()
         guard !StagedFile.isReserved(request.name) else {
             // Copied under such a name, the file would replace the journal or another file's partial.
-            throw .unsafeEntry(
-                path: request.destinationPath, detail: "the name is reserved for the copy's journal and partial files")
+            throw .unsafeEntry(path: request.destinationPath, detail: StagedFile.reservedNameDetail)
         }
         let directory = try self.directory()
         if control.next() == .cancel {

@@ -180,6 +180,7 @@ public struct CopyPreview: Hashable, Sendable {
     private static func file(
         _ source: String, at destination: String, overwrite: Bool, comparesContent: Bool, fileSystem: FileSystem
     ) -> Action {
+        if let refusal = reserved(destination) { return refusal }
         let sourceStatus: FileStatus
         do {
             sourceStatus = try fileSystem.statusOfPath(source)
@@ -212,6 +213,7 @@ public struct CopyPreview: Hashable, Sendable {
     private static func asIs(_ source: String, at destination: String, overwrite: Bool, fileSystem: FileSystem)
         -> Action
     {
+        if let refusal = reserved(destination) { return refusal }
         let status: FileStatus
         var target: String?
         do {
@@ -239,11 +241,19 @@ public struct CopyPreview: Hashable, Sendable {
     private static func hardLink(
         _ path: String, to first: String, in destination: String, overwrite: Bool, fileSystem: FileSystem
     ) -> Action {
+        if let refusal = reserved(path) { return refusal }
         guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination + "/" + path) else { return .link }
         if (try? fileSystem.statusAt(AT_FDCWD, destination + "/" + first))?.identity == existing.identity {
             return .skip(reason: "already a hard link to \(DisplayText.escaped(first))")
         }
         return replacing(existing, overwrite: overwrite)
+    }
+
+    /// The refusal of an entry whose name, the last component of `path`, the copy keeps for its journal and
+    /// partials, as the real run refuses it; nil for any other name.
+    private static func reserved(_ path: String) -> Action? {
+        let name = String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+        return StagedFile.isReserved(name) ? .refuse(reason: StagedFile.reservedNameDetail) : nil
     }
 
     /// The fate of an entry already under a name the copy would make, which it does not keep: a directory there

@@ -375,6 +375,7 @@ public final class DestinationDirectory: Sendable {
         _ name: String, source: FileStatus, attributesOf: String?, overwrite: Bool, operation: String,
         isSame: (FileStatus) -> Bool, make: (String) throws(Errno) -> Void
     ) throws(TransferError) -> MadeAsIs {
+        try checkNotReserved(name)
         let existing = try status(of: name)
         let same = existing.map(isSame) ?? false
         if !same {
@@ -403,6 +404,7 @@ public final class DestinationDirectory: Sendable {
         _ name: String, to existing: String, in directory: DestinationDirectory, copyOf source: FileStatus? = nil,
         overwrite: Bool
     ) throws(TransferError) -> Bool {
+        try checkNotReserved(name)
         guard let file = try directory.status(of: existing), file.kind != .directory else {
             throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
         }
@@ -437,6 +439,15 @@ public final class DestinationDirectory: Sendable {
         try remove(staged)
         try calling(name, operation) { () throws(Errno) in try make(staged) }
         try rename(staged, to: name)
+    }
+
+    /// Refuses an entry of a source under a name the copy keeps for its journal or a partial: made, it could
+    /// replace the directory's journal (with `overwrite`) or take its place, so that no file there could be
+    /// copied (as a file of that name is refused, ``StagedFile/isReserved(_:)``).
+    private func checkNotReserved(_ name: String) throws(TransferError) {
+        guard !StagedFile.isReserved(name) else {
+            throw .unsafeEntry(path: path(of: name), detail: StagedFile.reservedNameDetail)
+        }
     }
 
     /// Runs `call`, naming `name` and the operation when it fails.

@@ -55,6 +55,9 @@ public struct StagedFile: ~Copyable {
         name == CopyJournal.fileName || name.hasPrefix(partialPrefix)
     }
 
+    /// Why an entry under a reserved name is refused.
+    static let reservedNameDetail = "the name is reserved for the copy's journal and partial files"
+
     /// The path of the directory that holds both the partial and the final file.
     public var directory: String { destination.path }
 

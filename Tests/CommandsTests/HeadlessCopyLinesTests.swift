@@ -299,4 +299,30 @@ import Darwin
                 """, "", 0
             ))
     }
+
+    /// A link or FIFO of a source under a name the copy keeps for itself (its journal's, a partial's) is refused,
+    /// as a file of that name is (before: a link named `.statetui-journal` was made first, so the directory's
+    /// journal could not be opened and every file beside it failed, on every rerun; with `--overwrite` it could
+    /// replace the journal in use).
+    @Test func entriesUnderTheCopysOwnNamesAreRefused() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/r", withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: root + "/r/a.txt"))
+        try #require(symlink("a.txt", root + "/r/.statetui-journal") == 0)
+        try #require(mkfifo(root + "/r/.statetui-partial.0123", 0o600) == 0)
+        let run = try await Self.copy(root, sources: [root + "/r"])
+        let refused = "the name is reserved for the copy's journal and partial files"
+        let settled: [String] = run.output.split(separator: "\n").filter { !$0.contains(": running(") }.map(String.init)
+        let expectedOutput: [String] = [
+            "r/a.txt: completed(file: \"\(root)/out/r/a.txt\")", "copied 1 file (4 B), skipped 0, failed 2 in 0 s",
+        ]
+        let expectedError: String =
+            "statetui: refusing to use \(root)/out/r/.statetui-journal: \(refused)\n"
+            + "statetui: refusing to use \(root)/out/r/.statetui-partial.0123: \(refused)\n"
+        #expect(settled == expectedOutput)
+        #expect(run.error == expectedError)
+        #expect(run.failedEntries == 2)
+        #expect(FileManager.default.contents(atPath: root + "/out/r/a.txt") == Data("kept".utf8))
+    }
 }

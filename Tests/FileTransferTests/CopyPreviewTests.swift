@@ -154,13 +154,16 @@ import Testing
 
     /// FIFOs, sockets and devices would be made as the real run makes them, like `cp -a` (before: left out of the
     /// preview, and of the copy): a new one said with its kind, a second name of it linked, one of the same kind
-    /// already there skipped, a FIFO where a socket was decided as a file there.
+    /// already there skipped, a FIFO where a socket was decided as a file there, one under the journal's name
+    /// refused.
     @Test func fifosSocketsAndDevicesWouldBeMadeWithTheirKind() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let tree = try directory.directory("src/tree")
         let copy = try directory.directory("out/tree")
-        for name in ["new-pipe", "same-pipe", "socket-there"] { try #require(mkfifo(tree + "/" + name, 0o600) == 0) }
+        for name in ["new-pipe", "same-pipe", "socket-there", ".statetui-journal"] {
+            try #require(mkfifo(tree + "/" + name, 0o600) == 0)
+        }
         try #require(mknod(tree + "/socket", S_IFSOCK | 0o600, 0) == 0)
         try #require(link(tree + "/new-pipe", tree + "/new-pipe2") == 0)
         try #require(mkfifo(copy + "/same-pipe", 0o600) == 0)
@@ -172,6 +175,7 @@ import Testing
 
         #expect(
             preview.entries.map(\.description) == [
+                "would fail tree/.statetui-journal: the name is reserved for the copy's journal and partial files",
                 "would make tree/new-pipe (FIFO)", "would link tree/new-pipe2", "would skip tree/same-pipe (same FIFO)",
                 "would make tree/socket (socket)",
                 "would fail tree/socket-there: it exists and differs (use --overwrite to replace it)",
