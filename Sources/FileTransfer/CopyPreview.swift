@@ -137,13 +137,20 @@ public struct CopyPreview: Hashable, Sendable {
                 continue
             }
             let tree = try SourceTree.walk(source, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
-            for directory in tree.directories {
+            // A directory under a name the copy keeps for itself is refused with everything below it.
+            let refusedDirectories = tree.directories.filter { StagedFile.isReserved($0.last ?? "") }
+            func isBelowRefused(_ components: [String]) -> Bool {
+                refusedDirectories.contains { components.count > $0.count && Array(components.prefix($0.count)) == $0 }
+            }
+            for directory in tree.directories where !isBelowRefused(directory) {
                 let path = directory.joined(separator: "/")
-                if (try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path)) == nil {
+                if let refusal = Self.reserved(path) {
+                    entries.append(Entry(path: path, action: refusal))
+                } else if (try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path)) == nil {
                     entries.append(Entry(path: path, action: .createDirectory))
                 }
             }
-            for treeFile in tree.files {
+            for treeFile in tree.files where !isBelowRefused(treeFile.directory + [treeFile.name]) {
                 guard let first = treeFile.sameFileAs else {
                     let entry = file(treeFile.source, at: treeFile.directory + [treeFile.name])
                     if case .refuse = entry.action, treeFile.hasOtherNames {
@@ -154,7 +161,7 @@ public struct CopyPreview: Hashable, Sendable {
                 }
                 entries.append(Entry(path: treeFile.relativePath, action: linkTo(first, at: treeFile.relativePath)))
             }
-            for entry in tree.copiedAsIs {
+            for entry in tree.copiedAsIs where !isBelowRefused(entry.directory + [entry.name]) {
                 let path = (entry.directory + [entry.name]).joined(separator: "/")
                 let status = try? fileSystem.statusAt(AT_FDCWD, entry.source)
                 if let first = status.flatMap({ firstNames.meet($0, at: path) }) {
@@ -166,7 +173,7 @@ public struct CopyPreview: Hashable, Sendable {
                 if case .refuse = action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(path) }
                 entries.append(Entry(path: path, action: action))
             }
-            for entry in tree.unreadable {
+            for entry in tree.unreadable where !isBelowRefused(entry.components) {
                 entries.append(
                     Entry(
                         path: entry.components.joined(separator: "/"),

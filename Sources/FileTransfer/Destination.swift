@@ -74,9 +74,11 @@ public final class DestinationDirectory: Sendable {
     /// The subdirectory `name`, created private (mode 0700, given its source's mode only after its contents,
     /// ``copyMetadata(from:)``) unless a directory is already there,
     /// and opened without following a symbolic link: a symbolic link or any other entry planted under the
-    /// name is refused with `unsafeEntry`, so a tree is never copied through it.
+    /// name is refused with `unsafeEntry`, so a tree is never copied through it. A name the copy keeps for its
+    /// journal or a partial is refused too: a directory there would leave no room for this one's journal.
     public func subdirectory(_ name: String) throws(TransferError) -> DestinationDirectory {
         try checkName(name)
+        try checkNotReserved(name)
         let entry = path(of: name)
         do {
             try fileSystem.makeDirectoryAt(descriptor, name, 0o700)

@@ -300,10 +300,10 @@ import Darwin
             ))
     }
 
-    /// A link or FIFO of a source under a name the copy keeps for itself (its journal's, a partial's) is refused,
-    /// as a file of that name is (before: a link named `.statetui-journal` was made first, so the directory's
-    /// journal could not be opened and every file beside it failed, on every rerun; with `--overwrite` it could
-    /// replace the journal in use).
+    /// A link, FIFO or directory of a source under a name the copy keeps for itself (its journal's, a partial's)
+    /// is refused, as a file of that name is, a directory with everything below it (before: a link or directory
+    /// named `.statetui-journal` was made first, so the directory's journal could not be opened and every file
+    /// beside it failed, on every rerun; with `--overwrite` a link could replace the journal in use).
     @Test func entriesUnderTheCopysOwnNamesAreRefused() async throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -311,18 +311,23 @@ import Darwin
         try Data("kept".utf8).write(to: URL(fileURLWithPath: root + "/r/a.txt"))
         try #require(symlink("a.txt", root + "/r/.statetui-journal") == 0)
         try #require(mkfifo(root + "/r/.statetui-partial.0123", 0o600) == 0)
+        try FileManager.default.createDirectory(
+            atPath: root + "/r/.statetui-partial.dir", withIntermediateDirectories: true)
+        try Data("below".utf8).write(to: URL(fileURLWithPath: root + "/r/.statetui-partial.dir/b.txt"))
         let run = try await Self.copy(root, sources: [root + "/r"])
         let refused = "the name is reserved for the copy's journal and partial files"
         let settled: [String] = run.output.split(separator: "\n").filter { !$0.contains(": running(") }.map(String.init)
         let expectedOutput: [String] = [
-            "r/a.txt: completed(file: \"\(root)/out/r/a.txt\")", "copied 1 file (4 B), skipped 0, failed 2 in 0 s",
+            "r/a.txt: completed(file: \"\(root)/out/r/a.txt\")", "copied 1 file (4 B), skipped 0, failed 3 in 0 s",
         ]
         let expectedError: String =
             "statetui: refusing to use \(root)/out/r/.statetui-journal: \(refused)\n"
             + "statetui: refusing to use \(root)/out/r/.statetui-partial.0123: \(refused)\n"
+            + "statetui: refusing to use \(root)/out/r/.statetui-partial.dir: \(refused)\n"
         #expect(settled == expectedOutput)
         #expect(run.error == expectedError)
-        #expect(run.failedEntries == 2)
+        #expect(run.failedEntries == 3)
+        #expect(!FileManager.default.fileExists(atPath: root + "/out/r/.statetui-partial.dir"))
         #expect(FileManager.default.contents(atPath: root + "/out/r/a.txt") == Data("kept".utf8))
     }
 }

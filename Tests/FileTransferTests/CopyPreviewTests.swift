@@ -183,6 +183,28 @@ import Testing
             ])
     }
 
+    /// A directory under a name the copy keeps for itself would fail with everything below it, as the real run
+    /// refuses it, and the files beside it would be copied.
+    @Test func aDirectoryUnderAReservedNameWouldFailWithItsContents() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("src/tree")
+        _ = try directory.directory("src/tree/.statetui-partial.dir/deeper")
+        try write([1], to: tree + "/.statetui-partial.dir/deeper/x")
+        try write([2], to: tree + "/a")
+        _ = try directory.directory("out")
+
+        let preview = try CopyPreview(
+            sources: [tree], destinationDirectory: directory.path + "/out", overwrite: false, comparesContent: false)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would create directory tree",
+                "would fail tree/.statetui-partial.dir: the name is reserved for the copy's journal and partial files",
+                "would copy tree/a",
+            ])
+    }
+
     /// A second name of a file whose first name would not be copied would not be linked either: the real run
     /// links a name only to a copy that completed.
     @Test func aSecondNameOfAFileThatWouldNotBeCopiedWouldFail() throws {
