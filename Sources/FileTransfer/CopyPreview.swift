@@ -112,6 +112,11 @@ public struct CopyPreview: Hashable, Sendable {
             return Self.hardLink(
                 path, to: first, in: destinationDirectory, overwrite: overwrite, fileSystem: fileSystem)
         }
+        /// Remembers the first name at `path` of an entry with other names whose copy would be refused, so that
+        /// its later names would fail too.
+        func noteFirst(_ action: Action, at path: String, hasOtherNames: Bool) {
+            if case .refuse = action, hasOtherNames { refusedFirsts.insert(path) }
+        }
         for source in sources {
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             guard status?.kind == .directory else {
@@ -126,10 +131,10 @@ public struct CopyPreview: Hashable, Sendable {
                     // or device is made anew, never opened.
                     action = Self.asIs(
                         source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
-                    if case .refuse = action, status.linkCount > 1 { refusedFirsts.insert(name) }
+                    noteFirst(action, at: name, hasOtherNames: status.linkCount > 1)
                 } else {
                     let entry = file(source, at: [name])
-                    if case .refuse = entry.action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(name) }
+                    noteFirst(entry.action, at: name, hasOtherNames: (status?.linkCount ?? 1) > 1)
                     entries.append(entry)
                     continue
                 }
@@ -153,9 +158,7 @@ public struct CopyPreview: Hashable, Sendable {
             for treeFile in tree.files where !isBelowRefused(treeFile.directory + [treeFile.name]) {
                 guard let first = treeFile.sameFileAs else {
                     let entry = file(treeFile.source, at: treeFile.directory + [treeFile.name])
-                    if case .refuse = entry.action, treeFile.hasOtherNames {
-                        refusedFirsts.insert(treeFile.relativePath)
-                    }
+                    noteFirst(entry.action, at: treeFile.relativePath, hasOtherNames: treeFile.hasOtherNames)
                     entries.append(entry)
                     continue
                 }
@@ -170,7 +173,7 @@ public struct CopyPreview: Hashable, Sendable {
                 }
                 let action = Self.asIs(
                     entry.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
-                if case .refuse = action, (status?.linkCount ?? 1) > 1 { refusedFirsts.insert(path) }
+                noteFirst(action, at: path, hasOtherNames: (status?.linkCount ?? 1) > 1)
                 entries.append(Entry(path: path, action: action))
             }
             for entry in tree.unreadable where !isBelowRefused(entry.components) {
@@ -237,7 +240,7 @@ public struct CopyPreview: Hashable, Sendable {
             if existing.kind == .symbolicLink, (try? fileSystem.readLinkAt(AT_FDCWD, destination)) == target {
                 return .skip(reason: "same link")
             }
-        } else if existing.kind == status.kind, existing.deviceNumber == status.deviceNumber {
+        } else if existing.isCopy(of: status) {
             return .skip(reason: "same \(status.nodeDescription)")
         }
         return replacing(existing, overwrite: overwrite)

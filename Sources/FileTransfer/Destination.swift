@@ -363,7 +363,7 @@ public final class DestinationDirectory: Sendable {
         return try copyAsIs(
             name, source: source, attributesOf: attributesOf, overwrite: overwrite,
             operation: "create the \(source.nodeDescription)",
-            isSame: { $0.kind == source.kind && $0.deviceNumber == source.deviceNumber },
+            isSame: { $0.isCopy(of: source) },
             make: { newName throws(Errno) in
                 try fileSystem.makeNodeAt(descriptor, newName, UInt32(type) | 0o600, source.deviceNumber)
             })

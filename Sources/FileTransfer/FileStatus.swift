@@ -134,8 +134,9 @@ public struct FileStatus: Hashable, Sendable, Codable {
         kind == .regularFile && sameContent(as: source)
     }
 
-    /// True when this destination entry is taken for the copy of `source`, to give it another name: a regular
-    /// file by ``isUnchangedCopy(of:)``, any other entry by its kind (a device: for the same device).
+    /// True when this destination entry is taken for the copy of `source` (a rerun keeps it, a second name is
+    /// linked to it): a regular file by ``isUnchangedCopy(of:)``, any other entry by its kind (a device: for the
+    /// same device).
     package func isCopy(of source: FileStatus) -> Bool {
         guard source.kind != .regularFile else { return isUnchangedCopy(of: source) }
         return kind == source.kind && deviceNumber == source.deviceNumber
