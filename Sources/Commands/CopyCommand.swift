@@ -97,7 +97,9 @@ package enum CopyCommand {
             source's mode just before the rename; a directory is created 0700; an ACL inherited from a
             destination directory's default ACL is removed when the source has none. Files are read until
             their end, not to the size stat reports (/proc files). A copy onto the source itself (same
-            device and inode) is refused ("are the same file"); a directory is never copied into itself. At most 64
+            device and inode) is refused ("are the same file"); a directory is never copied into itself (exit 2),
+            nor read as part of a tree when a bind mount puts the destination, or the directory itself, inside
+            it (that directory fails alone: "it is the destination directory ..."). At most 64
             transfers move bytes at once (fewer under a low 'ulimit -n'); the others wait, shown running.
             The soft limit on open files is raised toward the hard one (at most 65536) before anything is
             opened: each destination directory that receives files keeps a descriptor for the run.
@@ -123,10 +125,13 @@ package enum CopyCommand {
             A rerun works like rsync: a destination file with its source's size and modification time
             is skipped without being read (--checksum compares content instead); one with the same size
             and content is skipped too; a skipped copy is given its source's mode, owner and times where
-            they changed (a file made private since is private in its copy too). A differing file this
-            copy did not write is refused (exit 1)
-            unless --overwrite, which replaces only the files that differ. A directory where a file
-            goes is refused before anything is copied.
+            they changed (a file made private since is private in its copy too; a copy that shares its
+            inode with a name its source's file does not have, a hard link an earlier run made, is copied
+            anew instead, so the other name keeps its own). A differing file this copy did not write is
+            refused (exit 1) unless --overwrite, which replaces only the files that differ. A directory
+            where a file goes is refused before that file is copied; a file or symbolic link where a tree's
+            own directory goes is refused before anything is written (exit 2, no journal left), and one
+            where a directory of a tree goes fails that directory alone.
 
             In the dashboard, q while a transfer is running or paused asks first (y quits, n stays);
             --no-confirm quits at once, and Ctrl-C never asks.
@@ -149,8 +154,15 @@ package enum CopyCommand {
     /// entry, 2 when the destination or a source tree cannot be used, else 0.
     private static func dryRun(sources: [String], destination: String, command: ParsedCommand, io: CommandIO) -> Int32 {
         let preview: CopyPreview
-        do throws(TransferError) {
-            try Destination.validate(destination)
+        do throws(CopySessionError) {
+            // What the real run refuses before it writes anything, refused alike.
+            let top: DestinationDirectory
+            do {
+                top = try DestinationDirectory(path: destination)
+            } catch {
+                throw .destination(error)
+            }
+            try CopySession.preflight(sources: sources, into: top)
         } catch {
             io.writeError("statetui: \(error)\n")
             return 2

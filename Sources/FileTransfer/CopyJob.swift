@@ -694,18 +694,14 @@ public final class CopyJob: Sendable {
         // copy (a rerun, the times being copied too) and is skipped without reading; with
         // `comparesContent`, or when only the times differ, the content decides. This holds with
         // `overwrite` too, which replaces only the files that differ.
-        if destination.kind == .regularFile, destination.size == sourceStatus.size {
-            if !options.comparesContent, destination.isUnchangedCopy(of: sourceStatus),
-                let committed = try committedCopy(size: sourceStatus.size, in: directory)
-            {
-                return .alreadyComplete(committed)
-            }
-            if let digest = try digestOfFile(request.name, in: directory),
-                try digestOfPrefix(source, length: sourceStatus.size) == digest
-            {
-                return .alreadyComplete(
-                    CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest))
-            }
+        if destination.kind == .regularFile, destination.size == sourceStatus.size,
+            let same = try sameCopy(destination, source: source, sourceStatus: sourceStatus, in: directory)
+        {
+            // Its metadata is set in place on a skip: when other names share its inode that the source's file does
+            // not have, that would change them too, so it is copied anew (the content is the source's: nothing
+            // is lost, with or without `overwrite`).
+            return destination.sharesMetadataWithOtherNames(asCopyOf: sourceStatus, asUser: effectiveUser)
+                ? .write(.fresh(replaces: nil)) : .alreadyComplete(same)
         }
         if request.overwrite {
             return .write(.fresh(replaces: nil))
@@ -717,6 +713,24 @@ public final class CopyJob: Sendable {
             return .write(.fresh(replaces: owned))
         }
         throw .destinationExists(path: request.destinationPath)
+    }
+
+    /// The destination file, a regular file of its source's size, as the source's copy: by its size and time
+    /// unread (unless `comparesContent`), else by its content; nil when it differs.
+    private func sameCopy(
+        _ destination: FileStatus, source: Int32, sourceStatus: FileStatus, in directory: DestinationDirectory
+    ) throws(TransferError) -> CommittedFile? {
+        if !options.comparesContent, destination.isUnchangedCopy(of: sourceStatus),
+            let committed = try committedCopy(size: sourceStatus.size, in: directory)
+        {
+            return committed
+        }
+        if let digest = try digestOfFile(request.name, in: directory),
+            try digestOfPrefix(source, length: sourceStatus.size) == digest
+        {
+            return CommittedFile(path: request.destinationPath, size: sourceStatus.size, digest: digest)
+        }
+        return nil
     }
 
     /// The file under the final name as a committed copy not read (no digest), when it is a regular file

@@ -80,6 +80,10 @@ public struct CopyPreview: Hashable, Sendable {
     ) throws(SourceTreeError) {
         var entries: [Entry] = []
         var journals = InterruptedJournals(destination: destinationDirectory, fileSystem: fileSystem)
+        // What the destination is on disk, which a tree's walk does not read as part of the tree.
+        let destination = (try? fileSystem.statusOfPath(destinationDirectory)).map {
+            SourceTree.Destination(path: destinationDirectory, identity: $0.identity)
+        }
         /// The fate of the file `source` copied to `path` below the destination, the journal of its directory
         /// (and the partial it names) consulted first.
         func file(_ source: String, at path: [String]) -> Entry {
@@ -141,18 +145,30 @@ public struct CopyPreview: Hashable, Sendable {
                 entries.append(Entry(path: name, action: action))
                 continue
             }
-            let tree = try SourceTree.walk(source, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
-            // A directory under a name the copy keeps for itself is refused with everything below it.
-            let refusedDirectories = tree.directories.filter { StagedFile.isReserved($0.last ?? "") }
+            let tree = try SourceTree.walk(
+                source, excluding: excluding, destination: destination, sharing: &firstNames, fileSystem: fileSystem)
+            // A directory under a name the copy keeps for itself, or whose place a file or a symbolic link takes in
+            // the destination, is refused with everything below it.
+            var refusedDirectories: [[String]] = []
             func isBelowRefused(_ components: [String]) -> Bool {
                 refusedDirectories.contains { components.count > $0.count && Array(components.prefix($0.count)) == $0 }
             }
             for directory in tree.directories where !isBelowRefused(directory) {
                 let path = directory.joined(separator: "/")
-                if let refusal = Self.reserved(path) {
-                    entries.append(Entry(path: path, action: refusal))
-                } else if (try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path)) == nil {
+                let refusal: Action?
+                if let reserved = Self.reserved(path) {
+                    refusal = reserved
+                } else if let present = try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path) {
+                    refusal =
+                        present.kind == .directory
+                        ? nil : .refuse(reason: DestinationDirectory.notADirectory(present.kind))
+                } else {
+                    refusal = nil
                     entries.append(Entry(path: path, action: .createDirectory))
+                }
+                if let refusal {
+                    entries.append(Entry(path: path, action: refusal))
+                    refusedDirectories.append(directory)
                 }
             }
             for treeFile in tree.files where !isBelowRefused(treeFile.directory + [treeFile.name]) {
@@ -180,7 +196,7 @@ public struct CopyPreview: Hashable, Sendable {
                 entries.append(
                     Entry(
                         path: entry.components.joined(separator: "/"),
-                        action: .refuse(reason: "cannot read it: \(entry.reason)")))
+                        action: .refuse(reason: entry.detail)))
             }
         }
         self.entries = entries
@@ -205,14 +221,16 @@ public struct CopyPreview: Hashable, Sendable {
         let aligned =
             existing.hasMetadata(of: sourceStatus, asUser: effectiveUser)
             ? "" : "; its mode, owner or times would be set to the source's"
+        // One whose metadata would change in place while other names share its inode is copied anew.
+        let shared = existing.sharesMetadataWithOtherNames(asCopyOf: sourceStatus, asUser: effectiveUser)
         if !comparesContent, existing.isUnchangedCopy(of: sourceStatus) {
-            return .skip(reason: "same size and time" + aligned)
+            return shared ? .replace : .skip(reason: "same size and time" + aligned)
         }
         if existing.kind == .regularFile, existing.size == sourceStatus.size,
             let left = digest(of: source, fileSystem: fileSystem),
             left == digest(of: destination, fileSystem: fileSystem)
         {
-            return .skip(reason: "same content" + aligned)
+            return shared ? .replace : .skip(reason: "same content" + aligned)
         }
         return replacing(existing, overwrite: overwrite)
     }

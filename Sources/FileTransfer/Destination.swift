@@ -92,15 +92,27 @@ public final class DestinationDirectory: Sendable {
             opened = try fileSystem.openAt(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOCTTY, 0)
         } catch .init(rawValue: ELOOP), .notDirectory {
             // Linux answers ENOTDIR for a symbolic link opened with O_DIRECTORY | O_NOFOLLOW.
-            let isLink = (try? status(of: name))??.kind == .symbolicLink
-            throw .unsafeEntry(
-                path: entry,
-                detail: isLink ? "it is a symbolic link, which the copy never follows" : "it is not a directory")
+            throw .unsafeEntry(path: entry, detail: Self.notADirectory((try? status(of: name))??.kind))
         } catch {
             throw .io(operation: "open", path: entry, reason: error)
         }
         return DestinationDirectory(
             path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
+    }
+
+    /// Checks, without creating anything, that ``subdirectory(_:)`` could use the entry `name`: nothing is there,
+    /// or a directory is; throws what it would throw for a reserved name, a symbolic link or another entry in
+    /// the way. For the checks a copy makes before it writes anything (`--dry-run` makes them too).
+    public func checkSubdirectory(_ name: String) throws(TransferError) {
+        try checkName(name)
+        try checkNotReserved(name)
+        guard let present = try status(of: name), present.kind != .directory else { return }
+        throw .unsafeEntry(path: path(of: name), detail: Self.notADirectory(present.kind))
+    }
+
+    /// Why an entry of `kind` cannot hold a copied directory's contents.
+    package static func notADirectory(_ kind: FileKind?) -> String {
+        kind == .symbolicLink ? "it is a symbolic link, which the copy never follows" : "it is not a directory"
     }
 
     /// Gives this directory, when the process owns it but may not create entries in it (a read-only directory,
@@ -119,6 +131,12 @@ public final class DestinationDirectory: Sendable {
         } catch {
             throw .writing(path, operation: "make writable for the copy", error)
         }
+    }
+
+    /// What this directory is on disk, as a tree's walk avoids it (``SourceTree/Walk``); nil when its status
+    /// cannot be read.
+    package var asWalkDestination: SourceTree.Destination? {
+        (try? fileSystem.status(descriptor)).map { SourceTree.Destination(path: path, identity: $0.identity) }
     }
 
     /// True when this directory is the directory `ancestor` or lies anywhere below it: going up through

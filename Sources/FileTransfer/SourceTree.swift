@@ -97,19 +97,66 @@ public struct SourceTree: Hashable, Sendable {
         case leave([String])
     }
 
-    /// An entry below the root the walk could not read: a directory it may not open or list (nothing below it
-    /// is copied), or an entry whose status it cannot read. The entries beside it are read on, as `cp -a` and
-    /// `rsync -a` go on past a directory they may not read.
+    /// An entry below the root the walk could not read or must not copy: a directory it may not open or list
+    /// (nothing below it is copied), an entry whose status it cannot read, or a directory that is the
+    /// destination itself or one of its own ancestors (reached through a bind mount). The entries beside it are
+    /// read on, as `cp -a` and `rsync -a` go on past a directory they may not read.
     public struct Unreadable: Hashable, Sendable, CustomStringConvertible {
         /// The components of its path relative to the destination, e.g. `["photos", "private"]`.
         public var components: [String]
         /// Its path in the source.
         public var path: String
-        /// Why it could not be read.
-        public var reason: Errno
+        /// Why it is not copied.
+        public var cause: Cause
 
-        /// One line naming the entry and the cause: `cannot read photos/private: Permission denied`.
-        public var description: String { SourceTreeError.unreadable(path: path, reason: reason).description }
+        /// Why an entry of a tree is not copied.
+        public enum Cause: Hashable, Sendable {
+            /// Its status, or a directory's names, could not be read.
+            case error(Errno)
+            /// The directory is the destination directory (a bind mount of it inside the tree): copying it
+            /// would copy the copy into itself without end.
+            case destination(path: String)
+            /// The directory is one the walk is already inside (a bind mount of an ancestor below it): reading
+            /// it would never end.
+            case loop(ancestor: String)
+        }
+
+        /// An entry that could not be read for `reason`.
+        public init(components: [String], path: String, reason: Errno) {
+            self.init(components: components, path: path, cause: .error(reason))
+        }
+
+        /// An entry not copied because of `cause`.
+        public init(components: [String], path: String, cause: Cause) {
+            self.components = components
+            self.path = path
+            self.cause = cause
+        }
+
+        /// Why it is not copied, after its name: `cannot read it: Permission denied`.
+        public var detail: String {
+            switch cause {
+            case .error(let reason):
+                "cannot read it: \(reason)"
+            case .destination(let destination):
+                "it is the destination directory \(DisplayText.escaped(destination)) (a bind mount?): a directory "
+                    + "is never copied into itself"
+            case .loop(let ancestor):
+                "it is \(DisplayText.escaped(ancestor)) again (a bind mount of a directory inside itself): a loop "
+                    + "would never end"
+            }
+        }
+
+        /// One line naming the entry and the cause: `cannot read photos/private: Permission denied`, or
+        /// `cannot copy src/backup: it is the destination directory …`.
+        public var description: String {
+            switch cause {
+            case .error(let reason):
+                SourceTreeError.unreadable(path: path, reason: reason).description
+            case .destination, .loop:
+                "cannot copy \(DisplayText.escaped(path)): \(detail)"
+            }
+        }
     }
 
     /// The root directory's name: the top directory created in the destination.
@@ -134,18 +181,20 @@ public struct SourceTree: Hashable, Sendable {
 
     /// Reads the whole tree at `root` (see ``Walk``).
     public static func walk(
-        _ root: String, excluding: [String] = [], fileSystem: FileSystem = .posix
+        _ root: String, excluding: [String] = [], destination: Destination? = nil, fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
         var firstNames = FirstNames()
-        return try walk(root, excluding: excluding, sharing: &firstNames, fileSystem: fileSystem)
+        return try walk(
+            root, excluding: excluding, destination: destination, sharing: &firstNames, fileSystem: fileSystem)
     }
 
     /// Reads the whole tree at `root`, its files with other names told apart with `firstNames`, the table of
     /// the sources read before it (see ``Walk/next(sharing:)``).
     package static func walk(
-        _ root: String, excluding: [String] = [], sharing firstNames: inout FirstNames, fileSystem: FileSystem = .posix
+        _ root: String, excluding: [String] = [], destination: Destination? = nil,
+        sharing firstNames: inout FirstNames, fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) -> SourceTree {
-        var walk = try Walk(root, excluding: excluding, fileSystem: fileSystem)
+        var walk = try Walk(root, excluding: excluding, destination: destination, fileSystem: fileSystem)
         var directories: [[String]] = []
         var files: [File] = []
         var copiedAsIs: [AsIs] = []
@@ -183,6 +232,8 @@ public struct SourceTree: Hashable, Sendable {
         private let root: String
         private let fileSystem: FileSystem
         private let excluding: [String]
+        /// The directory the tree is copied into, never read as part of it.
+        private let destination: Destination?
         /// The directories being read, the root first.
         private var stack: [Frame] = []
         /// The root's status, until the walk reports it as its first entry.
@@ -194,6 +245,7 @@ public struct SourceTree: Hashable, Sendable {
         /// One open directory and where the walk is in its names.
         private struct Frame {
             var descriptor: Int32
+            var identity: FileIdentity
             var path: String
             var components: [String]
             var names: [String]
@@ -201,12 +253,16 @@ public struct SourceTree: Hashable, Sendable {
         }
 
         /// Opens the directory `root` (the root itself may be reached through a symbolic link the user named;
-        /// nothing below it is).
-        public init(_ root: String, excluding: [String] = [], fileSystem: FileSystem = .posix) throws(SourceTreeError) {
+        /// nothing below it is). A directory below it that is `destination`, or one the walk is already inside, is
+        /// not read (an ``Unreadable`` entry): a bind mount can put either inside a tree.
+        public init(
+            _ root: String, excluding: [String] = [], destination: Destination? = nil, fileSystem: FileSystem = .posix
+        ) throws(SourceTreeError) {
             self.root = root
             self.fileSystem = fileSystem
             self.excluding = excluding
-            name = String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+            self.destination = destination
+            name = Self.rootName(of: root)
             let descriptor: Int32
             do {
                 descriptor = try fileSystem.open(root, O_RDONLY | O_DIRECTORY | O_NOCTTY, 0)
@@ -214,15 +270,22 @@ public struct SourceTree: Hashable, Sendable {
                 throw .unreadable(path: root, reason: error)
             }
             do throws(Errno) {
-                rootEntry = try fileSystem.status(descriptor)
+                let status = try fileSystem.status(descriptor)
+                rootEntry = status
                 stack.append(
                     Frame(
-                        descriptor: descriptor, path: root, components: [name],
+                        descriptor: descriptor, identity: status.identity, path: root, components: [name],
                         names: try Self.names(in: descriptor, fileSystem: fileSystem)))
             } catch {
                 fileSystem.close(descriptor)
                 throw .unreadable(path: root, reason: error)
             }
+        }
+
+        /// The name of the directory `root` names, the tree's own directory in the destination: its last component
+        /// (`photos` for `a/photos/`); empty for `/`.
+        package static func rootName(of root: String) -> String {
+            String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
         }
 
         /// Closes the directories still open (a walk given up before its end).
@@ -304,8 +367,17 @@ public struct SourceTree: Hashable, Sendable {
                     return unreadable(error)
                 }
                 do {
+                    // What was opened, which a bind mount may make the destination or a directory above it.
+                    let identity = try fileSystem.status(child).identity
+                    if let refusal = refusal(of: identity) {
+                        fileSystem.close(child)
+                        return .unreadable(Unreadable(components: components, path: entryPath, cause: refusal))
+                    }
                     let names = try Self.names(in: child, fileSystem: fileSystem)
-                    stack.append(Frame(descriptor: child, path: entryPath, components: components, names: names))
+                    stack.append(
+                        Frame(
+                            descriptor: child, identity: identity, path: entryPath, components: components,
+                            names: names))
                 } catch {
                     fileSystem.close(child)
                     return unreadable(error)
@@ -316,6 +388,13 @@ public struct SourceTree: Hashable, Sendable {
             case .unknown:
                 return .skipped(Skipped(path: entryPath, kind: status.kind))
             }
+        }
+
+        /// Why the directory `identity` must not be read: it is the destination, or a directory the walk is
+        /// inside; nil for any other.
+        private func refusal(of identity: FileIdentity) -> Unreadable.Cause? {
+            if let destination, destination.identity == identity { return .destination(path: destination.path) }
+            return stack.first { $0.identity == identity }.map { .loop(ancestor: $0.path) }
         }
 
         /// True when the entry at `relativePath` (below the root) matches a pattern to leave out; the path's
@@ -335,6 +414,22 @@ public struct SourceTree: Hashable, Sendable {
         /// Every name in the open directory, in byte order.
         private static func names(in descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> [String] {
             try fileSystem.entriesAt(descriptor, Int.max).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+    }
+}
+
+extension SourceTree {
+    /// The directory a tree is copied into, as a walk avoids it: its path for messages and what it is on disk.
+    public struct Destination: Hashable, Sendable {
+        /// Its path as the user gave it.
+        public var path: String
+        /// Its device and inode.
+        public var identity: FileIdentity
+
+        /// The destination directory at `path`, which is `identity` on disk.
+        public init(path: String, identity: FileIdentity) {
+            self.path = path
+            self.identity = identity
         }
     }
 }

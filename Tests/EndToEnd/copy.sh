@@ -634,6 +634,39 @@ status=0
     pass "a directory copied into itself is refused with exit 2, nothing created" ||
     fail "directory into itself: exit $status: $(cat "$work/into.err") $(ls "$self/inner")"
 
+# 21b. A destination bind-mounted inside the source tree, and a directory bound inside itself, are not read: before,
+# the copy read its own output and made the source deeper without end (1,023 nested journals in 5 s); cp -a refuses
+# the first ("cannot copy a directory, 'src', into itself"). The rest of the tree is copied, exit 1. Needs a bind
+# mount (root, outside a container that forbids it).
+bind="$work/bind"
+mkdir -p "$bind/src/backup" "$bind/src/a" "$bind/mnt" "$bind/loop/sub"
+make_file "$bind/src/f" 100
+make_file "$bind/src/a/g" 100
+make_file "$bind/loop/y" 100
+if mount --bind "$bind/src/backup" "$bind/mnt" 2>/dev/null; then
+    status=0
+    timeout 60 "$bin" copy --headless "$bind/src" "$bind/mnt" >"$work/bind.out" 2>"$work/bind.err" || status=$?
+    nested=$(find "$bind/src/backup" -mindepth 1 -type d | wc -l)
+    umount "$bind/mnt"
+    [ $status = 1 ] && grep -q "src/backup: it is the destination directory" "$work/bind.err" &&
+        same "$bind/src/f" "$bind/src/backup/src/f" && same "$bind/src/a/g" "$bind/src/backup/src/a/g" &&
+        [ "$nested" = 2 ] &&
+        pass "a destination bind-mounted inside the tree is not copied into itself: the rest copied, exit 1" ||
+        fail "destination bound inside the tree: exit $status, $nested directories below it: $(head -c 600 "$work/bind.err")"
+    if mount --bind "$bind/loop" "$bind/loop/sub" 2>/dev/null; then
+        new_destination bindloop
+        status=0
+        timeout 60 "$bin" copy --headless "$bind/loop" "$dst" >"$work/bindloop.out" 2>"$work/bindloop.err" || status=$?
+        umount "$bind/loop/sub"
+        [ $status = 1 ] && grep -q "loop/sub: it is .*loop again" "$work/bindloop.err" && same "$bind/loop/y" "$dst/loop/y" &&
+            [ ! -e "$dst/loop/sub" ] &&
+            pass "a directory bound inside itself is read once: the loop refused, the rest copied, exit 1" ||
+            fail "directory bound inside itself: exit $status: $(head -c 600 "$work/bindloop.err")"
+    fi
+else
+    echo "copy: skipped 21b (mount --bind is not allowed here)"
+fi
+
 # 22. The source is read until its end, not to its st_size: /proc/version says 0 bytes and holds a line
 # (compared through a pipe: `cmp FILE FILE` trusts st_size too).
 if [ -r /proc/version ]; then
@@ -985,6 +1018,32 @@ status=0
 "$bin" copy --headless --exclude 'f1' --exclude '*3' "$rerun" "$dst" >/dev/null 2>"$work/exclude.err" || status=$?
 [ $status = 0 ] && [ "$(ls "$dst/rerun-src")" = f2 ] && pass "--exclude leaves out matching entries" ||
     fail "--exclude: exit $status, copied $(ls "$dst/rerun-src"): $(cat "$work/exclude.err")"
+
+# 27b. A file where a tree's own directory goes is refused before anything is written, by the run and by --dry-run
+# alike (exit 2): before, the run left an empty .statetui-journal behind and --dry-run said "would copy" (exit 0).
+# A file where a directory inside the tree goes fails that directory alone, in both (exit 1).
+new_destination inway
+mkdir -p "$work/inway-src/tree/sub"
+make_file "$work/inway-src/tree/sub/a" 100
+make_file "$work/inway-src/tree/b" 100
+make_file "$dst/tree" 10
+dry=0 real=0
+"$bin" copy --headless --dry-run "$work/inway-src/tree" "$dst" >/dev/null 2>"$work/inway-dry.err" || dry=$?
+"$bin" copy --headless "$work/inway-src/tree" "$dst" >/dev/null 2>"$work/inway.err" || real=$?
+[ $dry = 2 ] && [ $real = 2 ] && grep -q "refusing to use .*/tree: it is not a directory" "$work/inway-dry.err" &&
+    [ "$(ls -A "$dst")" = tree ] &&
+    pass "a file where a tree's directory goes: refused by the run and --dry-run alike (exit 2), nothing written" ||
+    fail "tree's directory taken: dry-run exit $dry, run exit $real, left $(ls -A "$dst" | tr '\n' ' '): $(cat "$work/inway.err")"
+rm "$dst/tree"
+mkdir "$dst/tree"
+make_file "$dst/tree/sub" 10
+dry=0 real=0
+"$bin" copy --headless --dry-run "$work/inway-src/tree" "$dst" >"$work/inway-dry.out" 2>&1 || dry=$?
+"$bin" copy --headless "$work/inway-src/tree" "$dst" >/dev/null 2>"$work/inway.err" || real=$?
+[ $dry = 1 ] && [ $real = 1 ] && grep -q "would fail tree/sub: it is not a directory" "$work/inway-dry.out" &&
+    ! grep -q "would copy tree/sub/a" "$work/inway-dry.out" && same "$work/inway-src/tree/b" "$dst/tree/b" &&
+    pass "a file where a directory inside the tree goes: that directory fails alone, in the run and --dry-run (exit 1)" ||
+    fail "directory inside the tree taken: dry-run exit $dry, run exit $real: $(cat "$work/inway-dry.out" "$work/inway.err")"
 
 # 18. The interactive mode in tmux: the Transfers screen with one row per source; `s` starts the selected
 #     transfer, `p` pauses it (the row says paused and the partial stops growing), `p` resumes, and the

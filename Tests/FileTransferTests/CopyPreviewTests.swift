@@ -43,9 +43,12 @@ import Testing
     }
 
     /// A copy the run would skip says so, and, when the run would bring its mode or times in line with its
-    /// source (a file made private since its copy), says that too (before: only "same size and time").
-    @Test(arguments: [false, true])
-    func aSkipSaysWhenTheCopysModeWouldBeSet(madePrivate: Bool) throws {
+    /// source (a file made private since its copy), says that too (before: only "same size and time"). A copy
+    /// the run would copy anew rather than change in place, because another name shares its inode
+    /// (``RerunTests/aSkippedCopySharedWithAnotherNameIsCopiedAnew(shared:)``), would be replaced (before: "would
+    /// skip", while the run changed both names' mode).
+    @Test(arguments: ["unchanged", "made private", "made private, its copy shared"])
+    func aSkipSaysWhenTheCopysModeWouldBeSet(sourceAndCopy: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let source = directory.file("key")
@@ -55,17 +58,50 @@ import Testing
             #expect(chmod(path, 0o644) == 0)
             try setModificationTime(of: path, seconds: 1_000)
         }
-        if madePrivate { #expect(chmod(source, 0o600) == 0) }
+        if sourceAndCopy != "unchanged" { #expect(chmod(source, 0o600) == 0) }
+        if sourceAndCopy.hasSuffix("shared") { #expect(link(destination + "/key", destination + "/other") == 0) }
 
         let preview = try CopyPreview(
             sources: [source], destinationDirectory: destination, overwrite: false, comparesContent: false)
 
+        let expected = [
+            "unchanged": "would skip key (same size and time)",
+            "made private":
+                "would skip key (same size and time; its mode, owner or times would be set to the source's)",
+            "made private, its copy shared": "would replace key",
+        ]
+        #expect(preview.entries.map(\.description) == [expected[sourceAndCopy]])
+    }
+
+    /// A directory of the tree whose place a file or a symbolic link takes in the destination would fail with
+    /// everything below it, as the run fails it ("refusing to use …: it is not a directory"); before, the dry run
+    /// said "would copy" for every file below it and exited 0.
+    @Test(arguments: ["file", "link"]) func aDirectoryWhosePlaceIsTakenWouldFail(inTheWay: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tree = try directory.directory("tree")
+        _ = try directory.directory("tree/sub/deeper")
+        try write([1], to: tree + "/sub/deeper/a")
+        try write([2], to: tree + "/z")
+        let destination = try directory.directory("out")
+        _ = try directory.directory("out/tree")
+        if inTheWay == "file" {
+            try write([3], to: destination + "/tree/sub")
+        } else {
+            try #require(symlink("..", destination + "/tree/sub") == 0)
+        }
+
+        let preview = try CopyPreview(
+            sources: [tree], destinationDirectory: destination, overwrite: true, comparesContent: false)
+
         #expect(
             preview.entries.map(\.description) == [
-                madePrivate
-                    ? "would skip key (same size and time; its mode, owner or times would be set to the source's)"
-                    : "would skip key (same size and time)"
+                "would fail tree/sub: "
+                    + (inTheWay == "file"
+                        ? "it is not a directory" : "it is a symbolic link, which the copy never follows"),
+                "would copy tree/z",
             ])
+        #expect(preview.hasFailures)
     }
 
     /// A symbolic link named on the command line would be copied as a link, whether it leads to a file or a

@@ -79,6 +79,42 @@ import Testing
         #expect(contents(of: fixture.finalPath) == fixture.content)
     }
 
+    /// A copy that shares its inode with another name its source's file does not have (two files an earlier run
+    /// copied as hard links, told apart in the source since) is copied anew rather than given its source's mode
+    /// in place, with or without `--overwrite`: before, the rerun made the other name's mode change too (a
+    /// private source left its copy `0644`, or its sibling's copy lost its own mode) and exited 0. The other
+    /// name keeps the old inode and its metadata. Without other names (the argument false) it is skipped as
+    /// before, in place.
+    @Test(arguments: [true, false])
+    func aSkippedCopySharedWithAnotherNameIsCopiedAnew(shared: Bool) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let sibling = fixture.finalPath + ".sibling"
+        try write(fixture.content, to: fixture.finalPath)
+        #expect(chmod(fixture.finalPath, 0o644) == 0)
+        if shared { #expect(link(fixture.finalPath, sibling) == 0) }
+        #expect(chmod(fixture.source, 0o600) == 0)
+        try setModificationTime(of: fixture.source, seconds: 1_500_000_000)
+        try setModificationTime(of: fixture.finalPath, seconds: 1_500_000_000)
+        let before = Self.inode(of: fixture.finalPath)
+
+        let outcome = try await fixture.job().run()
+
+        let size = Int64(fixture.content.count)
+        #expect(
+            outcome
+                == (shared
+                    ? .completed(fixture.committed)
+                    : .alreadyComplete(CommittedFile(path: fixture.finalPath, size: size, digest: nil))))
+        #expect(try MetadataTests.modeAndTime(of: fixture.finalPath) == (0o600, 1_500_000_000))
+        #expect((Self.inode(of: fixture.finalPath) == before) == !shared)
+        #expect(contents(of: fixture.finalPath) == fixture.content)
+        if shared {
+            #expect(try MetadataTests.modeAndTime(of: sibling) == (0o644, 1_500_000_000))
+            #expect(Self.inode(of: sibling) == before)
+        }
+    }
+
     /// A directory under the file's name is refused before a byte of the source is read, even with
     /// `--overwrite` (the rename at the end could only fail).
     @Test func aDirectoryWhereTheFileGoesIsRefusedBeforeCopying() async throws {

@@ -166,6 +166,58 @@ import Testing
             ])
     }
 
+    /// A bind mount can put the destination, or a directory the walk is inside, below a tree (`mount --bind
+    /// src/backup DEST`): before, the copy then read its own output and made the tree deeper without end, writing
+    /// into the source (as `cp -a` refuses: "cannot copy a directory, 'src', into itself"). Such a directory is
+    /// not read, its refusal says why, and the walk goes on beside it.
+    @Test(arguments: [true, false])
+    func aDirectoryThatIsTheDestinationOrAnAncestorIsNotRead(mountsTheDestination: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = try directory.directory("tree")
+        _ = try directory.directory("tree/sub/mount")
+        try write([1], to: root + "/sub/mount/inside")
+        try write([2], to: root + "/sub/beside")
+        let destination = try directory.directory("destination")
+        let posix = FileSystem.posix
+        var fileSystem = posix
+        let mount = Locked<Int32?>(nil)
+        fileSystem.openAt = { parent, name, flags, mode throws(Errno) in
+            let opened = try posix.openAt(parent, name, flags, mode)
+            if name == "mount" { mount.withLock { $0 = opened } }
+            return opened
+        }
+        // What `mount` is on disk once bound: the destination, or the tree's root above it.
+        let bound = try posix.statusOfPath(mountsTheDestination ? destination : root + "/").identity
+        fileSystem.status = { descriptor throws(Errno) in
+            var status = try posix.status(descriptor)
+            if mount.withLock({ $0 == descriptor }) { status.identity = bound }
+            return status
+        }
+        var walk = try SourceTree.Walk(
+            root,
+            destination: SourceTree.Destination(path: "backup", identity: try posix.statusOfPath(destination).identity),
+            fileSystem: fileSystem)
+        var entries: [String] = []
+        var refusals: [String] = []
+        while let entry = walk.next() {
+            entries.append(Self.summary(entry))
+            if case .unreadable(let entry) = entry { refusals.append(entry.description) }
+        }
+        #expect(
+            entries == [
+                "enter tree", "enter tree/sub", "file tree/sub/beside", "unreadable tree/sub/mount", "leave tree/sub",
+                "leave tree",
+            ])
+        let expected =
+            mountsTheDestination
+            ? "cannot copy \(root)/sub/mount: it is the destination directory backup (a bind mount?): a directory is "
+                + "never copied into itself"
+            : "cannot copy \(root)/sub/mount: it is \(root) again (a bind mount of a directory inside itself): a "
+                + "loop would never end"
+        #expect(refusals == [expected])
+    }
+
     /// One line per walk entry, for comparing a walk as a whole.
     static func summary(_ entry: SourceTree.Entry) -> String {
         switch entry {

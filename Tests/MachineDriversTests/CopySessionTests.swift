@@ -50,6 +50,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination + "/.statetui-journal"))
     }
 
+    /// A tree whose own directory in the destination is taken by a file or a symbolic link is refused before
+    /// anything is written, whichever source comes first (issue 23's "nothing started"): before, the journal was
+    /// created first and left behind (`.statetui-journal`, 0 bytes), and a tree named before the refused one got
+    /// its directory. The same check is the dry run's (``CopySession/preflight(sources:into:)``).
+    @Test(arguments: ["file", "link"]) func aTreeWhoseDirectoryIsTakenIsRefusedWithNothingWritten(inTheWay: String)
+        throws
+    {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let destination = root + "/dest"
+        for directory in [root + "/src/first", root + "/src/tree", destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1]).write(to: URL(fileURLWithPath: root + "/src/first/a"))
+        try Data([2]).write(to: URL(fileURLWithPath: root + "/src/tree/b"))
+        if inTheWay == "file" {
+            try Data([3]).write(to: URL(fileURLWithPath: destination + "/tree"))
+        } else {
+            try FileManager.default.createSymbolicLink(atPath: destination + "/tree", withDestinationPath: root)
+        }
+        let detail =
+            inTheWay == "file" ? "it is not a directory" : "it is a symbolic link, which the copy never follows"
+        let refusal = CopySessionError.destination(.unsafeEntry(path: destination + "/tree", detail: detail))
+
+        #expect(throws: refusal) {
+            try CopySession(
+                sources: [root + "/src/first", root + "/src/tree"], destinationDirectory: destination,
+                overwrite: false, options: CopyOptions())
+        }
+        #expect(throws: refusal) {
+            try CopySession.preflight(
+                sources: [root + "/src/first", root + "/src/tree"], into: DestinationDirectory(path: destination))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["tree"])
+    }
+
     /// A tree's directories get their sources' extended attributes (ACLs, a default ACL among them) with their
     /// mode and times once their contents are copied, as `cp -a` gives them (before: only files got theirs, so
     /// a directory's ACLs were lost); each file gets its own from its source at its commit.

@@ -58,52 +58,77 @@ package final class CopySession {
         } catch {
             throw .destination(error)
         }
-        var seen: [[UInt8]: String] = [:]
-        for source in sources {
-            let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-            guard !name.isEmpty, name != ".", name != ".." else { throw .unnamedSource(source) }
-            if let other = seen[FileName.bytes(name)] { throw .sameName(name, first: other, second: source) }
-            seen[FileName.bytes(name)] = source
-        }
+        try Self.preflight(sources: sources, into: top)
         var pending: [CopyStream.Source] = []
         for source in sources {
             // A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do
             // (`LINK/`, with the slash, names the directory it leads to), and a FIFO, socket or device is made
-            // anew, never opened; only a directory itself is copied as a tree, never into itself.
+            // anew, never opened; only a directory itself is copied as a tree.
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             switch status?.kind {
             case let kind? where kind.isCopiedAsIs:
                 let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
                 pending.append(.asIs(SourceTree.AsIs(directory: [], name: name, source: source)))
-                continue
             case .directory?:
-                break
+                do {
+                    pending.append(
+                        .tree(
+                            source,
+                            try SourceTree.Walk(
+                                source, excluding: excluding, destination: top.asWalkDestination,
+                                fileSystem: fileSystem)))
+                } catch {
+                    throw .sourceTree(error)
+                }
             default:
                 pending.append(.file(source, status))
-                continue
-            }
-            if let root = try? fileSystem.statusOfPath(source), top.isWithin(root.identity) {
-                throw .intoItself(source: source)
-            }
-            do {
-                pending.append(.tree(source, try SourceTree.Walk(source, excluding: excluding, fileSystem: fileSystem)))
-            } catch {
-                throw .sourceTree(error)
             }
         }
         do {
             journal = try CopyJournal(directory: top, whenBusy: whenBusy)
-            // A tree's own directory is made (or found) now, so an entry planted under its name is refused
-            // before anything is copied; the walk opens it again, without following a link either.
+        } catch {
+            throw .destination(error)
+        }
+        do {
+            // A tree's own directory is made (or found) now, so an entry planted under its name since the
+            // preflight is refused before anything is copied; the walk opens it again, without following a link.
             for case .tree(let source, let walk) in pending {
                 _ = try top.subdirectory(walk.name.isEmpty ? source : walk.name)
             }
         } catch {
+            // Nothing was copied: a journal this run made, with nothing in it, is not left behind.
+            _ = try? journal.removeIfSettled()
             throw .destination(error)
         }
         stream = CopyStream(
             top: top, journal: journal, sources: pending, overwrite: overwrite, options: options,
             whenBusy: whenBusy, warnings: warnings)
+    }
+
+    /// The checks a copy makes before it writes anything, which `--dry-run` makes too: every source names an entry
+    /// to make (not `/`, `.` or `..`) and no two the same one; no source directory holds the destination (it
+    /// would be copied into itself); no symbolic link or other entry is in the way of a tree's own directory in
+    /// the destination, nor does a tree take a name the copy keeps for itself. Reads only.
+    package static func preflight(sources: [String], into top: DestinationDirectory) throws(CopySessionError) {
+        let fileSystem = top.fileSystem
+        var seen: [[UInt8]: String] = [:]
+        for source in sources {
+            let name = CopyRequest(id: "", source: source, destinationDirectory: top.path).name
+            guard !name.isEmpty, name != ".", name != ".." else { throw .unnamedSource(source) }
+            if let other = seen[FileName.bytes(name)] { throw .sameName(name, first: other, second: source) }
+            seen[FileName.bytes(name)] = source
+        }
+        for source in sources where (try? fileSystem.statusAt(AT_FDCWD, source))?.kind == .directory {
+            if let root = try? fileSystem.statusOfPath(source), top.isWithin(root.identity) {
+                throw .intoItself(source: source)
+            }
+            let name = SourceTree.Walk.rootName(of: source)
+            do {
+                try top.checkSubdirectory(name.isEmpty ? source : name)
+            } catch {
+                throw .destination(error)
+            }
+        }
     }
 
     /// The next transfer, the sources in the order given and each tree's files depth first; nil when
