@@ -70,7 +70,8 @@ package enum CopyCommand {
             intentions, durable checkpoints and outcomes: after a crash or kill, the same command continues
             where the durable data ends and skips files already completed. Once every transfer into a
             directory completed (or was cancelled), its journal is removed; a later run finds the copied files
-            identical to their sources and skips them.
+            identical to their sources and skips them. A journal that keeps an earlier run's partial of a
+            file this run does not copy (left out, or its source gone) stays, and the run names the partial.
 
             A directory is copied like cp -r: SOURCE_DIR becomes DEST_DIR/NAME with the same tree below it,
             one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
@@ -112,7 +113,8 @@ package enum CopyCommand {
 
             --exclude GLOB (repeatable) leaves out the entries of a source directory whose path below it
             matches GLOB with fnmatch rules ('*' also matches '/'): --exclude '*.tmp' --exclude 'cache/'
-            (a trailing '/' matches directories only, which are left out with everything below them).
+            (a trailing '/' matches directories only, which are left out with everything below them; a
+            leading '/' or './' anchors a pattern to the source directory, as every pattern already is).
 
             With --dry-run nothing is written (no directory, no journal): one line per entry says what
             the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
@@ -320,7 +322,13 @@ package enum CopyCommand {
             } else {
                 HeadlessCopy.run(session, io: io) { inspector?.register($0.machine.engine) }
             }
-        // A symbolic or hard link the session could not make is a failed entry, like a failed transfer.
-        return status == 0 && session.hadFailures ? 1 : status
+        // A directory, link or special file the session could not make is a failed entry, like a failed transfer,
+        // counted in the summary's "failed" beside the files: said here too, so the counts on standard error add up.
+        guard session.hadFailures, status == 0 || status == 1 else { return status }
+        let count = session.failedEntries
+        io.writeError(
+            "statetui: \(count) other \(count == 1 ? "entry" : "entries") failed (directories, links or special "
+                + "files, each named above)\n")
+        return 1
     }
 }

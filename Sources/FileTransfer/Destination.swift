@@ -276,8 +276,10 @@ public final class DestinationDirectory: Sendable {
         do {
             try fileSystem.renameAt(descriptor, from, to)
         } catch {
+            // `cannot rename DIR/.statetui-partial.… onto DIR/name: …`, each path bounded on its own.
             throw .io(
-                operation: "rename onto \(DisplayText.bounded(path(of: to)))", path: path(of: from), reason: error)
+                operation: "rename \(DisplayText.bounded(path(of: from))) onto",
+                path: path(of: to), reason: error)
         }
     }
 
@@ -426,7 +428,11 @@ public final class DestinationDirectory: Sendable {
     ) throws(TransferError) -> Bool {
         try checkNotReserved(name)
         guard let file = try directory.status(of: existing), file.kind != .directory else {
-            throw .io(operation: "link", path: path(of: name), reason: .noSuchFile)
+            // Its first name failed (said where it failed) or was left out.
+            throw .unsafeEntry(
+                path: path(of: name),
+                detail: "it is the same file as \(DisplayText.bounded(directory.path(of: existing))), whose copy is "
+                    + "not there to link to")
         }
         if let source, !file.isCopy(of: source) {
             throw .unsafeEntry(
@@ -454,7 +460,11 @@ public final class DestinationDirectory: Sendable {
             try calling(name, operation) { () throws(Errno) in try make(name) }
             return
         }
-        guard overwrite, present.kind != .directory else { throw .destinationExists(path: path(of: name)) }
+        guard present.kind != .directory else {
+            // Not even with `overwrite`: so the advice to use it would mislead.
+            throw .unsafeEntry(path: path(of: name), detail: "it is a directory, which a copy never replaces")
+        }
+        guard overwrite else { throw .destinationExists(path: path(of: name)) }
         let staged = StagedFile.partialName(for: name)
         try remove(staged)
         try calling(name, operation) { () throws(Errno) in try make(staged) }

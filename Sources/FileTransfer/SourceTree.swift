@@ -260,7 +260,7 @@ public struct SourceTree: Hashable, Sendable {
         ) throws(SourceTreeError) {
             self.root = root
             self.fileSystem = fileSystem
-            self.excluding = excluding
+            self.excluding = excluding.map(Self.anchored)
             self.destination = destination
             name = Self.rootName(of: root)
             let descriptor: Int32
@@ -395,6 +395,18 @@ public struct SourceTree: Hashable, Sendable {
         private func refusal(of identity: FileIdentity) -> Unreadable.Cause? {
             if let destination, destination.identity == identity { return .destination(path: destination.path) }
             return stack.first { $0.identity == identity }.map { .loop(ancestor: $0.path) }
+        }
+
+        /// `pattern` as it matches the path below the root: a leading `/` or `./` anchors a pattern to the root (as
+        /// with rsync), which every pattern here already is, so they are dropped (before, `/cache` and `./cache`
+        /// matched nothing, silently).
+        static func anchored(_ pattern: String) -> String {
+            var pattern = Substring(pattern)
+            while pattern.hasPrefix("./") || pattern.hasPrefix("/") {
+                pattern = pattern.drop { $0 == "/" }
+                if pattern.hasPrefix("./") { pattern = pattern.dropFirst(2) }
+            }
+            return String(pattern)
         }
 
         /// True when the entry at `relativePath` (below the root) matches a pattern to leave out; the path's

@@ -144,6 +144,22 @@ import Darwin
         #expect(run.output.hasSuffix("copied 0 files (0 B), linked 1, skipped 0, failed 2 in 0 s\n"))
     }
 
+    /// A directory where a symbolic link goes is refused for what it is, as for a file: before, the refusal said
+    /// to use `--overwrite`, which never replaces a directory either.
+    @Test func aDirectoryWhereALinkGoesIsRefusedForWhatItIs() async throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/out/t/link", withIntermediateDirectories: true)
+        let run = try await Self.copy(root)
+        // Every file was copied; the failed link is the command's exit 1 (`failedEntries`).
+        #expect(run.status == 0)
+        #expect(
+            run.error.split(separator: "\n").map(String.init).contains(
+                "statetui: refusing to use \(root)/out/t/link: it is a directory, which a copy never replaces"),
+            "\(run)")
+        #expect(run.failedEntries == 1)
+    }
+
     @Test func aRerunPrintsOnlyWhatItSkipped() async throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -86,6 +86,79 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["tree"])
     }
 
+    /// A second name of a file whose first name failed (a directory in its way) cannot be linked to it: the
+    /// session says why, naming the first name (before: "cannot link d/s/b: No such file or directory"), and
+    /// counts it failed.
+    @Test(.timeLimit(.minutes(1))) func aSecondNameWhoseFirstFailedSaysWhy() async throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let source = root + "/s"
+        let destination = root + "/d"
+        for directory in [source, destination + "/s/a"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1, 2]).write(to: URL(fileURLWithPath: source + "/a"))
+        #expect(link(source + "/a", source + "/b") == 0)
+        let session = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: CopyOptions())
+
+        let first = try #require(session.next())
+        await Self.complete(first, failing: true)
+        session.settled(first)
+        #expect(session.next() == nil)
+
+        #expect(
+            session.finish() == [
+                "refusing to use \(destination)/s/b: it is the same file as \(destination)/s/a, whose copy is not "
+                    + "there to link to"
+            ])
+        #expect(session.failedEntries == 1)
+        #expect(!FileManager.default.fileExists(atPath: destination + "/s/b"))
+    }
+
+    /// A journal that keeps what an earlier run left of a file this run does not copy (its source gone, or left
+    /// out) is kept, and the headless session says so once its directory is done, naming the partial (before:
+    /// the partial, however large, and the journal stayed without a word, exit 0).
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func anEarlierRunsPartialOfAFileNotCopiedIsNamed(sourceGone: Bool) async throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for directory in [root + "/s", root + "/d/s"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1]).write(to: URL(fileURLWithPath: root + "/s/small"))
+        if !sourceGone { try Data([2, 3]).write(to: URL(fileURLWithPath: root + "/s/big")) }
+        do {
+            let journal = try CopyJournal(directory: DestinationDirectory(path: root + "/d/s"))
+            try journal.append(
+                .intent(
+                    name: "big", request: "s/big", source: root + "/s/big",
+                    sourceStatus: try FileSystem.posix.statusOfPath(root + "/s/small"), replaces: nil))
+        }
+        let partial = root + "/d/s/" + StagedFile.partialName(for: "big")
+        try Data([2]).write(to: URL(fileURLWithPath: partial))
+        let session = try CopySession(
+            sources: [root + "/s"], destinationDirectory: root + "/d", overwrite: false, options: CopyOptions(),
+            excluding: ["big"])
+
+        let small = try #require(session.next())
+        await Self.complete(small)
+        session.settled(small)
+        #expect(session.next() == nil)
+
+        let why =
+            sourceGone
+            ? "its source \(root)/s/big is gone (remove them if it is not coming back)"
+            : "this run did not copy its source \(root)/s/big (left out); a run that copies it continues it"
+        #expect(
+            session.takeMessages() == [
+                "\(root)/d/s/.statetui-journal keeps an earlier run's copy of big in \(partial): \(why)"
+            ])
+        #expect(session.finish() == [])
+        #expect(FileManager.default.fileExists(atPath: partial))
+        #expect(FileManager.default.fileExists(atPath: root + "/d/s/.statetui-journal"))
+    }
+
     /// A tree's directories get their sources' extended attributes (ACLs, a default ACL among them) with their
     /// mode and times once their contents are copied, as `cp -a` gives them (before: only files got theirs, so
     /// a directory's ACLs were lost); each file gets its own from its source at its commit.
@@ -167,7 +240,7 @@ import Testing
     }
 
     /// Starts `transfer` and waits, through its machine's states, until its copy completed.
-    private static func complete(_ transfer: CopyTransfer) async {
+    private static func complete(_ transfer: CopyTransfer, failing: Bool = false) async {
         let states = transfer.machine.engine.states()
         transfer.machine.send(.start)
         for await state in states {
@@ -176,7 +249,8 @@ import Testing
                 await transfer.finish()
                 return
             case .failed(let message):
-                Issue.record("the copy failed: \(message)")
+                if !failing { Issue.record("the copy failed: \(message)") }
+                await transfer.finish()
                 return
             case .idle, .running, .paused:
                 continue

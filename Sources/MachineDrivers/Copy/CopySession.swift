@@ -296,6 +296,9 @@ private struct CopyStream {
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus, sourcePath: String)] = []
     var messages: [String] = []
+    /// The names whose transfers failed this run, by journal, kept in it for the next run (their failures were
+    /// said): what else a journal keeps unsettled at its directory's end an earlier run left.
+    private var failedHere: [ObjectIdentifier: Set<String>] = [:]
     /// The entries made since ``CopySession/takeMadeEntries()`` last took them.
     var made: [MadeEntry] = []
     var skippedCount = 0
@@ -528,7 +531,13 @@ private struct CopyStream {
     }
 
     mutating func settled(_ transfer: CopyTransfer) {
-        transfer.journal?.forgetSettled(named: transfer.request.name)
+        if let journal = transfer.journal {
+            journal.forgetSettled(named: transfer.request.name)
+            // Still there once the settled ones are forgotten: it failed, and the journal keeps it for a rerun.
+            if journal.entry(named: transfer.request.name) != nil {
+                failedHere[ObjectIdentifier(journal), default: []].insert(transfer.request.name)
+            }
+        }
         guard let id = directoryOf.removeValue(forKey: ObjectIdentifier(transfer)) else { return }
         directories[id]?.active -= 1
         finishIfDone(id)
@@ -542,13 +551,7 @@ private struct CopyStream {
             directory.children == 0
         else { return }
         directories[id] = nil
-        if let journal = directory.journal {
-            do throws(TransferError) {
-                try journal.removeIfSettled()
-            } catch {
-                messages.append(error.description)
-            }
-        }
+        if let journal = directory.journal { messages += close(journal) }
         if directory.waitsForLinks {
             waiting.append((directory.components, directory.source, directory.sourcePath))
         } else if let problem = copyMetadata(to: directory.directory, from: directory.source, at: directory.sourcePath)
@@ -559,6 +562,32 @@ private struct CopyStream {
         directories[parent]?.children -= 1
         if directory.waitsForLinks { directories[parent]?.waitsForLinks = true }
         finishIfDone(parent)
+    }
+
+    /// Removes `journal` when nothing in it is left to recover; otherwise, in a run that copies everything it
+    /// reads (headless), says what it keeps that an earlier run left and this run did not copy (a source left
+    /// out or gone since): before, a killed run's partial of such a file stayed with the journal, unmentioned,
+    /// however large. Returns the lines to show.
+    private mutating func close(_ journal: CopyJournal) -> [String] {
+        do throws(TransferError) {
+            guard try !journal.removeIfSettled(), finishesEarly else { return [] }
+        } catch {
+            return [error.description]
+        }
+        let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
+        return journal.entries.filter { !$0.value.status.isSettled && !failed.contains($0.key) }
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .map { name, entry in
+                let kept = entry.durableOffset > 0 ? "\(entry.durableOffset) bytes of " : ""
+                let source = DisplayText.bounded(entry.source)
+                let why =
+                    (try? options.fileSystem.statusAt(AT_FDCWD, entry.source)) == nil
+                    ? "its source \(source) is gone (remove them if it is not coming back)"
+                    : "this run did not copy its source \(source) (left out); a run that copies it continues it"
+                return "\(DisplayText.bounded(journal.directory.path(of: CopyJournal.fileName))) keeps \(kept)an "
+                    + "earlier run's copy of \(DisplayText.escaped(name)) in "
+                    + "\(DisplayText.bounded(journal.directory.path(of: StagedFile.partialName(for: name)))): \(why)"
+            }
     }
 
     /// Gives the tree directory `directory` the metadata of its source, the directory at `sourcePath` whose
@@ -590,13 +619,7 @@ private struct CopyStream {
         // The directories not finished yet, children (made later) before parents.
         let open = directories.sorted { $0.key > $1.key }.map(\.value)
         directories = [:]
-        for journal in [journal] + open.compactMap(\.journal) {
-            do throws(TransferError) {
-                try journal.removeIfSettled()
-            } catch {
-                problems.append(error.description)
-            }
-        }
+        for journal in [journal] + open.compactMap(\.journal) { problems += close(journal) }
         for link in hardLinks {
             do throws(TransferError) {
                 let (directory, name) = HardLink.split(link.path)
