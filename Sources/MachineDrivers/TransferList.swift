@@ -10,6 +10,13 @@ package protocol TransferList: Sendable {
     func driver(at row: Int) -> (any TransferDriver)?
     /// Row `row`'s driver, made now when it was not (`isNew`).
     func makeDriver(at row: Int) -> (driver: any TransferDriver, isNew: Bool)
+    /// The size of row `row`'s file as the list knows it before its driver is made; nil when it does not.
+    func size(at row: Int) -> Int64?
+}
+
+extension TransferList {
+    /// No size before a driver tells it.
+    package func size(at row: Int) -> Int64? { nil }
 }
 
 /// Drivers all made up front (the demo's simulated transfers, tests): a list that makes nothing.

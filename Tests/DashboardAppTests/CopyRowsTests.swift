@@ -41,7 +41,9 @@ import Testing
     private static let names = ["tree/a/x", "tree/a/y", "tree/b/z", "one.bin"]
 
     /// The dashboard over a session's files makes no machine: every row, and History's list, is there with the
-    /// model's initial state; an intent the initial state does not take (pause, cancel) makes nothing either.
+    /// model's initial state and the size the list read (before: no size until a row started, so the total row
+    /// said 100% with most files to go); an intent the initial state does not take (pause, cancel) makes nothing
+    /// either.
     @Test func aSessionsRowsMakeNoMachineUntilOneStarts() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
@@ -51,7 +53,13 @@ import Testing
         environment.mode = .copy(simulatesFaults: false)
         defer { environment.stop() }
         let state = environment.initialState
-        #expect(state.transfers.rows == Self.names.map { TransferRow(name: $0, model: TransferModel.initial) })
+        #expect(
+            state.transfers.rows
+                == zip(Self.names, [1, 1, 1, 2]).map { name, size in
+                    TransferRow(name: name, model: TransferModel.initial, driverStatus: .init(totalBytes: size))
+                })
+        #expect(
+            TransfersFeature.totalRow(state.transfers) == "total: 0 B of 5 B · 0% · – · ETA – · 0 of 4 files")
         #expect(state.history.machines == Self.names)
         runtime.perform(.send(row: 1, [.pause, .resume]))
         runtime.perform(.send(row: 1, [.cancel]))

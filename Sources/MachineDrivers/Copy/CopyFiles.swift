@@ -24,6 +24,7 @@ package final class CopyFiles: TransferList {
         private var bytes: [UInt8] = []
         private var ends: [UInt32] = []
         private var groupOf: [UInt32] = []
+        private var sizes: [Int64] = []
 
         private struct GroupKey: Hashable {
             var sourcePrefix: String
@@ -31,8 +32,9 @@ package final class CopyFiles: TransferList {
             var journal: ObjectIdentifier
         }
 
-        /// Adds the file read from `source`, shown as `displayName`, copied into `journal`'s directory.
-        mutating func add(source: String, displayName: String, journal: CopyJournal) {
+        /// Adds the file read from `source`, shown as `displayName`, copied into `journal`'s directory, of `size`
+        /// bytes when the walk read it (nil: unknown until its copy opens it).
+        mutating func add(source: String, displayName: String, journal: CopyJournal, size: Int64? = nil) {
             // Split at the last `/`: what the display shares with the source (the file's own name) is kept
             // once; a file whose display name ends otherwise keeps its whole paths in a group of its own.
             let (sourcePrefix, sourceName) = Self.split(source)
@@ -53,6 +55,7 @@ package final class CopyFiles: TransferList {
             bytes += name.utf8
             ends.append(UInt32(bytes.count))
             groupOf.append(UInt32(group))
+            sizes.append(size ?? -1)
         }
 
         /// `path` split after its last `/`: the part up to it and the name after it (all of it without one).
@@ -65,7 +68,7 @@ package final class CopyFiles: TransferList {
         /// The list, whose transfers copy with `overwrite` and `sharedOptions`.
         func files(overwrite: Bool, sharedOptions: SharedCopyOptions) -> CopyFiles {
             CopyFiles(
-                groups: groups, bytes: bytes, ends: ends, groupOf: groupOf, overwrite: overwrite,
+                groups: groups, bytes: bytes, ends: ends, groupOf: groupOf, sizes: sizes, overwrite: overwrite,
                 sharedOptions: sharedOptions)
         }
     }
@@ -76,19 +79,22 @@ package final class CopyFiles: TransferList {
     /// Where each row's component ends in ``bytes``.
     private let ends: [UInt32]
     private let groupOf: [UInt32]
+    /// Each row's size when the list was read; -1 when unknown.
+    private let sizes: [Int64]
     private let overwrite: Bool
     private let sharedOptions: SharedCopyOptions
     /// Each row's transfer once made.
     private let made: Locked<[CopyTransfer?]>
 
     private init(
-        groups: [Group], bytes: [UInt8], ends: [UInt32], groupOf: [UInt32], overwrite: Bool,
+        groups: [Group], bytes: [UInt8], ends: [UInt32], groupOf: [UInt32], sizes: [Int64], overwrite: Bool,
         sharedOptions: SharedCopyOptions
     ) {
         self.groups = groups
         self.bytes = bytes
         self.ends = ends
         self.groupOf = groupOf
+        self.sizes = sizes
         self.overwrite = overwrite
         self.sharedOptions = sharedOptions
         made = Locked(Array(repeating: nil, count: ends.count))
@@ -110,6 +116,11 @@ package final class CopyFiles: TransferList {
     /// The name the row shows, escaped as its transfer's ``CopyTransfer/name``.
     package func name(at row: Int) -> String {
         DisplayText.escaped(displayName(at: row))
+    }
+
+    /// Row `row`'s file size when the list was read; nil when it could not be read then.
+    package func size(at row: Int) -> Int64? {
+        sizes[row] >= 0 ? sizes[row] : nil
     }
 
     /// Row `row`'s transfer, nil while it was not made.
@@ -134,7 +145,7 @@ package final class CopyFiles: TransferList {
             let transfer = CopyTransfer(
                 source: group.sourcePrefix + component(row), destinationDirectory: group.journal.directory.path,
                 overwrite: overwrite, journal: group.journal, sharedOptions: sharedOptions,
-                displayName: displayName(at: row))
+                displayName: displayName(at: row), expectedSize: size(at: row))
             made[row] = transfer
             return (transfer, true)
         }

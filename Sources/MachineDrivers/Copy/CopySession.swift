@@ -148,7 +148,10 @@ package final class CopySession {
                 source: file.source,
                 displayName: file.displayName
                     ?? CopyRequest(id: "", source: file.source, destinationDirectory: file.journal.directory.path).name,
-                journal: file.journal)
+                journal: file.journal,
+                // Read now, so every row shows its size and the total row sums them all before a file is copied
+                // (before: rows not started counted nothing, and the total said 100% with most files to go).
+                size: (try? stream.options.fileSystem.statusAt(AT_FDCWD, file.source))?.size)
         }
         return files.files(overwrite: stream.overwrite, sharedOptions: stream.sharedOptions)
     }
@@ -681,7 +684,8 @@ package enum CopySessionError: Error, Hashable, Sendable, CustomStringConvertibl
             "\(DisplayText.escaped(first)) and \(DisplayText.escaped(second)) would both be copied to "
                 + "'\(DisplayText.escaped(name))'"
         case .unnamedSource(let source):
-            "'\(DisplayText.escaped(source))' names no file to copy"
+            "'\(DisplayText.escaped(source))' names no file to copy: name a file or a directory by its own name "
+                + "(DIR/. does not stand for the contents of DIR, as it does for cp -a)"
         case .sourceTree(let error):
             error.description
         case .intoItself(let source):

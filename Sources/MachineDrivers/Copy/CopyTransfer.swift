@@ -75,12 +75,13 @@ package final class CopyTransfer: TransferDriver {
     /// options are shared with other transfers: a session of a million files holds them once.
     package init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
-        sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess
+        sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess,
+        expectedSize: Int64? = nil
     ) {
         self.slots = slots
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
         let shown = displayName ?? name
-        let status = DriverStatus()
+        let status = DriverStatus(TransferDriverStatus(totalBytes: expectedSize))
         self.driverStatus = status
         let machine = TransferMachine(label: DisplayText.escaped(shown))
         self.machine = machine
@@ -232,7 +233,10 @@ package final class CopyTransfer: TransferDriver {
             let pauseAsked = suspension.withLock { $0.pauseAsked(in: sender.visit) }
             switch outcome {
             case .success(.completed(let file)), .success(.alreadyComplete(let file)):
-                // Also when a pause was asked: the job was past its last chunk, so the file is committed.
+                // Also when a pause was asked: the job was past its last chunk, so the file is committed. The job
+                // is done with: a completed row keeps its machine, not the job's own lifecycle machine and
+                // options (a later run would make a job anew, as a first one does).
+                self.job.withLock { if $0 === job { $0 = nil } }
                 driverStatus.change { $0.alreadyThere = Self.alreadyThere(outcome) }
                 forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
                 sender.send(.succeeded(request: request, file: file.path))
@@ -382,8 +386,13 @@ extension CopyTransfer {
 
 /// The driver status a ``CopyTransfer`` publishes: stale events counted and the armed fault.
 private final class DriverStatus: Sendable {
-    private let current = Locked(TransferDriverStatus())
+    private let current: Locked<TransferDriverStatus>
     private let injectedFault = Locked(false)
+
+    /// A status starting as `initial` (its size, when the file list read it).
+    init(_ initial: TransferDriverStatus) {
+        current = Locked(initial)
+    }
 
     /// The status now.
     var value: TransferDriverStatus { current.withLock { $0 } }

@@ -128,7 +128,7 @@ package final class TransfersRuntime: Sendable {
                 let driver = list.driver(at: row)
                 return TransferRow(
                     name: names[row], model: driver?.machine.model ?? .initial,
-                    driverStatus: driver?.status ?? TransferDriverStatus())
+                    driverStatus: driver?.status ?? TransferDriverStatus(totalBytes: list.size(at: row)))
             })
     }
 
