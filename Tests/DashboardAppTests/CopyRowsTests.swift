@@ -4,6 +4,7 @@ import MachineDrivers
 import SeedModels
 import StateMachineKit
 import Support
+import TerminalUI
 import Testing
 
 @testable import DashboardApp
@@ -66,6 +67,24 @@ import Testing
         #expect(files.madeRows == [])
         #expect(runtime.transfers.isEmpty)
         #expect(files.phases.map(\.phase) == Array(repeating: TransferModel.initial.phase, count: 4))
+    }
+
+    /// The help overlay of a copy dashboard lists `f` only with `--simulate-faults` (issue 23, item 9): before, it
+    /// offered "f next outcome fails" in every copy dashboard, where the key does nothing.
+    @Test(arguments: [false, true]) func theHelpListsTheFaultKeyOnlyWhenFaultsAreSimulated(simulates: Bool) throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let runtime = TransfersRuntime(list: try fixture.files())
+        var environment = DashboardEnvironment.live(seed: 1, replacing: [.transfers: runtime])
+        environment.mode = .copy(simulatesFaults: simulates)
+        defer { environment.stop() }
+        var state = environment.initialState
+        state.overlay = .help
+        let help = AppView.helpLayout(state, size: Size(width: 100, height: 40)).lines.map {
+            $0.spans.map(\.text).joined()
+        }
+        #expect(help.contains { $0.contains("f next outcome fails") } == simulates)
+        #expect(help.contains { $0.contains("s start") })
     }
 
     /// Starting a row makes its transfer, for the file the walk read, and only its; the change feed follows it

@@ -99,7 +99,7 @@ package enum AppView {
         var lines: [Line] = []
         let order = [state.screen] + state.screens.filter { $0 != state.screen }
         for screen in order {
-            let keys = Keymap.bindings(for: screen, in: state).allHelp()
+            let keys = Keymap.bindings(for: screen, in: state).allHelp(in: state)
             guard !keys.isEmpty else { continue }
             lines.append(Line(screen == state.screen ? "\(screen.title) (this screen)" : screen.title, style: .bold))
             lines += wrapKeys(keys, width: textWidth)

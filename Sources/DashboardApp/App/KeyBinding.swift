@@ -26,6 +26,10 @@ package struct KeyBinding<State: Sendable, Action: Sendable>: Sendable {
     package var bar: @Sendable (State, Size?) -> KeyHelp?
     /// Whether the binding applies in a state.
     package var applies: @Sendable (State) -> Bool
+    /// Whether the help overlay lists it in a state: false where the mode the dashboard runs in never lets it
+    /// apply (`f` in a copy dashboard without `--simulate-faults`), so the overlay offers no key that does
+    /// nothing. The man page and the README list every binding.
+    package var offered: @Sendable (State) -> Bool = { _ in true }
     /// Who judges the key when it is pressed.
     package var judge: KeyJudge
 
@@ -93,10 +97,20 @@ package struct KeyBinding<State: Sendable, Action: Sendable>: Sendable {
     ) -> KeyBinding<Parent, ParentAction> {
         let bar = bar
         let applies = applies
+        let offered = offered
         let resolve = resolve
-        return KeyBinding<Parent, ParentAction>(
+        var scoped = KeyBinding<Parent, ParentAction>(
             keys, mouse: mouse, help: help, judge: judge, bar: { bar(state($0), $1) },
             applies: { applies(state($0)) }, resolving: { resolve(state($0), $1).map(embed) })
+        scoped.offered = { offered(state($0)) }
+        return scoped
+    }
+
+    /// The same binding, listed by the help overlay only in the states `offered` holds for.
+    package func offered(when offered: @escaping @Sendable (State) -> Bool) -> Self {
+        var binding = self
+        binding.offered = offered
+        return binding
     }
 }
 
@@ -156,9 +170,15 @@ extension Array {
         filter { $0.applies(state) }.compactMap { $0.bar(state, size) }.uniqued()
     }
 
-    /// Every help entry of the table once, in table order: the help overlay's and the documentation's list.
+    /// Every help entry of the table once, in table order: the documentation's list.
     package func allHelp<State, Action>() -> [KeyHelp] where Element == KeyBinding<State, Action> {
         map(\.help).uniqued()
+    }
+
+    /// The help overlay's list in `state`: every entry of the table offered there (``KeyBinding/offered``),
+    /// once, in table order.
+    package func allHelp<State, Action>(in state: State) -> [KeyHelp] where Element == KeyBinding<State, Action> {
+        filter { $0.offered(state) }.map(\.help).uniqued()
     }
 }
 

@@ -176,7 +176,8 @@ package enum TransfersFeature {
                 bar: { _ in KeyHelp("f", "fail next") },
                 applies: {
                     $0.simulatesFaults && $0.hasSelection && !$0.rows[$0.selected].driverStatus.failsNextOutcome
-                }),
+                }
+            ).offered { $0.simulatesFaults },
             // `v` is in the help overlay only: the bar keeps room for `? help` and `q quit` at 80 columns.
             KeyBinding(
                 [.character("v")], .toggleStateText, help: KeyHelp("v", "states as words / canonical text"),
