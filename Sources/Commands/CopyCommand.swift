@@ -71,7 +71,7 @@ package enum CopyCommand {
             where the durable data ends and skips files already completed. Once every transfer into a
             directory completed (or was cancelled), its journal is removed; a later run finds the copied files
             identical to their sources and skips them. A journal that keeps an earlier run's partial of a
-            file this run does not copy (left out, or its source gone) stays, and the run names the partial.
+            file this run does not copy (left out, or its source gone) stays, and --headless names it.
 
             A directory is copied like cp -r: SOURCE_DIR becomes DEST_DIR/NAME with the same tree below it,
             one transfer per regular file (shown by its path, e.g. photos/2024/a.jpg), each directory with
@@ -114,7 +114,8 @@ package enum CopyCommand {
             --exclude GLOB (repeatable) leaves out the entries of a source directory whose path below it
             matches GLOB with fnmatch rules ('*' also matches '/'): --exclude '*.tmp' --exclude 'cache/'
             (a trailing '/' matches directories only, which are left out with everything below them; a
-            leading '/' or './' anchors a pattern to the source directory, as every pattern already is).
+            leading '/' or './' anchors a pattern to the source directory as with rsync, its '*' then not
+            matching '/': --exclude '/*.log' leaves out the top directory's log files only).
 
             With --dry-run nothing is written (no directory, no journal): one line per entry says what
             the copy would do ("would copy photos/a.jpg", "would skip a.iso (same size and time)",
@@ -128,8 +129,8 @@ package enum CopyCommand {
             is skipped without being read (--checksum compares content instead); one with the same size
             and content is skipped too; a skipped copy is given its source's mode, owner and times where
             they changed (a file made private since is private in its copy too; a copy that shares its
-            inode with a name its source's file does not have, a hard link an earlier run made, is copied
-            anew instead, so the other name keeps its own). A differing file this copy did not write is
+            inode with other names while its source's file has none, a hard link an earlier run made, is
+            copied anew instead, so the other names keep their own). A differing file this copy did not write is
             refused (exit 1) unless --overwrite, which replaces only the files that differ. A directory
             where a file goes is refused before that file is copied; a file or symbolic link where a tree's
             own directory goes is refused before anything is written (exit 2, no journal left), and one
@@ -327,8 +328,7 @@ package enum CopyCommand {
         guard session.hadFailures, status == 0 || status == 1 else { return status }
         let count = session.failedEntries
         io.writeError(
-            "statetui: \(count) other \(count == 1 ? "entry" : "entries") failed (directories, links or special "
-                + "files, each named above)\n")
+            "statetui: \(count) other \(count == 1 ? "entry" : "entries") failed (each named above)\n")
         return 1
     }
 }

@@ -134,13 +134,14 @@ public struct FileStatus: Hashable, Sendable, Codable {
         kind == .regularFile && sameContent(as: source)
     }
 
-    /// True when this file, a copy of `source` a rerun would skip, shares its inode with names the source's file
-    /// does not have (more links than the source: a hard link an earlier run made between files that are apart
-    /// in the source since) and its mode, owner or modification time differ from what a copy by `user` gets:
-    /// changing them in place would change those other names too. Such a copy is copied anew instead (the
-    /// other names keep the inode and their metadata).
+    /// True when this file, a copy of `source` a rerun would skip, shares its inode with other names while the
+    /// source's file has only its own (a hard link an earlier run made between files that are apart in the
+    /// source since), and its mode, owner or modification time differ from what a copy by `user` gets: changing
+    /// them in place would change those other names too. Such a copy is copied anew instead (the other names
+    /// keep the inode and their metadata). A source with other names of its own keeps its copy's names
+    /// together: the session links them to that copy, and replacing it would leave them apart.
     func sharesMetadataWithOtherNames(asCopyOf source: FileStatus, asUser user: UInt32) -> Bool {
-        linkCount > source.linkCount && !hasMetadata(of: source, asUser: user)
+        source.linkCount == 1 && linkCount > 1 && !hasMetadata(of: source, asUser: user)
     }
 
     /// True when this destination entry is taken for the copy of `source` (a rerun keeps it, a second name is

@@ -231,7 +231,8 @@ public struct SourceTree: Hashable, Sendable {
         public let name: String
         private let root: String
         private let fileSystem: FileSystem
-        private let excluding: [String]
+        /// The patterns to leave out, each with the `fnmatch` flags it is matched with.
+        private let excluding: [(pattern: String, flags: Int32)]
         /// The directory the tree is copied into, never read as part of it.
         private let destination: Destination?
         /// The directories being read, the root first.
@@ -260,7 +261,7 @@ public struct SourceTree: Hashable, Sendable {
         ) throws(SourceTreeError) {
             self.root = root
             self.fileSystem = fileSystem
-            self.excluding = excluding.map(Self.anchored)
+            self.excluding = excluding.map(Self.exclusion)
             self.destination = destination
             name = Self.rootName(of: root)
             let descriptor: Int32
@@ -397,16 +398,19 @@ public struct SourceTree: Hashable, Sendable {
             return stack.first { $0.identity == identity }.map { .loop(ancestor: $0.path) }
         }
 
-        /// `pattern` as it matches the path below the root: a leading `/` or `./` anchors a pattern to the root (as
-        /// with rsync), which every pattern here already is, so they are dropped (before, `/cache` and `./cache`
-        /// matched nothing, silently).
-        static func anchored(_ pattern: String) -> String {
-            var pattern = Substring(pattern)
-            while pattern.hasPrefix("./") || pattern.hasPrefix("/") {
-                pattern = pattern.drop { $0 == "/" }
-                if pattern.hasPrefix("./") { pattern = pattern.dropFirst(2) }
+        /// `pattern` as it matches the path below the root, with its `fnmatch` flags: a pattern's `*` and `?` also
+        /// match `/`, so `*.log` leaves out every log file of the tree; a leading `/` (or `./`) anchors it to the
+        /// root as with rsync, where `*` and `?` stop at a `/` (`/*.log`: the root's own log files only). Before,
+        /// `/cache` and `./cache` matched nothing, silently.
+        static func exclusion(_ pattern: String) -> (pattern: String, flags: Int32) {
+            var rest = Substring(pattern)
+            var anchored = false
+            while rest.hasPrefix("./") || rest.hasPrefix("/") {
+                anchored = true
+                rest = rest.drop { $0 == "/" }
+                if rest.hasPrefix("./") { rest = rest.dropFirst(2) }
             }
-            return String(pattern)
+            return (String(rest), anchored ? FNM_PATHNAME : 0)
         }
 
         /// True when the entry at `relativePath` (below the root) matches a pattern to leave out; the path's
@@ -414,11 +418,11 @@ public struct SourceTree: Hashable, Sendable {
         private func isExcluded(_ relativePath: String, isDirectory: Bool) -> Bool {
             guard !excluding.isEmpty else { return false }
             return FileName.withCString(relativePath) { path in
-                excluding.contains { pattern in
+                excluding.contains { pattern, flags in
                     if pattern.hasSuffix("/") {
-                        return isDirectory && fnmatch(String(pattern.dropLast()), path, 0) == 0
+                        return isDirectory && fnmatch(String(pattern.dropLast()), path, flags) == 0
                     }
-                    return fnmatch(pattern, path, 0) == 0
+                    return fnmatch(pattern, path, flags) == 0
                 }
             }
         }

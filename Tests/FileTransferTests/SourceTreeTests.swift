@@ -71,7 +71,7 @@ import Testing
 
     /// Patterns match the path below the root (`*` crossing `/`); a trailing `/` matches directories only,
     /// which are left out with their contents; a leading `/` or `./` anchors a pattern to the root, as rsync's
-    /// does (before, such a pattern matched nothing).
+    /// does, its `*` not crossing a `/` (before, such a pattern matched nothing).
     @Test(
         arguments: [
             ([], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
@@ -79,9 +79,11 @@ import Testing
             (["b/"], ["tree/a/three", "tree/z.txt"]),
             (["*/c/", "a"], ["tree/b/one", "tree/z.txt"]),
             (["three/"], ["tree/a/three", "tree/b/c/two", "tree/b/one", "tree/z.txt"]),
-            // A leading `/` or `./` anchors to the root, as every pattern is (before, these matched nothing).
+            // A leading `/` or `./` anchors to the root, where `*` stops at a `/` (before, these matched nothing).
             (["/b/", "./z.txt"], ["tree/a/three"]),
             (["/./a/three"], ["tree/b/c/two", "tree/b/one", "tree/z.txt"]),
+            (["/*/one", "/*/two"], ["tree/a/three", "tree/b/c/two", "tree/z.txt"]),
+            (["*/two"], ["tree/a/three", "tree/b/one", "tree/z.txt"]),
         ] as [([String], [String])])
     func excludedEntriesAreLeftOut(patterns: [String], files: [String]) throws {
         let directory = try TemporaryDirectory()

@@ -116,46 +116,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination + "/s/b"))
     }
 
-    /// A journal that keeps what an earlier run left of a file this run does not copy (its source gone, or left
-    /// out) is kept, and the headless session says so once its directory is done, naming the partial (before:
-    /// the partial, however large, and the journal stayed without a word, exit 0).
+    /// A journal that keeps what an earlier run left of a file this run does not copy (left out here) is kept, and
+    /// the headless session says so once its directory is done, naming the partial when there is one (before: the
+    /// partial, however large, and the journal stayed without a word, exit 0). A file that failed in this run
+    /// (`blocked`, a directory in its way) is not listed: its failure was said.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])
-    func anEarlierRunsPartialOfAFileNotCopiedIsNamed(sourceGone: Bool) async throws {
+    func anEarlierRunsPartialOfAFileNotCopiedIsNamed(partialKept: Bool) async throws {
         let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for directory in [root + "/s", root + "/d/s"] {
+        for directory in [root + "/s", root + "/d/s/blocked"] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         try Data([1]).write(to: URL(fileURLWithPath: root + "/s/small"))
-        if !sourceGone { try Data([2, 3]).write(to: URL(fileURLWithPath: root + "/s/big")) }
+        try Data([2]).write(to: URL(fileURLWithPath: root + "/s/blocked"))
+        try Data([2, 3]).write(to: URL(fileURLWithPath: root + "/s/big"))
         do {
+            // An earlier run meant to copy both; this one leaves `big` out and fails `blocked`.
             let journal = try CopyJournal(directory: DestinationDirectory(path: root + "/d/s"))
-            try journal.append(
-                .intent(
-                    name: "big", request: "s/big", source: root + "/s/big",
-                    sourceStatus: try FileSystem.posix.statusOfPath(root + "/s/small"), replaces: nil))
+            for name in ["big", "blocked"] {
+                try journal.append(
+                    .intent(
+                        name: name, request: "s/" + name, source: root + "/s/" + name,
+                        sourceStatus: try FileSystem.posix.statusOfPath(root + "/s/" + name), replaces: nil))
+            }
         }
         let partial = root + "/d/s/" + StagedFile.partialName(for: "big")
-        try Data([2]).write(to: URL(fileURLWithPath: partial))
+        if partialKept { try Data([2]).write(to: URL(fileURLWithPath: partial)) }
         let session = try CopySession(
             sources: [root + "/s"], destinationDirectory: root + "/d", overwrite: false, options: CopyOptions(),
             excluding: ["big"])
 
+        let blocked = try #require(session.next())
+        #expect(blocked.request.name == "blocked")
+        await Self.complete(blocked, failing: true)
         let small = try #require(session.next())
         await Self.complete(small)
+        session.settled(blocked)
         session.settled(small)
         #expect(session.next() == nil)
 
-        let why =
-            sourceGone
-            ? "its source \(root)/s/big is gone (remove them if it is not coming back)"
-            : "this run did not copy its source \(root)/s/big (left out); a run that copies it continues it"
+        let kept =
+            partialKept ? "an earlier run's copy of big in \(partial)" : "an earlier run's unfinished record of big"
         #expect(
             session.takeMessages() == [
-                "\(root)/d/s/.statetui-journal keeps an earlier run's copy of big in \(partial): \(why)"
+                "\(root)/d/s/.statetui-journal keeps \(kept): this run did not copy its source \(root)/s/big (left "
+                    + "out, or not found); a run that copies it continues it"
             ])
         #expect(session.finish() == [])
-        #expect(FileManager.default.fileExists(atPath: partial))
+        #expect(FileManager.default.fileExists(atPath: partial) == partialKept)
         #expect(FileManager.default.fileExists(atPath: root + "/d/s/.statetui-journal"))
     }
 

@@ -572,24 +572,26 @@ private struct CopyStream {
     /// out or gone since): before, a killed run's partial of such a file stayed with the journal, unmentioned,
     /// however large. Returns the lines to show.
     private mutating func close(_ journal: CopyJournal) -> [String] {
+        let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
         do throws(TransferError) {
             guard try !journal.removeIfSettled(), finishesEarly else { return [] }
         } catch {
             return [error.description]
         }
-        let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
+        let directory = journal.directory
         return journal.entries.filter { !$0.value.status.isSettled && !failed.contains($0.key) }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             .map { name, entry in
-                let kept = entry.durableOffset > 0 ? "\(entry.durableOffset) bytes of " : ""
-                let source = DisplayText.bounded(entry.source)
-                let why =
-                    (try? options.fileSystem.statusAt(AT_FDCWD, entry.source)) == nil
-                    ? "its source \(source) is gone (remove them if it is not coming back)"
-                    : "this run did not copy its source \(source) (left out); a run that copies it continues it"
-                return "\(DisplayText.bounded(journal.directory.path(of: CopyJournal.fileName))) keeps \(kept)an "
-                    + "earlier run's copy of \(DisplayText.escaped(name)) in "
-                    + "\(DisplayText.bounded(journal.directory.path(of: StagedFile.partialName(for: name)))): \(why)"
+                // The source's path is the earlier run's, maybe relative to another directory: not judged here.
+                let partial = StagedFile.partialName(for: name)
+                let kept =
+                    (try? directory.status(of: partial)) != nil
+                    ? "an earlier run's copy of \(DisplayText.escaped(name)) in "
+                        + DisplayText.bounded(directory.path(of: partial))
+                    : "an earlier run's unfinished record of \(DisplayText.escaped(name))"
+                return "\(DisplayText.bounded(directory.path(of: CopyJournal.fileName))) keeps \(kept): this run did "
+                    + "not copy its source \(DisplayText.bounded(entry.source)) (left out, or not found); a run that "
+                    + "copies it continues it"
             }
     }
 

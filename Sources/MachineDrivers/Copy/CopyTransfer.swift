@@ -323,16 +323,18 @@ private struct CopySuspension {
 /// cancels the run's task, also when the stop comes before the task is attached. The interrupt reaches the
 /// job even while the task that started the run's task waits for a thread before attaching it.
 private final class RunStopper: Sendable {
-    private let job: CopyJob
+    /// Interrupts the job's run; holds the job weakly, since the visit's suspension keeps this stopper after the
+    /// run returned, and a completed transfer lets its job go.
+    private let interrupt: @Sendable () -> Void
     private let state = Locked<(task: Task<Result<CopyOutcome, TransferError>, Never>?, stopped: Bool)>((nil, false))
 
     init(job: CopyJob) {
-        self.job = job
+        interrupt = { [weak job] in job?.interrupt() }
     }
 
     /// Interrupts the job's run now; cancels the task now, or as soon as it is attached.
     func stop() {
-        job.interrupt()
+        interrupt()
         state.withLock { state in
             state.stopped = true
             return state.task
