@@ -217,20 +217,27 @@ public struct CopyPreview: Hashable, Sendable {
         guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .copy }
         if existing.identity == sourceStatus.identity { return .refuse(reason: "it is the source itself") }
         if existing.kind == .directory { return replacing(existing, overwrite: overwrite) }
-        // A copy the run skips gets its source's mode, owner and times where they differ: said with the skip.
-        let aligned =
-            existing.hasMetadata(of: sourceStatus, asUser: effectiveUser)
-            ? "" : "; its mode, owner or times would be set to the source's"
-        // One whose metadata would change in place while other names share its inode is copied anew.
-        let shared = existing.sharesMetadataWithOtherNames(asCopyOf: sourceStatus, asUser: effectiveUser)
+        // Why the run would take it for the source's copy, as the run decides it (by size and time unread, else
+        // by content); nil when it differs.
+        let same: String?
         if !comparesContent, existing.isUnchangedCopy(of: sourceStatus) {
-            return shared ? .replace : .skip(reason: "same size and time" + aligned)
-        }
-        if existing.kind == .regularFile, existing.size == sourceStatus.size,
+            same = "same size and time"
+        } else if existing.kind == .regularFile, existing.size == sourceStatus.size,
             let left = digest(of: source, fileSystem: fileSystem),
             left == digest(of: destination, fileSystem: fileSystem)
         {
-            return shared ? .replace : .skip(reason: "same content" + aligned)
+            same = "same content"
+        } else {
+            same = nil
+        }
+        if let same {
+            // One whose metadata would change in place while other names share its inode is copied anew; any
+            // other is skipped, given its source's mode, owner and times where they differ (said with the skip).
+            if existing.sharesMetadataWithOtherNames(asCopyOf: sourceStatus, asUser: effectiveUser) { return .replace }
+            let aligned =
+                existing.hasMetadata(of: sourceStatus, asUser: effectiveUser)
+                ? "" : "; its mode, owner or times would be set to the source's"
+            return .skip(reason: same + aligned)
         }
         return replacing(existing, overwrite: overwrite)
     }
