@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "TerminalUI", "FileTransfer",
                 "SeedModels", "MachineDrivers", "DashboardApp", "Commands", "StateMachineInspector", "Support",
+                "CMalloc",
             ]),
         .testTarget(name: "StateMachineKitTests", dependencies: ["StateMachineKit", "StateMachineTesting", "Support"]),
         // The in-process inspector server and its client (issue 15): sockets live here, never in the engine.

@@ -155,7 +155,7 @@ private let startingState: AppState = {
 }()
 
 /// The demo dashboard's first state with `transfers` on the Transfers screen.
-private func dashboardState(transfers: TransfersScreenState) -> AppState {
+func dashboardState(transfers: TransfersScreenState) -> AppState {
     var state = startingState
     state[TransfersFeature.self] = transfers
     return state

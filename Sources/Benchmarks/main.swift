@@ -8,7 +8,9 @@ if CommandLine.arguments.dropFirst().first == "--flood-child" {
     exit(0)
 }
 
-let groups = ["engine", "graph", "terminal", "dashboard", "copy", "copy_command", "copy_tree", "inspector", "replay"]
+let groups = [
+    "engine", "graph", "terminal", "dashboard", "copy", "copy_command", "copy_tree", "copy_rows", "inspector", "replay",
+]
 let chosen = Array(CommandLine.arguments.dropFirst())
 if let unknown = chosen.first(where: { !groups.contains($0) }) {
     fatalError("Benchmarks: unknown group '\(unknown)'; the groups are \(groups.joined(separator: ", "))")
@@ -37,6 +39,7 @@ await run("dashboard") { await runDashboardBenchmarks() }
 await run("copy") { runCopyBenchmarks() }
 await run("copy_command") { runCopyCommandBenchmarks() }
 await run("copy_tree") { runCopyTreeBenchmarks() }
+await run("copy_rows") { await runCopyRowBenchmarks() }
 await run("inspector") { await runInspectorBenchmarks() }
 await run("replay") { runReplayBenchmarks() }
 removeManyFileDirectories()

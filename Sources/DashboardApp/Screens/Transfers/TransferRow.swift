@@ -61,8 +61,9 @@ package struct TransferRow: Hashable, Sendable {
     package var enteredAt: Duration? { activity.enteredAt }
     /// The running request's recent progress, for its rate.
     package var progress: ProgressWindow { activity.progress }
-    /// The machine's newest records, oldest first, at most ``recentLimit``.
-    package var recent: [HistoryRow] { activity.recent }
+    /// The machine's newest records, oldest first, at most ``recentLimit``, as the detail pane lists them (made
+    /// when read: only the selected row's are).
+    package var recent: [HistoryRow] { HistoryRow.rows(machine: name, history: activity.recent) }
 
     /// The phase as a person reads it.
     package var presentation: StatePresentation { model.presentation }
@@ -82,7 +83,7 @@ package struct TransferRow: Hashable, Sendable {
     /// Takes in a batch of the machine's feed: counts the new records and keeps the newest for the detail pane.
     package mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
         var activity = activity
-        activity.take(records: records, name: name)
+        activity.take(records: records)
         self.activity = activity
     }
 
@@ -90,7 +91,7 @@ package struct TransferRow: Hashable, Sendable {
     /// `change.sample`, and its driver's status.
     package mutating func take(_ change: TransferChange) {
         var activity = activity
-        activity.take(records: change.records, name: name)
+        activity.take(records: change.records)
         activity.driverStatus = change.status
         activity.take(change.records.state.phase, change.sample)
         self.activity = activity
@@ -151,8 +152,10 @@ package struct TransferActivity: Hashable, Sendable {
     var enteredAt: Duration?
     /// The running request's recent progress, for its rate.
     var progress = ProgressWindow()
-    /// The machine's newest records, oldest first, at most ``TransferRow/recentLimit``.
-    var recent: [HistoryRow] = []
+    /// The machine's newest records, oldest first, at most ``TransferRow/recentLimit``: the records themselves,
+    /// whose states and events share their text with the machine's own history. Kept as History rows, each
+    /// row's records held their text a second time (about 1.2 KB a row of a 10,000-file copy dashboard).
+    var recent: [StateMachine<TransferModel, TransferEvent>.Record] = []
 
     /// Takes in `phase` seen when the runtime measured `sample`: a new visit restarts the time in state.
     mutating func take(_ phase: TransferState, _ sample: TransferSample) {
@@ -161,9 +164,9 @@ package struct TransferActivity: Hashable, Sendable {
         self.sample = sample
     }
 
-    /// Counts the new records of `records` and keeps the newest, listed as machine `name`.
-    mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch, name: String) {
-        let fresh = tally.newRecords(records).map { HistoryRow(machine: name, record: $0) }
+    /// Counts the new records of `records` and keeps the newest.
+    mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
+        let fresh = tally.newRecords(records)
         tally.add(records)
         recent = Array((recent + fresh).suffix(TransferRow.recentLimit))
     }

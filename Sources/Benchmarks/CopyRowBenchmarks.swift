@@ -1,0 +1,88 @@
+import CMalloc
+import DashboardApp
+import FileTransfer
+import Foundation
+import MachineDrivers
+import Support
+import TerminalUI
+
+/// Issue 23, item 6: what a row of the copy dashboard costs, in heap bytes the allocator holds for it (glibc's
+/// `mallinfo2`, so neither the arenas' free space nor thread stacks are counted), for a tree of
+/// `STATETUI_BENCH_ROW_FILES` (5,000 by default) one-byte files: a row never started (its name in the list, its
+/// row on the screen), and a row whose copy completed (its transfer, its machine with its history, its row's
+/// figures and newest records), both through the dashboard's own store, reducer and feed. Prints a table and one
+/// JSON line.
+func runCopyRowBenchmarks() async {
+    let count = Int(ProcessInfo.processInfo.environment["STATETUI_BENCH_ROW_FILES"] ?? "") ?? 5_000
+    guard let root = makeManyFileDirectory("rowcost") else {
+        print("copy row benchmarks: cannot make a temporary directory")
+        return
+    }
+    let source = root + "/src"
+    let destination = root + "/dest"
+    do {
+        for directory in [source, destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        for index in 0..<count {
+            try Data([UInt8(truncatingIfNeeded: index)]).write(to: URL(fileURLWithPath: source + "/f\(index)"))
+        }
+        let files = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: CopyOptions()
+        ).takeAllFiles()
+        let figures = await measureRowCost(files)
+        print("")
+        print("Copy dashboard rows: heap bytes a row holds, \(TransferTotals.count(count)) files of 1 byte")
+        printFigureTable(
+            group: "copy_rows",
+            rows: [
+                ("row never started", "\(figures.unstarted) B", "target: a few hundred bytes"),
+                ("row whose copy completed", "\(figures.completed) B", "transfer, machine, history, row"),
+            ])
+        print(
+            "{\"group\":\"copy_rows\",\"files\":\(count),\"unstarted_row_bytes\":\(figures.unstarted),"
+                + "\"completed_row_bytes\":\(figures.completed)}")
+    } catch {
+        print("copy row benchmarks: \(error)")
+    }
+}
+
+/// The heap bytes per row of `files`: once the dashboard's store shows the rows, and once every copy completed
+/// and the store took in every record (each against the heap before the screen was made).
+private func measureRowCost(_ files: CopyFiles) async -> (unstarted: Int, completed: Int) {
+    let rows = files.count
+    let before = heapInUse()
+    let runtime = TransfersRuntime(list: files)
+    let (finished, finish) = AsyncStream<AppAction>.makeStream()
+    let figures = Locked<(unstarted: Int, completed: Int)>((0, 0))
+    let thread = Thread {
+        // The store took in the initial state once it drew the first frame; then every row is started (the
+        // effect of `S`), and once each completed, the store is given time to take in the last records.
+        Thread.sleep(forTimeInterval: 0.5)
+        let unstarted = heapInUse()
+        runtime.perform(.sendAll([.start]))
+        while !files.phases.allSatisfy({ if case .completed = $0.phase { true } else { false } }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let completed = heapInUse()
+        figures.withLock { $0 = ((unstarted - before) / rows, (completed - before) / rows) }
+        finish.yield(.quit)
+        finish.finish()
+    }
+    thread.start()
+    let app = App<AppState, AppAction, AppEffect>(
+        initialState: dashboardState(transfers: runtime.initialState), reduce: AppReducer.reduce,
+        view: AppView.render, keymap: Keymap.action, isFinished: { $0.exit != nil },
+        subscriptions: runtime.subscriptions { AppAction.screen(.embed(TransfersFeature.self, $0)) }
+            + [Subscription(finished) { $0 }])
+    _ = await app.run(detachedOn: HeadlessTerminal(size: Size(width: 120, height: 40)))
+    runtime.stop()
+    return figures.withLock { $0 }
+}
+
+/// The bytes the allocator holds in use: its arenas' and its own mappings'.
+private func heapInUse() -> Int {
+    let info = mallinfo2()
+    return Int(info.uordblks + info.hblkhd)
+}
