@@ -175,11 +175,37 @@ import Testing
         expected.transfers.rows.remove(at: 1)
         #expect(others == expected)
         #expect(state.transfers.rows[1].tally == RecordTally(lastSequence: 3, stale: 1))
-        // The detail pane keeps the same records, newest last.
-        #expect(
-            state.transfers.rows[1].recent == HistoryRow.rows(machine: "backup.img", history: machine.engine.history))
         #expect(effects == [])
         #expect(state.transfers.staleEvents == 1)
+    }
+
+    /// The open detail pane keeps the selected machine's newest records, which only it follows: a row keeps none
+    /// (before, every row kept its six newest, about 1 KB a row of a 10,000-file copy dashboard). A batch for
+    /// another row, or for a closed pane, changes nothing; a new selection starts the pane empty.
+    @Test func theOpenDetailPaneAloneKeepsTheSelectedMachinesNewestRecords() {
+        let machine = TransferMachine(label: "backup.img")
+        for event in [TransferEvent.start] + (1...7).map({ .progress(request: 1, percent: $0 * 10) }) {
+            _ = machine.apply(event)
+        }
+        let batch = machine.engine.firstBatch
+        machine.engine.stop()
+        var state = F.app(selected: 1)
+        _ = AppReducer.reduce(&state, .transfers(.detailRecorded(row: 1, batch)))
+        #expect(state == F.app(selected: 1))
+        _ = AppReducer.reduce(&state, .transfers(.toggleDetail))
+        _ = AppReducer.reduce(&state, .transfers(.detailRecorded(row: 2, batch)))
+        _ = AppReducer.reduce(&state, .transfers(.detailRecorded(row: 1, batch)))
+        _ = AppReducer.reduce(&state, .transfers(.detailRecorded(row: 1, batch)))
+        var expected = F.app(selected: 1)
+        expected.transfers.detail = TransferDetail(records: Array(machine.engine.history.suffix(6)))
+        #expect(state == expected)
+        #expect(
+            state.transfers.detail?.rows(machine: "backup.img")
+                == HistoryRow.rows(machine: "backup.img", history: Array(machine.engine.history.suffix(6))))
+        _ = AppReducer.reduce(&state, .transfers(.selectNext))
+        expected = F.app(selected: 2)
+        expected.transfers.detail = TransferDetail()
+        #expect(state == expected)
     }
 
     @Test func aSnapshotForARowThatDoesNotExistIsDropped() {

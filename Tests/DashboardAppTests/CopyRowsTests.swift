@@ -69,6 +69,28 @@ import Testing
         #expect(files.phases.map(\.phase) == Array(repeating: TransferModel.initial.phase, count: 4))
     }
 
+    /// Only the open detail pane of the shown screen follows a machine's records, the selected row's, and only
+    /// once that row is made: the rows keep no records of their own.
+    @Test func onlyTheOpenDetailPaneFollowsTheSelectedMachinesRecords() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let runtime = TransfersRuntime(list: try fixture.files())
+        defer { runtime.stop() }
+        var state = runtime.initialState
+        state.select(1)
+        func ids(shown: Bool = true) -> [String] {
+            TransfersFeature.subscriptions(runtime, state, shown: shown).map(\.id)
+        }
+        #expect(ids() == ["transfers.records"])
+        state.detail = TransferDetail()
+        #expect(ids() == ["transfers.records"])
+        runtime.makeDriver(at: 1)
+        #expect(ids() == ["transfers.records", "transfers.detail.1"])
+        #expect(ids(shown: false) == ["transfers.records"])
+        state.select(2)
+        #expect(ids() == ["transfers.records"])
+    }
+
     /// The help overlay of a copy dashboard lists `f` only with `--simulate-faults` (issue 23, item 9): before, it
     /// offered "f next outcome fails" in every copy dashboard, where the key does nothing.
     @Test(arguments: [false, true]) func theHelpListsTheFaultKeyOnlyWhenFaultsAreSimulated(simulates: Bool) throws {

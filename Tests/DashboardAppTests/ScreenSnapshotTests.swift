@@ -31,16 +31,21 @@ import Testing
             screen.rows[index].take(earlier, TransferSample(at: .seconds(10), visit: 2))
             screen.rows[index].take(model, TransferSample(at: .seconds(11), visit: 2, timeout: .seconds(25)))
         }
+        screen.rows[4].take(records: notesRecords)
+        return screen
+    }
+
+    /// The records of the machine of row 4 (`notes.md`): what its row counts and its open detail pane lists.
+    static let notesRecords = {
         let machine = TransferMachine(label: "notes.md")
         for event in [
             TransferEvent.start, .progress(request: 1, percent: 41), .pause, .failed(request: 9, message: "x"),
         ] {
             _ = machine.apply(event)
         }
-        screen.rows[4].take(records: machine.engine.firstBatch)
-        machine.engine.stop()
-        return screen
-    }
+        defer { machine.engine.stop() }
+        return machine.engine.firstBatch
+    }()
 
     @Test(arguments: sizes)
     func transfersScreen(size: Size) {
@@ -58,7 +63,7 @@ import Testing
     @Test(arguments: sizes)
     func transfersDetailPane(size: Size) {
         var app = AppState(transfers: Self.transfers())
-        app.transfers.detail = TransferDetail()
+        app.transfers.detail = TransferDetail(records: Self.notesRecords.records)
         assertSnapshot(AppView.render(app, size: size), named: "screen-transfers-detail-\(size)")
     }
 

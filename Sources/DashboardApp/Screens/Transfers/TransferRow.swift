@@ -10,9 +10,6 @@ import TerminalUI
 /// A row holds its name and model inline and everything else it learned apart (``TransferActivity``), only once
 /// there is something: a copy's row never started is a name and a model, however many rows there are.
 package struct TransferRow: Hashable, Sendable {
-    /// How many of the machine's newest records the detail pane keeps.
-    package static let recentLimit = 6
-
     /// The file the transfer produces (also its row's label).
     package var name: String
     /// The newest state its `TransferMachine` published.
@@ -61,9 +58,6 @@ package struct TransferRow: Hashable, Sendable {
     package var enteredAt: Duration? { activity.enteredAt }
     /// The running request's recent progress, for its rate.
     package var progress: ProgressWindow { activity.progress }
-    /// The machine's newest records, oldest first, at most ``recentLimit``, as the detail pane lists them (made
-    /// when read: only the selected row's are).
-    package var recent: [HistoryRow] { HistoryRow.rows(machine: name, history: activity.recent) }
 
     /// The phase as a person reads it.
     package var presentation: StatePresentation { model.presentation }
@@ -80,7 +74,7 @@ package struct TransferRow: Hashable, Sendable {
         self.model = model
     }
 
-    /// Takes in a batch of the machine's feed: counts the new records and keeps the newest for the detail pane.
+    /// Takes in a batch of the machine's feed: counts the new records.
     package mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
         var activity = activity
         activity.take(records: records)
@@ -139,8 +133,9 @@ package struct TransferFigureText: Hashable, Sendable {
     }
 }
 
-/// What a ``TransferRow`` learned beyond its state: its driver's status, its records' tally and newest records,
-/// and the samples the runtime took.
+/// What a ``TransferRow`` learned beyond its state: its driver's status, its records' tally and the samples the
+/// runtime took. Its newest records are the open detail pane's alone (``TransferDetail``): kept in every row,
+/// they cost a row of a 10,000-file copy dashboard about 1 KB.
 package struct TransferActivity: Hashable, Sendable {
     /// The newest status its driver published.
     var driverStatus = TransferDriverStatus()
@@ -152,10 +147,6 @@ package struct TransferActivity: Hashable, Sendable {
     var enteredAt: Duration?
     /// The running request's recent progress, for its rate.
     var progress = ProgressWindow()
-    /// The machine's newest records, oldest first, at most ``TransferRow/recentLimit``: the records themselves,
-    /// whose states and events share their text with the machine's own history. Kept as History rows, each
-    /// row's records held their text a second time (about 1.2 KB a row of a 10,000-file copy dashboard).
-    var recent: [StateMachine<TransferModel, TransferEvent>.Record] = []
 
     /// Takes in `phase` seen when the runtime measured `sample`: a new visit restarts the time in state.
     mutating func take(_ phase: TransferState, _ sample: TransferSample) {
@@ -164,10 +155,8 @@ package struct TransferActivity: Hashable, Sendable {
         self.sample = sample
     }
 
-    /// Counts the new records of `records` and keeps the newest.
+    /// Counts the new records of `records`.
     mutating func take(records: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
-        let fresh = tally.newRecords(records)
         tally.add(records)
-        recent = Array((recent + fresh).suffix(TransferRow.recentLimit))
     }
 }

@@ -44,7 +44,7 @@ extension TransfersFeature {
             drawProgressBars(state, table: table, first: first, in: layout.table, on: &canvas)
         }
         if let detailArea = layout.detail, let row = state.selectedRow {
-            drawDetail(row, offset: state.detail?.offset ?? 0, in: detailArea, on: &canvas)
+            drawDetail(row, state.detail ?? TransferDetail(), in: detailArea, on: &canvas)
         }
         if let totalArea = layout.total {
             canvas.render(Line(totalRow(state), style: .bold), in: totalArea)
@@ -163,14 +163,16 @@ extension TransfersFeature {
         }
     }
 
-    /// The detail pane: a panel titled with the row's name, its lines scrolled to `offset`, and how many lines
-    /// lie below in its bottom edge.
-    static func drawDetail(_ row: TransferRow, offset: Int, in area: Rect, on canvas: inout Canvas) {
+    /// The detail pane: a panel titled with the row's name, its lines scrolled to the pane's offset, and how many
+    /// lines lie below in its bottom edge.
+    static func drawDetail(_ row: TransferRow, _ detail: TransferDetail, in area: Rect, on canvas: inout Canvas) {
         let panel = Panel(title: row.name)
         canvas.render(panel, in: area)
         let inside = detailInner(area)
         guard !inside.isEmpty else { return }
-        let view = ScrollView(lines: detailLines(row, width: inside.width), offset: offset)
+        let view = ScrollView(
+            lines: detailLines(row, records: detail.rows(machine: row.name), width: inside.width), offset: detail.offset
+        )
         canvas.render(view, in: inside)
         let hidden = view.hidden(height: inside.height)
         let marks = [(hidden.above, "↑", area.y), (hidden.below, "↓", area.maxY - 1)]
@@ -188,8 +190,9 @@ extension TransfersFeature {
     }
 
     /// What the detail pane says about `row`, wrapped to `width`: the state in words and canonical text, the
-    /// visit and the time in it, the armed timeout, the figures, the error in full, the newest records.
-    static func detailLines(_ row: TransferRow, width: Int) -> [Line] {
+    /// visit and the time in it, the armed timeout, the figures, the error in full, and `records`, its machine's
+    /// newest.
+    static func detailLines(_ row: TransferRow, records: [HistoryRow] = [], width: Int) -> [Line] {
         func field(_ label: String, _ value: String, style: Style = .plain, wraps: Bool = true) -> [Line] {
             let labelWidth = 11
             let room = max(1, width - labelWidth)
@@ -225,8 +228,8 @@ extension TransfersFeature {
             lines += field("Error", message.isEmpty ? "(no message)" : message, style: PresentedPhase.failed.style)
         }
         lines.append(Line("Last records", style: .bold))
-        if row.recent.isEmpty { lines.append(Line("  none yet", style: .dim)) }
-        for record in row.recent.reversed() {
+        if records.isEmpty { lines.append(Line("  none yet", style: .dim)) }
+        for record in records.reversed() {
             let cells = HistoryFeature.cells(record)
             let spans =
                 [Span("  #\(record.sequence) visit \(record.visit) ")] + cells[3].spans + [Span(" → ")]
@@ -243,7 +246,7 @@ extension TransfersFeature {
             let pane = layout(state, in: area).detail
         else { return nil }
         let inside = detailInner(pane)
-        let count = detailLines(row, width: inside.width).count
+        let count = detailLines(row, records: detail.rows(machine: row.name), width: inside.width).count
         return move.offset(from: detail.offset, count: count, height: inside.height)
     }
 

@@ -47,9 +47,9 @@ package enum TransfersFeature {
             guard let detail = state.detail else { return [] }
             let offset = move.offset(
                 from: detail.offset, count: Int.max / 2, height: TransferDetail.nominalHeight)
-            state.detail = TransferDetail(offset: offset)
+            state.detail?.offset = offset
         case .scrollDetail(let offset):
-            if state.detail != nil { state.detail = TransferDetail(offset: max(0, offset)) }
+            state.detail?.offset = max(0, offset)
         case .toggleStateText:
             state.showsCanonical.toggle()
         case .start, .togglePause, .cancel, .retry:
@@ -72,6 +72,9 @@ package enum TransfersFeature {
             }
         case .recordsChanged(let row, let records):
             if state.rows.indices.contains(row) { state.rows[row].take(records: records) }
+        case .detailRecorded(let row, let records):
+            // A batch for a row no longer selected, or for a pane closed since, is the old pane's.
+            if row == state.selected { state.detail?.take(records) }
         }
         return []
     }
@@ -94,7 +97,8 @@ package enum TransfersFeature {
         case .selectPrevious, .selectNext, .select, .moveSelection, .moveCursor, .list, .startAll, .failNextOutcome,
             .toggleDetail,
             .closeDetail, .moveDetail,
-            .scrollDetail, .toggleStateText, .machineChanged, .transfersRecorded, .driverStatusChanged, .recordsChanged:
+            .scrollDetail, .toggleStateText, .machineChanged, .transfersRecorded, .driverStatusChanged, .recordsChanged,
+            .detailRecorded:
             []
         }
     }

@@ -179,6 +179,16 @@ package final class TransfersRuntime: Sendable {
         ]
     }
 
+    /// The open detail pane's subscription to row `row`'s machine's records, from the oldest its history keeps;
+    /// nil while the row is not made (its pane has no records to show). Only the open pane follows a machine's
+    /// records, so the rows keep none.
+    package func detailSubscription(row: Int) -> Subscription<TransfersScreenAction>? {
+        guard let engine = list.driver(at: row)?.machine.engine else { return nil }
+        return Subscription(id: "transfers.detail.\(row)", newestOnly: false, { engine.records() }) {
+            .detailRecorded(row: row, $0)
+        }
+    }
+
     /// The made machines' one change feed, following each machine made later from its first record: a batch's
     /// index is the machine's place in the order the rows were made (``action(_:)`` finds its row).
     func records() -> AsyncStream<[StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]> {

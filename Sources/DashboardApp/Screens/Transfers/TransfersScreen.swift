@@ -25,10 +25,13 @@ extension TransfersFeature: DashboardScreen {
         return state
     }
 
+    /// The machines' one change feed, and while the screen is shown with its detail pane open, the selected
+    /// machine's records for the pane.
     package static func subscriptions(
         _ runtime: TransfersRuntime, _ state: TransfersScreenState, shown: Bool
     ) -> [Subscription<TransfersScreenAction>] {
-        runtime.subscriptions { $0 }
+        let detail = shown && state.detail != nil ? runtime.detailSubscription(row: state.selected) : nil
+        return runtime.subscriptions { $0 } + (detail.map { [$0] } ?? [])
     }
 
     package static func perform(
@@ -47,7 +50,16 @@ extension TransfersFeature: DashboardScreen {
             let machine = transfer.machine.engine
             return shown.model == machine.state && shown.tally.lastSequence == (machine.history.last?.sequence ?? 0)
                 && shown.driverStatus == transfer.status
-        }
+        } && detailIsSettled(state, runtime, shown: shown)
+    }
+
+    /// The open detail pane of a shown screen ends at its machine's newest record (a row not made has none).
+    private static func detailIsSettled(_ state: TransfersScreenState, _ runtime: TransfersRuntime, shown: Bool)
+        -> Bool
+    {
+        guard shown, let detail = state.detail, let machine = runtime.driver(at: state.selected)?.machine.engine
+        else { return true }
+        return detail.records.last?.sequence == machine.history.last?.sequence
     }
 
     package static func stop(_ runtime: TransfersRuntime) {

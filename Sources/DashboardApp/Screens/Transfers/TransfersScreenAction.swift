@@ -51,6 +51,8 @@ package enum TransfersScreenAction: Hashable, Sendable {
     case driverStatusChanged(row: Int, TransferDriverStatus)
     /// A batch of row `row`'s machine's change feed: its new records (stale ones included) and how many it missed.
     case recordsChanged(row: Int, StateMachine<TransferModel, TransferEvent>.RecordBatch)
+    /// A batch of the records of row `row`'s machine for the open detail pane, which follows the selected row's.
+    case detailRecorded(row: Int, StateMachine<TransferModel, TransferEvent>.RecordBatch)
 }
 
 /// One transfer's news in the machines' change feed (``TransfersScreenAction/transfersRecorded(_:)``).

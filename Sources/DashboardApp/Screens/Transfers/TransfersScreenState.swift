@@ -1,4 +1,5 @@
 import SeedModels
+import StateMachineKit
 import TerminalUI
 
 /// The Transfers screen: the transfers in order, which one is selected, whether its detail pane is open
@@ -103,16 +104,33 @@ package struct TransfersScreenState: Hashable, Sendable {
     }
 }
 
-/// The open detail pane: how far its text is scrolled.
+/// The open detail pane: how far its text is scrolled, and the newest records of the selected row's machine,
+/// which only the open pane follows (``TransfersRuntime/detailSubscription(row:)``).
 package struct TransferDetail: Hashable, Sendable {
     /// The pane's height in lines assumed when a scroll is not resolved against the drawn pane.
     package static let nominalHeight = 10
+    /// How many of the machine's newest records the pane keeps.
+    package static let recentLimit = 6
 
     /// The first line shown (clamped to the text when drawn).
     package var offset: Int
+    /// The machine's newest records, oldest first, at most ``recentLimit``.
+    package private(set) var records: [StateMachine<TransferModel, TransferEvent>.Record]
 
-    /// A pane scrolled to `offset`.
-    package init(offset: Int = 0) {
+    /// A pane scrolled to `offset`, showing `records` (the newest ``recentLimit`` of them).
+    package init(offset: Int = 0, records: [StateMachine<TransferModel, TransferEvent>.Record] = []) {
         self.offset = offset
+        self.records = Array(records.suffix(Self.recentLimit))
+    }
+
+    /// Takes in a batch of the machine's records: those newer than the newest held, the newest kept.
+    package mutating func take(_ batch: StateMachine<TransferModel, TransferEvent>.RecordBatch) {
+        let newest = records.last?.sequence ?? 0
+        records = Array((records + batch.records.filter { $0.sequence > newest }).suffix(Self.recentLimit))
+    }
+
+    /// The records as the pane lists them, for the machine called `name`.
+    package func rows(machine name: String) -> [HistoryRow] {
+        HistoryRow.rows(machine: name, history: records)
     }
 }
