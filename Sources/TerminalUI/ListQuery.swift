@@ -62,6 +62,31 @@ public struct ListQuery: Hashable, Sendable {
         return shown.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }.map { shown[$0] }
     }
 
+    /// Puts `items`, whose texts and keys changed, where ``order(count:text:key:)`` would in `order`, which it made
+    /// before they changed: out of it when the filter hides them, else at their place by the sort column's key,
+    /// then by position. The cost is a scan of `order` and a binary search for each item, so a list of thousands
+    /// whose rows change many times a second is not filtered and sorted again for each change.
+    public func place(
+        _ items: some Collection<Int>, in order: inout [Int], text: (Int) -> String, key: (Int, Int) -> ListSortKey
+    ) {
+        let changed = Set(items)
+        order.removeAll { changed.contains($0) }
+        for item in changed.sorted() where matches(text(item)) {
+            let own = sortColumn.map { key(item, $0) }
+            var low = 0
+            var high = order.count
+            while low < high {
+                let middle = (low + high) / 2
+                let other = order[middle]
+                let theirs = sortColumn.map { key(other, $0) }
+                let comesBefore =
+                    if let own, let theirs { theirs < own || (theirs == own && other < item) } else { other < item }
+                if comesBefore { low = middle + 1 } else { high = middle }
+            }
+            order.insert(item, at: low)
+        }
+    }
+
     /// What the list's status line says of the query (`/pat▏ 3 of 12 · enter keeps · esc clears` while typed,
     /// `/pat: 3 of 12 · sorted by size` after), `sortTitles` naming the sortable columns; nil when nothing is
     /// asked.

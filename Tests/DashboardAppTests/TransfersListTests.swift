@@ -42,6 +42,27 @@ import Testing
         #expect(state.transfers.selected == F.row("paused"))
     }
 
+    /// With a filter and a sort, a change of some rows places those rows again and gives the order made anew:
+    /// rows that start or stop matching, and rows that move (before, every row was filtered and sorted again after
+    /// every change of any, which froze a copy dashboard of 3,000 files for minutes).
+    @Test(arguments: [[Key.character("o")], [], [.character("o"), .character("o"), .character("o")]])
+    func aChangeOfSomeRowsPlacesThemAsTheOrderMadeAnew(sort: [Key]) {
+        var state = Self.pressing([.character("/")] + Self.typing("in") + [.enter] + sort, in: F.app())
+        let models = [
+            (1, TransferModel(phase: .completed(file: "backup.img"), lastRequest: 1)),
+            (0, TransferModel(phase: .running(request: 1, percent: 70), lastRequest: 1)),
+            (3, TransferModel(phase: .paused(request: 3, percent: 10), lastRequest: 3)),
+            (0, TransferModel(phase: .failed(message: "gone"), lastRequest: 1)),
+        ]
+        for (row, model) in models {
+            _ = AppReducer.reduce(&state, .transfers(.machineChanged(row: row, model)))
+            var expected = state.transfers
+            expected.reorder()
+            #expect(state.transfers == expected)
+        }
+        #expect(state.transfers.rows.map(\.model) != F.screen().rows.map(\.model))
+    }
+
     @Test func escClearsTheFilterAndTheSelectionStays() {
         let filtered = Self.pressing([.character("/")] + Self.typing("video") + [.enter], in: F.app())
         let cleared = Self.pressing([.escape], in: filtered)

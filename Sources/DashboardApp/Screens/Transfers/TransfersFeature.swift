@@ -9,14 +9,27 @@ import TerminalUI
 /// applies when the intent meets it, and the machine's next snapshot changes the row. The help bar offers a
 /// key only while ``TransferModel/transition(_:_:)`` applies one of its events to the selected transfer.
 package enum TransfersFeature {
-    /// Applies `action`; returns the effects to run. The rows a query shows are drawn again after every
-    /// action, so a filter or a sort follows the machines' snapshots.
+    /// Applies `action`; returns the effects to run. The rows a query shows are placed again after every action
+    /// that changed rows, those rows only, so a filter or a sort follows the machines' snapshots (a change of the
+    /// query draws them all again itself).
     package static func reduce(_ state: inout TransfersScreenState, _ action: TransfersScreenAction)
         -> [TransfersScreenEffect]
     {
         let effects = apply(&state, action)
-        if state.query.isActive { state.reorder() }
+        if state.query.isActive, let changed = changedRows(action) { state.reorder(changed: changed) }
         return effects
+    }
+
+    /// The rows `action` changes; nil for an action that changes none.
+    private static func changedRows(_ action: TransfersScreenAction) -> [Int]? {
+        switch action {
+        case .transfersRecorded(let changes): changes.map(\.row)
+        case .machineChanged(let row, _), .driverStatusChanged(let row, _), .recordsChanged(let row, _): [row]
+        case .selectPrevious, .selectNext, .select, .moveSelection, .moveCursor, .list, .start, .startAll,
+            .togglePause, .cancel, .retry, .failNextOutcome, .toggleDetail, .closeDetail, .moveDetail, .scrollDetail,
+            .toggleStateText, .detailRecorded:
+            nil
+        }
     }
 
     /// Applies an action before the rows are ordered again: a key that reaches a machine returns the effect
