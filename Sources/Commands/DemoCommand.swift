@@ -184,6 +184,7 @@ package enum DemoCommand {
 
     /// Runs `body` in a task and waits for its result on the calling (non-async) thread.
     private static func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+        precondition(DetachedThread.mayBlock, "a demo blocks its thread: run the command on a thread of its own")
         let result = Locked<Result?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -38,6 +38,40 @@ package enum DetachedThread {
         precondition(status == 0, "cannot start a thread: pthread_create failed")
     }
 
+    /// Runs `body` on a new thread named `name` and returns what it returned, holding no thread of the
+    /// cooperative pool while it waits: for work that blocks its thread (a headless copy, a demo, a stop that
+    /// waits for a copy to end) asked for from a task.
+    /// The value is handed over under a lock, so that ThreadSanitizer sees the thread's writes (to what `body`
+    /// captured, too) happen before the caller reads them: a continuation resumed from a plain thread is no
+    /// edge it knows.
+    package static func value<Value: Sendable>(name: String, _ body: @escaping @Sendable () -> Value) async -> Value {
+        let handover = Handover<Value>()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start(name: name) {
+                let value = body()
+                handover.value.withLock { $0 = value }
+                continuation.resume()
+            }
+        }
+        guard let value = handover.value.withLock({ $0 }) else {
+            preconditionFailure("Internal inconsistency: the thread ended without a value")
+        }
+        return value
+    }
+
+    /// What a thread of ``value(name:_:)`` made, behind the lock that hands it over.
+    private final class Handover<Value: Sendable>: Sendable {
+        let value = Locked<Value?>(nil)
+    }
+
+    /// Whether the calling thread may block until other work ends: true on a thread that runs no task (the
+    /// main thread of a synchronous program, a thread of ``start(name:_:)``). A task blocking its thread holds
+    /// one of the cooperative pool's few threads (one a core), and when every one of them waits for work that
+    /// needs the pool, nothing moves again: functions that block check this first.
+    package static var mayBlock: Bool {
+        withUnsafeCurrentTask { $0 == nil }
+    }
+
     /// Starts a detached thread running the ``Body`` behind `context`; pthread_create's status.
     private static func create(_ context: UnsafeMutableRawPointer) -> Int32 {
         #if canImport(Glibc)

@@ -74,10 +74,6 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
     public func run<T: Terminal & Sendable>(
         detachedOn terminal: T, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
     ) async -> State {
-        await withCheckedContinuation { continuation in
-            DetachedThread.start(name: "TerminalUI run loop") {
-                continuation.resume(returning: self.run(on: terminal, trace: trace, pacer: pacer))
-            }
-        }
+        await DetachedThread.value(name: "TerminalUI run loop") { self.run(on: terminal, trace: trace, pacer: pacer) }
     }
 }

@@ -20,20 +20,20 @@ import Testing
         "update running(request: 3, percent: 40)", "invalid running(request: 3, percent: 40)",
     ]
 
-    @Test func replayTransferPrintsVerdictAndStatePerEvent() {
+    @Test func replayTransferPrintsVerdictAndStatePerEvent() async {
         let memory = MemoryIO(input: Self.seedLines)
-        #expect(memory.run(["replay", "transfer"]) == 0)
+        #expect(await memory.run(["replay", "transfer"]) == 0)
         #expect(memory.output == Self.seedReplay.map { $0 + "\n" }.joined())
         #expect(memory.error == "")
     }
 
-    @Test func replayReadsAFileSkippingBlankLinesAndComments() {
+    @Test func replayReadsAFileSkippingBlankLinesAndComments() async {
         let memory = MemoryIO(files: [
             "events.txt": .success(
                 "# seed 002\r\nrefreshTapped\r\n\n   \nsucceeded([\"a\", \"b\"])\n  # indented comment\n\trefreshTapped  \nrefreshTapped\nfailed(\"offline\")\nsucceeded([\"late\"])"
             )
         ])
-        #expect(memory.run(["replay", "load", "events.txt"]) == 0)
+        #expect(await memory.run(["replay", "load", "events.txt"]) == 0)
         #expect(
             memory.output == """
                 to loading(previous: nil)
@@ -46,12 +46,12 @@ import Testing
                 """)
     }
 
-    @Test func replayUploadShowsInvalidReasonsOnlyAsVerdicts() {
+    @Test func replayUploadShowsInvalidReasonsOnlyAsVerdicts() async {
         let memory = MemoryIO(input: [
             "start(upload: 1)", "progress(upload: 1, fraction: 0.35)", "pause", "resume", "resume",
             "complete(upload: 2)", "complete(upload: 1)",
         ])
-        #expect(memory.run(["replay", "upload", "-"]) == 0)
+        #expect(await memory.run(["replay", "upload", "-"]) == 0)
         #expect(
             memory.output == """
                 to uploading(upload: 1, progress: 0.0)
@@ -65,9 +65,9 @@ import Testing
                 """)
     }
 
-    @Test func anUnparsableLineStopsTheRunAfterPrintingEarlierLines() {
+    @Test func anUnparsableLineStopsTheRunAfterPrintingEarlierLines() async {
         let memory = MemoryIO(input: ["start", "", "# a comment", "progress(request: 1, percent: 20", "pause"])
-        #expect(memory.run(["replay", "transfer"]) == 2)
+        #expect(await memory.run(["replay", "transfer"]) == 2)
         #expect(memory.output == "to running(request: 1, percent: 0)\n")
         #expect(
             memory.error == "statetui: line 4: column 33: expected \")\" but found the end of the text; "
@@ -75,9 +75,9 @@ import Testing
                 + "succeeded(request: Int, file: String), failed(request: Int, message: String), cancel, retry\n")
     }
 
-    @Test func anUnknownActionNamesTheAcceptedForms() {
+    @Test func anUnknownActionNamesTheAcceptedForms() async {
         let memory = MemoryIO(input: ["refresh"])
-        #expect(memory.run(["replay", "load"]) == 2)
+        #expect(await memory.run(["replay", "load"]) == 2)
         #expect(memory.output == "")
         #expect(
             memory.error == "statetui: line 1: refresh is not a load action; "
@@ -85,9 +85,9 @@ import Testing
     }
 
     /// Issue 24: `a upload event`; the article follows the word.
-    @Test func anUnknownUploadEventSaysAnUploadEvent() {
+    @Test func anUnknownUploadEventSaysAnUploadEvent() async {
         let memory = MemoryIO(input: ["launch"])
-        #expect(memory.run(["replay", "upload"]) == 2)
+        #expect(await memory.run(["replay", "upload"]) == 2)
         #expect(
             memory.error == "statetui: line 1: launch is not an upload event; an upload event is one of: "
                 + UploadEvent.canonicalForms.joined(separator: ", ") + "\n")
@@ -98,9 +98,9 @@ import Testing
     @Test(arguments: [
         ["--seed", "1", "--help"], ["--no-mouse", "-h"], ["--trace", "t.log", "--inspectable", "--help"],
     ])
-    func helpAfterDashboardOptionsPrintsTheOverview(arguments: [String]) {
+    func helpAfterDashboardOptionsPrintsTheOverview(arguments: [String]) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         #expect(memory.output == CommandLineTool.help)
         #expect(memory.dashboards == [])
         #expect(memory.error == "")
@@ -109,19 +109,19 @@ import Testing
     /// Issue 24: `help COMMAND` for every command, `help help` included, and `--` ends the options of
     /// `help` as of any command.
     @Test(arguments: CommandLineTool.commands.map(\.name) + ["help"])
-    func helpDescribesEveryCommandAndItself(name: String) {
+    func helpDescribesEveryCommandAndItself(name: String) async {
         let expected = CommandLineTool.commands.first { $0.name == name }?.help ?? CommandLineTool.helpSpec.help
         for arguments in [["help", name], ["help", "--", name], ["--", "help", name]] {
             let memory = MemoryIO()
-            #expect(memory.run(arguments) == 0)
+            #expect(await memory.run(arguments) == 0)
             #expect(memory.output == expected)
             #expect(memory.error == "")
         }
     }
 
-    @Test func helpOnHelpListsTheCommands() {
+    @Test func helpOnHelpListsTheCommands() async {
         let memory = MemoryIO()
-        #expect(memory.run(["help", "help"]) == 0)
+        #expect(await memory.run(["help", "help"]) == 0)
         #expect(memory.output.hasPrefix("OVERVIEW: Show help for a command, or the overview without one.\n"))
         #expect(
             memory.output.contains(
@@ -135,9 +135,9 @@ import Testing
         (["--", "--help"], 2, "statetui: unknown command '--help'\n", 0),
         (["--seed", "1", "--", "replay"], 2, "statetui: unexpected argument 'replay'\n", 0),
     ])
-    func dashDashEndsTheOptions(arguments: [String], status: Int32, firstLine: String, dashboards: Int) {
+    func dashDashEndsTheOptions(arguments: [String], status: Int32, firstLine: String, dashboards: Int) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == status)
+        #expect(await memory.run(arguments) == status)
         #expect(memory.dashboards.count == dashboards)
         #expect(memory.error.prefix(while: { $0 != "\n" }) + (firstLine.isEmpty ? "" : "\n") == firstLine)
     }
@@ -146,38 +146,38 @@ import Testing
         (CommandIO.ReadError("no such file"), "statetui: missing.txt: no such file\n"),
         (CommandIO.ReadError("is not UTF-8 text"), "statetui: missing.txt: is not UTF-8 text\n"),
     ])
-    func anUnreadableFileIsAnEnvironmentError(failure: CommandIO.ReadError, message: String) {
+    func anUnreadableFileIsAnEnvironmentError(failure: CommandIO.ReadError, message: String) async {
         let memory = MemoryIO(files: ["missing.txt": .failure(failure)])
-        #expect(memory.run(["replay", "upload", "missing.txt"]) == 2)
+        #expect(await memory.run(["replay", "upload", "missing.txt"]) == 2)
         #expect(memory.output == "")
         #expect(memory.error == message)
     }
 
     /// Issue 29: `-V` prints the version like `--version`, also after the dashboard's options (as `--help` does).
     @Test(arguments: [["--version"], ["-V"], ["--seed", "1", "--version"], ["--no-mouse", "-V"]])
-    func versionPrintsThePackageVersion(arguments: [String]) {
+    func versionPrintsThePackageVersion(arguments: [String]) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         #expect(memory.output == "statetui \(Version.current)\n")
         #expect(memory.error == "")
         #expect(Version.current == "0.1.0")
     }
 
     @Test(arguments: [["--help"], ["-h"], ["help"]])
-    func helpPrintsTheOverview(arguments: [String]) {
+    func helpPrintsTheOverview(arguments: [String]) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         #expect(memory.output == CommandLineTool.help)
         #expect(memory.output.contains("  replay                  Apply events, one per line"))
         #expect(memory.error == "")
     }
 
     @Test(arguments: CommandLineTool.commands.map(\.name))
-    func helpCommandAndDashDashHelpPrintTheCommandsHelp(name: String) throws {
+    func helpCommandAndDashDashHelpPrintTheCommandsHelp(name: String) async throws {
         let spec = try #require(CommandLineTool.commands.first { $0.name == name })
         for arguments in [["help", name], [name, "--help"], [name, "-h"]] {
             let memory = MemoryIO()
-            #expect(memory.run(arguments) == 0)
+            #expect(await memory.run(arguments) == 0)
             #expect(memory.output == spec.help)
         }
     }
@@ -189,16 +189,16 @@ import Testing
         (["--version", "x"], "statetui: unexpected argument 'x'\n"),
         (["-V", "x"], "statetui: unexpected argument 'x'\n"),
     ])
-    func unknownCommandsAndOptionsPrintUsageAndExit2(arguments: [String], firstLine: String) {
+    func unknownCommandsAndOptionsPrintUsageAndExit2(arguments: [String], firstLine: String) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 2)
+        #expect(await memory.run(arguments) == 2)
         #expect(memory.output == "")
         #expect(memory.error == firstLine + "USAGE:\n" + CommandLineTool.usage + "\nSee 'statetui --help'.\n")
     }
 
-    @Test func aSubcommandsUsageErrorShowsItsOwnUsage() {
+    @Test func aSubcommandsUsageErrorShowsItsOwnUsage() async {
         let memory = MemoryIO()
-        #expect(memory.run(["replay", "ferry"]) == 2)
+        #expect(await memory.run(["replay", "ferry"]) == 2)
         #expect(
             memory.error == """
                 statetui: 'ferry' is not a valid value for <model>; expected one of: transfer, upload, load
@@ -210,21 +210,21 @@ import Testing
     }
 
     @Test(arguments: ScreenModel.allCases)
-    func graphPrintsTheExploredGraphInEachFormat(model: ScreenModel) {
+    func graphPrintsTheExploredGraphInEachFormat(model: ScreenModel) async {
         for (arguments, format) in [
             ([String](), GraphFormat.mermaid), (["--format", "dot"], .dot),
             (["--format=table"], .table), (["--format", "mermaid"], .mermaid),
         ] {
             let memory = MemoryIO()
-            #expect(memory.run(["graph", model.rawValue] + arguments) == 0)
+            #expect(await memory.run(["graph", model.rawValue] + arguments) == 0)
             #expect(memory.output == model.graph(format))
             #expect(memory.error == "")
         }
     }
 
-    @Test func graphOfTheLoadScreenAsATable() {
+    @Test func graphOfTheLoadScreenAsATable() async {
         let memory = MemoryIO()
-        #expect(memory.run(["graph", "load", "--format", "table"]) == 0)
+        #expect(await memory.run(["graph", "load", "--format", "table"]) == 0)
         #expect(
             memory.output == """
                 | state                                   | refreshTapped                 | succeeded(["a", "b"]) | failed("offline")                       |
@@ -240,17 +240,17 @@ import Testing
     }
 
     @Test(arguments: [["help", "graph"], ["graph", "--help"], ["--help"]])
-    func helpDocumentsTheGraphSampleEvents(arguments: [String]) {
+    func helpDocumentsTheGraphSampleEvents(arguments: [String]) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         for model in ScreenModel.allCases {
             #expect(memory.output.contains("  \(model.rawValue): " + model.sampleInputs.joined(separator: ", ")))
         }
     }
 
-    @Test func graphRejectsAnUnknownFormat() {
+    @Test func graphRejectsAnUnknownFormat() async {
         let memory = MemoryIO()
-        #expect(memory.run(["graph", "upload", "--format", "svg"]) == 2)
+        #expect(await memory.run(["graph", "upload", "--format", "svg"]) == 2)
         #expect(memory.output == "")
         #expect(
             memory.error.hasPrefix(
@@ -259,16 +259,16 @@ import Testing
     }
 
     @Test(arguments: [["help", "--help"], ["help", "-h"]])
-    func helpOnHelpPrintsTheOverview(arguments: [String]) {
+    func helpOnHelpPrintsTheOverview(arguments: [String]) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         #expect(memory.output == CommandLineTool.help)
         #expect(memory.error == "")
     }
 
-    @Test func aHugeWordIsQuotedAtMost200Characters() {
+    @Test func aHugeWordIsQuotedAtMost200Characters() async {
         let memory = MemoryIO()
-        #expect(memory.run([String(repeating: "w", count: 100_000)]) == 2)
+        #expect(await memory.run([String(repeating: "w", count: 100_000)]) == 2)
         #expect(
             memory.error
                 == "statetui: unknown command '" + String(repeating: "w", count: 200) + "… (99800 more characters)'\n"
@@ -276,18 +276,18 @@ import Testing
     }
 
     @Test(arguments: ["40000x40000", "1001x24", "80x501", "0x24", "-1x24", "80x", "9223372036854775808x1"])
-    func aDemoSizeOutsideTheBoundIsAUsageError(size: String) {
+    func aDemoSizeOutsideTheBoundIsAUsageError(size: String) async {
         let memory = MemoryIO()
-        #expect(memory.run(["demo", "load", "--headless", "--size", size]) == 2)
+        #expect(await memory.run(["demo", "load", "--headless", "--size", size]) == 2)
         #expect(memory.output == "")
         #expect(
             memory.error.hasPrefix(
                 "statetui: '\(size)' is not a valid value for --size; expected WxH from 1x1 to 1000x500, e.g. 80x24\n"))
     }
 
-    @Test func theLargestDemoSizeIsAccepted() {
+    @Test func theLargestDemoSizeIsAccepted() async {
         let memory = MemoryIO(files: ["one.demo": .success("expect /Transfers/\n")])
-        #expect(memory.run(["demo", "one.demo", "--headless", "--size", "1000x500"]) == 0)
+        #expect(await memory.run(["demo", "one.demo", "--headless", "--size", "1000x500"]) == 0)
         #expect(memory.error == "")
     }
 

@@ -7,9 +7,9 @@ import Testing
 /// in their shells.)
 @Suite struct CompletionsCommandTests {
     @Test(arguments: CompletionsCommand.Shell.allCases)
-    func theCommandPrintsTheShellsScript(shell: CompletionsCommand.Shell) {
+    func theCommandPrintsTheShellsScript(shell: CompletionsCommand.Shell) async {
         let memory = MemoryIO()
-        #expect(memory.run(["completions", shell.rawValue]) == 0)
+        #expect(await memory.run(["completions", shell.rawValue]) == 0)
         #expect(memory.output == CompletionScript.statetui.text(for: shell))
         #expect(memory.error == "")
     }
@@ -42,9 +42,9 @@ import Testing
         #expect(graph.options.map(\.offered.paths) == [nil, nil])
     }
 
-    @Test func anUnknownShellIsAUsageError() {
+    @Test func anUnknownShellIsAUsageError() async {
         let memory = MemoryIO()
-        #expect(memory.run(["completions", "tcsh"]) == 2)
+        #expect(await memory.run(["completions", "tcsh"]) == 2)
         #expect(memory.output == "")
         #expect(
             memory.error == """

@@ -25,34 +25,34 @@ import Testing
         }
     }
 
-    @Test func aBadFileStopsTheDashboardWithStatusTwoNamingFileAndLine() {
+    @Test func aBadFileStopsTheDashboardWithStatusTwoNamingFileAndLine() async {
         let memory = MemoryIO(files: ["c.toml": .success("[keys]\n\nquit = \"nope\"\n")])
-        #expect(memory.run(["--config", "c.toml"]) == 2)
+        #expect(await memory.run(["--config", "c.toml"]) == 2)
         #expect(memory.dashboards == [])
         #expect(
             memory.error == "statetui: c.toml:3: unknown key 'nope' for quit: expected \(KeyAction.keyNames)\n")
     }
 
-    @Test func anUnreadableFileStopsTheDashboardToo() {
+    @Test func anUnreadableFileStopsTheDashboardToo() async {
         let memory = MemoryIO(files: ["d": .failure(CommandIO.ReadError("is a directory"))])
-        #expect(memory.run(["--config", "d"]) == 2)
+        #expect(await memory.run(["--config", "d"]) == 2)
         #expect(memory.error == "statetui: d: is a directory\n")
     }
 
-    @Test func configDefaultPrintsTheCommentedDefaults() {
+    @Test func configDefaultPrintsTheCommentedDefaults() async {
         let memory = MemoryIO()
-        #expect(memory.run(["config", "--default"]) == 0)
+        #expect(await memory.run(["config", "--default"]) == 0)
         #expect(memory.output == DashboardConfig.defaultFile)
         #expect(memory.error == "")
     }
 
-    @Test func configChecksTheNamedFile() {
+    @Test func configChecksTheNamedFile() async {
         let memory = MemoryIO(files: [
             "ok.toml": .success("[theme]\nname = \"light\"\n"), "bad.toml": .success("[x]\n"),
         ])
-        #expect(memory.run(["config", "--config", "ok.toml"]) == 0)
+        #expect(await memory.run(["config", "--config", "ok.toml"]) == 0)
         #expect(memory.output == "ok.toml: ok\n")
-        #expect(memory.run(["config", "--config", "bad.toml"]) == 2)
+        #expect(await memory.run(["config", "--config", "bad.toml"]) == 2)
         #expect(
             memory.error
                 == "statetui: bad.toml:1: unknown table [x]: expected [keys], [theme], [copy] or [clipboard]\n")

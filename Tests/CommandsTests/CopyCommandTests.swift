@@ -143,32 +143,32 @@ import Testing
         #expect(parsed.lists == ["source": ["a"]] && parsed.arguments == ["destination": "d"])
     }
 
-    @Test func usageAndHelpNameTheFlags() {
+    @Test func usageAndHelpNameTheFlags() async {
         #expect(
             CopyCommand.spec.usage
                 == "statetui copy <source> ... <destination> [--headless] [--start] [--overwrite] [--dry-run]"
                 + " [--checksum] [--inspectable] [--no-wait] [--no-confirm] [--simulate-faults] [--exclude <glob>]"
                 + " [--config <file>]")
         let memory = MemoryIO()
-        #expect(memory.run(["help", "copy"]) == 0)
+        #expect(await memory.run(["help", "copy"]) == 0)
         #expect(memory.output == CopyCommand.spec.help)
         #expect(memory.output.contains("--headless"))
         let top = MemoryIO()
-        #expect(top.run(["--help"]) == 0)
+        #expect(await top.run(["--help"]) == 0)
         #expect(top.output.contains("  copy                    " + CopyCommand.spec.abstract))
         #expect(top.output.contains("  statetui copy <source> ... <destination>"))
     }
 
     /// A destination that is not a writable directory is refused before anything starts: exit 2, a
     /// message naming it and the OS reason, nothing on standard output, nothing written.
-    @Test func aDestinationThatIsNotADirectoryIsRefused() throws {
+    @Test func aDestinationThatIsNotADirectoryIsRefused() async throws {
         let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let file = root + "/file.txt"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let memory = MemoryIO()
-        #expect(memory.run(["copy", file, file, "--headless"]) == 2)
+        #expect(await memory.run(["copy", file, file, "--headless"]) == 2)
         #expect(memory.output == "")
         #expect(memory.error == "statetui: destination \(file) is not a writable directory: Not a directory\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["file.txt"])
@@ -189,17 +189,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/file.txt"))
         let files = ["/home/someone/.config/statetui/config.toml": usual, "/etc/broken.toml": .success("[x]\n")]
-        /// `statetui copy FILE OUT ARGUMENTS` with those files and a home, on a thread of its own: a headless copy
-        /// blocks while its transfers run on the cooperative pool. Its status and standard error.
+        /// `statetui copy FILE OUT ARGUMENTS` with those files and a home: its status and standard error.
         func copy(_ arguments: String...) async -> (status: Int32, error: String) {
-            await withCheckedContinuation { continuation in
-                Thread {
-                    let memory = MemoryIO(files: files)
-                    let status = memory.run(
-                        ["copy", root + "/file.txt", root + "/out"] + arguments, environment: ["HOME": "/home/someone"])
-                    continuation.resume(returning: (status, memory.error))
-                }.start()
-            }
+            let memory = MemoryIO(files: files)
+            let status = await memory.run(
+                ["copy", root + "/file.txt", root + "/out"] + arguments, environment: ["HOME": "/home/someone"])
+            return (status, memory.error)
         }
         #expect(await copy("--dry-run") == (0, ""))
         #expect(await copy("--headless") == (0, ""))
@@ -211,12 +206,12 @@ import Testing
     }
 
     /// Two sources with one file name would land on one destination file: a usage error.
-    @Test func twoSourcesWithTheSameNameAreRefused() throws {
+    @Test func twoSourcesWithTheSameNameAreRefused() async throws {
         let root = NSTemporaryDirectory() + "statetui-copycommand-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let memory = MemoryIO()
-        #expect(memory.run(["copy", "/x/a.bin", "/y/a.bin", root, "--headless"]) == 2)
+        #expect(await memory.run(["copy", "/x/a.bin", "/y/a.bin", root, "--headless"]) == 2)
         #expect(memory.error.hasPrefix("statetui: /x/a.bin and /y/a.bin would both be copied to 'a.bin'\nUSAGE:\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [])
     }

@@ -14,9 +14,9 @@ import Testing
         (["--inspectable"], DashboardOptions(inspectable: true)),
         (["--seed", "7", "--inspectable"], DashboardOptions(seed: 7, inspectable: true)),
     ])
-    func dashboardWordsOpenTheDashboard(arguments: [String], expected: DashboardOptions) {
+    func dashboardWordsOpenTheDashboard(arguments: [String], expected: DashboardOptions) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 0)
+        #expect(await memory.run(arguments) == 0)
         #expect(memory.dashboards == [expected])
         #expect(memory.output == "")
         #expect(memory.error == "")
@@ -31,16 +31,16 @@ import Testing
         (["--seed"], "statetui: option '--seed' needs a number\n"),
         (["--trace", "a", "graph"], "statetui: unexpected argument 'graph'\n"),
     ])
-    func badDashboardOptionsAreUsageErrors(arguments: [String], firstLine: String) {
+    func badDashboardOptionsAreUsageErrors(arguments: [String], firstLine: String) async {
         let memory = MemoryIO()
-        #expect(memory.run(arguments) == 2)
+        #expect(await memory.run(arguments) == 2)
         #expect(memory.dashboards == [])
         #expect(memory.error.hasPrefix(firstLine))
     }
 
-    @Test func commandsStillRunWithoutTheDashboard() {
+    @Test func commandsStillRunWithoutTheDashboard() async {
         let memory = MemoryIO()
-        #expect(memory.run(["--version"]) == 0)
+        #expect(await memory.run(["--version"]) == 0)
         #expect(memory.dashboards == [])
     }
 
@@ -67,9 +67,9 @@ import Testing
         }
     }
 
-    @Test func aHexadecimalSeedOptionIsAccepted() {
+    @Test func aHexadecimalSeedOptionIsAccepted() async {
         let memory = MemoryIO()
-        #expect(memory.run(["--seed", "0xff"]) == 0)
+        #expect(await memory.run(["--seed", "0xff"]) == 0)
         #expect(memory.dashboards == [DashboardOptions(seed: 255)])
     }
 
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test(arguments: DashboardOptions.Option.allCases)
-    func everyOptionOfTheTableOpensTheDashboardAsTheFirstWord(option: DashboardOptions.Option) {
+    func everyOptionOfTheTableOpensTheDashboardAsTheFirstWord(option: DashboardOptions.Option) async {
         let memory = MemoryIO(files: ["1": .success("[keys]\nquit = \"x\"\n")])
         let words = [option.rawValue] + (option.valueName == nil ? [] : ["1"])
         let expected =
@@ -97,14 +97,14 @@ import Testing
                     return options
                 }()
             }
-        #expect(memory.run(words) == 0)
+        #expect(await memory.run(words) == 0)
         #expect(memory.dashboards == [expected])
         #expect(memory.error == "")
     }
 
-    @Test func aWordAfterTheOptionsThatIsNoOptionIsNamedInTheError() {
+    @Test func aWordAfterTheOptionsThatIsNoOptionIsNamedInTheError() async {
         let memory = MemoryIO()
-        #expect(memory.run(["--no-mouse", "--mouse"]) == 2)
+        #expect(await memory.run(["--no-mouse", "--mouse"]) == 2)
         #expect(memory.dashboards == [])
         #expect(memory.error.hasPrefix("statetui: unexpected argument '--mouse'\n"))
     }

@@ -3,33 +3,11 @@ import Foundation
 import TerminalUI
 import Testing
 
-/// `statetui demo` through the command line. The command waits for its async player on the calling thread, so
-/// it runs on a thread of its own here, never on one of the few threads Swift concurrency tests run on.
+/// `statetui demo` through the command line (the command waits for its async player on its thread, which
+/// ``MemoryIO/run(_:environment:)`` gives it of its own).
 @Suite(.serialized) struct DemoCommandTests {
-    /// The command's thread hands its result over under a lock: ThreadSanitizer sees the unlock on that thread
-    /// and the lock on the test's as the hand-over, which a continuation resumed from a plain thread is not.
-    final class Run: @unchecked Sendable {
-        let io: MemoryIO
-        private let lock = NSLock()
-        private var result: Int32 = -1
-        init(_ io: MemoryIO) { self.io = io }
-        var status: Int32 {
-            get { lock.withLock { result } }
-            set { lock.withLock { result = newValue } }
-        }
-    }
-
     func run(_ arguments: [String], io: MemoryIO = MemoryIO()) async -> (status: Int32, io: MemoryIO) {
-        let run = Run(io)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                let status = run.io.run(arguments)
-                run.status = status
-                done.resume()
-            }
-            thread.start()
-        }
-        return (run.status, run.io)
+        (await io.run(arguments), io)
     }
 
     @Test func aDemoFileWithAnErrorExitsTwoNamingFileAndLine() async {

@@ -1,4 +1,5 @@
 import Commands
+import Support
 
 /// Standard input, files and both output streams in memory, so commands run without a process.
 final class MemoryIO {
@@ -22,11 +23,17 @@ final class MemoryIO {
             writeError: { [self] in error += $0 })
     }
 
-    /// Runs `statetui ARGUMENTS` in `environment` and returns the exit status.
-    func run(_ arguments: [String], environment: [String: String] = [:]) -> Int32 {
-        CommandLineTool.run(arguments, io: io, environment: environment) { [self] options in
-            dashboards.append(options)
-            return 0
+    /// Runs `statetui ARGUMENTS` in `environment` and returns the exit status. The command runs on a thread of
+    /// its own, as it runs on the program's main thread: a demo or a headless copy blocks its thread while it
+    /// waits for its machines, which a test's task must not do (the pool has one thread a core).
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> Int32 {
+        // The test awaits the thread's end, so only one thread at a time uses this object.
+        nonisolated(unsafe) let memory = self
+        return await DetachedThread.value(name: "statetui") {
+            CommandLineTool.run(arguments, io: memory.io, environment: environment) { options in
+                memory.dashboards.append(options)
+                return 0
+            }
         }
     }
 }

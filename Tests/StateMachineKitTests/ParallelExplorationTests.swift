@@ -61,9 +61,7 @@ enum WideModel: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// hold it, and other suites' tasks running meanwhile (a demo's player, whose stall bound is in wall time)
 /// would wait for them.
 private func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-    await withCheckedContinuation { continuation in
-        DetachedThread.start(name: "exploration") { continuation.resume(returning: body()) }
-    }
+    await DetachedThread.value(name: "exploration", body)
 }
 
 /// The parts of a graph the tests compare whole, as plain values.

@@ -146,3 +146,13 @@ import Darwin
         #expect(total.withLock { $0 } == pipe.filled + 100_000)
     }
 }
+
+@Suite struct DetachedThreadTests {
+    /// A task may not block its thread, a thread of its own may (CI hung for 90 minutes: a test's task blocked in
+    /// a copy's stop and another in a demo, both waiting for work that needed the pool's two threads they held).
+    @Test func aTaskMayNotBlockItsThreadAndAThreadOfItsOwnMay() async {
+        let fromThread = await DetachedThread.value(name: "may block") { (DetachedThread.mayBlock, 42) }
+        #expect([DetachedThread.mayBlock, fromThread.0] == [false, true])
+        #expect(fromThread.1 == 42)
+    }
+}

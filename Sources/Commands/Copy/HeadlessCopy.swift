@@ -52,6 +52,7 @@ enum HeadlessCopy {
         _ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines(),
         clock: some Clock<Duration> = ContinuousClock(), started onStart: (CopyTransfer) -> Void = { _ in }
     ) -> Int32 {
+        precondition(DetachedThread.mayBlock, "a headless copy blocks its thread: run it on a thread of its own")
         FreePages.limitArenas()
         let started = clock.now
         var run = Run(session: session, io: io, lines: lines)

@@ -149,12 +149,14 @@ private final class SessionOpening: Sendable {
 
     /// Blocks until a wait began or the session is prepared; returns which came first.
     func firstNews() -> CopyWait.Action {
+        precondition(DetachedThread.mayBlock, "opening a copy dashboard blocks its thread: never from a task")
         news.wait()
         return first.withLock { $0 } ?? .ready
     }
 
     /// The prepared session or its failure; blocks until it is there.
     var outcome: InteractiveCopy.Opening {
+        precondition(DetachedThread.mayBlock, "opening a copy dashboard blocks its thread: never from a task")
         while true {
             if let result = result.withLock({ $0.take() }) {
                 switch result {

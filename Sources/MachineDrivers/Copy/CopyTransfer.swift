@@ -135,6 +135,7 @@ package final class CopyTransfer: TransferDriver {
     /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
     /// must not be one of the cooperative pool's, until the copy has stopped.
     package func stop() {
+        precondition(DetachedThread.mayBlock, "CopyTransfer.stop() blocks its thread: from a task, await finish()")
         machine.engine.stop()
         let done = DispatchSemaphore(value: 0)
         Task {
