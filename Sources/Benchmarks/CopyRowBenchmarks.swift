@@ -77,7 +77,8 @@ private func measureRowCost(_ files: CopyFiles) async -> (unstarted: Int, comple
         subscriptions: runtime.subscriptions { AppAction.screen(.embed(TransfersFeature.self, $0)) }
             + [Subscription(finished) { $0 }])
     _ = await app.run(detachedOn: HeadlessTerminal(size: Size(width: 120, height: 40)))
-    runtime.stop()
+    // A copy's stop waits for it to end: on a thread that may block, as at the dashboard's exit.
+    await DetachedThread.value(name: "stop") { runtime.stop() }
     return figures.withLock { $0 }
 }
 
