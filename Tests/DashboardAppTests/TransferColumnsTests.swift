@@ -1,3 +1,4 @@
+import FileTransfer
 import MachineDrivers
 import SeedModels
 import StateMachineKit
@@ -99,6 +100,22 @@ import Testing
         #expect(TransfersFeature.bindings.action(for: .escape, in: state) == .closeDetail)
         _ = TransfersFeature.reduce(&state, .closeDetail)
         #expect(state == DashboardFixtures.screen(selected: 3))
+    }
+
+    /// A state's words quote outside text: the copied file's path is shown escaped in the row's State, its detail
+    /// pane and History, as in the Name column and the headless lines. Before, a byte that is not UTF-8 showed as
+    /// a blank, a newline vanished (`new\nline` read `newline`, another name) and ESC was dropped.
+    @Test func aStatesWordsShowTheFilesPathEscaped() {
+        let path = FileName.string(Array("d2/bad".utf8) + [0xFF] + Array("name\nx\u{1B}[2J".utf8))
+        let model = TransferModel(phase: .completed(file: path), lastRequest: 1)
+        let shown = #"completed · d2/bad\xFFname\nx\u{1B}[2J"#
+        let row = TransferRow(name: "bad", model: model)
+        #expect(row.presentation == StatePresentation(.done, shown))
+        #expect(TransfersFeature.detailLines(row, width: 80).first?.plainText == "State      " + shown)
+        let record = StateMachine<TransferModel, TransferEvent>.Record(
+            sequence: 2, visit: 1, before: TransferModel(phase: .running(request: 1, percent: 100), lastRequest: 1),
+            event: .succeeded(request: 1, file: path), outcome: .moved, after: model)
+        #expect(HistoryRow(machine: "bad", record: record).presented == StatePresentation(.done, shown))
     }
 
     /// The failed row's pane holds its whole error, wrapped, however long.

@@ -65,7 +65,7 @@ package struct HistoryRow: Hashable, Sendable {
         }
         self.init(
             machine: machine, sequence: record.sequence, visit: record.visit, event: String(describing: record.event),
-            kind: kind, after: String(describing: record.after), presented: record.after.presentation)
+            kind: kind, after: String(describing: record.after), presented: record.after.presentation.escaped)
     }
 
     /// The rows of a machine's history, oldest first.

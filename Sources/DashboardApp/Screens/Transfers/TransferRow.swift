@@ -59,8 +59,8 @@ package struct TransferRow: Hashable, Sendable {
     /// The running request's recent progress, for its rate.
     package var progress: ProgressWindow { activity.progress }
 
-    /// The phase as a person reads it.
-    package var presentation: StatePresentation { model.presentation }
+    /// The phase as a person reads it, the outside text in it (a path, a message) escaped for the terminal.
+    package var presentation: StatePresentation { model.presentation.escaped }
 
     /// The phase in canonical text (shown with `v`, in the detail pane, and yanked).
     package var stateText: String { String(describing: model.phase) }
