@@ -93,7 +93,8 @@ import Testing
     }
 
     /// The help overlay of a copy dashboard lists `f` only with `--simulate-faults` (issue 23, item 9): before, it
-    /// offered "f next outcome fails" in every copy dashboard, where the key does nothing.
+    /// offered "f next outcome fails" in every copy dashboard, where the key does nothing. Its digits are its
+    /// screens'.
     @Test(arguments: [false, true]) func theHelpListsTheFaultKeyOnlyWhenFaultsAreSimulated(simulates: Bool) throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
@@ -108,6 +109,11 @@ import Testing
         }
         #expect(help.contains { $0.contains("f next outcome fails") } == simulates)
         #expect(help.contains { $0.contains("s start") })
+        // Its three screens, not the demo dashboard's five (before: "1–5 show a screen").
+        let digits = help.filter { $0.contains("show a screen") }.map {
+            $0.trimmingCharacters(in: .whitespaces).components(separatedBy: " · ")[0]
+        }
+        #expect(digits == ["1–3 show a screen"])
     }
 
     /// Starting a row makes its transfer, for the file the walk read, and only its; the change feed follows it

@@ -81,6 +81,31 @@ import Testing
         #expect(Keymap.action(for: Self.press(16, 0), in: F.app(), size: Size(width: 39, height: 12)) == nil)
     }
 
+    /// Below 40×12 only the too-small message is drawn, so only quitting acts: `q` (asking first while copies
+    /// run; asked, `y` or `n` answer as everywhere) and Ctrl-C. Before, every key acted unseen: `S` started
+    /// every copy, digits changed screens, `?` opened a help nobody could read.
+    @Test(
+        arguments: [
+            (Key.character("q"), nil, AppAction.quit), (.controlC, nil, .interrupt), (.character("S"), nil, nil),
+            (.character("s"), nil, nil), (.character("2"), nil, nil), (.character("?"), nil, nil), (.down, nil, nil),
+            (.character("y"), nil, nil), (.character("y"), .confirmQuit, .quitConfirmed),
+            (.character("n"), .confirmQuit, .closeOverlay), (.character("q"), .confirmQuit, nil),
+            (.character("j"), .confirmQuit, nil),
+        ] as [(Key, Overlay?, AppAction?)])
+    func onlyQuittingActsOnTheTooSmallScreen(key: Key, overlay: Overlay?, expected: AppAction?) {
+        let state = F.app(selected: F.row("running"), overlay: overlay)
+        #expect(Keymap.action(for: key, in: state, size: Size(width: 60, height: 11)) == expected)
+    }
+
+    /// `q` while copies run asks on the too-small screen too, the question above the message.
+    @Test func theTooSmallScreenAsksWhetherToQuit() {
+        let lines = AppView.render(F.app(overlay: .confirmQuit), size: Size(width: 39, height: 12)).lines
+        #expect(
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } == [
+                "copies are running: y quits, n stays", "terminal too small (need 40×12)",
+            ])
+    }
+
     /// Keys whose meaning does not depend on the layout mean what the keymap says.
     @Test(arguments: [Key.character("j"), .character("s"), .tab, .character("q"), .character("?"), .up])
     func otherKeysMeanWhatTheKeymapSays(key: Key) {

@@ -14,7 +14,7 @@ package enum AppView {
     package static func render(_ state: AppState, size: Size) -> Canvas {
         var canvas = Canvas(size: size)
         guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
-            renderTooSmall(on: &canvas)
+            renderTooSmall(asking: state.overlay == .confirmQuit, on: &canvas)
             return canvas
         }
         let parts = parts(size)
@@ -131,9 +131,15 @@ package enum AppView {
         return lines
     }
 
-    /// The too-small message, wrapped at spaces to the width and cut to the height; never fails, even at 1×1.
-    static func renderTooSmall(on canvas: inout Canvas) {
-        let lines = wrap(tooSmallMessage, width: canvas.size.width)
+    /// What the too-small screen asks after `q` while copies run (``Keymap/whileTooSmall(_:in:size:)``).
+    package static let tooSmallQuitQuestion = "copies are running: y quits, n stays"
+
+    /// The too-small message (and the question whether to quit, while `asking`), wrapped at spaces to the width
+    /// and cut to the height; never fails, even at 1×1.
+    static func renderTooSmall(asking: Bool = false, on canvas: inout Canvas) {
+        let width = canvas.size.width
+        // The question first: on a screen too small for both, it is what a key now answers.
+        let lines = (asking ? wrap(tooSmallQuitQuestion, width: width) : []) + wrap(tooSmallMessage, width: width)
         let top = max(0, (canvas.size.height - lines.count) / 2)
         for (index, text) in lines.prefix(canvas.size.height).enumerated() {
             Line(text, alignment: .center).render(in: canvas.bounds.row(top + index), on: &canvas)

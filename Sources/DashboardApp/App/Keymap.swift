@@ -6,10 +6,12 @@ package enum Keymap {
     /// The action for `key` in `state` drawn at `size` (the store's one keymap), nil when the key does nothing
     /// there: the bindings whose action depends on the layout get the ``KeyContext`` of the press (the
     /// app-wide ones the whole terminal, the screen's its content area, ``AppView/contentArea(_:)``, inside
-    /// the frame). Below ``AppView/minimumSize`` nothing is drawn to click on.
+    /// the frame). Below ``AppView/minimumSize`` only the message saying so is drawn, so only the keys that quit
+    /// act (``whileTooSmall(_:)``): a key that changed what nobody sees (`S` starting every copy) would act
+    /// blind.
     package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
-        if case .mouse = key, size.width < AppView.minimumSize.width || size.height < AppView.minimumSize.height {
-            return nil
+        guard size.width >= AppView.minimumSize.width, size.height >= AppView.minimumSize.height else {
+            return whileTooSmall(key, in: state, size: size)
         }
         let contexts = (
             global: KeyContext(key: key, size: size, area: Rect(size: size)),
@@ -23,6 +25,17 @@ package enum Keymap {
         }
         guard state.overlay == nil else { return nil }
         return bindings(for: state.screen, in: state).action(for: key, in: state, context: contexts.screen)
+    }
+
+    /// What `key` does below ``AppView/minimumSize``: only the app-wide keys that quit (`q` asks first while
+    /// copies run, and the message then says so) or close an overlay (`n` answers that question), as the
+    /// configuration binds them; everything else nothing.
+    static func whileTooSmall(_ key: Key, in state: AppState, size: Size) -> AppAction? {
+        let context = KeyContext(key: key, size: size, area: Rect(size: size))
+        guard let action = globalBindings(in: state).action(for: key, in: state, context: context),
+            [AppAction.quit, .quitConfirmed, .interrupt, .closeOverlay].contains(action)
+        else { return nil }
+        return action
     }
 
     /// A screen's key table, lifted to the app's state and actions, from its registration
@@ -58,7 +71,7 @@ package enum Keymap {
             // The digit shows the screen at its place in the tab bar (the copy dashboard has fewer screens).
             var binding = KeyBinding<AppState, AppAction>(
                 [.character(Character(String(place + 1)))], .select(Screen.allCases[place]),
-                help: KeyHelp("1–\(Screen.allCases.count)", "show a screen"), bar: notInBar,
+                help: screenDigitsHelp, bar: notInBar,
                 applies: { noOverlay($0) && $0.screens.indices.contains(place) && $0.screens[place] != $0.screen })
             binding.resolve = { state, _ in state.screens.indices.contains(place) ? .select(state.screens[place]) : nil
             }
@@ -92,6 +105,14 @@ package enum Keymap {
         ]
 
     private static let quitHelp = KeyHelp("q / ctrl-c", "quit")
+    /// The digits' help in the app-wide table: one digit a screen of the demo dashboard.
+    private static let screenDigitsHelp = KeyHelp("1–\(Screen.allCases.count)", "show a screen")
+
+    /// The digits' help as `state` offers them: as many as it has screens (the copy dashboard has three).
+    private static func screenDigits(_ help: KeyHelp, in state: AppState) -> KeyHelp {
+        guard help == screenDigitsHelp else { return help }
+        return KeyHelp(state.screens.count > 1 ? "1–\(state.screens.count)" : "1", help.label)
+    }
 
     /// `y` copies what ``Yank/of(_:)`` says (in the help overlay only: the bar keeps room for `? help` and `q quit`).
     private static var yank: KeyBinding<AppState, AppAction> {
@@ -114,6 +135,6 @@ package enum Keymap {
 
     /// Every app-wide key in force in `state`, as the help overlay lists them.
     package static func globalHelp(in state: AppState) -> [KeyHelp] {
-        globalBindings(in: state).allHelp() + [suspendHelp]
+        globalBindings(in: state).allHelp().map { screenDigits($0, in: state) } + [suspendHelp]
     }
 }
