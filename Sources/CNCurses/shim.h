@@ -162,10 +162,9 @@ static volatile sig_atomic_t cn_wake_fd = -1;
 /* Whether the fatal handlers should call endwin (cleared once the terminal is restored). */
 static volatile sig_atomic_t cn_curses_active = 0;
 
-static void cn_on_winch(int sig) {
-    (void)sig;
+/* Wakes the run loop from a signal handler (errno as it was: the handler interrupted some call). */
+static void cn_wake_run_loop(void) {
     int saved = errno;
-    cn_resize_flag = 1;
     int fd = cn_wake_fd;
     if (fd >= 0) {
         char byte = 1;
@@ -173,6 +172,12 @@ static void cn_on_winch(int sig) {
         (void)ignored;
     }
     errno = saved;
+}
+
+static void cn_on_winch(int sig) {
+    (void)sig;
+    cn_resize_flag = 1;
+    cn_wake_run_loop();
 }
 
 /* Every catchable signal whose default action ends the process: the terminal is restored before any of
@@ -197,10 +202,33 @@ static inline struct sigaction *cn_previous_winch(void) {
     return &saved;
 }
 
+/* Whether SIGTERM, SIGHUP and SIGINT ask the program to stop rather than end it (cn_stop_gracefully), and
+   the first of them received while they do (0: none). */
+static volatile sig_atomic_t cn_graceful_stops = 0;
+static volatile sig_atomic_t cn_stop_signal = 0;
+
+/* Makes SIGTERM, SIGHUP and SIGINT a request to stop (enabled != 0): the first one is recorded and wakes the
+   run loop, which ends the program its own way (a copy keeps its partials and journal, and finishes its
+   directories); a second one ends the process as before, so a program that does not stop can still be
+   ended. Forgets a signal received before. */
+static inline void cn_stop_gracefully(int enabled) {
+    cn_stop_signal = 0;
+    cn_graceful_stops = enabled;
+}
+
+/* The first stop signal received while they were asks to stop (0: none). */
+static inline int cn_received_stop_signal(void) { return cn_stop_signal; }
+
 /* Restores the terminal, puts the signal's previous action back and raises it again, so the process ends
    exactly as it would have (exit status 143 for SIGTERM, 129 for SIGHUP, a crash report for a crash),
-   but with the terminal usable. */
+   but with the terminal usable. The first SIGTERM, SIGHUP or SIGINT while they ask to stop is only
+   recorded, and wakes the run loop. */
 static void cn_on_fatal(int sig) {
+    if (cn_graceful_stops && cn_stop_signal == 0 && (sig == SIGTERM || sig == SIGHUP || sig == SIGINT)) {
+        cn_stop_signal = sig;
+        cn_wake_run_loop();
+        return;
+    }
     if (cn_curses_active) {
         cn_curses_active = 0;
         cn_write_exit_bytes();
@@ -261,6 +289,7 @@ static inline void cn_install_signal_handlers(int wake_fd) {
 
 /* Puts every handler back as it was before curses started, once the terminal is restored. */
 static inline void cn_remove_signal_handlers(void) {
+    cn_graceful_stops = 0;
     cn_curses_active = 0;
     cn_wake_fd = -1;
     sigaction(SIGWINCH, cn_previous_winch(), NULL);

@@ -4,7 +4,8 @@ import TerminalUI
 
 extension Dashboard {
     /// Opens the terminal, runs the dashboard until `q` or Ctrl-C, restores the terminal and returns the
-    /// exit status: 0 after `q`, 130 after Ctrl-C, 2 when the terminal, the trace file or
+    /// exit status: 0 after `q`, 130 after Ctrl-C, 128 + the signal after a copy dashboard stopped for SIGTERM,
+    /// SIGHUP or SIGINT (``NCursesTerminal/stopSignal``), 2 when the terminal, the trace file or
     /// `STATE_MACHINE_SEED` cannot be used, 1 when writing the trace failed (the one-line reason goes to
     /// `writeError`).
     ///
@@ -45,7 +46,10 @@ extension Dashboard {
         defer { inspector?.stop() }
         let terminal: NCursesTerminal
         do {
-            terminal = try NCursesTerminal(environment: variables, mouse: options.mouse)
+            // A copy stops its own way on SIGTERM, SIGHUP (its terminal closed) and SIGINT, as after Ctrl-C:
+            // partials kept for the next run, the destination's finished directories given their modes.
+            terminal = try NCursesTerminal(
+                environment: variables, mouse: options.mouse, stopsOnSignals: mode != .demo)
         } catch {
             writeError("statetui: \(error)\n")
             return 2
@@ -66,6 +70,7 @@ extension Dashboard {
             writeError("statetui: \(failure)\n")
             return 1
         }
+        if let signal = terminal.stopSignal { return 128 + signal }
         return final.exit?.status ?? 0
     }
 }

@@ -39,6 +39,16 @@ package enum StopRequest {
         }
     }
 
+    /// The signal's name as a person reads it in a message (`SIGTERM`), its number for one this never handles.
+    package static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
+    }
+
     /// Starts watching. A plain `sigaction` handler rather than a dispatch source: it also replaces the
     /// SIG_IGN a shell gives background jobs, and it catches the signal on whichever thread the kernel picks.
     package static func watch() -> Watch {

@@ -80,6 +80,8 @@ public final class NCursesTerminal: Terminal {
     /// The number of the last ``ClipboardCopy`` written.
     private var lastCopy: Int?
     private var isRestored = false
+    /// Whether the stop signal received was handed out as Ctrl-C.
+    private var stopDelivered = false
     private var characters: [wchar_t] = []
     private var decoder = KeyDecoder()
     /// Keys decoded from input already read, handed out one per ``readKey(timeout:)``.
@@ -94,7 +96,10 @@ public final class NCursesTerminal: Terminal {
     ///     the terminal has a progress indicator are read from (the locale itself is selected from the
     ///     process's environment by `setlocale`).
     ///   - mouse: whether to ask the terminal to report clicks and the wheel.
-    public init(environment: [String: String], mouse: Bool = false) throws {
+    ///   - stopsOnSignals: whether SIGTERM, SIGHUP and SIGINT ask the program to stop instead of ending it
+    ///     (``stopSignal``): the first arrives as Ctrl-C, so the app quits its own way; a second one ends the
+    ///     process as without.
+    public init(environment: [String: String], mouse: Bool = false, stopsOnSignals: Bool = false) throws {
         guard isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         guard let type = environment["TERM"], !type.isEmpty else { throw TerminalError.terminalTypeNotSet }
         glyphs = NCursesTerminal.chooseLocale(environment: environment)
@@ -155,8 +160,23 @@ public final class NCursesTerminal: Terminal {
         } else {
             usesColor = false
         }
+        cn_stop_gracefully(stopsOnSignals ? 1 : 0)
         cn_install_signal_handlers(wakeup.writeDescriptor)
         enterModes()
+    }
+
+    /// The first SIGTERM, SIGHUP or SIGINT received while they ask to stop (`stopsOnSignals`), nil when none
+    /// was; still there once the terminal is restored, so the program can end with `128 + signal`.
+    public var stopSignal: Int32? {
+        let received = cn_received_stop_signal()
+        return received == 0 ? nil : received
+    }
+
+    /// Ctrl-C once for a stop signal received: the app's own way to quit at once.
+    private func stopKey() -> Key? {
+        guard !stopDelivered, stopSignal != nil else { return nil }
+        stopDelivered = true
+        return .controlC
     }
 
     deinit {
@@ -196,9 +216,11 @@ public final class NCursesTerminal: Terminal {
 
     /// The next key, waiting up to `timeout` for input, a resize or a wake-up.
     public func readKey(timeout: Duration?) -> Key? {
+        if let key = stopKey() { return key }
         if cn_take_resize() != 0 { return applyResize() }
         if let key = nextKey() { return key }
         wakeup.wait(orReadable: fileno(inputFile), timeout: timeout)
+        if let key = stopKey() { return key }
         if cn_take_resize() != 0 { return applyResize() }
         return nextKey()
     }

@@ -7,6 +7,8 @@
 # Issue 23: the copy dashboard has only its copies, their History and Graph (the transfer model alone), a total
 # row and no fault key; `S` starts every transfer; a copy into a directory another copy writes into shows the wait
 # (which journal, which process), `q` stops waiting, and once the other run is done the dashboard opens and copies.
+# SIGTERM stops the copy dashboard as Ctrl-C does (exit 143, partial and journal kept); a dashboard whose terminal
+# closes (SIGHUP) finishes its destination's directories and removes its journals, as `q` does.
 # Every wait is bounded (the screen is polled, never slept on); the private tmux server and the files go
 # with the script.
 name=ux
@@ -145,5 +147,45 @@ keys q
 wait_for '^exit=0$'
 cmp -s "$src/big.bin" "$busy/big.bin" && cmp -s "$src/notes.txt" "$busy/notes.txt" ||
     fail "the two runs into $busy did not both copy their file intact"
+
+step="SIGTERM stops the copy dashboard as Ctrl-C does: exit 143, the partial and the journal kept, a rerun continues"
+slow="$work/slow"
+mkdir -p "$slow"
+tm kill-session -t "$session"
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "env TERM=screen STATETUI_COPY_CHUNK_BYTES=65536 STATETUI_COPY_CHUNK_DELAY_MS=30 '$bin' copy '$src/big.bin' '$slow' --start 2>'$work/term.err'; echo exit=\$?; sleep 60"
+wait_for '│ big\.bin .*running · [0-9]+% · request #1'
+pid=$(pgrep -x -f -- "$bin copy $src/big.bin $slow --start") || fail "no copy dashboard process for $slow"
+kill -TERM "$pid"
+wait_for '^exit=143$'
+grep -q '^statetui: stopped by SIGTERM; partial files and the journal are kept' "$work/term.err" ||
+    fail "the dashboard stopped by SIGTERM did not say so: $(cat "$work/term.err")"
+[ -n "$(find "$slow" -name '.statetui-partial.*' -size +0)" ] && [ -e "$slow/.statetui-journal" ] ||
+    fail "the dashboard stopped by SIGTERM did not keep its partial and journal"
+"$bin" copy "$src/big.bin" "$slow" --headless >"$work/term-rerun.out" 2>&1 || fail "the rerun after SIGTERM failed"
+cmp -s "$src/big.bin" "$slow/big.bin" || fail "the rerun after SIGTERM did not copy big.bin intact"
+
+step="a copy dashboard whose terminal closes (SIGHUP) finishes its destination: modes set, no journal left"
+keep="$work/hup/keys"
+mkdir -p "$keep/private" "$work/hup/dst"
+echo secret >"$keep/private/key"
+chmod 750 "$keep/private"
+tm kill-session -t "$session"
+tm new-session -d -s "$session" -x 100 -y 30 \
+    "env TERM=screen '$bin' copy '$keep' '$work/hup/dst' --start 2>'$work/hup.err'; echo exit=\$?; sleep 60"
+wait_for '│ keys/private/key .*completed · '
+pid=$(pgrep -x -f -- "$bin copy $keep $work/hup/dst --start") || fail "no copy dashboard process for $keep"
+tm kill-session -t "$session"
+tries=0
+while kill -0 "$pid" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ $tries -le 1000 ] || fail "the copy dashboard went on after its terminal closed"
+    sleep 0.01
+done
+[ "$(stat -c %a "$work/hup/dst/keys/private")" = 750 ] ||
+    fail "after the terminal closed keys/private is $(stat -c %a "$work/hup/dst/keys/private"), not 750 as its source"
+[ -z "$(find "$work/hup/dst" -name '.statetui-journal')" ] || fail "after the terminal closed a journal was left"
+grep -q '^statetui: stopped by SIGHUP' "$work/hup.err" || fail "the closed dashboard did not say SIGHUP stopped it"
+cmp -s "$keep/private/key" "$work/hup/dst/keys/private/key" || fail "keys/private/key differs after SIGHUP"
 
 echo "$name test: ok"

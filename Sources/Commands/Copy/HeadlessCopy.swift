@@ -74,7 +74,7 @@ enum HeadlessCopy {
                 run.stopAll()
                 run.printSummary(elapsed: started.duration(to: clock.now))
                 io.writeError(
-                    "statetui: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"); partial files and the journal "
+                    "statetui: interrupted by \(StopRequest.name(of: signal)); partial files and the journal "
                         + "are kept, run the same command again to continue\n")
                 return 128 + signal
             }

@@ -6,6 +6,12 @@ import StateMachineInspector
 import Support
 import TerminalUI
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `statetui copy` without `--headless`: a copy tool's dashboard, the Transfers screen with one row per file,
 /// each driven by a real ``CopyTransfer`` made when the row is first started (the same keys as the simulated
 /// rows: start, pause/resume, cancel, retry), their History and their Graph; the simulated Upload and Load screens stay in the demo dashboard.
@@ -102,6 +108,11 @@ enum InteractiveCopy {
         for problem in session.finish() { io.writeError("statetui: \(problem)\n") }
         // The hard links made at the end, once their files were copied.
         for entry in session.takeMadeEntries() { io.writeOutput("\(entry)\n") }
+        if [SIGTERM, SIGHUP].contains(status - 128) {
+            io.writeError(
+                "statetui: stopped by \(StopRequest.name(of: status - 128)); partial files and the journal are kept, "
+                    + "run the same command again to continue\n")
+        }
         return status == 0 ? CopyExitStatus.report(files.phases, io: io) : status
     }
 }
