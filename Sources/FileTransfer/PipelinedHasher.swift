@@ -159,13 +159,17 @@ final class PipelinedHasher: @unchecked Sendable {
     /// Feeds the content of the open file `descriptor` from its start, `length` bytes or to its end when
     /// nil: what the file system reports as data is read through the ring, its holes (`SEEK_HOLE`) are
     /// fed as zeros and never read, so the time spent follows the data, not the size. Returns the bytes
-    /// fed, fewer than `length` when the file ends sooner.
-    func feedContent(of descriptor: Int32, length: Int64?, fileSystem: FileSystem) throws(Errno) -> Int64 {
+    /// fed, fewer than `length` when the file ends sooner; nil when `proceed` (asked with the bytes fed so far
+    /// before each chunk or hole) says to stop.
+    func feedContent(
+        of descriptor: Int32, length: Int64?, fileSystem: FileSystem, proceed: (Int64) -> Bool = { _ in true }
+    ) throws(Errno) -> Int64? {
         let size = try fileSystem.status(descriptor).size
         let end = length ?? Int64.max
         var position: Int64 = 0
         var segment = FileSegment(isHole: false, end: 0)
         while position < end {
+            guard proceed(position) else { return nil }
             if position >= segment.end {
                 // Past `st_size` everything read is data (files under /proc report 0 bytes).
                 segment =

@@ -102,25 +102,64 @@ public struct StagedFile: ~Copyable {
         resuming name: String, in directory: DestinationDirectory, keeping offset: Int64,
         chunkSize: Int = CopyOptions.defaultChunkSize
     ) throws(TransferError) {
-        let partial = Self.partialName(for: name)
-        let descriptor = try Self.reopen(partial, in: directory)
+        guard let kept = try Self.keptPrefix(of: name, in: directory, offset: offset, chunkSize: chunkSize) else {
+            preconditionFailure("Internal inconsistency: a prefix hashed without a stop was not hashed whole")
+        }
+        self.init(name: name, in: directory, at: offset, kept: kept)
+    }
+
+    /// ``init(resuming:in:keeping:chunkSize:)`` asking `proceed` with the bytes hashed so far before each chunk
+    /// of the prefix is read (a run's control: a pause or a cancel need not wait for a long prefix); nil when
+    /// it said to stop, the partial then cut to its first `offset` bytes, as its checkpoint says, and closed.
+    static func resuming(
+        _ name: String, in directory: DestinationDirectory, keeping offset: Int64, chunkSize: Int,
+        proceed: (Int64) -> Bool
+    ) throws(TransferError) -> StagedFile? {
+        guard
+            let kept = try keptPrefix(of: name, in: directory, offset: offset, chunkSize: chunkSize, proceed: proceed)
+        else { return nil }
+        return StagedFile(name: name, in: directory, at: offset, kept: kept)
+    }
+
+    /// The partial of `name` reopened, cut to `offset` bytes and that prefix hashed; nil when `proceed` said to
+    /// stop first (the descriptor is then closed).
+    private static func keptPrefix(
+        of name: String, in directory: DestinationDirectory, offset: Int64, chunkSize: Int,
+        proceed: (Int64) -> Bool = { _ in true }
+    ) throws(TransferError) -> (descriptor: Int32, writes: QueuedWrites, hasher: PipelinedHasher)? {
+        let partial = partialName(for: name)
+        let descriptor = try reopen(partial, in: directory)
         let path = directory.path(of: partial)
         let writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: directory.fileSystem)
         let hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
+        let whole: Bool
         do {
-            try Self.keepPrefix(
-                offset, of: descriptor, path: path, hashingInto: hasher, fileSystem: directory.fileSystem)
+            whole = try keepPrefix(
+                offset, of: descriptor, path: path, hashingInto: hasher, fileSystem: directory.fileSystem,
+                proceed: proceed)
         } catch {
             directory.fileSystem.close(descriptor)
             throw error
         }
+        guard whole else {
+            directory.fileSystem.close(descriptor)
+            return nil
+        }
+        return (descriptor, writes, hasher)
+    }
+
+    /// A partial reopened with its first `offset` bytes hashed (``keptPrefix(of:in:offset:chunkSize:proceed:)``).
+    private init(
+        name: String, in directory: DestinationDirectory, at offset: Int64,
+        kept: (descriptor: Int32, writes: QueuedWrites, hasher: PipelinedHasher)
+    ) {
         self.destination = directory
         self.name = name
-        self.partialName = partial
+        self.partialName = Self.partialName(for: name)
         self.fileSystem = directory.fileSystem
-        self.writes = writes
-        self.hasher = hasher
-        self.descriptor = descriptor
+        self.writes = kept.writes
+        self.hasher = kept.hasher
+        self.descriptor = kept.descriptor
         self.offset = offset
         self.durableOffset = offset
     }
@@ -192,8 +231,8 @@ public struct StagedFile: ~Copyable {
     /// Cuts the partial to `offset` bytes and feeds those bytes to the hasher.
     private static func keepPrefix(
         _ offset: Int64, of descriptor: Int32, path: String, hashingInto hasher: PipelinedHasher,
-        fileSystem: FileSystem
-    ) throws(TransferError) {
+        fileSystem: FileSystem, proceed: (Int64) -> Bool
+    ) throws(TransferError) -> Bool {
         let existing: Int64
         do {
             existing = try fileSystem.status(descriptor).size
@@ -211,13 +250,18 @@ public struct StagedFile: ~Copyable {
         }
         let fed: Int64
         do {
-            fed = try hasher.feedContent(of: descriptor, length: offset, fileSystem: fileSystem)
+            guard
+                let hashed = try hasher.feedContent(
+                    of: descriptor, length: offset, fileSystem: fileSystem, proceed: proceed)
+            else { return false }
+            fed = hashed
         } catch {
             throw TransferError.io(operation: "read", path: path, reason: error)
         }
         guard fed == offset else {
             throw TransferError.validationFailed(path: path, detail: "ended at \(fed)")
         }
+        return true
     }
 
     deinit {
