@@ -1005,11 +1005,14 @@ status=0
         "$work/dry-resume.out" && grep -qx "would copy three.bin" "$work/dry-resume.out" &&
     pass "--dry-run over a run killed mid-copy: would resume its partial, writes nothing" ||
     fail "--dry-run resume: exit $status, $(cat "$work/dry-resume.out"); changed: $(diff <(echo "$before") <(listing))"
-# The run resumes that partial: the file it commits is the partial itself (its inode and birth time), not one
-# made anew. (Its progress rises from 0% while it checks the kept prefix, so the first percent says nothing.)
+# The run resumes that partial: its first line is where the partial ends, and the file it commits is the
+# partial itself (its inode and birth time), not one made anew.
+offset=$(sed -n 's/^would resume one.bin at byte \([0-9]*\) .*/\1/p' "$work/dry-resume.out")
 kept=$(stat -c '%i %w' "$(partial_of "$dst" one.bin)")
 "$bin" copy --headless "$src/one.bin" "$src/three.bin" "$dst" >"$work/dry-real.out" 2>&1 &&
     same "$src/one.bin" "$dst/one.bin" && [ "$(stat -c '%i %w' "$dst/one.bin")" = "$kept" ] &&
+    [ "$(sed -n 's/^one.bin: running(request: 1, percent: \([0-9]*\)).*/\1/p' "$work/dry-real.out" | head -n 1)" -ge \
+        $((offset * 100 / (12 << 20) / 10 * 10)) ] &&
     pass "--dry-run's resume is what the real run then does" ||
     fail "real run after --dry-run (the partial was $kept, one.bin is $(stat -c '%i %w' "$dst/one.bin")): $(cat "$work/dry-real.out")"
 
