@@ -150,8 +150,8 @@ package enum CopyCommand {
             or cancelled; the same command copies it),
             2 when the destination is not a writable directory or is in use with --no-wait, a source tree is beyond its bounds or the
             arguments are wrong (nothing started),
-            130/143 after SIGINT/SIGTERM (partials and journal kept); the dashboard stops the same way
-            for SIGTERM, SIGHUP (its terminal closed) or SIGINT, and exits 143, 129 or 130.
+            130/143/129 after SIGINT/SIGTERM/SIGHUP (partials and journal kept; a SIGHUP ignored with
+            nohup stays ignored); the dashboard stops the same way and exits with the same statuses.
             """)
 
     /// `--dry-run`: one line per entry saying what the copy would do; exit 1 when it would fail some

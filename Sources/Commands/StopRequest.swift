@@ -6,10 +6,11 @@ import Glibc
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM as a request to stop, while a command that stops cleanly watches for them (a headless
-/// copy keeps its partials and journal): the signals no longer kill the process, the first one is recorded for
-/// the command to poll between waits, and standard output and error stop waiting for a reader that takes
-/// nothing (``StandardStream/write(_:)``), so a copy piped to a pager nobody scrolls still stops when told.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal) as a request to stop, while a command that stops cleanly
+/// watches for them (a headless copy keeps its partials and journal): the signals no longer kill the process,
+/// the first one is recorded for the command to poll between waits, and standard output and error stop
+/// waiting for a reader that takes nothing (``StandardStream/write(_:)``), so a copy piped to a pager nobody
+/// scrolls still stops when told. A SIGHUP the process was started ignoring (`nohup`) stays ignored.
 package enum StopRequest {
     /// The first signal received while watched (0: none). A lock-free atomic is one of the few things a signal
     /// handler may touch.
@@ -23,8 +24,11 @@ package enum StopRequest {
     /// True once a signal was received while watched.
     static var received: Bool { firstSignal.load(ordering: .relaxed) != 0 }
 
-    /// Watching SIGINT and SIGTERM, until ``Watch/cancel()``.
+    /// Watching SIGINT, SIGTERM and SIGHUP, until ``Watch/cancel()``.
     package struct Watch {
+        /// Whether SIGHUP is watched (it was not ignored when the watch began).
+        let watchesHangUp: Bool
+
         /// The first signal received, if any.
         package var received: Int32? {
             let number = StopRequest.firstSignal.load(ordering: .relaxed)
@@ -36,6 +40,7 @@ package enum StopRequest {
             StopRequest.watching.store(false, ordering: .relaxed)
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
+            if watchesHangUp { signal(SIGHUP, SIG_DFL) }
         }
     }
 
@@ -54,7 +59,13 @@ package enum StopRequest {
     package static func watch() -> Watch {
         firstSignal.store(0, ordering: .relaxed)
         watching.store(true, ordering: .relaxed)
-        for number in [SIGINT, SIGTERM] {
+        var current = sigaction()
+        // A handler is a C function pointer: compared by its address (SIG_IGN is the address 1).
+        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+        let hangUpIgnored =
+            sigaction(SIGHUP, nil, &current) == 0
+            && unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == ignored
+        for number in [SIGINT, SIGTERM] + (hangUpIgnored ? [] : [SIGHUP]) {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 _ = StopRequest.firstSignal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
@@ -63,6 +74,6 @@ package enum StopRequest {
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
         }
-        return Watch()
+        return Watch(watchesHangUp: !hangUpIgnored)
     }
 }

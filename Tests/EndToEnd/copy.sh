@@ -227,14 +227,15 @@ else
     fail "existing destination: status $status, content '$(head -c 20 "$dst/three.bin")', stderr: $(cat "$work/existing.err")"
 fi
 
-# 11. SIGINT and SIGTERM stop cleanly: partial and journal kept, exit 130/143, the same command continues.
-for signal in INT TERM; do
+# 11. SIGINT, SIGTERM and SIGHUP (a closed terminal) stop cleanly: partial and journal kept, exit 130/143/129,
+#     the same command continues. Before, SIGHUP killed the copy outright.
+for signal in INT TERM HUP; do
     new_destination "signal-$signal"
     copy_slowly "$signal" "$src/one.bin" "$dst"
     wait_for_size "$(partial_of "$dst" one.bin)" $((2 << 20)) || fail "SIG$signal: the copy never got going"
     kill -s "$signal" "$background"
     wait_copy
-    expected=$([ $signal = INT ] && echo 130 || echo 143)
+    expected=$(case $signal in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac)
     kept=$(size_of "$(partial_of "$dst" one.bin)")
     if [ $status = "$expected" ] && [ "$kept" -ge $((2 << 20)) ] && grep -q 'interrupted' "$work/$signal.err"; then
         "$bin" copy "$src/one.bin" "$dst" --headless >"$work/$signal-again.out" 2>&1 && same "$src/one.bin" "$dst/one.bin" &&

@@ -14,7 +14,7 @@ import Darwin
 #endif
 
 /// `statetui copy --headless`: starts every transfer, prints a line per change that matters, and
-/// waits until each one completed or failed, or until SIGINT/SIGTERM stops them cleanly.
+/// waits until each one completed or failed, or until SIGINT, SIGTERM or SIGHUP stops them cleanly.
 ///
 /// Every line is one line: file names and messages have their control characters escaped
 /// (``DisplayText/escaped(_:limit:)``), and every transfer's final state is printed before the exit.
@@ -46,7 +46,7 @@ enum HeadlessCopy {
     }
 
     /// Runs the session to its end, measuring its time on `clock`; returns 0 when every transfer completed,
-    /// 1 when any failed, 130/143 after SIGINT/SIGTERM (partials and journal kept for a restart). `started`
+    /// 1 when any failed, 130/143/129 after SIGINT/SIGTERM/SIGHUP (partials and journal kept for a restart). `started`
     /// is called with each transfer before it starts (an inspector registers its machine).
     static func run(
         _ session: CopySession, io: CommandIO, lines: ProgressLines = ProgressLines(),
