@@ -26,8 +26,8 @@ package enum StopRequest {
 
     /// Watching SIGINT, SIGTERM and SIGHUP, until ``Watch/cancel()``.
     package struct Watch {
-        /// Whether SIGHUP is watched (it was not ignored when the watch began).
-        let watchesHangUp: Bool
+        /// The signals watched (SIGHUP only when it was not ignored as the watch began).
+        let signals: [Int32]
 
         /// The first signal received, if any.
         package var received: Int32? {
@@ -38,11 +38,13 @@ package enum StopRequest {
         /// Stops watching and restores the default actions.
         package func cancel() {
             StopRequest.watching.store(false, ordering: .relaxed)
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-            if watchesHangUp { signal(SIGHUP, SIG_DFL) }
+            for number in signals { signal(number, SIG_DFL) }
         }
     }
+
+    /// What a copy stopped by a signal says after the signal's name (`interrupted by SIGTERM; …`).
+    package static let keptForTheNextRun =
+        "partial files and the journal are kept, run the same command again to continue"
 
     /// The signal's name as a person reads it in a message (`SIGTERM`), its number for one this never handles.
     package static func name(of signal: Int32) -> String {
@@ -65,7 +67,8 @@ package enum StopRequest {
         let hangUpIgnored =
             sigaction(SIGHUP, nil, &current) == 0
             && unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == ignored
-        for number in [SIGINT, SIGTERM] + (hangUpIgnored ? [] : [SIGHUP]) {
+        let signals = [SIGINT, SIGTERM] + (hangUpIgnored ? [] : [SIGHUP])
+        for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 _ = StopRequest.firstSignal.compareExchange(expected: 0, desired: number, ordering: .relaxed)
@@ -74,6 +77,6 @@ package enum StopRequest {
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
         }
-        return Watch(watchesHangUp: !hangUpIgnored)
+        return Watch(signals: signals)
     }
 }

@@ -1,5 +1,6 @@
 import Commands
 import Foundation
+import Support
 import Testing
 
 #if canImport(Glibc)
@@ -36,15 +37,12 @@ import Darwin
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Data("hello".utf8).write(to: URL(fileURLWithPath: root + "/a.txt"))
         // The headless copy blocks its thread while it waits: a thread of its own, never one of the pool's.
-        let (status, held, flushed) = await withCheckedContinuation { continuation in
-            Thread {
-                let output = HeldOutput()
-                let status = CommandLineTool.run(["copy", "--headless", root + "/a.txt", root + "/out"], io: output.io)
-                {
-                    _ in 0
-                }
-                continuation.resume(returning: (status, output.held, output.flushed))
-            }.start()
+        let (status, held, flushed) = await DetachedThread.value(name: "statetui copy") {
+            let output = HeldOutput()
+            let status = CommandLineTool.run(["copy", "--headless", root + "/a.txt", root + "/out"], io: output.io) {
+                _ in 0
+            }
+            return (status, output.held, output.flushed)
         }
         #expect(status == 0)
         #expect(held == "")

@@ -2,6 +2,7 @@ import FileTransfer
 import Foundation
 import MachineDrivers
 import StateMachineKit
+import Support
 import Testing
 
 @testable import Commands
@@ -46,21 +47,18 @@ import Darwin
         async throws -> (status: Int32, output: String, error: String, failedEntries: Int)
     {
         // The session is used by the thread that made it (it is not `Sendable`).
-        let run = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<(Int32, String, String, Int), CopySessionError>, Never>) in
-            Thread {
-                let captured = Output()
-                do throws(CopySessionError) {
-                    let session = try CopySession(
-                        sources: sources ?? [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
-                        options: CopyOptions())
-                    let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
-                    continuation.resume(
-                        returning: .success((status, captured.output, captured.error, session.failedEntries)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }.start()
+        let run = await DetachedThread.value(name: "statetui copy") {
+            () -> Result<(Int32, String, String, Int), CopySessionError> in
+            let captured = Output()
+            do throws(CopySessionError) {
+                let session = try CopySession(
+                    sources: sources ?? [root + "/t"], destinationDirectory: root + "/out", overwrite: false,
+                    options: CopyOptions())
+                let status = HeadlessCopy.run(session, io: captured.io, clock: TestClock())
+                return .success((status, captured.output, captured.error, session.failedEntries))
+            } catch {
+                return .failure(error)
+            }
         }
         return try run.get()
     }

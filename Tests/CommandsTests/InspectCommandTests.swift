@@ -83,20 +83,11 @@ struct InspectCommandTests {
     }
 
     /// `run` on a thread of its own, for a command that blocks until another program does something: the
-    /// test's task stays free to be that program. The result is handed over under a lock, which
-    /// ThreadSanitizer sees, as it does not a continuation resumed from a plain thread.
+    /// test's task stays free to be that program.
     static func runOnAThread(_ arguments: [String], environment: [String: String]) async -> (
         status: Int32, output: String, error: String
     ) {
-        let result = Locked<(status: Int32, output: String, error: String)?>(nil)
-        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-            Thread {
-                let ran = run(arguments, environment: environment)
-                result.withLock { $0 = ran }
-                finished.resume()
-            }.start()
-        }
-        return result.withLock { $0 } ?? (-1, "", "the command's thread left no result")
+        await DetachedThread.value(name: "statetui inspect") { run(arguments, environment: environment) }
     }
 
     @Test(

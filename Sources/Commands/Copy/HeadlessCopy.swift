@@ -74,8 +74,7 @@ enum HeadlessCopy {
                 run.stopAll()
                 run.printSummary(elapsed: started.duration(to: clock.now))
                 io.writeError(
-                    "statetui: interrupted by \(StopRequest.name(of: signal)); partial files and the journal "
-                        + "are kept, run the same command again to continue\n")
+                    "statetui: interrupted by \(StopRequest.name(of: signal)); \(StopRequest.keptForTheNextRun)\n")
                 return 128 + signal
             }
             if finished {

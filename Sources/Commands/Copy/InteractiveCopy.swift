@@ -110,8 +110,7 @@ enum InteractiveCopy {
         for entry in session.takeMadeEntries() { io.writeOutput("\(entry)\n") }
         if [SIGTERM, SIGHUP].contains(status - 128) {
             io.writeError(
-                "statetui: stopped by \(StopRequest.name(of: status - 128)); partial files and the journal are kept, "
-                    + "run the same command again to continue\n")
+                "statetui: stopped by \(StopRequest.name(of: status - 128)); \(StopRequest.keptForTheNextRun)\n")
         }
         return status == 0 ? CopyExitStatus.report(files.phases, io: io) : status
     }

@@ -7,7 +7,7 @@ package enum Keymap {
     /// there: the bindings whose action depends on the layout get the ``KeyContext`` of the press (the
     /// app-wide ones the whole terminal, the screen's its content area, ``AppView/contentArea(_:)``, inside
     /// the frame). Below ``AppView/minimumSize`` only the message saying so is drawn, so only the keys that quit
-    /// act (``whileTooSmall(_:)``): a key that changed what nobody sees (`S` starting every copy) would act
+    /// act (``whileTooSmall(_:in:size:)``): a key that changed what nobody sees (`S` starting every copy) would act
     /// blind.
     package static func action(for key: Key, in state: AppState, size: Size) -> AppAction? {
         guard size.width >= AppView.minimumSize.width, size.height >= AppView.minimumSize.height else {
