@@ -3,13 +3,13 @@ import Support
 
 /// Commits of small copies made durable together.
 ///
-/// A copy's commit makes four things durable in order: the partial's bytes and metadata, the journal's
-/// commitment record, the rename onto the final name, and the directory holding it; then it journals the
-/// completion. With an `fsync` for each, on a device with a volatile write cache, a tree of small files waited
-/// for three device round trips a file. Here the copies that reach their commit at the same time take those
-/// steps as one batch, in the same order, with one `syncfs` for every partial of the batch, one write and one
-/// `fsync` for every commitment record, their renames, one `fsync` of the directory, and one write for every
-/// completion (not waited for, as ``JournalRecord/isWriteAhead`` says).
+/// A copy's commit makes durable, in order, the partial's bytes and metadata with the journal's commitment
+/// record, then the rename onto the final name and the directory holding it; then it journals the completion.
+/// With an `fsync` for each, on a device with a volatile write cache, a tree of small files waited for three
+/// device round trips a file. Here the copies that reach their commit at the same time take those steps as one
+/// batch, in the same order: one write of every commitment record, one `syncfs` that makes them durable with
+/// every partial of the batch, their renames, one `fsync` of the directory, and one write for every completion
+/// (not waited for, as ``JournalRecord/isWriteAhead`` says).
 ///
 /// The first copy to arrive leads a batch of every commit waiting (its own among them); the copies arriving
 /// meanwhile wait for the next batch, which the oldest of them leads once this one is done. A copy never
@@ -26,8 +26,9 @@ extension CopyJournal {
     /// rename is durable and the completion written.
     ///
     /// A failed sync of the file system fails the whole batch, and every batch after it (a later sync may
-    /// report success for data the failed one dropped); the partials are kept and no commitment is journaled.
-    /// A failed write or sync of the journal fails the batch with no rename made. A rename that fails fails its
+    /// report success for data the failed one dropped); the partials are kept, and each copy journals its
+    /// failure after the commitment record written before the sync, so the entry ends failed. A failed write
+    /// of the journal fails the batch with no rename made. A rename that fails fails its
     /// own copy only; a failed sync of the directory fails every copy it renamed.
     package func commitTogether(_ sealed: SealedPartial) throws(TransferError) -> CommittedFile {
         let waiter = WaitingCommit(sealed: sealed)
@@ -80,17 +81,22 @@ extension CopyJournal {
     /// The steps of every commit in `batch`, in the order a single commit takes them.
     private func carryOut(_ batch: [WaitingCommit]) -> [CommitOutcome] {
         let fileSystem = directory.fileSystem
+        // The commitment records are written first, so the one sync of the file system that makes the partials
+        // durable makes them durable too (the journal is in the directory the partials are in): a batch waits for
+        // two device round trips, not three.
+        let commitments = batch.map(\.sealed.commitment)
+        do throws(TransferError) {
+            try write(commitments)
+        } catch {
+            return batch.map { _ in .failed(error) }
+        }
         do throws(Errno) {
             // Checked by `commitsTogether` before a commit is handed in.
             try fileSystem.syncFileSystem!(directory.descriptor)
         } catch {
             return batch.map { .failed(.writing($0.sealed.partialPath, operation: "sync", error), syncFailed: true) }
         }
-        do throws(TransferError) {
-            try append(batch.map(\.sealed.commitment))
-        } catch {
-            return batch.map { _ in .failed(error) }
-        }
+        noteAppended(commitments)
         var outcomes = batch.map { waiter -> CommitOutcome in
             do throws(TransferError) {
                 try waiter.sealed.rename()

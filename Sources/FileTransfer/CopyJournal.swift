@@ -18,9 +18,10 @@ import Darwin
 /// Each line is `CHECKSUM JSON`: the first 16 hex digits of the JSON's SHA-256, a space, and one
 /// `JournalRecord`. A record the next step relies on is fsynced before that step starts (write-ahead), so a
 /// torn or missing last line only loses a step that had not happened yet. An intention and a completion
-/// are written and not waited for (``JournalRecord/isWriteAhead`` says why each is safe); the next fsync
-/// of the journal (any copy's) makes them durable with it, so a tree copy waits for one journal fsync a
-/// file, shared with the copies committing at the same time. Opening the journal replays
+/// are written and not waited for (``JournalRecord/isWriteAhead`` says why each is safe); the next sync
+/// of the journal (any copy's) makes them durable with it, so a tree copy waits for one sync a file, shared
+/// with the copies committing at the same time (for small files, the `syncfs` of their batch,
+/// ``commitTogether(_:)``). Opening the journal replays
 /// it into one `JournalEntry` per final name and reports any line it cannot trust as a `JournalProblem`;
 /// the transfer such a line concerns restarts from nothing.
 public final class CopyJournal: Sendable {
@@ -245,28 +246,38 @@ public final class CopyJournal: Sendable {
     /// Appends `records` in one write, then as ``append(_:)`` does for one: synced when any of them is
     /// write-ahead, their entries changed after that.
     func append(_ records: [JournalRecord]) throws(TransferError) {
-        let lines = records.flatMap(Self.line(for:))
-        let path = self.path
-        let fileSystem = self.fileSystem
-        let syncs = self.syncs
-        let descriptor = self.descriptor
-        writing.wait()
-        do throws(Errno) {
-            try fileSystem.appendAll(descriptor, lines)
-        } catch {
-            writing.signal()
-            throw TransferError.writing(path, operation: "append to", error)
-        }
-        // Taken while the line's writer is the only one: whoever writes next finds its ticket taken.
-        let ticket = syncs.ticket()
-        writing.signal()
+        let ticket = try write(records)
         if records.contains(where: \.isWriteAhead) {
+            let (fileSystem, descriptor) = (self.fileSystem, self.descriptor)
             do {
                 try syncs.sync(through: ticket) { () throws(Errno) in try fileSystem.sync(descriptor) }
             } catch {
                 throw TransferError.writing(path, operation: "append to", error)
             }
         }
+        noteAppended(records)
+    }
+
+    /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group
+    /// that stands for them. Their entries change only once the caller made them durable (``noteAppended(_:)``):
+    /// ``commitTogether(_:)`` writes a batch's commitment records before the one `syncfs` that makes them
+    /// durable with the batch's partials.
+    @discardableResult
+    func write(_ records: [JournalRecord]) throws(TransferError) -> UInt64 {
+        let lines = records.flatMap(Self.line(for:))
+        writing.wait()
+        defer { writing.signal() }
+        do throws(Errno) {
+            try fileSystem.appendAll(descriptor, lines)
+        } catch {
+            throw TransferError.writing(path, operation: "append to", error)
+        }
+        // Taken while the line's writer is the only one: whoever writes next finds its ticket taken.
+        return syncs.ticket()
+    }
+
+    /// Applies appended `records`, durable when they had to be, to their entries.
+    func noteAppended(_ records: [JournalRecord]) {
         for record in records { noteAppended(record) }
     }
 

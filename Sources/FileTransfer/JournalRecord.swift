@@ -27,7 +27,7 @@ public enum JournalRecord: Hashable, Sendable, Codable {
     /// fsync. Two records need not:
     /// - an intention: what it precedes, a partial, is private and under a name reserved for the copy; a
     ///   crash that loses the line leaves a partial the next copy of that file replaces, and the
-    ///   commitment record's fsync, before any rename, makes the intention durable with it;
+    ///   sync that makes the commitment record durable, before any rename, makes the intention durable with it;
     /// - a completion: it follows a rename already made durable; a crash that loses it leaves
     ///   `committing`, which the next run completes from the final file's digest.
     public var isWriteAhead: Bool {

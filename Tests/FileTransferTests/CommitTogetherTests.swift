@@ -10,8 +10,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Small copies committing at the same time into one directory share one sync of the file system, one
-/// journal write and fsync, and one directory fsync, in the order a single commit takes its steps.
+/// Small copies committing at the same time into one directory share one journal write, one sync of the file
+/// system (which makes the journal's lines durable with the partials) and one directory fsync, in the order a
+/// single commit takes its steps.
 @Suite struct CommitTogetherTests {
     /// A file system that records the calls a commit makes, and whose syncs of the whole file system can be
     /// held (the first one waits until released) or fail.
@@ -67,9 +68,9 @@ import Darwin
             expectedSize: Int64(content.count), expectedDigest: ContentDigest.of(content), metadataOf: nil, sync: false)
     }
 
-    /// One commit alone: the file system synced, then the commitment appended and fsynced, then the rename,
-    /// then the directory fsynced, then the completion appended (not waited for); the file is in place and
-    /// the journal records it completed.
+    /// One commit alone: the commitment appended, then the file system synced (the partial and the commitment
+    /// with it; the journal is not fsynced on its own), then the rename, then the directory fsynced, then the
+    /// completion appended (not waited for); the file is in place and the journal records it completed.
     @Test func oneCommitTakesTheStepsInTheCrashSafeOrder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -81,7 +82,7 @@ import Darwin
         recorder.calls.withLock { $0.removeAll() }
         let file = try journal.commitTogether(sealed)
         #expect(file == CommittedFile(path: directory.file("a.bin"), size: 3000, digest: ContentDigest.of(content)))
-        #expect(recorder.calls.withLock { $0 } == ["syncfs", "append", "fsync", "rename a.bin", "fsync", "append"])
+        #expect(recorder.calls.withLock { $0 } == ["append", "syncfs", "rename a.bin", "fsync", "append"])
         #expect(contents(of: directory.file("a.bin")) == content)
         #expect(!exists(directory.file(StagedFile.partialName(for: "a.bin"))))
         #expect(journal.entry(named: "a.bin")?.status == .completed(size: 3000, digest: ContentDigest.of(content)))
@@ -129,6 +130,8 @@ import Darwin
 
         #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
         #expect(recorder.calls.withLock { $0.filter { $0 == "append" } }.count == 4)
+        // Only the directory's, once a batch: the syncs of the file system made the commitments durable.
+        #expect(recorder.calls.withLock { $0.filter { $0 == "fsync" } }.count == 2)
         for name in ["first", "b", "c"] {
             let content = contentByName[name]!
             let expected = CommittedFile(
@@ -145,8 +148,9 @@ import Darwin
         #expect(contents(of: plantedPartial) == [9, 9, 9])
     }
 
-    /// A sync of the file system that fails fails its batch before anything is journaled or renamed, keeps
-    /// the partial, and fails every later commit too: a later sync may report success for what it dropped.
+    /// A sync of the file system that fails fails its batch before anything is renamed or its entry changes,
+    /// keeps the partial, and fails every later commit too: a later sync may report success for what it
+    /// dropped.
     @Test func aFailedSyncOfTheFileSystemFailsThisAndEveryLaterBatch() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -159,7 +163,7 @@ import Darwin
         #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
             try journal.commitTogether(first)
         }
-        #expect(recorder.calls.withLock { $0 } == ["syncfs"])
+        #expect(recorder.calls.withLock { $0 } == ["append", "syncfs"])
         #expect(contents(of: partialPath) == content)
         #expect(!exists(directory.file("a.bin")))
         #expect(journal.entry(named: "a.bin") == nil)

@@ -211,8 +211,9 @@ enum HeadlessCopy {
                 .adding(done)
             if case .failed(let message) = state { failures.append((entry.transfer.name, message)) }
             session.settled(entry.transfer)
-            let transfer = entry.transfer
-            Task { await transfer.finish() }
+            // Stopped, not awaited: nothing waits for a settled copy's last work to return (it only hands its slot
+            // back), and a task a file to await it cost a thread hop each.
+            entry.transfer.machine.engine.stop()
             settledSinceTrim += 1
         }
 
