@@ -115,8 +115,12 @@ public final class CopyJob: Sendable {
 
     /// Copies (or continues copying) until the file is committed, the job is cancelled or the task is
     /// cancelled; throws the cause when the copy fails. Only one run may be active at a time.
+    ///
+    /// `filesClosed` is called once the run no longer holds any file open but the journal (before it returns,
+    /// and only then): a small file's commit, carried out with others, may still be under way.
     public func run(
-        progress: @escaping @Sendable (CopyProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (CopyProgress) -> Void = { _ in },
+        filesClosed: @escaping @Sendable () -> Void = {}
     ) async throws(TransferError) -> CopyOutcome {
         guard let run = control.beginRun() else { return .cancelled }
         let control = self.control
@@ -126,7 +130,9 @@ public final class CopyJob: Sendable {
                 // few threads. A serial queue of its own runs on a pooled thread (dispatch's overcommit
                 // pool), so thousands of small files do not each create and end a thread.
                 DispatchQueue(label: "statetui copy").async { [self] in
-                    continuation.resume(returning: perform(run: run, progress: progress))
+                    perform(run: run, progress: progress, filesClosed: filesClosed) {
+                        continuation.resume(returning: $0)
+                    }
                 }
             }
         } onCancel: {
@@ -135,15 +141,39 @@ public final class CopyJob: Sendable {
         return try result.get()
     }
 
+    /// Copies, then gives `finish` the run's outcome once the run has ended: at once, or for a small file
+    /// committed with others (``CopyJournal/commitTogether(_:then:)``) once its batch is done, this thread
+    /// having gone on meanwhile.
     private func perform(
-        run: CopyControl.Machine.Sender, progress: @Sendable (CopyProgress) -> Void
-    ) -> Result<CopyOutcome, TransferError> {
-        let result: Result<CopyOutcome, TransferError>
+        run: CopyControl.Machine.Sender, progress: @Sendable (CopyProgress) -> Void,
+        filesClosed: @Sendable () -> Void, finish: @escaping @Sendable (Result<CopyOutcome, TransferError>) -> Void
+    ) {
+        let step: CopyStep
         do throws(TransferError) {
-            result = .success(try copy(progress: progress))
+            step = try copy(progress: progress)
         } catch {
+            finish(end(run, .failure(error)))
+            return
+        }
+        switch step {
+        case .done(let outcome):
+            finish(end(run, .success(outcome)))
+        case .committing(let sealed, let journal):
+            // The source and the partial are closed: another copy may open its files while this one waits.
+            filesClosed()
+            journal.commitTogether(sealed) { [self] committed in
+                if case .success = committed { resumePoint.withLock { $0 = nil } }
+                finish(end(run, committed.map(CopyOutcome.completed)))
+            }
+        }
+    }
+
+    /// Ends `run` with `result`, journaling a failure first; returns `result`.
+    private func end(
+        _ run: CopyControl.Machine.Sender, _ result: Result<CopyOutcome, TransferError>
+    ) -> Result<CopyOutcome, TransferError> {
+        if case .failure(let error) = result {
             try? journal?.append(.failed(name: request.name, reason: error.description))
-            result = .failure(error)
         }
         let end: CopyRunEnd
         switch result {
@@ -178,6 +208,13 @@ public final class CopyJob: Sendable {
         }
     }
 
+    /// Where a run's copying ended: with its outcome, or with a small file's sealed partial handed to the
+    /// journal to commit with others.
+    private enum CopyStep {
+        case done(CopyOutcome)
+        case committing(SealedPartial, CopyJournal)
+    }
+
     /// How a run's byte loop ended.
     private enum LoopEnd {
         /// The source's end was reached after `copied` bytes.
@@ -196,7 +233,7 @@ public final class CopyJob: Sendable {
         case interrupted(offset: Int64)
     }
 
-    private func copy(progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyOutcome {
+    private func copy(progress: @Sendable (CopyProgress) -> Void) throws(TransferError) -> CopyStep {
         Self.ignoreFileSizeSignal()
         guard !StagedFile.isReserved(request.name) else {
             // Copied under such a name, the file would replace the journal or another file's partial.
@@ -205,7 +242,7 @@ public final class CopyJob: Sendable {
         let directory = try self.directory()
         if control.next() == .cancel {
             // Cancelled after this run began but before the loop: the run's end removes the partial.
-            return .cancelled
+            return .done(.cancelled)
         }
 
         let (source, sourceStatus) = try openSource()
@@ -215,7 +252,7 @@ public final class CopyJob: Sendable {
         case .alreadyComplete(let file):
             try directory.matchMetadata(of: request.name, to: sourceStatus)
             progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
-            return .alreadyComplete(file)
+            return .done(.alreadyComplete(file))
         case .write(let planned):
             start = planned
         }
@@ -236,7 +273,7 @@ public final class CopyJob: Sendable {
                 progress: progress)
         else {
             // Stopped while the kept prefix was verified: the partial holds its checkpoint's bytes, as before.
-            return control.next() == .cancel ? .cancelled : .interrupted(offset: start.offset)
+            return .done(control.next() == .cancel ? .cancelled : .interrupted(offset: start.offset))
         }
         if large {
             staged.writeInBackground()
@@ -248,11 +285,11 @@ public final class CopyJob: Sendable {
             from: source, sourceStatus: sourceStatus, into: staged, in: directory, progress: progress)
         switch consume copied {
         case .cancelled:
-            return .cancelled
+            return .done(.cancelled)
         case .interrupted(let offset):
-            return .interrupted(offset: offset)
+            return .done(.interrupted(offset: offset))
         case .whole(let staged, let size):
-            return .completed(try commit(staged, copied: size, source: source, sourceStatus: sourceStatus))
+            return try commit(staged, copied: size, source: source, sourceStatus: sourceStatus)
         }
     }
 
@@ -467,10 +504,11 @@ public final class CopyJob: Sendable {
     }
 
     /// Commits the partial of `copied` bytes under its final name with the source's metadata, the
-    /// intention and the outcome journaled around the rename.
+    /// intention and the outcome journaled around the rename; a small file's partial is sealed and handed to
+    /// the journal to commit with others (``CopyJournal/commitTogether(_:then:)``).
     private func commit(
         _ staged: consuming StagedFile, copied: Int64, source: Int32, sourceStatus: FileStatus
-    ) throws(TransferError) -> CommittedFile {
+    ) throws(TransferError) -> CopyStep {
         // The bytes hashed into the staged file are exactly the bytes read from the source (the same
         // buffers; a resumed prefix was checked against the source above), so the running digest is
         // the source's digest computed while reading.
@@ -480,24 +518,22 @@ public final class CopyJob: Sendable {
         let attributesNotCopied = { (reason: Errno) in
             warn(.extendedAttributesNotCopied(path: destinationPath, reason: reason))
         }
-        let file: CommittedFile
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(
                 expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
                 attributesNotCopied: attributesNotCopied, sync: false)
-            file = try journal.commitTogether(sealed)
-        } else {
-            let journal = self.journal
-            file = try staged.commit(
-                expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
-                attributesNotCopied: attributesNotCopied
-            ) { () throws(TransferError) in
-                try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
-            }
-            try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
+            return .committing(sealed, journal)
         }
+        let journal = self.journal
+        let file = try staged.commit(
+            expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
+            attributesNotCopied: attributesNotCopied
+        ) { () throws(TransferError) in
+            try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
+        }
+        try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
-        return file
+        return .done(.completed(file))
     }
 
     /// Throws `sourceChanged` unless the source still has the size and modification time it had at `start`.

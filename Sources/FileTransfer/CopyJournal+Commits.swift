@@ -11,71 +11,77 @@ import Support
 /// every partial of the batch, their renames, one `fsync` of the directory, and one write for every completion
 /// (not waited for, as ``JournalRecord/isWriteAhead`` says).
 ///
-/// The first copy to arrive leads a batch of every commit waiting (its own among them); the copies arriving
-/// meanwhile wait for the next batch, which the oldest of them leads once this one is done. A copy never
-/// leads more than the batch that holds its own commit, and each waiting copy is woken once, with its
-/// outcome or its turn to lead.
+/// Commits are carried out on the journal's own committer queue, a batch at a time: a commit that arrives while
+/// none is under way schedules one, which takes every commit waiting; commits arriving meanwhile wait for the
+/// next, taken as soon as this one is done. A copy hands its sealed partial over and its thread goes on to the
+/// next file (``commitTogether(_:then:)``); the outcome comes back through the closure it gave. So no thread
+/// waits for a batch, and however many copies wait, batches follow each other without a hand-over.
 extension CopyJournal {
-    /// Whether ``commitTogether(_:)`` can make partials durable together here: the file system has a
+    /// Whether ``commitTogether(_:then:)`` can make partials durable together here: the file system has a
     /// call that syncs all of it (`syncfs`).
     package var commitsTogether: Bool { directory.fileSystem.syncFileSystem != nil }
 
     /// Journals the commitment of `sealed`, renames it onto its final name as
     /// ``StagedFile/commit(expectedSize:expectedDigest:metadataOf:beforeRename:)`` does and journals the
-    /// completion, in one batch with the commits of other copies waiting at the same time; returns once the
-    /// rename is durable and the completion written.
+    /// completion, in one batch with the commits of other copies waiting at the same time; returns at once and
+    /// gives `deliver` the outcome (on the committer queue) once the rename is durable and the completion
+    /// written.
     ///
     /// A failed sync of the file system fails the whole batch, and every batch after it (a later sync may
     /// report success for data the failed one dropped); the partials are kept, and each copy journals its
     /// failure after the commitment record written before the sync, so the entry ends failed. A failed write
-    /// of the journal fails the batch with no rename made. A rename that fails fails its
-    /// own copy only; a failed sync of the directory fails every copy it renamed.
-    package func commitTogether(_ sealed: SealedPartial) throws(TransferError) -> CommittedFile {
-        let waiter = WaitingCommit(sealed: sealed)
-        let leads = commits.withLock { queue in
-            queue.waiting.append(waiter)
+    /// of the journal fails the batch with no rename made. A rename that fails fails its own copy only; a
+    /// failed sync of the directory fails every copy it renamed.
+    package func commitTogether(
+        _ sealed: SealedPartial, then deliver: @escaping @Sendable (Result<CommittedFile, TransferError>) -> Void
+    ) {
+        let schedules = commits.withLock { queue in
+            queue.waiting.append(WaitingCommit(sealed: sealed, deliver: deliver))
             guard !queue.leading else { return false }
             queue.leading = true
             return true
         }
-        if !leads { waiter.wake.wait() }
-        while true {
-            switch waiter.outcome.withLock({ $0 }) {
-            case .committed(let file)?:
-                return file
-            case .failed(let error, _)?:
-                throw error
-            case .lead?, nil:
-                leadBatch()
-            }
+        if schedules { committer.async { [self] in carryOutBatches() } }
+    }
+
+    /// ``commitTogether(_:then:)``, waiting for the outcome: blocks the calling thread until its batch is done.
+    package func commitTogether(_ sealed: SealedPartial) throws(TransferError) -> CommittedFile {
+        let outcome = Locked<Result<CommittedFile, TransferError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        commitTogether(sealed) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
         }
+        done.wait()
+        // Set before the signal the wait returned for.
+        return try outcome.withLock { $0! }.get()
     }
 
     /// How many commits wait for a batch (for tests).
     package var waitingCommitCount: Int { commits.withLock { $0.waiting.count } }
 
-    /// Takes every waiting commit, carries them out together, gives each its outcome, and hands the lead to the
-    /// oldest commit that arrived meanwhile (or ends the lead when none did).
-    private func leadBatch() {
-        let (batch, failure) = commits.withLock { queue in
-            defer { queue.waiting.removeAll(keepingCapacity: true) }
-            return (queue.waiting, queue.failure)
-        }
-        let outcomes = failure.map { failure in batch.map { _ in CommitOutcome.failed(failure) } } ?? carryOut(batch)
-        for (waiter, outcome) in zip(batch, outcomes) { waiter.outcome.withLock { $0 = outcome } }
-        let next = commits.withLock { queue -> WaitingCommit? in
-            if queue.failure == nil, let syncFailure = outcomes.lazy.compactMap(\.syncFailure).first {
-                queue.failure = syncFailure
+    /// Carries out batches, each of every commit waiting when it begins, until none waits; gives each commit its
+    /// outcome as its batch ends.
+    private func carryOutBatches() {
+        while true {
+            let taken = commits.withLock { queue -> (batch: [WaitingCommit], failure: TransferError?)? in
+                guard !queue.waiting.isEmpty else {
+                    queue.leading = false
+                    return nil
+                }
+                defer { queue.waiting.removeAll(keepingCapacity: true) }
+                return (queue.waiting, queue.failure)
             }
-            guard let first = queue.waiting.first else {
-                queue.leading = false
-                return nil
+            guard let (batch, failure) = taken else { return }
+            let outcomes =
+                failure.map { failure in batch.map { _ in CommitOutcome.failed(failure) } } ?? carryOut(batch)
+            if let syncFailure = outcomes.lazy.compactMap(\.syncFailure).first {
+                commits.withLock { queue in
+                    if queue.failure == nil { queue.failure = syncFailure }
+                }
             }
-            first.outcome.withLock { $0 = .lead }
-            return first
+            for (waiter, outcome) in zip(batch, outcomes) { waiter.deliver(outcome.result) }
         }
-        for waiter in batch { waiter.wake.signal() }
-        next?.wake.signal()
     }
 
     /// The steps of every commit in `batch`, in the order a single commit takes them.
@@ -126,7 +132,7 @@ extension CopyJournal {
     }
 }
 
-/// The commits waiting for a batch, and whether a copy leads one now.
+/// The commits waiting for a batch, and whether a batch is scheduled or under way.
 struct CommitQueue {
     var waiting: [WaitingCommit] = []
     var leading = false
@@ -134,14 +140,14 @@ struct CommitQueue {
     var failure: TransferError?
 }
 
-/// One copy's commit while it waits: what it asks for, and the outcome (or its turn to lead) it is woken with.
-final class WaitingCommit: Sendable {
+/// One copy's commit while it waits: what it asks for, and who is given its outcome.
+struct WaitingCommit: Sendable {
     let sealed: SealedPartial
-    let wake = DispatchSemaphore(value: 0)
-    let outcome = Locked<CommitOutcome?>(nil)
+    let deliver: @Sendable (Result<CommittedFile, TransferError>) -> Void
 
-    init(sealed: SealedPartial) {
+    init(sealed: SealedPartial, deliver: @escaping @Sendable (Result<CommittedFile, TransferError>) -> Void) {
         self.sealed = sealed
+        self.deliver = deliver
     }
 }
 
@@ -149,8 +155,14 @@ final class WaitingCommit: Sendable {
 enum CommitOutcome: Sendable {
     case committed(CommittedFile)
     case failed(TransferError, syncFailed: Bool = false)
-    /// Not carried out yet: the copy leads the next batch.
-    case lead
+
+    /// The outcome as the copy is given it.
+    var result: Result<CommittedFile, TransferError> {
+        switch self {
+        case .committed(let file): .success(file)
+        case .failed(let error, _): .failure(error)
+        }
+    }
 
     var isCommitted: Bool {
         if case .committed = self { true } else { false }

@@ -21,7 +21,7 @@ import Darwin
 /// are written and not waited for (``JournalRecord/isWriteAhead`` says why each is safe); the next sync
 /// of the journal (any copy's) makes them durable with it, so a tree copy waits for one sync a file, shared
 /// with the copies committing at the same time (for small files, the `syncfs` of their batch,
-/// ``commitTogether(_:)``). Opening the journal replays
+/// ``commitTogether(_:then:)``). Opening the journal replays
 /// it into one `JournalEntry` per final name and reports any line it cannot trust as a `JournalProblem`;
 /// the transfer such a line concerns restarts from nothing.
 public final class CopyJournal: Sendable {
@@ -46,8 +46,10 @@ public final class CopyJournal: Sendable {
     private let writing = DispatchSemaphore(value: 1)
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
-    /// The commits waiting to be made durable together (``commitTogether(_:)``).
+    /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
     let commits = Locked(CommitQueue())
+    /// Where batches of commits are carried out, one at a time.
+    let committer = DispatchQueue(label: "statetui journal commits")
 
     /// What opening a journal does when another process holds its lock (copies into the same directory).
     public enum WhenBusy {
@@ -260,7 +262,7 @@ public final class CopyJournal: Sendable {
 
     /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group
     /// that stands for them. Their entries change only once the caller made them durable (``noteAppended(_:)``):
-    /// ``commitTogether(_:)`` writes a batch's commitment records before the one `syncfs` that makes them
+    /// ``commitTogether(_:then:)`` writes a batch's commitment records before the one `syncfs` that makes them
     /// durable with the batch's partials.
     @discardableResult
     func write(_ records: [JournalRecord]) throws(TransferError) -> UInt64 {

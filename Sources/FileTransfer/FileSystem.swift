@@ -113,7 +113,7 @@ public struct FileSystem: Sendable {
     /// Makes everything written to the file system holding an open file durable, every file's data and
     /// metadata, with one flush of the device (`syncfs(2)`, Linux); nil where there is no such call. Copies of
     /// many small files committing at once make their partials durable with one call of it instead of an
-    /// `fsync` each (``CopyJournal/commitTogether(_:)``).
+    /// `fsync` each (``CopyJournal/commitTogether(_:then:)``).
     package var syncFileSystem: (@Sendable (_ descriptor: Int32) throws(Errno) -> Void)?
     /// Turns writes that go straight to storage (`O_DIRECT`: no copy into the page cache, whole aligned
     /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after

@@ -405,7 +405,7 @@ public struct StagedFile: ~Copyable {
     /// ``commit(expectedSize:expectedDigest:metadataOf:attributesFrom:attributesNotCopied:beforeRename:)``:
     /// gives the partial the metadata of `source` (and the extended attributes of `attributesFrom`), syncs it
     /// when `sync` is true (otherwise its durability is left to a sync of the whole file system,
-    /// ``CopyJournal/commitTogether(_:)``), closes it and checks its size and SHA-256 against the source's; what
+    /// ``CopyJournal/commitTogether(_:then:)``), closes it and checks its size and SHA-256 against the source's; what
     /// is left is to journal the commitment and rename it.
     ///
     /// A size or digest mismatch removes the partial and throws `validationFailed`; a failing system call

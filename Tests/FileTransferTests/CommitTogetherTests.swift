@@ -148,6 +148,32 @@ import Darwin
         #expect(contents(of: plantedPartial) == [9, 9, 9])
     }
 
+    /// A copy hands its sealed partial over and goes on: ``CopyJournal/commitTogether(_:then:)`` returns while
+    /// the batch is still held in its sync of the file system (before, the copy's thread waited for the batch),
+    /// and the outcome arrives once the batch is done.
+    @Test func aCommitHandedOverReturnsBeforeItsBatchIsDone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder(holdFirst: true)
+        let journal = try CopyJournal(directory: directory.path, fileSystem: recorder.fileSystem)
+        let content = pattern(count: 100)
+        let sealed = try Self.sealed("a.bin", content, in: journal)
+        let outcome = Locked<Result<CommittedFile, TransferError>?>(nil)
+        let delivered = DispatchSemaphore(value: 0)
+        journal.commitTogether(sealed) { result in
+            outcome.withLock { $0 = result }
+            delivered.signal()
+        }
+        recorder.entered.wait()
+        #expect(outcome.withLock { $0 } == nil)
+        #expect(!exists(directory.file("a.bin")))
+        recorder.released.signal()
+        delivered.wait()
+        let expected = CommittedFile(path: directory.file("a.bin"), size: 100, digest: ContentDigest.of(content))
+        #expect(outcome.withLock { $0 }.flatMap { try? $0.get() } == expected)
+        #expect(contents(of: directory.file("a.bin")) == content)
+    }
+
     /// A sync of the file system that fails fails its batch before anything is renamed or its entry changes,
     /// keeps the partial, and fails every later commit too: a later sync may report success for what it
     /// dropped.

@@ -344,6 +344,53 @@ extension CopyFixture {
         #expect(transfer.holdings == (job: false, stopper: false))
     }
 
+    /// A small file waiting for its commit batch holds no descriptor, so it gives its slot back: with one slot
+    /// between them, a second copy opens its source while the first one's batch is held at its rename (before,
+    /// the first copy kept the slot until its commit was done, so every batch held at most as many files as
+    /// there are slots), and both complete.
+    @Test func aSmallFileWaitingForItsCommitGivesItsSlotBack() async throws {
+        let fixture = try CopyFixture(chunks: 1)
+        defer { fixture.remove() }
+        let second = fixture.root + "/second.bin"
+        try Data(fixture.content.reversed()).write(to: URL(fileURLWithPath: second))
+        let rename = HeldRename()
+        var fileSystem = rename.fileSystem
+        let opened = Locked<[String]>([])
+        let open = fileSystem.open
+        fileSystem.open = { path, flags, mode throws(Errno) in
+            defer {
+                opened.withLock { $0.append(path) }
+                rename.wakes.wake()
+            }
+            return try open(path, flags, mode)
+        }
+        let journal = try CopyJournal(directory: fixture.destination)
+        let (slots, options) = (CopySlots(limit: 1), CopyOptions(chunkSize: CopyFixture.chunk, fileSystem: fileSystem))
+        let transfers = [fixture.source, second].map {
+            CopyTransfer(
+                source: $0, destinationDirectory: fixture.destination, journal: journal, options: options, slots: slots)
+        }
+        transfers[0].perform(.start)
+        await rename.wakes.wait { rename.isHeld }
+        transfers[1].perform(.start)
+        await rename.wakes.wait { opened.withLock { $0.contains(second) } }
+        #expect(rename.isHeld)
+        rename.release()
+        for transfer in transfers {
+            await untilEnded(transfer.machine)
+            await transfer.settle()
+        }
+        #expect(
+            transfers.map(\.machine.model) == [
+                TransferModel(phase: .completed(file: fixture.final), lastRequest: 1),
+                TransferModel(phase: .completed(file: fixture.destination + "/second.bin"), lastRequest: 1),
+            ])
+        #expect(
+            FileManager.default.contents(atPath: fixture.destination + "/second.bin")
+                == Data(fixture.content.reversed()))
+        #expect(slots.usage == (taken: 0, waiting: 0))
+    }
+
     @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
         let fixture = try CopyFixture(chunks: 2)
         defer { fixture.remove() }

@@ -25,7 +25,7 @@ import Darwin
 /// - entering `idle` with a job (a cancel) removes the partial and journals the cancellation.
 /// - `succeeded(request:file:)` is sent only after the commit (fsync, size and SHA-256 check, atomic
 ///   rename, directory fsync; for a small file, a `syncfs` shared with the copies committing beside it:
-///   ``CopyJournal/commitTogether(_:)``), never at progress 100; failures carry the OS reason in
+///   ``CopyJournal/commitTogether(_:then:)``), never at progress 100; failures carry the OS reason in
 ///   `failed(request:message:)`.
 ///
 /// Operations on the job run one at a time through a ``SerialGate``, so a new visit's run waits for
@@ -198,7 +198,8 @@ package final class CopyTransfer: TransferDriver {
     /// ends or a pause stops it (``perform(_:)``). A visit that ends while waiting for a slot did nothing.
     private func copy(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
         guard await slots.acquire() else { return }
-        defer { slots.release() }
+        let slot = HeldSlot(of: slots)
+        defer { slot.release() }
         await gate.run {
             // The state read here belongs to the sender's visit only if the visit is still current
             // afterwards (visits only grow); otherwise this work is already obsolete.
@@ -224,12 +225,16 @@ package final class CopyTransfer: TransferDriver {
                 let run = Task { () async -> Result<CopyOutcome, TransferError> in
                     do throws(TransferError) {
                         return .success(
-                            try await job.run { progress in
-                                // The status first, then the percent: a size or a start of copying the row has
-                                // not seen is sent as progress even at the same percent, so the machine records
-                                // it and whoever reads the records reads the status with them.
-                                forwarder.forward(progress, always: driverStatus.note(progress))
-                            })
+                            try await job.run(
+                                progress: { progress in
+                                    // The status first, then the percent: a size or a start of copying the row
+                                    // has not seen is sent as progress even at the same percent, so the machine
+                                    // records it and whoever reads the records reads the status with them.
+                                    forwarder.forward(progress, always: driverStatus.note(progress))
+                                },
+                                // A small file waiting for its commit batch holds no descriptor: its slot lets the
+                                // next copy open its files, and the batches grow.
+                                filesClosed: slot.release))
                     } catch {
                         return .failure(error)
                     }
@@ -377,6 +382,27 @@ private final class RunStopper: Sendable {
     /// held by every completed row kept its allocations (about 2.4 KB a row of a 10,000-file dashboard).
     func detach() {
         state.withLock { $0.task = nil }
+    }
+}
+
+/// One run's slot of the shared ``CopySlots``, given back once: when the run's files are closed (a small file
+/// waiting for its commit batch) or when the run ends, whichever comes first.
+private final class HeldSlot: Sendable {
+    private let slots: CopySlots
+    private let held = Locked(true)
+
+    /// A slot just taken from `slots`.
+    init(of slots: CopySlots) {
+        self.slots = slots
+    }
+
+    /// Gives the slot back, the first time only.
+    func release() {
+        let wasHeld = held.withLock { held in
+            defer { held = false }
+            return held
+        }
+        if wasHeld { slots.release() }
     }
 }
 
