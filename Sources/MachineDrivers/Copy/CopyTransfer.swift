@@ -206,69 +206,90 @@ package final class CopyTransfer: TransferDriver {
             guard case .running(let request, let percent) = machine.engine.state.phase, sender.isCurrent,
                 !Task.isCancelled
             else { return }
-            let job = self.job.withLock { job in
-                if let job { return job }
-                let made = CopyJob(request: self.request, journal: journal, options: jobOptions())
-                job = made
-                return made
-            }
+            let job = currentJob()
             let forwarder = ProgressForwarder(sender: sender, request: request, percent: percent)
-            let driverStatus = self.driverStatus
-            // The job runs in a task of its own, so a pause can stop it while this visit goes on. A pause that
-            // came first already moved the machine (the visit is over): then no run starts.
+            // A pause that came first already moved the machine (the visit is over): then no run starts.
             let stopper = RunStopper(job: job)
             guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
-            // The cancellation handler is in place before the job's task exists, and stops the run as a pause
-            // does (``RunStopper``), so a visit's end (a stop, a cancel) reaches a running job at once: the job
-            // stops at the chunk boundary after the one in flight.
-            let outcome = await withTaskCancellationHandler {
-                let run = Task { () async -> Result<CopyOutcome, TransferError> in
-                    do throws(TransferError) {
-                        return .success(
-                            try await job.run(
-                                progress: { progress in
-                                    // The status first, then the percent: a size or a start of copying the row
-                                    // has not seen is sent as progress even at the same percent, so the machine
-                                    // records it and whoever reads the records reads the status with them.
-                                    forwarder.forward(progress, always: driverStatus.note(progress))
-                                },
-                                // A small file waiting for its commit batch holds no descriptor: its slot lets the
-                                // next copy open its files, and the batches grow.
-                                filesClosed: slot.release))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                stopper.attach(run)
-                let outcome = await run.value
-                stopper.detach()
-                return outcome
-            } onCancel: {
-                stopper.stop()
-            }
-            let pauseAsked = suspension.withLock { $0.pauseAsked(in: sender.visit) }
-            switch outcome {
-            case .success(.completed(let file)), .success(.alreadyComplete(let file)):
-                // Also when a pause was asked: the job was past its last chunk, so the file is committed. The job
-                // is done with: a completed row keeps its machine, not the job's own lifecycle machine and
-                // options (a later run would make a job anew, as a first one does).
-                self.job.withLock { if $0 === job { $0 = nil } }
-                driverStatus.change { $0.alreadyThere = Self.alreadyThere(outcome) }
-                forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
-                sender.send(.succeeded(request: request, file: file.path))
-            case .success(.interrupted):
-                // Stopped at a chunk boundary: for a pause, the machine may now move to paused. Otherwise the
-                // visit ended (cancel or stop) and the next visit decides.
-                if pauseAsked { sender.send(.pause) }
-            case .success(.cancelled):
-                break
-            case .failure(let error):
-                let simulated = driverStatus.takeInjectedFault()
-                sender.send(
-                    .failed(request: request, message: error.description + (simulated ? Self.simulatedFaultNote : "")))
-            }
+            let outcome = await run(job, stoppedBy: stopper, forwarding: forwarder, slot: slot)
+            report(outcome, of: job, request: request, to: sender, forwarder: forwarder)
             // The outcome has reached the machine: a pause from now on is the transition function's to judge.
             suspension.withLock { $0.runEnded(visit: sender.visit) }
+        }
+    }
+
+    /// The job of the current transfer, made now when there is none (the first run, or the first after a
+    /// cancel or a completion).
+    private func currentJob() -> CopyJob {
+        job.withLock { job in
+            if let job { return job }
+            let made = CopyJob(request: request, journal: journal, options: jobOptions())
+            job = made
+            return made
+        }
+    }
+
+    /// Runs `job` in a task of its own, so a pause can stop it (through `stopper`) while the visit goes on; its
+    /// progress goes through `forwarder`, and `slot` is given back as soon as the run holds no file open.
+    ///
+    /// The cancellation handler is in place before the job's task exists, and stops the run as a pause does
+    /// (``RunStopper``), so a visit's end (a stop, a cancel) reaches a running job at once: the job stops at the
+    /// chunk boundary after the one in flight.
+    private func run(
+        _ job: CopyJob, stoppedBy stopper: RunStopper, forwarding forwarder: ProgressForwarder, slot: HeldSlot
+    ) async -> Result<CopyOutcome, TransferError> {
+        let driverStatus = self.driverStatus
+        return await withTaskCancellationHandler {
+            let run = Task { () async -> Result<CopyOutcome, TransferError> in
+                do throws(TransferError) {
+                    return .success(
+                        try await job.run(
+                            progress: { progress in
+                                // The status first, then the percent: a size or a start of copying the row has not
+                                // seen is sent as progress even at the same percent, so the machine records it and
+                                // whoever reads the records reads the status with them.
+                                forwarder.forward(progress, always: driverStatus.note(progress))
+                            },
+                            // A small file waiting for its commit batch holds no descriptor: its slot lets the next
+                            // copy open its files, and the batches grow.
+                            filesClosed: slot.release))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            stopper.attach(run)
+            let outcome = await run.value
+            stopper.detach()
+            return outcome
+        } onCancel: {
+            stopper.stop()
+        }
+    }
+
+    /// Tells the machine, through the visit's `sender`, what the run of `job` for `request` came to.
+    private func report(
+        _ outcome: Result<CopyOutcome, TransferError>, of job: CopyJob, request: Int,
+        to sender: StateMachine<TransferModel, TransferEvent>.Sender, forwarder: ProgressForwarder
+    ) {
+        switch outcome {
+        case .success(.completed(let file)), .success(.alreadyComplete(let file)):
+            // Also when a pause was asked: the job was past its last chunk, so the file is committed. The job is
+            // done with: a completed row keeps its machine, not the job's own lifecycle machine and options (a
+            // later run would make a job anew, as a first one does).
+            self.job.withLock { if $0 === job { $0 = nil } }
+            driverStatus.change { $0.alreadyThere = Self.alreadyThere(outcome) }
+            forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
+            sender.send(.succeeded(request: request, file: file.path))
+        case .success(.interrupted):
+            // Stopped at a chunk boundary: for a pause, the machine may now move to paused. Otherwise the visit
+            // ended (cancel or stop) and the next visit decides.
+            if suspension.withLock({ $0.pauseAsked(in: sender.visit) }) { sender.send(.pause) }
+        case .success(.cancelled):
+            break
+        case .failure(let error):
+            let simulated = driverStatus.takeInjectedFault()
+            sender.send(
+                .failed(request: request, message: error.description + (simulated ? Self.simulatedFaultNote : "")))
         }
     }
 
