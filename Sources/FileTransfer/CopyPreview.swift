@@ -78,96 +78,84 @@ public struct CopyPreview: Hashable, Sendable {
         sources: [String], destinationDirectory: String, overwrite: Bool, comparesContent: Bool,
         excluding: [String] = [], fileSystem: FileSystem = .posix
     ) throws(SourceTreeError) {
-        var entries: [Entry] = []
-        var journals = InterruptedJournals(destination: destinationDirectory, fileSystem: fileSystem)
+        var preview = Decisions(
+            destination: destinationDirectory, overwrite: overwrite, comparesContent: comparesContent,
+            fileSystem: fileSystem)
         // What the destination is on disk, which a tree's walk does not read as part of the tree.
         let destination = (try? fileSystem.statusOfPath(destinationDirectory)).map {
             SourceTree.Destination(path: destinationDirectory, identity: $0.identity)
         }
-        /// The fate of the file `source` copied to `path` below the destination, the journal of its directory
-        /// (and the partial it names) consulted first.
-        func file(_ source: String, at path: [String]) -> Entry {
-            let relativePath = path.joined(separator: "/")
-            let directory = Array(path.dropLast())
-            if let holder = journals.holder(of: directory) {
-                entries.append(Entry(path: journals.journalPath(of: directory), action: .wait(holder: holder)))
-            }
-            var action = Self.file(
-                source, at: destinationDirectory + "/" + relativePath, overwrite: overwrite,
-                comparesContent: comparesContent, fileSystem: fileSystem)
-            switch action {
-            case .copy, .replace:
-                action =
-                    journals.interrupted(source: source, name: path.last ?? "", in: directory, overwrite: overwrite)
-                    ?? action
-            case .skip, .refuse, .link, .make, .createDirectory, .resume, .restart, .wait:
-                break
-            }
-            return Entry(path: relativePath, action: action)
-        }
-        // Files with other names, told apart across every source: a later name becomes a hard link, unless its
-        // first name would not be copied.
-        var firstNames = FirstNames()
-        var refusedFirsts: Set<String> = []
-        func linkTo(_ first: String, at path: String) -> Action {
-            guard !refusedFirsts.contains(first) else {
-                return .refuse(reason: "\(DisplayText.escaped(first)), the same file, would not be copied")
-            }
-            return Self.hardLink(
-                path, to: first, in: destinationDirectory, overwrite: overwrite, fileSystem: fileSystem)
-        }
-        /// Remembers the first name at `path` of an entry with other names whose copy would be refused, so that
-        /// its later names would fail too.
-        func noteFirst(_ action: Action, at path: String, hasOtherNames: Bool) {
-            if case .refuse = action, hasOtherNames { refusedFirsts.insert(path) }
-        }
         for source in sources {
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             guard status?.kind == .directory else {
-                let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
-                let action: Action
-                if let status, let first = firstNames.meet(status, at: name) {
-                    // A further name of a file (or link, FIFO, socket, device) met before becomes a hard link to
-                    // its copy.
-                    action = linkTo(first, at: name)
-                } else if let status, status.kind.isCopiedAsIs {
-                    // A symbolic link named on the command line is copied as a link, not followed; a FIFO, socket
-                    // or device is made anew, never opened.
-                    action = Self.asIs(
-                        source, at: destinationDirectory + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
-                    noteFirst(action, at: name, hasOtherNames: status.linkCount > 1)
-                } else {
-                    let entry = file(source, at: [name])
-                    noteFirst(entry.action, at: name, hasOtherNames: (status?.linkCount ?? 1) > 1)
-                    entries.append(entry)
-                    continue
-                }
-                entries.append(Entry(path: name, action: action))
+                preview.decideNamed(source, status: status)
                 continue
             }
             let tree = try SourceTree.walk(
-                source, excluding: excluding, destination: destination, sharing: &firstNames, fileSystem: fileSystem)
-            // A directory under a name the copy keeps for itself, or whose place a file or a symbolic link takes in
-            // the destination, is refused with everything below it.
+                source, excluding: excluding, destination: destination, sharing: &preview.firstNames,
+                fileSystem: fileSystem)
+            preview.decide(tree)
+        }
+        self.entries = preview.entries
+    }
+
+    /// The decisions of one preview, entry after entry, and what the later ones depend on: the journals read so
+    /// far, the first name of every file with several, and those first names whose copy would be refused.
+    private struct Decisions {
+        let destination: String
+        let overwrite: Bool
+        let comparesContent: Bool
+        let fileSystem: FileSystem
+        var entries: [Entry] = []
+        var journals: InterruptedJournals
+        /// Files with other names, told apart across every source: a later name becomes a hard link, unless its
+        /// first name would not be copied.
+        var firstNames = FirstNames()
+        var refusedFirsts: Set<String> = []
+
+        init(destination: String, overwrite: Bool, comparesContent: Bool, fileSystem: FileSystem) {
+            self.destination = destination
+            self.overwrite = overwrite
+            self.comparesContent = comparesContent
+            self.fileSystem = fileSystem
+            journals = InterruptedJournals(destination: destination, fileSystem: fileSystem)
+        }
+
+        /// Decides a source named on the command line that is not a directory, of `status` (nil when it cannot
+        /// be read).
+        mutating func decideNamed(_ source: String, status: FileStatus?) {
+            let name = CopyRequest(id: "", source: source, destinationDirectory: destination).name
+            let action: Action
+            if let status, let first = firstNames.meet(status, at: name) {
+                // A further name of a file (or link, FIFO, socket, device) met before becomes a hard link to its
+                // copy.
+                action = link(to: first, at: name)
+            } else if let status, status.kind.isCopiedAsIs {
+                // A symbolic link named on the command line is copied as a link, not followed; a FIFO, socket or
+                // device is made anew, never opened.
+                action = CopyPreview.asIs(
+                    source, at: destination + "/" + name, overwrite: overwrite, fileSystem: fileSystem)
+                noteFirst(action, at: name, hasOtherNames: status.linkCount > 1)
+            } else {
+                let entry = file(source, at: [name])
+                noteFirst(entry.action, at: name, hasOtherNames: (status?.linkCount ?? 1) > 1)
+                entries.append(entry)
+                return
+            }
+            entries.append(Entry(path: name, action: action))
+        }
+
+        /// Decides every entry of a source directory's `tree`. A directory under a name the copy keeps for
+        /// itself, or whose place a file or a symbolic link takes in the destination, is refused with everything
+        /// below it.
+        mutating func decide(_ tree: SourceTree) {
             var refusedDirectories: [[String]] = []
             func isBelowRefused(_ components: [String]) -> Bool {
                 refusedDirectories.contains { components.count > $0.count && Array(components.prefix($0.count)) == $0 }
             }
             for directory in tree.directories where !isBelowRefused(directory) {
-                let path = directory.joined(separator: "/")
-                let refusal: Action?
-                if let reserved = Self.reserved(path) {
-                    refusal = reserved
-                } else if let present = try? fileSystem.statusAt(AT_FDCWD, destinationDirectory + "/" + path) {
-                    refusal =
-                        present.kind == .directory
-                        ? nil : .refuse(reason: DestinationDirectory.notADirectory(present.kind))
-                } else {
-                    refusal = nil
-                    entries.append(Entry(path: path, action: .createDirectory))
-                }
-                if let refusal {
-                    entries.append(Entry(path: path, action: refusal))
+                if let refusal = decideDirectory(directory) {
+                    entries.append(Entry(path: directory.joined(separator: "/"), action: refusal))
                     refusedDirectories.append(directory)
                 }
             }
@@ -178,28 +166,79 @@ public struct CopyPreview: Hashable, Sendable {
                     entries.append(entry)
                     continue
                 }
-                entries.append(Entry(path: treeFile.relativePath, action: linkTo(first, at: treeFile.relativePath)))
+                entries.append(Entry(path: treeFile.relativePath, action: link(to: first, at: treeFile.relativePath)))
             }
             for entry in tree.copiedAsIs where !isBelowRefused(entry.directory + [entry.name]) {
-                let path = (entry.directory + [entry.name]).joined(separator: "/")
-                let status = try? fileSystem.statusAt(AT_FDCWD, entry.source)
-                if let first = status.flatMap({ firstNames.meet($0, at: path) }) {
-                    entries.append(Entry(path: path, action: linkTo(first, at: path)))
-                    continue
-                }
-                let action = Self.asIs(
-                    entry.source, at: destinationDirectory + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
-                noteFirst(action, at: path, hasOtherNames: (status?.linkCount ?? 1) > 1)
-                entries.append(Entry(path: path, action: action))
+                decideAsIs(entry)
             }
             for entry in tree.unreadable where !isBelowRefused(entry.components) {
                 entries.append(
-                    Entry(
-                        path: entry.components.joined(separator: "/"),
-                        action: .refuse(reason: entry.detail)))
+                    Entry(path: entry.components.joined(separator: "/"), action: .refuse(reason: entry.detail)))
             }
         }
-        self.entries = entries
+
+        /// The refusal of the tree's `directory`, or nil when it would be copied (an entry saying it would be
+        /// created is added when it is not there yet).
+        private mutating func decideDirectory(_ directory: [String]) -> Action? {
+            let path = directory.joined(separator: "/")
+            if let reserved = CopyPreview.reserved(path) { return reserved }
+            guard let present = try? fileSystem.statusAt(AT_FDCWD, destination + "/" + path) else {
+                entries.append(Entry(path: path, action: .createDirectory))
+                return nil
+            }
+            return present.kind == .directory ? nil : .refuse(reason: DestinationDirectory.notADirectory(present.kind))
+        }
+
+        /// Decides a symbolic link, FIFO, socket or device of a tree: a link to its first name's copy, or made
+        /// anew.
+        private mutating func decideAsIs(_ entry: SourceTree.AsIs) {
+            let path = (entry.directory + [entry.name]).joined(separator: "/")
+            let status = try? fileSystem.statusAt(AT_FDCWD, entry.source)
+            if let first = status.flatMap({ firstNames.meet($0, at: path) }) {
+                entries.append(Entry(path: path, action: link(to: first, at: path)))
+                return
+            }
+            let action = CopyPreview.asIs(
+                entry.source, at: destination + "/" + path, overwrite: overwrite, fileSystem: fileSystem)
+            noteFirst(action, at: path, hasOtherNames: (status?.linkCount ?? 1) > 1)
+            entries.append(Entry(path: path, action: action))
+        }
+
+        /// The fate of the file `source` copied to `path` below the destination, the journal of its directory
+        /// (and the partial it names) consulted first.
+        private mutating func file(_ source: String, at path: [String]) -> Entry {
+            let relativePath = path.joined(separator: "/")
+            let directory = Array(path.dropLast())
+            if let holder = journals.holder(of: directory) {
+                entries.append(Entry(path: journals.journalPath(of: directory), action: .wait(holder: holder)))
+            }
+            var action = CopyPreview.file(
+                source, at: destination + "/" + relativePath, overwrite: overwrite, comparesContent: comparesContent,
+                fileSystem: fileSystem)
+            switch action {
+            case .copy, .replace:
+                action =
+                    journals.interrupted(source: source, name: path.last ?? "", in: directory, overwrite: overwrite)
+                    ?? action
+            case .skip, .refuse, .link, .make, .createDirectory, .resume, .restart, .wait:
+                break
+            }
+            return Entry(path: relativePath, action: action)
+        }
+
+        /// A later name of the file first met at `first`: a hard link to its copy, refused when that copy is.
+        private func link(to first: String, at path: String) -> Action {
+            guard !refusedFirsts.contains(first) else {
+                return .refuse(reason: "\(DisplayText.escaped(first)), the same file, would not be copied")
+            }
+            return CopyPreview.hardLink(path, to: first, in: destination, overwrite: overwrite, fileSystem: fileSystem)
+        }
+
+        /// Remembers the first name at `path` of an entry with other names whose copy would be refused, so that
+        /// its later names would fail too.
+        private mutating func noteFirst(_ action: Action, at path: String, hasOtherNames: Bool) {
+            if case .refuse = action, hasOtherNames { refusedFirsts.insert(path) }
+        }
     }
 
     /// The fate of the regular file `source` copied to `destination`.
