@@ -116,8 +116,9 @@ public final class CopyJob: Sendable {
     /// Copies (or continues copying) until the file is committed, the job is cancelled or the task is
     /// cancelled; throws the cause when the copy fails. Only one run may be active at a time.
     ///
-    /// `filesClosed` is called once the run no longer holds any file open but the journal (before it returns,
-    /// and only then): a small file's commit, carried out with others, may still be under way.
+    /// `filesClosed` is called when the run has closed its files and waits for its commit batch (a small file
+    /// committed with others, ``CopyJournal/commitTogether(_:then:)``), before the run returns; a run that ends
+    /// otherwise does not call it.
     public func run(
         progress: @escaping @Sendable (CopyProgress) -> Void = { _ in },
         filesClosed: @escaping @Sendable () -> Void = {}
@@ -436,7 +437,7 @@ public final class CopyJob: Sendable {
     }
 
     /// Files smaller than this commit together with the other copies into their directory committing at the
-    /// same time (``CopyJournal/commitTogether(_:)``): one sync of the file system for all of their
+    /// same time (``CopyJournal/commitTogether(_:then:)``): one sync of the file system for all of their
     /// partials instead of an `fsync` each. A larger file's own `fsync` costs little beside its bytes, and
     /// syncing the whole file system for it would also wait for every other large file being written.
     static let commitTogetherMaximumSize: Int64 = 1 << 20

@@ -37,24 +37,11 @@ extension CopyJournal {
     ) {
         let schedules = commits.withLock { queue in
             queue.waiting.append(WaitingCommit(sealed: sealed, deliver: deliver))
-            guard !queue.leading else { return false }
-            queue.leading = true
+            guard !queue.scheduled else { return false }
+            queue.scheduled = true
             return true
         }
         if schedules { committer.async { [self] in carryOutBatches() } }
-    }
-
-    /// ``commitTogether(_:then:)``, waiting for the outcome: blocks the calling thread until its batch is done.
-    package func commitTogether(_ sealed: SealedPartial) throws(TransferError) -> CommittedFile {
-        let outcome = Locked<Result<CommittedFile, TransferError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        commitTogether(sealed) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        // Set before the signal the wait returned for.
-        return try outcome.withLock { $0! }.get()
     }
 
     /// How many commits wait for a batch (for tests).
@@ -66,7 +53,7 @@ extension CopyJournal {
         while true {
             let taken = commits.withLock { queue -> (batch: [WaitingCommit], failure: TransferError?)? in
                 guard !queue.waiting.isEmpty else {
-                    queue.leading = false
+                    queue.scheduled = false
                     return nil
                 }
                 defer { queue.waiting.removeAll(keepingCapacity: true) }
@@ -135,7 +122,7 @@ extension CopyJournal {
 /// The commits waiting for a batch, and whether a batch is scheduled or under way.
 struct CommitQueue {
     var waiting: [WaitingCommit] = []
-    var leading = false
+    var scheduled = false
     /// The failure of a sync of the file system, which fails every batch after it.
     var failure: TransferError?
 }

@@ -60,6 +60,19 @@ import Darwin
         }
     }
 
+    /// Commits `sealed` through `journal` and waits for its batch: the outcome, thrown when it failed.
+    static func commit(_ sealed: SealedPartial, through journal: CopyJournal) throws(TransferError) -> CommittedFile {
+        let outcome = Locked<Result<CommittedFile, TransferError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        journal.commitTogether(sealed) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        // Set before the signal the wait returned for.
+        return try outcome.withLock { $0! }.get()
+    }
+
     /// `name` written with `content`, sealed without its own fsync, ready to commit through `journal`.
     static func sealed(_ name: String, _ content: [UInt8], in journal: CopyJournal) throws -> SealedPartial {
         var staged = try StagedFile(creating: name, in: journal.directory, chunkSize: 4096)
@@ -80,7 +93,7 @@ import Darwin
         try journal.append(CopyJournalTests.intent("a.bin"))
         let sealed = try Self.sealed("a.bin", content, in: journal)
         recorder.calls.withLock { $0.removeAll() }
-        let file = try journal.commitTogether(sealed)
+        let file = try Self.commit(sealed, through: journal)
         #expect(file == CommittedFile(path: directory.file("a.bin"), size: 3000, digest: ContentDigest.of(content)))
         #expect(recorder.calls.withLock { $0 } == ["append", "syncfs", "rename a.bin", "fsync", "append"])
         #expect(contents(of: directory.file("a.bin")) == content)
@@ -182,7 +195,7 @@ import Darwin
         recorder.calls.withLock { $0.removeAll() }
         let partialPath = directory.file(StagedFile.partialName(for: "a.bin"))
         #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
-            try journal.commitTogether(first)
+            try Self.commit(first, through: journal)
         }
         #expect(recorder.calls.withLock { $0 } == ["append", "syncfs"])
         #expect(contents(of: partialPath) == content)
@@ -191,7 +204,7 @@ import Darwin
 
         let second = try Self.sealed("b.bin", content, in: journal)
         #expect(throws: TransferError.writing(partialPath, operation: "sync", Errno(rawValue: EIO))) {
-            try journal.commitTogether(second)
+            try Self.commit(second, through: journal)
         }
         #expect(recorder.syncFileSystemCalls.withLock { $0 } == 1)
         #expect(!exists(directory.file("b.bin")))
