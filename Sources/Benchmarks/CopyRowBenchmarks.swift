@@ -9,9 +9,9 @@ import TerminalUI
 /// Issue 23, item 6: what a row of the copy dashboard costs, in heap bytes the allocator holds for it (glibc's
 /// `mallinfo2`, so neither the arenas' free space nor thread stacks are counted), for a tree of
 /// `STATETUI_BENCH_ROW_FILES` (5,000 by default) one-byte files: a row never started (its name in the list, its
-/// row on the screen), and a row whose copy completed (its transfer, its machine with its history, its row's
-/// figures and newest records), both through the dashboard's own store, reducer and feed. Prints a table and one
-/// JSON line.
+/// row on the screen), and a row whose copy completed (once the screen took in the completion, the row lets its
+/// transfer and machine go and keeps their last record: ``SettledTransfer``; and its row's figures), both
+/// through the dashboard's own store, reducer and feed. Prints a table and one JSON line.
 func runCopyRowBenchmarks() async {
     let count = Int(ProcessInfo.processInfo.environment["STATETUI_BENCH_ROW_FILES"] ?? "") ?? 5_000
     guard let root = makeManyFileDirectory("rowcost") else {
@@ -37,7 +37,7 @@ func runCopyRowBenchmarks() async {
             group: "copy_rows",
             rows: [
                 ("row never started", "\(figures.unstarted) B", "target: a few hundred bytes"),
-                ("row whose copy completed", "\(figures.completed) B", "transfer, machine, history, row"),
+                ("row whose copy completed", "\(figures.completed) B", "last record, figures, row"),
             ])
         print(
             "{\"group\":\"copy_rows\",\"files\":\(count),\"unstarted_row_bytes\":\(figures.unstarted),"

@@ -24,6 +24,15 @@ package protocol TransferDriver: Sendable {
     func failNextOutcome()
     /// Stops the machine (its work is cancelled).
     func stop()
+    /// Where a reader of the machine's records starts, so that none counts as missed: 0 (the first record), or
+    /// for a machine restored from a settled row the record before the oldest it holds
+    /// (``SettledTransfer/recordsStart``).
+    var recordsStart: Int { get }
+}
+
+extension TransferDriver {
+    /// A machine made new is read from its first record.
+    package var recordsStart: Int { 0 }
 }
 
 extension SimulatedTransfer: TransferDriver {

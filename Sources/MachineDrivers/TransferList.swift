@@ -12,11 +12,22 @@ package protocol TransferList: Sendable {
     func makeDriver(at row: Int) -> (driver: any TransferDriver, isNew: Bool)
     /// The size of row `row`'s file as the list knows it before its driver is made; nil when it does not.
     func size(at row: Int) -> Int64?
+    /// Row `row` once its list let its completed transfer go (``settle(_:at:)``); nil otherwise. Its driver is
+    /// then nil, until ``makeDriver(at:)`` makes it again, on a machine restored where it ended.
+    func settled(at row: Int) -> SettledTransfer?
+    /// Lets row `row`'s transfer go when its machine completed and its newest record is still `sequence`,
+    /// keeping only ``SettledTransfer``; returns whether it did. The caller sends the row's events through the
+    /// same lock, so none reaches a transfer let go.
+    func settle(_ row: Int, at sequence: Int) -> Bool
 }
 
 extension TransferList {
     /// No size before a driver tells it.
     package func size(at row: Int) -> Int64? { nil }
+    /// A list that keeps its drivers has no settled rows.
+    package func settled(at row: Int) -> SettledTransfer? { nil }
+    /// A list that keeps its drivers lets none go.
+    package func settle(_ row: Int, at sequence: Int) -> Bool { false }
 }
 
 /// Drivers all made up front (the demo's simulated transfers, tests): a list that makes nothing.

@@ -19,6 +19,18 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
             transition: transition)
     }
 
+    /// A machine carrying on where `snapshot` left one, as `StateMachine(restoring:…)` does: same state, visit
+    /// and record numbering, running `transition`.
+    public init(
+        restoring snapshot: StateMachine<State, Event>.Snapshot, label: String, historyLimit: Int = 64,
+        clock: AnyClock? = nil, reporter: Reporter? = nil,
+        transition: @escaping @Sendable (State, Event) -> Transition<State, Event>
+    ) {
+        engine = StateMachine(
+            restoring: snapshot, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
+            transition: transition)
+    }
+
     /// Applies `event`; true when it was accepted, false when it was rejected (ignored or invalid)
     /// and the state is unchanged.
     @inlinable @discardableResult
@@ -63,6 +75,16 @@ extension ModelMachine where State: MachineModel, Event == State.Event {
     ) {
         self.init(
             initial: State.initial, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
+            transition: { State.transition($0, $1) })
+    }
+
+    /// A machine carrying on where `snapshot` left one of the model's, running its table.
+    public convenience init(
+        restoring snapshot: StateMachine<State, Event>.Snapshot, label: String = State.machineLabel,
+        historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
+    ) {
+        self.init(
+            restoring: snapshot, label: label, historyLimit: historyLimit, clock: clock, reporter: reporter,
             transition: { State.transition($0, $1) })
     }
 }

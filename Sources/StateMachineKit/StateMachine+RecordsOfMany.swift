@@ -66,6 +66,8 @@ extension StateMachine {
     public final class MachineSet: Sendable {
         private struct Members {
             var machines: [WeakMachine] = []
+            /// Each machine's starting cursor: the feeds read its records after this one.
+            var starts: [Int] = []
             /// The feeds reading the set, each told of every machine added.
             var feeds: [WeakFeed] = []
         }
@@ -83,14 +85,18 @@ extension StateMachine {
         /// An empty set.
         public init() {}
 
-        /// Adds `machine`; every feed of the set, now and later, reads its records from the first one.
-        /// Returns its index in the feeds' batches.
+        /// Adds `machine`; every feed of the set, now and later, reads its records after `sequence`: by default
+        /// from the first one; a machine restored from a ``Snapshot`` is read from the oldest record it holds
+        /// (`snapshot.history.first.sequence - 1`), so the records before the snapshot are not counted as
+        /// ``RecordBatch/missed``. Returns its index in the feeds' batches.
         @discardableResult
-        public func add(_ machine: StateMachine) -> Int {
-            members.withLock { members in
+        public func add(_ machine: StateMachine, after sequence: Int = 0) -> Int {
+            precondition(sequence >= 0, "MachineSet.add(_:after:) takes a sequence of 0 or more, got \(sequence)")
+            return members.withLock { members in
                 members.machines.append(WeakMachine(machine: machine))
+                members.starts.append(sequence)
                 members.feeds.removeAll { $0.feed?.isEnded ?? true }
-                for entry in members.feeds { entry.feed?.follow(machine) }
+                for entry in members.feeds { entry.feed?.follow(machine, after: sequence) }
                 return members.machines.count - 1
             }
         }
@@ -103,8 +109,7 @@ extension StateMachine {
         public func records() -> AsyncStream<[IndexedRecordBatch]> {
             let feed = members.withLock { members in
                 // Made under the set's lock: a machine added meanwhile is followed once, in its place.
-                let feed = RecordsOfMany(
-                    members.machines.map(\.machine), after: Array(repeating: 0, count: members.machines.count))
+                let feed = RecordsOfMany(members.machines.map(\.machine), after: members.starts)
                 members.feeds.append(WeakFeed(feed: feed))
                 return feed
             }
@@ -236,15 +241,15 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         }
     }
 
-    /// Follows `machine` too, at the next index, from its first record.
-    func follow(_ machine: StateMachine<State, Event>) {
+    /// Follows `machine` too, at the next index, from the record after `cursor`.
+    func follow(_ machine: StateMachine<State, Event>, after cursor: Int) {
         let index = followed.withLock { followed in
             followed.machines.append(Machine(machine: machine))
-            followed.cursors.append(0)
+            followed.cursors.append(cursor)
             return followed.machines.count - 1
         }
         waker.grow()
-        watch(machine, at: index, after: 0)
+        watch(machine, at: index, after: cursor)
     }
 
     /// Marks machine `index` at once when it has records after `cursor`; otherwise watches it until it records.

@@ -84,7 +84,7 @@ import Testing
         state.detail = TransferDetail()
         #expect(ids() == ["transfers.records"])
         runtime.makeDriver(at: 1)
-        #expect(ids() == ["transfers.records", "transfers.detail.1"])
+        #expect(ids() == ["transfers.records", "transfers.detail.1@0"])
         #expect(ids(shown: false) == ["transfers.records"])
         state.select(2)
         #expect(ids() == ["transfers.records"])
@@ -152,6 +152,92 @@ import Testing
         #expect(files.madeRows == [0, 1, 2, 3])
         #expect(made.names == ["tree/b/z", "tree/a/x", "tree/a/y", "one.bin"])
         for transfer in runtime.transfers { await (transfer as? CopyTransfer)?.finish() }
+    }
+}
+
+extension CopyRowsTests {
+    /// The runtime's news of the change feed until row `row` is completed: every change of it, in order.
+    private static func changes(
+        of row: Int, in runtime: TransfersRuntime,
+        from feed: inout AsyncStream<[StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]>.Iterator
+    ) async -> [TransferChange] {
+        var seen: [TransferChange] = []
+        while let batch = await feed.next() {
+            guard case .transfersRecorded(let changes) = runtime.action(batch) else { continue }
+            seen += changes.filter { $0.row == row }
+            if case .completed = seen.last?.records.state.phase { return seen }
+        }
+        return seen
+    }
+
+    /// A completed row lets its transfer go (issue 23, item 6: a completed row cost 3.8 KB, its transfer, machine
+    /// and history): once the screen took in the completion, the row keeps its last record and visit, and shows,
+    /// reports and lists that. A start makes the transfer again on a machine restored where it ended, numbering
+    /// its records on; the feed reads it from the record it was restored with, missing none.
+    @Test func aCompletedRowLetsItsTransferGoAndAStartMakesItAgain() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let files = try fixture.files()
+        let runtime = TransfersRuntime(list: files)
+        var feed = runtime.records().makeAsyncIterator()
+        runtime.perform(.send(row: 3, [.start]))
+        let first = await Self.changes(of: 3, in: runtime, from: &feed)
+        let last = try #require(first.last?.records.records.last)
+        let completed = TransferModel(
+            phase: .completed(file: fixture.destination + "/one.bin"), lastRequest: 1)
+        #expect(last.after == completed)
+        #expect(files.transfer(at: 3) == nil)
+        let settled = try #require(files.settled(at: 3))
+        #expect(settled.last == last)
+        #expect(settled.visit == first.last?.sample.visit)
+        #expect(files.settle(3, at: last.sequence) == false)
+        #expect(runtime.model(at: 3) == completed)
+        #expect(files.phases.map(\.phase) == [.idle, .idle, .idle, completed.phase])
+        #expect(runtime.newest(of: 3) == last.sequence)
+        #expect(runtime.initialState.rows[3].model == completed)
+        // History and the detail pane read its last record, the ones before it counted as missed.
+        #expect(runtime.history(of: 3, name: "one.bin")?.id == "history.one.bin")
+        var state = runtime.initialState
+        state.select(3)
+        state.detail = TransferDetail()
+        #expect(
+            TransfersFeature.subscriptions(runtime, state, shown: true).map(\.id) == [
+                "transfers.records", "transfers.detail.3@0",
+            ])
+        var pane = settled.records().makeAsyncIterator()
+        #expect(await pane.next() == .init(records: [last], missed: last.sequence - 1, state: completed))
+        #expect(await pane.next() == nil)
+
+        // A start makes it again, restored: the same request numbering, its records numbered on from the last.
+        runtime.perform(.send(row: 3, [.start]))
+        let again = try #require(files.transfer(at: 3))
+        #expect(again.recordsStart == last.sequence - 1)
+        #expect(again.machine.engine.history.first == last)
+        #expect(runtime.history(of: 3, name: "one.bin")?.id == "history.one.bin@\(last.sequence - 1)")
+        let second = await Self.changes(of: 3, in: runtime, from: &feed)
+        #expect(second.first?.records.records.first == last)
+        #expect(second.map(\.records.missed) == Array(repeating: 0, count: second.count))
+        #expect(second.first?.records.records.dropFirst().first?.event == .start)
+        let relast = try #require(second.last?.records.records.last)
+        #expect(relast.after.lastRequest == 2)
+        #expect(files.settled(at: 3)?.last == relast)
+        #expect(files.transfer(at: 3) == nil)
+    }
+
+    /// With `keepsMachines` (`--inspectable`: the inspector follows every machine), a completed row keeps its
+    /// transfer and its machine.
+    @Test func aRuntimeThatKeepsMachinesLetsNoCompletedRowGo() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let files = try fixture.files()
+        let runtime = TransfersRuntime(list: files, keepsMachines: true)
+        var feed = runtime.records().makeAsyncIterator()
+        runtime.perform(.send(row: 3, [.start]))
+        let changes = await Self.changes(of: 3, in: runtime, from: &feed)
+        let transfer = try #require(files.transfer(at: 3))
+        #expect(transfer.machine.engine.history.last == changes.last?.records.records.last)
+        #expect(files.settled(at: 3) == nil)
+        await transfer.finish()
     }
 }
 

@@ -96,6 +96,25 @@ import Testing
         #expect(set.count == 3)
     }
 
+    /// A machine restored from a snapshot and added after the record before its oldest is read from that record:
+    /// the records before the snapshot are not counted as missed, for a feed begun before the machine was added
+    /// and for one begun after.
+    @Test func aRestoredMachineAddedAfterItsOldestRecordIsReadFromThere() async {
+        let last = Record(sequence: 7, visit: 3, before: 1, event: .move, outcome: .moved, after: 2)
+        let restored = Machine(
+            restoring: Machine.Snapshot(state: 2, visit: 4, sequence: 7, history: [last], timeout: nil),
+            label: "restored", transition: feedCounter)
+        let set = Machine.MachineSet()
+        var early = set.records().makeAsyncIterator()
+        #expect(set.add(restored, after: 6) == 0)
+        restored.send(.change)
+        let next = Record(sequence: 8, visit: 4, before: 2, event: .change, outcome: .updated, after: 12)
+        let expected = [Indexed(index: 0, batch: Batch(records: [last, next], missed: 0, state: 12))]
+        #expect(await early.next() == expected)
+        var late = set.records().makeAsyncIterator()
+        #expect(await late.next() == expected)
+    }
+
     @Test func aParkedFeedWakesOnTheNextRecordOfAnyMachine() async {
         let machines = Self.machines(4)
         let stream = Machine.records(of: machines)

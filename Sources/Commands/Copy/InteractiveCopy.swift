@@ -87,7 +87,7 @@ enum InteractiveCopy {
         confirmsQuit: Bool = true, simulatesFaults: Bool = false, config: DashboardConfig = DashboardConfig(),
         io: CommandIO, environment: [String: String]
     ) -> Int32 {
-        let transfers = TransfersRuntime(list: files)
+        let transfers = TransfersRuntime(list: files, keepsMachines: inspector != nil)
         if let inspector {
             transfers.whenMade { inspector.register($0.machine.engine) }
             transfers.makeAll()

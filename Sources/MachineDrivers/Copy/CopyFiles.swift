@@ -4,7 +4,9 @@ import Support
 
 /// The files of a `statetui copy` dashboard, one row each (``CopySession/takeAllFiles()``), held compactly: a
 /// row never started is its name and a few bytes, and its ``CopyTransfer`` (with its machine) is made when the
-/// row is first used (``makeDriver(at:)``): started by its key, by `S`, or by `--start`.
+/// row is first used (``makeDriver(at:)``): started by its key, by `S`, or by `--start`. Once its copy
+/// completed, the row may let the transfer go (``settle(_:at:)``) and keep a ``SettledTransfer`` of a few hundred
+/// bytes; a later start makes the transfer again, its machine restored where it ended.
 ///
 /// Each row keeps its file's last name component in one shared byte buffer and the index of its group: the
 /// files of one source directory, copied into one destination directory, share the source's and the display's
@@ -83,8 +85,34 @@ package final class CopyFiles: TransferList {
     private let sizes: [Int64]
     private let overwrite: Bool
     private let sharedOptions: SharedCopyOptions
-    /// Each row's transfer once made.
-    private let made: Locked<[CopyTransfer?]>
+    /// Each row's transfer once made, or what it left once let go.
+    private let made: Locked<[Holding?]>
+
+    /// What a row holds once used.
+    private enum Holding {
+        /// Its transfer, with its machine.
+        case transfer(CopyTransfer)
+        /// Where its completed transfer ended, once let go.
+        case settled(SettledTransfer)
+
+        var transfer: CopyTransfer? {
+            guard case .transfer(let transfer) = self else { return nil }
+            return transfer
+        }
+
+        var settled: SettledTransfer? {
+            guard case .settled(let settled) = self else { return nil }
+            return settled
+        }
+
+        /// The machine's state: the transfer's, or where it ended.
+        var state: TransferState {
+            switch self {
+            case .transfer(let transfer): transfer.machine.state
+            case .settled(let settled): settled.model.phase
+            }
+        }
+    }
 
     private init(
         groups: [Group], bytes: [UInt8], ends: [UInt32], groupOf: [UInt32], sizes: [Int64], overwrite: Bool,
@@ -123,9 +151,21 @@ package final class CopyFiles: TransferList {
         sizes[row] >= 0 ? sizes[row] : nil
     }
 
-    /// Row `row`'s transfer, nil while it was not made.
+    /// Row `row`'s transfer, nil while it was not made, and once it was let go until it is made again.
     package func transfer(at row: Int) -> CopyTransfer? {
-        made.withLock { $0[row] }
+        made.withLock { $0[row]?.transfer }
+    }
+
+    package func settled(at row: Int) -> SettledTransfer? {
+        made.withLock { $0[row]?.settled }
+    }
+
+    package func settle(_ row: Int, at sequence: Int) -> Bool {
+        made.withLock { made in
+            guard let settled = made[row]?.transfer?.settled(at: sequence) else { return false }
+            made[row] = .settled(settled)
+            return true
+        }
     }
 
     package func driver(at row: Int) -> (any TransferDriver)? {
@@ -137,30 +177,32 @@ package final class CopyFiles: TransferList {
         return (made.transfer, made.isNew)
     }
 
-    /// Row `row`'s transfer, made now (its machine idle, its work registered) when it was not (`isNew`).
+    /// Row `row`'s transfer, made now when it was not (`isNew`): its machine idle, or restored where the
+    /// transfer let go ended; its work registered.
     package func makeTransfer(at row: Int) -> (transfer: CopyTransfer, isNew: Bool) {
         made.withLock { made in
-            if let transfer = made[row] { return (transfer, false) }
+            if let transfer = made[row]?.transfer { return (transfer, false) }
             let group = groups[Int(groupOf[row])]
             let transfer = CopyTransfer(
                 source: group.sourcePrefix + component(row), destinationDirectory: group.journal.directory.path,
                 overwrite: overwrite, journal: group.journal, sharedOptions: sharedOptions,
-                displayName: displayName(at: row), expectedSize: size(at: row))
-            made[row] = transfer
+                displayName: displayName(at: row), expectedSize: size(at: row), settled: made[row]?.settled)
+            made[row] = .transfer(transfer)
             return (transfer, true)
         }
     }
 
-    /// The rows whose transfers were made, in row order.
+    /// The rows whose transfers were made (and may have been let go since), in row order.
     package var madeRows: [Int] {
         made.withLock { made in made.indices.filter { made[$0] != nil } }
     }
 
-    /// Each row's phase: its machine's, or the model's initial one while it was not made.
+    /// Each row's phase: its machine's (where it ended, once let go), or the model's initial one while it was
+    /// not made.
     package var phases: [(name: String, phase: TransferState)] {
         let made = made.withLock { $0 }
         return made.indices.map { row in
-            (made[row]?.name ?? name(at: row), made[row]?.machine.state ?? TransferModel.initial.phase)
+            (name(at: row), made[row]?.state ?? TransferModel.initial.phase)
         }
     }
 }

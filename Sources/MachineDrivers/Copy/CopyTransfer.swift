@@ -54,6 +54,9 @@ package final class CopyTransfer: TransferDriver {
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
     private let driverStatus: DriverStatus
+    /// Where a reader of the machine's records starts: 0, or for a machine restored from a settled row the
+    /// record before the one it was restored with (``SettledTransfer/recordsStart``).
+    package let recordsStart: Int
 
     /// What the failure message of a fault armed by `f` ends with, so it never passes for a real one.
     package static let simulatedFaultNote = " (simulated fault: --simulate-faults)"
@@ -73,18 +76,24 @@ package final class CopyTransfer: TransferDriver {
 
     /// A transfer (``init(source:destinationDirectory:overwrite:journal:options:displayName:slots:)``) whose
     /// options are shared with other transfers: a session of a million files holds them once.
+    ///
+    /// A row made again after its list let its completed transfer go (``CopyFiles``) passes `settled`: the
+    /// machine is restored where that one ended, its records numbered on (``recordsStart``).
     package init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
         sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess,
-        expectedSize: Int64? = nil
+        expectedSize: Int64? = nil, settled: SettledTransfer? = nil
     ) {
         self.slots = slots
         let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
         let shown = displayName ?? name
         let status = DriverStatus(TransferDriverStatus(totalBytes: expectedSize))
         self.driverStatus = status
-        let machine = TransferMachine(label: DisplayText.escaped(shown))
+        let label = DisplayText.escaped(shown)
+        let machine =
+            settled.map { TransferMachine(restoring: $0.snapshot, label: label) } ?? TransferMachine(label: label)
         self.machine = machine
+        recordsStart = settled?.recordsStart ?? 0
         self.request = CopyRequest(
             id: shown, source: source, destinationDirectory: destinationDirectory, name: name, overwrite: overwrite)
         self.journal = journal
@@ -185,6 +194,16 @@ package final class CopyTransfer: TransferDriver {
     /// their machines and little else.
     package var holdings: (job: Bool, stopper: Bool) {
         (job.withLock { $0 != nil }, suspension.withLock { $0.holdsRun })
+    }
+
+    /// What the row keeps once its list lets this transfer go: its machine completed, with its newest record
+    /// still `sequence` and no job; nil otherwise.
+    package func settled(at sequence: Int) -> SettledTransfer? {
+        let snapshot = machine.engine.snapshot()
+        guard snapshot.sequence == sequence, SettledTransfer.canSettle(snapshot), let last = snapshot.history.last,
+            job.withLock({ $0 == nil })
+        else { return nil }
+        return SettledTransfer(last: last, visit: snapshot.visit, machineRecordsStart: recordsStart)
     }
 
     /// Waits until no operation on the job is running or queued.

@@ -42,7 +42,18 @@ package struct NamedMachine: Sendable {
     package static func history<State: PresentableState, Event>(
         of engine: StateMachine<State, Event>, name: String
     ) -> Subscription<HistoryScreenAction> {
-        Subscription(id: "history.\(name)", newestOnly: false, { engine.records() }) { batch in
+        history(name: name, machine: 0) { engine.records() }
+    }
+
+    /// The History screen's subscription to the batches of `records`, listed as `name`: those of one of the
+    /// machines a row has had (a row let go and made again has another), told apart by `machine` (its first
+    /// record read, after this).
+    package static func history<State: PresentableState, Event>(
+        name: String, machine: Int,
+        _ records: @escaping @Sendable () -> AsyncStream<StateMachine<State, Event>.RecordBatch>
+    ) -> Subscription<HistoryScreenAction> {
+        let id = machine == 0 ? "history.\(name)" : "history.\(name)@\(machine)"
+        return Subscription(id: id, newestOnly: false, records) { batch in
             .recordsChanged(machine: name, HistoryRow.rows(machine: name, history: batch.records), missed: batch.missed)
         }
     }

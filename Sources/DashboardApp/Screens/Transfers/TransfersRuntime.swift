@@ -12,6 +12,14 @@ import TerminalUI
 /// an effect whose event the model's initial state takes (a start), `S`, `f`, or ``makeAll()``. Until then the
 /// row shows the model's initial state, which is what its machine would show; once made, the machine joins the
 /// change feed (``StateMachine/MachineSet``) and is the only authority on the row.
+///
+/// Once the screen took in the record of a row's completion, the runtime asks the list to let the row's
+/// transfer go (``TransferList/settle(_:at:)``): a completed row then costs a few hundred bytes rather than a
+/// transfer, a machine and its history, and shows where its machine ended; History and the detail pane show its
+/// last record. An event its state takes (a start) makes the transfer again, on a machine restored where it
+/// ended, which joins the feed in its turn. Every event the screen sends and every let-go happen under one lock
+/// (``sending``), so no event reaches a transfer let go. With `keepsMachines` (`--inspectable`: the inspector
+/// follows every machine made) no row is let go.
 package final class TransfersRuntime: Sendable {
     /// The transfers, in row order, made as they are first used.
     package let list: any TransferList
@@ -22,6 +30,10 @@ package final class TransfersRuntime: Sendable {
     /// The rows made, in the order their machines were added to ``machines``, and what is told of each driver
     /// made.
     private let made: Locked<Made>
+    /// Held while an event is sent to a row and while a row is let go.
+    private let sending = Locked(())
+    /// Whether completed rows keep their transfers.
+    private let keepsMachines: Bool
 
     private struct Made {
         /// The row of each machine, by its index in ``TransfersRuntime/machines``.
@@ -31,14 +43,15 @@ package final class TransfersRuntime: Sendable {
 
     /// The screen over `list`, one row each (e.g. the files of `statetui copy`); the drivers it made already
     /// are followed from the start.
-    package init(list: any TransferList) {
+    package init(list: any TransferList, keepsMachines: Bool = false) {
         self.list = list
+        self.keepsMachines = keepsMachines
         names = (0..<list.count).map(list.name(at:))
         var made = Made()
         for row in 0..<list.count {
             guard let driver = list.driver(at: row) else { continue }
             made.rows.append(row)
-            machines.add(driver.machine.engine)
+            machines.add(driver.machine.engine, after: driver.recordsStart)
         }
         self.made = Locked(made)
     }
@@ -83,8 +96,8 @@ package final class TransfersRuntime: Sendable {
         list.driver(at: row)
     }
 
-    /// Row `row`'s driver, made now when it was not: its machine then joins the change feed, and whoever
-    /// ``whenMade(_:)`` asked is told.
+    /// Row `row`'s driver, made now when it was not (or made again after it was let go): its machine then joins
+    /// the change feed, and whoever ``whenMade(_:)`` asked is told.
     @discardableResult
     package func makeDriver(at row: Int) -> any TransferDriver {
         let (driver, observers) = made.withLock {
@@ -93,7 +106,7 @@ package final class TransfersRuntime: Sendable {
             guard isNew else { return (driver, []) }
             // Under the lock, so a machine's index in the feed and its place in `rows` agree.
             made.rows.append(row)
-            machines.add(driver.machine.engine)
+            machines.add(driver.machine.engine, after: driver.recordsStart)
             return (driver, made.observers)
         }
         for observer in observers { observer(driver) }
@@ -114,10 +127,10 @@ package final class TransfersRuntime: Sendable {
         for row in existing.sorted() { list.driver(at: row).map(body) }
     }
 
-    /// Row `row`'s model now: its machine's, or the model's initial state while the row was not made (what
-    /// its machine would start in).
+    /// Row `row`'s model now: its machine's, where it ended once let go, or the model's initial state while the
+    /// row was not made (what its machine would start in).
     package func model(at row: Int) -> TransferModel {
-        list.driver(at: row)?.machine.model ?? .initial
+        list.driver(at: row)?.machine.model ?? list.settled(at: row)?.model ?? .initial
     }
 
     /// The screen before the change feed brought anything: each transfer's state and status as they are now,
@@ -127,7 +140,7 @@ package final class TransfersRuntime: Sendable {
             rows: names.indices.map { row in
                 let driver = list.driver(at: row)
                 return TransferRow(
-                    name: names[row], model: driver?.machine.model ?? .initial,
+                    name: names[row], model: model(at: row),
                     driverStatus: driver?.status ?? TransferDriverStatus(totalBytes: list.size(at: row)))
             })
     }
@@ -145,8 +158,11 @@ package final class TransfersRuntime: Sendable {
             for row in names.indices { send(events, to: row) }
         case .failNextOutcome(let row):
             guard names.indices.contains(row) else { return nil }
-            let driver = makeDriver(at: row)
-            driver.failNextOutcome()
+            let driver = sending.withLock { _ in
+                let driver = makeDriver(at: row)
+                driver.failNextOutcome()
+                return driver
+            }
             return .driverStatusChanged(row: row, driver.status)
         }
         return nil
@@ -154,7 +170,9 @@ package final class TransfersRuntime: Sendable {
 
     /// Sends row `row` the first of `events` its transition function applies, making the row when one does.
     private func send(_ events: [TransferEvent], to row: Int) {
-        if let event = Self.event(of: events, at: model(at: row)) { makeDriver(at: row).perform(event) }
+        sending.withLock { _ in
+            if let event = Self.event(of: events, at: model(at: row)) { makeDriver(at: row).perform(event) }
+        }
     }
 
     /// The event a ``TransfersScreenEffect/send(row:_:)`` sends to a transfer at `model`: the first of `events` its
@@ -179,14 +197,29 @@ package final class TransfersRuntime: Sendable {
         ]
     }
 
-    /// The open detail pane's subscription to row `row`'s machine's records, from the oldest its history keeps;
-    /// nil while the row is not made (its pane has no records to show). Only the open pane follows a machine's
-    /// records, so the rows keep none.
+    /// The open detail pane's subscription to row `row`'s machine's records, from the oldest its history keeps
+    /// (once the row was let go, its last record); nil while the row is not made (its pane has no records to
+    /// show). Only the open pane follows a machine's records, so the rows keep none. The subscription is named
+    /// after the machine it follows, so a pane following a machine let go goes on as it was, and one made again
+    /// is followed anew.
     package func detailSubscription(row: Int) -> Subscription<TransfersScreenAction>? {
-        guard let engine = list.driver(at: row)?.machine.engine else { return nil }
-        return Subscription(id: "transfers.detail.\(row)", newestOnly: false, { engine.records() }) {
+        guard let records = recordsOf(row) else { return nil }
+        return Subscription(id: "transfers.detail.\(row)@\(records.machine)", newestOnly: false, records.feed) {
             .detailRecorded(row: row, $0)
         }
+    }
+
+    /// Row `row`'s records for a pane: its machine's (after its ``TransferDriver/recordsStart``), or its last
+    /// one once it was let go, with the records start of the machine they come from; nil while not made.
+    private func recordsOf(_ row: Int) -> (
+        machine: Int, feed: @Sendable () -> AsyncStream<StateMachine<TransferModel, TransferEvent>.RecordBatch>
+    )? {
+        if let driver = list.driver(at: row) {
+            let (engine, start) = (driver.machine.engine, driver.recordsStart)
+            return (start, { engine.records(after: start) })
+        }
+        guard let settled = list.settled(at: row) else { return nil }
+        return (settled.machineRecordsStart, { settled.records() })
     }
 
     /// The made machines' one change feed, following each machine made later from its first record: a batch's
@@ -197,15 +230,28 @@ package final class TransfersRuntime: Sendable {
 
     /// What the screen is told of `changed`, an element of the machines' change feed: each transfer's
     /// records with what the edge measures now and its driver's status now.
+    /// A row whose records tell of its completion is then let go (``letCompletedGo(_:)``).
     func action(_ changed: [StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]) -> TransfersScreenAction {
         let rows = made.withLock { $0.rows }
-        return .transfersRecorded(
-            changed.compactMap { indexed in
-                let row = rows[indexed.index]
-                guard let transfer = list.driver(at: row) else { return nil }
-                return TransferChange(
-                    row: row, records: indexed.batch, sample: Self.sample(transfer.machine), status: transfer.status)
-            })
+        let changes = changed.compactMap { indexed -> TransferChange? in
+            let row = rows[indexed.index]
+            guard let transfer = list.driver(at: row) else { return nil }
+            return TransferChange(
+                row: row, records: indexed.batch, sample: Self.sample(transfer.machine), status: transfer.status)
+        }
+        if !keepsMachines { letCompletedGo(changes) }
+        return .transfersRecorded(changes)
+    }
+
+    /// Asks the list to let go of each row whose newest record in `changes` left it completed: once the screen
+    /// has the record, the row needs its transfer no more (unless an event came since, which the list sees).
+    private func letCompletedGo(_ changes: [TransferChange]) {
+        for change in changes {
+            guard case .completed = change.records.state.phase, let newest = change.records.records.last else {
+                continue
+            }
+            _ = sending.withLock { _ in list.settle(change.row, at: newest.sequence) }
+        }
     }
 
     /// What the edge measures with each state: the time on the machine's own clock, its visit and the time left
@@ -223,13 +269,15 @@ package final class TransfersRuntime: Sendable {
 }
 
 extension TransfersRuntime: MachineHistories {
-    /// Row `row`'s machine's records for History, once the row is made.
+    /// Row `row`'s machine's records for History, once the row is made (its last one once it was let go),
+    /// named after the machine they come from as the detail pane's are.
     package func history(of row: Int, name: String) -> Subscription<HistoryScreenAction>? {
-        list.driver(at: row).map { NamedMachine.history(of: $0.machine.engine, name: name) }
+        recordsOf(row).map { NamedMachine.history(name: name, machine: $0.machine, $0.feed) }
     }
 
-    /// The sequence number of row `row`'s machine's newest record; 0 while the row is not made.
+    /// The sequence number of row `row`'s machine's newest record (its last one once let go); 0 while the row
+    /// is not made.
     package func newest(of row: Int) -> Int {
-        list.driver(at: row)?.machine.engine.history.last?.sequence ?? 0
+        list.driver(at: row)?.machine.engine.history.last?.sequence ?? list.settled(at: row)?.last.sequence ?? 0
     }
 }
