@@ -7,14 +7,18 @@ import TerminalUI
 /// what its records counted, and what the runtime measured (samples on the machine's clock). The reducer
 /// never changes these on its own; only their sources' snapshots do.
 ///
-/// A row holds its name and model inline and everything else it learned apart (``TransferActivity``), only once
-/// there is something: a copy's row never started is a name and a model, however many rows there are.
+/// A row holds its name, model and file size inline and everything else it learned apart (``TransferActivity``),
+/// only once there is something: a copy's row never started is a name, a model and a size, however many rows
+/// there are.
 package struct TransferRow: Hashable, Sendable {
     /// The file the transfer produces (also its row's label).
     package var name: String
     /// The newest state its `TransferMachine` published.
     package var model: TransferModel
-    /// What the row learned beyond its state, boxed; nil while it is all as a new row's.
+    /// The file's size in bytes, when the driver (or the list, before) knows it: ``driverStatus``'s, kept inline
+    /// so that knowing it boxes nothing.
+    private var size: Int64?
+    /// What the row learned beyond its state and size, boxed; nil while it is all as a new row's.
     private var learned: Learned?
 
     /// ``TransferActivity`` on the heap, so a row that learned nothing holds one empty reference.
@@ -29,7 +33,8 @@ package struct TransferRow: Hashable, Sendable {
     ) {
         self.name = name
         self.model = model
-        activity = TransferActivity(driverStatus: driverStatus, tally: tally)
+        self.driverStatus = driverStatus
+        self.tally = tally
     }
 
     /// Everything the row learned beyond its state; set back as nil when it is a new row's, so two rows that
@@ -44,8 +49,19 @@ package struct TransferRow: Hashable, Sendable {
 
     /// The newest status its driver published (its size among it).
     package var driverStatus: TransferDriverStatus {
-        get { activity.driverStatus }
-        set { activity.driverStatus = newValue }
+        get {
+            var status = activity.driverStatus
+            status.totalBytes = size
+            return status
+        }
+        set { (size, activity.driverStatus) = Self.split(newValue) }
+    }
+
+    /// `status` as the row keeps it: the size inline, the rest in the activity.
+    private static func split(_ status: TransferDriverStatus) -> (size: Int64?, rest: TransferDriverStatus) {
+        var rest = status
+        rest.totalBytes = nil
+        return (status.totalBytes, rest)
     }
     /// What its machine's records counted: the stale late callbacks among them.
     package var tally: RecordTally {
@@ -86,14 +102,14 @@ package struct TransferRow: Hashable, Sendable {
     package mutating func take(_ change: TransferChange) {
         var activity = activity
         activity.take(records: change.records)
-        activity.driverStatus = change.status
+        (size, activity.driverStatus) = Self.split(change.status)
         activity.take(change.records.state.phase, change.sample)
         self.activity = activity
         model = change.records.state
     }
 
     /// The file's size in bytes, when the driver knows it.
-    package var totalBytes: Int64? { driverStatus.totalBytes }
+    package var totalBytes: Int64? { size }
 
     /// The bytes done so far: the size times the bar's fraction; nil without a size.
     package var bytesDone: Int64? {
@@ -133,11 +149,11 @@ package struct TransferFigureText: Hashable, Sendable {
     }
 }
 
-/// What a ``TransferRow`` learned beyond its state: its driver's status, its records' tally and the samples the
-/// runtime took. Its newest records are the open detail pane's alone (``TransferDetail``): kept in every row,
+/// What a ``TransferRow`` learned beyond its state and size: the rest of its driver's status, its records' tally
+/// and the samples the runtime took. Its newest records are the open detail pane's alone (``TransferDetail``): kept in every row,
 /// they cost a row of a 10,000-file copy dashboard about 1 KB.
 package struct TransferActivity: Hashable, Sendable {
-    /// The newest status its driver published.
+    /// The newest status its driver published, but for the size (the row's own).
     var driverStatus = TransferDriverStatus()
     /// What its machine's records counted.
     var tally = RecordTally()
