@@ -38,14 +38,22 @@ package struct RecordTally: Hashable, Sendable {
         return batch.records[first...]
     }
 
+    /// Of the `claimed` records a batch says fell out of the history just before its first record (`first`;
+    /// nil for a batch without records, whose missed records come just after `last`), how many a reader whose
+    /// newest record is `last` did miss: those after `last`. A batch read again from the start (by a subscription
+    /// begun anew) claims records the reader has.
+    static func missed(_ claimed: Int, before first: Int?, after last: Int) -> Int {
+        let firstKept = first ?? (last + claimed + 1)
+        return max(0, min(claimed, firstKept - 1 - last))
+    }
+
     /// Counts the records of `batch` newer than the last one counted, and the ones it says were missed.
     package mutating func add<State, Event>(_ batch: StateMachine<State, Event>.RecordBatch) {
         // The missed records come just before the batch's first record; without records, just after the last
         // one counted (the feed's cursor is this tally's).
-        let firstKept = batch.records.first?.sequence ?? (lastSequence + batch.missed + 1)
-        let missedHere = max(0, min(batch.missed, firstKept - 1 - lastSequence))
-        missed += missedHere
-        lastSequence = max(lastSequence, firstKept - 1)
+        let first = batch.records.first?.sequence
+        missed += Self.missed(batch.missed, before: first, after: lastSequence)
+        lastSequence = max(lastSequence, (first ?? (lastSequence + batch.missed + 1)) - 1)
         for record in newRecords(batch) {
             switch record.outcome {
             case .stale: stale += 1

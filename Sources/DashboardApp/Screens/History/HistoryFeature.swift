@@ -64,10 +64,11 @@ package enum HistoryFeature {
             guard machine == state.machine else { return }
             let last = state.rows.last?.sequence ?? 0
             let fresh = rows.drop { $0.sequence <= last }
+            // Only what fell out after the newest row held: a batch read again from the start repeats rows held.
+            state.missed += RecordTally.missed(missed, before: rows.first?.sequence, after: last)
             // Scrolled up: keep the same records in view, so the newcomers push the offset up.
             if state.scrolledUp > 0 { state.scrolledUp += fresh.count }
             state.rows = Array((state.rows + fresh).suffix(HistoryScreenState.rowLimit))
-            state.missed += missed
             state.scrolledUp = min(state.scrolledUp, max(0, state.rows.count - 1))
         }
     }
