@@ -17,11 +17,16 @@ package final class SettledTransfer: Sendable {
     /// it, and a pane still following that machine's records goes on as it was.
     package let machineRecordsStart: Int
 
-    /// The settled row of a machine whose newest record is `last`, in `visit`, whose readers started after
-    /// `machineRecordsStart`.
-    package init(last: StateMachine<TransferModel, TransferEvent>.Record, visit: Int, machineRecordsStart: Int) {
+    /// The settled row of a machine at `snapshot`, whose readers started after `machineRecordsStart`; nil unless
+    /// the machine completed, holds no timeout and no postponed event, and keeps its newest record.
+    package init?(
+        _ snapshot: StateMachine<TransferModel, TransferEvent>.Snapshot, machineRecordsStart: Int
+    ) {
+        guard case .completed = snapshot.state.phase, snapshot.timeout == nil, snapshot.postponed.isEmpty,
+            let last = snapshot.history.last
+        else { return nil }
         self.last = last
-        self.visit = visit
+        visit = snapshot.visit
         self.machineRecordsStart = machineRecordsStart
     }
 
@@ -38,25 +43,14 @@ package final class SettledTransfer: Sendable {
     /// ``last`` and nothing counts as missed.
     package var recordsStart: Int { last.sequence - 1 }
 
-    /// What a reader of the row's records reads: ``last``, the records before it counted as missed (let go with
-    /// the machine, unread by this reader).
-    package var batch: StateMachine<TransferModel, TransferEvent>.RecordBatch {
-        .init(records: [last], missed: last.sequence - 1, state: last.after)
-    }
-
-    /// ``batch`` as a feed that ends after it.
+    /// What a reader of the row's records reads, in a feed that ends after it: ``last``, the records before it
+    /// counted as missed (let go with the machine, unread by this reader).
     package func records() -> AsyncStream<StateMachine<TransferModel, TransferEvent>.RecordBatch> {
-        let batch = batch
+        let batch = StateMachine<TransferModel, TransferEvent>.RecordBatch(
+            records: [last], missed: last.sequence - 1, state: last.after)
         return AsyncStream { continuation in
             continuation.yield(batch)
             continuation.finish()
         }
-    }
-
-    /// Whether a machine at `snapshot` may be let go for a settled row: it completed, and it holds no timeout
-    /// and no postponed event.
-    package static func canSettle(_ snapshot: StateMachine<TransferModel, TransferEvent>.Snapshot) -> Bool {
-        guard case .completed = snapshot.state.phase else { return false }
-        return snapshot.timeout == nil && snapshot.postponed.isEmpty && snapshot.history.last != nil
     }
 }

@@ -200,10 +200,8 @@ package final class CopyTransfer: TransferDriver {
     /// still `sequence` and no job; nil otherwise.
     package func settled(at sequence: Int) -> SettledTransfer? {
         let snapshot = machine.engine.snapshot()
-        guard snapshot.sequence == sequence, SettledTransfer.canSettle(snapshot), let last = snapshot.history.last,
-            job.withLock({ $0 == nil })
-        else { return nil }
-        return SettledTransfer(last: last, visit: snapshot.visit, machineRecordsStart: recordsStart)
+        guard snapshot.sequence == sequence, job.withLock({ $0 == nil }) else { return nil }
+        return SettledTransfer(snapshot, machineRecordsStart: recordsStart)
     }
 
     /// Waits until no operation on the job is running or queued.

@@ -150,8 +150,8 @@ package struct TransferFigureText: Hashable, Sendable {
 }
 
 /// What a ``TransferRow`` learned beyond its state and size: the rest of its driver's status, its records' tally
-/// and the samples the runtime took. Its newest records are the open detail pane's alone (``TransferDetail``): kept in every row,
-/// they cost a row of a 10,000-file copy dashboard about 1 KB.
+/// and the samples the runtime took. Its newest records are the open detail pane's alone (``TransferDetail``):
+/// kept in every row, they cost a row of a 10,000-file copy dashboard about 1 KB.
 package struct TransferActivity: Hashable, Sendable {
     /// The newest status its driver published, but for the size (the row's own).
     var driverStatus = TransferDriverStatus()
