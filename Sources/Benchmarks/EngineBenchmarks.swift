@@ -27,16 +27,6 @@ enum BenchCoinOrPush: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-@inline(__always)
-func benchTurnstile(_ state: BenchTurnstile, _ event: BenchCoinOrPush) -> Transition<BenchTurnstile, BenchCoinOrPush> {
-    switch (state, event) {
-    case (.locked, .coin): .to(.unlocked)
-    case (.locked, .push): .stay
-    case (.unlocked, .coin): .ignore
-    case (.unlocked, .push): .to(.locked)
-    }
-}
-
 /// A data-carrying machine: a request whose progress is an `.update` of a state with associated values.
 enum BenchTransfer: Hashable, Sendable, CustomStringConvertible {
     case idle(completed: Int)
@@ -69,35 +59,6 @@ enum BenchTransferEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-@inline(__always)
-func benchTransfer(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<BenchTransfer, BenchTransferEvent>
-{
-    switch (state, event) {
-    case (.idle, .start(let request)): .to(.running(request: request, percent: 0, bytes: 0))
-    case (.running(let request, _, let bytes), .progress(let percent, let more)):
-        .update(.running(request: request, percent: percent, bytes: bytes + more))
-    case (.running(let request, _, let bytes), .finish): .to(.done(request: request, bytes: bytes))
-    case (.done(let request, _), .reset): .to(.idle(completed: request))
-    case (.idle, _), (.running, _), (.done, _): .invalid("unexpected")
-    }
-}
-
-/// The i-th event of each workload: turnstile alternates coin and push; a transfer is
-/// start, 98 progress events, finish, reset.
-@inline(__always)
-func turnstileEvent(_ index: Int) -> BenchCoinOrPush { index & 1 == 0 ? .coin : .push }
-
-@inline(__always)
-func transferEvent(_ index: Int) -> BenchTransferEvent {
-    let phase = index % 100
-    switch phase {
-    case 0: return .start(request: index / 100)
-    case 98: return .finish
-    case 99: return .reset
-    default: return .progress(percent: phase, bytes: 4096)
-    }
-}
-
 /// The state after `transition`, decided by a switch written here so that nothing generic is called.
 @inline(__always)
 func apply<State, Event>(_ transition: Transition<State, Event>, to state: State) -> State {
@@ -114,31 +75,19 @@ final class SharedMutex<Value: Sendable>: Sendable {
     init(_ value: Value) { mutex = Mutex(value) }
 }
 
-// The floor (a) is measured, not optimised away: in the release binary, `bareTransfer`'s loop holds the
-// inlined switch between two `lock cmpxchg` (lock and unlock) per event (`objdump -d` of
-// `$s10Benchmarks12bareTransferyySiF`). The mutex escapes through `blackHole` before the loop, so no
-// future optimiser may treat it as a private local and drop the atomics either.
+// The floor (a) is measured, not optimised away: in the release binary, the specialisation of `bare` for
+// `TransferBench` holds the inlined switch between two `lock cmpxchg` (lock and unlock) per event (`objdump -d`).
+// The mutex escapes through `blackHole` before the loop, so no future optimiser may treat it as a private local
+// and drop the atomics either.
 
-/// (a) for the turnstile: no engine, just the switch under a lock.
+/// (a) for `Machine`: no engine, just its switch under a lock, specialised for its concrete types.
 @inline(never)
-func bareTurnstile(_ count: Int) {
-    let shared = SharedMutex(BenchTurnstile.locked)
+func bare<Machine: EngineBenchMachine>(_: Machine.Type, _ count: Int) {
+    let shared = SharedMutex(Machine.initial)
     blackHole(shared)
     for index in 0..<count {
-        let event = turnstileEvent(index)
-        shared.mutex.withLock { $0 = apply(benchTurnstile($0, event), to: $0) }
-    }
-    blackHole(shared.mutex.withLock { $0 })
-}
-
-/// (a) for the transfer machine.
-@inline(never)
-func bareTransfer(_ count: Int) {
-    let shared = SharedMutex(BenchTransfer.idle(completed: 0))
-    blackHole(shared)
-    for index in 0..<count {
-        let event = transferEvent(index)
-        shared.mutex.withLock { $0 = apply(benchTransfer($0, event), to: $0) }
+        let event = Machine.event(index)
+        shared.mutex.withLock { $0 = apply(Machine.transition($0, event), to: $0) }
     }
     blackHole(shared.mutex.withLock { $0 })
 }
@@ -212,14 +161,81 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
+/// A machine the engine group measures: its types, transition function and workload, as static members so
+/// that every case, the floor (a) included, makes its events the same way, inlined into the loop that sends
+/// them; only the engine's own transition closure is called through a function value.
+protocol EngineBenchMachine: Sendable {
+    associatedtype State: Hashable & Sendable
+    associatedtype Event: Sendable
+    static var name: String { get }
+    static var initial: State { get }
+    static func transition(_ state: State, _ event: Event) -> Transition<State, Event>
+    /// The workload's event number `index`.
+    static func event(_ index: Int) -> Event
+}
+
+/// The turnstile workload: every event a `.to`, coin and push alternating.
+enum TurnstileBench: EngineBenchMachine {
+    static let name = "turnstile"
+    static var initial: BenchTurnstile { .locked }
+
+    @inline(__always)
+    static func transition(_ state: BenchTurnstile, _ event: BenchCoinOrPush) -> Transition<
+        BenchTurnstile, BenchCoinOrPush
+    > {
+        switch (state, event) {
+        case (.locked, .coin): .to(.unlocked)
+        case (.locked, .push): .stay
+        case (.unlocked, .coin): .ignore
+        case (.unlocked, .push): .to(.locked)
+        }
+    }
+
+    @inline(__always)
+    static func event(_ index: Int) -> BenchCoinOrPush { index & 1 == 0 ? .coin : .push }
+}
+
+/// The transfer workload: a data-carrying state, mostly `.update`s; each transfer is a start, 98 progress
+/// events, a finish and a reset.
+enum TransferBench: EngineBenchMachine {
+    static let name = "transfer"
+    static var initial: BenchTransfer { .idle(completed: 0) }
+
+    @inline(__always)
+    static func transition(_ state: BenchTransfer, _ event: BenchTransferEvent) -> Transition<
+        BenchTransfer, BenchTransferEvent
+    > {
+        switch (state, event) {
+        case (.idle, .start(let request)): .to(.running(request: request, percent: 0, bytes: 0))
+        case (.running(let request, _, let bytes), .progress(let percent, let more)):
+            .update(.running(request: request, percent: percent, bytes: bytes + more))
+        case (.running(let request, _, let bytes), .finish): .to(.done(request: request, bytes: bytes))
+        case (.done(let request, _), .reset): .to(.idle(completed: request))
+        case (.idle, _), (.running, _), (.done, _): .invalid("unexpected")
+        }
+    }
+
+    @inline(__always)
+    static func event(_ index: Int) -> BenchTransferEvent {
+        let phase = index % 100
+        switch phase {
+        case 0: return .start(request: index / 100)
+        case 98: return .finish
+        case 99: return .reset
+        default: return .progress(percent: phase, bytes: 4096)
+        }
+    }
+}
+
 /// One workload measured in all seven ways.
-struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
-    let name: String
-    let initial: State
-    let transition: @Sendable (State, Event) -> Transition<State, Event>
-    let event: @Sendable (Int) -> Event
-    /// The floor (a): the same switch under a `Mutex`, written out for this machine's concrete types.
-    let bare: (Int) -> Void
+struct EngineWorkload<Machine: EngineBenchMachine> {
+    typealias State = Machine.State
+    typealias Event = Machine.Event
+
+    var name: String { Machine.name }
+    var initial: State { Machine.initial }
+    /// The transition function as the engine takes it: a closure value.
+    var transition: @Sendable (State, Event) -> Transition<State, Event> { { Machine.transition($0, $1) } }
 
     /// Events per second for each selected case, the median over `rounds`. Every round runs every case
     /// once, so a burst of load from elsewhere on the machine hits all cases alike.
@@ -240,10 +256,10 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
     func run(_ key: String, events count: Int) async {
         switch key {
         case "a":
-            bare(count)
+            bare(Machine.self, count)
         case "b":
             let machine = StateMachine(initial: initial, label: name, transition: transition)
-            for index in 0..<count { machine.send(event(index)) }
+            for index in 0..<count { machine.send(Machine.event(index)) }
             blackHole(machine.state)
         case "c":
             await drain(events: count, feed: false)
@@ -254,21 +270,20 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
             let machine = StateMachine(
                 initial: initial, label: name, reporter: Reporter { _ in reports.add(1, ordering: .relaxed) },
                 transition: transition)
-            for index in 0..<count { machine.send(event(index)) }
+            for index in 0..<count { machine.send(Machine.event(index)) }
             blackHole(reports.load(ordering: .relaxed))
         case "e":
             let machine = ActorMachine(initial: initial, transition: transition)
-            for index in 0..<count { blackHole(await machine.send(event(index))) }
+            for index in 0..<count { blackHole(await machine.send(Machine.event(index))) }
         case "f":
             let machine = StateMachine(initial: initial, label: name, transition: transition)
-            let event = event
             let senders = 1000
             await withTaskGroup(of: Void.self) { group in
                 for sender in 0..<senders {
                     group.addTask {
                         var index = sender
                         while index < count {
-                            machine.send(event(index))
+                            machine.send(Machine.event(index))
                             index += senders
                         }
                     }
@@ -295,7 +310,7 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
             for await batch in machine.records() { records += batch.records.count + batch.missed }
             return records
         }
-        for index in 0..<count { machine.send(event(index)) }
+        for index in 0..<count { machine.send(Machine.event(index)) }
         machine.stop()
         blackHole(await reader.value)
         blackHole(await feedReader.value)
@@ -305,9 +320,9 @@ struct EngineWorkload<State: Hashable & Sendable, Event: Sendable> {
     func memory(events: Int) async -> (before: Int, after: Int) {
         let machine = StateMachine(initial: initial, label: name, transition: transition)
         let reader = Task { for await _ in machine.states() {} }
-        for index in 0..<100_000 { machine.send(event(index)) }
+        for index in 0..<100_000 { machine.send(Machine.event(index)) }
         let before = residentKilobytes()
-        for index in 0..<events { machine.send(event(index)) }
+        for index in 0..<events { machine.send(Machine.event(index)) }
         let after = residentKilobytes()
         machine.stop()
         await reader.value
@@ -337,22 +352,14 @@ struct EngineRates {
     }
 }
 
-extension EngineWorkload<BenchTurnstile, BenchCoinOrPush> {
+extension EngineWorkload<TurnstileBench> {
     /// The turnstile workload: every event a `.to`.
-    static var turnstile: Self {
-        EngineWorkload(
-            name: "turnstile", initial: .locked, transition: { benchTurnstile($0, $1) },
-            event: { turnstileEvent($0) }, bare: bareTurnstile)
-    }
+    static var turnstile: Self { EngineWorkload() }
 }
 
-extension EngineWorkload<BenchTransfer, BenchTransferEvent> {
+extension EngineWorkload<TransferBench> {
     /// The transfer workload: a data-carrying state, mostly `.update`s.
-    static var transfer: Self {
-        EngineWorkload(
-            name: "transfer", initial: .idle(completed: 0), transition: { benchTransfer($0, $1) },
-            event: { transferEvent($0) }, bare: bareTransfer)
-    }
+    static var transfer: Self { EngineWorkload() }
 }
 
 let engineCases: [(key: String, title: String)] = [
@@ -469,7 +476,7 @@ func wakeParkedReaders(readers: Int, rounds: Int) async -> [Duration] {
     var samples: [Duration] = []
     for _ in 0..<rounds {
         let machine = StateMachine(
-            initial: BenchTurnstile.locked, label: "readers", transition: { benchTurnstile($0, $1) })
+            initial: BenchTurnstile.locked, label: "readers", transition: { TurnstileBench.transition($0, $1) })
         let started = SharedCount()
         let tasks = (0..<readers).map { _ in
             let stream = machine.states()
@@ -499,13 +506,13 @@ func wakeParkedReaders(readers: Int, rounds: Int) async -> [Duration] {
 func floodedSendLatencies(sends: Int) -> [Duration] {
     let machine = StateMachine(
         initial: BenchTurnstile.locked, label: "flood", reporter: Reporter { blackHole($0.line) },
-        transition: { benchTurnstile($0, $1) })
+        transition: { TurnstileBench.transition($0, $1) })
     let stop = SharedCount()
     let flooderDone = DispatchSemaphore(value: 0)
     Thread {
         var index = 0
         while stop.value.load(ordering: .relaxed) == 0 {
-            machine.send(turnstileEvent(index))
+            machine.send(TurnstileBench.event(index))
             index += 1
         }
         flooderDone.signal()
@@ -515,7 +522,7 @@ func floodedSendLatencies(sends: Int) -> [Duration] {
     usleep(10_000)
     for index in 0..<sends {
         let start = ContinuousClock.now
-        machine.send(turnstileEvent(index))
+        machine.send(TurnstileBench.event(index))
         samples.append(start.duration(to: .now))
         usleep(100)
     }

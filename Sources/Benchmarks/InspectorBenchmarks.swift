@@ -55,14 +55,14 @@ private struct InspectorBench {
     /// Sends `count` events to `machine`; returns events per second.
     func run(_ machine: StateMachine<BenchTurnstile, BenchCoinOrPush>, _ count: Int) -> Double {
         let start = ContinuousClock.now
-        for index in 0..<count { machine.send(turnstileEvent(index)) }
+        for index in 0..<count { machine.send(TurnstileBench.event(index)) }
         let elapsed = start.duration(to: .now)
         blackHole(machine.state)
         return Double(count) / seconds(elapsed)
     }
 
     func makeMachine() -> StateMachine<BenchTurnstile, BenchCoinOrPush> {
-        StateMachine(initial: .locked, label: "turnstile") { benchTurnstile($0, $1) }
+        StateMachine(initial: .locked, label: "turnstile") { TurnstileBench.transition($0, $1) }
     }
 
     /// (a) unregistered, (b) registered with no client: interleaved rounds.

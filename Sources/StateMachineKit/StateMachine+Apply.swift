@@ -34,10 +34,10 @@ extension StateMachine.Core {
         // reports are touched unless the decision itself needs them.
         let before = state
         let recordVisit = visit
-        let decision = transition(before, event)
-        outcome = Outcome(decision)
-        switch consume decision {
+        // One switch on the decision, each case setting its own outcome, so the decision is read once.
+        switch transition(before, event) {
         case .to(let next, let stateTimeout):
+            outcome = .moved
             if let stateTimeout {
                 return decideWithWork(
                     event, .to(next, timeout: stateTimeout), transition: transition, clock: clock, outcome: &outcome)
@@ -46,12 +46,18 @@ extension StateMachine.Core {
             visit += 1
             changes &+= 1
         case .update(let next):
+            outcome = .updated
             state = next
             changes &+= 1
         case .postpone:
+            outcome = .postponed
             return decideWithWork(event, .postpone, transition: transition, clock: clock, outcome: &outcome)
-        case .stay, .ignore, .invalid:
-            break
+        case .stay:
+            outcome = .stayed
+        case .ignore:
+            outcome = .ignored
+        case .invalid(let reason):
+            outcome = .invalid(reason)
         }
         if let reportLevel, StateMachine.NoteSource.event.level(of: outcome) >= reportLevel {
             return recordNoted(event, visit: recordVisit, before: before, outcome: outcome)

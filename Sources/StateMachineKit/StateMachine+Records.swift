@@ -64,24 +64,7 @@ extension StateMachine.Core {
     @inlinable
     func batch(after cursor: Int) -> StateMachine.RecordBatch {
         let count = sequence - cursor
-        let kept = min(count, history.storage.count)
+        let kept = min(count, history.count)
         return StateMachine.RecordBatch(records: history.newest(kept), missed: count - kept, state: state)
-    }
-}
-
-extension HistoryRing {
-    /// The newest `count` elements (at most as many as the ring holds), oldest first.
-    @inlinable
-    func newest(_ count: Int) -> [Element] {
-        precondition(
-            count >= 0 && count <= storage.count, "a ring of \(storage.count) elements has no newest \(count)")
-        var newest: [Element] = []
-        newest.reserveCapacity(count)
-        let total = storage.count
-        for index in (total - count)..<total {
-            // The oldest element is at `start` once the ring is full, and at 0 until then (`start` is 0).
-            newest.append(storage[(start + index) % total])
-        }
-        return newest
     }
 }
