@@ -145,7 +145,7 @@ final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable
         // Most calls find something to take at once. A reader that has caught up first lets the senders
         // run once: events that arrive meanwhile coalesce into what it takes next, instead of each waking
         // a parked reader, which costs the sender a wake-up per event when the reader is as fast as it.
-        switch step({ $0.take(reader: id) }) {
+        switch await take() {
         case .took(let reading): return reading
         case .finished: return nil
         case .caughtUp: await Task.yield()
@@ -166,6 +166,24 @@ final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable
             if let machine { machine.perform(machine.core.withLock { $0.cancel(reader: id) }) }
         }
     }
+
+    /// Takes what the reader has not read, without waiting for the lock while a sender holds it: a busy lock
+    /// lets the senders run on (the reader yields and tries again), since a reader that waited would spin on
+    /// the lock's memory and slow every sender's next event, where it reads the newest state once it gets
+    /// there anyway. After a few tries it waits like anyone else, so it is never starved.
+    @inlinable
+    func take() async -> StateMachine<State, Event>.ReaderStep {
+        for _ in 0..<Self.triesBeforeWaiting {
+            guard let machine else { return .finished }
+            if let step = machine.core.withLockIfAvailable({ $0.take(reader: id) }) { return step }
+            await Task.yield()
+        }
+        return step({ $0.take(reader: id) })
+    }
+
+    /// How many times a reader tries the lock, yielding between tries, before it waits for it.
+    @inlinable
+    static var triesBeforeWaiting: Int { 16 }
 
     /// Runs `body` under the machine's lock, holding the machine only meanwhile; `.finished` once it is gone.
     @inlinable

@@ -37,4 +37,17 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
             return try body(&value)
         }
     }
+
+    /// Runs `body` under the lock if no one holds it, and returns its result; returns `nil` at once, running
+    /// nothing, while someone does.
+    @inlinable @inline(__always)
+    package borrowing func withLockIfAvailable<Result: ~Copyable, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
+            _ = handoff.load(ordering: .acquiring)
+            defer { handoff.store(0, ordering: .releasing) }
+            return try body(&value)
+        }
+    }
 }

@@ -36,6 +36,34 @@ import Darwin
         }
         #expect(counter.withLock { $0 } == 1)
     }
+
+    /// While another thread holds the lock, `withLockIfAvailable` runs nothing and returns `nil` at once;
+    /// once the lock is free it runs its body like `withLock`.
+    @Test func aTryWhileAnotherThreadHoldsTheLockRunsNothing() {
+        let shared = Locked(0)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holder = DispatchGroup()
+        DispatchQueue.global().async(group: holder) {
+            shared.withLock { value in
+                value = 1
+                holding.signal()
+                release.wait()
+            }
+        }
+        holding.wait()
+        let whileHeld = shared.withLockIfAvailable { value -> Int in
+            value += 10
+            return value
+        }
+        release.signal()
+        holder.wait()
+        let onceFree = shared.withLockIfAvailable { value -> Int in
+            value += 10
+            return value
+        }
+        #expect([whileHeld, onceFree] == [nil, 11])
+    }
 }
 
 @Suite struct SplitMix64Tests {
