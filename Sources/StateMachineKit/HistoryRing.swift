@@ -19,9 +19,11 @@ struct HistoryRing<Element> {
         storage = RingStorage(capacity: capacity)
     }
 
+    /// How many elements the ring holds.
     @inlinable
     var count: Int { storage.header.pointee.count }
 
+    /// Appends `element`, overwriting the oldest one when full.
     @inlinable
     mutating func append(_ element: consuming Element) {
         guard capacity > 0 else { return }
@@ -35,9 +37,14 @@ struct HistoryRing<Element> {
         }
     }
 
+    /// Whether appending would overwrite the oldest element.
     @inlinable
     var isFull: Bool { storage.header.pointee.count == capacity }
 
+    /// Overwrites the oldest element in place through `update` (the ring must be full and not empty).
+    ///
+    /// Updating fields in place lets a specialised caller store each field with its concrete type
+    /// instead of assigning a whole generic element through value witnesses.
     @inlinable
     mutating func overwriteOldest(_ update: (inout Element) -> Void) {
         update(&storage.elements[storage.header.pointee.start])

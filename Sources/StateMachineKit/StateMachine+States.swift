@@ -174,8 +174,7 @@ final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable
     @inlinable
     func take() async -> StateMachine<State, Event>.ReaderStep {
         for _ in 0..<Self.triesBeforeWaiting {
-            guard let machine else { return .finished }
-            if let step = machine.core.withLockIfAvailable({ $0.take(reader: id) }) { return step }
+            if let step = tryStep({ $0.take(reader: id) }) { return step }
             await Task.yield()
         }
         return step({ $0.take(reader: id) })
@@ -184,6 +183,16 @@ final class MachineReader<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// How many times a reader tries the lock, yielding between tries, before it waits for it.
     @inlinable
     static var triesBeforeWaiting: Int { 16 }
+
+    /// Runs `body` under the machine's lock if no one holds it, holding the machine only meanwhile; `nil`, running
+    /// nothing, while someone does; `.finished` once the machine is gone.
+    @inlinable
+    func tryStep(
+        _ body: (inout StateMachine<State, Event>.Core) -> StateMachine<State, Event>.ReaderStep
+    ) -> StateMachine<State, Event>.ReaderStep? {
+        guard let machine else { return .finished }
+        return machine.core.withLockIfAvailable { body(&$0) }
+    }
 
     /// Runs `body` under the machine's lock, holding the machine only meanwhile; `.finished` once it is gone.
     @inlinable
