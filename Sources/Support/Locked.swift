@@ -32,9 +32,7 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
-            _ = handoff.load(ordering: .acquiring)
-            defer { handoff.store(0, ordering: .releasing) }
-            return try body(&value)
+            try handingOver(&value, body)
         }
     }
 
@@ -45,9 +43,18 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result? {
         try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
-            _ = handoff.load(ordering: .acquiring)
-            defer { handoff.store(0, ordering: .releasing) }
-            return try body(&value)
+            try handingOver(&value, body)
         }
+    }
+
+    /// Runs `body` on the value while the lock is held, between the acquire load and the release store that
+    /// ThreadSanitizer sees as the hand-over from the previous holder to this one.
+    @inlinable @inline(__always)
+    borrowing func handingOver<Result: ~Copyable, Failure: Error>(
+        _ value: inout sending Value, _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
+        _ = handoff.load(ordering: .acquiring)
+        defer { handoff.store(0, ordering: .releasing) }
+        return try body(&value)
     }
 }
