@@ -126,7 +126,8 @@ let package = Package(
             swiftSettings: syntaxSwiftSettings,
             linkerSettings: syntaxLinkerSettings
         ),
-        .testTarget(name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit"]),
+        .testTarget(
+            name: "StateMachineMacrosTests", dependencies: ["StateMachineMacros", "StateMachineKit", "Support"]),
         // A seed model rewritten with @StateMachine. Its own target, so SeedModels stays free of the
         // macro's unsafe flags and other packages can keep depending on it.
         .target(name: "MacroModels", dependencies: ["SeedModels", "StateMachineMacros"]),
@@ -137,7 +138,7 @@ let package = Package(
             name: "DocSnippetsTests",
             dependencies: [
                 "StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "StateMachineInspector",
-                "StateMachineMacros",
+                "StateMachineMacros", "Support",
             ]),
         .systemLibrary(
             name: "CNCurses",

@@ -38,25 +38,28 @@ package enum DetachedThread {
         precondition(status == 0, "cannot start a thread: pthread_create failed")
     }
 
-    /// Runs `body` on a new thread named `name` and returns what it returned, holding no thread of the
-    /// cooperative pool while it waits: for work that blocks its thread (a headless copy, a demo, a stop that
-    /// waits for a copy to end) asked for from a task.
-    /// The value is handed over under a lock, so that ThreadSanitizer sees the thread's writes (to what `body`
+    /// Runs `body` on a new thread named `name` and returns what it returned (or throws what it threw), holding
+    /// no thread of the cooperative pool while it waits: for work that blocks its thread (a headless copy, a
+    /// demo, a stop that waits for a copy to end, a test waiting for a compiler it started) asked for from a
+    /// task.
+    /// The outcome is handed over under a lock, so that ThreadSanitizer sees the thread's writes (to what `body`
     /// captured, too) happen before the caller reads them: a continuation resumed from a plain thread is no
     /// edge it knows.
-    package static func value<Value: Sendable>(name: String, _ body: @escaping @Sendable () -> Value) async -> Value {
-        let handover = Handover<Value>()
+    package static func value<Value: Sendable, Failure: Error>(
+        name: String, _ body: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let handover = Handover<Result<Value, Failure>>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             start(name: name) {
-                let value = body()
-                handover.value.withLock { $0 = value }
+                let outcome = Result { () throws(Failure) in try body() }
+                handover.value.withLock { $0 = outcome }
                 continuation.resume()
             }
         }
-        guard let value = handover.value.withLock({ $0 }) else {
+        guard let outcome = handover.value.withLock({ $0 }) else {
             preconditionFailure("Internal inconsistency: the thread ended without a value")
         }
-        return value
+        return try outcome.get()
     }
 
     /// What a thread of ``value(name:_:)`` made, behind the lock that hands it over.

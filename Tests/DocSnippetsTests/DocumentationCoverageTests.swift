@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 /// Every public symbol of the documented libraries has its own `///` summary, checked on the symbol graph
@@ -24,8 +25,8 @@ import Testing
     }
 
     @Test(arguments: ["StateMachineKit", "StateMachineTesting", "StateMachineDiagrams", "StateMachineInspector"])
-    func everyPublicSymbolHasADocComment(module: String) throws {
-        let graph = try Self.symbolGraph(of: module)
+    func everyPublicSymbolHasADocComment(module: String) async throws {
+        let graph = try await Self.symbolGraph(of: module)
         #expect(graph.symbols.count > 10, "the symbol graph of \(module) looks empty")
         #expect(Self.undocumented(in: graph, module: module) == [], "add a /// summary to each public symbol listed")
     }
@@ -66,31 +67,43 @@ import Testing
     }
 
     /// Extracts the public symbol graph of `module` from the build products of this test run.
-    static func symbolGraph(of module: String) throws -> SymbolGraph {
+    static func symbolGraph(of module: String) async throws -> SymbolGraph {
         let products = try #require(buildProducts(), "the test binary is not inside a SwiftPM build folder")
         let extract = try #require(tool("swift-symbolgraph-extract"), "no swift-symbolgraph-extract next to swift")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("symbolgraph-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
         // Through a shell that lifts the file size limit to its hard maximum: a FileTransfer test lowers
-        // RLIMIT_FSIZE process-wide while it runs, and a child started then would inherit it and fail
-        // writing a symbol graph larger than that limit ("File too large").
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "ulimit -f \"$(ulimit -H -f)\" && exec \"$0\" \"$@\"", extract.path,
-            "-module-name", module, "-I", products.appendingPathComponent("Modules").path,
-            "-target", triple(products: products), "-minimum-access-level", "public", "-skip-synthesized-members",
-            "-skip-inherited-docs", "-output-dir", output.path,
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "swift-symbolgraph-extract failed: \(message)")
+        // RLIMIT_FSIZE process-wide while it runs, and a child started then would inherit it and fail writing a
+        // symbol graph larger than that limit ("File too large").
+        let (status, message) = try await run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "ulimit -f \"$(ulimit -H -f)\" && exec \"$0\" \"$@\"", extract.path,
+                "-module-name", module, "-I", products.appendingPathComponent("Modules").path,
+                "-target", triple(products: products), "-minimum-access-level", "public", "-skip-synthesized-members",
+                "-skip-inherited-docs", "-output-dir", output.path,
+            ])
+        try #require(status == 0, "swift-symbolgraph-extract failed: \(message)")
         let data = try Data(contentsOf: output.appendingPathComponent("\(module).symbols.json"))
         return try JSONDecoder().decode(SymbolGraph.self, from: data)
+    }
+
+    /// Runs `executable` with `arguments` and returns its exit status and what it wrote to standard error. A tool
+    /// of the toolchain runs for seconds: it is waited for on a thread of its own, never on one of the
+    /// cooperative pool's few threads, which the other tests need meanwhile.
+    static func run(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, errors: String) {
+        try await DetachedThread.value(name: executable.lastPathComponent) { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, message)
+        }
     }
 
     /// The folder holding the test binary and the built modules (`Modules/`).

@@ -39,7 +39,7 @@ struct Transaction: ~Copyable {
         ("transaction.commit()", "error: 'transaction' consumed more than once"),
         ("transaction.execute(\"DELETE FROM files\")", "error: 'transaction' used after consume"),
     ])
-    func usingATransactionAfterCommitIsACompileError(misuse: String, error: String) throws {
+    func usingATransactionAfterCommitIsACompileError(misuse: String, error: String) async throws {
         let swiftc = try #require(DocumentationCoverageTests.tool("swiftc"), "no swiftc on PATH")
         let type = try #require(try PackagePaths.snippets().first { $0.name == "transaction-typestate" })
         let source =
@@ -58,16 +58,10 @@ struct Transaction: ~Copyable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Misuse.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = swiftc
         // The move checker runs on SIL, so type checking alone would not see the misuse.
-        process.arguments = ["-emit-sil", "-parse-as-library", "-swift-version", "6", "-o", "/dev/null", file.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, output) = try await DocumentationCoverageTests.run(
+            swiftc, ["-emit-sil", "-parse-as-library", "-swift-version", "6", "-o", "/dev/null", file.path])
+        #expect(status == 1)
         #expect(output.contains(error), "\(output)")
     }
 }

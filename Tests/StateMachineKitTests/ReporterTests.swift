@@ -23,7 +23,7 @@ import Testing
         #expect(machine.history.map(\.event) == [.kick, .repair])
     }
 
-    @Test(arguments: 0..<300)
+    @Test(.serialized, arguments: 0..<300)
     func reentrantReportersStayCorrectUnderConcurrentSenders(repetition: Int) async {
         let machineSlot = Late<Machine>()
         let reporter = Reporter(minimumLevel: .error) { _ in
@@ -52,7 +52,7 @@ import Testing
     /// Eight senders race; the reporter reads the state and, now and then, sends from inside a report.
     /// Reports are delivered outside the lock, yet in exactly the order the machine applied the events,
     /// and the reporter's own sends neither deadlock nor jump the queue.
-    @Test(arguments: 0..<20)
+    @Test(.serialized, arguments: 0..<20)
     func reportsReachTheReporterInTheOrderTheEventsWereApplied(repetition: Int) async {
         let machineSlot = Late<StateMachine<Int, Int>>()
         let delivered = Locked<[Int]>([])

@@ -176,7 +176,7 @@ import Testing
     /// Each of many racing callers gets a sender of exactly the visit its own event began: sending and
     /// binding are one step, so no other caller's event can slip in between (as it could between a
     /// `send` and a separate read of the visit).
-    @Test(arguments: 0..<50)
+    @Test(.serialized, arguments: 0..<50)
     func sendAndBindIsAtomicUnderRacingCallers(repetition: Int) async {
         let machine = StateMachine<Int, Int>(initial: 0, label: "racer", historyLimit: 1000) { _, event in .to(event) }
         let bound = await withTaskGroup(of: [(event: Int, visit: Int)].self) { group in

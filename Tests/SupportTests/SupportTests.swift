@@ -203,4 +203,12 @@ import Darwin
         #expect([DetachedThread.mayBlock, fromThread.0] == [false, true])
         #expect(fromThread.1 == 42)
     }
+
+    /// What the thread's work throws reaches the task that waited, with its own type.
+    @Test func anErrorThrownOnTheThreadReachesTheTaskWithItsType() async {
+        struct Refused: Error, Equatable { var code: Int32 }
+        await #expect(throws: Refused(code: 7)) {
+            try await DetachedThread.value(name: "refuses") { () throws(Refused) -> Int in throw Refused(code: 7) }
+        }
+    }
 }

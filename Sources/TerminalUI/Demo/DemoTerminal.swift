@@ -14,9 +14,11 @@ final class DemoTerminal<Base: Terminal, World: DemoWorld>: Terminal {
     }
 
     /// How long the world may stay unsettled with nothing waking the store before the demo is given up: a
-    /// bound for a world that can never settle, generous enough for a machine whose threads are busy with
-    /// other work for a while.
-    static var stallLimit: Duration { .seconds(60) }
+    /// bound for a world that can never settle, not a measure of speed. The app's work waits its turn on the
+    /// cooperative pool, so a machine whose cores are busy with other work (a test suite's thousand tests on
+    /// two cores) can delay the next wake-up by a minute and more; a minute was seen to stop every demo of a
+    /// run at once.
+    static var stallLimit: Duration { .seconds(300) }
     /// Demo time a key press takes in a recording (a beat a viewer can follow).
     static var keyDuration: Duration { .milliseconds(250) }
     /// How much demo time a paced `sleep` moves between two frames.
