@@ -163,7 +163,7 @@ enum FeedStep: Hashable, Sendable {
         #expect(machine.core.withLock { $0.readers.slots.isEmpty && $0.readers.parkedFeeds.isEmpty })
     }
 
-    @Test func aForgottenMachineWithAParkedFeedReaderIsFreedAndItsStreamEnds() async {
+    @Test(.timeLimit(.minutes(1))) func aForgottenMachineWithAParkedFeedReaderIsFreedAndItsStreamEnds() async {
         weak var forgotten: Machine?
         let reader: Task<Int, Never>
         let seen: Signals<Batch>
@@ -175,6 +175,7 @@ enum FeedStep: Hashable, Sendable {
             #expect(await seen.next().map(\.records.count) == [1])
             await Self.parked(machine)
         }
+        await untilFreed { forgotten }
         #expect(forgotten == nil)
         // Lets the reader go if the machine was kept alive, so that a failure does not hang the run.
         forgotten?.stop()

@@ -104,6 +104,13 @@ func untilCancelled() async {
     withExtendedLifetime(keepOpen) {}
 }
 
+/// Waits until `object()` is nil, or until the task is cancelled (a test's time limit ends the wait for an
+/// object that is never freed). A reader parks under its machine's lock and lets its own hold on the machine go
+/// just after, on its thread: a test that sees the reader parked may look before that (a sanitizer's run did).
+func untilFreed(_ object: () -> AnyObject?) async {
+    while object() != nil, !Task.isCancelled { await Task.yield() }
+}
+
 /// A channel a test awaits: work and reporters post, the test reads in order.
 final class Signals<Value: Sendable>: Sendable {
     let stream: AsyncStream<Value>

@@ -102,7 +102,7 @@ import Testing
 
     /// Issue 25: the reader's `next()` held the machine strongly across its suspension, so a machine with a
     /// parked reader was never freed and the stream never finished.
-    @Test func aForgottenMachineWithAParkedReaderIsFreedAndItsStreamFinishes() async {
+    @Test(.timeLimit(.minutes(1))) func aForgottenMachineWithAParkedReaderIsFreedAndItsStreamFinishes() async {
         weak var forgotten: Machine?
         let seen = Signals<Download>()
         let reader: Task<[Download], Never>
@@ -124,6 +124,7 @@ import Testing
             // Parked: the reader waits for the next change inside its stream's `next()`.
             while machine.core.withLock({ $0.readers.parked.isEmpty }) { await Task.yield() }
         }
+        await untilFreed { forgotten }
         #expect(forgotten == nil)
         // Lets the reader go if the machine was kept alive, so that a failure does not hang the run.
         forgotten?.stop()
