@@ -55,5 +55,4 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
             return try body(&value)
         }
     }
-
 }

@@ -44,7 +44,7 @@ import Testing
         let file = folder.appendingPathComponent("Job.swift")
         try Self.source.write(to: file, atomically: true, encoding: .utf8)
 
-        // The compiler runs for many seconds: it is waited for on a thread of its own, never on one of the
+        // The compiler runs for a second or more: it is waited for on a thread of its own, never on one of the
         // cooperative pool's few threads, which the other tests' work needs meanwhile.
         let (status, output) = try await DetachedThread.value(name: "swiftc") { () throws -> (Int32, String) in
             let process = Process()
