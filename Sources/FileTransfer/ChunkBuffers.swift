@@ -6,9 +6,9 @@ import Support
 ///
 /// Bounded: at most ``keptMaximum`` buffers wait here; a buffer of another size, or one given back while the
 /// pool is full, is freed at once.
-final class ChunkBuffers: Sendable {
+package final class ChunkBuffers: Sendable {
     /// The pool the copies share: buffers of the smallest chunk a copy reads in, at most 64 of them (4 MiB).
-    static let shared = ChunkBuffers(size: 64 << 10, keptMaximum: 64)
+    package static let shared = ChunkBuffers(size: 64 << 10, keptMaximum: 64)
 
     /// The alignment of every buffer: a page, so that a direct write may use it.
     static let alignment = 4096
@@ -39,6 +39,10 @@ final class ChunkBuffers: Sendable {
 
     /// How many buffers wait in the pool.
     var keptCount: Int { kept.withLock { $0.count } }
+
+    /// The bytes of the buffers waiting in the pool (at most ``keptMaximum`` times ``size``, 4 MiB for
+    /// ``shared``): what a measure of what each copy holds afterwards leaves out and names apart.
+    package var keptBytes: Int { kept.withLock { $0.reduce(0) { $0 + $1.buffer.count } } }
 
     /// A buffer of `byteCount` bytes, page-aligned: a kept one when the pool keeps that size and has one.
     func take(_ byteCount: Int) -> UnsafeMutableRawBufferPointer {

@@ -343,6 +343,52 @@ import Testing
         #expect(Set(CopyJournal.replay(Array(file)).entries.keys) == ["a", "b", "c"])
     }
 
+    /// A completed entry condensed (the copy dashboard's completed rows) keeps the size and digest it wrote and
+    /// reads as completed and owned, with no source; any other entry is left whole. A record about the name
+    /// applies to it as it reads (a new intent carries the owned digest on), and the journal is settled as before.
+    @Test func aCompletedEntryIsCondensedToTheFileItWrote() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let journal = try CopyJournal(directory: destination)
+        let status = FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true)
+        let digest = SHA256.hash([1])
+        for name in ["a", "b"] {
+            try journal.append(
+                .intent(name: name, request: name, source: "/src/" + name, sourceStatus: status, replaces: nil))
+        }
+        try journal.append(.completed(name: "a", size: 1, digest: digest))
+        for name in ["a", "b", "c"] { journal.condenseCompleted(named: name) }
+        let condensed = JournalEntry(
+            request: "", source: "", sourceStatus: nil, durableOffset: 1, status: .completed(size: 1, digest: digest),
+            ownedDigest: digest)
+        let unfinished = JournalEntry(
+            request: "b", source: "/src/b", sourceStatus: status, durableOffset: 0, status: .inProgress,
+            ownedDigest: nil)
+        #expect(journal.entries == ["a": condensed, "b": unfinished])
+        #expect(journal.entry(named: "a") == condensed)
+        #expect(try journal.removeIfSettled() == false)
+
+        try journal.append(
+            .intent(name: "a", request: "a", source: "/src/a", sourceStatus: status, replaces: nil))
+        #expect(
+            journal.entry(named: "a")
+                == JournalEntry(
+                    request: "a", source: "/src/a", sourceStatus: status, durableOffset: 0, status: .inProgress,
+                    ownedDigest: digest))
+        try journal.append(.completed(name: "a", size: 1, digest: digest))
+        journal.condenseCompleted(named: "a")
+        try journal.append(.cancelled(name: "b"))
+        journal.forgetSettled(named: "a")
+        #expect(
+            journal.entries == [
+                "b": JournalEntry(
+                    request: "b", source: "/src/b", sourceStatus: status, durableOffset: 0, status: .cancelled,
+                    ownedDigest: nil)
+            ])
+        #expect(try journal.removeIfSettled() == true)
+    }
+
     @Test func aDestinationFileIdenticalToItsSourceCountsAsCompleteWithoutAJournal() async throws {
         let fixture = try CopyJobTests.Fixture()
         defer { fixture.directory.remove() }

@@ -160,12 +160,22 @@ package final class CopyFiles: TransferList {
         made.withLock { $0[row]?.settled }
     }
 
+    /// Lets row `row`'s completed transfer go (``TransferList/settle(_:at:)``), and its journal keeps of the
+    /// file's entry only the size and digest it wrote (``CopyJournal/condenseCompleted(named:)``): a start makes
+    /// the transfer again, which plans against the destination it finds.
     package func settle(_ row: Int, at sequence: Int) -> Bool {
-        made.withLock { made in
-            guard let settled = made[row]?.transfer?.settled(at: sequence) else { return false }
-            made[row] = .settled(settled)
-            return true
-        }
+        let journal = groups[Int(groupOf[row])].journal
+        guard
+            let name = made.withLock({ made -> String? in
+                guard let transfer = made[row]?.transfer, let settled = transfer.settled(at: sequence) else {
+                    return nil
+                }
+                made[row] = .settled(settled)
+                return transfer.request.name
+            })
+        else { return false }
+        journal.condenseCompleted(named: name)
+        return true
     }
 
     package func driver(at row: Int) -> (any TransferDriver)? {
