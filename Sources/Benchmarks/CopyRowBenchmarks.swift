@@ -85,7 +85,8 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unsta
         view: AppView.render, keymap: Keymap.action, isFinished: { $0.exit != nil },
         subscriptions: runtime.subscriptions { AppAction.screen(.embed(TransfersFeature.self, $0)) }
             + [Subscription(finished) { $0 }])
-    _ = await app.run(detachedOn: HeadlessTerminal(size: Size(width: 120, height: 40)))
+    // Consumed: the store then holds the only copy of the rows, as in `statetui copy` (`App/run(on:)`).
+    _ = await (consume app).run(detachedOn: HeadlessTerminal(size: Size(width: 120, height: 40)))
     // A copy's stop waits for it to end: on a thread that may block, as at the dashboard's exit.
     await DetachedThread.value(name: "stop") { runtime.stop() }
     return figures.withLock { $0 }

@@ -5,7 +5,17 @@ import Support
 /// ``Store`` runs the loop.
 public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendable>: Sendable {
     /// The state at start.
-    public var initialState: State
+    public var initialState: State {
+        get {
+            guard let initial else {
+                preconditionFailure("App.initialState read after a Store took it: the store's state is the only copy")
+            }
+            return initial
+        }
+        set { initial = newValue }
+    }
+    /// ``initialState``; nil once a ``Store`` took it (``takeInitialState()``).
+    private var initial: State?
     /// The only place state changes: applies an action, returns the work to do as values.
     public var reduce: @Sendable (inout State, Action) -> [Effect]
     /// The screen for a state at a size. Pure: no clock, no I/O.
@@ -49,7 +59,7 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         progress: @escaping @Sendable (State) -> TerminalProgress = { _ in .none },
         clipboard: @escaping @Sendable (State) -> ClipboardCopy? = { _ in nil }
     ) {
-        self.initialState = initialState
+        self.initial = initialState
         self.reduce = reduce
         self.view = view
         self.keymap = keymap
@@ -62,18 +72,37 @@ public struct App<State: Equatable & Sendable, Action: Sendable, Effect: Sendabl
         self.clipboard = clipboard
     }
 
+    /// The initial state, taken out: this app holds none from now on (``initialState`` must not be read again).
+    /// A ``Store`` takes it so that its state is the only copy and changes in place: an app that kept it beside
+    /// the store's made the first change copy the whole state and kept the original for the whole run (a copy
+    /// dashboard's list of rows, 88 bytes a row, twice).
+    mutating func takeInitialState() -> State {
+        defer { initial = nil }
+        return initialState
+    }
+
     /// Runs the app on `terminal` on the calling thread until ``isFinished`` holds; returns the final state.
+    /// Consuming: the store it runs holds the only copy of the state (``takeInitialState()``).
     @discardableResult
-    public func run(on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()) -> State {
-        Store(app: self).run(on: terminal, trace: trace, pacer: pacer)
+    public consuming func run(
+        on terminal: some Terminal, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
+    ) -> State {
+        Store(app: consume self).run(on: terminal, trace: trace, pacer: pacer)
     }
 
     /// Runs the app on `terminal` on a thread of its own (the run loop blocks while it waits for keys, which
-    /// must not happen on a Swift concurrency thread); returns the final state.
+    /// must not happen on a Swift concurrency thread); returns the final state. The app is handed to that thread,
+    /// which takes it from here, so nothing else keeps its initial state while it runs.
     @discardableResult
-    public func run<T: Terminal & Sendable>(
+    public consuming func run<T: Terminal & Sendable>(
         detachedOn terminal: T, trace: FrameTrace? = nil, pacer: FramePacer = FramePacer()
     ) async -> State {
-        await DetachedThread.value(name: "TerminalUI run loop") { self.run(on: terminal, trace: trace, pacer: pacer) }
+        let handedOver = Locked<App?>(consume self)
+        return await DetachedThread.value(name: "TerminalUI run loop") {
+            guard let app = handedOver.withLock({ $0.take() }) else {
+                preconditionFailure("Internal inconsistency: the app was run twice")
+            }
+            return (consume app).run(on: terminal, trace: trace, pacer: pacer)
+        }
     }
 }

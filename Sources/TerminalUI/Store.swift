@@ -10,8 +10,9 @@ import Support
 /// subscriptions send. A store belongs to the thread that runs it; effects and subscriptions reach it only
 /// through ``send``.
 public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: Sendable> {
-    /// The app being run.
-    public let app: App<State, Action, Effect>
+    /// The app being run, without its initial state: the store's ``state`` is the only copy
+    /// (``App/takeInitialState()``).
+    let app: App<State, Action, Effect>
     /// The current state.
     public private(set) var state: State
     /// Queues actions from any thread.
@@ -28,10 +29,11 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
     private var nextSlot = 0
     private var isRunning = false
 
-    /// A store at the app's initial state.
-    public init(app: App<State, Action, Effect>) {
+    /// A store at the app's initial state, which it takes from `app`: the store's state is the only copy, changed
+    /// in place.
+    public init(app: consuming App<State, Action, Effect>) {
+        state = app.takeInitialState()
         self.app = app
-        state = app.initialState
         queue = ActionQueue()
         send = Send(queue: queue)
     }

@@ -380,3 +380,74 @@ private func counterApp(
         #expect(FramePacer().delay(sinceLastFrame: elapsed) == expected)
     }
 }
+
+/// Issue 23 (item 6): the store holds the only copy of the app's initial state and changes it in place. Before,
+/// the app the store ran kept the initial state for the whole run, so the first change copied the whole state
+/// and the original stayed (a copy dashboard's list of rows, 88 bytes a row, twice).
+@Suite struct InitialStateTests {
+    /// Something the initial state holds, to see whether anything still does.
+    private final class Canary: Sendable {}
+
+    private struct Caged: Equatable, Sendable {
+        var canary: Canary?
+
+        static func == (lhs: Caged, rhs: Caged) -> Bool { lhs.canary === rhs.canary }
+    }
+
+    /// The canary, watched without being kept, and whether it was freed once the state dropped it.
+    private final class Watch: Sendable {
+        private struct Weak: Sendable {
+            weak var canary: Canary?
+        }
+
+        private let watched = Locked(Weak())
+        private let freed = Locked<Bool?>(nil)
+
+        /// A canary watched from now on.
+        func canary() -> Canary {
+            let canary = Canary()
+            watched.withLock { $0.canary = canary }
+            return canary
+        }
+
+        /// Notes whether the canary is freed now.
+        func noteDropped() {
+            let gone = watched.withLock { $0.canary == nil }
+            freed.withLock { $0 = gone }
+        }
+
+        /// Whether the canary was freed when the state dropped it; nil when it never did.
+        var freedWhenDropped: Bool? { freed.withLock { $0 } }
+    }
+
+    /// An app whose initial state holds `watch`'s canary, whose one key drops it, and which ends once it is
+    /// dropped, `watch` noting then whether the canary was freed.
+    private static func cagedApp(_ watch: Watch) -> App<Caged, Bool, Never> {
+        App(
+            initialState: Caged(canary: watch.canary()),
+            reduce: { state, _ in
+                state.canary = nil
+                return []
+            },
+            view: { _, size in Canvas(size: size) },
+            keymap: { _, _, _ in true },
+            isFinished: { state in
+                guard state.canary == nil else { return false }
+                watch.noteDropped()
+                return true
+            })
+    }
+
+    @Test(arguments: [false, true]) func nothingButTheStoreKeepsTheInitialState(detached: Bool) async {
+        let watch = Watch()
+        let terminal = HeadlessTerminal(size: Size(width: 4, height: 1), script: [.key(.character("d"))])
+        let final: Caged
+        if detached {
+            final = await Self.cagedApp(watch).run(detachedOn: terminal)
+        } else {
+            final = Self.cagedApp(watch).run(on: terminal)
+        }
+        #expect(final == Caged(canary: nil))
+        #expect(watch.freedWhenDropped == true)
+    }
+}
