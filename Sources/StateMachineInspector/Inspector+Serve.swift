@@ -6,8 +6,10 @@ import Darwin
 
 extension Inspector {
     /// The I/O thread: accepts clients (this user's only), discards what they send, writes what waits for
-    /// them. Machines are read by their feed readers, not here. Returns after ``stop()``.
+    /// them. Machines are read by their feed readers, not here. Returns after ``stop()``, having closed the
+    /// connections and the listener; the wake pipe is the inspector's to close (see ``wakeRead``).
     func serve() {
+        defer { served.signal() }
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
             let plan = hub.withLock { hub -> [(id: Int, descriptor: Int32, writing: Bool)]? in
@@ -18,8 +20,6 @@ extension Inspector {
             }
             guard let plan else {
                 close(listener)
-                close(wakeRead)
-                close(wakeWrite)
                 return
             }
             var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
@@ -29,7 +29,12 @@ extension Inspector {
                 descriptors.append(pollfd(fd: client.descriptor, events: events, revents: 0))
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
-            if ready < 0 && errno != EINTR { return }
+            if ready < 0 {
+                // Not the descriptors' fault (each is open and the count is bounded): out of memory. Inspection
+                // ends as if stopped, the next round closing everything, rather than spin on the error.
+                if errno != EINTR { _ = end() }
+                continue
+            }
             if descriptors[1].revents != 0 { drainWakePipe(&scratch) }
             if descriptors[0].revents & Int16(POLLIN) != 0 { acceptClients() }
             for (offset, client) in plan.enumerated() {

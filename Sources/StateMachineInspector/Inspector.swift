@@ -1,3 +1,4 @@
+import Dispatch
 import StateMachineKit
 import Support
 
@@ -37,9 +38,14 @@ public final class Inspector: Sendable {
 
     let hub: Locked<Hub>
     let listener: Int32
-    /// A pipe whose write end wakes the I/O thread from `poll`.
+    /// A pipe whose write end wakes the I/O thread from `poll`. Both ends stay open until the inspector is
+    /// released (`deinit`), never closed by the I/O thread: a wake-up may come after the thread has ended (a
+    /// ``stop()`` racing its return, a machine's reader delivering late), and a closed end would turn it into
+    /// a SIGPIPE that kills the program, or a byte written into whatever file took the descriptor's number.
     let wakeRead: Int32
     let wakeWrite: Int32
+    /// Signalled once by the I/O thread when it returns: what ``stop()`` waits for.
+    let served = DispatchSemaphore(value: 0)
 
     /// How many bytes may wait for one client before it is disconnected.
     public static let outgoingLimit = 1 << 20
@@ -61,6 +67,11 @@ public final class Inspector: Sendable {
         let started = Date().formatted(.iso8601)
         self.started = started
         hub = Locked(Hub(hello: InspectorHello(program: name, pid: Int(getpid()), started: started, machines: 0)))
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
     }
 
     /// Starts inspection under `name` (letters, digits, `.`, `_`, `-`; 1 to 64 of them): creates the
@@ -131,17 +142,30 @@ public final class Inspector: Sendable {
     /// Says `bye` to every client, closes the connections and removes the socket. Registered machines are
     /// let go; later registrations are refused. Called at the program's exit for every inspector not
     /// stopped by then.
+    ///
+    /// Returns once the I/O thread has closed the connections and ended (it only makes calls that do not
+    /// block, so the wait is short): a client then reads the `bye` and the end of its connection at once. A
+    /// second call returns at once.
     public func stop() {
+        guard end() else { return }
+        wakeUp()
+        served.wait()
+    }
+
+    /// Ends inspection (the bye, the socket removed, the connections left to the I/O thread to close) without
+    /// waiting for the I/O thread; `false` when it had ended already. What ``stop()`` does first, and what the
+    /// I/O thread does itself when `poll` fails.
+    func end() -> Bool {
         let (stopping, countReaders) = hub.withLock { hub in
             defer { hub.countReaders = [:] }
             return (hub.stop(), hub.countReaders.values)
         }
         // Outside the lock: finishing runs each stream's termination handler, which takes it.
         for reader in countReaders { reader.finish() }
-        guard stopping else { return }
+        guard stopping else { return false }
         unlink(socketPath)
         InspectorRegistry.shared.remove(self)
-        wakeUp()
+        return true
     }
 
     /// How many clients are attached now.

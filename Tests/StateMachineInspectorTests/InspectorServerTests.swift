@@ -382,6 +382,36 @@ struct InspectorServerTests {
         #expect(inspector.hub.withLock { $0.clients.allSatisfy { $0.pendingCount <= Inspector.outgoingLimit } })
     }
 
+    /// A CI run under ThreadSanitizer died in `statetui inspect`'s list test: the I/O thread, woken by the
+    /// lister's hang-up, found the inspector stopped and closed the wake pipe while `stop()` was about to write
+    /// its wake-up byte into it, and that write raised SIGPIPE.
+    @Test("once stop() returns a client has the bye and the end, and a later wake-up stays in the inspector's pipe")
+    func stopWaitsForTheConnectionsToClose() async throws {
+        let inspected = try InspectedDoor(name: "stopping")
+        var counts = inspected.inspector.clientCounts().makeAsyncIterator()
+        let client = try rawClient(inspected.inspector.socketPath)
+        defer { close(client) }
+        while let count = await counts.next(), count == 0 {}
+        inspected.stop()
+        // Everything the program sent is already there, its end included: nothing read here waits.
+        var received: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        var got = 1
+        while got > 0 {
+            got = scratch.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got > 0 { received += scratch[..<got] }
+        }
+        #expect(got == 0)
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(try lines.map { try InspectorMessage(line: $0) }.last == .bye)
+        // The I/O thread has ended, maybe before it drained stop()'s own wake-up. A machine's reader waking it
+        // late writes into the pipe, still open.
+        let wakeRead = inspected.inspector.wakeRead
+        _ = scratch.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) }
+        inspected.inspector.wakeUp()
+        #expect(scratch.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) } == 1)
+    }
+
     @Test("the lister finds live programs with their machine counts and removes dead programs' sockets only")
     func listerFindsLiveAndCleansDead() throws {
         let inspected = try InspectedDoor(name: "lister")
