@@ -45,30 +45,39 @@ extension StateMachine {
             cursors.count == machines.count,
             "records(of:after:) takes one cursor per machine: \(machines.count) machines, \(cursors.count) cursors")
         precondition(cursors.allSatisfy { $0 >= 0 }, "records(of:after:) takes cursors of 0 or more")
-        let feed = RecordsOfMany(machines, after: cursors)
+        var followed: [Int: (StateMachine?, Int)] = [:]
+        for (index, machine) in machines.enumerated() { followed[index] = (machine, cursors[index]) }
+        let feed = RecordsOfMany(followed)
         return AsyncStream(unfolding: { await feed.next() }, onCancel: { feed.end() })
     }
 }
 
 extension StateMachine {
-    /// Machines that one change feed follows, more of them added while it is read: a screen listing thousands
-    /// of rows makes each row's machine only when the row is first used, and adds it here.
+    /// Machines that one change feed follows, more of them added, and others taken out, while it is read: a
+    /// screen listing thousands of rows makes each row's machine only when the row is first used, and adds it
+    /// here; a headless copy adds each file's machine as it starts and removes it once it settled.
     ///
-    /// ``records()`` is ``records(of:after:)`` over every machine added, before or after the feed began, each
-    /// from its first record; a batch's ``IndexedRecordBatch/index`` is the machine's position in the order
-    /// they were added. The set does not keep the machines alive.
+    /// ``records()`` is ``records(of:after:)`` over every machine in the set, added before or after the feed
+    /// began, each from its first record; a batch's ``IndexedRecordBatch/index`` is what ``add(_:after:)``
+    /// returned for the machine: the machines' places in the order they were added, never given twice, so an
+    /// index read from a feed names one machine even after it was removed. The set does not keep the machines
+    /// alive, and holds (as its feeds do) only the machines in it: a set that machines pass through stays as
+    /// small as the number in it at once.
     ///
     /// ```swift
     /// let machines = TransferMachine.Engine.MachineSet()
     /// let feed = machines.records()
     /// let row = machines.add(engine)  // the feed reads its records from the first one
+    /// machines.remove(row)  // and no more of them
     /// ```
     public final class MachineSet: Sendable {
         private struct Members {
-            var machines: [WeakMachine] = []
-            /// Each machine's starting cursor: the feeds read its records after this one.
-            var starts: [Int] = []
-            /// The feeds reading the set, each told of every machine added.
+            /// The machines in the set, by index, each with its starting cursor: the feeds read its records after
+            /// it.
+            var machines: [Int: (machine: WeakMachine, start: Int)] = [:]
+            /// The index the next machine added gets.
+            var nextIndex = 0
+            /// The feeds reading the set, each told of every machine added or removed.
             var feeds: [WeakFeed] = []
         }
 
@@ -88,28 +97,43 @@ extension StateMachine {
         /// Adds `machine`; every feed of the set, now and later, reads its records after `sequence`: by default
         /// from the first one; a machine restored from a ``Snapshot`` is read from the oldest record it holds
         /// (`snapshot.history.first.sequence - 1`), so the records before the snapshot are not counted as
-        /// ``RecordBatch/missed``. Returns its index in the feeds' batches.
+        /// ``RecordBatch/missed``. Returns its index in the feeds' batches: one more than the index returned
+        /// before.
         @discardableResult
         public func add(_ machine: StateMachine, after sequence: Int = 0) -> Int {
             precondition(sequence >= 0, "MachineSet.add(_:after:) takes a sequence of 0 or more, got \(sequence)")
             return members.withLock { members in
-                members.machines.append(WeakMachine(machine: machine))
-                members.starts.append(sequence)
+                let index = members.nextIndex
+                members.nextIndex += 1
+                members.machines[index] = (WeakMachine(machine: machine), sequence)
                 members.feeds.removeAll { $0.feed?.isEnded ?? true }
-                for entry in members.feeds { entry.feed?.follow(machine, after: sequence) }
-                return members.machines.count - 1
+                for entry in members.feeds { entry.feed?.follow(machine, at: index, after: sequence) }
+                return index
             }
         }
 
-        /// How many machines were added.
-        public var count: Int { members.withLock { $0.machines.count } }
+        /// Takes the machine at `index` out of the set: no feed of the set reads its records from now on (a batch
+        /// of it a feed read already is still handed out), and the set and its feeds forget it. An index not in the
+        /// set (never given, or removed already) is ignored.
+        public func remove(_ index: Int) {
+            members.withLock { members in
+                guard members.machines.removeValue(forKey: index) != nil else { return }
+                for entry in members.feeds { entry.feed?.unfollow(index) }
+            }
+        }
 
-        /// One feed of every machine added, before or after it began: ``records(of:after:)`` over a set that
-        /// grows.
+        /// How many machines were added, removed ones included: the index the next one gets.
+        public var count: Int { members.withLock { $0.nextIndex } }
+
+        /// How many machines are in the set now.
+        public var memberCount: Int { members.withLock { $0.machines.count } }
+
+        /// One feed of every machine in the set, added before or after it began: ``records(of:after:)`` over a
+        /// set that changes.
         public func records() -> AsyncStream<[IndexedRecordBatch]> {
             let feed = members.withLock { members in
                 // Made under the set's lock: a machine added meanwhile is followed once, in its place.
-                let feed = RecordsOfMany(members.machines.map(\.machine), after: members.starts)
+                let feed = RecordsOfMany(members.machines.mapValues { ($0.machine.machine, $0.start) })
                 members.feeds.append(WeakFeed(feed: feed))
                 return feed
             }
@@ -138,23 +162,15 @@ struct RecordWatcher: Sendable {
 @usableFromInline
 final class RecordsWaker: Sendable {
     private struct Marks {
-        /// The machines marked and not yet taken, in the order they were marked.
-        var marked: [Int] = []
-        var isMarked: [Bool]
+        /// The machines marked and not yet taken.
+        var marked: Set<Int> = []
         var parked: CheckedContinuation<Void, Never>?
         var ended = false
     }
 
-    private let marks: Locked<Marks>
+    private let marks = Locked(Marks())
 
-    init(count: Int) {
-        marks = Locked(Marks(isMarked: Array(repeating: false, count: count)))
-    }
-
-    /// One more machine to mark, at the next index.
-    func grow() {
-        marks.withLock { $0.isMarked.append(false) }
-    }
+    init() {}
 
     /// Whether the feed has ended.
     var isEnded: Bool { marks.withLock { $0.ended } }
@@ -164,14 +180,16 @@ final class RecordsWaker: Sendable {
     func recorded(_ index: Int) {
         let parked = marks.withLock { marks -> CheckedContinuation<Void, Never>? in
             guard !marks.ended else { return nil }
-            if !marks.isMarked[index] {
-                marks.isMarked[index] = true
-                marks.marked.append(index)
-            }
+            marks.marked.insert(index)
             defer { marks.parked = nil }
             return marks.parked
         }
         parked?.resume()
+    }
+
+    /// Machine `index` left the feed: a mark it left is dropped.
+    func forget(_ index: Int) {
+        _ = marks.withLock { $0.marked.remove(index) }
     }
 
     /// The machines marked since the last call, in ascending order, waiting for one when none is; nil once
@@ -181,10 +199,8 @@ final class RecordsWaker: Sendable {
             let taken = marks.withLock { marks -> [Int]?? in
                 if marks.ended { return .some(nil) }
                 guard !marks.marked.isEmpty else { return nil }
-                var taken: [Int] = []
-                swap(&taken, &marks.marked)
-                for index in taken { marks.isMarked[index] = false }
-                return .some(taken.sorted())
+                defer { marks.marked.removeAll(keepingCapacity: marks.marked.capacity <= 64) }
+                return .some(marks.marked.sorted())
             }
             if let taken { return taken }
             await withTaskCancellationHandler {
@@ -214,42 +230,41 @@ final class RecordsWaker: Sendable {
 }
 
 /// The reading side of ``StateMachine/records(of:after:)``: the machines (weakly), their cursors, and the waker
-/// their watchers tell. A ``StateMachine/MachineSet`` adds machines to it while it is read.
+/// their watchers tell. A ``StateMachine/MachineSet`` adds machines to it, and takes them out, while it is read.
 final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable {
-    private struct Machine: Sendable {
+    /// A machine followed, and its cursor: read and moved only by the feed's one reader, one `next()` at a time.
+    private struct Followed: Sendable {
         weak var machine: StateMachine<State, Event>?
+        var cursor: Int
     }
 
-    /// The machines followed and each one's cursor, at the same index; a cursor is read and moved only by the
-    /// feed's one reader, one `next()` at a time.
-    private struct Followed {
-        var machines: [Machine]
-        var cursors: [Int]
-    }
-
-    private let followed: Locked<Followed>
-    private let waker: RecordsWaker
+    /// The machines followed, by index.
+    private let followed: Locked<[Int: Followed]>
+    private let waker = RecordsWaker()
 
     /// Watches every machine: one with records after its cursor is marked to be read at once, the others
     /// watched until they record. A machine gone already (nil) keeps its index and is never read.
-    init(_ machines: [StateMachine<State, Event>?], after cursors: [Int]) {
-        followed = Locked(Followed(machines: machines.map { Machine(machine: $0) }, cursors: cursors))
-        let waker = RecordsWaker(count: machines.count)
-        self.waker = waker
-        for (index, machine) in machines.enumerated() {
-            if let machine { watch(machine, at: index, after: cursors[index]) }
+    init(_ machines: [Int: (machine: StateMachine<State, Event>?, cursor: Int)]) {
+        followed = Locked(machines.mapValues { Followed(machine: $0.machine, cursor: $0.cursor) })
+        for (index, entry) in machines {
+            if let machine = entry.machine { watch(machine, at: index, after: entry.cursor) }
         }
     }
 
-    /// Follows `machine` too, at the next index, from the record after `cursor`.
-    func follow(_ machine: StateMachine<State, Event>, after cursor: Int) {
-        let index = followed.withLock { followed in
-            followed.machines.append(Machine(machine: machine))
-            followed.cursors.append(cursor)
-            return followed.machines.count - 1
-        }
-        waker.grow()
+    /// Follows `machine` too, at `index` (one no machine of this feed had), from the record after `cursor`.
+    func follow(_ machine: StateMachine<State, Event>, at index: Int, after cursor: Int) {
+        followed.withLock { $0[index] = Followed(machine: machine, cursor: cursor) }
         watch(machine, at: index, after: cursor)
+    }
+
+    /// Follows the machine at `index` no more: its watcher is taken out of it, its mark dropped.
+    func unfollow(_ index: Int) {
+        let machine = followed.withLock { $0.removeValue(forKey: index)?.machine }
+        let waker = self.waker
+        machine?.core.withLock { core in
+            core.live.readers.watchers.removeAll { $0.waker === waker && $0.index == index }
+        }
+        waker.forget(index)
     }
 
     /// Marks machine `index` at once when it has records after `cursor`; otherwise watches it until it records.
@@ -277,17 +292,19 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// Machine `index`'s records after its cursor, if any, and its watcher armed again in the same step, so a
-    /// record made after this read tells the feed.
+    /// record made after this read tells the feed. A machine no longer followed (gone, or taken out) is not read.
     private func read(_ index: Int) -> StateMachine<State, Event>.IndexedRecordBatch? {
-        let (machine, cursor) = followed.withLock { ($0.machines[index].machine, $0.cursors[index]) }
-        guard let machine else { return nil }
+        guard let entry = followed.withLock({ $0[index] }), let machine = entry.machine else { return nil }
         let waker = self.waker
         let read = machine.core.withLock { core -> (StateMachine<State, Event>.RecordBatch, Int)? in
             core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
-            return core.sequence > cursor ? (core.batch(after: cursor), core.sequence) : nil
+            return core.sequence > entry.cursor ? (core.batch(after: entry.cursor), core.sequence) : nil
         }
         guard let (batch, sequence) = read else { return nil }
-        followed.withLock { $0.cursors[index] = sequence }
+        // Only while it is still followed: a machine taken out meanwhile is not brought back.
+        followed.withLock { followed in
+            if followed[index] != nil { followed[index]?.cursor = sequence }
+        }
         return StateMachine.IndexedRecordBatch(index: index, batch: batch)
     }
 
@@ -295,8 +312,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     func end() {
         waker.end()
         let waker = self.waker
-        for entry in followed.withLock({ $0.machines }) {
-            entry.machine?.core.withLock { core in core.live.readers.watchers.removeAll { $0.waker === waker } }
+        for entry in followed.withLock({ $0.values.map(\.machine) }) {
+            entry?.core.withLock { core in core.live.readers.watchers.removeAll { $0.waker === waker } }
         }
     }
 }

@@ -198,6 +198,7 @@ extension CopyRowsTests {
             phase: .completed(file: fixture.destination + "/one.bin"), lastRequest: 1)
         #expect(last.after == completed)
         #expect(files.transfer(at: 3) == nil)
+        #expect(runtime.followedMachines == 0)
         let settled = try #require(files.settled(at: 3))
         #expect(settled.last == last)
         #expect(settled.visit == first.last?.sample.visit)
@@ -222,6 +223,7 @@ extension CopyRowsTests {
         // A start makes it again, restored: the same request numbering, its records numbered on from the last.
         runtime.perform(.send(row: 3, [.start]))
         let again = try #require(files.transfer(at: 3))
+        #expect(runtime.followedMachines == 1)
         #expect(again.recordsStart == last.sequence - 1)
         #expect(again.machine.engine.history.first == last)
         #expect(runtime.history(of: 3, name: "one.bin")?.id == "history.one.bin@\(last.sequence - 1)")
@@ -233,6 +235,7 @@ extension CopyRowsTests {
         #expect(relast.after.lastRequest == 2)
         #expect(files.settled(at: 3)?.last == relast)
         #expect(files.transfer(at: 3) == nil)
+        #expect(runtime.followedMachines == 0)
     }
 
     /// A completed row let go keeps, in its directory's journal, only the size and digest of the file it wrote
@@ -280,6 +283,7 @@ extension CopyRowsTests {
         let transfer = try #require(files.transfer(at: 3))
         #expect(transfer.machine.engine.history.last == changes.last?.records.records.last)
         #expect(files.settled(at: 3) == nil)
+        #expect(runtime.followedMachines == 1)
         await transfer.finish()
     }
 }

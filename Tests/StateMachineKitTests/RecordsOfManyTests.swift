@@ -96,6 +96,31 @@ import Testing
         #expect(set.count == 3)
     }
 
+    /// A machine taken out of a `MachineSet` is read by none of its feeds from then on (one begun before and one
+    /// begun after), holds none of their watchers, and its index is never given again; the set holds only the
+    /// machines in it.
+    @Test func aMachineRemovedFromASetIsReadNoMoreAndItsIndexIsNotGivenAgain() async {
+        let machines = Self.machines(3)
+        let set = Machine.MachineSet()
+        var early = set.records().makeAsyncIterator()
+        #expect([set.add(machines[0]), set.add(machines[1])] == [0, 1])
+        await Self.watched(Array(machines[0...1]))
+        machines[0].send(.move)  // recorded, then taken out before the feed reads it
+        set.remove(0)
+        set.remove(0)  // removed already: nothing happens
+        #expect(machines[0].core.withLock { $0.readers.watchers.isEmpty })
+        #expect(set.add(machines[2]) == 2)
+        machines[1].send(.move)
+        machines[0].send(.change)
+        let move = Record(sequence: 1, visit: 1, before: 0, event: .move, outcome: .moved, after: 1)
+        let expected = [Indexed(index: 1, batch: Batch(records: [move], missed: 0, state: 1))]
+        #expect(await early.next() == expected)
+        var late = set.records().makeAsyncIterator()
+        #expect(await late.next() == expected)
+        #expect(machines[0].core.withLock { $0.readers.watchers.isEmpty })
+        #expect([set.count, set.memberCount] == [3, 2])
+    }
+
     /// A machine restored from a snapshot and added after the record before its oldest is read from that record:
     /// the records before the snapshot are not counted as missed, for a feed begun before the machine was added
     /// and for one begun after.

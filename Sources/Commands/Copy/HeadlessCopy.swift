@@ -25,10 +25,12 @@ import Darwin
 /// bounded whatever the number of files; the allocator's free pages are given back now and then
 /// (``FreePages``), so the process's resident size stays bounded too.
 ///
-/// The calling thread only waits and prints (it owns the non-`Sendable` output); each machine's own feed
-/// (`states()`) marks it changed and wakes the thread through a semaphore; signals are polled every 50 ms. It
-/// then reads the current state of the machines marked, and only those, so a burst of progress costs one
-/// look, not one line, and a change costs the same however many transfers are under way.
+/// The calling thread only waits and prints (it owns the non-`Sendable` output). The machines under way are
+/// in one ``StateMachine/MachineSet``, added as they start and removed once settled, and one task reads the
+/// set's change feed: it marks the machines that recorded and wakes the thread through a semaphore; signals
+/// are polled every 50 ms. The thread then reads the current state of the machines marked, and only those, so
+/// a burst of progress costs one look, not one line, and a change costs the same however many transfers are
+/// under way; and a file costs no task of its own.
 ///
 /// Lines are flushed as they are printed, so a reader following the output (live or through a pipe) sees
 /// them at once and a kill -9 leaves the log so far. While copies run, a total line (``TransferTotals``)
@@ -38,10 +40,11 @@ enum HeadlessCopy {
     /// settled ones are collected.
     static let window = 4 * CopySlots.maximumPerProcess
 
-    /// A transfer under way and the state last printed for it.
+    /// A transfer under way, its machine's index in the run's ``StateMachine/MachineSet``, and the state last
+    /// printed for it.
     private struct Active {
         let transfer: CopyTransfer
-        let watcher: Task<Void, Never>
+        let index: Int
         var printed: TransferState?
     }
 
@@ -59,7 +62,8 @@ enum HeadlessCopy {
         var lastTotal: Duration?
         let signals = StopRequest.watch()
         defer { signals.cancel() }
-        defer { run.cancelWatchers() }
+        let watcher = run.watch()
+        defer { watcher.cancel() }
         while true {
             run.refill(onStart)
             let settled = run.printChanges(run.changedStates())
@@ -97,10 +101,12 @@ enum HeadlessCopy {
         let session: CopySession
         let io: CommandIO
         let lines: ProgressLines
-        /// Signalled by the machines whenever a state changes.
+        /// Signalled by the change feed's reader whenever a machine recorded.
         let wake = DispatchSemaphore(value: 0)
-        /// The transfers whose feed reported a change since their state was last read.
-        let changed = ChangedTransfers()
+        /// The machines under way: added as they start, removed once settled.
+        let machines = StateMachine<TransferModel, TransferEvent>.MachineSet()
+        /// The machines (by index in ``machines``) whose records the feed brought since their state was last read.
+        let changed = ChangedMachines()
         var active: [Active] = []
         /// The settled transfers, counted.
         var done = TransferTotals()
@@ -142,15 +148,8 @@ enum HeadlessCopy {
                     break
                 }
                 onStart(transfer)
-                let states = transfer.machine.engine.states()
-                let id = ObjectIdentifier(transfer)
-                let watcher = Task { [wake, changed] in
-                    for await _ in states {
-                        changed.mark(id)
-                        wake.signal()
-                    }
-                }
-                active.append(Active(transfer: transfer, watcher: watcher))
+                let index = machines.add(transfer.machine.engine)
+                active.append(Active(transfer: transfer, index: index))
                 transfer.machine.send(.start)
             }
             for message in session.takeMessages() { io.writeError("statetui: \(message)\n") }
@@ -162,14 +161,25 @@ enum HeadlessCopy {
             active.indices.map { ($0, active[$0].transfer.machine.state) }
         }
 
-        /// The state of each active machine whose feed reported a change since the last look, read once, by
+        /// Starts the one task that reads the machines' change feed, marking each machine that recorded and waking
+        /// the waiting thread; cancelled at the run's end.
+        func watch() -> Task<Void, Never> {
+            let feed = machines.records()
+            return Task { [wake, changed] in
+                for await batches in feed {
+                    changed.mark(batches.lazy.map(\.index))
+                    wake.signal()
+                }
+            }
+        }
+
+        /// The state of each active machine whose records the feed brought since the last look, read once, by
         /// index in `active`, in order. A change after the read marks the machine again.
         func changedStates() -> [(index: Int, state: TransferState)] {
             let marked = changed.take()
             guard !marked.isEmpty else { return [] }
             return active.indices.compactMap { index in
-                marked.contains(ObjectIdentifier(active[index].transfer))
-                    ? (index, active[index].transfer.machine.state) : nil
+                marked.contains(active[index].index) ? (index, active[index].transfer.machine.state) : nil
             }
         }
 
@@ -205,7 +215,7 @@ enum HeadlessCopy {
         /// Counts a transfer that settled in `state` (only its size, and its reason when it failed, are kept)
         /// and lets it go.
         private mutating func settle(_ entry: Active, in state: TransferState) {
-            entry.watcher.cancel()
+            machines.remove(entry.index)
             let status = entry.transfer.status
             done = TransferTotals([(phase: state, size: status.totalBytes, alreadyThere: status.alreadyThere != nil)])
                 .adding(done)
@@ -232,9 +242,6 @@ enum HeadlessCopy {
             io.flushOutput()
         }
 
-        func cancelWatchers() {
-            for entry in active { entry.watcher.cancel() }
-        }
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.
@@ -256,18 +263,19 @@ enum HeadlessCopy {
     }
 }
 
-/// The transfers whose machines' feeds reported a change since the waiting thread last looked, by identity: a
-/// class, so that the copyable `Run` and the watchers share the one ``Locked`` set.
-private final class ChangedTransfers: Sendable {
-    private let marked = Locked<Set<ObjectIdentifier>>([])
+/// The machines whose records the change feed brought since the waiting thread last looked, by their index in
+/// the run's ``StateMachine/MachineSet``: a class, so that the copyable `Run` and the feed's reader share the one
+/// ``Locked`` set.
+private final class ChangedMachines: Sendable {
+    private let marked = Locked<Set<Int>>([])
 
-    /// Marks the transfer `id` changed.
-    func mark(_ id: ObjectIdentifier) {
-        marked.withLock { _ = $0.insert(id) }
+    /// Marks the machines at `indices` changed.
+    func mark(_ indices: some Sequence<Int>) {
+        marked.withLock { $0.formUnion(indices) }
     }
 
-    /// The transfers marked so far, unmarked.
-    func take() -> Set<ObjectIdentifier> {
+    /// The machines marked so far, unmarked.
+    func take() -> Set<Int> {
         marked.withLock { marked in
             defer { marked.removeAll(keepingCapacity: true) }
             return marked

@@ -228,29 +228,37 @@ package final class TransfersRuntime: Sendable {
         machines.records()
     }
 
+    /// How many machines the change feed follows: those made and not let go.
+    var followedMachines: Int { machines.memberCount }
+
     /// What the screen is told of `changed`, an element of the machines' change feed: each transfer's
     /// records with what the edge measures now and its driver's status now.
     /// A row whose records tell of its completion is then let go (``letCompletedGo(_:)``).
     func action(_ changed: [StateMachine<TransferModel, TransferEvent>.IndexedRecordBatch]) -> TransfersScreenAction {
         let rows = made.withLock { $0.rows }
-        let changes = changed.compactMap { indexed -> TransferChange? in
+        let changes = changed.compactMap { indexed -> (machine: Int, change: TransferChange)? in
             let row = rows[indexed.index]
             guard let transfer = list.driver(at: row) else { return nil }
-            return TransferChange(
-                row: row, records: indexed.batch, sample: Self.sample(transfer.machine), status: transfer.status)
+            return (
+                indexed.index,
+                TransferChange(
+                    row: row, records: indexed.batch, sample: Self.sample(transfer.machine), status: transfer.status)
+            )
         }
         if !keepsMachines { letCompletedGo(changes) }
-        return .transfersRecorded(changes)
+        return .transfersRecorded(changes.map(\.change))
     }
 
     /// Asks the list to let go of each row whose newest record in `changes` left it completed: once the screen
     /// has the record, the row needs its transfer no more (unless an event came since, which the list sees).
-    private func letCompletedGo(_ changes: [TransferChange]) {
-        for change in changes {
+    /// A row let go takes its machine (`machine`, its index in ``machines``) out of the change feed, which
+    /// then holds nothing of it.
+    private func letCompletedGo(_ changes: [(machine: Int, change: TransferChange)]) {
+        for (machine, change) in changes {
             guard case .completed = change.records.state.phase, let newest = change.records.records.last else {
                 continue
             }
-            _ = sending.withLock { _ in list.settle(change.row, at: newest.sequence) }
+            if sending.withLock({ _ in list.settle(change.row, at: newest.sequence) }) { machines.remove(machine) }
         }
     }
 
