@@ -69,13 +69,19 @@ package enum DemoCommand {
             played = playHeadless(script, name: name, size: size, recording: recordFile != nil, io: io)
         } else {
             guard let interactive = playInteractive(script, name: name, recording: recordFile != nil, io: io) else {
+                try? recordFile?.close()
                 return 2
             }
             played = interactive
         }
-        if let recordFile, let cast = played.cast {
+        if let recordFile {
             do {
-                try OutputFile.write(cast.text, into: recordFile)
+                // Closed either way; a demo that made no cast leaves the file as it was created, empty.
+                if let cast = played.cast {
+                    try OutputFile.write(cast.text, into: recordFile)
+                } else {
+                    try recordFile.close()
+                }
             } catch {
                 io.writeError("statetui: \(error)\n")
                 return 1

@@ -1,3 +1,5 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,6 +13,9 @@ extension Inspector {
     func serve() {
         defer { served.signal() }
         var scratch = [UInt8](repeating: 0, count: 4096)
+        // Until when the listener is left alone: a connection that cannot be accepted for want of descriptors
+        // stays queued, and the listener stays readable, so polling it then would spin.
+        var listenerRestsUntil: ContinuousClock.Instant?
         while true {
             let plan = hub.withLock { hub -> [(id: Int, descriptor: Int32, writing: Bool)]? in
                 for descriptor in hub.toClose { close(descriptor) }
@@ -22,13 +27,18 @@ extension Inspector {
                 close(listener)
                 return
             }
-            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            let now = ContinuousClock.now
+            if let until = listenerRestsUntil, until <= now { listenerRestsUntil = nil }
+            let rest = listenerRestsUntil.map { now.duration(to: $0) }
+            var descriptors = [pollfd(fd: listener, events: rest == nil ? Int16(POLLIN) : 0, revents: 0)]
             descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             for client in plan {
                 let events = Int16(POLLIN) | (client.writing ? Int16(POLLOUT) : 0)
                 descriptors.append(pollfd(fd: client.descriptor, events: events, revents: 0))
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            // Whole milliseconds, rounded up: at least 1 (0 would return at once), at most a second.
+            let timeout = rest.map { Int32(min(max(($0.inSeconds * 1000).rounded(.up), 1), 1000)) } ?? -1
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 // Not the descriptors' fault (each is open and the count is bounded): out of memory. Inspection
                 // ends as if stopped, the next round closing everything, rather than spin on the error.
@@ -36,7 +46,9 @@ extension Inspector {
                 continue
             }
             if descriptors[1].revents != 0 { drainWakePipe(&scratch) }
-            if descriptors[0].revents & Int16(POLLIN) != 0 { acceptClients() }
+            if descriptors[0].revents & Int16(POLLIN) != 0, !acceptClients() {
+                listenerRestsUntil = .now + Self.listenerRest
+            }
             for (offset, client) in plan.enumerated() {
                 serve(client: client.id, descriptor: descriptors[offset + 2], scratch: &scratch)
             }
@@ -48,11 +60,17 @@ extension Inspector {
         while scratch.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, count) }) > 0 {}
     }
 
-    /// Accepts every waiting connection; a peer of another user is closed at once.
-    private func acceptClients() {
+    /// How long the listener is left alone after the process (or the system) ran out of descriptors.
+    static let listenerRest = Duration.milliseconds(100)
+
+    /// Accepts every waiting connection; a peer of another user is closed at once. False when one could not be
+    /// accepted for want of descriptors or memory: it waits in the queue, and trying again at once would spin.
+    private func acceptClients() -> Bool {
         while true {
             let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else {
+                return ![EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno)
+            }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
             guard SocketCalls.peerUID(descriptor) == getuid(), SocketCalls.setNonBlocking(descriptor) else {
                 close(descriptor)

@@ -286,22 +286,27 @@ extension InspectorConnection {
             }
         }
         DetachedThread.start(name: "statetui-inspect-client") {
-            do throws(InspectorError) {
+            // Held past the reading: the socket is closed (when this is released) only after `shared` says -1, so
+            // an iteration ending meanwhile never shuts a descriptor closed already, or one another file took.
+            var held: InspectorConnection?
+            let outcome = Result { () throws(InspectorError) in
                 let connection = try InspectorConnection(socketPath: socketPath)
+                held = connection
                 let cancelled = shared.withLock { descriptor in
                     if descriptor == -1 { return true }
                     descriptor = connection.descriptor
                     return false
                 }
-                guard !cancelled else { return continuation.finish() }
+                guard !cancelled else { return }
                 while let message = try connection.next() {
                     guard yield(message, to: continuation, waiting: pauseForIteration) else { break }
                 }
-                shared.withLock { $0 = -1 }
-                continuation.finish()
-            } catch {
-                shared.withLock { $0 = -1 }
-                continuation.finish(throwing: error)
+            }
+            shared.withLock { $0 = -1 }
+            withExtendedLifetime(held) {}
+            switch outcome {
+            case .success: continuation.finish()
+            case .failure(let error): continuation.finish(throwing: error)
             }
         }
         return stream

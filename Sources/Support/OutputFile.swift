@@ -19,6 +19,9 @@ package struct OutputFile: Sendable {
     /// The path as given.
     package let path: String
     private let descriptor: Int32
+    /// Whether it is a pipe or a socket, whose reader may go: a write then fails with `EPIPE`, never raising
+    /// SIGPIPE, which would end the program (a dashboard's `--trace` to a FIFO whose reader quit).
+    private let isPipe: Bool
 
     /// Creates `path`, or truncates the regular file (or device, or pipe) already there, for writing.
     package init(creating path: String) throws(OutputFileError) {
@@ -40,12 +43,48 @@ package struct OutputFile: Sendable {
         let flags = fcntl(opened, F_GETFL)
         if flags >= 0 { _ = fcntl(opened, F_SETFL, flags & ~O_NONBLOCK) }
         descriptor = opened
+        var status = stat()
+        let kind = fstat(opened, &status) == 0 ? status.st_mode & S_IFMT : 0
+        isPipe = kind == S_IFIFO || kind == S_IFSOCK
+        #if canImport(Darwin)
+        // Darwin says it per descriptor: a write then fails with EPIPE and raises nothing.
+        if isPipe { _ = fcntl(opened, F_SETNOSIGPIPE, 1) }
+        #endif
     }
 
     /// Writes all of `text`.
     package func write(_ text: String) throws(OutputFileError) {
-        if let code = writeAll(descriptor, text) { throw OutputFileError(path: path, code: code) }
+        #if canImport(Glibc)
+        let code = isPipe ? Self.withoutBrokenPipeSignal { writeAll(descriptor, text) } : writeAll(descriptor, text)
+        #else
+        let code = writeAll(descriptor, text)
+        #endif
+        if let code { throw OutputFileError(path: path, code: code) }
     }
+
+    #if canImport(Glibc)
+
+    /// Runs `write` with SIGPIPE blocked on this thread, and takes back the SIGPIPE a write to a pipe without a
+    /// reader raised meanwhile (the write itself fails with `EPIPE`), so that it never ends the program. The
+    /// signal is sent to the thread that wrote, so blocking it here is enough; one pending before is left.
+    private static func withoutBrokenPipeSignal(_ write: () -> Int32?) -> Int32? {
+        var brokenPipe = sigset_t()
+        sigemptyset(&brokenPipe)
+        sigaddset(&brokenPipe, SIGPIPE)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let pendingBefore = sigismember(&pending, SIGPIPE) == 1
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &brokenPipe, &previous)
+        let code = write()
+        if code == EPIPE && !pendingBefore {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            while sigtimedwait(&brokenPipe, nil, &now) < 0 && errno == EINTR {}
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return code
+    }
+    #endif
 
     /// Closes the file; a failure here (a full disk on a network file system) is a failed write too.
     package func close() throws(OutputFileError) {
@@ -105,6 +144,7 @@ package struct OutputFileError: Error, Hashable, Sendable, CustomStringConvertib
         case ELOOP: "it is a symbolic link, which is not followed"
         case EISDIR: "it is a directory"
         case ENXIO: "it is a pipe that nobody reads"
+        case EPIPE: "the pipe's reader has gone"
         default: String(cString: strerror(code))
         }
     }

@@ -86,6 +86,40 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == ["tree"])
     }
 
+    /// A session that cannot be made once its trees' walks are open (the disk is full when the trees' own
+    /// directories are made) closes them: none of its sources' directories stays open.
+    @Test func aSessionRefusedAfterItsWalksBeganLeavesNoSourceDirectoryOpen() throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let destination = root + "/dest"
+        for directory in [root + "/src/one", root + "/src/two", destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        var options = CopyOptions()
+        options.fileSystem.makeDirectoryAt = { _, _, _ throws(Errno) in throw Errno(rawValue: ENOSPC) }
+        #expect(
+            throws: CopySessionError.destination(
+                .outOfSpace(path: destination + "/one", reason: Errno(rawValue: ENOSPC)))
+        ) {
+            try CopySession(
+                sources: [root + "/src/one", root + "/src/two"], destinationDirectory: destination,
+                overwrite: false, options: options)
+        }
+        #expect(Self.openDirectories(under: root + "/src") == [])
+    }
+
+    /// The paths of this process's open descriptors that are `folder` or inside it.
+    private static func openDirectories(under folder: String) -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { descriptor in
+            guard
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+                target == folder || target.hasPrefix(folder + "/")
+            else { return nil }
+            return target
+        }.sorted()
+    }
+
     /// A second name of a file whose first name failed (a directory in its way) cannot be linked to it: the
     /// session says why, naming the first name (before: "cannot link d/s/b: No such file or directory"), and
     /// counts it failed.

@@ -183,6 +183,33 @@ import Darwin
     }
 }
 
+@Suite struct OutputFileTests {
+    /// A `--trace` or `--record` file may be a FIFO its user reads: once that reader quits, a write fails with
+    /// an error that says so, and raises no SIGPIPE (which ended the whole program, terminal and all).
+    @Test func aWriteToAFIFOWhoseReaderQuitFailsAndRaisesNothing() throws {
+        var template = Array("/tmp/output-file-XXXXXX".utf8CString)
+        let folder = try #require(mkdtemp(&template).map { String(cString: $0) })
+        let path = folder + "/trace"
+        defer {
+            unlink(path)
+            rmdir(folder)
+        }
+        try #require(mkfifo(path, 0o600) == 0)
+        let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        let file = try OutputFile(creating: path)
+        try file.write("frame 1\n")
+        _ = close(reader)
+        #expect(throws: OutputFileError(path: path, reason: "the pipe's reader has gone")) {
+            try file.write("frame 2\n")
+        }
+        try file.close()
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0)
+    }
+}
+
 @Suite struct DetachedThreadTests {
     /// A task may not block its thread, a thread of its own may (CI hung for 90 minutes: a test's task blocked in
     /// a copy's stop and another in a demo, both waiting for work that needed the pool's two threads they held).

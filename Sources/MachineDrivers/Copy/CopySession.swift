@@ -78,6 +78,7 @@ package final class CopySession {
                                 source, excluding: excluding, destination: top.asWalkDestination,
                                 fileSystem: fileSystem)))
                 } catch {
+                    Self.close(pending)
                     throw .sourceTree(error)
                 }
             default:
@@ -87,6 +88,7 @@ package final class CopySession {
         do {
             journal = try CopyJournal(directory: top, whenBusy: whenBusy)
         } catch {
+            Self.close(pending)
             throw .destination(error)
         }
         do {
@@ -98,11 +100,17 @@ package final class CopySession {
         } catch {
             // Nothing was copied: a journal this run made, with nothing in it, is not left behind.
             _ = try? journal.removeIfSettled()
+            Self.close(pending)
             throw .destination(error)
         }
         stream = CopyStream(
             top: top, journal: journal, sources: pending, overwrite: overwrite, options: options,
             whenBusy: whenBusy, warnings: warnings)
+    }
+
+    /// Closes the directories the walks of `sources` hold open: a session that cannot be made leaves none open.
+    private static func close(_ sources: [CopyStream.Source]) {
+        for case .tree(_, var walk) in sources { walk.close() }
     }
 
     /// The checks a copy makes before it writes anything, which `--dry-run` makes too: every source names an entry
