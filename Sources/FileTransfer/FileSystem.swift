@@ -230,7 +230,9 @@ public struct FileSystem: Sendable {
     private static let posixCalls = FileSystem(
         open: { path, flags, mode throws(Errno) in
             try FileName.withCString(path) { path throws(Errno) in
-                try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
+                try atWorkingPath(path) { directory, name throws(Errno) in
+                    try retryingInterrupts { openat(directory, name, flags | O_CLOEXEC, mode_t(mode)) }
+                }
             }
         },
         openAt: { directory, name, flags, mode throws(Errno) in
@@ -271,13 +273,22 @@ public struct FileSystem: Sendable {
         },
         statusOfPath: { path throws(Errno) in
             var raw = stat()
-            _ = try FileName.withCString(path) { path throws(Errno) in try retryingInterrupts { stat(path, &raw) } }
+            _ = try FileName.withCString(path) { path throws(Errno) in
+                try atWorkingPath(path) { directory, name throws(Errno) in
+                    try retryingInterrupts { fstatat(directory, name, &raw, 0) }
+                }
+            }
             return FileStatus(raw)
         },
         statusAt: { directory, name throws(Errno) in
             var raw = stat()
             _ = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+                guard directory == AT_FDCWD else {
+                    return try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+                }
+                return try atWorkingPath(name) { directory, name throws(Errno) in
+                    try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
+                }
             }
             return FileStatus(raw)
         },
@@ -323,6 +334,46 @@ public struct FileSystem: Sendable {
             if errno != 0 { throw Errno.current }
             return names
         })
+}
+
+/// Runs `call` on `path`, relative to the working directory, in a form one system call takes whatever the path's
+/// length: `(AT_FDCWD, path)` when it is shorter than `PATH_MAX`; else the directory holding its last component,
+/// opened a piece of fewer than `PATH_MAX` bytes at a time (`O_PATH`, each piece's links followed as one call
+/// would follow them), and that component. So a file of a tree deeper than `PATH_MAX` allows in one path (`cp -a`
+/// copies those) is opened and examined as any other; only its last component is not followed when `call` says so.
+func atWorkingPath<Result>(
+    _ path: UnsafePointer<CChar>, _ call: (_ directory: Int32, _ name: UnsafePointer<CChar>) throws(Errno) -> Result
+) throws(Errno) -> Result {
+    let length = strlen(path)
+    guard length >= Int(PATH_MAX) else { return try call(AT_FDCWD, path) }
+    let bytes = UnsafeBufferPointer(start: path, count: length)
+    let slash = CChar(UInt8(ascii: "/"))
+    guard let last = bytes.lastIndex(of: slash), last + 1 < length else { throw Errno(rawValue: ENAMETOOLONG) }
+    var directory = AT_FDCWD
+    defer { if directory != AT_FDCWD { _ = Glibc.close(directory) } }
+    var start = 0
+    while start < last {
+        // The longest run of whole components from `start` that fits, or everything up to the name.
+        var end = last
+        if end - start >= Int(PATH_MAX) {
+            guard let cut = bytes[start..<(start + Int(PATH_MAX) - 1)].lastIndex(of: slash), cut > start else {
+                throw Errno(rawValue: ENAMETOOLONG)
+            }
+            end = cut
+        }
+        let piece = Array(bytes[start..<end]) + [0]
+        let next = try piece.withUnsafeBufferPointer { piece throws(Errno) in
+            try retryingInterrupts { openat(directory, piece.baseAddress!, openPathOnly | O_DIRECTORY | O_CLOEXEC) }
+        }
+        if directory != AT_FDCWD { _ = Glibc.close(directory) }
+        directory = next
+        start = end + 1
+        // Slashes that repeat are one: the next piece is relative to the directory just opened.
+        while start < last && bytes[start] == slash { start += 1 }
+    }
+    // A path of one slash and then the name starts at the root.
+    if last == 0 { directory = try retryingInterrupts { Glibc.open("/", openPathOnly | O_DIRECTORY | O_CLOEXEC) } }
+    return try call(directory, path + last + 1)
 }
 
 extension FileSystem {
@@ -729,6 +780,14 @@ struct FileSegment {
 /// `lseek` whence values that find a sparse file's data and holes. Glibc declares `SEEK_DATA` and
 /// `SEEK_HOLE` only under `_GNU_SOURCE`, which the Swift importer does not set; these are Linux's values
 /// (`<linux/fs.h>`: 3 and 4), the same on every architecture.
+/// `O_PATH` (Linux, `<bits/fcntl-linux.h>`: 010000000 on every architecture), which Glibc declares only under
+/// `_GNU_SOURCE`: a descriptor that only names a directory, opened with search permission alone.
+#if os(Linux)
+let openPathOnly: Int32 = 0o10_000_000
+#else
+let openPathOnly = O_RDONLY
+#endif
+
 #if os(Linux)
 let seekData: Int32 = 3
 let seekHole: Int32 = 4
