@@ -411,7 +411,12 @@ extension FileSystem {
         directory, name throws(Errno) in
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = try FileName.withCString(name) { name throws(Errno) in
-            try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            guard directory == AT_FDCWD else {
+                return try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            }
+            return try atWorkingPath(name) { directory, name throws(Errno) in
+                try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
+            }
         }
         return FileName.string(buffer[..<count].lazy.map { UInt8(bitPattern: $0) })
     }
@@ -691,7 +696,16 @@ private enum ExtendedAttributes {
         guard let onPaths else { throw Errno(rawValue: ENOTSUP) }
         try FileName.withCString(source) { source throws(Errno) in
             try FileName.withCString("/proc/self/fd/\(directory)/" + name) { destination throws(Errno) in
-                try onPaths.copy(from: source, to: destination)
+                // A source too long for one call is reached through its own directory's descriptor too.
+                try atWorkingPath(source) { from, fromName throws(Errno) in
+                    guard from != AT_FDCWD else { return try onPaths.copy(from: fromName, to: destination) }
+                    let reached =
+                        Array("/proc/self/fd/\(from)/".utf8CString.dropLast())
+                        + UnsafeBufferPointer(start: fromName, count: strlen(fromName) + 1)
+                    return try reached.withUnsafeBufferPointer { reached throws(Errno) in
+                        try onPaths.copy(from: reached.baseAddress!, to: destination)
+                    }
+                }
             }
         }
         #else

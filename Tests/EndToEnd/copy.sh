@@ -499,17 +499,17 @@ else
     fail "deep tree: status $status, stderr: $(head -c 600 "$work/deep.err")"
 fi
 # A tree deeper than one path may name (PATH_MAX, 4,096 bytes): 1,000 levels, about 5,900 bytes to its file. cp -a
-# copies the file at its bottom; the copy once failed it ("cannot read …: File name too long"). Made and read back
-# a directory at a time, since no single call takes the whole path.
+# copies the file and the symbolic link at its bottom; the copy once failed both ("cannot read …: File name too
+# long"). Made and read back a directory at a time, since no single call takes the whole path.
 mkdir -p "$work/long-src"
 (cd "$work/long-src" && mkdir top && cd top && for level in $(seq 1 1000); do mkdir "d$level" && cd "d$level" || exit 1; done &&
-    printf 'bottom' >leaf) || fail "could not make the deep tree"
+    printf 'bottom' >leaf && ln -s leaf link) || fail "could not make the deep tree"
 new_destination long-path
 status=0
 "$bin" copy "$work/long-src/top" "$dst" --headless >"$work/long.out" 2>"$work/long.err" || status=$?
 if [ $status = 0 ] && (cd "$dst/top" && for level in $(seq 1 1000); do cd "d$level" || exit 1; done &&
-    [ "$(cat leaf)" = bottom ]) && [ ! -s "$work/long.err" ]; then
-    pass "tree copy: a file below a path longer than PATH_MAX is copied, with no warning"
+    [ "$(cat leaf)" = bottom ] && [ "$(readlink link)" = leaf ]) && [ ! -s "$work/long.err" ]; then
+    pass "tree copy: a file and a link below a path longer than PATH_MAX are copied, with no warning"
 else
     fail "long path: status $status, stderr: $(head -c 600 "$work/long.err")"
 fi

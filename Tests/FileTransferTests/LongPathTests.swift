@@ -3,8 +3,8 @@ import Testing
 
 @testable import FileTransfer
 
-/// A tree deeper than one path may name (`PATH_MAX`, 4,096 bytes on Linux): `cp -a` copies a file at its bottom,
-/// and so does a copy (before: "cannot read …: File name too long", the file left out).
+/// A tree deeper than one path may name (`PATH_MAX`, 4,096 bytes on Linux): `cp -a` copies a file and a symbolic
+/// link at its bottom, and so does a copy (before: "cannot read …: File name too long", each left out).
 @Suite struct LongPathTests {
     /// 1,000 directories `d0000/d0001/…` under `root`, made one `mkdirat` at a time (no one call takes their
     /// path), and `bottom` in the last of them holding `content`; returns the file's path (about 6,000 bytes).
@@ -42,7 +42,7 @@ import Testing
         unlinkat(directory, name, AT_REMOVEDIR)
     }
 
-    @Test func aFileBelowAPathLongerThanPATHMAXIsExaminedOpenedAndCopied() async throws {
+    @Test func aFileAndALinkBelowAPathLongerThanPATHMAXAreExaminedReadAndCopied() async throws {
         let directory = try TemporaryDirectory()
         defer {
             let top = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -60,6 +60,13 @@ import Testing
         let entry = try fileSystem.statusAt(AT_FDCWD, source)
         #expect([byPath.size, entry.size] == [5000, 5000])
         #expect(entry.kind == .regularFile)
+        let link = String(source.dropLast("bottom".count)) + "link"
+        try #require(symlink("bottom", link) != 0)  // no single call takes the path: made below, in its directory
+        let bottom = try fileSystem.open(String(source.dropLast("/bottom".count)), O_RDONLY | O_DIRECTORY, 0)
+        defer { fileSystem.close(bottom) }
+        try #require(symlinkat("bottom", bottom, "link") == 0)
+        #expect(try fileSystem.readLinkAt(AT_FDCWD, link) == "bottom")
+        #expect(try fileSystem.statusAt(AT_FDCWD, link).kind == .symbolicLink)
 
         let destination = try directory.directory("out")
         let request = CopyRequest(id: "1", source: source, destinationDirectory: destination)
