@@ -82,8 +82,9 @@ package enum CopyCommand {
             devices are made anew like their sources (mknod, never opened; a device needs root, as with
             cp -a), each with a line ("made (FIFO)"). A directory or entry
             that cannot be read fails alone (named on standard error, exit 1); the rest of its tree is
-            copied, as with cp -a. A tree has no bound on its depth or
-            size; names are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
+            copied, as with cp -a. A tree has no bound on its size; its depth is bounded by the
+            open-files limit (two descriptors a level: ulimit -n 1024 allows about 500 levels); names
+            are bytes (a name that is not UTF-8 is copied as it is, shown as bad\\xFFname).
 
             What is kept, like cp -a: the bytes, the permission bits (setuid, setgid, sticky included),
             the modification and access times, the owner and group when run as root (otherwise the copy is
