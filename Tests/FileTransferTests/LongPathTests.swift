@@ -6,14 +6,15 @@ import Testing
 /// A tree deeper than one path may name (`PATH_MAX`, 4,096 bytes on Linux): `cp -a` copies a file and a symbolic
 /// link at its bottom, and so does a copy (before: "cannot read …: File name too long", each left out).
 @Suite struct LongPathTests {
-    /// 1,000 directories `d0000/d0001/…` under `root`, made one `mkdirat` at a time (no one call takes their
-    /// path), and `bottom` in the last of them holding `content`; returns the file's path (about 6,000 bytes).
+    /// 24 directories of 200-byte names under `root`, made one `mkdirat` at a time (no one call takes their
+    /// path), and `bottom` in the last of them holding `content`; returns the file's path (about 4,900 bytes). Long
+    /// names rather than many levels: the tree costs a few descriptors however the test process is limited.
     static func deepFile(under root: String, content: [UInt8]) throws -> String {
         var directory = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         try #require(directory >= 0)
         var names: [String] = []
-        for level in 0..<1000 {
-            let name = "d" + String(level + 10_000).dropFirst()
+        for level in 0..<24 {
+            let name = String(String(level + 100).dropFirst()) + String(repeating: "d", count: 198)
             try #require(mkdirat(directory, name, 0o755) == 0)
             let next = openat(directory, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             close(directory)
