@@ -230,7 +230,7 @@ public struct FileSystem: Sendable {
     private static let posixCalls = FileSystem(
         open: { path, flags, mode throws(Errno) in
             try FileName.withCString(path) { path throws(Errno) in
-                try atWorkingPath(path) { directory, name throws(Errno) in
+                try resolvingLongPath(path) { directory, name throws(Errno) in
                     try retryingInterrupts { openat(directory, name, flags | O_CLOEXEC, mode_t(mode)) }
                 }
             }
@@ -274,7 +274,7 @@ public struct FileSystem: Sendable {
         statusOfPath: { path throws(Errno) in
             var raw = stat()
             _ = try FileName.withCString(path) { path throws(Errno) in
-                try atWorkingPath(path) { directory, name throws(Errno) in
+                try resolvingLongPath(path) { directory, name throws(Errno) in
                     try retryingInterrupts { fstatat(directory, name, &raw, 0) }
                 }
             }
@@ -283,10 +283,7 @@ public struct FileSystem: Sendable {
         statusAt: { directory, name throws(Errno) in
             var raw = stat()
             _ = try FileName.withCString(name) { name throws(Errno) in
-                guard directory == AT_FDCWD else {
-                    return try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
-                }
-                return try atWorkingPath(name) { directory, name throws(Errno) in
+                try resolvingLongPath(name, from: directory) { directory, name throws(Errno) in
                     try retryingInterrupts { fstatat(directory, name, &raw, AT_SYMLINK_NOFOLLOW) }
                 }
             }
@@ -336,44 +333,48 @@ public struct FileSystem: Sendable {
         })
 }
 
-/// Runs `call` on `path`, relative to the working directory, in a form one system call takes whatever the path's
-/// length: `(AT_FDCWD, path)` when it is shorter than `PATH_MAX`; else the directory holding its last component,
-/// opened a piece of fewer than `PATH_MAX` bytes at a time (`O_PATH`, each piece's links followed as one call
-/// would follow them), and that component. So a file of a tree deeper than `PATH_MAX` allows in one path (`cp -a`
-/// copies those) is opened and examined as any other; only its last component is not followed when `call` says so.
-func atWorkingPath<Result>(
-    _ path: UnsafePointer<CChar>, _ call: (_ directory: Int32, _ name: UnsafePointer<CChar>) throws(Errno) -> Result
+/// Runs `call` on `path`, relative to `start` (`AT_FDCWD`: the working directory), in a form one system call takes
+/// whatever the path's length: `(start, path)` when it is shorter than `PATH_MAX`; else the directory holding its
+/// last component, opened a piece of fewer than `PATH_MAX` bytes at a time (`O_PATH`, each piece's links followed
+/// as one call would follow them), and that component. So a file of a tree deeper than `PATH_MAX` allows in one
+/// path (`cp -a` copies those) is opened and examined as any other; only its last component is not followed when
+/// `call` says so.
+func resolvingLongPath<Result>(
+    _ path: UnsafePointer<CChar>, from start: Int32 = AT_FDCWD,
+    _ call: (_ directory: Int32, _ name: UnsafePointer<CChar>) throws(Errno) -> Result
 ) throws(Errno) -> Result {
     let length = strlen(path)
-    guard length >= Int(PATH_MAX) else { return try call(AT_FDCWD, path) }
+    guard length >= Int(PATH_MAX) else { return try call(start, path) }
     let bytes = UnsafeBufferPointer(start: path, count: length)
     let slash = CChar(UInt8(ascii: "/"))
     guard let last = bytes.lastIndex(of: slash), last + 1 < length else { throw Errno(rawValue: ENAMETOOLONG) }
-    var directory = AT_FDCWD
-    defer { if directory != AT_FDCWD { _ = Glibc.close(directory) } }
-    var start = 0
-    while start < last {
-        // The longest run of whole components from `start` that fits, or everything up to the name.
-        var end = last
-        if end - start >= Int(PATH_MAX) {
-            guard let cut = bytes[start..<(start + Int(PATH_MAX) - 1)].lastIndex(of: slash), cut > start else {
+    // The directory part: everything before the last slash, or the root itself for `/NAME`.
+    let parentEnd = max(last, 1)
+    var opened: Int32?
+    defer { if let opened { _ = Glibc.close(opened) } }
+    var offset = 0
+    while offset < parentEnd {
+        // The longest run of whole components from `offset` that fits, or everything up to the name.
+        var end = parentEnd
+        if end - offset >= Int(PATH_MAX) {
+            guard let cut = bytes[offset..<(offset + Int(PATH_MAX) - 1)].lastIndex(of: slash), cut > offset else {
                 throw Errno(rawValue: ENAMETOOLONG)
             }
             end = cut
         }
-        let piece = Array(bytes[start..<end]) + [0]
+        let piece = Array(bytes[offset..<end]) + [0]
         let next = try piece.withUnsafeBufferPointer { piece throws(Errno) in
-            try retryingInterrupts { openat(directory, piece.baseAddress!, openPathOnly | O_DIRECTORY | O_CLOEXEC) }
+            try retryingInterrupts {
+                openat(opened ?? start, piece.baseAddress!, openPathOnly | O_DIRECTORY | O_CLOEXEC)
+            }
         }
-        if directory != AT_FDCWD { _ = Glibc.close(directory) }
-        directory = next
-        start = end + 1
+        if let opened { _ = Glibc.close(opened) }
+        opened = next
+        offset = end + 1
         // Slashes that repeat are one: the next piece is relative to the directory just opened.
-        while start < last && bytes[start] == slash { start += 1 }
+        while offset < parentEnd && bytes[offset] == slash { offset += 1 }
     }
-    // A path of one slash and then the name starts at the root.
-    if last == 0 { directory = try retryingInterrupts { Glibc.open("/", openPathOnly | O_DIRECTORY | O_CLOEXEC) } }
-    return try call(directory, path + last + 1)
+    return try call(opened ?? start, path + last + 1)
 }
 
 extension FileSystem {
@@ -411,10 +412,7 @@ extension FileSystem {
         directory, name throws(Errno) in
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = try FileName.withCString(name) { name throws(Errno) in
-            guard directory == AT_FDCWD else {
-                return try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
-            }
-            return try atWorkingPath(name) { directory, name throws(Errno) in
+            try resolvingLongPath(name, from: directory) { directory, name throws(Errno) in
                 try retryingInterrupts { readlinkat(directory, name, &buffer, buffer.count - 1) }
             }
         }
@@ -697,7 +695,7 @@ private enum ExtendedAttributes {
         try FileName.withCString(source) { source throws(Errno) in
             try FileName.withCString("/proc/self/fd/\(directory)/" + name) { destination throws(Errno) in
                 // A source too long for one call is reached through its own directory's descriptor too.
-                try atWorkingPath(source) { from, fromName throws(Errno) in
+                try resolvingLongPath(source) { from, fromName throws(Errno) in
                     guard from != AT_FDCWD else { return try onPaths.copy(from: fromName, to: destination) }
                     let reached =
                         Array("/proc/self/fd/\(from)/".utf8CString.dropLast())
@@ -791,9 +789,6 @@ struct FileSegment {
     var end: Int64
 }
 
-/// `lseek` whence values that find a sparse file's data and holes. Glibc declares `SEEK_DATA` and
-/// `SEEK_HOLE` only under `_GNU_SOURCE`, which the Swift importer does not set; these are Linux's values
-/// (`<linux/fs.h>`: 3 and 4), the same on every architecture.
 /// `O_PATH` (Linux, `<bits/fcntl-linux.h>`: 010000000 on every architecture), which Glibc declares only under
 /// `_GNU_SOURCE`: a descriptor that only names a directory, opened with search permission alone.
 #if os(Linux)
@@ -802,6 +797,9 @@ let openPathOnly: Int32 = 0o10_000_000
 let openPathOnly = O_RDONLY
 #endif
 
+/// `lseek` whence values that find a sparse file's data and holes. Glibc declares `SEEK_DATA` and
+/// `SEEK_HOLE` only under `_GNU_SOURCE`, which the Swift importer does not set; these are Linux's values
+/// (`<linux/fs.h>`: 3 and 4), the same on every architecture.
 #if os(Linux)
 let seekData: Int32 = 3
 let seekHole: Int32 = 4
