@@ -314,16 +314,25 @@ import Testing
         #expect(!exists(destination + "/" + CopyJournal.fileName))
     }
 
-    @Test func aSettledEntryIsForgottenInMemoryButKeptInTheFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// A journal in a new destination under `directory`, holding an intent for each of `names` (its request the
+    /// name, its source `/src/NAME`, of `status`): where the tests of forgetting and condensing entries start.
+    static func journal(intending names: [String], in directory: TemporaryDirectory) throws -> (
+        journal: CopyJournal, destination: String, status: FileStatus
+    ) {
         let destination = try directory.directory("out")
         let journal = try CopyJournal(directory: destination)
         let status = FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true)
-        for name in ["a", "b", "c"] {
+        for name in names {
             try journal.append(
                 .intent(name: name, request: name, source: "/src/" + name, sourceStatus: status, replaces: nil))
         }
+        return (journal, destination, status)
+    }
+
+    @Test func aSettledEntryIsForgottenInMemoryButKeptInTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (journal, destination, status) = try Self.journal(intending: ["a", "b", "c"], in: directory)
         try journal.append(.completed(name: "a", size: 1, digest: SHA256.hash([1])))
         try journal.append(.failed(name: "b", reason: "no room"))
         for name in ["a", "b", "c"] { journal.forgetSettled(named: name) }
@@ -349,14 +358,8 @@ import Testing
     @Test func aCompletedEntryIsCondensedToTheFileItWrote() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let destination = try directory.directory("out")
-        let journal = try CopyJournal(directory: destination)
-        let status = FileStatus(size: 1, modifiedNanoseconds: 1, isDirectory: false, isRegularFile: true)
+        let (journal, _, status) = try Self.journal(intending: ["a", "b"], in: directory)
         let digest = SHA256.hash([1])
-        for name in ["a", "b"] {
-            try journal.append(
-                .intent(name: name, request: name, source: "/src/" + name, sourceStatus: status, replaces: nil))
-        }
         try journal.append(.completed(name: "a", size: 1, digest: digest))
         for name in ["a", "b", "c"] { journal.condenseCompleted(named: name) }
         let condensed = JournalEntry(

@@ -241,7 +241,6 @@ enum HeadlessCopy {
                     made: session.nodeCount, failedLinks: session.failedEntries, elapsed: elapsed) + "\n")
             io.flushOutput()
         }
-
     }
 
     /// True once the transfer completed or failed: nothing more happens without a user action.
