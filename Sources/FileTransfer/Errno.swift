@@ -20,6 +20,15 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The OS reason, e.g. "No space left on device".
     public var description: String { String(cString: strerror(rawValue)) }
 
+    /// The OS reason as a copy's errors give it: for "Too many open files", also what to do about it, since a
+    /// tree deeper than the process's open-files limit allows reaches it (a copy keeps one descriptor for each
+    /// directory level it is in, on each side).
+    public var explained: String {
+        guard self == .tooManyOpenFiles else { return description }
+        return description
+            + " (a copy keeps one open for each directory level on each side: raise the limit with ulimit -n)"
+    }
+
     /// No such file or directory.
     public static let noSuchFile = Errno(rawValue: ENOENT)
     /// Permission denied.
@@ -36,6 +45,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     static let notDirectory = Errno(rawValue: ENOTDIR)
     /// Input/output error.
     public static let ioError = Errno(rawValue: EIO)
+    /// Too many open files (the process's limit on open descriptors).
+    static let tooManyOpenFiles = Errno(rawValue: EMFILE)
 
     /// True for the errors that mean the destination has no room left.
     var isOutOfSpace: Bool { self == .noSpace || self == .fileTooLarge || self == .quotaExceeded }

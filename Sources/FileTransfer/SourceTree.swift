@@ -137,7 +137,7 @@ public struct SourceTree: Hashable, Sendable {
         public var detail: String {
             switch cause {
             case .error(let reason):
-                "cannot read it: \(reason)"
+                "cannot read it: \(reason.explained)"
             case .destination(let destination):
                 "it is the destination directory \(DisplayText.escaped(destination)) (a bind mount?): a directory "
                     + "is never copied into itself"
@@ -459,7 +459,7 @@ public enum SourceTreeError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read \(DisplayText.escaped(path)): \(reason)"
+            "cannot read \(DisplayText.escaped(path)): \(reason.explained)"
         }
     }
 }

@@ -34,7 +34,7 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sourceUnreadable(let path, let reason):
-            "cannot read \(DisplayText.bounded(path)): \(reason)"
+            "cannot read \(DisplayText.bounded(path)): \(reason.explained)"
         case .destinationNotWritableDirectory(let path, let reason):
             "destination \(DisplayText.bounded(path)) is not a writable directory: \(reason)"
         case .destinationExists(let path):
@@ -46,7 +46,7 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
         case .validationFailed(let path, let detail):
             "\(DisplayText.bounded(path)) failed validation: \(detail)"
         case .io(let operation, let path, let reason):
-            "cannot \(operation) \(DisplayText.bounded(path)): \(reason)"
+            "cannot \(operation) \(DisplayText.bounded(path)): \(reason.explained)"
         case .notARegularFile(let path, let kind):
             "cannot copy \(DisplayText.bounded(path)): it is \(kind), not a regular file"
         case .unsafeEntry(let path, let detail):

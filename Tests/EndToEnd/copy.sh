@@ -498,6 +498,19 @@ if [ $status = 0 ] && diff -r "$deep" "$dst/deep" >/dev/null &&
 else
     fail "deep tree: status $status, stderr: $(head -c 600 "$work/deep.err")"
 fi
+# The same tree where the open-files limit is 64, soft and hard, so the copy cannot raise it: a copy keeps a
+# descriptor for each directory level on each side, so it fails, exit 1, saying what to do about it, and leaves no
+# partial file or journal behind.
+new_destination deep-limited
+status=0
+(ulimit -n 64 && exec "$bin" copy "$deep" "$dst" --headless) >"$work/deep-limited.out" 2>"$work/deep-limited.err" ||
+    status=$?
+if [ $status = 1 ] && grep -q 'Too many open files (a copy keeps one open for each directory level on each side: raise the limit with ulimit -n)' "$work/deep-limited.err" &&
+    [ -z "$(find "$dst" -name '.statetui-*')" ]; then
+    pass "tree copy: a tree deeper than 'ulimit -n 64' allows fails, exit 1, saying to raise the limit, nothing left behind"
+else
+    fail "deep tree under ulimit -n 64: status $status, stderr: $(head -c 600 "$work/deep-limited.err")"
+fi
 # A tree deeper than one path may name (PATH_MAX, 4,096 bytes): 24 levels of 200-byte names, about 4,900 bytes to
 # its file (long names rather than many levels, so the copy needs few descriptors whatever `ulimit -n` is). cp -a
 # copies the file and the symbolic link at its bottom; the copy once failed both ("cannot read …: File name too
