@@ -57,9 +57,9 @@ func runCopyBenchmarks() {
     }
     json += ",\"ratio_vs_cp_sync\":\(format(cpSync / ours, 4)),\"ratio_data_vs_cp\":\(format(cp / oursData, 4))"
     json += ",\"ratio_vs_cp\":\(format(cp / ours, 4))"
-    json += ",\"cp_cpu_s\":\(format(median(cpuByContender["/bin/cp"] ?? []), 3))"
-    json += ",\"copy_cpu_s\":\(format(median(cpuByContender["\(chosen)"] ?? []), 3))"
-    json += ",\"copy_cached_cpu_s\":\(format(median(cpuByContender["\(cached)"] ?? []), 3))"
+    json += ",\"cp_cpu_s\":\(format(median(cpuByContender.withLock { $0["/bin/cp"] } ?? []), 3))"
+    json += ",\"copy_cpu_s\":\(format(median(cpuByContender.withLock { $0["\(chosen)"] } ?? []), 3))"
+    json += ",\"copy_cached_cpu_s\":\(format(median(cpuByContender.withLock { $0["\(cached)"] } ?? []), 3))"
     json += ",\"pause_latency_ms_median\":\(format(median(latencies.toLastWrite) * 1000, 3))"
     json += ",\"pause_latency_ms_max\":\(format(latencies.toLastWrite.max()! * 1000, 3))"
     json += ",\"sha256_mbps\":\(format(hashing.wall, 0)),\"sha256_cpu_mbps\":\(format(hashing.cpu, 0))}"
@@ -102,13 +102,16 @@ private struct CopyTimes {
 /// The table of the contenders' times: median seconds, MB/s, CPU seconds and every run.
 private func printCopyTable(_ times: CopyTimes, contenders: [CopyContender], size: Int) {
     var rows: [(String, [Double], [Double]?)] = [
-        ("cp (copy_file_range, no fsync)", times.cp, cpuByContender["/bin/cp"]),
-        ("cp && sync FILE (durable)", times.cpSync, cpuByContender["/bin/sh"]),
+        ("cp (copy_file_range, no fsync)", times.cp, cpuByContender.withLock { $0["/bin/cp"] }),
+        ("cp && sync FILE (durable)", times.cpSync, cpuByContender.withLock { $0["/bin/sh"] }),
     ]
     for contender in contenders {
         rows.append(("statetui copy, \(contender), data phase", times.copies[contender]!.data, nil))
         rows.append(
-            ("statetui copy, \(contender), committed", times.copies[contender]!.total, cpuByContender["\(contender)"]))
+            (
+                "statetui copy, \(contender), committed", times.copies[contender]!.total,
+                cpuByContender.withLock { $0["\(contender)"] }
+            ))
     }
     let megabytes = Double(size) / 1_000_000
     print(pad("contender", 48) + pad("median s", 10) + pad("MB/s", 8) + pad("CPU s", 7) + "runs")
@@ -189,7 +192,7 @@ private func cpuSeconds(children: Bool) -> Double {
 }
 
 /// CPU seconds spent by each contender, which the other engineers' load on the machine barely skews.
-nonisolated(unsafe) private var cpuByContender: [String: [Double]] = [:]
+private let cpuByContender = Mutex<[String: [Double]]>([:])
 
 /// The two baselines, one run each: `cp SOURCE DESTINATION/cp.bin` and the same followed by `sync` of the copy
 /// (the durable equivalent); the copy is removed after each.
@@ -226,7 +229,8 @@ func timeProcess(_ executable: String, _ arguments: [String]) -> Double {
     let cpuBefore = cpuSeconds(children: true)
     process.waitUntilExit()
     let elapsed = seconds(ContinuousClock.now - start)
-    cpuByContender[executable, default: []].append(cpuSeconds(children: true) - cpuBefore)
+    let cpu = cpuSeconds(children: true) - cpuBefore
+    cpuByContender.withLock { $0[executable, default: []].append(cpu) }
     return elapsed
 }
 
@@ -287,7 +291,8 @@ private func timeOurCopy(source: String, destination: String, _ contender: CopyC
         return try await job.run { sink.report($0) }
     }
     let end = ContinuousClock.now
-    cpuByContender["\(contender)", default: []].append(cpuSeconds(children: false) - cpuBefore)
+    let cpu = cpuSeconds(children: false) - cpuBefore
+    cpuByContender.withLock { $0["\(contender)", default: []].append(cpu) }
     if case .failure(let error) = outcome {
         print("copy benchmarks: copy failed: \(error)")
     }
