@@ -247,10 +247,10 @@ public struct CopyPreview: Hashable, Sendable {
     ) -> Action {
         if let refusal = reserved(destination) { return refusal }
         let sourceStatus: FileStatus
-        do {
+        do throws(Errno) {
             sourceStatus = try fileSystem.statusOfPath(source)
         } catch {
-            return .refuse(reason: "cannot read it: \(error)")
+            return .refuse(reason: "cannot read it: \(error.explained)")
         }
         guard sourceStatus.kind == .regularFile else { return .refuse(reason: "it is \(sourceStatus.kind)") }
         guard let existing = try? fileSystem.statusAt(AT_FDCWD, destination) else { return .copy }
@@ -290,11 +290,11 @@ public struct CopyPreview: Hashable, Sendable {
         if let refusal = reserved(destination) { return refusal }
         let status: FileStatus
         var target: String?
-        do {
+        do throws(Errno) {
             status = try fileSystem.statusAt(AT_FDCWD, source)
             if status.kind == .symbolicLink { target = try fileSystem.readLinkAt(AT_FDCWD, source) }
         } catch {
-            return .refuse(reason: "cannot read it: \(error)")
+            return .refuse(reason: "cannot read it: \(error.explained)")
         }
         guard status.kind.isCopiedAsIs else { return .refuse(reason: "it changed while the tree was read") }
         let made: Action = target == nil ? .make(status.nodeDescription) : .link

@@ -23,7 +23,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The OS reason as a copy's errors give it: for "Too many open files", also what to do about it, since a
     /// tree deeper than the process's open-files limit allows reaches it (a copy keeps one descriptor for each
     /// directory level it is in, on each side).
-    public var explained: String {
+    var explained: String {
         guard self == .tooManyOpenFiles else { return description }
         return description
             + " (a copy keeps one open for each directory level on each side: raise the limit with ulimit -n)"

@@ -304,6 +304,30 @@ import Testing
         #expect(try Self.listing(destination) == before)
     }
 
+    /// A file the preview cannot read for want of descriptors says what to do about it, as the copy's errors do.
+    @Test func aPreviewThatRunsOutOfDescriptorsSaysToRaiseTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try directory.directory("out")
+        let source = directory.path + "/f"
+        try write([1], to: source)
+        var fileSystem = FileSystem.posix
+        fileSystem.statusOfPath = { path throws(Errno) in
+            guard path != source else { throw .tooManyOpenFiles }
+            return try FileSystem.posix.statusOfPath(path)
+        }
+
+        let preview = try CopyPreview(
+            sources: [source], destinationDirectory: destination, overwrite: false, comparesContent: false,
+            fileSystem: fileSystem)
+
+        #expect(
+            preview.entries.map(\.description) == [
+                "would fail f: cannot read it: Too many open files (a copy keeps one open for each directory level on "
+                    + "each side: raise the limit with ulimit -n)"
+            ])
+    }
+
     /// Every entry of `directory` with its size and modification time, and the journal's bytes.
     private static func listing(_ directory: String) throws -> [String] {
         try FileManager.default.subpathsOfDirectory(atPath: directory).sorted().map { name in
