@@ -105,8 +105,8 @@ public struct ContentDigest: Sendable {
         var outer = SHA256()
         outer.update(Array("statetui-content-sha256-v1\0".utf8))
         outer.update(Self.littleEndian(ending.blockedCount))
-        outer.update(ending.zeroRuns.finalize().bytes)
-        outer.update(ending.data.finalize().bytes)
+        ending.zeroRuns.finalize().withUnsafeBytes { outer.update($0) }
+        ending.data.finalize().withUnsafeBytes { outer.update($0) }
         return outer.finalize()
     }
 

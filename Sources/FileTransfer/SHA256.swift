@@ -34,7 +34,7 @@ public struct SHA256: Sendable {
 
     /// The digest of everything hashed so far; the computation itself can go on afterwards.
     public func finalize() -> SHA256Digest {
-        SHA256Digest(bytes: context.copy().finish())
+        context.copy().finish()
     }
 
     /// The digest of one whole message.
@@ -101,13 +101,13 @@ private final class DigestContext: @unchecked Sendable {
     }
 
     /// Ends the computation and returns the 32 digest bytes; the context is unusable afterwards.
-    func finish() -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let status = bytes.withUnsafeMutableBufferPointer { library.digestFinal(pointer, $0.baseAddress, &length) }
-        guard status == 1, length == 32 else {
-            preconditionFailure("libcrypto EVP_DigestFinal_ex failed (status \(status), \(length) bytes)")
+    func finish() -> SHA256Digest {
+        SHA256Digest { bytes in
+            var length: UInt32 = 0
+            let status = library.digestFinal(pointer, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+            guard status == 1, length == 32 else {
+                preconditionFailure("libcrypto EVP_DigestFinal_ex failed (status \(status), \(length) bytes)")
+            }
         }
-        return bytes
     }
 }

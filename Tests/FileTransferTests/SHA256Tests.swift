@@ -67,6 +67,22 @@ import Testing
         #expect(SHA256Digest(hex: String(repeating: "g", count: 64)) == nil)
     }
 
+    /// A digest is its 32 bytes, held inline (a journal keeps one for every file it condensed), and reads back
+    /// as it was made, byte for byte; digests differing in any one byte differ.
+    @Test func aDigestIsItsThirtyTwoBytesHeldInline() {
+        let bytes = (0..<32).map { UInt8($0 * 7 + 3) }
+        let digest = SHA256Digest(bytes: bytes)
+        #expect(MemoryLayout<SHA256Digest>.size == 32)
+        #expect(digest.bytes == bytes)
+        #expect(SHA256Digest(hex: digest.hex) == digest)
+        for index in [0, 7, 8, 31] {
+            var changed = bytes
+            changed[index] ^= 1
+            #expect(SHA256Digest(bytes: changed) != digest)
+            #expect(Set([SHA256Digest(bytes: changed), digest]).count == 2)
+        }
+    }
+
     /// A copied hasher is independent: the resumed copy job keeps a copy of the running state while the
     /// original goes on (the libcrypto context behind it is duplicated on the first write to a copy).
     @Test func copiesOfAHasherGoOnIndependently() {
