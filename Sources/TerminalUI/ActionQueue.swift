@@ -37,6 +37,11 @@ final class ActionQueue<Action: Sendable>: Sendable {
         wakeup?.wake()
     }
 
+    /// How many actions the inbox has room for without allocating, and how many newest-only slots.
+    var reserved: (actions: Int, slots: Int) {
+        inbox.withLock { ($0.entries.capacity, $0.slotPositions.capacity) }
+    }
+
     /// Whether no action is waiting.
     var isEmpty: Bool { inbox.withLock { $0.entries.isEmpty } }
 
@@ -46,11 +51,16 @@ final class ActionQueue<Action: Sendable>: Sendable {
     }
 
     /// Takes every waiting action, oldest first.
+    ///
+    /// The inbox is left with no storage: one kept "for the next time" would have the capacity of the largest
+    /// burst ever drained, for good (the taken array still holds the old one, so keeping capacity allocates
+    /// another as large), and a copy dashboard's completions come in bursts of thousands. The next action
+    /// allocates a small array again.
     func drain() -> [Action] {
         inbox.withLock { inbox in
             let taken = inbox.entries
-            inbox.entries.removeAll(keepingCapacity: true)
-            inbox.slotPositions.removeAll(keepingCapacity: true)
+            inbox.entries = []
+            inbox.slotPositions = [:]
             inbox.wakePending = false
             return taken
         }

@@ -199,6 +199,21 @@ private func counterApp(
         #expect(queue.drain() == [])
     }
 
+    /// A burst drained leaves the inbox no room kept for it: the largest burst ever taken in is not held for
+    /// the rest of the run.
+    @Test func aDrainedBurstLeavesNoStorageBehind() {
+        let queue = ActionQueue<CounterAction>()
+        for value in 0..<10_000 {
+            queue.append(.received(value))
+            queue.replaceLatest(slot: value, with: .received(-value))
+        }
+        let drained = queue.drain()
+        #expect(drained.count == 20_000)
+        #expect(queue.reserved == (actions: 0, slots: 0))
+        queue.append(.increment)
+        #expect(queue.drain() == [.increment])
+    }
+
     // The limit guards against a hang only: under ThreadSanitizer on a loaded 2-core machine the cooperative
     // pool is shared with every other test, and a minute was seen to run out without anything being wrong.
     @Test(.timeLimit(.minutes(10)))
