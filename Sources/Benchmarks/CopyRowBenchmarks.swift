@@ -54,12 +54,14 @@ func runCopyRowBenchmarks() async {
     }
 }
 
-/// The heap bytes per row of `files`: once the dashboard's store shows the rows, and once every copy completed
-/// and the store took in every record (each against the heap before the screen was made, the chunk buffers the
-/// copies' pool gained since `poolBefore` taken out), and the bytes the pool gained.
+/// The heap bytes per row of `files`: once the dashboard's store shows the rows, and once every copy completed,
+/// every row settled and the copies' worker threads exited (each against the heap before the screen was made,
+/// the chunk buffers the copies' pool gained since `poolBefore` taken out), and the bytes the pool gained.
 private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unstarted: Int, completed: Int, pool: Int) {
     let rows = files.count
     let before = heapInUse()
+    // With the thread that measures.
+    let threadsBefore = threadCount() + 1
     let runtime = TransfersRuntime(list: files)
     let (finished, finish) = AsyncStream<AppAction>.makeStream()
     let figures = Locked<(unstarted: Int, completed: Int, pool: Int)>((0, 0, 0))
@@ -72,9 +74,22 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unsta
         while !files.phases.allSatisfy({ if case .completed = $0.phase { true } else { false } }) {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Thread.sleep(forTimeInterval: 1)
+        // Each row lets its transfer go once the screen took in its completion. The copies ran on up to 260
+        // worker threads, and each keeps chunks it freed in its allocator cache, counted as in use, until it
+        // exits, a few seconds after the last copy. Measured a second after the last completion, the figure for
+        // 5,000 rows read 1,300 to 1,630 bytes; measured once every row settled and the process is back to the
+        // threads it ran before the screen (with this one), 983 to 997 over three runs. (At 20,000 rows it
+        // still reads either about 820 or about 1,750, which is not explained yet.) Waits at most a minute.
+        let settledBy = ContinuousClock.now + .seconds(60)
+        while (0..<rows).contains(where: { files.settled(at: $0) == nil }) && ContinuousClock.now < settledBy {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        while threadCount() > threadsBefore && ContinuousClock.now < settledBy {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        var completed = heapInUse()
         let pool = ChunkBuffers.shared.keptBytes - poolBefore
-        let completed = heapInUse() - pool
+        completed -= pool
         figures.withLock { $0 = ((unstarted - before) / rows, (completed - before) / rows, pool) }
         finish.yield(.quit)
         finish.finish()
@@ -90,6 +105,11 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unsta
     // A copy's stop waits for it to end: on a thread that may block, as at the dashboard's exit.
     await DetachedThread.value(name: "stop") { runtime.stop() }
     return figures.withLock { $0 }
+}
+
+/// The threads the process runs now (`/proc/self/task`); 0 when it cannot be read.
+private func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
 }
 
 /// The bytes the allocator holds in use: its arenas' and its own mappings'.
