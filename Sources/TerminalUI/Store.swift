@@ -200,9 +200,13 @@ public final class Store<State: Equatable & Sendable, Action: Sendable, Effect: 
 /// The effects waiting to run, shared by the store and its drain task. At most one drain task runs at a time:
 /// ``enqueue(_:)`` says when one must start, and ``next()`` hands the drain off when the queue is empty, both
 /// under the one lock, so an effect queued while the drain is finishing is never left behind.
-private final class EffectQueue<Effect: Sendable>: Sendable {
+///
+/// An effect handed out is let go of soon: the consumed prefix is dropped once it is as long as what still waits
+/// (at least 64), and the storage once the queue empties. Kept until the queue emptied, a queue that effects
+/// kept busy would hold every effect of the run, and afterwards storage for as many.
+final class EffectQueue<Effect: Sendable>: Sendable {
     private struct Pending: ~Copyable {
-        /// Waiting effects from `head` on; the consumed prefix is dropped when the queue empties.
+        /// Waiting effects from `head` on.
         var waiting: [Effect] = []
         var head = 0
         /// Queued or running, not yet ended.
@@ -230,15 +234,22 @@ private final class EffectQueue<Effect: Sendable>: Sendable {
     func next() -> Effect? {
         pending.withLock { pending in
             guard pending.head < pending.waiting.count else {
-                pending.waiting.removeAll(keepingCapacity: true)
+                pending.waiting = []
                 pending.head = 0
                 pending.isDraining = false
                 return nil
+            }
+            if pending.head >= 64 && 2 * pending.head >= pending.waiting.count {
+                pending.waiting.removeFirst(pending.head)
+                pending.head = 0
             }
             defer { pending.head += 1 }
             return pending.waiting[pending.head]
         }
     }
+
+    /// How many effects the queue holds: waiting, and handed out but not yet let go of.
+    var held: Int { pending.withLock { $0.waiting.count } }
 
     /// One effect returned from its run.
     func finishedOne() {

@@ -199,6 +199,24 @@ private func counterApp(
         #expect(queue.drain() == [])
     }
 
+    /// Effects handed out are let go of while the queue is still busy, and an emptied queue keeps no storage: a
+    /// run whose effects keep coming does not hold all of them.
+    @Test func effectsHandedOutAreLetGoOfWhileTheQueueIsBusy() {
+        let queue = EffectQueue<EffectToken>()
+        weak var first: EffectToken?
+        do {
+            let tokens = (0..<1_000).map { _ in EffectToken() }
+            first = tokens[0]
+            #expect(queue.enqueue(tokens))
+        }
+        for _ in 0..<900 { #expect(queue.next() != nil) }
+        #expect(first == nil)
+        #expect(queue.held == 125)
+        for _ in 0..<100 { #expect(queue.next() != nil) }
+        #expect(queue.next() == nil)
+        #expect(queue.held == 0)
+    }
+
     /// A burst drained leaves the inbox no room kept for it: the largest burst ever taken in is not held for
     /// the rest of the run.
     @Test func aDrainedBurstLeavesNoStorageBehind() {
@@ -466,3 +484,6 @@ private func counterApp(
         #expect(watch.freedWhenDropped == true)
     }
 }
+
+/// An effect with an identity, to see when the queue lets go of it.
+private final class EffectToken: Sendable {}
