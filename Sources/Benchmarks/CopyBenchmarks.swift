@@ -184,7 +184,7 @@ func makeSource(at path: String, size: Int) throws {
 }
 
 /// CPU seconds (user + system) used so far by this process or by its waited-for children.
-private func cpuSeconds(children: Bool) -> Double {
+func cpuSeconds(children: Bool) -> Double {
     var usage = rusage()
     _ = getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
     func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

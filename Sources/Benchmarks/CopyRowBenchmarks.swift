@@ -45,26 +45,35 @@ func runCopyRowBenchmarks() async {
                 ("row never started", "\(figures.unstarted) B", "target: a few hundred bytes"),
                 ("row whose copy completed", "\(figures.completed) B", "last record, figures, row, journal entry"),
                 ("chunk buffers kept (all rows)", "\(figures.pool / 1024) KB", "bounded: at most 4 MiB, not a row's"),
+                (
+                    "quiet after the last completion", milliseconds(figures.quietAfter),
+                    "store caught up, threads exited"
+                ),
             ])
         print(
             "{\"group\":\"copy_rows\",\"files\":\(count),\"unstarted_row_bytes\":\(figures.unstarted),"
-                + "\"completed_row_bytes\":\(figures.completed),\"chunk_pool_bytes\":\(figures.pool)}")
+                + "\"completed_row_bytes\":\(figures.completed),\"chunk_pool_bytes\":\(figures.pool),"
+                + "\"quiet_after_ms\":\(Int(figures.quietAfter.microsecondsValue / 1000))}")
     } catch {
         print("copy row benchmarks: \(error)")
     }
 }
 
+/// What ``measureRowCost(_:poolBefore:)`` measures: heap bytes a row holds, the chunk pool's bytes, and how long
+/// after the last completion the process was quiet.
+private typealias RowCost = (unstarted: Int, completed: Int, pool: Int, quietAfter: Duration)
+
 /// The heap bytes per row of `files`: once the dashboard's store shows the rows, and once every copy completed,
-/// every row settled and the copies' worker threads exited (each against the heap before the screen was made,
+/// every row settled and the process is quiet (each against the heap before the screen was made,
 /// the chunk buffers the copies' pool gained since `poolBefore` taken out), and the bytes the pool gained.
-private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unstarted: Int, completed: Int, pool: Int) {
+private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> RowCost {
     let rows = files.count
     let before = heapInUse()
     // With the thread that measures.
     let threadsBefore = threadCount() + 1
     let runtime = TransfersRuntime(list: files)
     let (finished, finish) = AsyncStream<AppAction>.makeStream()
-    let figures = Locked<(unstarted: Int, completed: Int, pool: Int)>((0, 0, 0))
+    let figures = Locked<RowCost>((0, 0, 0, .zero))
     let thread = Thread {
         // The store took in the initial state once it drew the first frame; then every row is started (the
         // effect of `S`), and once each completed, the store is given time to take in the last records.
@@ -74,23 +83,31 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> (unsta
         while !files.phases.allSatisfy({ if case .completed = $0.phase { true } else { false } }) {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        // Each row lets its transfer go once the screen took in its completion. The copies ran on up to 260
-        // worker threads, and each keeps chunks it freed in its allocator cache, counted as in use, until it
-        // exits, a few seconds after the last copy. Measured a second after the last completion, the figure for
-        // 5,000 rows read 1,300 to 1,630 bytes; measured once every row settled and the process is back to the
-        // threads it ran before the screen (with this one), 983 to 997 over three runs. (At 20,000 rows it
-        // still reads either about 820 or about 1,750, which is not explained yet.) Waits at most a minute.
-        let settledBy = ContinuousClock.now + .seconds(60)
-        while (0..<rows).contains(where: { files.settled(at: $0) == nil }) && ContinuousClock.now < settledBy {
+        // Measured once the process is quiet: every row settled (its list let its transfer go), the copies'
+        // worker threads exited (each kept chunks it freed in its allocator cache, counted as in use, until it
+        // exited, a few seconds after the last copy), and the process used under 2 % of a core for half a second
+        // (the store has taken in every change: a row settles as the feed hands its completion over, before the
+        // store reduces it, and a store still working through them holds the state before the batch and the
+        // batch). Measured a second after the last completion, the figure for 5,000 rows read 1,300 to 1,630
+        // bytes, and for 20,000 either about 820 or about 1,750 from run to run; measured once quiet, 984 and
+        // 818 to 830 (three runs). Waits at most two minutes.
+        let completedAt = ContinuousClock.now
+        let quietBy = completedAt + .seconds(120)
+        while (0..<rows).contains(where: { files.settled(at: $0) == nil }) && ContinuousClock.now < quietBy {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        while threadCount() > threadsBefore && ContinuousClock.now < settledBy {
-            Thread.sleep(forTimeInterval: 0.1)
+        while ContinuousClock.now < quietBy {
+            let cpu = cpuSeconds(children: false)
+            Thread.sleep(forTimeInterval: 0.5)
+            if threadCount() <= threadsBefore && cpuSeconds(children: false) - cpu < 0.01 { break }
         }
+        let quietAfter = completedAt.duration(to: .now)
         var completed = heapInUse()
         let pool = ChunkBuffers.shared.keptBytes - poolBefore
         completed -= pool
-        figures.withLock { $0 = ((unstarted - before) / rows, (completed - before) / rows, pool) }
+        figures.withLock {
+            $0 = ((unstarted - before) / rows, (completed - before) / rows, pool, quietAfter)
+        }
         finish.yield(.quit)
         finish.finish()
     }

@@ -91,7 +91,8 @@ private func dashboardJSON(
     return json + "}"
 }
 
-private func milliseconds(_ duration: Duration) -> String {
+/// `duration` as a figure in milliseconds (`12.3 ms`).
+func milliseconds(_ duration: Duration) -> String {
     String(format: "%.1f ms", duration.microsecondsValue / 1000)
 }
 
