@@ -104,7 +104,9 @@ private final class DigestContext: @unchecked Sendable {
     func finish() -> SHA256Digest {
         SHA256Digest { bytes in
             var length: UInt32 = 0
-            let status = library.digestFinal(pointer, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+            let status = bytes.withMemoryRebound(to: UInt8.self) {
+                library.digestFinal(pointer, $0.baseAddress, &length)
+            }
             guard status == 1, length == 32 else {
                 preconditionFailure("libcrypto EVP_DigestFinal_ex failed (status \(status), \(length) bytes)")
             }
