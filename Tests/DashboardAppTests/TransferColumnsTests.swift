@@ -9,6 +9,14 @@ import Testing
 
 /// Size, bytes done, rate and ETA come from the driver's size and the samples the runtime passes in.
 @Suite struct TransferColumnsTests {
+    /// A row that learned something keeps it in one box, and a copy dashboard has one for each row started:
+    /// the driver's status in it takes 32 bytes (its two flags in the padding after the optional size), the
+    /// box's contents 160 (issue 23, item 6).
+    @Test func whatARowLearnedIsCompact() {
+        #expect(MemoryLayout<TransferDriverStatus>.stride <= 32)
+        #expect(MemoryLayout<TransferActivity>.stride <= 160)
+    }
+
     @Test(arguments: [
         (Int64(0), "0 B"), (999, "999 B"), (1_000, "1.0 KB"), (1_536, "1.5 KB"), (12_345_678, "12 MB"),
         (4_200_000_000, "4.2 GB"),
