@@ -76,7 +76,7 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> RowCos
     let figures = Locked<RowCost>((0, 0, 0, .zero))
     let thread = Thread {
         // The store took in the initial state once it drew the first frame; then every row is started (the
-        // effect of `S`), and once each completed, the store is given time to take in the last records.
+        // effect of `S`), and once each completed, the process is left to become quiet (below).
         Thread.sleep(forTimeInterval: 0.5)
         let unstarted = heapInUse()
         runtime.perform(.sendAll([.start]))
@@ -102,9 +102,8 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> RowCos
             if threadCount() <= threadsBefore && cpuSeconds(children: false) - cpu < 0.01 { break }
         }
         let quietAfter = completedAt.duration(to: .now)
-        var completed = heapInUse()
         let pool = ChunkBuffers.shared.keptBytes - poolBefore
-        completed -= pool
+        let completed = heapInUse() - pool
         figures.withLock {
             $0 = ((unstarted - before) / rows, (completed - before) / rows, pool, quietAfter)
         }
