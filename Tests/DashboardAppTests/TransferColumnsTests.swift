@@ -17,6 +17,42 @@ import Testing
         #expect(MemoryLayout<TransferActivity>.stride <= 160)
     }
 
+    /// Once nothing is under way (its driver's status holds no text, no progress is measured and no timeout is
+    /// armed), a row keeps what it learned in a box of 74 bytes rather than 160 (issue 23, item 6), and reads back
+    /// exactly as a row that kept the whole; a restart boxes the whole again.
+    @Test func aRowWithNothingUnderWayKeepsAHalfSizedBox() {
+        let running = TransferModel(phase: .running(request: 1, percent: 40), lastRequest: 1)
+        let completed = TransferModel(phase: .completed(file: "d/a"), lastRequest: 1)
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(totalBytes: 1_000, isCopying: true))
+        row.take(running, TransferSample(at: .seconds(2), visit: 2, timeout: .seconds(9)))
+        row.tally = RecordTally(lastSequence: 3, stale: 1)
+        #expect(row.boxedBytes == MemoryLayout<TransferActivity>.size)
+
+        row.take(completed, TransferSample(at: .seconds(5), visit: 3))
+        row.take(completed, TransferSample(at: .seconds(8), visit: 3))
+        #expect(row.boxedBytes == 74)
+        #expect(
+            [row.sample, row.enteredAt, row.tally, row.driverStatus, row.progress] as [AnyHashable] == [
+                Optional(TransferSample(at: .seconds(8), visit: 3)), Optional(Duration.seconds(5)),
+                RecordTally(lastSequence: 3, stale: 1), TransferDriverStatus(totalBytes: 1_000, isCopying: true),
+                ProgressWindow(),
+            ])
+        #expect(
+            TransfersFeature.detailLines(row, width: 80).map(\.plainText).filter { $0.hasPrefix("Visit") } == [
+                "Visit      3 · in this state 0:03 (at the last update)"
+            ])
+        var found = row
+        found.driverStatus.alreadyThere = "same content"
+        #expect(found.boxedBytes == MemoryLayout<TransferActivity>.size)
+        #expect(
+            found.driverStatus == TransferDriverStatus(totalBytes: 1_000, alreadyThere: "same content", isCopying: true)
+        )
+
+        row.take(running, TransferSample(at: .seconds(6), visit: 4))
+        #expect(row.boxedBytes == MemoryLayout<TransferActivity>.size)
+        #expect(row.progress.points == [ProgressWindow.Point(at: .seconds(6), percent: 40)])
+    }
+
     @Test(arguments: [
         (Int64(0), "0 B"), (999, "999 B"), (1_000, "1.0 KB"), (1_536, "1.5 KB"), (12_345_678, "12 MB"),
         (4_200_000_000, "4.2 GB"),
