@@ -198,7 +198,7 @@ let package = Package(
             name: "DashboardAppTests",
             dependencies: [
                 "DashboardApp", "MachineDrivers", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
-                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support",
+                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support", "CMalloc",
             ],
             exclude: ["__Snapshots__"]
         ),
