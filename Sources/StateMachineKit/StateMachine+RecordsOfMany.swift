@@ -118,9 +118,16 @@ extension StateMachine {
         public func remove(_ index: Int) {
             members.withLock { members in
                 guard members.machines.removeValue(forKey: index) != nil else { return }
+                members.machines.releaseRoomOnceSparse()
                 for entry in members.feeds { entry.feed?.unfollow(index) }
             }
         }
+
+        /// How many machines the set has room for without growing (for tests: room is given back as they leave).
+        var capacity: Int { members.withLock { $0.machines.capacity } }
+
+        /// How many machines each live feed of the set has room for (for tests).
+        var feedCapacities: [Int] { members.withLock { $0.feeds.compactMap { $0.feed?.capacity } } }
 
         /// How many machines were added, removed ones included: the index the next one gets.
         public var count: Int { members.withLock { $0.nextIndex } }
@@ -259,7 +266,10 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// Follows the machine at `index` no more: its watcher is taken out of it, its mark dropped.
     func unfollow(_ index: Int) {
-        let machine = followed.withLock { $0.removeValue(forKey: index)?.machine }
+        let machine = followed.withLock { followed in
+            defer { followed.releaseRoomOnceSparse() }
+            return followed.removeValue(forKey: index)?.machine
+        }
         let waker = self.waker
         machine?.core.withLock { core in
             core.live.readers.watchers.removeAll { $0.waker === waker && $0.index == index }
@@ -280,6 +290,9 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// Whether the feed has ended (its reader is gone or was cancelled).
     var isEnded: Bool { waker.isEnded }
+
+    /// How many machines the feed has room for without growing.
+    var capacity: Int { followed.withLock { $0.capacity } }
 
     /// The batches of the machines that recorded since the last call, waiting for one; nil once ended.
     func next() async -> [StateMachine<State, Event>.IndexedRecordBatch]? {
@@ -315,5 +328,18 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         for entry in followed.withLock({ $0.values.map(\.machine) }) {
             entry?.core.withLock { core in core.live.readers.watchers.removeAll { $0.waker === waker } }
         }
+    }
+}
+
+extension Dictionary {
+    /// Gives the table's room back once a quarter of it is used. A dictionary keeps its capacity as entries
+    /// go: a set that a burst of machines passed through (a dashboard starting every row at once) kept room for
+    /// the burst, 20 bytes a machine in the set and as much in each of its feeds, for as long as it lived. A
+    /// table rebuilt after losing three quarters of its entries costs each removal a constant on average.
+    mutating func releaseRoomOnceSparse() {
+        guard capacity > 64, count <= capacity / 4 else { return }
+        var smaller = Self(minimumCapacity: count)
+        for (key, value) in self { smaller[key] = value }
+        self = smaller
     }
 }
