@@ -47,6 +47,9 @@ extension CopyJournal {
     /// How many commits wait for a batch (for tests).
     package var waitingCommitCount: Int { commits.withLock { $0.waiting.count } }
 
+    /// How many commits the queue has room for without growing (for tests).
+    package var waitingCommitCapacity: Int { commits.withLock { $0.waiting.capacity } }
+
     /// Carries out batches, each of every commit waiting when it begins, until none waits; gives each commit its
     /// outcome as its batch ends.
     private func carryOutBatches() {
@@ -56,8 +59,11 @@ extension CopyJournal {
                     queue.scheduled = false
                     return nil
                 }
-                defer { queue.waiting.removeAll(keepingCapacity: true) }
-                return (queue.waiting, queue.failure)
+                // Taken, not copied and emptied keeping capacity: the copy would share the storage, so emptying
+                // it would make a second buffer as large as the burst, kept for the journal's life.
+                let batch = queue.waiting
+                queue.waiting = []
+                return (batch, queue.failure)
             }
             guard let (batch, failure) = taken else { return }
             let outcomes =

@@ -136,6 +136,8 @@ import Darwin
         recorder.released.signal()
         done.wait()
 
+        // The batches were taken, leaving the queue no storage (before, each left a buffer as large as itself).
+        #expect(journal.waitingCommitCapacity == 0)
         #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
         #expect(recorder.calls.withLock { $0.filter { $0 == "append" } }.count == 4)
         // Only the directory's, once a batch: the syncs of the file system made the commitments durable.
