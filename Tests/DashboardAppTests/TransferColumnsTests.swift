@@ -15,6 +15,14 @@ import Testing
     @Test func whatARowLearnedIsCompact() {
         #expect(MemoryLayout<TransferDriverStatus>.stride <= 32)
         #expect(MemoryLayout<TransferActivity>.stride <= 160)
+        // A row's size without an optional's tag byte: 80 bytes a row in the rows' array, not 88.
+        #expect(MemoryLayout<TransferRow>.stride <= 80)
+        var row = TransferRow(name: "a")
+        let sizes = [nil, 0, 1 << 40, Int64.max, -1].map { size -> Int64? in
+            row.driverStatus = TransferDriverStatus(totalBytes: size)
+            return row.totalBytes
+        }
+        #expect(sizes == [nil, 0, 1 << 40, Int64.max, -1])
     }
 
     /// Once nothing is under way (its driver's status holds no text, no progress is measured and no timeout is

@@ -17,7 +17,15 @@ package struct TransferRow: Hashable, Sendable {
     package var model: TransferModel
     /// The file's size in bytes, when the driver (or the list, before) knows it: ``driverStatus``'s, kept inline
     /// so that knowing it boxes nothing.
-    private var size: Int64?
+    private var size: Int64? {
+        get { knownSize == Self.unknownSize ? nil : knownSize }
+        set { knownSize = newValue ?? Self.unknownSize }
+    }
+    /// ``size``, ``unknownSize`` standing for none: without an optional's tag byte, a row is 80 bytes in the rows'
+    /// array instead of 88.
+    private var knownSize: Int64 = unknownSize
+    /// The size no file has.
+    private static let unknownSize = Int64.min
     /// What the row learned beyond its state and size, boxed; nil while it is all as a new row's.
     private var learned: Learned?
 
