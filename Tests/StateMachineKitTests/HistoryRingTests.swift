@@ -36,7 +36,7 @@ import Testing
         ring.overwriteOldest { $0 = (8, Token()) }
         #expect(first == nil)
         #expect(ring.elements.map(\.0) == Array(1...8))
-        weak var last = ring.elements.last?.1
+        weak let last = ring.elements.last?.1
         ring = HistoryRing(capacity: 8)
         #expect(last == nil)
     }
