@@ -1,4 +1,5 @@
 import Dispatch
+import StateMachineKit
 import Support
 
 #if canImport(FoundationEssentials)
@@ -464,9 +465,6 @@ private struct ShardEntries: Sendable {
     /// for them all (about 370 bytes a file) after each was forgotten or condensed.
     private mutating func removeFull(_ name: String) {
         full[name] = nil
-        guard full.capacity > 64, full.count <= full.capacity / 4 else { return }
-        var smaller = [String: JournalEntry](minimumCapacity: full.count)
-        for (name, entry) in full { smaller[name] = entry }
-        full = smaller
+        full.releaseRoomOnceSparse()
     }
 }

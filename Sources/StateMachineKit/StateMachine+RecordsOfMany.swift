@@ -336,7 +336,7 @@ extension Dictionary {
     /// go: a set that a burst of machines passed through (a dashboard starting every row at once) kept room for
     /// the burst, 20 bytes a machine in the set and as much in each of its feeds, for as long as it lived. A
     /// table rebuilt after losing three quarters of its entries costs each removal a constant on average.
-    mutating func releaseRoomOnceSparse() {
+    package mutating func releaseRoomOnceSparse() {
         guard capacity > 64, count <= capacity / 4 else { return }
         var smaller = Self(minimumCapacity: count)
         for (key, value) in self { smaller[key] = value }
