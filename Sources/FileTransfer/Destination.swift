@@ -1,3 +1,5 @@
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -504,8 +506,8 @@ public final class DestinationDirectory: Sendable {
     /// A name is one entry of this directory: not empty, not `.` or `..`, no `/` and no NUL (either
     /// would make `openat` reach beyond the directory or a different name).
     private func checkName(_ name: String) throws(TransferError) {
-        guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(UInt8(ascii: "/")),
-            !name.utf8.contains(0)
+        guard !name.isEmpty, name != ".", name != "..",
+            !name.containsUTF8Byte(where: { $0 == UInt8(ascii: "/") || $0 == 0 })
         else {
             throw .unsafeEntry(path: path(of: name), detail: "it is not a single file name inside the directory")
         }

@@ -1,3 +1,5 @@
+import Support
+
 /// A journal record's JSON, byte for byte what `JSONEncoder` writes with sorted keys and slashes left
 /// unescaped (the format of every journal so far), written without the encoder's generic machinery: a tree
 /// copy writes three lines a file, and the encoder took a sixteenth of its CPU time.
@@ -95,6 +97,12 @@ private struct JSONObjectWriter {
     /// where JSON has one), everything else, slashes and non-ASCII included, as its UTF-8 bytes.
     private mutating func appendString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        defer { bytes.append(UInt8(ascii: "\"")) }
+        // Most strings (keys, names, digests) need no escape: their bytes are copied at once.
+        if !string.containsUTF8Byte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: string.utf8)
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -110,6 +118,5 @@ private struct JSONObjectWriter {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -122,6 +122,23 @@ import Darwin
     }
 }
 
+/// A scan of a string's UTF-8 bytes finds a byte wherever it is (first, last, beyond non-ASCII text) and in strings
+/// kept inline or on the heap, in a substring's copy as in the whole, and never in the empty string.
+@Suite struct StringBytesTests {
+    @Test(
+        arguments: [
+            ("", false), ("/", true), ("name", false), ("a/b", true), ("trailing/", true), ("/leading", true),
+            ("été/🙂", true), ("été🙂", false), (String(repeating: "long", count: 40) + "/", true),
+            (String(repeating: "long", count: 40), false), (String("xx/yy".dropFirst(2)), true),
+            (String("xx/yy".dropFirst(3)), false),
+        ])
+    func findsTheByteWhereverItIs(text: String, hasSlash: Bool) {
+        #expect(text.containsUTF8Byte(where: { $0 == UInt8(ascii: "/") }) == hasSlash)
+        // The same answer as a walk over the bytes one by one.
+        #expect(text.containsUTF8Byte(where: { $0 >= 0x80 }) == text.utf8.contains(where: { $0 >= 0x80 }))
+    }
+}
+
 /// A write to a reader that takes nothing gives up when told to (a copy piped to a pager nobody scrolls must
 /// still stop on SIGTERM), writing first whatever the reader still takes; a reader that takes everything gets
 /// every byte.
