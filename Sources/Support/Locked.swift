@@ -22,12 +22,8 @@ import Synchronization
 /// Inlinable, so the engine's inlinable paths (`send`, `states()`) specialise through it.
 @usableFromInline
 package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
-    // The fixed-size word first: its offset, and the mutex's after it, are then known without the value's type,
-    // so generic code that is not specialised (the engine's machine sets and feeds, called from other modules)
-    // reaches both without asking the runtime for `Locked<Value>`'s layout at every lock (a tree copy asked 17
-    // times a file).
-    @usableFromInline let handoff = Atomic<Int>(0)
     @usableFromInline let mutex: Mutex<Value>
+    @usableFromInline let handoff = Atomic<Int>(0)
 
     /// Protects `value`.
     @inlinable
