@@ -71,25 +71,37 @@ extension StateMachine {
     /// machines.remove(row)  // and no more of them
     /// ```
     public final class MachineSet: Sendable {
-        private struct Members {
+        // Inlinable, with what it reaches, so that a client's set is specialised for its own machine types: not
+        // specialised, each add, remove and read of a set asked the runtime for its generic types' layouts (a
+        // headless tree copy, whose every file's machine passes through a set, asked about 60 times a file).
+        @usableFromInline
+        struct Members {
             /// The machines in the set, by index, each with its starting cursor: the feeds read its records after
             /// it.
-            var machines: [Int: (machine: WeakMachine, start: Int)] = [:]
+            @usableFromInline var machines: [Int: (machine: WeakMachine, start: Int)] = [:]
             /// The index the next machine added gets.
-            var nextIndex = 0
+            @usableFromInline var nextIndex = 0
             /// The feeds reading the set, each told of every machine added or removed.
-            var feeds: [WeakFeed] = []
+            @usableFromInline var feeds: [WeakFeed] = []
+
+            @usableFromInline init() {}
         }
 
-        private struct WeakMachine: Sendable {
-            weak var machine: StateMachine?
+        @usableFromInline
+        struct WeakMachine: Sendable {
+            @usableFromInline weak var machine: StateMachine?
+
+            @inlinable init(machine: StateMachine?) { self.machine = machine }
         }
 
-        private struct WeakFeed: Sendable {
-            weak var feed: RecordsOfMany<State, Event>?
+        @usableFromInline
+        struct WeakFeed: Sendable {
+            @usableFromInline weak var feed: RecordsOfMany<State, Event>?
+
+            @inlinable init(feed: RecordsOfMany<State, Event>?) { self.feed = feed }
         }
 
-        private let members = Locked(Members())
+        @usableFromInline let members = Locked(Members())
 
         /// An empty set.
         public init() {}
@@ -99,7 +111,7 @@ extension StateMachine {
         /// (`snapshot.history.first.sequence - 1`), so the records before the snapshot are not counted as
         /// ``RecordBatch/missed``. Returns its index in the feeds' batches: one more than the index returned
         /// before.
-        @discardableResult
+        @inlinable @discardableResult
         public func add(_ machine: StateMachine, after sequence: Int = 0) -> Int {
             precondition(sequence >= 0, "MachineSet.add(_:after:) takes a sequence of 0 or more, got \(sequence)")
             return members.withLock { members in
@@ -115,6 +127,7 @@ extension StateMachine {
         /// Takes the machine at `index` out of the set: no feed of the set reads its records from now on (a batch
         /// of it a feed read already is still handed out), and the set and its feeds forget it. An index not in the
         /// set (never given, or removed already) is ignored.
+        @inlinable
         public func remove(_ index: Int) {
             members.withLock { members in
                 guard members.machines.removeValue(forKey: index) != nil else { return }
@@ -137,6 +150,7 @@ extension StateMachine {
 
         /// One feed of every machine in the set, added before or after it began: ``records(of:after:)`` over a
         /// set that changes.
+        @inlinable
         public func records() -> AsyncStream<[IndexedRecordBatch]> {
             let feed = members.withLock { members in
                 // Made under the set's lock: a machine added meanwhile is followed once, in its place.
@@ -177,10 +191,10 @@ final class RecordsWaker: Sendable {
 
     private let marks = Locked(Marks())
 
-    init() {}
+    @usableFromInline init() {}
 
     /// Whether the feed has ended.
-    var isEnded: Bool { marks.withLock { $0.ended } }
+    @usableFromInline var isEnded: Bool { marks.withLock { $0.ended } }
 
     /// Machine `index` recorded: marks it and wakes the reader if it waits.
     @usableFromInline
@@ -195,13 +209,13 @@ final class RecordsWaker: Sendable {
     }
 
     /// Machine `index` left the feed: a mark it left is dropped.
-    func forget(_ index: Int) {
+    @usableFromInline func forget(_ index: Int) {
         _ = marks.withLock { $0.marked.remove(index) }
     }
 
     /// The machines marked since the last call, in ascending order, waiting for one when none is; nil once
     /// the feed has ended.
-    func take() async -> [Int]? {
+    @usableFromInline func take() async -> [Int]? {
         while true {
             let taken = marks.withLock { marks -> [Int]?? in
                 if marks.ended { return .some(nil) }
@@ -226,7 +240,7 @@ final class RecordsWaker: Sendable {
     }
 
     /// Ends the feed: the reader finishes, and marks are ignored from now on.
-    func end() {
+    @usableFromInline func end() {
         let parked = marks.withLock { marks -> CheckedContinuation<Void, Never>? in
             marks.ended = true
             defer { marks.parked = nil }
@@ -238,19 +252,29 @@ final class RecordsWaker: Sendable {
 
 /// The reading side of ``StateMachine/records(of:after:)``: the machines (weakly), their cursors, and the waker
 /// their watchers tell. A ``StateMachine/MachineSet`` adds machines to it, and takes them out, while it is read.
+///
+/// Inlinable, as ``StateMachine/MachineSet`` is, so that a client's feed is specialised for its machine types.
+@usableFromInline
 final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// A machine followed, and its cursor: read and moved only by the feed's one reader, one `next()` at a time.
-    private struct Followed: Sendable {
-        weak var machine: StateMachine<State, Event>?
-        var cursor: Int
+    @usableFromInline
+    struct Followed: Sendable {
+        @usableFromInline weak var machine: StateMachine<State, Event>?
+        @usableFromInline var cursor: Int
+
+        @inlinable init(machine: StateMachine<State, Event>?, cursor: Int) {
+            self.machine = machine
+            self.cursor = cursor
+        }
     }
 
     /// The machines followed, by index.
-    private let followed: Locked<[Int: Followed]>
-    private let waker = RecordsWaker()
+    @usableFromInline let followed: Locked<[Int: Followed]>
+    @usableFromInline let waker = RecordsWaker()
 
     /// Watches every machine: one with records after its cursor is marked to be read at once, the others
     /// watched until they record. A machine gone already (nil) keeps its index and is never read.
+    @inlinable
     init(_ machines: [Int: (machine: StateMachine<State, Event>?, cursor: Int)]) {
         followed = Locked(machines.mapValues { Followed(machine: $0.machine, cursor: $0.cursor) })
         for (index, entry) in machines {
@@ -259,12 +283,14 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// Follows `machine` too, at `index` (one no machine of this feed had), from the record after `cursor`.
+    @inlinable
     func follow(_ machine: StateMachine<State, Event>, at index: Int, after cursor: Int) {
         followed.withLock { $0[index] = Followed(machine: machine, cursor: cursor) }
         watch(machine, at: index, after: cursor)
     }
 
     /// Follows the machine at `index` no more: its watcher is taken out of it, its mark dropped.
+    @inlinable
     func unfollow(_ index: Int) {
         let machine = followed.withLock { followed in
             defer { followed.releaseRoomOnceSparse() }
@@ -278,7 +304,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// Marks machine `index` at once when it has records after `cursor`; otherwise watches it until it records.
-    private func watch(_ machine: StateMachine<State, Event>, at index: Int, after cursor: Int) {
+    @inlinable
+    func watch(_ machine: StateMachine<State, Event>, at index: Int, after cursor: Int) {
         let waker = self.waker
         let behind = machine.core.withLock { core in
             if core.sequence > cursor { return true }
@@ -289,12 +316,13 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// Whether the feed has ended (its reader is gone or was cancelled).
-    var isEnded: Bool { waker.isEnded }
+    @inlinable var isEnded: Bool { waker.isEnded }
 
     /// How many machines the feed has room for without growing.
     var capacity: Int { followed.withLock { $0.capacity } }
 
     /// The batches of the machines that recorded since the last call, waiting for one; nil once ended.
+    @inlinable
     func next() async -> [StateMachine<State, Event>.IndexedRecordBatch]? {
         while let indices = await waker.take() {
             let batches = indices.compactMap(read)
@@ -306,7 +334,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// Machine `index`'s records after its cursor, if any, and its watcher armed again in the same step, so a
     /// record made after this read tells the feed. A machine no longer followed (gone, or taken out) is not read.
-    private func read(_ index: Int) -> StateMachine<State, Event>.IndexedRecordBatch? {
+    @inlinable
+    func read(_ index: Int) -> StateMachine<State, Event>.IndexedRecordBatch? {
         guard let entry = followed.withLock({ $0[index] }), let machine = entry.machine else { return nil }
         let waker = self.waker
         let read = machine.core.withLock { core -> (StateMachine<State, Event>.RecordBatch, Int)? in
@@ -322,6 +351,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// Ends the feed and takes its watchers out of every machine still there.
+    @inlinable
     func end() {
         waker.end()
         let waker = self.waker
@@ -336,6 +366,7 @@ extension Dictionary {
     /// go: a set that a burst of machines passed through (a dashboard starting every row at once) kept room for
     /// the burst, 20 bytes a machine in the set and as much in each of its feeds, for as long as it lived. A
     /// table rebuilt after losing three quarters of its entries costs each removal a constant on average.
+    @inlinable
     package mutating func releaseRoomOnceSparse() {
         guard capacity > 64, count <= capacity / 4 else { return }
         var smaller = Self(minimumCapacity: count)
