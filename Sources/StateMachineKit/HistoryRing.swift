@@ -18,7 +18,7 @@ struct HistoryRing<Element> {
     /// The room a ring has before its first element grows it.
     @usableFromInline static var initialRoom: Int { 4 }
 
-    @usableFromInline
+    @inlinable
     init(capacity: Int) {
         precondition(capacity >= 0, "a history ring cannot hold \(capacity) elements")
         self.capacity = capacity
@@ -101,7 +101,7 @@ struct RingHeader<Element> {
     @usableFromInline var room: Int
     @usableFromInline var elements: UnsafeMutablePointer<Element>
 
-    @usableFromInline
+    @inlinable
     init(room: Int) {
         self.room = room
         elements = .allocate(capacity: room)
@@ -114,7 +114,7 @@ struct RingHeader<Element> {
 final class RingStorage<Element> {
     @usableFromInline let header: UnsafeMutablePointer<RingHeader<Element>>
 
-    @usableFromInline
+    @inlinable
     init(room: Int) {
         header = .allocate(capacity: 1)
         header.initialize(to: RingHeader(room: room))

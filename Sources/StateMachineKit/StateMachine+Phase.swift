@@ -67,7 +67,7 @@ extension StateMachine {
         /// The last id handed to a registration, a run, a timer or a reader: ids are unique per machine.
         @usableFromInline var lastID = 0
 
-        @usableFromInline
+        @inlinable
         init(
             state: State, visit: Int, historyLimit: Int, postponeLimit: Int, reportLevel: Report.Level?,
             delivery: ReportDelivery, texts: Spare<StateMachine.RecordText>
