@@ -26,9 +26,14 @@ public struct SHA256: Sendable {
 
     /// Hashes the next part of the message.
     public mutating func update(_ bytes: some Collection<UInt8>) {
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        Self.withRawBytes(of: bytes) { update($0) }
+    }
+
+    /// Calls `body` with `bytes` in contiguous memory: their own storage when they have one, a copy otherwise.
+    private static func withRawBytes(of bytes: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { body(UnsafeRawBufferPointer($0)) }
         if handled == nil {
-            Array(bytes).withUnsafeBytes { update($0) }
+            Array(bytes).withUnsafeBytes(body)
         }
     }
 
@@ -37,11 +42,15 @@ public struct SHA256: Sendable {
         context.copy().finish()
     }
 
-    /// The digest of one whole message.
+    /// The digest of one whole message: one context, finished in place (``finalize()`` finishes a copy, so that
+    /// hashing can go on, which a whole message does not need). A copy hashes each of its journal lines and its
+    /// partial's name, and the copy of the context was a third of each hash's calls into libcrypto.
     public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
+        let context = DigestContext()
+        withRawBytes(of: bytes) { raw in
+            if let base = raw.baseAddress, raw.count > 0 { context.update(base, count: raw.count) }
+        }
+        return context.finish()
     }
 
     /// Opens libcrypto now if no hash has yet, and throws naming the library when it cannot be loaded. A
