@@ -124,7 +124,7 @@ public struct CopyPreview: Hashable, Sendable {
         /// Decides a source named on the command line that is not a directory, of `status` (nil when it cannot
         /// be read).
         mutating func decideNamed(_ source: String, status: FileStatus?) {
-            let name = CopyRequest(id: "", source: source, destinationDirectory: destination).name
+            let name = CopyRequest.name(of: source)
             let action: Action
             if let status, let first = firstNames.meet(status, at: name) {
                 // A further name of a file (or link, FIFO, socket, device) met before becomes a hard link to its

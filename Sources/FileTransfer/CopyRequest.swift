@@ -17,8 +17,21 @@ public struct CopyRequest: Hashable, Sendable, Codable {
         self.id = id
         self.source = source
         self.destinationDirectory = destinationDirectory
-        self.name = name ?? String(source.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+        self.name = name ?? Self.name(of: source)
         self.overwrite = overwrite
+    }
+
+    /// The name a copy of `source` gets by default: its last path component, trailing slashes ignored (`""` for
+    /// `/`). Found in the path's bytes, as the system separates components: a `/` is always its own byte, even
+    /// before a combining mark that a split by characters would have kept with it. Made for every file of a
+    /// tree, so it looks at the bytes after the last separator instead of splitting the whole path.
+    public static func name(of source: String) -> String {
+        let bytes = source.utf8
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     /// The final path of the copy.

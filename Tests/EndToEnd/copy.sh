@@ -380,6 +380,25 @@ else
     fail "names with control characters: status $status, output: $(cat -A "$work/names.out")"
 fi
 
+# 15b. A name that begins with a combining mark (U+0301 after the separator) is the file's own name, as the
+# system reads it: the last component was found by splitting into characters, which kept the `/` with the mark,
+# and the copy failed with "not a single file name inside the directory".
+new_destination marks
+mkdir "$work/marks-src"
+mark_name=$'\xcc\x81x'
+printf 'm' >"$work/marks-src/$mark_name"
+status=0
+"$bin" copy "$work/marks-src" "$dst" --headless >"$work/marks.out" 2>&1 || status=$?
+status_alone=0
+mkdir "$dst/alone"
+"$bin" copy "$work/marks-src/$mark_name" "$dst/alone" --headless >>"$work/marks.out" 2>&1 || status_alone=$?
+if [ $status = 0 ] && [ $status_alone = 0 ] && same "$work/marks-src/$mark_name" "$dst/marks-src/$mark_name" &&
+    same "$work/marks-src/$mark_name" "$dst/alone/$mark_name"; then
+    pass "a name beginning with a combining mark is copied under its own name, in a tree and alone"
+else
+    fail "a name beginning with a combining mark: status $status / $status_alone, output: $(cat "$work/marks.out")"
+fi
+
 # 16. Every file's final line is printed: 1,000 small files give 1,000 completed lines.
 new_destination many
 mkdir "$work/many-src"

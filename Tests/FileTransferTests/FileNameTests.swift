@@ -51,3 +51,19 @@ import Testing
         #expect(DisplayText.escaped(name) == shown)
     }
 }
+
+/// A copy's default name is the source's last path component, found in its bytes as the system finds it.
+@Suite struct CopyRequestNameTests {
+    @Test(
+        arguments: [
+            ("a/b", "b"), ("a/b/", "b"), ("//a//", "a"), ("b", "b"), ("/", ""), ("", ""), ("./x", "x"),
+            // A separator before a combining mark: split into characters, `/\u{301}` was one character, the path
+            // had no separator there, and the name held a slash.
+            ("src/\u{301}x", "\u{301}x"), ("dir/e\u{301}", "e\u{301}"), ("a/\u{301}/", "\u{301}"),
+            ("photos/2024/été.jpg", "été.jpg"), (String(repeating: "d/", count: 100) + "f", "f"),
+        ])
+    func isTheLastComponent(source: String, name: String) {
+        #expect(CopyRequest.name(of: source) == name)
+        #expect(CopyRequest(id: "", source: source, destinationDirectory: "/d").name == name)
+    }
+}

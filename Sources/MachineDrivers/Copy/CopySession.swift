@@ -67,7 +67,7 @@ package final class CopySession {
             let status = try? fileSystem.statusAt(AT_FDCWD, source)
             switch status?.kind {
             case let kind? where kind.isCopiedAsIs:
-                let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
+                let name = CopyRequest.name(of: source)
                 pending.append(.asIs(SourceTree.AsIs(directory: [], name: name, source: source)))
             case .directory?:
                 do {
@@ -121,7 +121,7 @@ package final class CopySession {
         let fileSystem = top.fileSystem
         var seen: [[UInt8]: String] = [:]
         for source in sources {
-            let name = CopyRequest(id: "", source: source, destinationDirectory: top.path).name
+            let name = CopyRequest.name(of: source)
             guard !name.isEmpty, name != ".", name != ".." else { throw .unnamedSource(source) }
             if let other = seen[FileName.bytes(name)] { throw .sameName(name, first: other, second: source) }
             seen[FileName.bytes(name)] = source
@@ -155,7 +155,7 @@ package final class CopySession {
             files.add(
                 source: file.source,
                 displayName: file.displayName
-                    ?? CopyRequest(id: "", source: file.source, destinationDirectory: file.journal.directory.path).name,
+                    ?? CopyRequest.name(of: file.source),
                 journal: file.journal,
                 // Read now, so every row shows its size and the total row sums them all before a file is copied
                 // (before: rows not started counted nothing, and the total said 100% with most files to go).
@@ -380,7 +380,7 @@ private struct CopyStream {
                 sources.removeFirst()
                 // A further name of a file met before, in a tree or on the command line, is made a hard link to
                 // its copy, as `cp -a` does.
-                let name = CopyRequest(id: "", source: source, destinationDirectory: top.path).name
+                let name = CopyRequest.name(of: source)
                 if let status, let first = firstNames.meet(status, at: name) {
                     hardLinks.append(HardLink(path: name, filePath: first, source: source))
                     continue

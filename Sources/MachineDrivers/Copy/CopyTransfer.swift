@@ -85,7 +85,7 @@ package final class CopyTransfer: TransferDriver {
         expectedSize: Int64? = nil, settled: SettledTransfer? = nil
     ) {
         self.slots = slots
-        let name = CopyRequest(id: "", source: source, destinationDirectory: destinationDirectory).name
+        let name = CopyRequest.name(of: source)
         let shown = displayName ?? name
         let status = DriverStatus(TransferDriverStatus(totalBytes: expectedSize))
         self.driverStatus = status
