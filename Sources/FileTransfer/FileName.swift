@@ -36,6 +36,15 @@ public enum FileName {
         return String(scalars)
     }
 
+    /// The components of `path` between its separators, empty ones included (`a//b/`: `a`, ``, `b`, ``), split in
+    /// its bytes as the system splits it: split into characters, a `/` before a combining mark was one character
+    /// with the mark, and a directory whose name begins with one was not a component of its own.
+    public static func components(of path: String) -> [String] {
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
     /// The bytes `name` stands for: each escape scalar as its byte, every other scalar in UTF-8.
     public static func bytes(_ name: String) -> [UInt8] {
         guard name.unicodeScalars.contains(where: isEscape) else { return Array(name.utf8) }

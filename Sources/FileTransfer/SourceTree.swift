@@ -286,7 +286,7 @@ public struct SourceTree: Hashable, Sendable {
         /// The name of the directory `root` names, the tree's own directory in the destination: its last component
         /// (`photos` for `a/photos/`); empty for `/`.
         package static func rootName(of root: String) -> String {
-            String(root.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+            CopyRequest.name(of: root)
         }
 
         /// Closes the directories still open (a walk given up before its end).
@@ -402,15 +402,22 @@ public struct SourceTree: Hashable, Sendable {
         /// match `/`, so `*.log` leaves out every log file of the tree; a leading `/` (or `./`) anchors it to the
         /// root as with rsync, where `*` and `?` stop at a `/` (`/*.log`: the root's own log files only). Before,
         /// `/cache` and `./cache` matched nothing, silently.
+        ///
+        /// Read in the pattern's bytes, as `fnmatch` reads it: in characters, a `/` before a combining mark was one
+        /// character with the mark, and `/\u{301}x` was not anchored and matched nothing.
         static func exclusion(_ pattern: String) -> (pattern: String, flags: Int32) {
-            var rest = Substring(pattern)
-            var anchored = false
-            while rest.hasPrefix("./") || rest.hasPrefix("/") {
-                anchored = true
-                rest = rest.drop { $0 == "/" }
-                if rest.hasPrefix("./") { rest = rest.dropFirst(2) }
+            let (slash, dot) = (UInt8(ascii: "/"), UInt8(ascii: "."))
+            var rest = pattern.utf8[...]
+            let startsWithDotSlash = { (bytes: Substring.UTF8View) in
+                bytes.first == dot && bytes.dropFirst().first == slash
             }
-            return (String(rest), anchored ? FNM_PATHNAME : 0)
+            var anchored = false
+            while rest.first == slash || startsWithDotSlash(rest) {
+                anchored = true
+                rest = rest.drop { $0 == slash }
+                if startsWithDotSlash(rest) { rest = rest.dropFirst(2) }
+            }
+            return (String(decoding: rest, as: UTF8.self), anchored ? FNM_PATHNAME : 0)
         }
 
         /// True when the entry at `relativePath` (below the root) matches a pattern to leave out; the path's

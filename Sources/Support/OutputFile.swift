@@ -111,10 +111,14 @@ package struct OutputFile: Sendable {
 
     /// The directory to open and the entry in it: `a/b/c` → (`a/b`, `c`), `c` → (`.`, `c`), `/c` → (`/`, `c`);
     /// a path ending in `/` names the directory itself (`.`), which opening for writing refuses.
+    ///
+    /// Split at the last `/` byte, as the system reads the path (in characters, a `/` before a combining mark
+    /// was one character with the mark, and not found).
     static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        let name = String(path[path.index(after: slash)...])
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        let directory = String(decoding: bytes[..<slash], as: UTF8.self)
+        let name = String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self)
         return (directory.isEmpty ? "/" : directory, name.isEmpty ? "." : name)
     }
 }

@@ -392,11 +392,21 @@ status=0
 status_alone=0
 mkdir "$dst/alone"
 "$bin" copy "$work/marks-src/$mark_name" "$dst/alone" --headless >>"$work/marks.out" 2>&1 || status_alone=$?
-if [ $status = 0 ] && [ $status_alone = 0 ] && same "$work/marks-src/$mark_name" "$dst/marks-src/$mark_name" &&
-    same "$work/marks-src/$mark_name" "$dst/alone/$mark_name"; then
-    pass "a name beginning with a combining mark is copied under its own name, in a tree and alone"
+# A source directory so named (the tree's own directory in the destination), holding two hard links.
+mkdir "$work/marks-root"
+mark_dir="$work/marks-root/$mark_name"
+mkdir "$mark_dir"
+printf 'h' >"$mark_dir/one"
+ln "$mark_dir/one" "$mark_dir/two"
+status_root=0
+"$bin" copy "$mark_dir" "$dst" --headless >>"$work/marks.out" 2>&1 || status_root=$?
+if [ $status = 0 ] && [ $status_alone = 0 ] && [ $status_root = 0 ] &&
+    same "$work/marks-src/$mark_name" "$dst/marks-src/$mark_name" &&
+    same "$work/marks-src/$mark_name" "$dst/alone/$mark_name" && same "$mark_dir/one" "$dst/$mark_name/two" &&
+    [ "$(stat -c %i "$dst/$mark_name/one")" = "$(stat -c %i "$dst/$mark_name/two")" ]; then
+    pass "a name beginning with a combining mark is copied under its own name: a file in a tree and alone, a source directory and the hard links in it"
 else
-    fail "a name beginning with a combining mark: status $status / $status_alone, output: $(cat "$work/marks.out")"
+    fail "a name beginning with a combining mark: status $status / $status_alone / $status_root, output: $(cat "$work/marks.out")"
 fi
 
 # 16. Every file's final line is printed: 1,000 small files give 1,000 completed lines.

@@ -92,6 +92,28 @@ import Testing
         #expect(try SourceTree.walk(root, excluding: patterns).files.map(\.relativePath) == files)
     }
 
+    /// A pattern is read in its bytes, as `fnmatch` reads it: a leading `/` anchors it even before a combining
+    /// mark (read in characters, `/` and the mark were one character, and the pattern matched nothing).
+    @Test(
+        arguments: [
+            ("/\u{301}x", "\u{301}x", FNM_PATHNAME), ("./\u{301}x", "\u{301}x", FNM_PATHNAME),
+            ("//./a", "a", FNM_PATHNAME), ("a/\u{301}", "a/\u{301}", 0), ("*.log", "*.log", 0), ("", "", 0),
+        ] as [(String, String, Int32)])
+    func aPatternIsAnchoredByItsBytes(pattern: String, matched: String, flags: Int32) {
+        let exclusion = SourceTree.Walk.exclusion(pattern)
+        #expect([exclusion.pattern, String(exclusion.flags)] == [matched, String(flags)])
+    }
+
+    /// A path's components are split at its `/` bytes, empty ones kept, a `/` before a combining mark included.
+    @Test(
+        arguments: [
+            ("a/b", ["a", "b"]), ("a//b/", ["a", "", "b", ""]), ("", [""]), ("/", ["", ""]),
+            ("d/\u{301}e/f", ["d", "\u{301}e", "f"]), ("été/x", ["été", "x"]),
+        ])
+    func aPathIsSplitAtItsSeparatorBytes(path: String, components: [String]) {
+        #expect(FileName.components(of: path) == components)
+    }
+
     /// Issue 23: a tree 100 levels deep with a file at the bottom, and 12,000 files in one directory, beyond
     /// the old bounds (32 levels, 10,000 entries), are read whole; the walk enters and leaves every directory
     /// in order, holding one open directory a level.

@@ -204,26 +204,45 @@ import Darwin
     /// A `--trace` or `--record` file may be a FIFO its user reads: once that reader quits, a write fails with
     /// an error that says so, and raises no SIGPIPE (which ended the whole program, terminal and all).
     @Test func aWriteToAFIFOWhoseReaderQuitFailsAndRaisesNothing() throws {
+        try Self.inNewFolder(name: "trace") { path in
+            try #require(mkfifo(path, 0o600) == 0)
+            let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            try #require(reader >= 0)
+            let file = try OutputFile(creating: path)
+            try file.write("frame 1\n")
+            _ = close(reader)
+            #expect(throws: OutputFileError(path: path, reason: "the pipe's reader has gone")) {
+                try file.write("frame 2\n")
+            }
+            try file.close()
+            var pending = sigset_t()
+            sigpending(&pending)
+            #expect(sigismember(&pending, SIGPIPE) == 0)
+        }
+    }
+
+    /// A file whose name begins with a combining mark is created in its directory under that name: the path is
+    /// split at its last `/` byte (in characters, the `/` before the mark was not found).
+    @Test func aNameBeginningWithACombiningMarkIsCreatedInItsDirectory() throws {
+        try Self.inNewFolder(name: "\u{301}trace") { path in
+            let file = try OutputFile(creating: path)
+            try file.write("x")
+            try file.close()
+            var status = stat()
+            #expect(stat(path, &status) == 0 && status.st_size == 1)
+        }
+    }
+
+    /// Runs `body` with the path `name` in a new empty folder under /tmp, then removes both.
+    static func inNewFolder(name: String, _ body: (String) throws -> Void) throws {
         var template = Array("/tmp/output-file-XXXXXX".utf8CString)
         let folder = try #require(mkdtemp(&template).map { String(cString: $0) })
-        let path = folder + "/trace"
+        let path = folder + "/" + name
         defer {
             unlink(path)
             rmdir(folder)
         }
-        try #require(mkfifo(path, 0o600) == 0)
-        let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        try #require(reader >= 0)
-        let file = try OutputFile(creating: path)
-        try file.write("frame 1\n")
-        _ = close(reader)
-        #expect(throws: OutputFileError(path: path, reason: "the pipe's reader has gone")) {
-            try file.write("frame 2\n")
-        }
-        try file.close()
-        var pending = sigset_t()
-        sigpending(&pending)
-        #expect(sigismember(&pending, SIGPIPE) == 0)
+        try body(path)
     }
 }
 

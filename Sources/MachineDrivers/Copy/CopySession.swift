@@ -277,7 +277,7 @@ private struct CopyStream {
 
         /// The directories from the destination down to the entry at `path`, and its name (names hold no `/`).
         static func split(_ path: String) -> (directory: [String], name: String) {
-            var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            var components = FileName.components(of: path)
             let name = components.removeLast()
             return (components, name)
         }
