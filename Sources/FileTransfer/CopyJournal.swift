@@ -304,7 +304,7 @@ public final class CopyJournal: Sendable {
         let json = record.json
         var line: [UInt8] = []
         line.reserveCapacity(checksumDigits + 2 + json.count)
-        line.append(contentsOf: checksum(of: json).utf8)
+        line.appendUTF8(of: checksum(of: json))
         line.append(UInt8(ascii: " "))
         line.append(contentsOf: json)
         line.append(UInt8(ascii: "\n"))

@@ -14,6 +14,9 @@ public enum DisplayText {
     public static func escaped(_ text: String, limit: Int? = nil) -> String {
         // Most text needs nothing: then it is returned as it is, sharing its storage, rather than copied scalar
         // by scalar (a copy dashboard keeps one such name for each of its rows).
+        // Printable ASCII other than the backslash needs nothing, whatever its length; it is found in one pass over
+        // the bytes rather than by asking each scalar.
+        if limit == nil, !text.containsUTF8Byte(where: { !QuotedLiteral.isPlainASCII($0) }) { return text }
         if limit == nil, !text.unicodeScalars.contains(where: { escape($0) != nil }) { return text }
         var result = ""
         var kept = 0

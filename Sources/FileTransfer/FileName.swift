@@ -18,7 +18,7 @@ public enum FileName {
         let bytes = Array(bytes)
         // The common case, valid UTF-8 without the reserved scalars, costs one validation.
         if let text = String(validating: bytes, as: UTF8.self),
-            !text.unicodeScalars.contains(where: isEscape)
+            !containsEscape(text)
         {
             return text
         }
@@ -47,7 +47,7 @@ public enum FileName {
 
     /// The bytes `name` stands for: each escape scalar as its byte, every other scalar in UTF-8.
     public static func bytes(_ name: String) -> [UInt8] {
-        guard name.unicodeScalars.contains(where: isEscape) else { return Array(name.utf8) }
+        guard containsEscape(name) else { return Array(name.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count)
         for scalar in name.unicodeScalars {
@@ -65,7 +65,7 @@ public enum FileName {
     public static func withCString<Result, Failure: Error>(
         _ name: String, _ body: (UnsafePointer<CChar>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard name.unicodeScalars.contains(where: isEscape) else {
+        guard containsEscape(name) else {
             return try name.withCString { pointer in Swift.Result { () throws(Failure) in try body(pointer) } }.get()
         }
         let terminated = bytes(name) + [0]
@@ -76,6 +76,13 @@ public enum FileName {
                 }
             }
         }.get()
+    }
+
+    /// True when `name` holds a scalar that stands for a single byte. The UTF-8 of those scalars (U+10FF00 and up)
+    /// begins with the byte 0xF4, as that of every scalar from U+100000 does, so for a name without that byte,
+    /// nearly every name, one pass over its bytes answers.
+    static func containsEscape(_ name: String) -> Bool {
+        name.containsUTF8Byte(where: { $0 == 0xF4 }) && name.unicodeScalars.contains(where: isEscape)
     }
 
     /// True for the scalars that stand for single bytes.

@@ -46,50 +46,65 @@ extension JournalRecord {
     }
 }
 
-/// Writes nested JSON objects field by field; the caller gives the fields in sorted order.
+/// Writes nested JSON objects field by field; the caller gives the fields in sorted order. Keys are this file's
+/// own literals (ASCII identifiers, nothing to escape); a line is written into one buffer reserved at once.
 private struct JSONObjectWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
-    /// Open objects; for each, whether it has a field yet.
-    private var hasField: [Bool] = [false]
+    private var bytes: [UInt8]
+    /// How many objects are open.
+    private var depth = 1
+    /// Bit `n` set: the object open at depth `n + 1` has a field yet (a record nests two deep).
+    private var hasField: UInt64 = 0
+
+    init() {
+        bytes = []
+        // A line's JSON with a path of a hundred bytes fits: no growth on the way.
+        bytes.reserveCapacity(320)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
     /// Starts the field `key` holding an object.
-    mutating func open(_ key: String) {
+    mutating func open(_ key: StaticString) {
         self.key(key)
         bytes.append(UInt8(ascii: "{"))
-        hasField.append(false)
+        depth += 1
+        precondition(depth <= UInt64.bitWidth, "JSON objects nested more than \(UInt64.bitWidth) deep")
     }
 
     /// Ends the innermost open object.
     mutating func close() {
         bytes.append(UInt8(ascii: "}"))
-        hasField.removeLast()
+        depth -= 1
+        hasField &= ~(1 << depth)
     }
 
-    mutating func field(_ key: String, string: String) {
+    mutating func field(_ key: StaticString, string: String) {
         self.key(key)
         appendString(string)
     }
 
-    mutating func field(_ key: String, integer: Int64) {
+    mutating func field(_ key: StaticString, integer: Int64) {
         self.key(key)
-        bytes.append(contentsOf: String(integer).utf8)
+        bytes.appendUTF8(of: String(integer))
     }
 
-    mutating func field(_ key: String, bool: Bool) {
+    mutating func field(_ key: StaticString, bool: Bool) {
         self.key(key)
-        bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        bytes.appendUTF8(of: bool ? "true" : "false")
     }
 
     /// Every object closed.
     consuming func finished() -> [UInt8] {
-        while !hasField.isEmpty { close() }
+        while depth > 0 { close() }
         return bytes
     }
 
-    private mutating func key(_ key: String) {
-        if hasField[hasField.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        hasField[hasField.count - 1] = true
-        appendString(key)
+    private mutating func key(_ key: StaticString) {
+        let bit: UInt64 = 1 << (depth - 1)
+        if hasField & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        hasField |= bit
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 
@@ -100,7 +115,7 @@ private struct JSONObjectWriter {
         defer { bytes.append(UInt8(ascii: "\"")) }
         // Most strings (keys, names, digests) need no escape: their bytes are copied at once.
         if !string.containsUTF8Byte(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: string.utf8)
+            bytes.appendUTF8(of: string)
             return
         }
         for byte in string.utf8 {

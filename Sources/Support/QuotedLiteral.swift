@@ -2,8 +2,14 @@
 /// literals (canonical text) and JSON strings (asciicasts).
 package enum QuotedLiteral {
     /// `text` in double quotes with `"`, `\`, newline, carriage return and tab escaped by a backslash, and every
-    /// other scalar written as `escape` spells it, or as itself where `escape` gives nil.
+    /// other scalar written as `escape` spells it, or as itself where `escape` gives nil. Printable ASCII
+    /// (space to `~`) other than `"` and `\` is always written as itself: `escape` is not asked about it.
     package static func quoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
+        // Most text (paths, names, messages) is printable ASCII with nothing to escape: then it is copied at once
+        // rather than scalar by scalar.
+        if !text.containsUTF8Byte(where: { !isPlainASCII($0) || $0 == UInt8(ascii: "\"") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -13,7 +19,9 @@ package enum QuotedLiteral {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if let escaped = escape(scalar) {
+                if scalar.isASCII, isPlainASCII(UInt8(scalar.value)) {
+                    out.unicodeScalars.append(scalar)
+                } else if let escaped = escape(scalar) {
                     out += escaped
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -21,6 +29,12 @@ package enum QuotedLiteral {
             }
         }
         return out + "\""
+    }
+
+    /// True for printable ASCII other than the backslash: a byte that every dialect writes as it is.
+    @inline(__always)
+    package static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\")
     }
 
     /// `scalar` as JSON's `\uXXXX` escape (four lower-case hex digits; for the controls and separators a JSON

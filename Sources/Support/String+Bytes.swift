@@ -10,3 +10,14 @@ extension String {
         return utf8.contains(where: predicate)
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends `string`'s UTF-8 bytes: at once from its contiguous storage (a native string's), or one by one
+    /// otherwise. Appending a `String.UTF8View` as a sequence steps an iterator byte by byte, and the journal
+    /// appends every key, name and digest of every line it writes.
+    @inlinable
+    package mutating func appendUTF8(of string: String) {
+        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+        if appended == nil { append(contentsOf: string.utf8) }
+    }
+}

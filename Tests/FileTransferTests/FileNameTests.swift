@@ -17,6 +17,7 @@ import Testing
         [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
         [0xF4, 0x8F, 0xBC, 0x80],  // U+10FF00, the first scalar that stands for a byte
         [0xF4, 0x8F, 0xBF, 0xBF, 0x41],  // U+10FFFF then "A"
+        [0xF4, 0x80, 0x80, 0x80],  // U+100000: begins with 0xF4, as the escapes do, yet stands for itself
         [0x80, 0x80, 0xFE, 0xFF, 0x01, 0x7F],
         Array(0x01...0xFF),
     ]
@@ -34,6 +35,17 @@ import Testing
     @Test func differentBytesStayDifferentNames() {
         let bytes = Self.names.map { FileName.bytes(FileName.string($0)) }
         #expect(Set(bytes).count == Self.names.count)
+    }
+
+    /// A name holds an escape only where a scalar stands for a byte: other scalars whose UTF-8 begins with 0xF4,
+    /// as the escapes' does, are text.
+    @Test(
+        arguments: [
+            ([0x61], false), ([0xF4, 0x80, 0x80, 0x80], false), ([0xF4, 0x8F, 0xBB, 0xBF], false),
+            ([0xF4, 0x8F, 0xBC, 0x80], true), (Array("bad".utf8) + [0xFF], true), ([0xC3, 0xA9, 0xF4], true),
+        ] as [([UInt8], Bool)])
+    func anEscapeIsFoundOnlyWhereAScalarStandsForAByte(bytes: [UInt8], escaped: Bool) {
+        #expect(FileName.containsEscape(FileName.string(bytes)) == escaped)
     }
 
     /// Valid UTF-8 is carried as the text it is; a byte that is not UTF-8 is shown as `\xFF`.

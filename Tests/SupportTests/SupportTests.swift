@@ -139,6 +139,45 @@ import Darwin
     }
 }
 
+/// Appending a string's UTF-8 to a byte array appends exactly its bytes after what was there, whether the string
+/// is empty, inline, on the heap, non-ASCII, or a substring's copy.
+@Suite struct AppendUTF8Tests {
+    @Test(
+        arguments: [
+            "", "a", "name.txt", "été/🙂", String(repeating: "long", count: 40), String("xx/yy".dropFirst(2)),
+            "\u{0}nul",
+        ])
+    func appendsExactlyTheBytes(text: String) {
+        var bytes: [UInt8] = [0x7B]
+        bytes.appendUTF8(of: text)
+        #expect(bytes == [0x7B] + Array(text.utf8))
+    }
+}
+
+/// A quoted literal escapes the quote, the backslash and the line controls itself, asks its dialect about every
+/// other scalar outside printable ASCII, and writes printable ASCII as it is without asking.
+@Suite struct QuotedLiteralTests {
+    @Test(
+        arguments: [
+            ("", #""""#),
+            ("plain text ~!", #""plain text ~!""#),
+            (#"say "hi"\now"#, #""say \"hi\"\\now""#),
+            ("two\nlines\r\t", #""two\nlines\r\t""#),
+            ("bell\u{7}", #""bell<7>""#),
+            ("café", #""caf<E9>""#),
+            ("a\u{7F}b", #""a<7F>b""#),
+        ])
+    func escapesWhatTheDialectSaysAndKeepsPlainASCII(text: String, quoted: String) {
+        let dialect: (Unicode.Scalar) -> String? = { "<" + String($0.value, radix: 16, uppercase: true) + ">" }
+        #expect(QuotedLiteral.quoted(text, escape: dialect) == quoted)
+    }
+
+    /// A dialect that escapes nothing leaves every other scalar as it is.
+    @Test func aDialectThatEscapesNothingKeepsEveryOtherScalar() {
+        #expect(QuotedLiteral.quoted("é🙂\u{7}x", escape: { _ in nil }) == "\"é🙂\u{7}x\"")
+    }
+}
+
 /// A write to a reader that takes nothing gives up when told to (a copy piped to a pager nobody scrolls must
 /// still stop on SIGTERM), writing first whatever the reader still takes; a reader that takes everything gets
 /// every byte.
