@@ -9,7 +9,10 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// The engine running the model's table.
     public let engine: StateMachine<State, Event>
 
-    /// A machine starting in `initial`, running `transition`.
+    /// A machine starting in `initial`, running `transition`. Inlinable, as the engine's initializer is, so that a
+    /// client making a machine a file (a tree copy) sets it up in code specialised for its model instead of
+    /// asking the runtime for the layout of each generic type it builds.
+    @inlinable
     public init(
         initial: State, label: String, historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil,
         transition: @escaping @Sendable (State, Event) -> Transition<State, Event>
@@ -21,6 +24,7 @@ public final class ModelMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// A machine carrying on where `snapshot` left one, as `StateMachine(restoring:…)` does: same state, visit
     /// and record numbering, running `transition`.
+    @inlinable
     public init(
         restoring snapshot: StateMachine<State, Event>.Snapshot, label: String, historyLimit: Int = 64,
         clock: AnyClock? = nil, reporter: Reporter? = nil,
@@ -70,6 +74,7 @@ public protocol MachineModel: Hashable, Sendable {
 
 extension ModelMachine where State: MachineModel, Event == State.Event {
     /// A machine starting in the model's ``MachineModel/initial`` state, running its table.
+    @inlinable
     public convenience init(
         label: String = State.machineLabel, historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
     ) {
@@ -79,6 +84,7 @@ extension ModelMachine where State: MachineModel, Event == State.Event {
     }
 
     /// A machine carrying on where `snapshot` left one of the model's, running its table.
+    @inlinable
     public convenience init(
         restoring snapshot: StateMachine<State, Event>.Snapshot, label: String = State.machineLabel,
         historyLimit: Int = 64, clock: AnyClock? = nil, reporter: Reporter? = nil
