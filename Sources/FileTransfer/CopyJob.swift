@@ -119,11 +119,18 @@ public final class CopyJob: Sendable {
     /// `filesClosed` is called when the run has closed its files and waits for its commit batch (a small file
     /// committed with others, ``CopyJournal/commitTogether(_:then:)``), before the run returns; a run that ends
     /// otherwise does not call it.
+    ///
+    /// `stopAsked` is asked once, as soon as the run is under way: true stops it at its first chunk boundary, as a
+    /// cancellation of the task would. It is how a caller that stops runs with ``interrupt()`` (which reaches only
+    /// a run under way) reaches one it stopped before the run began: it sets what `stopAsked` reads before it
+    /// calls ``interrupt()``, so one of the two always reaches the run.
     public func run(
         progress: @escaping @Sendable (CopyProgress) -> Void = { _ in },
-        filesClosed: @escaping @Sendable () -> Void = {}
+        filesClosed: @escaping @Sendable () -> Void = {},
+        stopAsked: () -> Bool = { false }
     ) async throws(TransferError) -> CopyOutcome {
         guard let run = control.beginRun() else { return .cancelled }
+        if stopAsked() { control.interrupt(run) }
         let control = self.control
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -127,6 +128,25 @@ import Testing
         #expect(fixture.sourceReads() == [])
         #expect(job.lifecycle == .ready)
         #expect(try await job.run() == .completed(fixture.committed))
+    }
+
+    /// A stop that came before the run began, which ``CopyJob/interrupt()`` cannot reach, reaches it through
+    /// `stopAsked`: the run stops at its first chunk as a task cancelled before it started does, reading nothing.
+    /// `stopAsked` is asked once the run is under way, and a run not asked to stop completes.
+    @Test func aStopAskedBeforeTheRunBeganStopsItAtTheFirstChunk() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let job = fixture.job()
+        let asked = Locked<[CopyLifecycle]>([])
+        let outcome = try await job.run(stopAsked: {
+            asked.withLock { $0.append(job.lifecycle) }
+            return true
+        })
+        #expect(outcome == .interrupted(offset: 0))
+        #expect(asked.withLock { $0 } == [.running])
+        #expect(fixture.sourceReads() == [])
+        #expect(job.lifecycle == .ready)
+        #expect(try await job.run(stopAsked: { false }) == .completed(fixture.committed))
     }
 
     @Test func cancelWhileRunningRemovesThePartial() async throws {

@@ -189,8 +189,7 @@ package final class CopyTransfer: TransferDriver {
     }
 
     /// What the transfer holds beyond its machine and its request: a ``CopyJob`` (made by a run, kept while the
-    /// copy can continue from it) and a run's stopper (through it the run's task, kept until the run's outcome
-    /// reached the machine). A completed transfer holds neither, so a dashboard of many completed rows keeps
+    /// copy can continue from it) and a run's stopper (kept until the run's outcome reached the machine). A completed transfer holds neither, so a dashboard of many completed rows keeps
     /// their machines and little else.
     package var holdings: (job: Bool, stopper: Bool) {
         (job.withLock { $0 != nil }, suspension.withLock { $0.holdsRun })
@@ -246,40 +245,31 @@ package final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// Runs `job` in a task of its own, so a pause can stop it (through `stopper`) while the visit goes on; its
-    /// progress goes through `forwarder`, and `slot` is given back as soon as the run holds no file open.
+    /// Runs `job` in this task (the visit's work), stopped by `stopper` for a pause while the visit goes on, and by
+    /// the task's cancellation when the visit ends (a stop, a cancel): the job stops at the chunk boundary after
+    /// the one in flight. Its progress goes through `forwarder`, and `slot` is given back as soon as the run holds
+    /// no file open.
     ///
-    /// The cancellation handler is in place before the job's task exists, and stops the run as a pause does
-    /// (``RunStopper``), so a visit's end (a stop, a cancel) reaches a running job at once: the job stops at the
-    /// chunk boundary after the one in flight.
+    /// No task of its own: a task for each run cost two more thread hops a file, and a pause reaches the run
+    /// through the job itself (``RunStopper``).
     private func run(
         _ job: CopyJob, stoppedBy stopper: RunStopper, forwarding forwarder: ProgressForwarder, slot: HeldSlot
     ) async -> Result<CopyOutcome, TransferError> {
         let driverStatus = self.driverStatus
-        return await withTaskCancellationHandler {
-            let run = Task { () async -> Result<CopyOutcome, TransferError> in
-                do throws(TransferError) {
-                    return .success(
-                        try await job.run(
-                            progress: { progress in
-                                // The status first, then the percent: a size or a start of copying the row has not
-                                // seen is sent as progress even at the same percent, so the machine records it and
-                                // whoever reads the records reads the status with them.
-                                forwarder.forward(progress, always: driverStatus.note(progress))
-                            },
-                            // A small file waiting for its commit batch holds no descriptor: its slot lets the next
-                            // copy open its files, and the batches grow.
-                            filesClosed: slot.release))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            stopper.attach(run)
-            let outcome = await run.value
-            stopper.detach()
-            return outcome
-        } onCancel: {
-            stopper.stop()
+        do throws(TransferError) {
+            return .success(
+                try await job.run(
+                    progress: { progress in
+                        // The status first, then the percent: a size or a start of copying the row has not seen is
+                        // sent as progress even at the same percent, so the machine records it and whoever reads the
+                        // records reads the status with them.
+                        forwarder.forward(progress, always: driverStatus.note(progress))
+                    },
+                    // A small file waiting for its commit batch holds no descriptor: its slot lets the next copy
+                    // open its files, and the batches grow.
+                    filesClosed: slot.release, stopAsked: stopper.isStopped))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -385,41 +375,28 @@ private struct CopySuspension {
     var holdsRun: Bool { active != nil }
 }
 
-/// Stops a job's run for a pause or for the end of its visit: interrupts the run under way at once, and
-/// cancels the run's task, also when the stop comes before the task is attached. The interrupt reaches the
-/// job even while the task that started the run's task waits for a thread before attaching it.
+/// Stops a job's run for a pause: interrupts the run under way at once, and one that has not begun yet as soon as
+/// it begins (``CopyJob/run(progress:filesClosed:stopAsked:)`` asks ``isStopped``).
 private final class RunStopper: Sendable {
     /// Interrupts the job's run; holds the job weakly, since the visit's suspension keeps this stopper after the
     /// run returned, and a completed transfer lets its job go.
     private let interrupt: @Sendable () -> Void
-    private let state = Locked<(task: Task<Result<CopyOutcome, TransferError>, Never>?, stopped: Bool)>((nil, false))
+    private let stopped = Locked(false)
 
     init(job: CopyJob) {
         interrupt = { [weak job] in job?.interrupt() }
     }
 
-    /// Interrupts the job's run now; cancels the task now, or as soon as it is attached.
+    /// Marks the run stopped, then interrupts it: a run that began before the mark is interrupted, and one that
+    /// begins after it finds the mark.
     func stop() {
+        stopped.withLock { $0 = true }
         interrupt()
-        state.withLock { state in
-            state.stopped = true
-            return state.task
-        }?.cancel()
     }
 
-    /// The run's task; cancelled at once when `stop` came first.
-    func attach(_ task: Task<Result<CopyOutcome, TransferError>, Never>) {
-        let stopped = state.withLock { state in
-            state.task = task
-            return state.stopped
-        }
-        if stopped { task.cancel() }
-    }
-
-    /// Lets the run's task go once it returned: the visit's suspension keeps this stopper, and a finished task
-    /// held by every completed row kept its allocations (about 2.4 KB a row of a 10,000-file dashboard).
-    func detach() {
-        state.withLock { $0.task = nil }
+    /// Whether ``stop()`` was called.
+    func isStopped() -> Bool {
+        stopped.withLock { $0 }
     }
 }
 
