@@ -102,13 +102,17 @@ public struct ContentDigest: Sendable {
             last.withUnsafeBytes { ending.addBlocks($0) }
         }
         ending.closeZeroRun(at: ending.blockedCount)
-        var outer = SHA256()
-        outer.update(Array("statetui-content-sha256-v1\0".utf8))
-        outer.update(Self.littleEndian(ending.blockedCount))
-        ending.zeroRuns.finalize().withUnsafeBytes { outer.update($0) }
-        ending.data.finalize().withUnsafeBytes { outer.update($0) }
-        return outer.finalize()
+        // The outer message whole (99 bytes), hashed by one context finished in place.
+        var outer = Self.domain
+        outer.reserveCapacity(Self.domain.count + 8 + 2 * 32)
+        outer += Self.littleEndian(ending.blockedCount)
+        ending.zeroRuns.finalize().withUnsafeBytes { outer.append(contentsOf: $0) }
+        ending.data.finalize().withUnsafeBytes { outer.append(contentsOf: $0) }
+        return SHA256.hash(outer)
     }
+
+    /// What the outer message begins with: the definition's name and version.
+    private static let domain = Array("statetui-content-sha256-v1\0".utf8)
 
     /// Hashes whole blocks (the last may be short only when the content ends with it), each maximal
     /// stretch of data blocks in one update.

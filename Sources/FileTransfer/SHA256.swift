@@ -4,23 +4,27 @@
 /// libcrypto chooses the fastest compression function for the CPU (the x86 SHA extensions where they
 /// exist). The value has value semantics: copying a `SHA256` and updating the copy leaves the original
 /// as it was (the underlying `EVP_MD_CTX` is duplicated on the first write to a shared copy).
+///
+/// The context is made by the first byte hashed: a digest of nothing (an empty file's content, a copy's
+/// hole-free file's runs of zeros) is the empty message's, which libcrypto computed once for the process.
 public struct SHA256: Sendable {
-    private var context: DigestContext
+    /// nil until the first byte is hashed.
+    private var context: DigestContext?
     /// The number of message bytes hashed so far.
     public private(set) var byteCount: Int64 = 0
 
     /// Starts hashing an empty message.
-    public init() {
-        context = DigestContext()
-    }
+    public init() {}
 
     /// Hashes the next part of the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        if !isKnownUniquelyReferenced(&context) {
-            context = context.copy()
+        if context == nil {
+            context = DigestContext()
+        } else if !isKnownUniquelyReferenced(&context) {
+            context = context?.copy()
         }
-        context.update(base, count: bytes.count)
+        context?.update(base, count: bytes.count)
         byteCount += Int64(bytes.count)
     }
 
@@ -39,13 +43,17 @@ public struct SHA256: Sendable {
 
     /// The digest of everything hashed so far; the computation itself can go on afterwards.
     public func finalize() -> SHA256Digest {
-        context.copy().finish()
+        context?.copy().finish() ?? Self.emptyMessage
     }
+
+    /// The digest of the empty message, computed by libcrypto the first time it is asked for.
+    private static let emptyMessage = DigestContext().finish()
 
     /// The digest of one whole message: one context, finished in place (``finalize()`` finishes a copy, so that
     /// hashing can go on, which a whole message does not need). A copy hashes each of its journal lines and its
     /// partial's name, and the copy of the context was a third of each hash's calls into libcrypto.
     public static func hash(_ bytes: some Collection<UInt8>) -> SHA256Digest {
+        guard !bytes.isEmpty else { return emptyMessage }
         let context = DigestContext()
         withRawBytes(of: bytes) { raw in
             if let base = raw.baseAddress, raw.count > 0 { context.update(base, count: raw.count) }

@@ -87,16 +87,23 @@ import Testing
     }
 
     /// A copied hasher is independent: the resumed copy job keeps a copy of the running state while the
-    /// original goes on (the libcrypto context behind it is duplicated on the first write to a copy).
+    /// original goes on (the libcrypto context behind it is duplicated on the first write to a copy). So is a
+    /// copy made before the first byte, when there is no context yet.
     @Test func copiesOfAHasherGoOnIndependently() {
+        let empty = SHA256()
+        var fromEmpty = empty
+        fromEmpty.update(Array("abc".utf8))
         var original = SHA256()
         original.update(Array("ab".utf8))
         var copy = original
         copy.update(Array("c".utf8))
         original.update(Array("x".utf8))
         #expect(
-            [copy.finalize(), original.finalize()] == [SHA256.hash(Array("abc".utf8)), SHA256.hash(Array("abx".utf8))])
-        #expect([copy.byteCount, original.byteCount] == [3, 3])
+            [copy.finalize(), original.finalize(), empty.finalize(), fromEmpty.finalize()] == [
+                SHA256.hash(Array("abc".utf8)), SHA256.hash(Array("abx".utf8)), SHA256.hash([]),
+                SHA256.hash(Array("abc".utf8)),
+            ])
+        #expect([copy.byteCount, original.byteCount, empty.byteCount, fromEmpty.byteCount] == [3, 3, 0, 3])
     }
 
     /// libcrypto is opened by the first hash, by the soname of the major version its headers declare
@@ -114,5 +121,44 @@ import Testing
             error.description
                 == "cannot load libcrypto.so.3 (OpenSSL 3's libcrypto, which SHA-256 needs; Debian: libssl3): "
                 + "libcrypto.so.3: cannot open shared object file")
+    }
+}
+
+/// The content digest is the one its documentation defines, byte for byte (journals of earlier runs hold it):
+/// SHA-256 of the name and version, the size, the digest of the runs of zero blocks and the digest of the data,
+/// for empty content, data alone, and zero blocks before and between data.
+@Suite struct ContentDigestDefinitionTests {
+    static func littleEndian(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    static func defined(size: UInt64, runs: [(UInt64, UInt64)], data: [UInt8]) -> SHA256Digest {
+        let runBytes = runs.flatMap { littleEndian($0.0) + littleEndian($0.1) }
+        return SHA256.hash(
+            Array("statetui-content-sha256-v1\0".utf8) + littleEndian(size) + SHA256.hash(runBytes).bytes
+                + SHA256.hash(data).bytes)
+    }
+
+    @Test func emptyContent() {
+        #expect(ContentDigest.of([UInt8]()) == Self.defined(size: 0, runs: [], data: []))
+    }
+
+    @Test func dataAlone() {
+        let data = Array("abc".utf8)
+        #expect(ContentDigest.of(data) == Self.defined(size: 3, runs: [], data: data))
+    }
+
+    @Test func zeroBlocksBeforeAndBetweenData() {
+        let block = ContentDigest.blockSize
+        let first = [UInt8](repeating: 7, count: block)
+        let content = [UInt8](repeating: 0, count: 2 * block) + first + [UInt8](repeating: 0, count: block) + [1, 2]
+        var fed = ContentDigest()
+        content.withUnsafeBytes { fed.update(UnsafeRawBufferPointer(rebasing: $0[..<(2 * block)])) }
+        fed.updateZeros(count: 0)
+        content.withUnsafeBytes { fed.update(UnsafeRawBufferPointer(rebasing: $0[(2 * block)...])) }
+        let expected = Self.defined(
+            size: UInt64(content.count), runs: [(0, UInt64(2 * block)), (UInt64(3 * block), UInt64(block))],
+            data: first + [1, 2])
+        #expect([ContentDigest.of(content), fed.finalize()] == [expected, expected])
     }
 }
