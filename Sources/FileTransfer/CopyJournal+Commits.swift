@@ -126,7 +126,7 @@ extension CopyJournal {
 }
 
 /// The commits waiting for a batch, and whether a batch is scheduled or under way.
-struct CommitQueue {
+struct CommitQueue: Sendable {
     var waiting: [WaitingCommit] = []
     var scheduled = false
     /// The failure of a sync of the file system, which fails every batch after it.

@@ -48,7 +48,7 @@ public final class CopyJournal: Sendable {
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
     /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
-    let commits = Locked(CommitQueue())
+    let commits = SleepingLock(CommitQueue())
     /// Where batches of commits are carried out, one at a time.
     let committer = DispatchQueue(label: "statetui journal commits")
 
