@@ -62,37 +62,12 @@ public final class CopyJob: Sendable {
         var written: FileStatus
     }
 
-    /// Where this job's runs do their blocking work (``queue(forSizeHint:)``).
-    private let sizeHint: Int64?
-
-    /// Prepares a job; nothing touches the disk until `run`. `sizeHint` is the source's size when a walk read it
-    /// (nil: not known); it only decides where the runs do their work (``queue(forSizeHint:)``): the copy reads
-    /// the file to its end, whatever its size now.
-    public init(
-        request: CopyRequest, journal: CopyJournal? = nil, options: CopyOptions = CopyOptions(), sizeHint: Int64? = nil
-    ) {
+    /// Prepares a job; nothing touches the disk until `run`.
+    public init(request: CopyRequest, journal: CopyJournal? = nil, options: CopyOptions = CopyOptions()) {
         self.request = request
         self.journal = journal
         self.options = options
-        self.sizeHint = sizeHint
         self.control = CopyControl(label: "copy \(DisplayText.escaped(request.name))")
-    }
-
-    /// Where the runs of small files do their work: a queue of their own that runs as many at once as the
-    /// machine has cores. A small file's copy is a few system calls and a commit handed over (its thread does
-    /// not wait for its batch), so more at once only wake and park more threads: a serial queue of its own
-    /// for each, on dispatch's pool that adds a thread for every queue with work, made half the context
-    /// switches of a 10,000-file tree copy (threads going idle between files). Swift's tasks, the journal's
-    /// committer and every file's write and hash queues run elsewhere, so a small file whose read hangs holds
-    /// up only the small files behind it.
-    static let smallFiles = DispatchQueue(label: "statetui copy: small files", attributes: .concurrent)
-
-    /// The queue a run does its blocking work on: ``smallFiles`` for a file under
-    /// ``commitTogetherMaximumSize`` when it was read (those commit in batches), else a serial queue of its own,
-    /// so large files and files of unknown size copy side by side, as many as hold a slot.
-    static func queue(forSizeHint size: Int64?) -> DispatchQueue {
-        if let size, size < commitTogetherMaximumSize { return smallFiles }
-        return DispatchQueue(label: "statetui copy")
     }
 
     /// Where the job is in its life.
@@ -160,9 +135,9 @@ public final class CopyJob: Sendable {
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Off the cooperative pool: the loop blocks in read/write, which must not hold one of its
-                // few threads. Either queue runs on pooled threads, so thousands of small files do not each
-                // create and end a thread.
-                Self.queue(forSizeHint: sizeHint).async { [self] in
+                // few threads. A serial queue of its own runs on a pooled thread (dispatch's overcommit
+                // pool), so thousands of small files do not each create and end a thread.
+                DispatchQueue(label: "statetui copy").async { [self] in
                     perform(run: run, progress: progress, filesClosed: filesClosed) {
                         continuation.resume(returning: $0)
                     }

@@ -35,10 +35,6 @@ public struct SourceTree: Hashable, Sendable {
         /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it in the
         /// tree names this one (``sameFileAs``), whose path below the destination is where its copy lies.
         public var hasOtherNames = false
-        /// Its size when the walk read it (nil: not known), a hint for where its copy runs
-        /// (``CopyJob/init(request:journal:options:sizeHint:)``); the copy reads the file to its end whatever it
-        /// says.
-        public var size: Int64? = nil
 
         /// The path relative to the destination, e.g. `photos/2024/a.jpg`.
         public var relativePath: String { (directory + [name]).joined(separator: "/") }
@@ -355,7 +351,7 @@ public struct SourceTree: Hashable, Sendable {
             if isExcluded(relativePath, isDirectory: status.kind == .directory) { return nil }
             switch status.kind {
             case .regularFile:
-                var file = File(directory: frame.components, name: name, source: entryPath, size: status.size)
+                var file = File(directory: frame.components, name: name, source: entryPath)
                 if status.linkCount > 1 {
                     file.sameFileAs = firstNames.meet(status, at: file.relativePath)
                     file.hasOtherNames = file.sameFileAs == nil

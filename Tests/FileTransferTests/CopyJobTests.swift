@@ -149,17 +149,6 @@ import Testing
         #expect(try await job.run(stopAsked: { false }) == .completed(fixture.committed))
     }
 
-    /// A file known to be small runs on the queue shared by small files, as many at once as there are cores; a
-    /// larger one, or one of unknown size, on a serial queue of its own, so large files copy side by side.
-    @Test(
-        arguments: [(0, true), (1, true), (1 << 20 - 1, true), (1 << 20, false), (1 << 30, false), (nil, false)]
-            as [(Int64?, Bool)])
-    func aSmallFileRunsOnTheQueueOfSmallFiles(size: Int64?, shared: Bool) {
-        let queue = CopyJob.queue(forSizeHint: size)
-        #expect((queue === CopyJob.smallFiles) == shared)
-        #expect(queue !== CopyJob.queue(forSizeHint: size) || shared)
-    }
-
     @Test func cancelWhileRunningRemovesThePartial() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }

@@ -370,8 +370,6 @@ private struct CopyStream {
         var displayName: String?
         var journal: CopyJournal
         var directory: Int?
-        /// Its size when it was read (nil: not known): where its copy runs (``CopyJob``'s size hint).
-        var size: Int64?
     }
 
     /// The next file's transfer, counted as unsettled in its directory.
@@ -379,7 +377,7 @@ private struct CopyStream {
         guard let file = nextFile() else { return nil }
         let transfer = CopyTransfer(
             source: file.source, destinationDirectory: file.journal.directory.path, overwrite: overwrite,
-            journal: file.journal, sharedOptions: sharedOptions, displayName: file.displayName, sizeHint: file.size)
+            journal: file.journal, sharedOptions: sharedOptions, displayName: file.displayName)
         if let id = file.directory {
             directories[id]?.active += 1
             directoryOf[ObjectIdentifier(transfer)] = id
@@ -401,7 +399,7 @@ private struct CopyStream {
                     hardLinks.append(HardLink(path: name, filePath: first, source: source))
                     continue
                 }
-                return FileToCopy(source: source, journal: journal, size: status?.size)
+                return FileToCopy(source: source, journal: journal)
             case .asIs(let entry):
                 sources.removeFirst()
                 makeAsIs(entry, in: top)
@@ -547,8 +545,7 @@ private struct CopyStream {
             messages += journal.problems.map { "\(journal.path): \($0)" }
             directory.journal = journal
         }
-        return FileToCopy(
-            source: file.source, displayName: file.relativePath, journal: journal, directory: id, size: file.size)
+        return FileToCopy(source: file.source, displayName: file.relativePath, journal: journal, directory: id)
     }
 
     /// The walk read every entry of directory `id`.

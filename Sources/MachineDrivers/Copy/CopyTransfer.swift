@@ -53,8 +53,6 @@ package final class CopyTransfer: TransferDriver {
     private let slots: CopySlots
     /// The job of the current transfer; replaced after a cancel, since a cancelled job is finished.
     private let job = Locked<CopyJob?>(nil)
-    /// The source's size when the session's walk read it, for its jobs (nil: a run of its own).
-    private let sizeHint: Int64?
     private let driverStatus: DriverStatus
     /// Where a reader of the machine's records starts: 0, or for a machine restored from a settled row the
     /// record before the one it was restored with (``SettledTransfer/recordsStart``).
@@ -80,14 +78,12 @@ package final class CopyTransfer: TransferDriver {
     /// options are shared with other transfers: a session of a million files holds them once.
     ///
     /// A row made again after its list let its completed transfer go (``CopyFiles``) passes `settled`: the
-    /// machine is restored where that one ended, its records numbered on (``recordsStart``). `sizeHint`, the
-    /// source's size when a walk read it, is where its job's runs go (``CopyJob/init(request:journal:options:sizeHint:)``).
+    /// machine is restored where that one ended, its records numbered on (``recordsStart``).
     package init(
         source: String, destinationDirectory: String, overwrite: Bool = false, journal: CopyJournal?,
         sharedOptions: SharedCopyOptions, displayName: String? = nil, slots: CopySlots = .perProcess,
-        expectedSize: Int64? = nil, settled: SettledTransfer? = nil, sizeHint: Int64? = nil
+        expectedSize: Int64? = nil, settled: SettledTransfer? = nil
     ) {
-        self.sizeHint = sizeHint
         self.slots = slots
         let name = CopyRequest.name(of: source)
         let shown = displayName ?? name
@@ -243,7 +239,7 @@ package final class CopyTransfer: TransferDriver {
     private func currentJob() -> CopyJob {
         job.withLock { job in
             if let job { return job }
-            let made = CopyJob(request: request, journal: journal, options: jobOptions(), sizeHint: sizeHint)
+            let made = CopyJob(request: request, journal: journal, options: jobOptions())
             job = made
             return made
         }
