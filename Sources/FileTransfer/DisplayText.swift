@@ -13,11 +13,15 @@ public enum DisplayText {
     /// characters of `text` are kept, followed by `…` and the count of characters left out.
     public static func escaped(_ text: String, limit: Int? = nil) -> String {
         // Most text needs nothing: then it is returned as it is, sharing its storage, rather than copied scalar
-        // by scalar (a copy dashboard keeps one such name for each of its rows).
-        // Printable ASCII other than the backslash needs nothing, whatever its length; it is found in one pass over
-        // the bytes rather than by asking each scalar.
-        if limit == nil, !text.containsUTF8Byte(where: { !QuotedLiteral.isPlainASCII($0) }) { return text }
-        if limit == nil, !text.unicodeScalars.contains(where: { escape($0) != nil }) { return text }
+        // by scalar (a copy dashboard keeps one such name for each of its rows). Printable ASCII other than the
+        // backslash, nearly all of it, is known to need nothing from one pass over its bytes; other text asks
+        // each scalar.
+        if limit == nil,
+            !text.containsUTF8Byte(where: { !QuotedLiteral.isPlainASCII($0) })
+                || !text.unicodeScalars.contains(where: { escape($0) != nil })
+        {
+            return text
+        }
         var result = ""
         var kept = 0
         var scalars = text.unicodeScalars.makeIterator()

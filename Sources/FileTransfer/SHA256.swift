@@ -56,7 +56,7 @@ public struct SHA256: Sendable {
         guard !bytes.isEmpty else { return emptyMessage }
         let context = DigestContext()
         withRawBytes(of: bytes) { raw in
-            if let base = raw.baseAddress, raw.count > 0 { context.update(base, count: raw.count) }
+            if let base = raw.baseAddress { context.update(base, count: raw.count) }
         }
         return context.finish()
     }

@@ -189,8 +189,8 @@ package final class CopyTransfer: TransferDriver {
     }
 
     /// What the transfer holds beyond its machine and its request: a ``CopyJob`` (made by a run, kept while the
-    /// copy can continue from it) and a run's stopper (kept until the run's outcome reached the machine). A completed transfer holds neither, so a dashboard of many completed rows keeps
-    /// their machines and little else.
+    /// copy can continue from it) and a run's stopper (kept until the run's outcome reached the machine). A
+    /// completed transfer holds neither, so a dashboard of many completed rows keeps their machines and little else.
     package var holdings: (job: Bool, stopper: Bool) {
         (job.withLock { $0 != nil }, suspension.withLock { $0.holdsRun })
     }
