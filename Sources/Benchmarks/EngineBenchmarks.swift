@@ -237,7 +237,7 @@ enum TransferBench: EngineBenchMachine {
     }
 }
 
-/// One workload measured in all seven ways.
+/// One workload measured in all eight ways.
 struct EngineWorkload<Machine: EngineBenchMachine> {
     typealias State = Machine.State
     typealias Event = Machine.Event
@@ -252,7 +252,7 @@ struct EngineWorkload<Machine: EngineBenchMachine> {
     func measure(events: Int, rounds: Int, cases: Set<String>) async -> EngineRates {
         var samples: [String: [Double]] = [:]
         for _ in 0..<rounds {
-            for key in ["a", "b", "c", "g", "d", "e", "f"] where cases.contains(key) {
+            for key in ["a", "b", "h", "c", "g", "d", "e", "f"] where cases.contains(key) {
                 // A report per event: a tenth of the events keeps the run short.
                 let count = key == "d" ? max(1, events / 10) : events
                 let elapsed = await seconds { await run(key, events: count) }
@@ -271,6 +271,15 @@ struct EngineWorkload<Machine: EngineBenchMachine> {
             let machine = StateMachine(initial: initial, label: name, transition: transition)
             send(count, to: machine, Machine.self)
             blackHole(machine.state)
+        case "h":
+            // Work registered for a state the workload never enters: every event takes the path of a machine
+            // with work (the work taken out of the phase and put back, the registrations asked on each change),
+            // as a machine with `whileIn` work does between its runs.
+            let machine = StateMachine(initial: initial, label: name, transition: transition)
+            machine.whileIn(where: { _ in false }, label: "never") { _ in }
+            send(count, to: machine, Machine.self)
+            blackHole(machine.state)
+            machine.stop()
         case "c":
             await drain(events: count, feed: false)
         case "g":
@@ -375,6 +384,7 @@ extension EngineWorkload<TransferBench> {
 let engineCases: [(key: String, title: String)] = [
     ("a", "(a) bare switch under a Mutex"),
     ("b", "(b) engine, history on, no readers"),
+    ("h", "(h) (b) + whileIn work that never runs"),
     ("c", "(c) engine + one states() reader draining"),
     ("g", "(g) (c) + one records(after:) reader"),
     ("d", "(d) engine + reporter (every report)"),
@@ -382,7 +392,7 @@ let engineCases: [(key: String, title: String)] = [
     ("f", "(f) engine, 1000 concurrent senders"),
 ]
 
-/// Measures (a)–(g) on the turnstile and the transfer machine, checks memory over 10 million events,
+/// Measures (a)–(h) on the turnstile and the transfer machine, checks memory over 10 million events,
 /// and prints one table and one JSON line.
 func runEngineBenchmarks() async {
     let environment = ProcessInfo.processInfo.environment
@@ -391,7 +401,7 @@ func runEngineBenchmarks() async {
     let turnstile = EngineWorkload.turnstile
     let transfer = EngineWorkload.transfer
 
-    let cases = Set((environment["BENCH_CASES"] ?? "abcdefg").map(String.init))
+    let cases = Set((environment["BENCH_CASES"] ?? "abcdefgh").map(String.init))
     let rounds = Int(environment["BENCH_ROUNDS"] ?? "") ?? 7
     let turnstileMeasured = await turnstile.measure(events: events, rounds: rounds, cases: cases)
     let transferMeasured = await transfer.measure(events: events, rounds: rounds, cases: cases)
@@ -459,6 +469,8 @@ private func engineRatios(turnstile: EngineRates, transfer: EngineRates) -> [Str
         "c_over_a_turnstile": (turnstile.rates["c"] ?? 0) / (turnstile.rates["a"] ?? 1),
         "b_over_a_transfer": (transfer.rates["b"] ?? 0) / (transfer.rates["a"] ?? 1),
         "c_over_a_transfer": (transfer.rates["c"] ?? 0) / (transfer.rates["a"] ?? 1),
+        "h_over_a_turnstile": (turnstile.rates["h"] ?? 0) / (turnstile.rates["a"] ?? 1),
+        "h_over_a_transfer": (transfer.rates["h"] ?? 0) / (transfer.rates["a"] ?? 1),
         "g_over_c_turnstile": (turnstile.rates["g"] ?? 0) / (turnstile.rates["c"] ?? 1),
         "g_over_c_transfer": (transfer.rates["g"] ?? 0) / (transfer.rates["c"] ?? 1),
         "b_over_d_turnstile": turnstile.silentOverTraced ?? 0,

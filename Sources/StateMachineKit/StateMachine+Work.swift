@@ -106,13 +106,18 @@ extension StateMachine.Core {
     mutating func update(leaving before: State, in work: inout Work, into effects: inout Effects?) {
         guard !work.registrations.isEmpty else { return }
         let state = state
-        var ended: [StateMachine.ActiveRun] = []
-        work.runs.removeAll { run in
-            if run.registration.predicate(state) { return false }
-            ended.append(run)
-            return true
+        // Only when a run is live: `removeAll(where:)` on an empty array still goes through the array's
+        // uniqueness check and subrange replacement, a fifth of an `.update` on a machine whose work is not
+        // running (callgrind: 1,264 -> 1,026 instructions a send).
+        if !work.runs.isEmpty {
+            var ended: [StateMachine.ActiveRun] = []
+            work.runs.removeAll { run in
+                if run.registration.predicate(state) { return false }
+                ended.append(run)
+                return true
+            }
+            end(&ended, cause: .stateExited, state: before, into: &effects)
         }
-        end(&ended, cause: .stateExited, state: before, into: &effects)
         for registration in work.registrations
         where registration.predicate(state) && !work.runs.contains(where: { $0.registration.id == registration.id }) {
             start(registration, in: &work, into: &effects)
