@@ -1,4 +1,5 @@
 import Support
+import Synchronization
 
 /// A thread-safe state machine whose transition function is its specification.
 ///
@@ -32,6 +33,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// The box of the last report no sink kept, for the next record's text: the report queue's, also put back
     /// here without the lock.
     @usableFromInline let texts = Spare<RecordText>()
+    /// Set once ``stop()`` has run, so that `deinit` need not stop the machine again: `deinit` runs the engine's
+    /// generic code unspecialised, where every type it touches is looked up at run time. A tree copy stops each
+    /// file's machine before letting it go; its headless loop spent 3,200 instructions a file less (callgrind,
+    /// 2,000 empty files: 175.4 M -> 169.0 M).
+    @usableFromInline let stopped = Atomic<Bool>(false)
 
     /// Creates a machine in `initial`, visit 1.
     ///
@@ -73,6 +79,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     }
 
     deinit {
+        // Stopped already: its work, timers and readers ended then.
+        if stopped.load(ordering: .acquiring) { return }
         // Nobody can send any more: end work, timers and readers as if stopped, without reports.
         // Taken apart by `switch`: a noncopyable action is consumed whole, never tested by `if case`.
         switch core.withLock({ $0.stop() }) {
@@ -189,7 +197,9 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     /// handed out the last records.
     @inlinable
     public func stop() {
-        switch core.withLock({ $0.stop() }) {
+        let action = core.withLock { $0.stop() }
+        stopped.store(true, ordering: .releasing)
+        switch consume action {
         case .none: return
         case .stopped(let action): perform(consume action)
         }

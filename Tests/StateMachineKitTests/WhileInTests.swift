@@ -49,6 +49,18 @@ import Testing
         #expect(await signals.next() == ["cancelled visit 1: machineStopped"])
     }
 
+    /// A machine let go ends its running work with cause `machineStopped`: `deinit` stops a machine nobody
+    /// stopped, and has nothing left to end in one that `stop()` ended before (nothing keeps a machine alive but
+    /// its owners: its senders hold it weakly).
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func workEndsWhenTheMachineIsLetGo(stoppedFirst: Bool) async {
+        let signals = Signals<String>()
+        var machine: Machine? = await Self.startedWithProbe(signals)
+        if stoppedFirst { machine?.stop() }
+        machine = nil
+        #expect(await signals.next() == ["cancelled visit 2: machineStopped"])
+    }
+
     @Test func workRestartsOnEveryEntryIncludingReEntry() async {
         let signals = Signals<String>()
         let machine = await Self.startedWithProbe(signals)
