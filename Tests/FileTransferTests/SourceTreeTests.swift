@@ -26,6 +26,21 @@ import Testing
         return tree
     }
 
+    /// A path below the tree is its directories and name joined by `/`, exactly as the array join reads them
+    /// (the definition the join made at its length replaced), for names with spaces, multi-byte characters
+    /// and an empty directory list.
+    @Test(
+        arguments: [
+            ([], "a"), (["tree"], "a.jpg"), (["tree", "photos", "2024"], "a b.jpg"), (["ä", "日本"], "ß"),
+            (["tree", ""], "x"),
+        ] as [([String], String)])
+    func aPathBelowTheTreeJoinsItsComponents(directory: [String], name: String) {
+        #expect(SourceTree.joined(directory[...], name) == (directory + [name]).joined(separator: "/"))
+        #expect(
+            SourceTree.File(directory: directory, name: name, source: "/src").relativePath
+                == (directory + [name]).joined(separator: "/"))
+    }
+
     @Test func aTreeIsReadDepthFirstInNameOrderWithoutFollowingLinks() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
