@@ -389,6 +389,10 @@ private struct CopyStream {
     /// source was read.
     mutating func nextFile() -> FileToCopy? {
         while !sources.isEmpty {
+            if case .tree = sources[0] {
+                if let file = advanceTree() { return file }
+                continue
+            }
             switch sources[0] {
             case .file(let source, let status):
                 sources.removeFirst()
@@ -403,20 +407,32 @@ private struct CopyStream {
             case .asIs(let entry):
                 sources.removeFirst()
                 makeAsIs(entry, in: top)
-            case .tree(let source, var walk):
-                sources[0] = .file("", nil)  // the walk is moved out while it advances
-                guard let entry = walk.next(sharing: &firstNames) else {
-                    sources.removeFirst()
-                    for id in inside.reversed() { leave(id) }
-                    inside = []
-                    continue
-                }
-                let file = take(entry, of: source, walk: &walk)
-                sources[0] = .tree(source, walk)
-                if let file { return file }
+            case .tree:
+                preconditionFailure("Internal inconsistency: a tree is advanced before the switch")
             }
         }
         return nil
+    }
+
+    /// Advances the tree first in ``sources`` by one entry, and removes it once read; returns the entry's file
+    /// to copy, if it is one. The walk is moved out of the list while it advances, never copied: a copy, made
+    /// by binding it in a `switch` on the list's element, retained its every open directory's names (callgrind,
+    /// 2,000 empty files: the headless loop's thread 160.4 M -> 151.1 M instructions).
+    private mutating func advanceTree() -> FileToCopy? {
+        var taken = Source.file("", nil)
+        swap(&taken, &sources[0])
+        guard case .tree(let source, var walk) = consume taken else {
+            preconditionFailure("Internal inconsistency: the first source is not a tree")
+        }
+        guard let entry = walk.next(sharing: &firstNames) else {
+            sources.removeFirst()
+            for id in inside.reversed() { leave(id) }
+            inside = []
+            return nil
+        }
+        let file = take(entry, of: source, walk: &walk)
+        sources[0] = .tree(source, consume walk)
+        return file
     }
 
     /// Makes what `entry` asks for; returns a file to copy.
