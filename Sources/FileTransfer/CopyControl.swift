@@ -29,6 +29,13 @@ final class CopyControl: Sendable {
         machine = Machine(initial: .ready, label: label, historyLimit: 16, transition: CopyLifecycle.transition)
     }
 
+    /// Stops the machine, which nothing else holds (its senders hold it weakly), as its own `deinit` would next,
+    /// but in code specialised for the lifecycle: the engine's `deinit` runs its generic code unspecialised,
+    /// every type it touches looked up at run time, unless the machine was stopped.
+    deinit {
+        machine.stop()
+    }
+
     /// Where the job is now.
     var state: CopyLifecycle { machine.state }
 
