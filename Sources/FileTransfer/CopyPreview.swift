@@ -192,7 +192,7 @@ public struct CopyPreview: Hashable, Sendable {
         /// Decides a symbolic link, FIFO, socket or device of a tree: a link to its first name's copy, or made
         /// anew.
         private mutating func decideAsIs(_ entry: SourceTree.AsIs) {
-            let path = (entry.directory + [entry.name]).joined(separator: "/")
+            let path = entry.relativePath
             let status = try? fileSystem.statusAt(AT_FDCWD, entry.source)
             if let first = status.flatMap({ firstNames.meet($0, at: path) }) {
                 entries.append(Entry(path: path, action: link(to: first, at: path)))

@@ -57,6 +57,9 @@ public struct SourceTree: Hashable, Sendable {
             self.name = name
             self.source = source
         }
+
+        /// The path relative to the destination, as a file's (``File/relativePath``).
+        public var relativePath: String { SourceTree.joined(directory[...], name) }
     }
 
     /// An entry the copy leaves out, with the reason.
@@ -353,10 +356,9 @@ public struct SourceTree: Hashable, Sendable {
         /// and its names read: the walk goes on inside it.
         private mutating func entry(_ name: String, in frame: Frame, firstNames: inout FirstNames) -> Entry? {
             let entryPath = SourceTree.path(of: name, in: frame.path)
-            // Made only where an entry keeps them: a file keeps its directory's.
-            var components: [String] { frame.components + [name] }
+            // An entry's components are made only where it keeps them: a file keeps its directory's.
             func unreadable(_ reason: Errno) -> Entry {
-                .unreadable(Unreadable(components: components, path: entryPath, reason: reason))
+                .unreadable(Unreadable(components: frame.components + [name], path: entryPath, reason: reason))
             }
             let status: FileStatus
             do {
@@ -376,6 +378,7 @@ public struct SourceTree: Hashable, Sendable {
                 }
                 return .file(file)
             case .directory:
+                let components = frame.components + [name]
                 let child: Int32
                 do {
                     child = try fileSystem.openAt(

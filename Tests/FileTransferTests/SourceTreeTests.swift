@@ -39,6 +39,9 @@ import Testing
         #expect(
             SourceTree.File(directory: directory, name: name, source: "/src").relativePath
                 == (directory + [name]).joined(separator: "/"))
+        #expect(
+            SourceTree.AsIs(directory: directory, name: name, source: "/src").relativePath
+                == (directory + [name]).joined(separator: "/"))
     }
 
     @Test func aTreeIsReadDepthFirstInNameOrderWithoutFollowingLinks() throws {

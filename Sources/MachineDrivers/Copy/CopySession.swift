@@ -389,10 +389,6 @@ private struct CopyStream {
     /// source was read.
     mutating func nextFile() -> FileToCopy? {
         while !sources.isEmpty {
-            if case .tree = sources[0] {
-                if let file = advanceTree() { return file }
-                continue
-            }
             switch sources[0] {
             case .file(let source, let status):
                 sources.removeFirst()
@@ -408,7 +404,7 @@ private struct CopyStream {
                 sources.removeFirst()
                 makeAsIs(entry, in: top)
             case .tree:
-                preconditionFailure("Internal inconsistency: a tree is advanced before the switch")
+                if let file = advanceTree() { return file }
             }
         }
         return nil
@@ -491,7 +487,7 @@ private struct CopyStream {
     /// source) is refused, as a file is.
     private mutating func makeAsIs(_ entry: SourceTree.AsIs, in directory: DestinationDirectory) {
         let fileSystem = options.fileSystem
-        let path = (entry.directory + [entry.name]).joined(separator: "/")
+        let path = entry.relativePath
         do throws(TransferError) {
             let status: FileStatus
             var target: String?
