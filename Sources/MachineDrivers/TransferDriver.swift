@@ -24,6 +24,9 @@ package protocol TransferDriver: Sendable {
     func failNextOutcome()
     /// Stops the machine (its work is cancelled).
     func stop()
+    /// The first half of ``stop()``, without waiting: a caller stopping many transfers asks each first, so their
+    /// work stops at once rather than one after another (a real copy's run stops at its next chunk boundary).
+    func askToStop()
     /// Where a reader of the machine's records starts, so that none counts as missed: 0 (the first record), or
     /// for a machine restored from a settled row the record before the oldest it holds
     /// (``SettledTransfer/recordsStart``).
@@ -33,6 +36,9 @@ package protocol TransferDriver: Sendable {
 extension TransferDriver {
     /// A machine made new is read from its first record.
     package var recordsStart: Int { 0 }
+
+    /// Nothing to ask ahead: ``stop()`` stops the machine and its work at once.
+    package func askToStop() {}
 }
 
 extension SimulatedTransfer: TransferDriver {

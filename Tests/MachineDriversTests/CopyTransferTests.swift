@@ -324,11 +324,6 @@ extension CopyFixture {
             ])
     }
 
-    /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
-    /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
-    /// completes and the machine ends `completed`; a cancel then changes nothing, and the journal keeps saying
-    /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
-    /// stale, and a cancel journaled "cancelled" for a committed file).
     /// A completed transfer keeps its machine and lets go of its job and its last run: before, the run's stopper
     /// stayed with the visit it ran in, and with it the run's finished task and its allocations, about 2.4 KB for
     /// every completed row of a copy dashboard (issue 23, item 6).
@@ -391,7 +386,18 @@ extension CopyFixture {
         #expect(slots.usage == (taken: 0, waiting: 0))
     }
 
-    @Test func aPauseDuringTheCommitEndsCompletedAndACancelJournalsNothing() async throws {
+    /// Seed 001's "suspend first, update state only if that worked": a pause pressed while the job commits
+    /// (held at its rename) cannot stop a job past its last chunk, so the machine stays running, the commit
+    /// completes and the machine ends `completed`; a cancel then changes nothing, and the journal keeps saying
+    /// "completed" for the file in place (before: the machine moved to `paused`, the completion came back
+    /// stale, and a cancel journaled "cancelled" for a committed file).
+    ///
+    /// A stop (SIGINT, the end of a run: ``CopyTransfer/finish()``) stops a run the same way, and the machine
+    /// records the completion before it stops, so whoever counts the states afterwards counts the file in place.
+    /// Before, the machine was stopped first: it stayed `running` at 100% with the file committed, and a headless
+    /// copy interrupted by Ctrl-C left such files out of its summary.
+    @Test(arguments: [false, true])
+    func aPauseOrAStopDuringTheCommitEndsCompletedAndACancelJournalsNothing(stopping: Bool) async throws {
         let fixture = try CopyFixture(chunks: 2)
         defer { fixture.remove() }
         let rename = HeldRename()
@@ -399,11 +405,13 @@ extension CopyFixture {
         transfer.perform(.start)
         await rename.wakes.wait { rename.isHeld }
 
-        transfer.perform(.pause)
+        if stopping { transfer.askToStop() } else { transfer.perform(.pause) }
         #expect(transfer.machine.state == .running(request: 1, percent: 100))
+        #expect(!transfer.machine.engine.isStopped)
         rename.release()
-        await transfer.settle()
+        if stopping { await transfer.finish() } else { await transfer.settle() }
         #expect(transfer.machine.model == TransferModel(phase: .completed(file: fixture.final), lastRequest: 1))
+        #expect(transfer.machine.engine.isStopped == stopping)
 
         transfer.perform(.cancel)  // refused by the machine: a completed transfer has nothing to cancel
         await transfer.settle()
@@ -412,6 +420,30 @@ extension CopyFixture {
             transfer.journal?.entry(named: "source.bin")?.status
                 == .completed(size: Int64(fixture.content.count), digest: ContentDigest.of(fixture.content)))
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
+    }
+
+    /// A stop of a copy between chunks stops it at the chunk boundary as a pause does: the machine records it
+    /// `paused` at the percent written, then stops, and the partial keeps those bytes for the next run. A transfer
+    /// with no run under way stops at once.
+    @Test func aStopBetweenChunksEndsPausedAtItsOffset() async throws {
+        let fixture = try CopyFixture()
+        defer { fixture.remove() }
+        let (writes, transfer) = try await fixture.startedTransfer(written: 2) {
+            $0 == .running(request: 1, percent: 25)
+        }
+        transfer.askToStop()
+        #expect(!transfer.machine.engine.isStopped)
+        writes.allow(1)  // the chunk in flight finishes; the job stops at the boundary after it
+        await transfer.finish()
+        #expect(transfer.machine.model == TransferModel(phase: .paused(request: 1, percent: 37), lastRequest: 1))
+        #expect(transfer.machine.engine.isStopped)
+        #expect(writes.writeOffsets == [0, 4096, 8192])
+        #expect(fixture.size(fixture.partial) == Int64(3 * CopyFixture.chunk))
+
+        let idle = try fixture.transfer(fileSystem: .posix)
+        idle.askToStop()
+        #expect(idle.machine.engine.isStopped)
+        #expect(idle.machine.model == .initial)
     }
 
     /// A pause of a copy that is between chunks stops it at the chunk boundary first; the machine moves to

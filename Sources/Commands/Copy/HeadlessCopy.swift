@@ -237,9 +237,12 @@ enum HeadlessCopy {
             settledSinceTrim += 1
         }
 
-        /// Stops every active transfer (each keeps its partial and checkpoint) and prints their last lines.
+        /// Stops every active transfer (each keeps its partial and checkpoint; one past its last chunk commits and
+        /// ends `completed`, so the summary counts it: ``CopyTransfer/finish()``), every run asked at once, and
+        /// prints their last lines.
         mutating func stopAll() {
             let stopping = active.map(\.transfer)
+            for transfer in stopping { transfer.askToStop() }
             waitFor { for transfer in stopping { await transfer.finish() } }
             printChanges(snapshot())
         }

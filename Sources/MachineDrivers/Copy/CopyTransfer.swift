@@ -134,18 +134,34 @@ package final class CopyTransfer: TransferDriver {
     /// copy), control characters escaped (``DisplayText/escaped(_:limit:)``); `request.id` is the text itself.
     package var name: String { DisplayText.escaped(request.id) }
 
-    /// Stops the machine and waits until the copy has stopped: the partial is synced and kept, its
-    /// checkpoint journaled, and no more I/O happens. For SIGINT/SIGTERM and the end of a run.
+    /// Stops the copy and then the machine, and waits until no more I/O happens: for SIGINT/SIGTERM and the end of
+    /// a run. A run under way is stopped first as a pause stops it (``askToStop()``), and its outcome reaches the
+    /// machine before the machine stops: `paused` at the chunk boundary it stopped at (its partial synced and kept,
+    /// its checkpoint journaled), or `completed` when it was already past its last chunk and committed. So whoever
+    /// counts the machines' states afterwards (the headless summary, the exit status) counts every file that
+    /// reached its place. Before, the machine was stopped first, and the completion of a file committed meanwhile
+    /// never reached it.
     package func finish() async {
+        askToStop()
+        await gate.run {}
         machine.engine.stop()
         await gate.run {}
+    }
+
+    /// The first half of ``finish()``, at once: asks the run under way, if any, to stop at its next chunk boundary
+    /// as a pause does (its outcome then reaches the machine), and stops the machine now when no run is under way.
+    /// A caller stopping many transfers asks them all first, so every run stops at its next boundary rather than
+    /// one after another.
+    package func askToStop() {
+        if suspendRun() != .runStopping { machine.engine.stop() }
     }
 
     /// ``finish()`` for synchronous callers (the dashboard's exit): blocks the calling thread, which
     /// must not be one of the cooperative pool's, until the copy has stopped.
     package func stop() {
         precondition(DetachedThread.mayBlock, "CopyTransfer.stop() blocks its thread: from a task, await finish()")
-        machine.engine.stop()
+        // Asked here, before the thread hop, so the run stops at the boundary this call found it before.
+        askToStop()
         let done = DispatchSemaphore(value: 0)
         Task {
             await finish()
@@ -170,21 +186,40 @@ package final class CopyTransfer: TransferDriver {
     /// file shown paused and then journaled "cancelled"). Whether the pause applies is the transition
     /// function's decision; every other event goes to the machine as it is.
     package func perform(_ event: TransferEvent) {
-        guard event == .pause else {
-            machine.send(event)
-            return
+        switch event == .pause ? suspendRun() : .notApplicable {
+        case .runStopping:
+            break
+        case .noRun:
+            // No run of this visit began and none will: nothing was copied that could have committed.
+            machine.send(.pause)
+        case .notApplicable:
+            machine.send(event)  // for a pause, the machine records why nothing happens
         }
+    }
+
+    /// What ``suspendRun()`` did.
+    private enum Suspension {
+        /// The visit's run was asked to stop at its next chunk boundary; once it stopped there, its work sends
+        /// `pause` (or it was past its last chunk and commits).
+        case runStopping
+        /// No run of the visit began, and none will.
+        case noRun
+        /// The transition function does not pause the machine in its state: nothing was done.
+        case notApplicable
+    }
+
+    /// The first half of a pause, seed 001's "suspend first": when the transition function pauses the machine in
+    /// its state, marks its visit paused, so no run of the visit begins from now on, and asks the run under way,
+    /// if any, to stop at its next chunk boundary.
+    private func suspendRun() -> Suspension {
         let snapshot = machine.engine.snapshot()
-        guard TransferModel.transition(snapshot.state, .pause).changesState else {
-            machine.send(event)  // the machine records why nothing happens
-            return
-        }
+        guard TransferModel.transition(snapshot.state, .pause).changesState else { return .notApplicable }
         switch suspension.withLock({ $0.pause(visit: snapshot.visit) }) {
         case .stopRun(let stop):
             stop()
+            return .runStopping
         case .pauseNow:
-            // No run of this visit began and none will: nothing was copied that could have committed.
-            machine.send(.pause)
+            return .noRun
         }
     }
 

@@ -270,8 +270,10 @@ package final class TransfersRuntime: Sendable {
             at: machine.engine.clock.now.offset, visit: snapshot.visit, timeout: snapshot.timeout?.remaining)
     }
 
-    /// Stops every machine and worker made.
+    /// Stops every machine and worker made, every one asked first (``TransferDriver/askToStop()``).
     package func stop() {
+        let transfers = self.transfers
+        for transfer in transfers { transfer.askToStop() }
         for transfer in transfers { transfer.stop() }
     }
 }
