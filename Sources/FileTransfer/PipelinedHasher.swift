@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Hashes chunks (``ContentDigest``) on a serial queue while the caller goes on with I/O, through a small ring of buffers.
 ///
@@ -6,9 +7,12 @@ import Dispatch
 /// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
 /// buffer is handed out again only after the queue has hashed it (the queue is FIFO, so ring order holds).
 ///
-/// With ``QueuedWrites``, a filled buffer is first written on their queue and hashed after its write, so
-/// reading, writing and hashing overlap; both queues are FIFO, so ring order still holds, and every hash
-/// (zeros included) passes through the write queue to keep the stream's order.
+/// With ``QueuedWrites`` in the background (a large file), a filled buffer is handed to their queue and to the
+/// hashing queue at once: the two only read it, and it is handed out again once both are done with it, so
+/// reading, writing and hashing overlap and the hash never waits for the device. Both queues are FIFO, so ring
+/// order holds, and every hash (zeros included) goes to the hashing queue in the stream's order. With writes made
+/// inline, a buffer is hashed after its write, the first chunk at once (a file of one chunk never waits for
+/// another thread to hash it).
 final class PipelinedHasher: @unchecked Sendable {
     // `running.hasher` is touched by one piece of work at a time, in order: the first chunk's hash (in place or
     // on the write queue), then the hashing queue's; `next` and `madeQueue` only by the single producer. The queued
@@ -108,24 +112,38 @@ final class PipelinedHasher: @unchecked Sendable {
         next = (next + 1) % buffers.count
         // The ring hands this buffer out again only after the queue signals, so the queue owns it now.
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        if let position {
-            writes?.write(filled, at: position)
-        }
         let running = self.running
         let free = self.free
+        guard let position, let writes, writes.isInBackground else {
+            if let position { writes?.write(filled, at: position) }
+            hash {
+                running.hasher.update(filled)
+                free.signal()
+            }
+            return count
+        }
+        // Before, the hash of a chunk was queued only once its write had returned, so while the device took a
+        // gathered write of several chunks the hashing queue idled, and a copy took the time of its writes and its
+        // hashes rather than the longer of the two.
+        let release = ReleasedByBoth(free)
+        writes.write(filled, at: position)
+        writes.after { release.done() }
         hash {
             running.hasher.update(filled)
-            free.signal()
+            release.done()
         }
         return count
     }
 
-    /// Queues `work` on the hashing queue after everything handed in so far, writes included; the first
-    /// chunk is hashed without the hashing queue (at once, or on the write queue after its write when the
-    /// writes are in the background). A file of one chunk, most files of a tree, then never waits for
-    /// another thread to hash it; a larger one overlaps hashing with I/O from its second chunk on.
+    /// Queues `work` on the hashing queue after every hash handed in so far: at once when the writes are in the
+    /// background, else after the writes handed in so far; the first chunk of inline writes is hashed without the
+    /// hashing queue, at once. A file of one chunk, most files of a tree, then never waits for another thread to
+    /// hash it; a larger one overlaps hashing with I/O from its second chunk on.
     private func hash(_ work: @escaping @Sendable () -> Void) {
         handedIn += 1
+        if writes?.isInBackground == true {
+            return queue.async(execute: work)
+        }
         if handedIn == 1 {
             guard let writes else { return work() }
             return writes.after(work)
@@ -147,6 +165,12 @@ final class PipelinedHasher: @unchecked Sendable {
         let digest = state.finalize()
         finalized = (handedIn, digest)
         return digest
+    }
+
+    /// How many bytes the hash took in so far, waiting for the hashing queue only (never for a write).
+    var hashedByteCount: Int64 {
+        guard let madeQueue else { return running.hasher.byteCount }
+        return madeQueue.sync { running.hasher.byteCount }
     }
 
     /// The hash state after every chunk handed in so far (waits for the queues to drain).
@@ -193,5 +217,25 @@ final class PipelinedHasher: @unchecked Sendable {
             if count < wanted { break }
         }
         return position
+    }
+}
+
+/// Hands a ring buffer out again (signals `free`) once both its write and its hash are done with it, in whichever
+/// order they finish.
+private final class ReleasedByBoth: Sendable {
+    private let pending = Locked(2)
+    private let free: DispatchSemaphore
+
+    init(_ free: DispatchSemaphore) {
+        self.free = free
+    }
+
+    /// One of the two is done with the buffer.
+    func done() {
+        let last = pending.withLock { pending in
+            pending -= 1
+            return pending == 0
+        }
+        if last { free.signal() }
     }
 }

@@ -174,6 +174,9 @@ final class QueuedWrites: Sendable {
         state.withLock { $0.inBackground = true }
     }
 
+    /// Whether calls return before their work has run (``writeInBackground()``).
+    var isInBackground: Bool { state.withLock { $0.inBackground } }
+
     /// From now on, writes whole aligned pieces straight to storage where the file system can; returns
     /// whether it can.
     @discardableResult

@@ -81,6 +81,37 @@ import Darwin
         staged.discard()
     }
 
+    /// A large file's chunk is hashed while the device still takes its write: the hash never waits for the
+    /// device, and the buffer is lent out again only once both are done with it. Before, a chunk was hashed only
+    /// after its write had returned, so the hashing queue idled during every write.
+    @Test func aChunkIsHashedWhileItsWriteIsHeld() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder()
+        let path = directory.file("a.bin")
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: recorder.fileSystem())
+        writes.writeInBackground()
+        let hasher = PipelinedHasher(chunkSize: 8192, depth: 2, writes: writes)
+        let content = pattern(count: 2 * 8192)
+        for (index, chunk) in [content[..<8192], content[8192...]].enumerated() {
+            let count = hasher.fill(at: Int64(index * 8192)) { buffer in
+                buffer.copyBytes(from: chunk)
+                return chunk.count
+            }
+            #expect(count == 8192)
+            if index == 0 { recorder.started.wait() }
+        }
+        // The first write is still held at the device; both chunks were hashed meanwhile.
+        #expect(hasher.hashedByteCount == Int64(2 * 8192))
+        recorder.release.signal()
+        #expect(hasher.digest == ContentDigest.of(content))
+        try writes.drain()
+        #expect(contents(of: path) == content)
+    }
+
     /// A gathered write that fails is thrown, and nothing queued after it runs: neither the writes handed
     /// in after it nor a checkpoint.
     @Test func aFailedGatheredWriteIsThrownAndNothingRunsAfterIt() throws {
