@@ -56,7 +56,6 @@ enum HeadlessCopy {
         clock: some Clock<Duration> = ContinuousClock(), started onStart: (CopyTransfer) -> Void = { _ in }
     ) -> Int32 {
         precondition(DetachedThread.mayBlock, "a headless copy blocks its thread: run it on a thread of its own")
-        FreePages.limitArenas()
         let started = clock.now
         var run = Run(session: session, io: io, lines: lines)
         var lastTotal: Duration?
