@@ -45,6 +45,11 @@ public final class DestinationDirectory: Sendable {
     let descriptor: Int32
     /// Closes the descriptor once no directory value uses it (``using(_:)`` shares it).
     private let owner: OpenDescriptor
+    /// Whether this run made the directory (``subdirectory(_:madeEarlier:)``) rather than finding it: it was empty
+    /// then, and stays private (mode 0700) until the copy gives it its source's mode, so no earlier file is under
+    /// any name in it, and the copy's jobs do not look for one before a name's first run
+    /// (``CopyJob``'s plan).
+    public let isNew: Bool
 
     /// Checks that `path` is a writable directory and opens it.
     public init(path: String, fileSystem: FileSystem = .posix) throws(TransferError) {
@@ -57,20 +62,22 @@ public final class DestinationDirectory: Sendable {
         owner = OpenDescriptor(descriptor, closedBy: fileSystem)
         self.path = path
         self.fileSystem = fileSystem
+        isNew = false
     }
 
-    private init(path: String, owner: OpenDescriptor, fileSystem: FileSystem) {
+    private init(path: String, owner: OpenDescriptor, fileSystem: FileSystem, isNew: Bool) {
         self.path = path
         self.descriptor = owner.descriptor
         self.owner = owner
         self.fileSystem = fileSystem
+        self.isNew = isNew
     }
 
     /// The same open directory (the same descriptor, so the very same directory even if its path was
     /// replaced since) reached through other system calls, e.g. a copy job's own file system. It opens
     /// nothing: thousands of jobs in one directory share its one descriptor, closed when the last goes.
     public func using(_ fileSystem: FileSystem) -> DestinationDirectory {
-        DestinationDirectory(path: path, owner: owner, fileSystem: fileSystem)
+        DestinationDirectory(path: path, owner: owner, fileSystem: fileSystem, isNew: isNew)
     }
 
     /// The subdirectory `name`, created private (mode 0700, given its source's mode only after its contents,
@@ -78,14 +85,19 @@ public final class DestinationDirectory: Sendable {
     /// and opened without following a symbolic link: a symbolic link or any other entry planted under the
     /// name is refused with `unsafeEntry`, so a tree is never copied through it. A name the copy keeps for its
     /// journal or a partial is refused too: a directory there would leave no room for this one's journal.
-    public func subdirectory(_ name: String) throws(TransferError) -> DestinationDirectory {
+    ///
+    /// It ``isNew`` when it was made now, or when `madeEarlier` says this run made it before (a tree's own
+    /// directory is made before its walk opens it again).
+    public func subdirectory(_ name: String, madeEarlier: Bool = false) throws(TransferError) -> DestinationDirectory {
         try checkName(name)
         try checkNotReserved(name)
         let entry = path(of: name)
+        var made = true
         do {
             try fileSystem.makeDirectoryAt(descriptor, name, 0o700)
         } catch .init(rawValue: EEXIST) {
             // Whatever is there is checked by the open below.
+            made = false
         } catch {
             throw .writing(entry, operation: "create directory", error)
         }
@@ -99,7 +111,8 @@ public final class DestinationDirectory: Sendable {
             throw .io(operation: "open", path: entry, reason: error)
         }
         return DestinationDirectory(
-            path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem)
+            path: entry, owner: OpenDescriptor(opened, closedBy: fileSystem), fileSystem: fileSystem,
+            isNew: made || madeEarlier)
     }
 
     /// Checks, without creating anything, that ``subdirectory(_:)`` could use the entry `name`: nothing is there,

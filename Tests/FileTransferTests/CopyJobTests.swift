@@ -439,6 +439,43 @@ import Testing
         }
     }
 
+    /// In a directory this run made (``DestinationDirectory/isNew``), a name's first run does not look for a file
+    /// under it, since nothing can be there; in one it found, it does. A later run of the name in the same process
+    /// (a dashboard row started again) looks in either, and finds the copy made.
+    @Test(arguments: [false, true])
+    func aNameIsLookedForUnlessItsDirectoryIsNew(directoryIsNew: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.file("source.bin")
+        let content = pattern(count: 3000, seed: 3)
+        try write(content, to: source)
+        let top = try DestinationDirectory(path: try directory.directory("out"))
+        if !directoryIsNew { _ = try directory.directory("out/sub") }
+        let sub = try top.subdirectory("sub")
+        #expect(sub.isNew == directoryIsNew)
+        let lookedFor = Locked<[String]>([])
+        var fileSystem = FileSystem.posix
+        fileSystem.statusAt = { parent, name throws(Errno) in
+            lookedFor.withLock { $0.append(name) }
+            return try FileSystem.posix.statusAt(parent, name)
+        }
+        let journal = try CopyJournal(directory: sub)
+        let request = CopyRequest(id: "1", source: source, destinationDirectory: sub.path)
+        let file = CommittedFile(
+            path: sub.path + "/source.bin", size: Int64(content.count), digest: ContentDigest.of(content))
+        let first = try await CopyJob(request: request, journal: journal, options: CopyOptions(fileSystem: fileSystem))
+            .run()
+        #expect(first == .completed(file))
+        #expect(lookedFor.withLock { $0.contains("source.bin") } == !directoryIsNew)
+
+        lookedFor.withLock { $0 = [] }
+        let again = try await CopyJob(request: request, journal: journal, options: CopyOptions(fileSystem: fileSystem))
+            .run()
+        #expect(again == .alreadyComplete(file))
+        #expect(lookedFor.withLock { $0.contains("source.bin") })
+        #expect(contents(of: file.path) == content)
+    }
+
     @Test func anExistingDestinationIsNeverOverwrittenWithoutOverwrite() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }

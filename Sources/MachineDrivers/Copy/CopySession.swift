@@ -60,6 +60,7 @@ package final class CopySession {
         }
         try Self.preflight(sources: sources, into: top)
         var pending: [CopyStream.Source] = []
+        var madeTrees: Set<[UInt8]> = []
         for source in sources {
             // A symbolic link named on the command line is copied as a link, as `cp -a` and `rsync -a` do
             // (`LINK/`, with the slash, names the directory it leads to), and a FIFO, socket or device is made
@@ -94,8 +95,9 @@ package final class CopySession {
         do {
             // A tree's own directory is made (or found) now, so an entry planted under its name since the
             // preflight is refused before anything is copied; the walk opens it again, without following a link.
-            for case .tree(let source, let walk) in pending {
-                _ = try top.subdirectory(walk.name.isEmpty ? source : walk.name)
+            for case .tree(let source, let walk) in pending
+            where try top.subdirectory(walk.name.isEmpty ? source : walk.name).isNew {
+                madeTrees.insert(FileName.bytes(walk.name.isEmpty ? source : walk.name))
             }
         } catch {
             // Nothing was copied: a journal this run made, with nothing in it, is not left behind.
@@ -105,7 +107,7 @@ package final class CopySession {
         }
         stream = CopyStream(
             top: top, journal: journal, sources: pending, overwrite: overwrite, options: options,
-            whenBusy: whenBusy, warnings: warnings)
+            whenBusy: whenBusy, warnings: warnings, madeTrees: madeTrees)
     }
 
     /// Closes the directories the walks of `sources` hold open: a session that cannot be made leaves none open.
@@ -321,6 +323,9 @@ private struct CopyStream {
     /// Finished directories whose mode and times wait for the hard links, children before parents.
     private var waiting: [(components: [String], source: FileStatus, sourcePath: String)] = []
     var messages: [String] = []
+    /// The names of the trees' own directories this run made in the destination (as bytes): the walk opens each
+    /// again, and it is new (``DestinationDirectory/isNew``).
+    private let madeTrees: Set<[UInt8]>
     /// The names whose transfers failed this run, by journal, kept in it for the next run (their failures were
     /// said): what else a journal keeps unsettled at its directory's end an earlier run left.
     private var failedHere: [ObjectIdentifier: Set<String>] = [:]
@@ -334,11 +339,12 @@ private struct CopyStream {
 
     init(
         top: DestinationDirectory, journal: CopyJournal, sources: [Source], overwrite: Bool, options: CopyOptions,
-        whenBusy: CopyJournal.WhenBusy, warnings: WarningLog
+        whenBusy: CopyJournal.WhenBusy, warnings: WarningLog, madeTrees: Set<[UInt8]>
     ) {
         self.top = top
         self.journal = journal
         self.sources = sources
+        self.madeTrees = madeTrees
         self.overwrite = overwrite
         self.options = options
         sharedOptions = SharedCopyOptions(options)
@@ -467,7 +473,9 @@ private struct CopyStream {
         let parentID = inside.last
         let parent = parentID.flatMap { directories[$0]?.directory } ?? top
         do throws(TransferError) {
-            let made = try parent.subdirectory(components[components.count - 1])
+            let name = components[components.count - 1]
+            let made = try parent.subdirectory(
+                name, madeEarlier: parentID == nil && madeTrees.contains(FileName.bytes(name)))
             // A read-only directory a run before this one finished is filled again (its mode is set at the end).
             try made.allowOwnerWrites()
             lastID += 1
