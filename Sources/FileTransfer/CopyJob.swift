@@ -124,7 +124,13 @@ public final class CopyJob: Sendable {
     /// cancellation of the task would. It is how a caller that stops runs with ``interrupt()`` (which reaches only
     /// a run under way) reaches one it stopped before the run began: it sets what `stopAsked` reads before it
     /// calls ``interrupt()``, so one of the two always reaches the run.
+    ///
+    /// `sizeHint` is what the caller knows of the source's size (a tree's walk read it); under
+    /// ``commitTogetherMaximumSize``, the run waits its turn on the small files' few threads
+    /// (``SmallCopyRunners``) instead of a queue of its own. The copy never trusts it: the file's own status decides
+    /// everything else.
     public func run(
+        sizeHint: Int64? = nil,
         progress: @escaping @Sendable (CopyProgress) -> Void = { _ in },
         filesClosed: @escaping @Sendable () -> Void = {},
         stopAsked: () -> Bool = { false }
@@ -135,12 +141,18 @@ public final class CopyJob: Sendable {
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Off the cooperative pool: the loop blocks in read/write, which must not hold one of its
-                // few threads. A serial queue of its own runs on a pooled thread (dispatch's overcommit
-                // pool), so thousands of small files do not each create and end a thread.
-                DispatchQueue(label: "statetui copy").async { [self] in
+                // few threads. A small file waits its turn on the small files' runners; any other gets a serial
+                // queue of its own, which runs on a pooled thread (dispatch's overcommit pool), so thousands of
+                // files do not each create and end a thread.
+                let work: @Sendable () -> Void = { [self] in
                     perform(run: run, progress: progress, filesClosed: filesClosed) {
                         continuation.resume(returning: $0)
                     }
+                }
+                if let sizeHint, sizeHint < Self.commitTogetherMaximumSize {
+                    SmallCopyRunners.shared.run(work)
+                } else {
+                    DispatchQueue(label: "statetui copy").async(execute: work)
                 }
             }
         } onCancel: {
@@ -248,9 +260,16 @@ public final class CopyJob: Sendable {
             throw .unsafeEntry(path: request.destinationPath, detail: StagedFile.reservedNameDetail)
         }
         let directory = try self.directory()
-        if control.next() == .cancel {
+        switch control.next() {
+        case .proceed:
+            break
+        case .cancel:
             // Cancelled after this run began but before the loop: the run's end removes the partial.
             return .done(.cancelled)
+        case .interrupt:
+            // Stopped before it opened anything (while it waited its turn, say): nothing changed on disk, and the
+            // next run starts where an earlier one left the partial.
+            return .done(.interrupted(offset: resumePoint.withLock { $0?.offset } ?? 0))
         }
 
         let (source, sourceStatus) = try openSource()

@@ -35,6 +35,9 @@ public struct SourceTree: Hashable, Sendable {
         /// True for the first name met of a file with other names (`st_nlink` > 1): a later name of it in the
         /// tree names this one (``sameFileAs``), whose path below the destination is where its copy lies.
         public var hasOtherNames = false
+        /// The size the walk read from the file's status: a hint for its copy, which reads the file to its end
+        /// whatever this says (nil: not read).
+        public var size: Int64? = nil
 
         /// The path relative to the destination, e.g. `photos/2024/a.jpg`.
         public var relativePath: String { SourceTree.joined(directory[...], name) }
@@ -372,6 +375,7 @@ public struct SourceTree: Hashable, Sendable {
             switch status.kind {
             case .regularFile:
                 var file = File(directory: frame.components, name: name, source: entryPath)
+                file.size = status.size
                 if status.linkCount > 1 {
                     file.sameFileAs = firstNames.meet(status, at: file.relativePath)
                     file.hasOtherNames = file.sameFileAs == nil

@@ -116,7 +116,8 @@ import Testing
         #expect(try await job.run() == .completed(fixture.committed))
     }
 
-    @Test func aTaskCancelledBeforeTheRunStartsStopsAtTheFirstChunk() async throws {
+    /// A run whose task was cancelled before it started stops before it opens anything: no partial, nothing read.
+    @Test func aTaskCancelledBeforeTheRunStartsStopsBeforeItOpensAnything() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
@@ -126,14 +127,17 @@ import Testing
         }
         #expect(try await running.value == .interrupted(offset: 0))
         #expect(fixture.sourceReads() == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
         #expect(job.lifecycle == .ready)
         #expect(try await job.run() == .completed(fixture.committed))
     }
 
     /// A stop that came before the run began, which ``CopyJob/interrupt()`` cannot reach, reaches it through
-    /// `stopAsked`: the run stops at its first chunk as a task cancelled before it started does, reading nothing.
-    /// `stopAsked` is asked once the run is under way, and a run not asked to stop completes.
-    @Test func aStopAskedBeforeTheRunBeganStopsItAtTheFirstChunk() async throws {
+    /// `stopAsked`: the run stops before it opens anything, as a task cancelled before it started does (before, it
+    /// made its partial and journaled its intent, then stopped at the first chunk: a copy that waited its turn and
+    /// was stopped meanwhile wrote a partial for nothing). `stopAsked` is asked once the run is under way, and a run
+    /// not asked to stop completes.
+    @Test func aStopAskedBeforeTheRunBeganStopsItBeforeItOpensAnything() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let job = fixture.job()
@@ -145,8 +149,28 @@ import Testing
         #expect(outcome == .interrupted(offset: 0))
         #expect(asked.withLock { $0 } == [.running])
         #expect(fixture.sourceReads() == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.destination) == [])
         #expect(job.lifecycle == .ready)
         #expect(try await job.run(stopAsked: { false }) == .completed(fixture.committed))
+    }
+
+    /// A run told its source is small waits its turn on the small files' runners (``SmallCopyRunners``); one told
+    /// nothing, or told of a large file, runs on a queue of its own. Either way the file completes.
+    @Test(arguments: [(nil, false), (Int64(1000), true), (Int64(1 << 20), false)])
+    func aSmallFileIsCopiedOnTheSmallFilesRunners(sizeHint: Int64?, onRunners: Bool) async throws {
+        let fixture = try Fixture(count: 3 * Self.chunk)
+        defer { fixture.directory.remove() }
+        let threads = Locked<Set<String>>([])
+        let outcome = try await fixture.job().run(
+            sizeHint: sizeHint,
+            progress: { _ in
+                let name = currentThreadName()
+                threads.withLock { _ = $0.insert(name) }
+            })
+        #expect(outcome == .completed(fixture.committed))
+        let names = threads.withLock { $0 }
+        #expect(!names.isEmpty)
+        #expect(names.allSatisfy { $0 == "statetui copy" } == onRunners)
     }
 
     @Test func cancelWhileRunningRemovesThePartial() async throws {
@@ -576,4 +600,15 @@ import Testing
         }
         #expect(retryWrites.first == Int64(6 * Self.chunk))
     }
+}
+
+/// The calling thread's name, as the kernel keeps it (`/proc/thread-self/comm`, without its newline).
+private func currentThreadName() -> String {
+    let file = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return "" }
+    defer { close(file) }
+    var bytes = [UInt8](repeating: 0, count: 32)
+    let count = read(file, &bytes, bytes.count)
+    guard count > 0 else { return "" }
+    return String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .newlines)
 }

@@ -53,10 +53,10 @@ import Testing
             name: "tree",
             directories: [["tree"], ["tree", "a"], ["tree", "b"], ["tree", "b", "c"], ["tree", "empty"]],
             files: [
-                .init(directory: ["tree", "a"], name: "three", source: root + "/a/three"),
-                .init(directory: ["tree", "b", "c"], name: "two", source: root + "/b/c/two"),
-                .init(directory: ["tree", "b"], name: "one", source: root + "/b/one"),
-                .init(directory: ["tree"], name: "z.txt", source: root + "/z.txt"),
+                .init(directory: ["tree", "a"], name: "three", source: root + "/a/three", size: 1),
+                .init(directory: ["tree", "b", "c"], name: "two", source: root + "/b/c/two", size: 1),
+                .init(directory: ["tree", "b"], name: "one", source: root + "/b/one", size: 1),
+                .init(directory: ["tree"], name: "z.txt", source: root + "/z.txt", size: 1),
             ],
             copiedAsIs: [
                 .init(directory: ["tree", "b"], name: "link", source: root + "/b/link"),
@@ -80,10 +80,10 @@ import Testing
         let tree = try SourceTree.walk(root)
         #expect(
             tree.files == [
-                .init(directory: ["tree"], name: "a", source: root + "/a", hasOtherNames: true),
-                .init(directory: ["tree"], name: "c", source: root + "/c", sameFileAs: "tree/a"),
-                .init(directory: ["tree"], name: "single", source: root + "/single"),
-                .init(directory: ["tree", "sub"], name: "b", source: root + "/sub/b", sameFileAs: "tree/a"),
+                .init(directory: ["tree"], name: "a", source: root + "/a", hasOtherNames: true, size: 2),
+                .init(directory: ["tree"], name: "c", source: root + "/c", sameFileAs: "tree/a", size: 2),
+                .init(directory: ["tree"], name: "single", source: root + "/single", size: 1),
+                .init(directory: ["tree", "sub"], name: "b", source: root + "/sub/b", sameFileAs: "tree/a", size: 2),
             ])
     }
 

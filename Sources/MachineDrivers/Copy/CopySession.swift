@@ -376,6 +376,8 @@ private struct CopyStream {
         var displayName: String?
         var journal: CopyJournal
         var directory: Int?
+        /// The size the walk or the session read (a hint for the copy: ``CopyJob/run(sizeHint:progress:filesClosed:stopAsked:)``).
+        var size: Int64?
     }
 
     /// The next file's transfer, counted as unsettled in its directory.
@@ -383,7 +385,8 @@ private struct CopyStream {
         guard let file = nextFile() else { return nil }
         let transfer = CopyTransfer(
             source: file.source, destinationDirectory: file.journal.directory.path, overwrite: overwrite,
-            journal: file.journal, sharedOptions: sharedOptions, displayName: file.displayName)
+            journal: file.journal, sharedOptions: sharedOptions, displayName: file.displayName,
+            expectedSize: file.size)
         if let id = file.directory {
             directories[id]?.active += 1
             directoryOf[ObjectIdentifier(transfer)] = id
@@ -405,7 +408,7 @@ private struct CopyStream {
                     hardLinks.append(HardLink(path: name, filePath: first, source: source))
                     continue
                 }
-                return FileToCopy(source: source, journal: journal)
+                return FileToCopy(source: source, journal: journal, size: status?.size)
             case .asIs(let entry):
                 sources.removeFirst()
                 makeAsIs(entry, in: top)
@@ -565,7 +568,8 @@ private struct CopyStream {
             messages += journal.problems.map { "\(journal.path): \($0)" }
             directory.journal = journal
         }
-        return FileToCopy(source: file.source, displayName: file.relativePath, journal: journal, directory: id)
+        return FileToCopy(
+            source: file.source, displayName: file.relativePath, journal: journal, directory: id, size: file.size)
     }
 
     /// The walk read every entry of directory `id`.

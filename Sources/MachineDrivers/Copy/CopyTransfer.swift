@@ -294,6 +294,7 @@ package final class CopyTransfer: TransferDriver {
         do throws(TransferError) {
             return .success(
                 try await job.run(
+                    sizeHint: driverStatus.value.totalBytes,
                     progress: { progress in
                         // The status first, then the percent: a size or a start of copying the row has not seen is
                         // sent as progress even at the same percent, so the machine records it and whoever reads the
@@ -411,7 +412,7 @@ private struct CopySuspension {
 }
 
 /// Stops a job's run for a pause: interrupts the run under way at once, and one that has not begun yet as soon as
-/// it begins (``CopyJob/run(progress:filesClosed:stopAsked:)`` asks ``isStopped``).
+/// it begins (``CopyJob/run(sizeHint:progress:filesClosed:stopAsked:)`` asks ``isStopped``).
 private final class RunStopper: Sendable {
     /// Interrupts the job's run; holds the job weakly, since the visit's suspension keeps this stopper after the
     /// run returned, and a completed transfer lets its job go.
