@@ -10,12 +10,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The small files' runners: copies handed in run in their turn, each once, on the runners' own threads, and a
-/// copy that waits too long for one gets another runner.
+/// The small files' runners: copies handed in run in their turn, each once, on the runners' own threads; a copy
+/// that waits too long for one gets another runner, and a runner with nothing to copy ends.
 @Suite(.timeLimit(.minutes(1))) struct SmallCopyRunnersTests {
     /// One runner takes the copies in the order they were handed in, every one of them.
     @Test func oneRunnerTakesTheCopiesInTheirOrder() {
-        let runners = SmallCopyRunners(threads: 1, mostThreads: 1, patience: .seconds(60))
+        let runners = SmallCopyRunners(threads: 1, mostThreads: 1, patience: .seconds(60), idleTimeout: .seconds(60))
         let ran = Locked<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         for index in 0..<200 {
@@ -26,13 +26,13 @@ import Darwin
         }
         for _ in 0..<200 { done.wait() }
         #expect(ran.withLock { $0 } == Array(0..<200))
-        #expect(runners.threads == 1)
+        #expect(runners.running == 1)
     }
 
     /// Several runners run every copy handed in exactly once, also copies handed in from several threads at once,
     /// and work on at most as many copies at once as there are runners.
     @Test func severalRunnersRunEveryCopyOnce() {
-        let runners = SmallCopyRunners(threads: 3, mostThreads: 3, patience: .seconds(60))
+        let runners = SmallCopyRunners(threads: 3, mostThreads: 3, patience: .seconds(60), idleTimeout: .seconds(60))
         let counts = Locked<(ran: [Int], running: Int, most: Int)>(([], 0, 0))
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.concurrentPerform(iterations: 4) { giver in
@@ -55,14 +55,15 @@ import Darwin
         #expect(ran.sorted() == (0..<4).flatMap { giver in (0..<250).map { giver * 1000 + $0 } })
         #expect(running == 0)
         #expect((1...3).contains(most))
-        #expect(runners.threads == 3)
+        #expect((1...3).contains(runners.running))
     }
 
     /// While every runner is held by a copy that waits (for a slow device, say), a copy handed in after another
     /// waited longer than the patience starts one more runner, which runs it: copies that wait for the device are
     /// soon as many at once as before there were runners. Never more than the most runners start.
     @Test func aCopyThatWaitsTooLongGetsAnotherRunner() {
-        let runners = SmallCopyRunners(threads: 1, mostThreads: 2, patience: .milliseconds(1))
+        let runners = SmallCopyRunners(
+            threads: 1, mostThreads: 2, patience: .milliseconds(1), idleTimeout: .seconds(60))
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let ran = DispatchSemaphore(value: 0)
@@ -80,11 +81,26 @@ import Darwin
         runners.run { ran.signal() }
         ran.wait()
         ran.wait()
-        #expect(runners.threads == 2)
+        #expect(runners.running == 2)
         usleep(5_000)
         runners.run { ran.signal() }
         release.signal()
         for _ in 0..<2 { ran.wait() }
-        #expect(runners.threads == 2)
+        #expect(runners.running == 2)
+    }
+
+    /// A runner with nothing to copy for its idle time ends, and a copy handed in afterwards starts one again.
+    @Test func idleRunnersEndAndComeBackForTheNextCopy() {
+        let runners = SmallCopyRunners(
+            threads: 2, mostThreads: 2, patience: .seconds(60), idleTimeout: .milliseconds(20))
+        #expect(runners.running == 0)
+        let ran = DispatchSemaphore(value: 0)
+        for _ in 0..<2 { runners.run { ran.signal() } }
+        for _ in 0..<2 { ran.wait() }
+        // Waits for the runners to end: the suite's time limit fails the test if they never do.
+        while runners.running > 0 { usleep(5_000) }
+        runners.run { ran.signal() }
+        ran.wait()
+        #expect((1...2).contains(runners.running))
     }
 }
