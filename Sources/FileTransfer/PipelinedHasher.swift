@@ -114,9 +114,10 @@ final class PipelinedHasher: @unchecked Sendable {
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
         let running = self.running
         let free = self.free
-        guard let position, let writes, writes.isInBackground else {
+        let besideWrites = writesInBackground
+        guard let position, let writes, besideWrites else {
             if let position { writes?.write(filled, at: position) }
-            hash {
+            hash(besideWrites: besideWrites) {
                 running.hasher.update(filled)
                 free.signal()
             }
@@ -128,20 +129,25 @@ final class PipelinedHasher: @unchecked Sendable {
         let release = ReleasedByBoth(free)
         writes.write(filled, at: position)
         writes.after { release.done() }
-        hash {
+        hash(besideWrites: true) {
             running.hasher.update(filled)
             release.done()
         }
         return count
     }
 
+    /// Whether the writes are in the background (``QueuedWrites/writeInBackground()``), so that hashes go beside
+    /// them rather than after them: asked once for each piece handed in.
+    private var writesInBackground: Bool { writes?.isInBackground == true }
+
     /// Queues `work` on the hashing queue after every hash handed in so far: at once when the writes are in the
-    /// background, else after the writes handed in so far; the first chunk of inline writes is hashed without the
-    /// hashing queue, at once. A file of one chunk, most files of a tree, then never waits for another thread to
-    /// hash it; a larger one overlaps hashing with I/O from its second chunk on.
-    private func hash(_ work: @escaping @Sendable () -> Void) {
+    /// background (`besideWrites`, ``writesInBackground`` as the caller read it), else after the writes handed in
+    /// so far; the first chunk of inline writes is hashed without the hashing queue, at once. A file of one chunk,
+    /// most files of a tree, then never waits for another thread to hash it; a larger one overlaps hashing with
+    /// I/O from its second chunk on.
+    private func hash(besideWrites: Bool, _ work: @escaping @Sendable () -> Void) {
         handedIn += 1
-        if writes?.isInBackground == true {
+        if besideWrites {
             return queue.async(execute: work)
         }
         if handedIn == 1 {
@@ -156,7 +162,7 @@ final class PipelinedHasher: @unchecked Sendable {
     /// Feeds `count` zero bytes (a hole) after the chunks handed in so far, without a buffer.
     func fillZeros(count: Int64) {
         let running = self.running
-        hash { running.hasher.updateZeros(count: count) }
+        hash(besideWrites: writesInBackground) { running.hasher.updateZeros(count: count) }
     }
 
     /// The ``ContentDigest`` of every chunk handed in so far (waits for the queues to drain, as ``state`` does).

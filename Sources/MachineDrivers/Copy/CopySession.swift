@@ -95,9 +95,9 @@ package final class CopySession {
         do {
             // A tree's own directory is made (or found) now, so an entry planted under its name since the
             // preflight is refused before anything is copied; the walk opens it again, without following a link.
-            for case .tree(let source, let walk) in pending
-            where try top.subdirectory(walk.name.isEmpty ? source : walk.name).isNew {
-                madeTrees.insert(FileName.bytes(walk.name.isEmpty ? source : walk.name))
+            for case .tree(let source, let walk) in pending {
+                let name = walk.name.isEmpty ? source : walk.name
+                if try top.subdirectory(name).isNew { madeTrees.insert(FileName.bytes(name)) }
             }
         } catch {
             // Nothing was copied: a journal this run made, with nothing in it, is not left behind.
