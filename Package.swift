@@ -160,7 +160,7 @@ let package = Package(
         .target(name: "MachineDrivers", dependencies: ["SeedModels", "FileTransfer", "StateMachineKit", "Support"]),
         .testTarget(
             name: "MachineDriversTests",
-            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support"]),
+            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support", "CMalloc"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",

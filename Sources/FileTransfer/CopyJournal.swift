@@ -195,6 +195,12 @@ public final class CopyJournal: Sendable {
         state.all
     }
 
+    /// The entries the shards' tables of whole entries have room for, together (a test's view of what the journal
+    /// holds once its entries are condensed or forgotten).
+    package var wholeEntryCapacity: Int {
+        state.wholeEntryCapacity
+    }
+
     /// Returns once no copy is writing a line: every line written before the call has its ticket.
     func waitForWriters() {
         writing.wait()
@@ -384,6 +390,11 @@ private final class JournalEntries: Sendable {
         shards[Self.shard(of: name)].entries.withLock { body(&$0) }
     }
 
+    /// The room of every shard's table of whole entries.
+    var wholeEntryCapacity: Int {
+        shards.reduce(0) { $0 + $1.entries.withLock { $0.full.capacity } }
+    }
+
     /// Every entry, by final name.
     var all: [String: JournalEntry] {
         shards.reduce(into: [:]) { all, shard in
@@ -460,11 +471,17 @@ private struct ShardEntries: Sendable {
         condensed[name] = Completed(size: size, digest: digest)
     }
 
-    /// Removes `name`'s whole entry, and gives the table's room back once a quarter of it is used: a dictionary
-    /// keeps its capacity as entries go, and a shard that once held every file of a tree being copied kept room
-    /// for them all (about 370 bytes a file) after each was forgotten or condensed.
+    /// Removes `name`'s whole entry, and gives the table's room back once a quarter of it is used, and all of it
+    /// once it is empty: a dictionary keeps its capacity as entries go, and a shard that once held every file of
+    /// a tree being copied kept room for them all (about 370 bytes a file) after each was forgotten or condensed;
+    /// a table shrunk to its last few entries kept room for them (the 16 shards of a copy dashboard's journal
+    /// held 247 KB for no entry once every file was condensed).
     private mutating func removeFull(_ name: String) {
         full[name] = nil
-        full.releaseRoomOnceSparse()
+        if full.isEmpty {
+            full = [:]
+        } else {
+            full.releaseRoomOnceSparse()
+        }
     }
 }

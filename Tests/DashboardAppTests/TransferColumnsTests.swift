@@ -26,7 +26,7 @@ import Testing
     }
 
     /// Once nothing is under way (its driver's status holds no text, no progress is measured and no timeout is
-    /// armed), a row keeps what it learned in a box of 74 bytes rather than 160 (issue 23, item 6), and reads back
+    /// armed), a row keeps what it learned in a box of 38 bytes rather than 160 (issue 23, item 6), and reads back
     /// exactly as a row that kept the whole; a restart boxes the whole again.
     @Test func aRowWithNothingUnderWayKeepsAHalfSizedBox() {
         let running = TransferModel(phase: .running(request: 1, percent: 40), lastRequest: 1)
@@ -38,7 +38,7 @@ import Testing
 
         row.take(completed, TransferSample(at: .seconds(5), visit: 3))
         row.take(completed, TransferSample(at: .seconds(8), visit: 3))
-        #expect(row.boxedBytes == 74)
+        #expect(row.boxedBytes == 38)
         #expect(
             [row.sample, row.enteredAt, row.tally, row.driverStatus, row.progress] as [AnyHashable] == [
                 Optional(TransferSample(at: .seconds(8), visit: 3)), Optional(Duration.seconds(5)),
@@ -59,6 +59,34 @@ import Testing
         row.take(running, TransferSample(at: .seconds(6), visit: 4))
         #expect(row.boxedBytes == MemoryLayout<TransferActivity>.size)
         #expect(row.progress.points == [ProgressWindow.Point(at: .seconds(6), percent: 40)])
+    }
+
+    /// A quiet row whose times are not whole nanoseconds, or whose counts do not fit in 32 bits, keeps the whole in
+    /// its box and reads back exactly; one whose do keeps the small box, negative times among them.
+    @Test(arguments: [
+        (Duration.seconds(5), Duration.seconds(8), RecordTally(lastSequence: 3, stale: 1), true),
+        (.nanoseconds(-7), .nanoseconds(-1), RecordTally(lastSequence: Int(UInt32.max), missed: 2), true),
+        (.seconds(5) + .nanoseconds(1), .seconds(8), RecordTally(lastSequence: 3), true),
+        (Duration(secondsComponent: 5, attosecondsComponent: 1), .seconds(8), RecordTally(lastSequence: 3), false),
+        (.seconds(5), .seconds(8) / 3, RecordTally(lastSequence: 3), false),
+        (.seconds(Int64.max / 2), .seconds(Int64.max / 2), RecordTally(lastSequence: 3), false),
+        (.seconds(5), .seconds(8), RecordTally(lastSequence: Int(UInt32.max) + 1), false),
+        (.seconds(5), .seconds(8), RecordTally(lastSequence: 3, stale: -1), false),
+    ])
+    func aQuietRowKeepsTheSmallBoxOnlyWhenItHoldsExactly(
+        entered: Duration, sampled: Duration, tally: RecordTally, keepsSmallBox: Bool
+    ) {
+        let completed = TransferModel(phase: .completed(file: "d/a"), lastRequest: 1)
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(isCopying: true))
+        row.take(completed, TransferSample(at: entered, visit: 3))
+        row.take(completed, TransferSample(at: sampled, visit: 3))
+        row.tally = tally
+        #expect(
+            [row.boxedBytes, row.sample, row.enteredAt, row.tally, row.driverStatus] as [AnyHashable] == [
+                keepsSmallBox ? 38 : MemoryLayout<TransferActivity>.size,
+                Optional(TransferSample(at: sampled, visit: 3)), Optional(entered), tally,
+                TransferDriverStatus(isCopying: true),
+            ])
     }
 
     @Test(arguments: [

@@ -392,6 +392,28 @@ import Testing
         #expect(Set(CopyJournal.replay(Array(file)).entries.keys) == ["a", "b", "c"])
     }
 
+    /// Once every entry is condensed or forgotten, the journal's tables of whole entries keep no room: before, a
+    /// shard's table shrank to a quarter of its room at most and kept room for its last few entries (the 16 shards
+    /// of a copy dashboard's journal held 247 KB for no entry once 5,000 files completed; issue 23, item 6).
+    @Test(arguments: [1, 20, 300])
+    func aJournalWhoseEntriesAreAllCondensedKeepsNoRoomForWholeOnes(files: Int) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let names = (0..<files).map { "f\($0)" }
+        let (journal, _, _) = try Self.journal(intending: names, in: directory)
+        #expect(journal.wholeEntryCapacity >= files)
+        for (index, name) in names.enumerated() {
+            try journal.append(.completed(name: name, size: 1, digest: SHA256.hash([UInt8(truncatingIfNeeded: index)])))
+            if index % 2 == 0 {
+                journal.condenseCompleted(named: name)
+            } else {
+                journal.forgetSettled(named: name)
+            }
+        }
+        #expect(journal.wholeEntryCapacity == 0)
+        #expect(journal.entries.count == (files + 1) / 2)
+    }
+
     /// A completed entry condensed (the copy dashboard's completed rows) keeps the size and digest it wrote and
     /// reads as completed and owned, with no source; any other entry is left whole. A record about the name
     /// applies to it as it reads (a new intent carries the owned digest on), and the journal is settled as before.
