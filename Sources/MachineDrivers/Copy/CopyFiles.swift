@@ -5,7 +5,7 @@ import Support
 /// The files of a `statetui copy` dashboard, one row each (``CopySession/takeAllFiles()``), held compactly: a
 /// row never started is its name and a few bytes, and its ``CopyTransfer`` (with its machine) is made when the
 /// row is first used (``makeDriver(at:)``): started by its key, by `S`, or by `--start`. Once its copy
-/// completed, the row may let the transfer go (``settle(_:at:)``) and keep a ``SettledTransfer`` of 136 bytes; a
+/// completed, the row may let the transfer go (``settle(_:at:)``) and keep a ``SettledTransfer`` of 64 bytes; a
 /// later start makes the transfer again, its machine restored where it ended.
 ///
 /// Each row keeps its file's last name component in one shared byte buffer and the index of its group: the

@@ -14,7 +14,7 @@ import TerminalUI
 /// change feed (``StateMachine/MachineSet``) and is the only authority on the row.
 ///
 /// Once the screen took in the record of a row's completion, the runtime asks the list to let the row's
-/// transfer go (``TransferList/settle(_:at:)``): a completed row then costs 600 to 750 bytes (`make bench`'s
+/// transfer go (``TransferList/settle(_:at:)``): a completed row then costs about 540 bytes (`make bench`'s
 /// `copy_rows`, journal entry included) rather than about 4 KB, a transfer, a machine and its history, and shows
 /// where its machine ended; History and the detail pane show its last record. An event its state takes (a start)
 /// makes the transfer again, on a machine restored where it ended, which joins the feed in its turn. Every event
