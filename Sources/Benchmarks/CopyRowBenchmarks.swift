@@ -11,8 +11,10 @@ import TerminalUI
 /// `STATETUI_BENCH_ROW_FILES` (5,000 by default) one-byte files: a row never started (its name in the list, its
 /// row on the screen), and a row whose copy completed (once the screen took in the completion, the row lets its
 /// transfer and machine go and keeps their last record: ``SettledTransfer``; its row's figures; and its
-/// journal's condensed entry), both through the dashboard's own store, reducer and feed. Prints a table and one
-/// JSON line.
+/// journal's condensed entry), both through the dashboard `statetui copy` runs: its environment (every screen's
+/// runtime, History's list of every row), store, reducer and feed. Prints a table and one JSON line. (Until stop
+/// 60 it ran the Transfers screen alone, in the demo dashboard's state, and left History's list of every row
+/// out: 83 bytes a row.)
 ///
 /// The copies' pool of chunk buffers (``ChunkBuffers/shared``), kept for the next copy and bounded at 4 MiB
 /// whatever the number of rows, is left out of the rows' figures and printed apart: counted in, it added from
@@ -111,15 +113,18 @@ private func measureRowCost(_ files: CopyFiles, poolBefore: Int) async -> RowCos
         finish.finish()
     }
     thread.start()
-    let app = App<AppState, AppAction, AppEffect>(
-        initialState: dashboardState(transfers: runtime.initialState), reduce: AppReducer.reduce,
-        view: AppView.render, keymap: Keymap.action, isFinished: { $0.exit != nil },
-        subscriptions: runtime.subscriptions { AppAction.screen(.embed(TransfersFeature.self, $0)) }
-            + [Subscription(finished) { $0 }])
+    // The dashboard `statetui copy` runs (`Dashboard.run`): every screen's runtime, the copy's rows in place of the
+    // simulated transfers, History's list of every machine, the copy mode's screens and total row.
+    var environment = DashboardEnvironment.live(seed: 1, replacing: [.transfers: runtime])
+    environment.confirmsQuit = true
+    environment.mode = .copy(simulatesFaults: false)
+    var app = Dashboard.app(environment)
+    app.subscriptions.append(Subscription(finished) { $0 })
     // Consumed: the store then holds the only copy of the rows, as in `statetui copy` (`App/run(on:)`).
     _ = await (consume app).run(detachedOn: HeadlessTerminal(size: Size(width: 120, height: 40)))
     // A copy's stop waits for it to end: on a thread that may block, as at the dashboard's exit.
-    await DetachedThread.value(name: "stop") { runtime.stop() }
+    let stopping = environment
+    await DetachedThread.value(name: "stop") { stopping.stop() }
     return figures.withLock { $0 }
 }
 

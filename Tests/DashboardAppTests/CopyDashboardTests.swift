@@ -54,6 +54,35 @@ private final class IdleDriver: TransferDriver {
         #expect(onHistory.screen == .transfers)
     }
 
+    /// History's list of a copy dashboard costs a row 24 bytes in one list grown to exactly its machines (a
+    /// machine's name and screen are read from its runtime: 64 bytes a row, in a list with room for twice the
+    /// rows, before), and History's names are the runtime's own list, not a copy; a machine still reads as its
+    /// name and screen. In the demo dashboard, whose History lists the machines of several runtimes, the names
+    /// are gathered one by one (issue 23, item 6).
+    @Test func historysListOfACopyDashboardHoldsAReferenceAndAnIndexARow() throws {
+        #expect(MemoryLayout<NamedMachine>.stride == 24)
+        let environment = Self.copyEnvironment()
+        defer { environment.stop() }
+        let runtime = environment.runtime(TransfersFeature.self)
+        #expect(
+            environment.machines.map { "\($0.screen): \($0.name)" } == [
+                "transfers: a.bin", "transfers: b.bin", "upload: upload", "load: load",
+            ])
+        #expect(environment.machines.capacity == environment.machines.count)
+        let names = environment.initialState.history.machines
+        #expect(names == ["a.bin", "b.bin"])
+        let shared = names.withUnsafeBufferPointer { names in
+            runtime.names.withUnsafeBufferPointer { $0.baseAddress == names.baseAddress }
+        }
+        #expect(shared)
+
+        let demo = DashboardEnvironment.live(seed: 1)
+        defer { demo.stop() }
+        #expect(demo.initialState.history.machines == TransfersRuntime.defaultNames + ["upload", "load"])
+        #expect(NamedMachine.names(of: Array(environment.machines.dropFirst())) == ["b.bin", "upload", "load"])
+        #expect(NamedMachine.names(of: []) == [])
+    }
+
     /// The copy dashboard's Graph draws the copies' own model, the transfer, and nothing else: its header names
     /// only `transfer`, and `[`/`]` (which cycle the demo's models) do nothing and leave the help bar.
     @Test func theCopyDashboardsGraphShowsOnlyTheTransferModel() {

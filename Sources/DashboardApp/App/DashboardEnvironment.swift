@@ -32,9 +32,14 @@ package struct DashboardEnvironment: Sendable {
         for entry in Screen.registry {
             let runtime = given[entry.screen] ?? entry.makeRuntime(world, machines)
             runtimes.append(runtime)
-            // Only when there are any: appending none to the list History's runtime shares would copy it.
+            // Only when there are any: appending none to the list History's runtime shares would copy it. Grown to
+            // exactly what it holds: grown by appending, the list kept room for twice a copy dashboard's rows (its
+            // rows, then Upload's one machine).
             let published = entry.machines(runtime)
-            if !published.isEmpty { machines += published }
+            if !published.isEmpty {
+                machines.reserveCapacity(machines.count + published.count)
+                machines += published
+            }
         }
         self.world = world
         self.runtimes = runtimes

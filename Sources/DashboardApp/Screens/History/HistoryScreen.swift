@@ -13,7 +13,7 @@ extension HistoryFeature: DashboardScreen {
     package static func initialState(
         _ runtime: [NamedMachine], mode: DashboardMode, machines: [NamedMachine]
     ) -> HistoryScreenState {
-        HistoryScreenState(machines: machines.map(\.name))
+        HistoryScreenState(machines: NamedMachine.names(of: machines))
     }
 
     /// The selected machine's records, only while the screen is shown (and once the machine is made).

@@ -279,6 +279,13 @@ package final class TransfersRuntime: Sendable {
 }
 
 extension TransfersRuntime: MachineHistories {
+    package var screen: Screen { .transfers }
+
+    /// Row `row`'s name, as the rows show it.
+    package func name(of row: Int) -> String { names[row] }
+
+    package var machineNames: [String] { names }
+
     /// Row `row`'s machine's records for History, once the row is made (its last one once it was let go),
     /// named after the machine they come from as the detail pane's are.
     package func history(of row: Int, name: String) -> Subscription<HistoryScreenAction>? {

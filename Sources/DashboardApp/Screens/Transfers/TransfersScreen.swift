@@ -11,9 +11,7 @@ extension TransfersFeature: DashboardScreen {
     }
 
     package static func machines(_ runtime: TransfersRuntime) -> [NamedMachine] {
-        runtime.names.indices.map {
-            NamedMachine(name: runtime.names[$0], screen: .transfers, machine: $0, of: runtime)
-        }
+        runtime.names.indices.map { NamedMachine(machine: $0, of: runtime) }
     }
 
     package static func initialState(
