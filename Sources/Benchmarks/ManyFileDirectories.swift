@@ -16,18 +16,18 @@ import Darwin
 /// group's figures.
 private let removedAfterAllGroups = Mutex<[String]>([])
 
-/// A new directory `/tmp/statetui-NAME-XXXXXX`, removed by ``removeManyFileDirectories()`` after the last
-/// group; nil when it cannot be made.
-func makeManyFileDirectory(_ name: String) -> String? {
-    guard let path = makeTemporaryDirectory(name) else { return nil }
+/// A new directory `BASE/statetui-NAME-XXXXXX` (`/tmp` by default), removed by ``removeManyFileDirectories()``
+/// after the last group; nil when it cannot be made.
+func makeManyFileDirectory(_ name: String, in base: String = "/tmp") -> String? {
+    guard let path = makeTemporaryDirectory(name, in: base) else { return nil }
     removedAfterAllGroups.withLock { $0.append(path) }
     return path
 }
 
-/// A new, empty directory `/tmp/statetui-NAME-XXXXXX` (`mkdtemp`); nil when it cannot be made (`errno` says
-/// why). The caller removes it.
-func makeTemporaryDirectory(_ name: String) -> String? {
-    var template = Array("/tmp/statetui-\(name)-XXXXXX".utf8CString)
+/// A new, empty directory `BASE/statetui-NAME-XXXXXX` (`mkdtemp`, `/tmp` by default); nil when it cannot be
+/// made (`errno` says why). The caller removes it.
+func makeTemporaryDirectory(_ name: String, in base: String = "/tmp") -> String? {
+    var template = Array("\(base)/statetui-\(name)-XXXXXX".utf8CString)
     guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
