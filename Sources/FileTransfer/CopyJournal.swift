@@ -473,15 +473,9 @@ private struct ShardEntries: Sendable {
 
     /// Removes `name`'s whole entry, and gives the table's room back once a quarter of it is used, and all of it
     /// once it is empty: a dictionary keeps its capacity as entries go, and a shard that once held every file of
-    /// a tree being copied kept room for them all (about 370 bytes a file) after each was forgotten or condensed;
-    /// a table shrunk to its last few entries kept room for them (the 16 shards of a copy dashboard's journal
-    /// held 247 KB for no entry once every file was condensed).
+    /// a tree being copied kept room for them all (about 370 bytes a file) after each was forgotten or condensed.
     private mutating func removeFull(_ name: String) {
         full[name] = nil
-        if full.isEmpty {
-            full = [:]
-        } else {
-            full.releaseRoomOnceSparse()
-        }
+        full.releaseRoomOnceSparse()
     }
 }

@@ -45,7 +45,7 @@ package final class SettledTransfer: Sendable {
             last.after == Self.after(last.before, last.event, last.outcome),
             snapshot.visit == Self.visit(after: last),
             case .succeeded(let request, let file) = last.event, last.before.retainedPercent == nil,
-            let (wasPaused, beforeRequest, percent) = Self.runningOrPaused(last.before.phase),
+            let beforeRequest = last.before.phase.activeRequest, let percent = last.before.phase.percent,
             let sequence = UInt32(exactly: last.sequence), let recordVisit = UInt32(exactly: last.visit),
             let recordsStart = UInt32(exactly: machineRecordsStart), let request = UInt32(exactly: request),
             beforeRequest == request, let lastRequest = UInt32(exactly: last.before.lastRequest),
@@ -58,17 +58,9 @@ package final class SettledTransfer: Sendable {
         self.request = request
         self.lastRequest = lastRequest
         self.percent = percent
-        self.wasPaused = wasPaused
+        // Running or paused: the phases with an active request.
+        if case .paused = last.before.phase { wasPaused = true } else { wasPaused = false }
         moved = last.outcome == .moved
-    }
-
-    /// Whether `phase` is paused, its request and percent; nil unless it is running or paused.
-    private static func runningOrPaused(_ phase: TransferState) -> (paused: Bool, request: Int, percent: Int)? {
-        switch phase {
-        case .running(let request, let percent): (false, request, percent)
-        case .paused(let request, let percent): (true, request, percent)
-        case .idle, .completed, .failed: nil
-        }
     }
 
     /// The state before the last record.

@@ -16,7 +16,7 @@ package struct NamedMachine: Sendable {
     private let index: Int
 
     /// The name History lists: the transfer's file name, `upload`, `load`.
-    package var name: String { source.name(of: index) }
+    package var name: String { source.machineNames[index] }
     /// The screen whose runtime holds the machine.
     package var screen: Screen { source.screen }
 
@@ -79,9 +79,7 @@ package struct NamedMachine: Sendable {
 package protocol MachineHistories: AnyObject, Sendable {
     /// The screen whose runtime holds the machines.
     var screen: Screen { get }
-    /// The name History lists machine `index` under.
-    func name(of index: Int) -> String
-    /// Every machine's name, by index.
+    /// The name History lists each machine under, by index.
     var machineNames: [String] { get }
     /// History's subscription to machine `index`'s records, listed as `name`; nil while it is not made.
     func history(of index: Int, name: String) -> Subscription<HistoryScreenAction>?
@@ -92,18 +90,14 @@ package protocol MachineHistories: AnyObject, Sendable {
 /// A runtime's one machine.
 private final class OneMachine<State: PresentableState & Hashable & Sendable, Event: Sendable>: MachineHistories {
     let engine: StateMachine<State, Event>
-    let name: String
+    let machineNames: [String]
     let screen: Screen
 
     init(_ engine: StateMachine<State, Event>, name: String, screen: Screen) {
         self.engine = engine
-        self.name = name
+        machineNames = [name]
         self.screen = screen
     }
-
-    func name(of index: Int) -> String { name }
-
-    var machineNames: [String] { [name] }
 
     func history(of index: Int, name: String) -> Subscription<HistoryScreenAction>? {
         NamedMachine.history(of: engine, name: name)

@@ -281,9 +281,7 @@ package final class TransfersRuntime: Sendable {
 extension TransfersRuntime: MachineHistories {
     package var screen: Screen { .transfers }
 
-    /// Row `row`'s name, as the rows show it.
-    package func name(of row: Int) -> String { names[row] }
-
+    /// Each row's name, as the rows show it.
     package var machineNames: [String] { names }
 
     /// Row `row`'s machine's records for History, once the row is made (its last one once it was let go),
