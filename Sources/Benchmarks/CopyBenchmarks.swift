@@ -123,9 +123,8 @@ private func printCopyTable(_ times: CopyTimes, contenders: [CopyContender], siz
     }
 }
 
-/// Writes `size` bytes of xorshift noise (incompressible, no two chunks alike).
 /// A copy benchmark's ground: the source file's size, `COPY_BENCH_BYTES` (1 GiB unless set), the runs of each
-/// contender, `COPY_BENCH_RUNS` (at least 3), and a fresh directory /tmp/statetui-NAME-XXXXXX holding
+/// contender, `COPY_BENCH_RUNS` (5 unless set, at least 3: issue 23 compares medians of at least 5), and a fresh directory /tmp/statetui-NAME-XXXXXX holding
 /// `source.bin` of that size and an empty `out`.
 struct CopyBench {
     var size: Int
@@ -139,7 +138,7 @@ struct CopyBench {
     init?(name: String, label: String) {
         let environment = ProcessInfo.processInfo.environment
         size = Int(environment["COPY_BENCH_BYTES"] ?? "") ?? 1 << 30
-        runs = max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 3)
+        runs = max(3, Int(environment["COPY_BENCH_RUNS"] ?? "") ?? 5)
         guard let root = makeTemporaryDirectory(name) else {
             print("\(label): cannot create a directory under /tmp: \(Errno.current)")
             return nil

@@ -1,55 +1,58 @@
 import Dispatch
 import Support
+import Synchronization
 
-/// Hashes chunks (``ContentDigest``) on a serial queue while the caller goes on with I/O, through a small ring of buffers.
+/// Hashes chunks (``ContentDigest``) on other threads while the caller goes on with I/O, through a small ring of
+/// buffers.
 ///
-/// SHA-256 of one stream cannot be split across cores, but it can overlap with reading and writing:
-/// the caller fills buffer k+1 while buffer k is hashed. The ring's semaphore is the back-pressure; a
-/// buffer is handed out again only after the queue has hashed it (the queue is FIFO, so ring order holds).
+/// SHA-256 of one stream cannot be split across cores, but a ``ContentDigest`` is defined over segments of
+/// ``ContentDigest/segmentSize`` bytes hashed apart: the segments are hashed on ``HashLanes`` (segment k on lane
+/// k mod the number of lanes, each lane a serial queue), so a large file's chunks are hashed on every core at once,
+/// and the whole overlaps with reading and writing: the caller fills buffer k+1 while buffer k is hashed. The ring's
+/// semaphores are the back-pressure: a buffer is handed out again only after every lane that hashes a part of it, and
+/// its write, are done with it. Every lane is FIFO and gets its parts in the stream's order, but the lanes finish in
+/// any order, so each buffer has a semaphore of its own and the ring waits for the one it lends out next.
 ///
 /// With ``QueuedWrites`` in the background (a large file), a filled buffer is handed to their queue and to the
-/// hashing queue at once: the two only read it, and it is handed out again once both are done with it, so
-/// reading, writing and hashing overlap and the hash never waits for the device. Both queues are FIFO, so ring
-/// order holds, and every hash (zeros included) goes to the hashing queue in the stream's order. With writes made
-/// inline, a buffer is hashed after its write, the first chunk at once (a file of one chunk never waits for
-/// another thread to hash it).
+/// lanes at once: they only read it, so reading, writing and hashing overlap and the hash never waits for the
+/// device. With writes made inline, a buffer is hashed after its write, the first chunk at once on the caller's
+/// thread (a file of one chunk never waits for another thread to hash it).
 final class PipelinedHasher: @unchecked Sendable {
-    // `running.hasher` is touched by one piece of work at a time, in order: the first chunk's hash (in place or
-    // on the write queue), then the hashing queue's; `next` and `madeQueue` only by the single producer. The queued
-    // blocks capture `running` and `free`, never `self`, so the last release (and `deinit`, which
-    // drains the queues before freeing the buffers) never happens on a queue itself.
-    /// The hashing queue, made the first time a chunk is hashed there (the first chunk is hashed where it was
-    /// written, so a file of one chunk never makes it); touched only by the producer.
-    private var madeQueue: DispatchQueue?
-    private let free: DispatchSemaphore
+    // `lanes` is touched by the producer only (its queues are made lazily); its pieces of work, queued or run in
+    // place, touch each lane's state one at a time in order (``HashLanes``). The queued blocks capture a lane, the
+    // combiner and a buffer's semaphore, never `self`, so the last release (and `deinit`, which drains the queues
+    // before freeing the buffers) never happens on a queue itself.
+    /// For each buffer of the ring, signalled when it is free (its write and hashes are done); made with the buffer.
+    private var free: [DispatchSemaphore?]
     /// The ring; a buffer is allocated the first time it is handed out (a file of one chunk needs one).
     private var buffers: [UnsafeMutableRawBufferPointer?]
     private var next = 0
     /// How many chunks (and holes) were handed in; producer-only.
     private var handedIn = 0
+    /// The content bytes handed in (chunks and holes), where the next piece begins; producer-only.
+    private var position: Int64
     /// The digest of the first `handedIn` pieces, kept so that asking twice with nothing hashed in between
     /// finalises once; touched only by the producer.
     private var finalized: (handedIn: Int, digest: SHA256Digest)?
-    private let running: Running
+    private let lanes: HashLanes
     private let writes: QueuedWrites?
-
-    private final class Running: @unchecked Sendable {
-        var hasher: ContentDigest
-        init(_ hasher: ContentDigest) { self.hasher = hasher }
-    }
 
     /// The size of each ring buffer.
     let chunkSize: Int
 
-    /// A ring of `depth` buffers of `chunkSize` bytes continuing `hasher`; with `writes`, what ``fill(at:_:)``
-    /// fills is written there before it is hashed.
-    init(chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest(), writes: QueuedWrites? = nil) {
+    /// A ring of `depth` buffers of `chunkSize` bytes continuing `hasher` on `lanes` lanes; with `writes`, what
+    /// ``fill(at:_:)`` fills is written there before it is hashed.
+    init(
+        chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest(), writes: QueuedWrites? = nil,
+        lanes: Int = HashLanes.defaultCount
+    ) {
         precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
         self.chunkSize = chunkSize
         self.writes = writes
-        self.free = DispatchSemaphore(value: depth)
+        self.free = Array(repeating: nil, count: depth)
         self.buffers = Array(repeating: nil, count: depth)
-        self.running = Running(hasher)
+        self.position = hasher.byteCount
+        self.lanes = HashLanes(count: lanes, continuing: hasher)
     }
 
     deinit {
@@ -66,15 +69,7 @@ final class PipelinedHasher: @unchecked Sendable {
     /// Returns once every chunk handed in so far is written (when this ring has ``QueuedWrites``) and hashed.
     private func waitForQueues() {
         writes?.waitForQueue()
-        madeQueue?.sync {}
-    }
-
-    /// The hashing queue, made now if there is none yet.
-    private var queue: DispatchQueue {
-        if let madeQueue { return madeQueue }
-        let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
-        madeQueue = queue
-        return queue
+        lanes.waitForQueues()
     }
 
     /// Adds buffers until the ring holds `depth`, once every chunk handed in so far is written and hashed
@@ -84,7 +79,7 @@ final class PipelinedHasher: @unchecked Sendable {
         waitForQueues()
         for _ in buffers.count..<depth {
             buffers.append(nil)
-            free.signal()
+            free.append(nil)
         }
     }
 
@@ -94,6 +89,8 @@ final class PipelinedHasher: @unchecked Sendable {
     func fill<Failure: Error>(
         at position: Int64? = nil, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
     ) throws(Failure) -> Int {
+        let free = self.free[next] ?? DispatchSemaphore(value: 1)
+        self.free[next] = free
         free.wait()
         let buffer = buffers[next] ?? Self.buffer(of: chunkSize)
         buffers[next] = buffer
@@ -110,59 +107,72 @@ final class PipelinedHasher: @unchecked Sendable {
         }
         precondition(count <= buffer.count, "filled \(count) bytes into a \(buffer.count)-byte buffer")
         next = (next + 1) % buffers.count
-        // The ring hands this buffer out again only after the queue signals, so the queue owns it now.
+        // The ring hands this buffer out again only after the lanes and the write are done with it: they own it now.
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        let running = self.running
-        let free = self.free
         let besideWrites = writesInBackground
+        let pieces = take(count: Int64(count), bytes: filled)
         guard let position, let writes, besideWrites else {
             if let position { writes?.write(filled, at: position) }
-            hash(besideWrites: besideWrites) {
-                running.hasher.update(filled)
-                free.signal()
-            }
+            let release = Release(free, after: pieces.count)
+            hash(pieces, besideWrites: besideWrites, then: release)
             return count
         }
         // Before, the hash of a chunk was queued only once its write had returned, so while the device took a
         // gathered write of several chunks the hashing queue idled, and a copy took the time of its writes and its
         // hashes rather than the longer of the two.
-        let release = ReleasedByBoth(free)
+        let release = Release(free, after: pieces.count + 1)
         writes.write(filled, at: position)
         writes.after { release.done() }
-        hash(besideWrites: true) {
-            running.hasher.update(filled)
-            release.done()
-        }
+        hash(pieces, besideWrites: true, then: release)
         return count
+    }
+
+    /// The lanes' pieces of work hashing the next `count` bytes of the content (`bytes`, or zeros when nil), and
+    /// where the next piece begins moved past them.
+    private func take(count: Int64, bytes: UnsafeRawBufferPointer?) -> [HashLanes.Piece] {
+        let pieces = lanes.pieces(hashing: count, at: position, bytes: bytes)
+        position += count
+        handedIn += 1
+        return pieces
     }
 
     /// Whether the writes are in the background (``QueuedWrites/writeInBackground()``), so that hashes go beside
     /// them rather than after them: asked once for each piece handed in.
     private var writesInBackground: Bool { writes?.isInBackground == true }
 
-    /// Queues `work` on the hashing queue after every hash handed in so far: at once when the writes are in the
-    /// background (`besideWrites`, ``writesInBackground`` as the caller read it), else after the writes handed in
-    /// so far; the first chunk of inline writes is hashed without the hashing queue, at once. A file of one chunk,
-    /// most files of a tree, then never waits for another thread to hash it; a larger one overlaps hashing with
-    /// I/O from its second chunk on.
-    private func hash(besideWrites: Bool, _ work: @escaping @Sendable () -> Void) {
-        handedIn += 1
-        if besideWrites {
-            return queue.async(execute: work)
+    /// Runs `pieces` on their lanes after every piece handed in before them, then tells `release` of each: at once
+    /// when the writes are in the background (`besideWrites`, ``writesInBackground`` as the caller read it), else
+    /// after the writes handed in so far; the first chunk of inline writes is hashed on the caller's thread, at once,
+    /// when no lane has a queue yet. A file of one chunk, most files of a tree, then never waits for another thread
+    /// to hash it; a larger one overlaps hashing with I/O from its second chunk on.
+    private func hash(_ pieces: [HashLanes.Piece], besideWrites: Bool, then release: Release?) {
+        if !besideWrites, handedIn == 1 {
+            let inPlace: @Sendable () -> Void = {
+                for piece in pieces {
+                    piece.run()
+                    release?.done()
+                }
+            }
+            guard let writes else { return inPlace() }
+            return writes.after(inPlace)
         }
-        if handedIn == 1 {
-            guard let writes else { return work() }
-            return writes.after(work)
+        let queued = pieces.map { piece in
+            (
+                lanes.queue(piece.lane),
+                { @Sendable in
+                    piece.run()
+                    release?.done()
+                }
+            )
         }
-        guard let writes else { return queue.async(execute: work) }
-        let queue = self.queue
-        writes.after { queue.async(execute: work) }
+        let enqueue: @Sendable () -> Void = { for (queue, work) in queued { queue.async(execute: work) } }
+        guard !besideWrites, let writes else { return enqueue() }
+        writes.after(enqueue)
     }
 
     /// Feeds `count` zero bytes (a hole) after the chunks handed in so far, without a buffer.
     func fillZeros(count: Int64) {
-        let running = self.running
-        hash(besideWrites: writesInBackground) { running.hasher.updateZeros(count: count) }
+        hash(take(count: count, bytes: nil), besideWrites: writesInBackground, then: nil)
     }
 
     /// The ``ContentDigest`` of every chunk handed in so far (waits for the queues to drain, as ``state`` does).
@@ -173,17 +183,13 @@ final class PipelinedHasher: @unchecked Sendable {
         return digest
     }
 
-    /// How many bytes the hash took in so far, waiting for the hashing queue only (never for a write).
-    var hashedByteCount: Int64 {
-        guard let madeQueue else { return running.hasher.byteCount }
-        return madeQueue.sync { running.hasher.byteCount }
-    }
+    /// How many bytes the hash took in so far, waiting for the lanes only (never for a write).
+    var hashedByteCount: Int64 { lanes.hashed().byteCount }
 
     /// The hash state after every chunk handed in so far (waits for the queues to drain).
     var state: ContentDigest {
         writes?.waitForQueue()
-        guard let madeQueue else { return running.hasher }
-        return madeQueue.sync { running.hasher }
+        return lanes.hashed()
     }
 
     /// Feeds the content of the open file `descriptor` from its start, `length` bytes or to its end when
@@ -226,22 +232,21 @@ final class PipelinedHasher: @unchecked Sendable {
     }
 }
 
-/// Hands a ring buffer out again (signals `free`) once both its write and its hash are done with it, in whichever
-/// order they finish.
-private final class ReleasedByBoth: Sendable {
-    private let pending = Locked(2)
+/// Hands a ring buffer out again (signals its semaphore, `free`) once its write and every lane hashing a part of it are done with
+/// it, in whichever order they finish.
+private final class Release: Sendable {
+    private let pending: Atomic<Int>
     private let free: DispatchSemaphore
 
-    init(_ free: DispatchSemaphore) {
+    /// Signals `free` after `count` calls of ``done()``; at once when `count` is 0.
+    init(_ free: DispatchSemaphore, after count: Int) {
         self.free = free
+        self.pending = Atomic(count)
+        if count == 0 { free.signal() }
     }
 
-    /// One of the two is done with the buffer.
+    /// One of them is done with the buffer.
     func done() {
-        let last = pending.withLock { pending in
-            pending -= 1
-            return pending == 0
-        }
-        if last { free.signal() }
+        if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { free.signal() }
     }
 }

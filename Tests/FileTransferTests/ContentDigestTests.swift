@@ -37,6 +37,19 @@ import Testing
             Self.digest(of: Self.content, piece: piece, zerosAsCount: zerosAsCount) == ContentDigest.of(Self.content))
     }
 
+    /// Content of several segments: data across the first boundary, zeros over a whole segment and into the next,
+    /// data to a short last segment.
+    static let longContent: [UInt8] =
+        pattern(count: 3 << 19, seed: 11) + [UInt8](repeating: 0, count: (5 << 19) + 300)
+        + pattern(count: 700_000, seed: 12) + [UInt8](repeating: 0, count: 10)
+
+    @Test(arguments: [4096, 65_539, 1 << 20, 3 << 20], [false, true])
+    func theDigestOfSeveralSegmentsIsTheSameHoweverTheContentIsFed(piece: Int, zerosAsCount: Bool) {
+        #expect(
+            Self.digest(of: Self.longContent, piece: piece, zerosAsCount: zerosAsCount)
+                == ContentDigest.of(Self.longContent))
+    }
+
     /// A hole of 64 GiB is fed as one count: the digest is the one of a short file of zeros grown by the
     /// same count, and differs from the same data placed elsewhere.
     @Test func aHugeHoleIsFedAsACount() {
@@ -59,8 +72,10 @@ import Testing
             [], [0], zeros, zeros + [0], data, data + zeros, zeros + data, data + zeros + data, data + data,
             data + [0], Array(data.dropLast()),
         ]
-        let digests = Set(contents.map { ContentDigest.of($0) })
-        #expect(digests.count == contents.count)
+        let segment = [UInt8](repeating: 0, count: ContentDigest.segmentSize)
+        let moreContents: [[UInt8]] = [segment, segment + [0], segment + data, data + segment, segment + segment]
+        let digests = Set((contents + moreContents).map { ContentDigest.of($0) })
+        #expect(digests.count == contents.count + moreContents.count)
     }
 
     /// Finalizing a prefix (a resume checks the kept prefix) leaves the running state as it was.

@@ -124,28 +124,43 @@ import Testing
     }
 }
 
-/// The content digest is the one its documentation defines, byte for byte (journals of earlier runs hold it):
-/// SHA-256 of the name and version, the size, the digest of the runs of zero blocks and the digest of the data,
-/// for empty content, data alone, and zero blocks before and between data.
+/// The content digest is the one its documentation defines, byte for byte: SHA-256 of the name and version, an
+/// entry for each segment (a run of complete segments of zeros as one) and the size, where a segment's digest is
+/// SHA-256 of the first version's name, the segment's size, the digest of its runs of zero blocks and the digest
+/// of its data; for empty content, data alone, zero blocks before and between data, and content of several
+/// segments, runs of zeros among them fed as counts and as bytes.
 @Suite struct ContentDigestDefinitionTests {
     static func littleEndian(_ value: UInt64) -> [UInt8] {
         withUnsafeBytes(of: value.littleEndian) { Array($0) }
     }
 
-    static func defined(size: UInt64, runs: [(UInt64, UInt64)], data: [UInt8]) -> SHA256Digest {
+    /// The entry of a segment.
+    static func segment(size: UInt64, runs: [(UInt64, UInt64)], data: [UInt8]) -> [UInt8] {
         let runBytes = runs.flatMap { littleEndian($0.0) + littleEndian($0.1) }
-        return SHA256.hash(
-            Array("statetui-content-sha256-v1\0".utf8) + littleEndian(size) + SHA256.hash(runBytes).bytes
-                + SHA256.hash(data).bytes)
+        return [1]
+            + SHA256.hash(
+                Array("statetui-content-sha256-v1\0".utf8) + littleEndian(size) + SHA256.hash(runBytes).bytes
+                    + SHA256.hash(data).bytes
+            ).bytes
+    }
+
+    /// The entry of a run of complete segments of zeros.
+    static func zeroSegments(_ count: UInt64) -> [UInt8] {
+        [0] + littleEndian(count)
+    }
+
+    static func defined(size: UInt64, segments: [[UInt8]]) -> SHA256Digest {
+        SHA256.hash(Array("statetui-content-sha256-v2\0".utf8) + segments.flatMap { $0 } + littleEndian(size))
     }
 
     @Test func emptyContent() {
-        #expect(ContentDigest.of([UInt8]()) == Self.defined(size: 0, runs: [], data: []))
+        #expect(ContentDigest.of([UInt8]()) == Self.defined(size: 0, segments: []))
     }
 
     @Test func dataAlone() {
         let data = Array("abc".utf8)
-        #expect(ContentDigest.of(data) == Self.defined(size: 3, runs: [], data: data))
+        #expect(
+            ContentDigest.of(data) == Self.defined(size: 3, segments: [Self.segment(size: 3, runs: [], data: data)]))
     }
 
     @Test func zeroBlocksBeforeAndBetweenData() {
@@ -156,9 +171,46 @@ import Testing
         content.withUnsafeBytes { fed.update(UnsafeRawBufferPointer(rebasing: $0[..<(2 * block)])) }
         fed.updateZeros(count: 0)
         content.withUnsafeBytes { fed.update(UnsafeRawBufferPointer(rebasing: $0[(2 * block)...])) }
-        let expected = Self.defined(
+        let segment = Self.segment(
             size: UInt64(content.count), runs: [(0, UInt64(2 * block)), (UInt64(3 * block), UInt64(block))],
             data: first + [1, 2])
+        let expected = Self.defined(size: UInt64(content.count), segments: [segment])
         #expect([ContentDigest.of(content), fed.finalize()] == [expected, expected])
+    }
+
+    /// Six segments: data, two of zeros (one fed as bytes, one as a count: one run), data, zeros fed as bytes (a
+    /// run of one), and a short last segment of zeros (an entry of its own, as the last segment always is).
+    @Test func contentOfSeveralSegments() {
+        let size = ContentDigest.segmentSize
+        let zeros = [UInt8](repeating: 0, count: size)
+        let head = pattern(count: size, seed: 3)
+        let middle = pattern(count: size, seed: 4)
+        let content = head + zeros + zeros + middle + zeros + [0, 0, 0]
+        var fed = ContentDigest()
+        head.withUnsafeBytes { fed.update($0) }
+        zeros.withUnsafeBytes { fed.update($0) }
+        fed.updateZeros(count: Int64(size))
+        middle.withUnsafeBytes { fed.update($0) }
+        fed.updateZeros(count: Int64(size) + 3)
+        let expected = Self.defined(
+            size: UInt64(content.count),
+            segments: [
+                Self.segment(size: UInt64(size), runs: [], data: head), Self.zeroSegments(2),
+                Self.segment(size: UInt64(size), runs: [], data: middle), Self.zeroSegments(1),
+                Self.segment(size: 3, runs: [(0, 3)], data: []),
+            ])
+        #expect([ContentDigest.of(content), fed.finalize()] == [expected, expected])
+    }
+
+    /// A hole of 7 EiB, the most a file holds on tmpfs, is one run: its digest is one short message.
+    @Test func aHoleOfAnySizeIsOneRun() {
+        let size = Int64(7) << 60
+        var fed = ContentDigest()
+        fed.updateZeros(count: size)
+        #expect(
+            fed.finalize()
+                == Self.defined(
+                    size: UInt64(size), segments: [Self.zeroSegments(UInt64(size) / UInt64(ContentDigest.segmentSize))])
+        )
     }
 }
