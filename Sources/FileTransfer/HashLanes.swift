@@ -24,7 +24,8 @@ final class HashLanes: @unchecked Sendable {
     // segment is touched only by the pieces of work for it, which run one at a time in order (in place before its
     // queue exists, then on it).
 
-    /// The lanes of a ring: one for each core, at most four (a 4 MiB chunk is four segments).
+    /// The lanes of a ring that hashes on every core: one for each core, at most four (a 4 MiB chunk is four
+    /// segments).
     static var defaultCount: Int { min(4, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
 
     /// The lanes, each made the first time a segment of its own comes (a file of one segment makes one).
@@ -42,6 +43,9 @@ final class HashLanes: @unchecked Sendable {
             lane.segment = digest.current
         }
     }
+
+    /// How many lanes there are.
+    var count: Int { lanes.count }
 
     /// The lane of segment `segment`, made now if there is none yet.
     private func lane(for segment: Int64) -> Lane {

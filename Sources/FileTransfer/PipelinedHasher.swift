@@ -7,8 +7,10 @@ import Synchronization
 ///
 /// SHA-256 of one stream cannot be split across cores, but a ``ContentDigest`` is defined over segments of
 /// ``ContentDigest/segmentSize`` bytes hashed apart: the segments are hashed on ``HashLanes`` (segment k on lane
-/// k mod the number of lanes, each lane a serial queue), so a large file's chunks are hashed on every core at once,
-/// and the whole overlaps with reading and writing: the caller fills buffer k+1 while buffer k is hashed. The ring's
+/// k mod the number of lanes, each lane a serial queue). A ring has one lane, as many copies run at once; the copy
+/// of a file written straight to storage (one a process at a time) and the reading of a large file's content widen
+/// it to one lane a core (``widen(to:)``), so such a file is hashed on every core at once. The whole overlaps with
+/// reading and writing: the caller fills buffer k+1 while buffer k is hashed. The ring's
 /// semaphores are the back-pressure: a buffer is handed out again only after every lane that hashes a part of it, and
 /// its write, are done with it. Every lane is FIFO and gets its parts in the stream's order, but the lanes finish in
 /// any order, so each buffer has a semaphore of its own and the ring waits for the one it lends out next.
@@ -34,17 +36,21 @@ final class PipelinedHasher: @unchecked Sendable {
     /// The digest of the first `handedIn` pieces, kept so that asking twice with nothing hashed in between
     /// finalises once; touched only by the producer.
     private var finalized: (handedIn: Int, digest: SHA256Digest)?
-    private let lanes: HashLanes
+    private var lanes: HashLanes
     private let writes: QueuedWrites?
 
     /// The size of each ring buffer.
     let chunkSize: Int
 
+    /// The size from which a file's content read whole (``feedContent(of:length:fileSystem:proceed:)``) is hashed on
+    /// every core: the size from which a copy writes straight to storage.
+    static let wideningSize = CopyOptions.defaultDirectWriteMinimumSize
+
     /// A ring of `depth` buffers of `chunkSize` bytes continuing `hasher` on `lanes` lanes; with `writes`, what
     /// ``fill(at:_:)`` fills is written there before it is hashed.
     init(
         chunkSize: Int, depth: Int = 3, hasher: ContentDigest = ContentDigest(), writes: QueuedWrites? = nil,
-        lanes: Int = HashLanes.defaultCount
+        lanes: Int = 1
     ) {
         precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
         self.chunkSize = chunkSize
@@ -81,6 +87,15 @@ final class PipelinedHasher: @unchecked Sendable {
             buffers.append(nil)
             free.append(nil)
         }
+    }
+
+    /// Hashes on `count` lanes from now on (when that is more than now), once every chunk handed in so far is
+    /// written and hashed: the lanes so far are let go and new ones continue the digest. A file of a tree keeps one
+    /// lane, so that 64 copies at once do not make 64 queues a core; a large one hashes on every core.
+    func widen(to count: Int) {
+        guard count > lanes.count else { return }
+        waitForQueues()
+        lanes = HashLanes(count: count, continuing: lanes.hashed())
     }
 
     /// Lends the next free buffer to `fill`, which returns how many bytes it put there; those bytes are
@@ -201,6 +216,8 @@ final class PipelinedHasher: @unchecked Sendable {
         of descriptor: Int32, length: Int64?, fileSystem: FileSystem, proceed: (Int64) -> Bool = { _ in true }
     ) throws(Errno) -> Int64? {
         let size = try fileSystem.status(descriptor).size
+        // One file read at a time (a resume's check, a content comparison): a large one on every core.
+        if size >= Self.wideningSize { widen(to: HashLanes.defaultCount) }
         let end = length ?? Int64.max
         var position: Int64 = 0
         var segment = FileSegment(isHole: false, end: 0)

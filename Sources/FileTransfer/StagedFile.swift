@@ -330,8 +330,11 @@ public struct StagedFile: ~Copyable {
     /// From now on, writes whole aligned chunks straight to storage (``DirectWrites``), bypassing the page
     /// cache, where the file system can. A piece that is not whole blocks (the end of the file) or that
     /// the file system refuses that way, and every piece after it, goes through the cache as before.
-    /// What ends in the partial is the same either way.
+    /// What ends in the partial is the same either way. The copy holds the process's one slot for it
+    /// (``DirectWriteSlots``), so its hashes take every core (``PipelinedHasher/widen(to:)``), whether or not the file
+    /// system takes direct writes.
     public mutating func writeDirectly() {
+        hasher.widen(to: HashLanes.defaultCount)
         if writes.writeDirectly() {
             hasher.deepen(to: Self.directRingDepth)
         }

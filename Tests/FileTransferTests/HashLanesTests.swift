@@ -55,6 +55,19 @@ import Testing
         #expect(second.digest == ContentDigest.of(Self.content))
     }
 
+    /// A ring widened part way, inside a segment, from one lane to several (a direct copy's, a large file read whole)
+    /// ends with the digest of one stream; so does one widened again to fewer, which keeps its lanes.
+    @Test(arguments: [2, 3, 4])
+    func aRingWidenedPartWayGivesTheDigestOfOneStream(lanes: Int) {
+        let hasher = PipelinedHasher(chunkSize: 300_000)
+        Self.feed(hasher, Self.content[..<(Self.segment + 777)])
+        hasher.widen(to: lanes)
+        Self.feed(hasher, Self.content[(Self.segment + 777)..<(3 * Self.segment)])
+        hasher.widen(to: 1)
+        Self.feed(hasher, Self.content[(3 * Self.segment)...])
+        #expect(hasher.digest == ContentDigest.of(Self.content))
+    }
+
     /// A hole of 7 EiB after a little data, fed as one count on two lanes: its whole segments of zeros are added as
     /// one run, nothing done for each (an update for each would keep a 7 EiB sparse file's copy busy for hours), and
     /// the digest is the one of a single stream.
