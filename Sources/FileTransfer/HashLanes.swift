@@ -14,8 +14,9 @@ import Darwin
 /// (``pieces(hashing:at:bytes:)``) and queues each lane's part on that lane, in the stream's order, so a lane gets
 /// the parts of its segments in order and finishes one segment before it starts its next. A segment's digest goes
 /// to the combiner, which adds it to the content's digest once every segment before it is there; one that
-/// finishes early waits in a table that holds at most a segment for each lane (and a run of whole zero segments
-/// as one entry). Whole segments of zeros (a hole) are the same digest each and are added by the producer at once.
+/// finishes early waits in a table. Whole segments of zeros (a hole) are the same digest each and are added by the
+/// producer at once, however many, as one run. The table is bounded by the ring: it holds only segments of the
+/// chunks in flight (at most the ring's depth) and the runs of zeros between them.
 ///
 /// A lane's queue is made the first time work goes to it: the first chunk of a file written inline is hashed on
 /// the producer's thread, so a small file, one segment, makes none.
