@@ -71,8 +71,16 @@ final class HashLanes: @unchecked Sendable {
         for case let queue? in lanes.lazy.map({ $0?.queue }) { queue.sync {} }
     }
 
-    /// The digest of every piece handed in so far, once the lanes have hashed them (waits for their queues).
+    /// The digest of every piece handed in so far, once the lanes have hashed them (waits for their queues). Every
+    /// piece must have reached its lane: none may wait behind writes still to be made.
     func hashed() -> ContentDigest {
+        let digest = hashedInOrder()
+        precondition(combiner.isWhole, "segments finished after a gap that never filled")
+        return digest
+    }
+
+    /// The digest of the pieces the lanes have hashed, up to the first one still to come (waits for their queues).
+    func hashedInOrder() -> ContentDigest {
         waitForQueues()
         let complete = combiner.digest
         let next = complete.completedSegments
@@ -194,12 +202,14 @@ private final class Combiner: Sendable {
         state = Locked(State(digest: digest))
     }
 
-    /// The complete segments added so far.
+    /// The complete segments added so far, in order (those after a gap wait).
     var digest: ContentDigest {
-        state.withLock { state in
-            precondition(state.early.isEmpty, "segments finished after a gap that never filled")
-            return state.digest
-        }
+        state.withLock { $0.digest }
+    }
+
+    /// Whether nothing waits for a segment before it.
+    var isWhole: Bool {
+        state.withLock { $0.early.isEmpty }
     }
 
     /// Adds segment `index`'s digest when its turn came, else keeps it until then.

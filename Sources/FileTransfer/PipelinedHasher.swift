@@ -198,8 +198,9 @@ final class PipelinedHasher: @unchecked Sendable {
         return digest
     }
 
-    /// How many bytes the hash took in so far, waiting for the lanes only (never for a write).
-    var hashedByteCount: Int64 { lanes.hashed().byteCount }
+    /// How many bytes the hash took in so far, in order, waiting for the lanes only (never for a write: a chunk
+    /// whose hash waits behind its write is not counted yet).
+    var hashedByteCount: Int64 { lanes.hashedInOrder().byteCount }
 
     /// The hash state after every chunk handed in so far (waits for the queues to drain).
     var state: ContentDigest {
