@@ -285,7 +285,9 @@ wait $reader 2>/dev/null || true
 mkfifo "$work/fifo"
 new_destination special
 status=0
-timeout 30 "$bin" copy "$work/fifo" /dev/null "$src/three.bin" "$dst" --headless >"$work/special.out" 2>"$work/special.err" || status=$?
+# Every `timeout` here kills (`-k 10`) a copy still running 10 s after its TERM: a run that cannot stop fails its
+# check instead of holding the whole suite (a digest that fed a 7 EiB hole a segment at a time once did).
+timeout -k 10 30 "$bin" copy "$work/fifo" /dev/null "$src/three.bin" "$dst" --headless >"$work/special.out" 2>"$work/special.err" || status=$?
 if [ "$(id -u)" = 0 ]; then
     device_ok() { [ $status = 0 ] && [ -c "$dst/null" ] && [ "$(stat -c %t:%T "$dst/null")" = "$(stat -c %t:%T /dev/null)" ] &&
         grep -qx 'null: made (character device 1:3)' "$work/special.out"; }
@@ -705,7 +707,7 @@ make_file "$bind/src/a/g" 100
 make_file "$bind/loop/y" 100
 if mount --bind "$bind/src/backup" "$bind/mnt" 2>/dev/null; then
     status=0
-    timeout 60 "$bin" copy --headless "$bind/src" "$bind/mnt" >"$work/bind.out" 2>"$work/bind.err" || status=$?
+    timeout -k 10 60 "$bin" copy --headless "$bind/src" "$bind/mnt" >"$work/bind.out" 2>"$work/bind.err" || status=$?
     nested=$(find "$bind/src/backup" -mindepth 1 -type d | wc -l)
     umount "$bind/mnt"
     [ $status = 1 ] && grep -q "src/backup: it is the destination directory" "$work/bind.err" &&
@@ -716,7 +718,7 @@ if mount --bind "$bind/src/backup" "$bind/mnt" 2>/dev/null; then
     if mount --bind "$bind/loop" "$bind/loop/sub" 2>/dev/null; then
         new_destination bindloop
         status=0
-        timeout 60 "$bin" copy --headless "$bind/loop" "$dst" >"$work/bindloop.out" 2>"$work/bindloop.err" || status=$?
+        timeout -k 10 60 "$bin" copy --headless "$bind/loop" "$dst" >"$work/bindloop.out" 2>"$work/bindloop.err" || status=$?
         umount "$bind/loop/sub"
         [ $status = 1 ] && grep -q "loop/sub: it is .*loop again" "$work/bindloop.err" && same "$bind/loop/y" "$dst/loop/y" &&
             [ ! -e "$dst/loop/sub" ] &&
@@ -849,9 +851,9 @@ shm=""
 [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/statetui-e2e.XXXXXX) || true
 if [ -n "$shm" ] && mkdir "$shm/src" "$shm/dst" && truncate -s $((7 << 60)) "$shm/src/huge"; then
     status=0
-    timeout 60 "$bin" copy --headless "$shm/src/huge" "$shm/dst" >"$work/huge.out" 2>&1 || status=$?
+    timeout -k 10 60 "$bin" copy --headless "$shm/src/huge" "$shm/dst" >"$work/huge.out" 2>&1 || status=$?
     rerun_status=0
-    timeout 60 "$bin" copy --headless "$shm/src/huge" "$shm/dst" >"$work/huge-rerun.out" 2>&1 || rerun_status=$?
+    timeout -k 10 60 "$bin" copy --headless "$shm/src/huge" "$shm/dst" >"$work/huge-rerun.out" 2>&1 || rerun_status=$?
     [ $status = 0 ] && [ "$(stat -c %s "$shm/dst/huge")" = $((7 << 60)) ] && [ "$(stat -c %b "$shm/dst/huge")" = 0 ] &&
         [ $rerun_status = 0 ] && grep -qx 'huge: skipped (same size and time)' "$work/huge-rerun.out" &&
         pass "a 7 EiB sparse file is copied as a hole, its size kept; a rerun skips it" ||

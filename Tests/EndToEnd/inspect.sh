@@ -97,7 +97,7 @@ PY
     server=$!
     for _ in $(seq 1 100); do [ -S "$peer" ] && break; sleep 0.05; done
     set +e
-    timeout 20 "$bin" inspect "$peer" --headless > /dev/null 2> "$err_file"
+    timeout -k 10 20 "$bin" inspect "$peer" --headless > /dev/null 2> "$err_file"
     status=$?
     set -e
     kill "$server" 2>/dev/null || true
