@@ -52,17 +52,16 @@ final class HashLanes: @unchecked Sendable {
     private func lane(for segment: Int64) -> Lane {
         let number = Int(segment % Int64(lanes.count))
         if let lane = lanes[number] { return lane }
-        let lane = Lane(number)
+        let lane = Lane()
         lanes[number] = lane
         return lane
     }
 
-    /// The serial queue of lane `number`, made now if it has none.
-    func queue(_ number: Int) -> DispatchQueue {
-        guard let lane = lanes[number] else { preconditionFailure("a piece for lane \(number), never made") }
-        if let queue = lane.queue { return queue }
+    /// The serial queue of the lane `piece` is for, made now if it has none.
+    func queue(for piece: Piece) -> DispatchQueue {
+        if let queue = piece.target.queue { return queue }
         let queue = DispatchQueue(label: "statetui.file-transfer.sha256")
-        lane.queue = queue
+        piece.target.queue = queue
         return queue
     }
 
@@ -93,7 +92,6 @@ final class HashLanes: @unchecked Sendable {
     /// A lane's part of a piece of content: the parts of its segments there, in order.
     struct Piece: @unchecked Sendable {
         // `@unchecked Sendable`: the bytes are a ring buffer the ring lends out again only after the piece ran.
-        let lane: Int
         fileprivate let target: Lane
         fileprivate let combiner: Combiner
         fileprivate var parts: [Part]
@@ -140,7 +138,7 @@ final class HashLanes: @unchecked Sendable {
             if let index = pieces.firstIndex(where: { $0.target === lane }) {
                 pieces[index].parts.append(part)
             } else {
-                pieces.append(Piece(lane: lane.number, target: lane, combiner: combiner, parts: [part]))
+                pieces.append(Piece(target: lane, combiner: combiner, parts: [part]))
             }
             start = segmentEnd
         }
@@ -151,18 +149,12 @@ final class HashLanes: @unchecked Sendable {
 /// One lane: its queue, made and read by the producer only, and its segment in progress, touched by one piece of
 /// work at a time.
 private final class Lane: @unchecked Sendable {
-    /// Its place among the lanes.
-    let number: Int
     /// Its serial queue, once work went to one.
     var queue: DispatchQueue?
     /// The segment in progress, or the last one the lane had.
     var index: Int64 = -1
     /// The digest of the bytes of segment ``index`` so far; empty once it was handed to the combiner.
     var segment = SegmentDigest()
-
-    init(_ number: Int) {
-        self.number = number
-    }
 
     /// Hashes `part` into its segment; once the segment is complete, hands its digest to `combiner`.
     func hash(_ part: HashLanes.Part, into combiner: Combiner) {

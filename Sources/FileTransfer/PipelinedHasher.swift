@@ -173,7 +173,7 @@ final class PipelinedHasher: @unchecked Sendable {
         }
         let queued = pieces.map { piece in
             (
-                lanes.queue(piece.lane),
+                lanes.queue(for: piece),
                 { @Sendable in
                     piece.run()
                     release?.done()
@@ -250,8 +250,8 @@ final class PipelinedHasher: @unchecked Sendable {
     }
 }
 
-/// Hands a ring buffer out again (signals its semaphore, `free`) once its write and every lane hashing a part of it are done with
-/// it, in whichever order they finish.
+/// Hands a ring buffer out again (signals its semaphore, `free`) once its write and every lane hashing a part of it
+/// are done with it, in whichever order they finish.
 private final class Release: Sendable {
     private let pending: Atomic<Int>
     private let free: DispatchSemaphore
