@@ -160,7 +160,7 @@ let package = Package(
         .target(name: "MachineDrivers", dependencies: ["SeedModels", "FileTransfer", "StateMachineKit", "Support"]),
         .testTarget(
             name: "MachineDriversTests",
-            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support", "CMalloc"]),
+            dependencies: ["MachineDrivers", "SeedModels", "StateMachineKit", "FileTransfer", "Support"]),
         // The dashboard: its shell (App/), its features (Screens/) and the demos it bundles.
         .target(
             name: "DashboardApp",
@@ -198,7 +198,7 @@ let package = Package(
             name: "DashboardAppTests",
             dependencies: [
                 "DashboardApp", "MachineDrivers", "SeedModels", "StateMachineKit", "StateMachineDiagrams",
-                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support", "CMalloc",
+                "TerminalUI", "TerminalUITesting", "FileTransfer", "Support",
             ],
             exclude: ["__Snapshots__"]
         ),
