@@ -65,7 +65,8 @@ package enum CopyCommand {
         discussion: """
             Each file is copied in chunks into a hidden partial file beside its destination
             (.statetui-partial.HASH, a fixed-length name), verified (size and SHA-256 computed while
-            copying), synced and renamed onto its final name. Pause really stops reading and writing;
+            copying), synced and renamed onto its final name; a file read in one chunk is written with no
+            name (O_TMPFILE) and linked under its final name once complete. Pause really stops reading and writing;
             resume continues at the offset reached; cancel removes the partial. A journal (.statetui-journal in the destination) records
             intentions, durable checkpoints and outcomes: after a crash or kill, the same command continues
             where the durable data ends and skips files already completed. Once every transfer into a

@@ -214,7 +214,9 @@ public final class CopyJob: Sendable {
 
     /// Where the bytes of a run start.
     private enum Start {
-        case fresh(replaces: SHA256Digest?)
+        /// A new partial; `nameIsFree` when no entry was found under the final name (or none looked for, in a
+        /// directory this run made), so a small file may be written with no name and named once complete.
+        case fresh(replaces: SHA256Digest?, nameIsFree: Bool = false)
         case resume(offset: Int64)
         /// Continue where an interrupted run of this job stopped, with the hash state it kept.
         case continueInMemory(offset: Int64, kept: KeptProgress)
@@ -328,8 +330,11 @@ public final class CopyJob: Sendable {
         progress: @Sendable (CopyProgress) -> Void
     ) throws(TransferError) -> StagedFile? {
         switch start {
-        case .fresh(let replaces):
-            return try startFresh(sourceStatus: sourceStatus, replaces: replaces, in: directory, chunkSize: chunkSize)
+        case .fresh(let replaces, let nameIsFree):
+            return try startFresh(
+                sourceStatus: sourceStatus, replaces: replaces, in: directory, chunkSize: chunkSize,
+                unnamed: nameIsFree && sourceStatus.size <= Int64(chunkSize)
+                    && sourceStatus.size < Self.commitTogetherMaximumSize)
         case .resume(let offset):
             return try resumeVerified(
                 source, offset: offset, sourceStatus: sourceStatus, in: directory, chunkSize: chunkSize,
@@ -363,9 +368,10 @@ public final class CopyJob: Sendable {
         in directory: DestinationDirectory, progress: @Sendable (CopyProgress) -> Void
     ) throws(TransferError) -> Copied {
         progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
+        // A file with no name is never resumed: no checkpoint of it is journaled.
         let checkpointer = Checkpointer(
             partial: staged.partialDescriptor, path: staged.partialPath, name: request.name,
-            durable: staged.offset, journal: journal, fileSystem: options.fileSystem)
+            durable: staged.offset, journal: staged.isUnnamed ? nil : journal, fileSystem: options.fileSystem)
         do throws(TransferError) {
             switch try loop(
                 from: source, sourceStatus: sourceStatus, into: &staged, checkpointer: checkpointer, progress: progress)
@@ -383,6 +389,12 @@ public final class CopyJob: Sendable {
             case .interrupted(let offset):
                 try staged.finishWrites()
                 _ = try checkpointer.finish()
+                if staged.isUnnamed {
+                    // Nothing of a file with no name outlives its descriptor: the next run starts again.
+                    _ = staged.close()
+                    resumePoint.withLock { $0 = nil }
+                    return .interrupted(offset: 0)
+                }
                 try staged.sync()
                 try journal?.append(.checkpoint(name: request.name, offset: offset))
                 let hashState = staged.hashState
@@ -403,9 +415,12 @@ public final class CopyJob: Sendable {
                 resumePoint.withLock { $0 = nil }
             case .sourceUnreadable, .destinationNotWritableDirectory, .destinationExists, .outOfSpace, .io,
                 .notARegularFile, .unsafeEntry, .destinationBusy, .sameFile:
-                // Keep the partial; its durable prefix is resumed on retry.
+                // Keep the partial; its durable prefix is resumed on retry (a file with no name is gone).
+                let unnamed = staged.isUnnamed
                 let synced = max(staged.close(), durable)
-                resumePoint.withLock { $0 = ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil) }
+                resumePoint.withLock {
+                    $0 = unnamed ? nil : ResumePoint(offset: synced, sourceStatus: sourceStatus, kept: nil)
+                }
             }
             throw error
         }
@@ -623,14 +638,20 @@ public final class CopyJob: Sendable {
     }
 
     /// Journals the intention, then creates an empty partial (replacing, never following, any entry
-    /// under the partial's name).
+    /// under the partial's name); with `unnamed`, a file with no name where the file system has them
+    /// (``StagedFile/unnamed(_:in:chunkSize:)``): for a file with no entry under its name that is read in one
+    /// chunk (by its size from `stat`), which a stop cannot cut in two, so there is nothing to resume.
     private func startFresh(
-        sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory, chunkSize: Int
+        sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory, chunkSize: Int,
+        unnamed: Bool = false
     ) throws(TransferError) -> StagedFile {
         try journal?.append(
             .intent(
                 name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
                 replaces: replaces))
+        if unnamed, let staged = StagedFile.unnamed(request.name, in: directory, chunkSize: chunkSize) {
+            return staged
+        }
         return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)
     }
 
@@ -786,7 +807,7 @@ public final class CopyJob: Sendable {
         _ destination: FileStatus?, source: Int32, sourceStatus: FileStatus, entry: JournalEntry?,
         in directory: DestinationDirectory
     ) throws(TransferError) -> Plan {
-        guard let destination else { return .write(.fresh(replaces: nil)) }
+        guard let destination else { return .write(.fresh(replaces: nil, nameIsFree: true)) }
         guard destination.kind != .directory else {
             // Caught before a byte is copied: the rename at the end could only fail.
             throw .unsafeEntry(

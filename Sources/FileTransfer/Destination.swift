@@ -1,4 +1,5 @@
 import Support
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -213,6 +214,39 @@ public final class DestinationDirectory: Sendable {
         case .failure(let error) where error.rawValue == EEXIST:
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was created")
         case .failure(let error):
+            throw .writing(path(of: name), operation: "create", error)
+        }
+    }
+
+    /// A new, empty regular file with no name in this directory, open to read and write and private (`0600`) until
+    /// the copy gives it its source's mode (``FileSystem/openUnnamed``); named by ``link(unnamed:as:)`` once
+    /// complete. Nil where the platform or the directory's file system has none, or where this one could not be
+    /// made: the caller makes a named partial instead, whose creation says why when it fails too.
+    func createUnnamed() -> Int32? {
+        guard let open = fileSystem.openUnnamed, fileSystem.linkUnnamed != nil,
+            !owner.refusesUnnamed.load(ordering: .relaxed)
+        else { return nil }
+        do {
+            return try open(descriptor, 0o600)
+        } catch {
+            if UnnamedFiles.isUnsupported(error) { owner.refusesUnnamed.store(true, ordering: .relaxed) }
+            return nil
+        }
+    }
+
+    /// Gives the unnamed file open as `unnamed` (``createUnnamed()``) the name `name`, atomically, complete. An
+    /// entry that appeared under the name meanwhile (the copy found none, or did not look in a directory it
+    /// made) is left as it is and the file is refused, never replaced or followed.
+    func link(unnamed: Int32, as name: String) throws(TransferError) {
+        try checkName(name)
+        guard let link = fileSystem.linkUnnamed else {
+            preconditionFailure("Internal inconsistency: an unnamed file made where none can be named")
+        }
+        do {
+            try link(unnamed, descriptor, name)
+        } catch .init(rawValue: EEXIST) {
+            throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was copied")
+        } catch {
             throw .writing(path(of: name), operation: "create", error)
         }
     }
@@ -532,6 +566,9 @@ private final class OpenDescriptor: Sendable {
     let descriptor: Int32
     /// The directory's fsyncs, shared by every view of it.
     let syncs = SyncGroup()
+    /// Set once the directory's file system refused an unnamed file (``DestinationDirectory/createUnnamed()``),
+    /// for every view of it: the copies after make named partials without asking again.
+    let refusesUnnamed = Atomic(false)
     private let fileSystem: FileSystem
 
     init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {

@@ -84,6 +84,18 @@ public struct FileSystem: Sendable {
     /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
     package var linkAt:
         @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
+    /// Creates a new, empty regular file with no name in an open directory, open to read and write, with the
+    /// permission bits `mode` (`openat` with Linux's `O_TMPFILE`): a crash leaves nothing behind, and the file
+    /// gets its name at once, complete, with ``linkUnnamed``. Nil where the platform has none (or where
+    /// ``linkUnnamed`` could not be made); it fails where the directory's file system has none
+    /// (``UnnamedFiles/isUnsupported(_:)``).
+    package var openUnnamed: (@Sendable (_ directory: Int32, _ mode: UInt32) throws(Errno) -> Int32)?
+    /// Gives a file made by ``openUnnamed``, open as `descriptor`, the name `name` in an open directory: `linkat`
+    /// of the descriptor's own entry under `/proc/self/fd`, which leads to the open file (no privilege needed, as
+    /// `AT_EMPTY_PATH` would). An entry already under `name`, even a symbolic link, fails with `EEXIST`: it is
+    /// never replaced or followed.
+    package var linkUnnamed:
+        (@Sendable (_ descriptor: Int32, _ directory: Int32, _ name: String) throws(Errno) -> Void)?
     /// Gives the entry `name` of an open directory itself an owner and group (`fchownat` with
     /// `AT_SYMLINK_NOFOLLOW`: a symbolic link is changed, not what it leads to).
     package var setOwnerAt:
@@ -186,6 +198,7 @@ public struct FileSystem: Sendable {
             Writeback.start(descriptor, offset: offset, count: count)
         }
         self.syncFileSystem = Writeback.syncFileSystem
+        (self.openUnnamed, self.linkUnnamed) = UnnamedFiles.calls
         self.setDirectWrites = { descriptor, on in DirectWrites.set(descriptor, on) }
         self.setTimes = { descriptor, accessed, modified throws(Errno) in
             _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
@@ -736,6 +749,52 @@ private enum Writeback {
     static var syncFileSystem: (@Sendable (Int32) throws(Errno) -> Void)? {
         guard let call = syncFS else { return nil }
         return { descriptor throws(Errno) in _ = try retryingInterrupts { call(descriptor) } }
+    }
+}
+
+/// Files made with no name and named once complete (Linux's `O_TMPFILE`, then `linkat`), as a copy of a small file
+/// is: its directory is changed once, by the link, where a named partial changed it twice (its creation, with the
+/// new inode's allocation under the directory's lock, and its rename), and a crash leaves no partial behind.
+package enum UnnamedFiles {
+    /// The calls of ``FileSystem/openUnnamed`` and ``FileSystem/linkUnnamed``; both nil off Linux, and where the
+    /// descriptors' entries cannot be reached (`/proc` not mounted), checked once.
+    static let calls:
+        (
+            open: (@Sendable (Int32, UInt32) throws(Errno) -> Int32)?,
+            link: (@Sendable (Int32, Int32, String) throws(Errno) -> Void)?
+        ) = {
+            #if os(Linux)
+            guard Glibc.access(descriptors, X_OK) == 0 else { return (nil, nil) }
+            return (
+                { directory, mode throws(Errno) in
+                    try retryingInterrupts { openat(directory, ".", flag | O_RDWR | O_CLOEXEC, mode_t(mode)) }
+                },
+                { descriptor, directory, name throws(Errno) in
+                    _ = try FileName.withCString(name) { name throws(Errno) in
+                        try retryingInterrupts {
+                            linkat(AT_FDCWD, descriptors + "/\(descriptor)", directory, name, AT_SYMLINK_FOLLOW)
+                        }
+                    }
+                }
+            )
+            #else
+            return (nil, nil)
+            #endif
+        }()
+
+    #if os(Linux)
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY` in `<fcntl.h>`, a macro Swift does not import): `__O_TMPFILE` has
+    /// the generic value on x86-64, arm64, arm and riscv64.
+    private static let flag: Int32 = 0o20000000 | O_DIRECTORY
+    #endif
+
+    /// The directory of the process's descriptors' own entries.
+    private static let descriptors = "/proc/self/fd"
+
+    /// True for the failures of ``FileSystem/openUnnamed`` that say the file system (or the kernel) has no
+    /// unnamed files, rather than that this one could not be made: a copy then makes named partials there.
+    package static func isUnsupported(_ error: Errno) -> Bool {
+        [EOPNOTSUPP, EISDIR, EINVAL].contains(error.rawValue)
     }
 }
 

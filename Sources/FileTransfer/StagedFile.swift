@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +9,8 @@ import Darwin
 /// The hidden partial file beside a destination, from creation to commit or discard (a typestate).
 ///
 /// The file lives as `.statetui-partial.HASH` in the destination directory (``partialName(for:)``), so a
-/// partial never appears under the final name. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
+/// partial never appears under the final name; a small file's copy, which is never resumed, writes a file with no
+/// name instead where the file system has them (``unnamed(_:in:chunkSize:)``), named only once complete. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
 /// compile. Every byte written is hashed (``ContentDigest``, on a second thread, overlapping the I/O), so
 /// the digest always describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
@@ -28,8 +31,9 @@ public struct StagedFile: ~Copyable {
     public private(set) var durableOffset: Int64
 
     private var descriptor: Int32
-    /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once.
-    private let partialName: String
+    /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once; nil for a file with no
+    /// name (``unnamed(_:in:chunkSize:)``).
+    private let partialName: String?
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
     private let writes: QueuedWrites
@@ -61,8 +65,11 @@ public struct StagedFile: ~Copyable {
     /// The path of the directory that holds both the partial and the final file.
     public var directory: String { destination.path }
 
-    /// The path of the partial file.
-    public var partialPath: String { destination.path(of: partialName) }
+    /// The path of the partial file; for a file with no name, the path it gets (what its errors name).
+    public var partialPath: String { partialName.map(destination.path(of:)) ?? finalPath }
+
+    /// True for a file with no name (``unnamed(_:in:chunkSize:)``): nothing of it is kept for a later run.
+    public var isUnnamed: Bool { partialName == nil }
 
     /// The path the file gets when committed.
     public var finalPath: String { destination.path(of: name) }
@@ -74,15 +81,34 @@ public struct StagedFile: ~Copyable {
     ) throws(TransferError) {
         let partial = Self.partialName(for: name)
         let descriptor = try directory.create(partial, flags: O_RDWR, replacing: true)
+        self.init(name: name, partialName: partial, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+    }
+
+    /// An empty file with no name for `name` in `directory` (``DestinationDirectory/createUnnamed()``), named
+    /// `name` by its commit, which refuses an entry found under that name then: for a copy that found no entry
+    /// there and will not be resumed (a small file's). A crash or a stop leaves nothing of it; nil where the file
+    /// system has no such files (the caller creates a named partial, ``init(creating:in:chunkSize:)``).
+    public static func unnamed(
+        _ name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize
+    ) -> StagedFile? {
+        guard let descriptor = directory.createUnnamed() else { return nil }
+        return StagedFile(name: name, partialName: nil, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+    }
+
+    /// A new, empty partial open as `descriptor`, named `partialName` (nil: no name).
+    private init(
+        name: String, partialName: String?, descriptor: Int32, in directory: DestinationDirectory, chunkSize: Int
+    ) {
         self.descriptor = descriptor
-        self.partialName = partial
+        self.partialName = partialName
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
         self.offset = 0
         self.durableOffset = 0
         self.writes = QueuedWrites(
-            descriptor: descriptor, path: directory.path(of: partial), fileSystem: directory.fileSystem)
+            descriptor: descriptor, path: partialName.map(directory.path(of:)) ?? directory.path(of: name),
+            fileSystem: directory.fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
     }
 
@@ -442,40 +468,47 @@ public struct StagedFile: ~Copyable {
         }
         let size = written.size
         let digest = self.digest
-        fileSystem.close(descriptor)
+        // A file with no name stays open until it is named: closed, it would be gone.
+        let partial: SealedPartial.Partial =
+            if let partialName {
+                .named(partialName, identity: written.identity)
+            } else {
+                .unnamed(UnnamedFile(descriptor, closedBy: fileSystem))
+            }
+        if partialName != nil { fileSystem.close(descriptor) }
         descriptor = -1
         guard size == expectedSize, offset == expectedSize else {
-            _ = try? destination.remove(partialName, ifItIs: written.identity)
+            partial.remove(from: destination)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "holds \(size) bytes, the source has \(expectedSize)")
         }
         guard digest == expectedDigest else {
-            _ = try? destination.remove(partialName, ifItIs: written.identity)
+            partial.remove(from: destination)
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
-        return SealedPartial(
-            destination: destination, name: name, partialName: partialName, identity: written.identity, size: size,
-            digest: digest)
+        return SealedPartial(destination: destination, name: name, partial: partial, size: size, digest: digest)
     }
 
-    /// Abandons the file: closes it and removes the partial, unless the name now leads to another file.
+    /// Abandons the file: closes it and removes the partial, unless the name now leads to another file (a file
+    /// with no name is gone once closed).
     public consuming func discard() {
         try? writes.drain()
-        let held = try? fileSystem.status(descriptor)
+        let held = partialName == nil ? nil : try? fileSystem.status(descriptor)
         fileSystem.close(descriptor)
         descriptor = -1
-        if let held {
+        if let partialName, let held {
             _ = try? destination.remove(partialName, ifItIs: held.identity)
         }
     }
 
-    /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size.
+    /// Stops writing but keeps the partial on disk for a later `init(resuming:)`; returns its durable size (0 for
+    /// a file with no name, which is gone once closed).
     public consuming func close() -> Int64 {
         try? writes.drain()
         fileSystem.close(descriptor)
         descriptor = -1
-        return durableOffset
+        return partialName == nil ? 0 : durableOffset
     }
 }
 
@@ -486,13 +519,28 @@ package struct SealedPartial: Sendable {
     package let destination: DestinationDirectory
     /// The final name.
     package let name: String
-    /// The partial's name (a hash of the final name, computed once).
-    package let partialName: String
-    /// The partial's file, so that only it is renamed (never what another run put under its name).
-    package let identity: FileIdentity
+    /// The partial itself.
+    package let partial: Partial
     /// Its size and SHA-256, which are the source's.
     package let size: Int64
     package let digest: SHA256Digest
+
+    /// Where a sealed partial's bytes are.
+    package enum Partial: Sendable {
+        /// Under its name (a hash of the final name, computed once), the file `identity`, so that only it is
+        /// renamed (never what another run put under its name).
+        case named(String, identity: FileIdentity)
+        /// In a file with no name, still open.
+        case unnamed(UnnamedFile)
+
+        /// Removes the partial: a named one unless its name now leads to another file; an unnamed one is closed.
+        func remove(from destination: DestinationDirectory) {
+            switch self {
+            case .named(let name, let identity): _ = try? destination.remove(name, ifItIs: identity)
+            case .unnamed(let file): file.close()
+            }
+        }
+    }
 
     /// What the final name holds once renamed.
     package var committed: CommittedFile {
@@ -503,11 +551,45 @@ package struct SealedPartial: Sendable {
     package var commitment: JournalRecord { .committing(name: name, size: size, digest: digest) }
     package var completion: JournalRecord { .completed(name: name, size: size, digest: digest) }
 
-    /// The partial's path.
-    package var partialPath: String { destination.path(of: partialName) }
-
-    /// Renames the partial onto its final name, atomically, if the partial's name still leads to this file.
-    package func rename() throws(TransferError) {
-        try destination.rename(partialName, to: name, ifItIs: identity)
+    /// The partial's path; for a file with no name, the path it gets.
+    package var partialPath: String {
+        switch partial {
+        case .named(let partialName, _): destination.path(of: partialName)
+        case .unnamed: destination.path(of: name)
+        }
     }
+
+    /// Puts the partial under its final name, atomically: renames a named partial if its name still leads to
+    /// this file; names a file with no name, refusing an entry that appeared under the final name meanwhile.
+    package func rename() throws(TransferError) {
+        switch partial {
+        case .named(let partialName, let identity):
+            try destination.rename(partialName, to: name, ifItIs: identity)
+        case .unnamed(let file):
+            defer { file.close() }
+            try destination.link(unnamed: file.descriptor, as: name)
+        }
+    }
+}
+
+/// An open file with no name (``DestinationDirectory/createUnnamed()``) from its seal to its naming: closed once,
+/// by whichever comes first of ``close()`` and the last reference going away (a commit dropped unnamed).
+package final class UnnamedFile: Sendable {
+    /// The open file.
+    let descriptor: Int32
+    private let fileSystem: FileSystem
+    private let closed = Atomic(false)
+
+    init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {
+        self.descriptor = descriptor
+        self.fileSystem = fileSystem
+    }
+
+    /// Closes the file, and with it the file itself unless it was named; only the first call does anything.
+    func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        fileSystem.close(descriptor)
+    }
+
+    deinit { close() }
 }

@@ -152,18 +152,30 @@ private final class HeldRename: Sendable {
         condition.unlock()
     }
 
+    /// The real calls, but the rename of a partial and the naming of a file with no name (a file read in one
+    /// chunk) wait for ``release()``.
     var fileSystem: FileSystem {
         var fileSystem = FileSystem.posix
         let rename = fileSystem.renameAt
         fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
-            condition.lock()
-            state.withLock { $0.held = true }
-            wakes.wake()
-            while !state.withLock({ $0.released }) { condition.wait() }
-            condition.unlock()
+            holdUntilReleased()
             try rename(directory, from, to)
         }
+        if let link = fileSystem.linkUnnamed {
+            fileSystem.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
+                holdUntilReleased()
+                try link(descriptor, directory, name)
+            }
+        }
         return fileSystem
+    }
+
+    private func holdUntilReleased() {
+        condition.lock()
+        state.withLock { $0.held = true }
+        wakes.wake()
+        while !state.withLock({ $0.released }) { condition.wait() }
+        condition.unlock()
     }
 }
 

@@ -1,0 +1,196 @@
+import Foundation
+import Support
+import Testing
+
+@testable import FileTransfer
+
+/// A file read in one chunk is written with no name (`O_TMPFILE`) and named once complete (`linkat`): its directory
+/// changes once, not twice (a named partial's creation, with the inode's allocation under the directory's lock, and
+/// its rename), a stop leaves nothing behind, and an entry that appears under its name meanwhile is refused, never
+/// replaced (issue 23, item 11: the copies of a tree's small files waited for one another on that lock).
+@Suite struct UnnamedPartialTests {
+    /// The calls that make, name and rename files in the destination, in order, through the real ones; `beforeLink`
+    /// runs just before a file with no name is named, `openUnnamedFails` replaces that call's outcome.
+    final class Recorder: Sendable {
+        let calls = Locked<[String]>([])
+        let beforeLink: @Sendable (_ name: String) -> Void
+        let openUnnamedFails: Errno?
+        let linkFails: Errno?
+
+        init(
+            openUnnamedFails: Errno? = nil, linkFails: Errno? = nil,
+            beforeLink: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.openUnnamedFails = openUnnamedFails
+            self.linkFails = linkFails
+            self.beforeLink = beforeLink
+        }
+
+        var fileSystem: FileSystem {
+            var fileSystem = FileSystem.posix
+            let (open, link) = (FileSystem.posix.openUnnamed!, FileSystem.posix.linkUnnamed!)
+            fileSystem.openUnnamed = { [self] directory, mode throws(Errno) in
+                calls.withLock { $0.append("open with no name, mode \(String(mode, radix: 8))") }
+                if let openUnnamedFails { throw openUnnamedFails }
+                return try open(directory, mode)
+            }
+            fileSystem.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
+                beforeLink(name)
+                calls.withLock { $0.append("name \(name)") }
+                if let linkFails { throw linkFails }
+                try link(descriptor, directory, name)
+            }
+            fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+                if flags & O_CREAT != 0 { calls.withLock { $0.append("create \(name)") } }
+                return try FileSystem.posix.openAt(directory, name, flags, mode)
+            }
+            fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+                calls.withLock { $0.append("rename \(from) onto \(to)") }
+                try FileSystem.posix.renameAt(directory, from, to)
+            }
+            return fileSystem
+        }
+    }
+
+    /// A source `name` of `count` bytes with the permissions `mode` in a new temporary directory, a destination
+    /// directory `out` beside it and its journal.
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let destination: String
+        let journal: CopyJournal
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            destination = try directory.directory("out")
+            journal = try CopyJournal(directory: destination)
+        }
+
+        func source(_ name: String, count: Int, mode: mode_t = 0o640) throws -> (path: String, content: [UInt8]) {
+            let path = directory.file(name)
+            let content = pattern(count: count, seed: UInt64(count))
+            try write(content, to: path)
+            #expect(chmod(path, mode) == 0)
+            return (path, content)
+        }
+
+        func copy(_ source: String, with fileSystem: FileSystem, chunkSize: Int = 4096) async throws(TransferError)
+            -> CopyOutcome
+        {
+            let request = CopyRequest(id: source, source: source, destinationDirectory: destination)
+            let options = CopyOptions(chunkSize: chunkSize, fileSystem: fileSystem)
+            return try await CopyJob(request: request, journal: journal, options: options).run()
+        }
+
+        /// The names in the destination directory, sorted.
+        var entries: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).sorted()
+        }
+    }
+
+    /// One chunk's worth: no name until complete (nothing but the journal in the directory as it is named), then
+    /// the source's bytes and mode under the final name; a file of two chunks, which a stop can cut in two, still
+    /// gets a named partial, kept for a resume.
+    @Test func aFileReadInOneChunkIsWrittenWithNoNameAndNamedComplete() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let atLink = Locked<[[String]]>([])
+        let destination = fixture.destination
+        let recorder = Recorder { _ in
+            atLink.withLock {
+                $0.append(((try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []).sorted())
+            }
+        }
+        let (small, content) = try fixture.source("small.bin", count: 4096)
+        let outcome = try await fixture.copy(small, with: recorder.fileSystem)
+        let final = destination + "/small.bin"
+        #expect(outcome == .completed(CommittedFile(path: final, size: 4096, digest: ContentDigest.of(content))))
+        #expect(contents(of: final) == content)
+        #expect(try FileManager.default.attributesOfItem(atPath: final)[.posixPermissions] as? Int == 0o640)
+        #expect(atLink.withLock { $0 } == [[CopyJournal.fileName]])
+
+        let (large, _) = try fixture.source("large.bin", count: 4097)
+        _ = try await fixture.copy(large, with: recorder.fileSystem)
+        let partial = StagedFile.partialName(for: "large.bin")
+        #expect(
+            recorder.calls.withLock { $0 } == [
+                "open with no name, mode 600", "name small.bin", "create \(partial)",
+                "rename \(partial) onto large.bin",
+            ])
+        #expect(fixture.entries == [CopyJournal.fileName, "large.bin", "small.bin"])
+    }
+
+    /// `ln -s victim DEST/NAME` or a file put under the name while the copy wrote it (the copy found nothing there):
+    /// the copy is refused, the entry left exactly as it was, the victim untouched, and nothing else is left.
+    @Test(arguments: [true, false])
+    func anEntryThatAppearsUnderTheNameIsNeverReplaced(asLink: Bool) async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let victim = fixture.directory.file("victim")
+        try write([7, 7, 7], to: victim)
+        let destination = fixture.destination
+        let recorder = Recorder { name in
+            let planted = destination + "/" + name
+            if asLink {
+                _ = symlink(victim, planted)
+            } else {
+                try? write([9, 9], to: planted)
+            }
+        }
+        let (source, _) = try fixture.source("a.bin", count: 100)
+        await #expect(
+            throws: TransferError.unsafeEntry(
+                path: destination + "/a.bin", detail: "an entry appeared under this name while it was copied")
+        ) {
+            try await fixture.copy(source, with: recorder.fileSystem)
+        }
+        #expect(contents(of: victim) == [7, 7, 7])
+        if asLink {
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: destination + "/a.bin") == victim)
+        } else {
+            #expect(contents(of: destination + "/a.bin") == [9, 9])
+        }
+        #expect(fixture.entries == [CopyJournal.fileName, "a.bin"])
+    }
+
+    /// Where the file system has no files without a name, the copy makes a named partial, and the directory
+    /// remembers it: the next copy into it does not ask again.
+    @Test func whereTheFileSystemHasNoneAPartialIsNamedAndTheDirectoryRemembers() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let recorder = Recorder(openUnnamedFails: Errno(rawValue: EOPNOTSUPP))
+        let sources = try ["a.bin", "b.bin"].map { try fixture.source($0, count: 10) }
+        for (source, _) in sources {
+            _ = try await fixture.copy(source, with: recorder.fileSystem)
+        }
+        let partials = ["a.bin", "b.bin"].map(StagedFile.partialName(for:))
+        #expect(
+            recorder.calls.withLock { $0 } == [
+                "open with no name, mode 600", "create \(partials[0])", "rename \(partials[0]) onto a.bin",
+                "create \(partials[1])", "rename \(partials[1]) onto b.bin",
+            ])
+        #expect(
+            sources.map { contents(of: fixture.destination + "/" + ($0.path as NSString).lastPathComponent) }
+                == sources.map(\.content))
+    }
+
+    /// A naming that fails fails the copy with its reason, leaves nothing in the directory (the file with no name
+    /// is gone once closed) and journals the failure; a rerun copies the file.
+    @Test func aFailedNamingLeavesNothingAndARerunCopiesTheFile() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let (source, content) = try fixture.source("a.bin", count: 100)
+        let final = fixture.destination + "/a.bin"
+        await #expect(throws: TransferError.io(operation: "create", path: final, reason: Errno(rawValue: EIO))) {
+            try await fixture.copy(source, with: Recorder(linkFails: Errno(rawValue: EIO)).fileSystem)
+        }
+        #expect(fixture.entries == [CopyJournal.fileName])
+        #expect(
+            fixture.journal.entry(named: "a.bin")?.status
+                == .failed(
+                    reason: TransferError.io(operation: "create", path: final, reason: Errno(rawValue: EIO)).description
+                ))
+        let outcome = try await fixture.copy(source, with: .posix)
+        #expect(outcome == .completed(CommittedFile(path: final, size: 100, digest: ContentDigest.of(content))))
+        #expect(contents(of: final) == content)
+    }
+}
