@@ -236,7 +236,9 @@ public final class DestinationDirectory: Sendable {
 
     /// Gives the unnamed file open as `unnamed` (``createUnnamed()``) the name `name`, atomically, complete. An
     /// entry that appeared under the name meanwhile (the copy found none, or did not look in a directory it
-    /// made) is left as it is and the file is refused, never replaced or followed.
+    /// made) is left as it is and the file is refused, never replaced or followed. Any other failure fails this
+    /// file, and the directory's next copies make named partials (a file system might make files with no name
+    /// and refuse to link them).
     func link(unnamed: Int32, as name: String) throws(TransferError) {
         try checkName(name)
         guard let link = fileSystem.linkUnnamed else {
@@ -247,6 +249,7 @@ public final class DestinationDirectory: Sendable {
         } catch .init(rawValue: EEXIST) {
             throw .unsafeEntry(path: path(of: name), detail: "an entry appeared under this name while it was copied")
         } catch {
+            owner.refusesUnnamed.store(true, ordering: .relaxed)
             throw .writing(path(of: name), operation: "create", error)
         }
     }

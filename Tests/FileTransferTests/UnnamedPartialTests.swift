@@ -174,14 +174,16 @@ import Testing
     }
 
     /// A naming that fails fails the copy with its reason, leaves nothing in the directory (the file with no name
-    /// is gone once closed) and journals the failure; a rerun copies the file.
+    /// is gone once closed) and journals the failure; the directory's next copy, the rerun, makes a named partial
+    /// (a file system might make files with no name and refuse to link them) and copies the file.
     @Test func aFailedNamingLeavesNothingAndARerunCopiesTheFile() async throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
         let (source, content) = try fixture.source("a.bin", count: 100)
         let final = fixture.destination + "/a.bin"
+        let recorder = Recorder(linkFails: Errno(rawValue: EIO))
         await #expect(throws: TransferError.io(operation: "create", path: final, reason: Errno(rawValue: EIO))) {
-            try await fixture.copy(source, with: Recorder(linkFails: Errno(rawValue: EIO)).fileSystem)
+            try await fixture.copy(source, with: recorder.fileSystem)
         }
         #expect(fixture.entries == [CopyJournal.fileName])
         #expect(
@@ -189,8 +191,13 @@ import Testing
                 == .failed(
                     reason: TransferError.io(operation: "create", path: final, reason: Errno(rawValue: EIO)).description
                 ))
-        let outcome = try await fixture.copy(source, with: .posix)
+        let outcome = try await fixture.copy(source, with: recorder.fileSystem)
         #expect(outcome == .completed(CommittedFile(path: final, size: 100, digest: ContentDigest.of(content))))
         #expect(contents(of: final) == content)
+        let partial = StagedFile.partialName(for: "a.bin")
+        #expect(
+            recorder.calls.withLock { $0 } == [
+                "open with no name, mode 600", "name a.bin", "create \(partial)", "rename \(partial) onto a.bin",
+            ])
     }
 }
