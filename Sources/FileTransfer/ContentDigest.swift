@@ -106,8 +106,17 @@ public struct ContentDigest: Sendable {
         current.updateZeros(count: remaining % Int64(Self.segmentSize))
     }
 
-    /// The digest of everything fed so far; feeding can go on afterwards.
+    /// The digest of everything fed so far; feeding can go on afterwards. The empty content's (every empty file's)
+    /// is computed once for the process.
     public func finalize() -> SHA256Digest {
+        byteCount == 0 ? Self.empty : computed()
+    }
+
+    /// The digest of empty content, by the definition.
+    private static let empty = ContentDigest().computed()
+
+    /// The digest of everything fed so far, by the definition.
+    private func computed() -> SHA256Digest {
         var ending: [UInt8] = []
         ending.reserveCapacity(Self.domain.count + 2 * 9 + 32 + 8)
         if entries.byteCount == 0 { ending += Self.domain }
