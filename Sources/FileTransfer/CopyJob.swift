@@ -649,7 +649,10 @@ public final class CopyJob: Sendable {
             .intent(
                 name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
                 replaces: replaces))
-        if unnamed, let staged = StagedFile.unnamed(request.name, in: directory, chunkSize: chunkSize) {
+        if unnamed,
+            let staged = StagedFile.unnamed(
+                request.name, in: directory, chunkSize: chunkSize, budget: options.unnamedFiles)
+        {
             return staged
         }
         return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)

@@ -37,6 +37,9 @@ public struct CopyOptions: Sendable {
     /// The slots a copy takes to write directly; a large file copied while they are all taken goes through
     /// the page cache.
     public var directWriteSlots: DirectWriteSlots = .shared
+    /// How many files with no name (a small file's copy, ``StagedFile/unnamed(_:in:chunkSize:budget:)``) may be open
+    /// at once: the process's budget.
+    package var unnamedFiles: UnnamedFiles.Budget = .perProcess
     /// Decide whether a file already at the destination is the source's by comparing content (SHA-256 of
     /// both, like `rsync --checksum`) instead of size and modification time.
     public var comparesContent: Bool = false

@@ -220,21 +220,23 @@ public final class DestinationDirectory: Sendable {
 
     /// A new, empty regular file with no name in this directory, open to read and write and private (`0600`) until
     /// the copy gives it its source's mode (``FileSystem/openUnnamed``); named by ``link(unnamed:as:)`` once
-    /// complete. Nil where the platform or the directory's file system has none, or where this one could not be
-    /// made: the caller makes a named partial instead, whose creation says why when it fails too.
-    func createUnnamed() -> Int32? {
+    /// complete; counted in `budget` until closed. Nil where the platform or the directory's file system has none,
+    /// where `budget`'s files are all open, or where this one could not be made: the caller makes a named partial
+    /// instead, whose creation says why when it fails too.
+    func createUnnamed(within budget: UnnamedFiles.Budget) -> Int32? {
         guard let open = fileSystem.openUnnamed, fileSystem.linkUnnamed != nil,
-            !owner.refusesUnnamed.load(ordering: .relaxed)
+            !owner.refusesUnnamed.load(ordering: .relaxed), budget.reserve()
         else { return nil }
         do {
             return try open(descriptor, 0o600)
         } catch {
+            budget.release()
             if UnnamedFiles.isUnsupported(error) { owner.refusesUnnamed.store(true, ordering: .relaxed) }
             return nil
         }
     }
 
-    /// Gives the unnamed file open as `unnamed` (``createUnnamed()``) the name `name`, atomically, complete. An
+    /// Gives the unnamed file open as `unnamed` (``createUnnamed(within:)``) the name `name`, atomically, complete. An
     /// entry that appeared under the name meanwhile (the copy found none, or did not look in a directory it
     /// made) is left as it is and the file is refused, never replaced or followed. Any other failure fails this
     /// file, and the directory's next copies make named partials (a file system might make files with no name
@@ -569,7 +571,7 @@ private final class OpenDescriptor: Sendable {
     let descriptor: Int32
     /// The directory's fsyncs, shared by every view of it.
     let syncs = SyncGroup()
-    /// Set once the directory's file system refused an unnamed file (``DestinationDirectory/createUnnamed()``),
+    /// Set once the directory's file system refused an unnamed file (``DestinationDirectory/createUnnamed(within:)``),
     /// for every view of it: the copies after make named partials without asking again.
     let refusesUnnamed = Atomic(false)
     private let fileSystem: FileSystem

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -790,6 +792,43 @@ package enum UnnamedFiles {
 
     /// The directory of the process's descriptors' own entries.
     private static let descriptors = "/proc/self/fd"
+
+    /// How many files with no name may be open at once, and how many are: a small file's copy gives its slot back
+    /// once sealed (``CopyJournal/commitTogether(_:then:)``) while its file with no name stays open until its batch
+    /// names it, so without this bound a slow `syncfs` would let thousands of descriptors pile up. Past it, a copy
+    /// makes a named partial, closed when sealed.
+    package final class Budget: Sendable {
+        /// The most files with no name open at once.
+        package let most: Int
+        private let open = Atomic(0)
+
+        package init(most: Int) {
+            self.most = max(0, most)
+        }
+
+        /// The process's: 64, fewer where the soft limit on open files is low (a sixteenth of what is left of it
+        /// after 128), read when the first copy asks (after the copy command raised the limit).
+        package static let perProcess: Budget = {
+            var limit = rlimit()
+            let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1024
+            return Budget(most: min(64, (soft - 128) / 16))
+        }()
+
+        /// How many files with no name are open now.
+        package var openCount: Int { open.load(ordering: .relaxed) }
+
+        /// Counts one more open file with no name; false, counting nothing, when ``most`` are open.
+        func reserve() -> Bool {
+            if open.add(1, ordering: .relaxed).newValue <= most { return true }
+            open.subtract(1, ordering: .relaxed)
+            return false
+        }
+
+        /// Counts one open file with no name fewer.
+        func release() {
+            open.subtract(1, ordering: .relaxed)
+        }
+    }
 
     /// True for the failures of ``FileSystem/openUnnamed`` that say the file system (or the kernel) has no
     /// unnamed files, rather than that this one could not be made: a copy then makes named partials there.

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// The file lives as `.statetui-partial.HASH` in the destination directory (``partialName(for:)``), so a
 /// partial never appears under the final name; a small file's copy, which is never resumed, writes a file with no
-/// name instead where the file system has them (``unnamed(_:in:chunkSize:)``), named only once complete. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
+/// name instead where the file system has them (``unnamed(_:in:chunkSize:budget:)``), named only once complete. `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`,
 /// `discard` or `close` the value is gone, so committing twice or writing after a discard does not
 /// compile. Every byte written is hashed (``ContentDigest``, on a second thread, overlapping the I/O), so
 /// the digest always describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
@@ -32,8 +32,10 @@ public struct StagedFile: ~Copyable {
 
     private var descriptor: Int32
     /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once; nil for a file with no
-    /// name (``unnamed(_:in:chunkSize:)``).
+    /// name (``unnamed(_:in:chunkSize:budget:)``).
     private let partialName: String?
+    /// What a file with no name is counted in while it is open; nil for a named partial.
+    private let budget: UnnamedFiles.Budget?
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
     private let writes: QueuedWrites
@@ -68,7 +70,7 @@ public struct StagedFile: ~Copyable {
     /// The path of the partial file; for a file with no name, the path it gets (what its errors name).
     public var partialPath: String { partialName.map(destination.path(of:)) ?? finalPath }
 
-    /// True for a file with no name (``unnamed(_:in:chunkSize:)``): nothing of it is kept for a later run.
+    /// True for a file with no name (``unnamed(_:in:chunkSize:budget:)``): nothing of it is kept for a later run.
     public var isUnnamed: Bool { partialName == nil }
 
     /// The path the file gets when committed.
@@ -81,26 +83,32 @@ public struct StagedFile: ~Copyable {
     ) throws(TransferError) {
         let partial = Self.partialName(for: name)
         let descriptor = try directory.create(partial, flags: O_RDWR, replacing: true)
-        self.init(name: name, partialName: partial, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+        self.init(
+            name: name, partialName: partial, budget: nil, descriptor: descriptor, in: directory, chunkSize: chunkSize)
     }
 
-    /// An empty file with no name for `name` in `directory` (``DestinationDirectory/createUnnamed()``), named
+    /// An empty file with no name for `name` in `directory` (``DestinationDirectory/createUnnamed(within:)``), named
     /// `name` by its commit, which refuses an entry found under that name then: for a copy that found no entry
     /// there and will not be resumed (a small file's). A crash or a stop leaves nothing of it; nil where the file
-    /// system has no such files (the caller creates a named partial, ``init(creating:in:chunkSize:)``).
-    public static func unnamed(
-        _ name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize
+    /// system has no such files, or `budget`'s are all open (the caller creates a named partial,
+    /// ``init(creating:in:chunkSize:)``).
+    package static func unnamed(
+        _ name: String, in directory: DestinationDirectory, chunkSize: Int = CopyOptions.defaultChunkSize,
+        budget: UnnamedFiles.Budget = .perProcess
     ) -> StagedFile? {
-        guard let descriptor = directory.createUnnamed() else { return nil }
-        return StagedFile(name: name, partialName: nil, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+        guard let descriptor = directory.createUnnamed(within: budget) else { return nil }
+        return StagedFile(
+            name: name, partialName: nil, budget: budget, descriptor: descriptor, in: directory, chunkSize: chunkSize)
     }
 
-    /// A new, empty partial open as `descriptor`, named `partialName` (nil: no name).
+    /// A new, empty partial open as `descriptor`, named `partialName` (nil: no name, counted in `budget`).
     private init(
-        name: String, partialName: String?, descriptor: Int32, in directory: DestinationDirectory, chunkSize: Int
+        name: String, partialName: String?, budget: UnnamedFiles.Budget?, descriptor: Int32,
+        in directory: DestinationDirectory, chunkSize: Int
     ) {
         self.descriptor = descriptor
         self.partialName = partialName
+        self.budget = budget
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
@@ -182,6 +190,7 @@ public struct StagedFile: ~Copyable {
         self.destination = directory
         self.name = name
         self.partialName = Self.partialName(for: name)
+        self.budget = nil
         self.fileSystem = directory.fileSystem
         self.writes = kept.writes
         self.hasher = kept.hasher
@@ -237,6 +246,7 @@ public struct StagedFile: ~Copyable {
         self.destination = directory
         self.name = name
         self.partialName = partial
+        self.budget = nil
         self.fileSystem = fileSystem
         self.writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState, writes: writes)
@@ -293,8 +303,14 @@ public struct StagedFile: ~Copyable {
     deinit {
         if descriptor >= 0 {
             try? writes.drain()
-            fileSystem.close(descriptor)
+            closeDescriptor()
         }
+    }
+
+    /// Closes the file's descriptor (and with it a file with no name, no longer counted in its budget).
+    private func closeDescriptor() {
+        fileSystem.close(descriptor)
+        budget?.release()
     }
 
     /// The buffer size `write(filling:)` lends out.
@@ -473,7 +489,7 @@ public struct StagedFile: ~Copyable {
             if let partialName {
                 .named(partialName, identity: written.identity)
             } else {
-                .unnamed(UnnamedFile(descriptor, closedBy: fileSystem))
+                .unnamed(UnnamedFile(descriptor, closedBy: fileSystem, countedIn: budget))
             }
         if partialName != nil { fileSystem.close(descriptor) }
         descriptor = -1
@@ -495,7 +511,7 @@ public struct StagedFile: ~Copyable {
     public consuming func discard() {
         try? writes.drain()
         let held = partialName == nil ? nil : try? fileSystem.status(descriptor)
-        fileSystem.close(descriptor)
+        closeDescriptor()
         descriptor = -1
         if let partialName, let held {
             _ = try? destination.remove(partialName, ifItIs: held.identity)
@@ -506,7 +522,7 @@ public struct StagedFile: ~Copyable {
     /// a file with no name, which is gone once closed).
     public consuming func close() -> Int64 {
         try? writes.drain()
-        fileSystem.close(descriptor)
+        closeDescriptor()
         descriptor = -1
         return partialName == nil ? 0 : durableOffset
     }
@@ -572,23 +588,27 @@ package struct SealedPartial: Sendable {
     }
 }
 
-/// An open file with no name (``DestinationDirectory/createUnnamed()``) from its seal to its naming: closed once,
+/// An open file with no name (``DestinationDirectory/createUnnamed(within:)``) from its seal to its naming: closed once,
 /// by whichever comes first of ``close()`` and the last reference going away (a commit dropped unnamed).
 package final class UnnamedFile: Sendable {
     /// The open file.
     let descriptor: Int32
     private let fileSystem: FileSystem
+    private let budget: UnnamedFiles.Budget?
     private let closed = Atomic(false)
 
-    init(_ descriptor: Int32, closedBy fileSystem: FileSystem) {
+    init(_ descriptor: Int32, closedBy fileSystem: FileSystem, countedIn budget: UnnamedFiles.Budget?) {
         self.descriptor = descriptor
         self.fileSystem = fileSystem
+        self.budget = budget
     }
 
-    /// Closes the file, and with it the file itself unless it was named; only the first call does anything.
+    /// Closes the file, and with it the file itself unless it was named, no longer counted in its budget; only the
+    /// first call does anything.
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         fileSystem.close(descriptor)
+        budget?.release()
     }
 
     deinit { close() }

@@ -200,4 +200,44 @@ import Testing
                 "open with no name, mode 600", "name a.bin", "create \(partial)", "rename \(partial) onto a.bin",
             ])
     }
+
+    /// At most `budget.most` files with no name are open at once (a small file's copy gives its slot back while its
+    /// file waits for its batch): past it a copy gets no such file (it makes a named partial), and each way a file
+    /// with no name ends (discarded, closed, sealed and named, sealed and dropped) gives its place back.
+    @Test func filesWithNoNameAreBoundedAndEachEndingGivesItsPlaceBack() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try DestinationDirectory(path: directory.path)
+        let budget = UnnamedFiles.Budget(most: 2)
+        let content: [UInt8] = [1, 2, 3]
+        func unnamed(_ name: String) -> StagedFile? { StagedFile.unnamed(name, in: destination, budget: budget) }
+        /// `name` written and sealed; nil when no file with no name was made for it.
+        func sealed(_ name: String) throws -> SealedPartial? {
+            guard var staged = unnamed(name) else { return nil }
+            try staged.write(contentsOf: content)
+            return try staged.seal(
+                expectedSize: 3, expectedDigest: ContentDigest.of(content), metadataOf: nil, sync: false)
+        }
+        guard let first = unnamed("a"), let second = unnamed("b") else {
+            Issue.record("no file with no name was made")
+            return
+        }
+        var counts = [budget.openCount]
+        let third = unnamed("c")
+        let refused = third == nil
+        first.discard()
+        counts.append(budget.openCount)
+        _ = second.close()
+        counts.append(budget.openCount)
+        let named = try sealed("d")
+        counts.append(budget.openCount)
+        try named?.rename()
+        counts.append(budget.openCount)
+        _ = try sealed("e")
+        counts.append(budget.openCount)
+        #expect(refused)
+        #expect(counts == [2, 1, 0, 1, 0, 0])
+        #expect(contents(of: directory.file("d")) == content)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []) == ["d"])
+    }
 }
