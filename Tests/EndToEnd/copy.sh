@@ -36,9 +36,23 @@ wait_for_size() {
     done
 }
 
-# Waits until the partial PATH has BYTES (else fails with MESSAGE), then kills the background copy with -9.
+# Waits until the journal in DIR holds a checkpoint of a file whose name begins with PREFIX.
+wait_for_checkpoint() {
+    local journal=$1/.statetui-journal prefix=$2 tries=0
+    until grep -qF "{\"checkpoint\":{\"name\":\"$prefix" "$journal" 2>/dev/null; do
+        tries=$((tries + 1))
+        [ $tries -le 3000 ] || return 1
+        sleep 0.01
+    done
+}
+
+# Waits until the partial PATH has BYTES (else fails with MESSAGE) and, given a PREFIX, until the journal beside it
+# holds a checkpoint of the file whose name begins so; then kills the background copy with -9. A restart continues
+# from the last checkpoint, which is journaled behind the writes: a kill before the first leaves it nothing to
+# continue from (on a loaded machine the partial reached 3 MiB before its 1 MiB checkpoint was journaled).
 kill_at_size() {
     wait_for_size "$1" "$2" || fail "$3"
+    [ -z "${4:-}" ] || wait_for_checkpoint "$(dirname "$1")" "$4" || fail "$3: no checkpoint of $4 was journaled"
     kill -9 "$background"
     wait "$background" 2>/dev/null || true
     background=""
@@ -76,7 +90,7 @@ make_file "$src/empty.bin" 0
 # 1. kill -9 in the middle of a multi-file copy, then the same command again.
 new_destination killed
 copy_slowly kill "$src/one.bin" "$src/two.bin" "$src/three.bin" "$src/empty.bin" "$dst"
-kill_at_size "$(partial_of "$dst" one.bin)" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin"
+kill_at_size "$(partial_of "$dst" one.bin)" $((3 << 20)) "kill -9: the copy never got 3 MiB into one.bin" one.bin
 [ -f "$(partial_of "$dst" one.bin)" ] || fail "kill -9: no partial of one.bin was left behind"
 [ -f "$dst/one.bin" ] && fail "kill -9: one.bin appeared under its final name before it was complete"
 for name in one two three empty; do
@@ -482,7 +496,8 @@ ln -s "$work/victim" "$tree/2023/link"
 mkfifo "$tree/fifo"
 new_destination tree
 copy_slowly tree-kill "$tree" "$dst"
-kill_at_size "$(partial_of "$dst/photos/2024/summer" big.bin)" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB"
+kill_at_size "$(partial_of "$dst/photos/2024/summer" big.bin)" $((3 << 20)) "tree kill -9: big.bin never got 3 MiB" \
+    big.bin
 [ -f "$dst/photos/2024/summer/.statetui-journal" ] || fail "tree kill -9: no journal in photos/2024/summer"
 status=0
 # The rerun is throttled too, so its first running line is seen before it completes; that line shows where it began.
@@ -588,7 +603,7 @@ ln -s "target"$'\xfe' "$bad/link"$'\xff'
 ln "$bad/bad"$'\xff'"name" "$bad/dir"$'\xfe'"/hard"$'\xff'
 new_destination bad
 copy_slowly bad-kill "$bad" "$dst"
-kill_at_size "$(partial_of "$dst/bad" "big"$'\xff'".bin")" $((3 << 20)) "bad names: big\\xFF.bin never got 3 MiB"
+kill_at_size "$(partial_of "$dst/bad" "big"$'\xff'".bin")" $((3 << 20)) "bad names: big\\xFF.bin never got 3 MiB" big
 status=0
 "${slow[@]}" copy "$bad" "$dst" --headless >"$work/bad.out" 2>"$work/bad.err" || status=$?
 ok=1
@@ -1057,6 +1072,7 @@ wait_for_size "$(partial_of "$dst" one.bin)" $((3 << 20)) || fail "--dry-run int
 grep -qx "would wait for .statetui-journal: another statetui copy (pid $background) writes into that directory" \
     "$work/dry-busy.out" && pass "--dry-run while another run writes: the real run would wait for it, named" ||
     fail "--dry-run busy: $(cat "$work/dry-busy.out")"
+wait_for_checkpoint "$dst" one.bin || fail "--dry-run interrupted: no checkpoint of one.bin was journaled"
 kill -9 "$background"
 wait "$background" 2>/dev/null || true
 background=""
