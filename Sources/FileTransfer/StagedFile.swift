@@ -31,11 +31,8 @@ public struct StagedFile: ~Copyable {
     public private(set) var durableOffset: Int64
 
     private var descriptor: Int32
-    /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once; nil for a file with no
-    /// name (``unnamed(_:in:chunkSize:budget:)``).
-    private let partialName: String?
-    /// What a file with no name is counted in while it is open; nil for a named partial.
-    private let budget: UnnamedFiles.Budget?
+    /// Where the bytes go: a partial under its name, or a file with no name.
+    private let place: Place
     private let fileSystem: FileSystem
     private let hasher: PipelinedHasher
     private let writes: QueuedWrites
@@ -68,10 +65,32 @@ public struct StagedFile: ~Copyable {
     public var directory: String { destination.path }
 
     /// The path of the partial file; for a file with no name, the path it gets (what its errors name).
-    public var partialPath: String { partialName.map(destination.path(of:)) ?? finalPath }
+    public var partialPath: String { Self.path(of: place, name: name, in: destination) }
+
+    /// The path of the partial at `place` for `name` in `directory`; for a file with no name, the path it gets.
+    private static func path(of place: Place, name: String, in directory: DestinationDirectory) -> String {
+        switch place {
+        case .named(let partialName): directory.path(of: partialName)
+        case .unnamed: directory.path(of: name)
+        }
+    }
 
     /// True for a file with no name (``unnamed(_:in:chunkSize:budget:)``): nothing of it is kept for a later run.
     public var isUnnamed: Bool { partialName == nil }
+
+    /// Where a staged file's bytes go.
+    private enum Place {
+        /// The partial's file name (``partialName(for:)``, a hash of `name`), computed once.
+        case named(String)
+        /// A file with no name (``unnamed(_:in:chunkSize:budget:)``), closed through its ``UnnamedFile``, which its
+        /// seal hands on to be named.
+        case unnamed(UnnamedFile)
+    }
+
+    /// The partial's file name; nil for a file with no name.
+    private var partialName: String? {
+        if case .named(let name) = place { name } else { nil }
+    }
 
     /// The path the file gets when committed.
     public var finalPath: String { destination.path(of: name) }
@@ -83,8 +102,7 @@ public struct StagedFile: ~Copyable {
     ) throws(TransferError) {
         let partial = Self.partialName(for: name)
         let descriptor = try directory.create(partial, flags: O_RDWR, replacing: true)
-        self.init(
-            name: name, partialName: partial, budget: nil, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+        self.init(name: name, place: .named(partial), descriptor: descriptor, in: directory, chunkSize: chunkSize)
     }
 
     /// An empty file with no name for `name` in `directory` (``DestinationDirectory/createUnnamed(within:)``), named
@@ -97,25 +115,22 @@ public struct StagedFile: ~Copyable {
         budget: UnnamedFiles.Budget = .perProcess
     ) -> StagedFile? {
         guard let descriptor = directory.createUnnamed(within: budget) else { return nil }
+        let file = UnnamedFile(descriptor, closedBy: directory.fileSystem, countedIn: budget)
         return StagedFile(
-            name: name, partialName: nil, budget: budget, descriptor: descriptor, in: directory, chunkSize: chunkSize)
+            name: name, place: .unnamed(file), descriptor: descriptor, in: directory, chunkSize: chunkSize)
     }
 
-    /// A new, empty partial open as `descriptor`, named `partialName` (nil: no name, counted in `budget`).
-    private init(
-        name: String, partialName: String?, budget: UnnamedFiles.Budget?, descriptor: Int32,
-        in directory: DestinationDirectory, chunkSize: Int
-    ) {
+    /// A new, empty partial open as `descriptor`, at `place`.
+    private init(name: String, place: Place, descriptor: Int32, in directory: DestinationDirectory, chunkSize: Int) {
         self.descriptor = descriptor
-        self.partialName = partialName
-        self.budget = budget
+        self.place = place
         self.destination = directory
         self.name = name
         self.fileSystem = directory.fileSystem
         self.offset = 0
         self.durableOffset = 0
         self.writes = QueuedWrites(
-            descriptor: descriptor, path: partialName.map(directory.path(of:)) ?? directory.path(of: name),
+            descriptor: descriptor, path: Self.path(of: place, name: name, in: directory),
             fileSystem: directory.fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
     }
@@ -189,8 +204,7 @@ public struct StagedFile: ~Copyable {
     ) {
         self.destination = directory
         self.name = name
-        self.partialName = Self.partialName(for: name)
-        self.budget = nil
+        self.place = .named(Self.partialName(for: name))
         self.fileSystem = directory.fileSystem
         self.writes = kept.writes
         self.hasher = kept.hasher
@@ -245,8 +259,7 @@ public struct StagedFile: ~Copyable {
         }
         self.destination = directory
         self.name = name
-        self.partialName = partial
-        self.budget = nil
+        self.place = .named(partial)
         self.fileSystem = fileSystem
         self.writes = QueuedWrites(descriptor: descriptor, path: path, fileSystem: fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, hasher: hashState, writes: writes)
@@ -307,10 +320,12 @@ public struct StagedFile: ~Copyable {
         }
     }
 
-    /// Closes the file's descriptor (and with it a file with no name, no longer counted in its budget).
+    /// Closes the file's descriptor (and with it a file with no name, through its ``UnnamedFile``).
     private func closeDescriptor() {
-        fileSystem.close(descriptor)
-        budget?.release()
+        switch place {
+        case .named: fileSystem.close(descriptor)
+        case .unnamed(let file): file.close()
+        }
     }
 
     /// The buffer size `write(filling:)` lends out.
@@ -459,7 +474,6 @@ public struct StagedFile: ~Copyable {
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?,
         attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in }, sync: Bool
     ) throws(TransferError) -> SealedPartial {
-        let partialName = self.partialName
         let partialPath = self.partialPath
         // The times set below must come after the last write.
         try writes.drain()
@@ -485,13 +499,14 @@ public struct StagedFile: ~Copyable {
         let size = written.size
         let digest = self.digest
         // A file with no name stays open until it is named: closed, it would be gone.
-        let partial: SealedPartial.Partial =
-            if let partialName {
-                .named(partialName, identity: written.identity)
-            } else {
-                .unnamed(UnnamedFile(descriptor, closedBy: fileSystem, countedIn: budget))
-            }
-        if partialName != nil { fileSystem.close(descriptor) }
+        let partial: SealedPartial.Partial
+        switch place {
+        case .named(let partialName):
+            partial = .named(partialName, identity: written.identity)
+            fileSystem.close(descriptor)
+        case .unnamed(let file):
+            partial = .unnamed(file)
+        }
         descriptor = -1
         guard size == expectedSize, offset == expectedSize else {
             partial.remove(from: destination)
@@ -588,16 +603,17 @@ package struct SealedPartial: Sendable {
     }
 }
 
-/// An open file with no name (``DestinationDirectory/createUnnamed(within:)``) from its seal to its naming: closed once,
-/// by whichever comes first of ``close()`` and the last reference going away (a commit dropped unnamed).
+/// An open file with no name (``DestinationDirectory/createUnnamed(within:)``) from its creation to its naming, counted
+/// in its budget: closed once, by whichever comes first of ``close()`` and the last reference going away (a commit
+/// dropped unnamed).
 package final class UnnamedFile: Sendable {
     /// The open file.
     let descriptor: Int32
     private let fileSystem: FileSystem
-    private let budget: UnnamedFiles.Budget?
+    private let budget: UnnamedFiles.Budget
     private let closed = Atomic(false)
 
-    init(_ descriptor: Int32, closedBy fileSystem: FileSystem, countedIn budget: UnnamedFiles.Budget?) {
+    init(_ descriptor: Int32, closedBy fileSystem: FileSystem, countedIn budget: UnnamedFiles.Budget) {
         self.descriptor = descriptor
         self.fileSystem = fileSystem
         self.budget = budget
@@ -608,7 +624,7 @@ package final class UnnamedFile: Sendable {
     func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         fileSystem.close(descriptor)
-        budget?.release()
+        budget.release()
     }
 
     deinit { close() }
