@@ -807,12 +807,8 @@ package enum UnnamedFiles {
         }
 
         /// The process's: 64, fewer where the soft limit on open files is low (a sixteenth of what is left of it
-        /// after 128), read when the first copy asks (after the copy command raised the limit).
-        package static let perProcess: Budget = {
-            var limit = rlimit()
-            let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1024
-            return Budget(most: min(64, (soft - 128) / 16))
-        }()
+        /// after 128), read when the first copy asks (after the copy command raised it, ``OpenFileLimit/raise()``).
+        package static let perProcess = Budget(most: min(64, (OpenFileLimit.current - 128) / 16))
 
         /// How many files with no name are open now.
         package var openCount: Int { open.load(ordering: .relaxed) }

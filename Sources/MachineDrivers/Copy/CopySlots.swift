@@ -1,3 +1,4 @@
+import FileTransfer
 import Support
 
 /// How many copies may move bytes at once: a running visit's work takes a slot before it opens any file and

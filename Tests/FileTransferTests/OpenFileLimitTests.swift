@@ -1,4 +1,4 @@
-import MachineDrivers
+import FileTransfer
 import Testing
 
 #if canImport(Glibc)
