@@ -641,20 +641,31 @@ public final class CopyJob: Sendable {
     /// under the partial's name); with `unnamed`, a file with no name where the file system has them
     /// (``StagedFile/unnamed(_:in:chunkSize:)``): for a file with no entry under its name that is read in one
     /// chunk (by its size from `stat`), which a stop cannot cut in two, so there is nothing to resume.
+    ///
+    /// A file with no name is made first and its intention journaled after it, unwritten until the journal's next
+    /// write (``CopyJournal/appendDeferred(_:)``): nothing of it is on disk for the intention to tell a later run
+    /// about, and every later record of the copy is written after it. So a small file's copy makes no write of its
+    /// own to the journal, whose lock the copies and their commits took turns at, one `write` a file more.
     private func startFresh(
         sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory, chunkSize: Int,
         unnamed: Bool = false
     ) throws(TransferError) -> StagedFile {
-        try journal?.append(
-            .intent(
-                name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
-                replaces: replaces))
+        let intent = JournalRecord.intent(
+            name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
+            replaces: replaces)
         if unnamed,
             let staged = StagedFile.unnamed(
                 request.name, in: directory, chunkSize: chunkSize, budget: options.unnamedFiles)
         {
+            do throws(TransferError) {
+                try journal?.appendDeferred(intent)
+            } catch {
+                staged.discard()
+                throw error
+            }
             return staged
         }
+        try journal?.append(intent)
         return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)
     }
 

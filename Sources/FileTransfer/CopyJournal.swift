@@ -47,6 +47,8 @@ public final class CopyJournal: Sendable {
     private let writing = DispatchSemaphore(value: 1)
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
+    /// The lines of records journaled with ``appendDeferred(_:)`` and not written yet, in order.
+    private let deferred = Locked<[UInt8]>([])
     /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
     let commits = SleepingLock(CommitQueue())
     /// Where batches of commits are carried out, one at a time.
@@ -182,6 +184,8 @@ public final class CopyJournal: Sendable {
     }
 
     deinit {
+        // Written, not synced, as they would have been at once: no step relies on them.
+        if let waiting = takeDeferred() { try? fileSystem.appendAll(descriptor, waiting) }
         fileSystem.close(descriptor)
     }
 
@@ -277,17 +281,47 @@ public final class CopyJournal: Sendable {
         noteAppended(records)
     }
 
-    /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group
-    /// that stands for them. Their entries change only once the caller made them durable (``noteAppended(_:)``):
-    /// ``commitTogether(_:then:)`` writes a batch's commitment records before the one `syncfs` that makes them
-    /// durable with the batch's partials.
+    /// Journals a record no step waits for (an intention, ``JournalRecord/isWriteAhead``) without writing it now:
+    /// its line waits in memory and goes first into the journal's next write, whoever makes it, or into the file
+    /// when the journal is let go. Every record appended after this call is written after it. Its entry changes at
+    /// once. For what nothing on disk depends on: a crash that loses the line loses what losing an intention
+    /// written and not synced loses. Past 64 KiB of waiting lines, they are written now.
+    func appendDeferred(_ record: JournalRecord) throws(TransferError) {
+        precondition(!record.isWriteAhead, "a write-ahead record must be written before the step after it")
+        let line = Self.line(for: record)
+        let full = deferred.withLock { waiting in
+            waiting.append(contentsOf: line)
+            return waiting.count >= Self.mostDeferredBytes
+        }
+        noteAppended(record)
+        if full { try write([]) }
+    }
+
+    /// How many bytes of deferred lines (``appendDeferred(_:)``) wait in memory at most.
+    static let mostDeferredBytes = 1 << 16
+
+    /// The deferred lines waiting (``appendDeferred(_:)``), taken; nil when none wait.
+    private func takeDeferred() -> [UInt8]? {
+        deferred.withLock { waiting in
+            guard !waiting.isEmpty else { return nil }
+            defer { waiting = [] }
+            return waiting
+        }
+    }
+
+    /// Writes the lines of `records` in one write, after the deferred lines waiting (``appendDeferred(_:)``), not
+    /// synced; returns the ticket of the journal's sync group that stands for them. Their entries change only
+    /// once the caller made them durable (``noteAppended(_:)``): ``commitTogether(_:then:)`` writes a batch's
+    /// commitment records before the one `syncfs` that makes them durable with the batch's partials.
     @discardableResult
     func write(_ records: [JournalRecord]) throws(TransferError) -> UInt64 {
         let lines = records.flatMap(Self.line(for:))
         writing.wait()
         defer { writing.signal() }
+        // Taken while this writer is the only one, so lines deferred before any record of this write come first.
+        let waiting = takeDeferred()
         do throws(Errno) {
-            try fileSystem.appendAll(descriptor, lines)
+            try fileSystem.appendAll(descriptor, waiting.map { $0 + lines } ?? lines)
         } catch {
             throw TransferError.writing(path, operation: "append to", error)
         }

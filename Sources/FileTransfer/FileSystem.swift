@@ -806,9 +806,23 @@ package enum UnnamedFiles {
             self.most = max(0, most)
         }
 
-        /// The process's: 64, fewer where the soft limit on open files is low (a sixteenth of what is left of it
-        /// after 128), read when the first copy asks (after the copy command raised it, ``OpenFileLimit/raise()``).
-        package static let perProcess = Budget(most: min(64, (OpenFileLimit.current - 128) / 16))
+        /// The process's: 256, as many copies as a headless copy has under way at once (four for each of the 64
+        /// that run), so none of its small files falls back to a named partial while a slow `syncfs` holds their
+        /// batch; fewer where the soft limit on open files is low (a sixteenth of what is left of it after 128),
+        /// read when the first copy asks (after the copy command raised it, ``OpenFileLimit/raise()``). At 64, a
+        /// tree of 10,000 empty files on ext4 made 4,233 files with no name and 5,767 named partials: the batches'
+        /// `syncfs` kept 64 open while the copies went on, and the named partials' creates contended for the
+        /// directory's lock again.
+        package static let perProcess = Budget(most: most(forOpenFiles: OpenFileLimit.current))
+
+        /// The most files with no name open at once whatever the limit on open files.
+        package static let mostOpen = 256
+
+        /// How many files with no name may be open at once under a soft limit of `openFiles` open files: a
+        /// sixteenth of what is left of it after 128, between none and ``mostOpen``.
+        package static func most(forOpenFiles openFiles: Int) -> Int {
+            max(0, min(mostOpen, (openFiles - 128) / 16))
+        }
 
         /// How many files with no name are open now.
         package var openCount: Int { open.load(ordering: .relaxed) }

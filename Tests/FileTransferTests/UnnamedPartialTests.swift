@@ -201,6 +201,75 @@ import Testing
             ])
     }
 
+    /// The kinds of the records in each write to a journal, in order (`intent`, `committing`…), through the real
+    /// calls; `readFails` makes every read of a source fail with EIO.
+    final class JournalWrites: Sendable {
+        let writes = Locked<[[String]]>([])
+        let readFails: Bool
+
+        init(readFails: Bool = false) {
+            self.readFails = readFails
+        }
+
+        var fileSystem: FileSystem {
+            var fileSystem = FileSystem.posix
+            fileSystem.append = { [self] descriptor, bytes throws(Errno) in
+                // Each line is `CHECKSUM {"KIND":{…}}`.
+                let kinds = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
+                    String($0.drop { $0 != "{" }.dropFirst(2).prefix { $0 != "\"" })
+                }
+                writes.withLock { $0.append(kinds) }
+                return try FileSystem.posix.append(descriptor, bytes)
+            }
+            if readFails {
+                fileSystem.read = { _, _, _ throws(Errno) in throw Errno(rawValue: EIO) }
+            }
+            return fileSystem
+        }
+    }
+
+    /// A file with no name makes no write of its own to the journal: its intention waits in memory for the next
+    /// write, its batch's commitment (before, one write for the intention alone, the journal's lock taken once more a
+    /// file); every record still comes after it. A named partial's intention is written at once, before the partial
+    /// is made. A copy that fails before its commit writes the intention with its failure, and the entry says so.
+    @Test func aFileWithNoNameMakesNoJournalWriteOfItsOwn() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let recorded = JournalWrites()
+        let journal = try CopyJournal(directory: fixture.destination + "/", fileSystem: recorded.fileSystem)
+        func copy(_ source: String, chunkSize: Int = 4096, fileSystem: FileSystem) async throws(TransferError)
+            -> CopyOutcome
+        {
+            let request = CopyRequest(id: source, source: source, destinationDirectory: fixture.destination)
+            let options = CopyOptions(chunkSize: chunkSize, fileSystem: fileSystem)
+            return try await CopyJob(request: request, journal: journal, options: options).run()
+        }
+        let (small, _) = try fixture.source("small.bin", count: 4096)
+        _ = try await copy(small, fileSystem: recorded.fileSystem)
+        let (large, _) = try fixture.source("large.bin", count: 4097)
+        _ = try await copy(large, fileSystem: recorded.fileSystem)
+        let (unread, _) = try fixture.source("unread.bin", count: 10)
+        await #expect(throws: TransferError.self) {
+            try await copy(unread, fileSystem: JournalWrites(readFails: true).fileSystem)
+        }
+        #expect(
+            recorded.writes.withLock { $0 } == [
+                ["intent", "committing"], ["completed"],
+                ["intent"], ["committing"], ["completed"],
+                ["intent", "failed"],
+            ])
+        #expect(
+            journal.entry(named: "unread.bin")?.status == .failed(reason: "cannot read \(unread): Input/output error"))
+        #expect(journal.entry(named: "unread.bin")?.source == unread)
+    }
+
+    /// The process's budget follows the soft limit on open files, up to 256 (as many copies as a headless copy has
+    /// under way, so none of its small files falls back to a named partial while its batch waits for `syncfs`).
+    @Test(arguments: [(20_000, 256), (Int.max, 256), (4096, 248), (1024, 56), (144, 1), (128, 0), (64, 0)])
+    func theBudgetFollowsTheLimitOnOpenFiles(openFiles: Int, most: Int) {
+        #expect(UnnamedFiles.Budget.most(forOpenFiles: openFiles) == most)
+    }
+
     /// At most `budget.most` files with no name are open at once (a small file's copy gives its slot back while its
     /// file waits for its batch): past it a copy gets no such file (it makes a named partial), and each way a file
     /// with no name ends (discarded, closed, sealed and named, sealed and dropped) gives its place back.
