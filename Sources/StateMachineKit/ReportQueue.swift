@@ -227,26 +227,38 @@ final class ReportDelivery: Sendable {
 
 /// One object kept for reuse between callers, in one atomic word: taking it leaves the word empty, so
 /// whoever took it holds the only reference the word gave out, whatever thread puts or takes next.
+///
+/// The word is an address (0 for none), so that `deinit`, which runs unspecialised (a machine's box for its
+/// record's text is a `Spare` of a type generic over the machine's), asks the runtime for no type: an
+/// `Atomic<Unmanaged<Object>?>` there was looked up for every machine let go (1.3% of a tree copy's CPU time).
 @usableFromInline
 final class Spare<Object: AnyObject & Sendable>: Sendable {
-    @usableFromInline let slot = Atomic<Unmanaged<Object>?>(nil)
+    @usableFromInline let slot = Atomic<UInt>(0)
 
     @inlinable init() {}
 
     /// The kept object, if any; the word is empty afterwards.
     @inlinable
     func take() -> Object? {
-        slot.exchange(nil, ordering: .acquiring)?.takeRetainedValue()
+        UnsafeMutableRawPointer(bitPattern: slot.exchange(0, ordering: .acquiring)).map {
+            Unmanaged<Object>.fromOpaque($0).takeRetainedValue()
+        }
     }
 
     /// Keeps `object` for the next ``take()``, in place of whatever was kept.
     @inlinable
     func put(_ object: Object) {
-        slot.exchange(.passRetained(object), ordering: .releasing)?.release()
+        let address = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+        if let kept = UnsafeMutableRawPointer(bitPattern: slot.exchange(address, ordering: .releasing)) {
+            Unmanaged<Object>.fromOpaque(kept).release()
+        }
     }
 
     deinit {
-        slot.exchange(nil, ordering: .acquiring)?.release()
+        // Released as any object: the kept one's own type needs no look-up.
+        if let kept = UnsafeMutableRawPointer(bitPattern: slot.exchange(0, ordering: .acquiring)) {
+            Unmanaged<AnyObject>.fromOpaque(kept).release()
+        }
     }
 }
 
