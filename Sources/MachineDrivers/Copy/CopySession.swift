@@ -625,7 +625,7 @@ private struct CopyStream {
         }
         let directory = journal.directory
         return journal.entries.filter { !$0.value.status.isSettled && !failed.contains($0.key) }
-            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .sorted { FileName.precedes($0.key, $1.key) }
             .map { name, entry in
                 // The source's path is the earlier run's, maybe relative to another directory: not judged here.
                 let partial = StagedFile.partialName(for: name)
