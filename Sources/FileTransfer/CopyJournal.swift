@@ -47,8 +47,16 @@ public final class CopyJournal: Sendable {
     private let writing = DispatchSemaphore(value: 1)
     /// The journal's fsyncs, shared by the copies appending at the same time.
     private let syncs = SyncGroup()
-    /// The lines of records journaled with ``appendDeferred(_:)`` and not written yet, in order.
-    private let deferred = Locked<[UInt8]>([])
+    /// The lines of records journaled with ``appendDeferred(_:)`` and not written yet, in order: each line kept
+    /// as it was made, so that the copies appending at once hold the lock only to add a reference (joined into one
+    /// buffer, the growing buffer was copied under the lock, which the copies then spun on: 1.4% of the CPU time).
+    private let deferred = Locked<DeferredLines>(DeferredLines())
+
+    /// Lines waiting for the journal's next write, and their bytes.
+    private struct DeferredLines {
+        var lines: [[UInt8]] = []
+        var byteCount = 0
+    }
     /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
     let commits = SleepingLock(CommitQueue())
     /// Where batches of commits are carried out, one at a time.
@@ -290,8 +298,9 @@ public final class CopyJournal: Sendable {
         precondition(!record.isWriteAhead, "a write-ahead record must be written before the step after it")
         let line = Self.line(for: record)
         let full = deferred.withLock { waiting in
-            waiting.append(contentsOf: line)
-            return waiting.count >= Self.mostDeferredBytes
+            waiting.lines.append(line)
+            waiting.byteCount += line.count
+            return waiting.byteCount >= Self.mostDeferredBytes
         }
         noteAppended(record)
         if full { try write([]) }
@@ -300,13 +309,14 @@ public final class CopyJournal: Sendable {
     /// How many bytes of deferred lines (``appendDeferred(_:)``) wait in memory at most.
     static let mostDeferredBytes = 1 << 16
 
-    /// The deferred lines waiting (``appendDeferred(_:)``), taken; nil when none wait.
+    /// The deferred lines waiting (``appendDeferred(_:)``), taken and joined; nil when none wait.
     private func takeDeferred() -> [UInt8]? {
-        deferred.withLock { waiting in
-            guard !waiting.isEmpty else { return nil }
-            defer { waiting = [] }
-            return waiting
+        let taken = deferred.withLock { waiting -> [[UInt8]]? in
+            guard !waiting.lines.isEmpty else { return nil }
+            defer { waiting = DeferredLines() }
+            return waiting.lines
         }
+        return taken.map { Array($0.joined()) }
     }
 
     /// Writes the lines of `records` in one write, after the deferred lines waiting (``appendDeferred(_:)``), not
