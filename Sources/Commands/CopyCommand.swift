@@ -206,11 +206,13 @@ package enum CopyCommand {
         OpenFileLimit.raise()
         let overwrite = command.flags.contains("overwrite")
         let excluding = command.repeated["exclude"] ?? []
+        // Only the dashboard's `f` arms a fault, and only with --simulate-faults.
+        let simulatesFaults = !command.flags.contains("headless") && command.flags.contains("simulate-faults")
         let makeSession = {
             @Sendable [options] (whenBusy: CopyJournal.WhenBusy) throws(CopySessionError) -> CopySession in
             try CopySession(
                 sources: sources, destinationDirectory: destination, overwrite: overwrite, options: options,
-                excluding: excluding, whenBusy: whenBusy)
+                excluding: excluding, whenBusy: whenBusy, simulatesFaults: simulatesFaults)
         }
         switch try openSession(command, makeSession, io: io, environment: environment) {
         case .opened(let session, let files):

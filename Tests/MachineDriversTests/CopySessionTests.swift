@@ -284,6 +284,34 @@ import Testing
     }
 
     /// Starts `transfer` and waits, through its machine's states, until its copy completed.
+    /// A fault armed on a session's transfer fails its next write only where the session simulates faults (the copy
+    /// dashboard with `--simulate-faults`); elsewhere (a headless copy) no job writes through the check, and the
+    /// file is copied. Each file is one chunk, written once.
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func anArmedFaultFailsAWriteOnlyWhereTheSessionSimulatesFaults(simulatesFaults: Bool) async throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let destination = root + "/dest"
+        for directory in [root + "/src", destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: root + "/src/a"))
+        let session = try CopySession(
+            sources: [root + "/src/a"], destinationDirectory: destination, overwrite: false, options: CopyOptions(),
+            simulatesFaults: simulatesFaults)
+        let transfer = try #require(session.next())
+        transfer.failNextOutcome()
+        await Self.complete(transfer, failing: simulatesFaults)
+        session.settled(transfer)
+        let outcome: TransferState =
+            simulatesFaults
+            ? .failed(message: "cannot write \(destination)/a: Input/output error (simulated fault: --simulate-faults)")
+            : .completed(file: destination + "/a")
+        #expect(transfer.machine.state == outcome)
+        #expect(FileManager.default.contents(atPath: destination + "/a") == (simulatesFaults ? nil : Data([1, 2, 3])))
+        _ = session.finish()
+    }
+
     private static func complete(_ transfer: CopyTransfer, failing: Bool = false) async {
         let states = transfer.machine.engine.states()
         transfer.machine.send(.start)

@@ -111,8 +111,11 @@ package final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault.
+    /// The options of this transfer's job: the shared ones, with a write that fails once when `f` armed a fault
+    /// (where faults can be armed: a headless copy's files, and a copy dashboard's without `--simulate-faults`,
+    /// copy with the shared options as they are).
     private func jobOptions() -> CopyOptions {
+        guard sharedOptions.faultsCanBeArmed else { return sharedOptions.value }
         var options = sharedOptions.value
         let (write, writeGathered) = (options.fileSystem.write, options.fileSystem.writeGathered)
         let status = driverStatus
@@ -356,10 +359,14 @@ package final class CopyTransfer: TransferDriver {
 package final class SharedCopyOptions: Sendable {
     /// The options.
     package let value: CopyOptions
+    /// Whether a fault may be armed on the transfers copying with these options (``CopyTransfer/failNextOutcome()``):
+    /// when not, their jobs copy with ``value`` itself.
+    package let faultsCanBeArmed: Bool
 
-    /// `value`, to share.
-    package init(_ value: CopyOptions) {
+    /// `value`, to share; `faultsCanBeArmed` when a transfer's armed fault must fail its next write.
+    package init(_ value: CopyOptions, faultsCanBeArmed: Bool = true) {
         self.value = value
+        self.faultsCanBeArmed = faultsCanBeArmed
     }
 }
 
