@@ -462,7 +462,7 @@ public struct SourceTree: Hashable, Sendable {
 
         /// Every name in the open directory, in byte order.
         private static func names(in descriptor: Int32, fileSystem: FileSystem) throws(Errno) -> [String] {
-            try fileSystem.entriesAt(descriptor, Int.max).sorted(by: FileName.precedes)
+            FileName.sortedInByteOrder(try fileSystem.entriesAt(descriptor, Int.max))
         }
     }
 }

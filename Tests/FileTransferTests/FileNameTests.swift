@@ -45,6 +45,10 @@ import Testing
             pairs.map { FileName.precedes($0, $1) } == pairs.map { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         #expect(
             ["f2", "f10", "", "f1", "F", "f"].sorted(by: FileName.precedes) == ["", "F", "f", "f1", "f10", "f2"])
+        // Sorted by their first 8 bytes first: names that share them, or end within them, still sort by all of them.
+        let sharing = ["abcdefgh", "abcdefghij", "abcdefghi", "abcdefg", "abcdefgha", "abcdefgh\u{301}", "ab"]
+        let all = strings + sharing + strings.map { "prefix-" + $0 }
+        #expect(FileName.sortedInByteOrder(all) == all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
     /// Two different byte strings never become the same string's bytes (the mapping is one to one).
