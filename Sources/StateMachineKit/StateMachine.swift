@@ -27,7 +27,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     public let clock: AnyClock
     @usableFromInline let reporter: Reporter?
     @usableFromInline let transition: TransitionFunction
-    @usableFromInline let core: Locked<Core>
+    @usableFromInline let core: CoreCell
+    /// Destroys ``core`` (``CoreCell``) in code made for the machine's own types: made by the inlinable initialiser,
+    /// so specialised where the machine is made, and called by `deinit`, which is not.
+    @usableFromInline let destroyCore: @Sendable (UnsafeMutableRawPointer) -> Void
     /// Whether a caller is delivering reports: the report queue's, also read here without the lock.
     @usableFromInline let delivery: ReportDelivery
     /// The box of the last report no sink kept, for the next record's text: the report queue's, also put back
@@ -72,16 +75,27 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         self.transition = transition
         let delivery = ReportDelivery()
         self.delivery = delivery
-        self.core = Locked(
+        self.core = CoreCell(
             Core(
                 state: initial, visit: 1, historyLimit: historyLimit, postponeLimit: postponeLimit,
                 reportLevel: reporter?.minimumLevel, delivery: delivery, texts: texts))
+        destroyCore = { address in
+            let core = address.assumingMemoryBound(to: Locked<Core>.self)
+            core.deinitialize(count: 1)
+            core.deallocate()
+        }
     }
 
     deinit {
-        // Stopped already: its work, timers and readers ended then.
-        if stopped.load(ordering: .acquiring) { return }
-        // Nobody can send any more: end work, timers and readers as if stopped, without reports.
+        // Stopped already: its work, timers and readers ended then. The rest is a function of its own, so that a
+        // stopped machine's `deinit`, unspecialised, does not first ask the runtime for the types the rest uses.
+        if !stopped.load(ordering: .acquiring) { endWhenLetGo() }
+        destroyCore(UnsafeMutableRawPointer(core.address))
+    }
+
+    /// Nobody can send any more: ends work, timers and readers as if stopped, without reports.
+    @inline(never)
+    private func endWhenLetGo() {
         // Taken apart by `switch`: a noncopyable action is consumed whole, never tested by `if case`.
         switch core.withLock({ $0.stop() }) {
         case .none:
