@@ -7,8 +7,9 @@ import Darwin
 /// The process's limit on open files, raised before a copy starts. A copy keeps one descriptor for each
 /// destination directory that receives files (and its journal's), so a tree of a few thousand directories
 /// needs more than the usual soft limit of 1024 even though only a bounded number of files are open at once
-/// (the copies' slots and the files with no name, ``UnnamedFiles/Budget``, which this limit sizes). The soft limit is only a default: a process may raise it up to
-/// the hard limit the administrator set, as many servers and runtimes do at startup.
+/// (the copies' slots and the files with no name, ``UnnamedFiles/Budget``, which this limit sizes). The soft
+/// limit is only a default: a process may raise it up to the hard limit the administrator set, as many servers
+/// and runtimes do at startup.
 package enum OpenFileLimit {
     /// The most ``raise()`` sets the soft limit to, however high the hard limit is.
     package static let ceiling = 1 << 16
