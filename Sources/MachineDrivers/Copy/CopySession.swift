@@ -309,9 +309,10 @@ private struct CopyStream {
     let journal: CopyJournal
     var sources: [Source]
     let overwrite: Bool
-    let options: CopyOptions
-    /// ``options`` once for every transfer of the session, which each hold a reference, not a copy.
+    /// The options once for every transfer of the session, which each hold a reference, not a copy.
     let sharedOptions: SharedCopyOptions
+    /// The session's options (``sharedOptions``' own).
+    var options: CopyOptions { sharedOptions.value }
     let whenBusy: CopyJournal.WhenBusy
     let warnings: WarningLog
     /// False once ``CopySession/transfers`` read everything: directories then wait for ``finish()``.
@@ -352,7 +353,6 @@ private struct CopyStream {
         self.sources = sources
         self.madeTrees = madeTrees
         self.overwrite = overwrite
-        self.options = options.value
         sharedOptions = options
         self.whenBusy = whenBusy
         self.warnings = warnings
