@@ -35,7 +35,8 @@ func runCopyRowBenchmarks() async {
             try Data([UInt8(truncatingIfNeeded: index)]).write(to: URL(fileURLWithPath: source + "/f\(index)"))
         }
         let files = try CopySession(
-            sources: [source], destinationDirectory: destination, overwrite: false, options: CopyOptions()
+            sources: [source], destinationDirectory: destination, overwrite: false, options: CopyOptions(),
+            simulatesFaults: false
         ).takeAllFiles()
         let pool = ChunkBuffers.shared.keptBytes
         let figures = await measureRowCost(files, poolBefore: pool)
