@@ -313,7 +313,7 @@ final class WriteObserver: Sendable {
     func observing(_ fileSystem: FileSystem) -> FileSystem {
         var observed = fileSystem
         let write = fileSystem.write
-        observed.write = { descriptor, bytes, offset throws(Errno) in
+        observed.calls.write = { descriptor, bytes, offset throws(Errno) in
             let count = try write(descriptor, bytes, offset)
             self.lastWrite.withLock { $0 = ContinuousClock.now }
             self.writes.withLock { $0 += 1 }

@@ -219,7 +219,7 @@ public final class DestinationDirectory: Sendable {
     }
 
     /// A new, empty regular file with no name in this directory, open to read and write and private (`0600`) until
-    /// the copy gives it its source's mode (``FileSystem/openUnnamed``); named by ``link(unnamed:as:)`` once
+    /// the copy gives it its source's mode (``FileSystem/Calls/openUnnamed``); named by ``link(unnamed:as:)`` once
     /// complete; counted in `budget` until closed. Nil where the platform or the directory's file system has none,
     /// where `budget`'s files are all open, or where this one could not be made: the caller makes a named partial
     /// instead, whose creation says why when it fails too.

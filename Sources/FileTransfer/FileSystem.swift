@@ -9,227 +9,279 @@ import Darwin
 /// The file-system calls the copier and the journal make, as replaceable functions.
 ///
 /// `FileSystem.posix` performs the real calls; tests replace single functions (a `write` that fails with
-/// ENOSPC after N bytes, a `read` that records offsets) without touching the others.
+/// ENOSPC after N bytes, a `read` that records offsets) without touching the others, through ``calls``
+/// (`fileSystem.calls.write = …`), and call them as members of the file system itself (`fileSystem.write(…)`).
+///
+/// The calls are held once, in storage the copies of a file system share until one of them replaces a call (copy
+/// on write): a copy is one reference, where a value holding the calls themselves retained and released each of
+/// them on every copy (six copies a file in a tree copy, 2% of its time) and made every object holding one over a
+/// kilobyte (a copy job, allocated a file, outside the allocator's per-thread caches).
+@dynamicMemberLookup
 public struct FileSystem: Sendable {
-    /// Opens a file by path (`open(2)`): the source, and the destination directory itself.
-    public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
-    /// Opens a name inside an open directory (`openat(2)`): every file in the destination.
-    public var openAt:
-        @Sendable (_ directory: Int32, _ name: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
-    /// Closes a descriptor; errors are ignored because nothing useful can follow them.
-    public var close: @Sendable (_ descriptor: Int32) -> Void
-    /// A second descriptor for the same open file (`fcntl(F_DUPFD_CLOEXEC)`).
-    public var duplicate: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32
-    /// Clears `O_NONBLOCK` on a descriptor opened with it and `flags` (the flags given to `open`), keeping the
-    /// file status flags among them (`O_APPEND`…): one `fcntl(F_SETFL)`, without reading the flags first.
-    var clearNonBlocking: @Sendable (_ descriptor: Int32, _ flags: Int32) throws(Errno) -> Void
-    /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
-    public var read:
-        @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
-            throws(Errno) -> Int
-    /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short. Replacing it also
-    /// drops ``writeGathered``, so that every write goes through the replacement.
-    public var write:
-        @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
-            throws(Errno) -> Int
-    {
-        didSet { writeGathered = nil }
-    }
-    /// Writes pieces one after another from an offset in one call (`pwritev(2)`); returns the byte count,
-    /// which may be short. Only ``posix`` has it: nil, each piece goes through ``write``.
-    package var writeGathered:
-        (@Sendable (_ descriptor: Int32, _ pieces: [UnsafeRawBufferPointer], _ offset: Int64) throws(Errno) -> Int)?
-    /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
-    public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
-    /// Moves a descriptor's offset (`lseek(2)`); with `SEEK_DATA`/`SEEK_HOLE` finds a sparse file's data.
-    public var seek: @Sendable (_ descriptor: Int32, _ offset: Int64, _ whence: Int32) throws(Errno) -> Int64
-    /// Makes a file's data durable (`fsync(2)`).
-    public var sync: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
-    /// Cuts or extends a file to a size (`ftruncate(2)`); extending leaves a hole.
-    public var truncate: @Sendable (_ descriptor: Int32, _ size: Int64) throws(Errno) -> Void
-    /// Describes an open file (`fstat(2)`).
-    public var status: @Sendable (_ descriptor: Int32) throws(Errno) -> FileStatus
-    /// Describes a path (`stat(2)`), following symbolic links.
-    public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
-    /// Describes a name inside an open directory without following a symbolic link
-    /// (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`).
-    package var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
-    /// Renames atomically within one open directory (`renameat(2)`); replaces the entry at `to`
-    /// (a symbolic link there is replaced, never followed).
-    public var renameAt: @Sendable (_ directory: Int32, _ from: String, _ to: String) throws(Errno) -> Void
-    /// Removes a name inside an open directory (`unlinkat(2)`); a symbolic link itself is removed.
-    var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
-    /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
-    public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
-    /// Creates a directory inside an open directory (`mkdirat(2)`); a name already there is `EEXIST`.
-    public var makeDirectoryAt: @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32) throws(Errno) -> Void
-    /// The names in an open directory, without `.` and `..`, at most `limit` of them (`readdir(3)` on a
-    /// duplicate of the descriptor).
-    public var entriesAt: @Sendable (_ directory: Int32, _ limit: Int) throws(Errno) -> [String]
-    /// Takes the write lock on a whole open file (`fcntl(F_SETLK)`, or `F_SETLKW` to wait for it); fails with
-    /// `EAGAIN`/`EACCES` when another process holds it and `wait` is false.
-    package var lock: @Sendable (_ descriptor: Int32, _ wait: Bool) throws(Errno) -> Void
-    /// The process that holds a lock on an open file that conflicts with ours (`fcntl(F_GETLK)`); nil when none.
-    package var lockHolder: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32?
-    /// Sets an open file's permission bits (`fchmod(2)`).
-    package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
-    /// Gives an open file an owner and group (`fchown(2)`).
-    package var setOwner: @Sendable (_ descriptor: Int32, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
-    /// The target of the symbolic link `name` inside an open directory (`readlinkat(2)`).
-    package var readLinkAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> String
-    /// Creates the symbolic link `name` to `target` inside an open directory (`symlinkat(2)`).
-    package var symbolicLinkAt: @Sendable (_ target: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
-    /// Creates the FIFO, socket or device `name` inside an open directory (`mknodat(2)`): `mode` holds the type
-    /// bits and the permissions, `device` the device a device file stands for.
-    package var makeNodeAt:
-        @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32, _ device: UInt64) throws(Errno) -> Void
-    /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
-    package var linkAt:
-        @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
-    /// Creates a new, empty regular file with no name in an open directory, open to read and write, with the
-    /// permission bits `mode` (`openat` with Linux's `O_TMPFILE`): a crash leaves nothing behind, and the file
-    /// gets its name at once, complete, with ``linkUnnamed``. Nil where the platform has none (or where
-    /// ``linkUnnamed`` could not be made); it fails where the directory's file system has none
-    /// (``UnnamedFiles/isUnsupported(_:)``).
-    package var openUnnamed: (@Sendable (_ directory: Int32, _ mode: UInt32) throws(Errno) -> Int32)?
-    /// Gives a file made by ``openUnnamed``, open as `descriptor`, the name `name` in an open directory: `linkat`
-    /// of the descriptor's own entry under `/proc/self/fd`, which leads to the open file (no privilege needed, as
-    /// `AT_EMPTY_PATH` would). An entry already under `name`, even a symbolic link, fails with `EEXIST`: it is
-    /// never replaced or followed.
-    package var linkUnnamed:
-        (@Sendable (_ descriptor: Int32, _ directory: Int32, _ name: String) throws(Errno) -> Void)?
-    /// Gives the entry `name` of an open directory itself an owner and group (`fchownat` with
-    /// `AT_SYMLINK_NOFOLLOW`: a symbolic link is changed, not what it leads to).
-    package var setOwnerAt:
-        @Sendable (_ directory: Int32, _ name: String, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
-    /// Sets the permission bits of the entry `name` of an open directory itself (`fchmodat` with
-    /// `AT_SYMLINK_NOFOLLOW`, which refuses a symbolic link rather than follow it).
-    package var setPermissionsAt:
-        @Sendable (_ directory: Int32, _ name: String, _ permissions: UInt32) throws(Errno) -> Void
-    /// Sets the access and modification times of the entry `name` of an open directory itself (`utimensat`
-    /// with `AT_SYMLINK_NOFOLLOW`).
-    package var setTimesAt:
-        @Sendable (_ directory: Int32, _ name: String, _ accessed: FileTime, _ modified: FileTime) throws(Errno) -> Void
-    /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
-    /// removes a POSIX ACL the second inherited from its directory that the first does not have
-    /// (`fremovexattr`); fails with the first error (`ENOTSUP` where the destination's file system has none).
-    package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
-    /// Copies every extended attribute of the entry at `source` itself to the entry `name` of an open directory
-    /// itself, neither a symbolic link followed (`llistxattr`, `lgetxattr`, `lsetxattr`, `lremovexattr`): what
-    /// a symbolic link, FIFO, socket or device made by the copy gets (ACLs, security labels); fails with the
-    /// first error.
-    package var copyExtendedAttributesAt:
-        @Sendable (_ source: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
-    /// Starts writing a range of an open file's data to storage without waiting for it
-    /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
-    /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
-    package var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
-    /// Makes everything written to the file system holding an open file durable, every file's data and
-    /// metadata, with one flush of the device (`syncfs(2)`, Linux); nil where there is no such call. Copies of
-    /// many small files committing at once make their partials durable with one call of it instead of an
-    /// `fsync` each (``CopyJournal/commitTogether(_:then:)``).
-    package var syncFileSystem: (@Sendable (_ descriptor: Int32) throws(Errno) -> Void)?
-    /// Turns writes that go straight to storage (`O_DIRECT`: no copy into the page cache, whole aligned
-    /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after
-    /// the call (false where the file system or the platform has none).
-    package var setDirectWrites: @Sendable (_ descriptor: Int32, _ on: Bool) -> Bool
-    /// Sets an open file's access and modification times (`futimens(2)`).
-    package var setTimes:
-        @Sendable (_ descriptor: Int32, _ accessed: FileTime, _ modified: FileTime) throws(Errno) -> Void
+    /// One replaceable function for each call, held by a ``FileSystem``.
+    public struct Calls: Sendable {
+        /// Opens a file by path (`open(2)`): the source, and the destination directory itself.
+        public var open: @Sendable (_ path: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
+        /// Opens a name inside an open directory (`openat(2)`): every file in the destination.
+        public var openAt:
+            @Sendable (_ directory: Int32, _ name: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32
+        /// Closes a descriptor; errors are ignored because nothing useful can follow them.
+        public var close: @Sendable (_ descriptor: Int32) -> Void
+        /// A second descriptor for the same open file (`fcntl(F_DUPFD_CLOEXEC)`).
+        public var duplicate: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32
+        /// Clears `O_NONBLOCK` on a descriptor opened with it and `flags` (the flags given to `open`), keeping the
+        /// file status flags among them (`O_APPEND`…): one `fcntl(F_SETFL)`, without reading the flags first.
+        var clearNonBlocking: @Sendable (_ descriptor: Int32, _ flags: Int32) throws(Errno) -> Void
+        /// Reads at an offset (`pread(2)`); returns the byte count, 0 at end of file.
+        public var read:
+            @Sendable (_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64)
+                throws(Errno) -> Int
+        /// Writes at an offset (`pwrite(2)`); returns the byte count, which may be short. Replacing it also
+        /// drops ``writeGathered``, so that every write goes through the replacement.
+        public var write:
+            @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: Int64)
+                throws(Errno) -> Int
+        {
+            didSet { writeGathered = nil }
+        }
+        /// Writes pieces one after another from an offset in one call (`pwritev(2)`); returns the byte count,
+        /// which may be short. Only ``FileSystem/posix`` has it: nil, each piece goes through ``write``.
+        package var writeGathered:
+            (@Sendable (_ descriptor: Int32, _ pieces: [UnsafeRawBufferPointer], _ offset: Int64) throws(Errno) -> Int)?
+        /// Appends at the end of a descriptor opened with `O_APPEND` (`write(2)`); returns the byte count.
+        public var append: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int
+        /// Moves a descriptor's offset (`lseek(2)`); with `SEEK_DATA`/`SEEK_HOLE` finds a sparse file's data.
+        public var seek: @Sendable (_ descriptor: Int32, _ offset: Int64, _ whence: Int32) throws(Errno) -> Int64
+        /// Makes a file's data durable (`fsync(2)`).
+        public var sync: @Sendable (_ descriptor: Int32) throws(Errno) -> Void
+        /// Cuts or extends a file to a size (`ftruncate(2)`); extending leaves a hole.
+        public var truncate: @Sendable (_ descriptor: Int32, _ size: Int64) throws(Errno) -> Void
+        /// Describes an open file (`fstat(2)`).
+        public var status: @Sendable (_ descriptor: Int32) throws(Errno) -> FileStatus
+        /// Describes a path (`stat(2)`), following symbolic links.
+        public var statusOfPath: @Sendable (_ path: String) throws(Errno) -> FileStatus
+        /// Describes a name inside an open directory without following a symbolic link
+        /// (`fstatat(2)` with `AT_SYMLINK_NOFOLLOW`).
+        package var statusAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> FileStatus
+        /// Renames atomically within one open directory (`renameat(2)`); replaces the entry at `to`
+        /// (a symbolic link there is replaced, never followed).
+        public var renameAt: @Sendable (_ directory: Int32, _ from: String, _ to: String) throws(Errno) -> Void
+        /// Removes a name inside an open directory (`unlinkat(2)`); a symbolic link itself is removed.
+        var removeAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> Void
+        /// Checks access rights for the real user (`access(2)`, mode `W_OK | X_OK` etc.).
+        public var access: @Sendable (_ path: String, _ mode: Int32) throws(Errno) -> Void
+        /// Creates a directory inside an open directory (`mkdirat(2)`); a name already there is `EEXIST`.
+        public var makeDirectoryAt: @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32) throws(Errno) -> Void
+        /// The names in an open directory, without `.` and `..`, at most `limit` of them (`readdir(3)` on a
+        /// duplicate of the descriptor).
+        public var entriesAt: @Sendable (_ directory: Int32, _ limit: Int) throws(Errno) -> [String]
+        /// Takes the write lock on a whole open file (`fcntl(F_SETLK)`, or `F_SETLKW` to wait for it); fails with
+        /// `EAGAIN`/`EACCES` when another process holds it and `wait` is false.
+        package var lock: @Sendable (_ descriptor: Int32, _ wait: Bool) throws(Errno) -> Void
+        /// The process that holds a lock on an open file that conflicts with ours (`fcntl(F_GETLK)`); nil when none.
+        package var lockHolder: @Sendable (_ descriptor: Int32) throws(Errno) -> Int32?
+        /// Sets an open file's permission bits (`fchmod(2)`).
+        package var setPermissions: @Sendable (_ descriptor: Int32, _ permissions: UInt32) throws(Errno) -> Void
+        /// Gives an open file an owner and group (`fchown(2)`).
+        package var setOwner: @Sendable (_ descriptor: Int32, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
+        /// The target of the symbolic link `name` inside an open directory (`readlinkat(2)`).
+        package var readLinkAt: @Sendable (_ directory: Int32, _ name: String) throws(Errno) -> String
+        /// Creates the symbolic link `name` to `target` inside an open directory (`symlinkat(2)`).
+        package var symbolicLinkAt:
+            @Sendable (_ target: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
+        /// Creates the FIFO, socket or device `name` inside an open directory (`mknodat(2)`): `mode` holds the type
+        /// bits and the permissions, `device` the device a device file stands for.
+        package var makeNodeAt:
+            @Sendable (_ directory: Int32, _ name: String, _ mode: UInt32, _ device: UInt64) throws(Errno) -> Void
+        /// Gives the file `name` of one open directory a second name in another (`linkat(2)`, links not followed).
+        package var linkAt:
+            @Sendable (_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) throws(Errno) -> Void
+        /// Creates a new, empty regular file with no name in an open directory, open to read and write, with the
+        /// permission bits `mode` (`openat` with Linux's `O_TMPFILE`): a crash leaves nothing behind, and the file
+        /// gets its name at once, complete, with ``linkUnnamed``. Nil where the platform has none (or where
+        /// ``linkUnnamed`` could not be made); it fails where the directory's file system has none
+        /// (``UnnamedFiles/isUnsupported(_:)``).
+        package var openUnnamed: (@Sendable (_ directory: Int32, _ mode: UInt32) throws(Errno) -> Int32)?
+        /// Gives a file made by ``openUnnamed``, open as `descriptor`, the name `name` in an open directory: `linkat`
+        /// of the descriptor's own entry under `/proc/self/fd`, which leads to the open file (no privilege needed, as
+        /// `AT_EMPTY_PATH` would). An entry already under `name`, even a symbolic link, fails with `EEXIST`: it is
+        /// never replaced or followed.
+        package var linkUnnamed:
+            (@Sendable (_ descriptor: Int32, _ directory: Int32, _ name: String) throws(Errno) -> Void)?
+        /// Gives the entry `name` of an open directory itself an owner and group (`fchownat` with
+        /// `AT_SYMLINK_NOFOLLOW`: a symbolic link is changed, not what it leads to).
+        package var setOwnerAt:
+            @Sendable (_ directory: Int32, _ name: String, _ user: UInt32, _ group: UInt32) throws(Errno) -> Void
+        /// Sets the permission bits of the entry `name` of an open directory itself (`fchmodat` with
+        /// `AT_SYMLINK_NOFOLLOW`, which refuses a symbolic link rather than follow it).
+        package var setPermissionsAt:
+            @Sendable (_ directory: Int32, _ name: String, _ permissions: UInt32) throws(Errno) -> Void
+        /// Sets the access and modification times of the entry `name` of an open directory itself (`utimensat`
+        /// with `AT_SYMLINK_NOFOLLOW`).
+        package var setTimesAt:
+            @Sendable (_ directory: Int32, _ name: String, _ accessed: FileTime, _ modified: FileTime) throws(Errno) ->
+                Void
+        /// Copies every extended attribute of one open file to another (`flistxattr`, `fgetxattr`, `fsetxattr`), and
+        /// removes a POSIX ACL the second inherited from its directory that the first does not have
+        /// (`fremovexattr`); fails with the first error (`ENOTSUP` where the destination's file system has none).
+        package var copyExtendedAttributes: @Sendable (_ source: Int32, _ destination: Int32) throws(Errno) -> Void
+        /// Copies every extended attribute of the entry at `source` itself to the entry `name` of an open directory
+        /// itself, neither a symbolic link followed (`llistxattr`, `lgetxattr`, `lsetxattr`, `lremovexattr`): what
+        /// a symbolic link, FIFO, socket or device made by the copy gets (ACLs, security labels); fails with the
+        /// first error.
+        package var copyExtendedAttributesAt:
+            @Sendable (_ source: String, _ directory: Int32, _ name: String) throws(Errno) -> Void
+        /// Starts writing a range of an open file's data to storage without waiting for it
+        /// (`sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`), so the `fsync` that follows has less left to
+        /// wait for; makes nothing durable by itself, and does nothing where the call is missing.
+        package var startWriteback: @Sendable (_ descriptor: Int32, _ offset: Int64, _ count: Int64) -> Void
+        /// Makes everything written to the file system holding an open file durable, every file's data and
+        /// metadata, with one flush of the device (`syncfs(2)`, Linux); nil where there is no such call. Copies of
+        /// many small files committing at once make their partials durable with one call of it instead of an
+        /// `fsync` each (``CopyJournal/commitTogether(_:then:)``).
+        package var syncFileSystem: (@Sendable (_ descriptor: Int32) throws(Errno) -> Void)?
+        /// Turns writes that go straight to storage (`O_DIRECT`: no copy into the page cache, whole aligned
+        /// blocks only, see ``DirectWrites``) on or off for an open file; returns whether they are on after
+        /// the call (false where the file system or the platform has none).
+        package var setDirectWrites: @Sendable (_ descriptor: Int32, _ on: Bool) -> Bool
+        /// Sets an open file's access and modification times (`futimens(2)`).
+        package var setTimes:
+            @Sendable (_ descriptor: Int32, _ accessed: FileTime, _ modified: FileTime) throws(Errno) -> Void
 
-    /// Builds a file system from its functions.
-    public init(
-        open: @escaping @Sendable (String, Int32, UInt32) throws(Errno) -> Int32,
-        openAt: @escaping @Sendable (Int32, String, Int32, UInt32) throws(Errno) -> Int32,
-        close: @escaping @Sendable (Int32) -> Void,
-        duplicate: @escaping @Sendable (Int32) throws(Errno) -> Int32,
-        clearNonBlocking: @escaping @Sendable (Int32, Int32) throws(Errno) -> Void,
-        read: @escaping @Sendable (Int32, UnsafeMutableRawBufferPointer, Int64) throws(Errno) -> Int,
-        write: @escaping @Sendable (Int32, UnsafeRawBufferPointer, Int64) throws(Errno) -> Int,
-        append: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int,
-        seek: @escaping @Sendable (Int32, Int64, Int32) throws(Errno) -> Int64,
-        sync: @escaping @Sendable (Int32) throws(Errno) -> Void,
-        truncate: @escaping @Sendable (Int32, Int64) throws(Errno) -> Void,
-        status: @escaping @Sendable (Int32) throws(Errno) -> FileStatus,
-        statusOfPath: @escaping @Sendable (String) throws(Errno) -> FileStatus,
-        statusAt: @escaping @Sendable (Int32, String) throws(Errno) -> FileStatus,
-        renameAt: @escaping @Sendable (Int32, String, String) throws(Errno) -> Void,
-        removeAt: @escaping @Sendable (Int32, String) throws(Errno) -> Void,
-        access: @escaping @Sendable (String, Int32) throws(Errno) -> Void,
-        makeDirectoryAt: @escaping @Sendable (Int32, String, UInt32) throws(Errno) -> Void,
-        entriesAt: @escaping @Sendable (Int32, Int) throws(Errno) -> [String]
-    ) {
-        self.lock = Self.posixLock
-        self.lockHolder = Self.posixLockHolder
-        self.setPermissions = Self.posixSetPermissions
-        self.readLinkAt = Self.posixReadLinkAt
-        self.symbolicLinkAt = Self.posixSymbolicLinkAt
-        self.linkAt = Self.posixLinkAt
-        self.makeNodeAt = { directory, name, mode, device throws(Errno) in
-            _ = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts { mknodat(directory, name, mode_t(mode), dev_t(device)) }
-            }
-        }
-        self.setOwnerAt = { directory, name, user, group throws(Errno) in
-            _ = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts { fchownat(directory, name, uid_t(user), gid_t(group), AT_SYMLINK_NOFOLLOW) }
-            }
-        }
-        self.setPermissionsAt = { directory, name, permissions throws(Errno) in
-            _ = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts { fchmodat(directory, name, mode_t(permissions), AT_SYMLINK_NOFOLLOW) }
-            }
-        }
-        self.setTimesAt = { directory, name, accessed, modified throws(Errno) in
-            _ = try FileName.withCString(name) { name throws(Errno) in
-                try retryingInterrupts {
-                    utimensat(directory, name, timespecs(accessed, modified), AT_SYMLINK_NOFOLLOW)
+        /// Builds a file system from its functions.
+        public init(
+            open: @escaping @Sendable (String, Int32, UInt32) throws(Errno) -> Int32,
+            openAt: @escaping @Sendable (Int32, String, Int32, UInt32) throws(Errno) -> Int32,
+            close: @escaping @Sendable (Int32) -> Void,
+            duplicate: @escaping @Sendable (Int32) throws(Errno) -> Int32,
+            clearNonBlocking: @escaping @Sendable (Int32, Int32) throws(Errno) -> Void,
+            read: @escaping @Sendable (Int32, UnsafeMutableRawBufferPointer, Int64) throws(Errno) -> Int,
+            write: @escaping @Sendable (Int32, UnsafeRawBufferPointer, Int64) throws(Errno) -> Int,
+            append: @escaping @Sendable (Int32, UnsafeRawBufferPointer) throws(Errno) -> Int,
+            seek: @escaping @Sendable (Int32, Int64, Int32) throws(Errno) -> Int64,
+            sync: @escaping @Sendable (Int32) throws(Errno) -> Void,
+            truncate: @escaping @Sendable (Int32, Int64) throws(Errno) -> Void,
+            status: @escaping @Sendable (Int32) throws(Errno) -> FileStatus,
+            statusOfPath: @escaping @Sendable (String) throws(Errno) -> FileStatus,
+            statusAt: @escaping @Sendable (Int32, String) throws(Errno) -> FileStatus,
+            renameAt: @escaping @Sendable (Int32, String, String) throws(Errno) -> Void,
+            removeAt: @escaping @Sendable (Int32, String) throws(Errno) -> Void,
+            access: @escaping @Sendable (String, Int32) throws(Errno) -> Void,
+            makeDirectoryAt: @escaping @Sendable (Int32, String, UInt32) throws(Errno) -> Void,
+            entriesAt: @escaping @Sendable (Int32, Int) throws(Errno) -> [String]
+        ) {
+            self.lock = FileSystem.posixLock
+            self.lockHolder = FileSystem.posixLockHolder
+            self.setPermissions = FileSystem.posixSetPermissions
+            self.readLinkAt = FileSystem.posixReadLinkAt
+            self.symbolicLinkAt = FileSystem.posixSymbolicLinkAt
+            self.linkAt = FileSystem.posixLinkAt
+            self.makeNodeAt = { directory, name, mode, device throws(Errno) in
+                _ = try FileName.withCString(name) { name throws(Errno) in
+                    try retryingInterrupts { mknodat(directory, name, mode_t(mode), dev_t(device)) }
                 }
             }
+            self.setOwnerAt = { directory, name, user, group throws(Errno) in
+                _ = try FileName.withCString(name) { name throws(Errno) in
+                    try retryingInterrupts { fchownat(directory, name, uid_t(user), gid_t(group), AT_SYMLINK_NOFOLLOW) }
+                }
+            }
+            self.setPermissionsAt = { directory, name, permissions throws(Errno) in
+                _ = try FileName.withCString(name) { name throws(Errno) in
+                    try retryingInterrupts { fchmodat(directory, name, mode_t(permissions), AT_SYMLINK_NOFOLLOW) }
+                }
+            }
+            self.setTimesAt = { directory, name, accessed, modified throws(Errno) in
+                _ = try FileName.withCString(name) { name throws(Errno) in
+                    try retryingInterrupts {
+                        utimensat(directory, name, timespecs(accessed, modified), AT_SYMLINK_NOFOLLOW)
+                    }
+                }
+            }
+            self.copyExtendedAttributes = { source, destination throws(Errno) in
+                try ExtendedAttributes.copy(from: source, to: destination)
+            }
+            self.copyExtendedAttributesAt = { source, directory, name throws(Errno) in
+                try ExtendedAttributes.copy(from: source, to: directory, name)
+            }
+            self.setOwner = { descriptor, user, group throws(Errno) in
+                _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
+            }
+            self.startWriteback = { descriptor, offset, count in
+                Writeback.start(descriptor, offset: offset, count: count)
+            }
+            self.syncFileSystem = Writeback.syncFileSystem
+            (self.openUnnamed, self.linkUnnamed) = UnnamedFiles.calls
+            self.setDirectWrites = { descriptor, on in DirectWrites.set(descriptor, on) }
+            self.setTimes = { descriptor, accessed, modified throws(Errno) in
+                _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
+            }
+            self.open = open
+            self.openAt = openAt
+            self.close = close
+            self.duplicate = duplicate
+            self.clearNonBlocking = clearNonBlocking
+            self.read = read
+            self.write = write
+            self.append = append
+            self.seek = seek
+            self.sync = sync
+            self.truncate = truncate
+            self.status = status
+            self.statusOfPath = statusOfPath
+            self.statusAt = statusAt
+            self.renameAt = renameAt
+            self.removeAt = removeAt
+            self.access = access
+            self.makeDirectoryAt = makeDirectoryAt
+            self.entriesAt = entriesAt
         }
-        self.copyExtendedAttributes = { source, destination throws(Errno) in
-            try ExtendedAttributes.copy(from: source, to: destination)
+    }
+
+    /// The storage the copies of a file system share.
+    @usableFromInline
+    final class Box: @unchecked Sendable {
+        // `@unchecked`: ``FileSystem`` changes `calls` only through a box no other value references (copy on
+        // write, ``FileSystem/calls``), so a box that more than one value or thread can see is never written.
+        // Unchecked exclusivity: no access to it overlaps another (a read copies a call out; a write is by the
+        // one value holding the box).
+        @exclusivity(unchecked) @usableFromInline var calls: Calls
+
+        init(_ calls: Calls) {
+            self.calls = calls
         }
-        self.copyExtendedAttributesAt = { source, directory, name throws(Errno) in
-            try ExtendedAttributes.copy(from: source, to: directory, name)
+    }
+
+    @usableFromInline var box: Box
+
+    /// A file system making `calls`.
+    public init(_ calls: Calls) {
+        box = Box(calls)
+    }
+
+    /// The calls this file system makes; replacing one (`fileSystem.calls.write = …`) changes this value only, its
+    /// storage copied first when another value shares it.
+    public var calls: Calls {
+        get { box.calls }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.calls) }
+            yield &box.calls
         }
-        self.setOwner = { descriptor, user, group throws(Errno) in
-            _ = try retryingInterrupts { fchown(descriptor, uid_t(user), gid_t(group)) }
+        set {
+            if isKnownUniquelyReferenced(&box) { box.calls = newValue } else { box = Box(newValue) }
         }
-        self.startWriteback = { descriptor, offset, count in
-            Writeback.start(descriptor, offset: offset, count: count)
-        }
-        self.syncFileSystem = Writeback.syncFileSystem
-        (self.openUnnamed, self.linkUnnamed) = UnnamedFiles.calls
-        self.setDirectWrites = { descriptor, on in DirectWrites.set(descriptor, on) }
-        self.setTimes = { descriptor, accessed, modified throws(Errno) in
-            _ = try retryingInterrupts { futimens(descriptor, timespecs(accessed, modified)) }
-        }
-        self.open = open
-        self.openAt = openAt
-        self.close = close
-        self.duplicate = duplicate
-        self.clearNonBlocking = clearNonBlocking
-        self.read = read
-        self.write = write
-        self.append = append
-        self.seek = seek
-        self.sync = sync
-        self.truncate = truncate
-        self.status = status
-        self.statusOfPath = statusOfPath
-        self.statusAt = statusAt
-        self.renameAt = renameAt
-        self.removeAt = removeAt
-        self.access = access
-        self.makeDirectoryAt = makeDirectoryAt
-        self.entriesAt = entriesAt
+    }
+
+    /// One of the calls, as a member of the file system (`fileSystem.read(descriptor, buffer, offset)`).
+    @inlinable
+    public subscript<Call>(dynamicMember call: KeyPath<Calls, Call>) -> Call {
+        box.calls[keyPath: call]
     }
 
     /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
     public static let posix: FileSystem = {
-        var fileSystem = posixCalls
-        fileSystem.writeGathered = { descriptor, pieces, offset throws(Errno) in
+        var calls = posixCalls
+        calls.writeGathered = { descriptor, pieces, offset throws(Errno) in
             let vectors = pieces.map {
                 iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
             }
@@ -237,12 +289,12 @@ public struct FileSystem: Sendable {
                 try retryingInterrupts { pwritev(descriptor, vectors.baseAddress, Int32(vectors.count), off_t(offset)) }
             }
         }
-        return fileSystem
+        return FileSystem(calls)
     }()
 
     /// The calls of ``posix`` but for gathered writes, which no initialiser takes (a file system built
     /// with its own `write` gets none, so every write goes through that one).
-    private static let posixCalls = FileSystem(
+    private static let posixCalls = Calls(
         open: { path, flags, mode throws(Errno) in
             try FileName.withCString(path) { path throws(Errno) in
                 try resolvingLongPath(path) { directory, name throws(Errno) in
@@ -467,13 +519,13 @@ extension FileSystem {
         -> Errno?
     {
         try copyMetadata(
-            from: source, setOwner: { user, group throws(Errno) in try setOwner(descriptor, user, group) },
+            from: source, setOwner: { user, group throws(Errno) in try self.setOwner(descriptor, user, group) },
             copyAttributes: {
                 guard let attributesFrom else { return nil }
-                return Self.failure { () throws(Errno) in try copyExtendedAttributes(attributesFrom, descriptor) }
+                return Self.failure { () throws(Errno) in try self.copyExtendedAttributes(attributesFrom, descriptor) }
             },
-            setPermissions: { permissions throws(Errno) in try setPermissions(descriptor, permissions) },
-            setTimes: { accessed, modified throws(Errno) in try setTimes(descriptor, accessed, modified) })
+            setPermissions: { permissions throws(Errno) in try self.setPermissions(descriptor, permissions) },
+            setTimes: { accessed, modified throws(Errno) in try self.setTimes(descriptor, accessed, modified) })
     }
 
     /// Gives the entry `name` of the open `directory` itself (a symbolic link, FIFO, socket or device the copy
@@ -488,15 +540,17 @@ extension FileSystem {
         let isLink = source.kind == .symbolicLink
         return try copyMetadata(
             from: source,
-            setOwner: { user, group throws(Errno) in try setOwnerAt(directory, name, user, group) },
+            setOwner: { user, group throws(Errno) in try self.setOwnerAt(directory, name, user, group) },
             copyAttributes: {
                 guard let attributesOf else { return nil }
-                return Self.failure { () throws(Errno) in try copyExtendedAttributesAt(attributesOf, directory, name) }
+                return Self.failure { () throws(Errno) in
+                    try self.copyExtendedAttributesAt(attributesOf, directory, name)
+                }
             },
             setPermissions: { permissions throws(Errno) in
-                if !isLink { try setPermissionsAt(directory, name, permissions) }
+                if !isLink { try self.setPermissionsAt(directory, name, permissions) }
             },
-            setTimes: { accessed, modified throws(Errno) in try setTimesAt(directory, name, accessed, modified) })
+            setTimes: { accessed, modified throws(Errno) in try self.setTimesAt(directory, name, accessed, modified) })
     }
 
     /// The error `call` throws, nil when it succeeds.
@@ -539,7 +593,7 @@ extension FileSystem {
         var done = 0
         while done < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
-            let count = try write(descriptor, rest, offset + Int64(done))
+            let count = try self.write(descriptor, rest, offset + Int64(done))
             // A zero-byte write of a non-empty buffer would loop forever; the kernel means "no room".
             guard count > 0 else { throw Errno.noSpace }
             done += count
@@ -551,7 +605,7 @@ extension FileSystem {
     /// once), continuing after short writes.
     func writeAll(_ descriptor: Int32, _ pieces: [UnsafeRawBufferPointer], at offset: Int64) throws(Errno) {
         var written = 0
-        if pieces.count > 1, let writeGathered {
+        if pieces.count > 1, let writeGathered = self.writeGathered {
             written = try writeGathered(descriptor, pieces, offset)
             guard written > 0 else { throw Errno.noSpace }
         }
@@ -572,7 +626,7 @@ extension FileSystem {
     func appendAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
         var done = 0
         while done < bytes.count {
-            let count = try append(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            let count = try self.append(descriptor, UnsafeRawBufferPointer(rebasing: bytes[done...]))
             guard count > 0 else { throw Errno.noSpace }
             done += count
         }
@@ -591,11 +645,11 @@ extension FileSystem {
     /// hole (a file that shrank meanwhile is caught by whoever checks its size afterwards).
     func segment(of descriptor: Int32, at offset: Int64, size: Int64) -> FileSegment {
         do throws(Errno) {
-            let data = try seek(descriptor, offset, seekData)
+            let data = try self.seek(descriptor, offset, seekData)
             if data > offset {
                 return FileSegment(isHole: true, end: min(data, size))
             }
-            let hole = try seek(descriptor, offset, seekHole)
+            let hole = try self.seek(descriptor, offset, seekHole)
             return FileSegment(isHole: false, end: min(max(hole, offset + 1), size))
         } catch .init(rawValue: ENXIO) {
             return FileSegment(isHole: true, end: size)
@@ -610,7 +664,7 @@ extension FileSystem {
     {
         var done = 0
         while done < buffer.count {
-            let count = try read(
+            let count = try self.read(
                 descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
                 offset + Int64(done))
             if count == 0 { break }
@@ -758,7 +812,7 @@ private enum Writeback {
 /// is: its directory is changed once, by the link, where a named partial changed it twice (its creation, with the
 /// new inode's allocation under the directory's lock, and its rename), and a crash leaves no partial behind.
 package enum UnnamedFiles {
-    /// The calls of ``FileSystem/openUnnamed`` and ``FileSystem/linkUnnamed``; both nil off Linux, and where the
+    /// The calls of ``FileSystem/Calls/openUnnamed`` and ``FileSystem/Calls/linkUnnamed``; both nil off Linux, and where the
     /// descriptors' entries cannot be reached (`/proc` not mounted), checked once.
     static let calls:
         (
@@ -840,7 +894,7 @@ package enum UnnamedFiles {
         }
     }
 
-    /// True for the failures of ``FileSystem/openUnnamed`` that say the file system (or the kernel) has no
+    /// True for the failures of ``FileSystem/Calls/openUnnamed`` that say the file system (or the kernel) has no
     /// unnamed files, rather than that this one could not be made: a copy then makes named partials there.
     package static func isUnsupported(_ error: Errno) -> Bool {
         [EOPNOTSUPP, EISDIR, EINVAL].contains(error.rawValue)

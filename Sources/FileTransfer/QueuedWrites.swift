@@ -58,7 +58,7 @@ final class QueuedWrites: Sendable {
     }
 
     /// The most bytes one call writes. Several filled buffers waiting their turn go to storage in one
-    /// gathered write (``FileSystem/writeGathered``), which the block layer splits into requests of its
+    /// gathered write (``FileSystem/Calls/writeGathered``), which the block layer splits into requests of its
     /// largest size that the device takes at once, where one buffer a call would keep one at a time.
     static let largestGatheredWrite = 16 << 20
 

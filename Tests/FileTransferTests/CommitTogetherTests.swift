@@ -31,19 +31,19 @@ import Darwin
 
         var fileSystem: FileSystem {
             var fileSystem = FileSystem.posix
-            fileSystem.append = { [self] descriptor, bytes throws(Errno) in
+            fileSystem.calls.append = { [self] descriptor, bytes throws(Errno) in
                 calls.withLock { $0.append("append") }
                 return try FileSystem.posix.append(descriptor, bytes)
             }
-            fileSystem.sync = { [self] descriptor throws(Errno) in
+            fileSystem.calls.sync = { [self] descriptor throws(Errno) in
                 calls.withLock { $0.append("fsync") }
                 try FileSystem.posix.sync(descriptor)
             }
-            fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+            fileSystem.calls.renameAt = { [self] directory, from, to throws(Errno) in
                 calls.withLock { $0.append("rename \(to)") }
                 try FileSystem.posix.renameAt(directory, from, to)
             }
-            fileSystem.syncFileSystem = { [self] descriptor throws(Errno) in
+            fileSystem.calls.syncFileSystem = { [self] descriptor throws(Errno) in
                 let first = syncFileSystemCalls.withLock { count in
                     count += 1
                     return count == 1

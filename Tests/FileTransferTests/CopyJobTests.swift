@@ -431,7 +431,7 @@ import Testing
         var fileSystem = FileSystem.posix
         if betweenCheckAndOpen {
             // The check sees the regular file the walk saw; the link is what the open meets.
-            fileSystem.statusAt = { directory, name throws(Errno) in
+            fileSystem.calls.statusAt = { directory, name throws(Errno) in
                 name == source
                     ? try FileSystem.posix.statusOfPath(name) : try FileSystem.posix.statusAt(directory, name)
             }
@@ -479,7 +479,7 @@ import Testing
         #expect(sub.isNew == directoryIsNew)
         let lookedFor = Locked<[String]>([])
         var fileSystem = FileSystem.posix
-        fileSystem.statusAt = { parent, name throws(Errno) in
+        fileSystem.calls.statusAt = { parent, name throws(Errno) in
             lookedFor.withLock { $0.append(name) }
             return try FileSystem.posix.statusAt(parent, name)
         }

@@ -214,12 +214,12 @@ import Testing
         let lineWritten = Locked(false)
         let durable = DispatchSemaphore(value: 0)
         var journalFiles = FileSystem.posix
-        journalFiles.append = { descriptor, bytes throws(Errno) in
+        journalFiles.calls.append = { descriptor, bytes throws(Errno) in
             let count = try FileSystem.posix.append(descriptor, bytes)
             if Array(bytes) == checkpointLine { lineWritten.withLock { $0 = true } }
             return count
         }
-        journalFiles.sync = { descriptor throws(Errno) in
+        journalFiles.calls.sync = { descriptor throws(Errno) in
             let covers = lineWritten.withLock { $0 }
             try FileSystem.posix.sync(descriptor)
             if covers { durable.signal() }
@@ -504,11 +504,11 @@ import Testing
         defer { directory.remove() }
         let calls = Locked<[String]>([])
         var fileSystem = FileSystem.posix
-        fileSystem.append = { descriptor, bytes throws(Errno) in
+        fileSystem.calls.append = { descriptor, bytes throws(Errno) in
             calls.withLock { $0.append("append") }
             return try FileSystem.posix.append(descriptor, bytes)
         }
-        fileSystem.sync = { descriptor throws(Errno) in
+        fileSystem.calls.sync = { descriptor throws(Errno) in
             calls.withLock { $0.append("sync") }
             try FileSystem.posix.sync(descriptor)
         }
@@ -533,7 +533,7 @@ import Testing
         let written = DispatchSemaphore(value: 0)
         let counting = Locked(false)
         var fileSystem = FileSystem.posix
-        fileSystem.sync = { descriptor throws(Errno) in
+        fileSystem.calls.sync = { descriptor throws(Errno) in
             let first =
                 counting.withLock { $0 }
                 ? syncs.withLock { count in
@@ -546,7 +546,7 @@ import Testing
             }
             try FileSystem.posix.sync(descriptor)
         }
-        fileSystem.append = { descriptor, bytes throws(Errno) in
+        fileSystem.calls.append = { descriptor, bytes throws(Errno) in
             let count = try FileSystem.posix.append(descriptor, bytes)
             written.signal()
             return count

@@ -312,7 +312,7 @@ import Testing
         let source = directory.path + "/f"
         try write([1], to: source)
         var fileSystem = FileSystem.posix
-        fileSystem.statusOfPath = { path throws(Errno) in
+        fileSystem.calls.statusOfPath = { path throws(Errno) in
             guard path != source else { throw .tooManyOpenFiles }
             return try FileSystem.posix.statusOfPath(path)
         }

@@ -25,11 +25,11 @@ import Testing
         func fileSystem(refusesDirect: Bool = false) -> FileSystem {
             var fileSystem = FileSystem.posix
             let write = fileSystem.write
-            fileSystem.setDirectWrites = { [self] _, on in
+            fileSystem.calls.setDirectWrites = { [self] _, on in
                 direct.withLock { $0 = on }
                 return on
             }
-            fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
+            fileSystem.calls.write = { [self] descriptor, bytes, offset throws(Errno) in
                 let isDirect = direct.withLock { $0 }
                 writes.withLock { $0.append(Write(offset: offset, count: bytes.count, direct: isDirect)) }
                 if isDirect && refusesDirect { throw Errno(rawValue: EINVAL) }

@@ -31,12 +31,12 @@ import Darwin
         func fileSystem(gathering: Bool = true) -> FileSystem {
             var fileSystem = FileSystem.posix
             let (write, writeGathered) = (fileSystem.write, fileSystem.writeGathered!)
-            fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
+            fileSystem.calls.write = { [self] descriptor, bytes, offset throws(Errno) in
                 try record(.single(offset: offset, count: bytes.count), at: offset, count: bytes.count)
                 return try write(descriptor, bytes, offset)
             }
             if gathering {
-                fileSystem.writeGathered = { [self] descriptor, pieces, offset throws(Errno) in
+                fileSystem.calls.writeGathered = { [self] descriptor, pieces, offset throws(Errno) in
                     let counts = pieces.map(\.count)
                     try record(.gathered(offset: offset, counts: counts), at: offset, count: counts.reduce(0, +))
                     return try writeGathered(descriptor, pieces, offset)
@@ -198,12 +198,12 @@ import Darwin
         var fileSystem = FileSystem.posix
         let calls = Locked<[Call]>([])
         let write = fileSystem.write
-        fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+        fileSystem.calls.write = { descriptor, bytes, offset throws(Errno) in
             calls.withLock { $0.append(.single(offset: offset, count: bytes.count)) }
             return try write(descriptor, bytes, offset)
         }
         // Writes the first `writtenAtOnce` bytes of the pieces, each part whole (the real `write`, unrecorded).
-        fileSystem.writeGathered = { descriptor, pieces, offset throws(Errno) in
+        fileSystem.calls.writeGathered = { descriptor, pieces, offset throws(Errno) in
             calls.withLock { $0.append(.gathered(offset: offset, counts: pieces.map(\.count))) }
             var (left, at) = (writtenAtOnce, offset)
             for piece in pieces where left > 0 {
@@ -232,7 +232,7 @@ import Darwin
         var fileSystem = FileSystem.posix
         let before = fileSystem.writeGathered != nil
         let write = fileSystem.write
-        fileSystem.write = { descriptor, bytes, offset throws(Errno) in try write(descriptor, bytes, offset) }
+        fileSystem.calls.write = { descriptor, bytes, offset throws(Errno) in try write(descriptor, bytes, offset) }
         #expect([before, fileSystem.writeGathered != nil] == [true, false])
     }
 }

@@ -330,11 +330,11 @@ import Testing
         defer { temporary.remove() }
         let opened = Locked(0)
         var counting = FileSystem.posix
-        counting.duplicate = { descriptor throws(Errno) in
+        counting.calls.duplicate = { descriptor throws(Errno) in
             opened.withLock { $0 += 1 }
             return try FileSystem.posix.duplicate(descriptor)
         }
-        counting.open = { path, flags, mode throws(Errno) in
+        counting.calls.open = { path, flags, mode throws(Errno) in
             opened.withLock { $0 += 1 }
             return try FileSystem.posix.open(path, flags, mode)
         }

@@ -103,7 +103,7 @@ import Testing
         defer { fixture.directory.remove() }
         let warnings = Locked<[CopyWarning]>([])
         var options = fixture.options()
-        options.fileSystem.copyExtendedAttributes = { _, _ throws(Errno) in throw Errno(rawValue: ENOTSUP) }
+        options.fileSystem.calls.copyExtendedAttributes = { _, _ throws(Errno) in throw Errno(rawValue: ENOTSUP) }
         options.warn = { warning in warnings.withLock { $0.append(warning) } }
         let outcome = try await fixture.job(options: options).run()
         #expect(outcome == .completed(fixture.committed))
@@ -122,19 +122,19 @@ import Testing
         let calls = Locked<[String]>([])
         var options = fixture.options()
         let posix = options.fileSystem
-        options.fileSystem.setOwner = { descriptor, user, group throws(Errno) in
+        options.fileSystem.calls.setOwner = { descriptor, user, group throws(Errno) in
             calls.withLock { $0.append("owner") }
             try posix.setOwner(descriptor, user, group)
         }
-        options.fileSystem.copyExtendedAttributes = { source, destination throws(Errno) in
+        options.fileSystem.calls.copyExtendedAttributes = { source, destination throws(Errno) in
             calls.withLock { $0.append("attributes") }
             try posix.copyExtendedAttributes(source, destination)
         }
-        options.fileSystem.setPermissions = { descriptor, permissions throws(Errno) in
+        options.fileSystem.calls.setPermissions = { descriptor, permissions throws(Errno) in
             calls.withLock { $0.append("mode") }
             try posix.setPermissions(descriptor, permissions)
         }
-        options.fileSystem.setTimes = { descriptor, accessed, modified throws(Errno) in
+        options.fileSystem.calls.setTimes = { descriptor, accessed, modified throws(Errno) in
             calls.withLock { $0.append("times") }
             try posix.setTimes(descriptor, accessed, modified)
         }

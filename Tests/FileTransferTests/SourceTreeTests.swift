@@ -174,13 +174,13 @@ import Testing
         var fileSystem = FileSystem.posix
         let posix = FileSystem.posix
         let aDescriptor = Locked<Int32?>(nil)
-        fileSystem.openAt = { parent, name, flags, mode throws(Errno) in
+        fileSystem.calls.openAt = { parent, name, flags, mode throws(Errno) in
             guard name != "b" else { throw .permissionDenied }
             let opened = try posix.openAt(parent, name, flags, mode)
             if name == "a" { aDescriptor.withLock { $0 = opened } }
             return opened
         }
-        fileSystem.entriesAt = { descriptor, limit throws(Errno) in
+        fileSystem.calls.entriesAt = { descriptor, limit throws(Errno) in
             // `a`'s descriptor once: the number is used again after it is closed.
             let listsA = aDescriptor.withLock { held in
                 defer { if held == descriptor { held = nil } }
@@ -189,7 +189,7 @@ import Testing
             if listsA { throw .ioError }
             return try posix.entriesAt(descriptor, limit)
         }
-        fileSystem.statusAt = { parent, name throws(Errno) in
+        fileSystem.calls.statusAt = { parent, name throws(Errno) in
             guard name != "z.txt" else { throw .permissionDenied }
             return try posix.statusAt(parent, name)
         }
@@ -228,14 +228,14 @@ import Testing
         let posix = FileSystem.posix
         var fileSystem = posix
         let mount = Locked<Int32?>(nil)
-        fileSystem.openAt = { parent, name, flags, mode throws(Errno) in
+        fileSystem.calls.openAt = { parent, name, flags, mode throws(Errno) in
             let opened = try posix.openAt(parent, name, flags, mode)
             if name == "mount" { mount.withLock { $0 = opened } }
             return opened
         }
         // What `mount` is on disk once bound: the destination, or the tree's root above it.
         let bound = try posix.statusOfPath(mountsTheDestination ? destination : root + "/").identity
-        fileSystem.status = { descriptor throws(Errno) in
+        fileSystem.calls.status = { descriptor throws(Errno) in
             var status = try posix.status(descriptor)
             if mount.withLock({ $0 == descriptor }) { status.identity = bound }
             return status

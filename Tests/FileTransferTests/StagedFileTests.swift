@@ -162,7 +162,7 @@ import Testing
         let offsets = Locked<[Int64]>([])
         var fileSystem = FileSystem.posix
         let write = fileSystem.write
-        fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+        fileSystem.calls.write = { descriptor, bytes, offset throws(Errno) in
             offsets.withLock { $0.append(offset) }
             if offset == 8192 { throw Errno.noSpace }
             return try write(descriptor, bytes, offset)

@@ -97,30 +97,30 @@ final class CallLog: Sendable {
     ) -> FileSystem {
         var fileSystem = FileSystem.posix
         let real = FileSystem.posix
-        fileSystem.open = { [self] path, flags, mode throws(Errno) in
+        fileSystem.calls.open = { [self] path, flags, mode throws(Errno) in
             let descriptor = try real.open(path, flags, mode)
             paths.withLock { $0[descriptor] = path }
             return descriptor
         }
-        fileSystem.duplicate = { [self] descriptor throws(Errno) in
+        fileSystem.calls.duplicate = { [self] descriptor throws(Errno) in
             let duplicate = try real.duplicate(descriptor)
             let known = path(of: descriptor)
             paths.withLock { $0[duplicate] = known }
             return duplicate
         }
-        fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+        fileSystem.calls.openAt = { [self] directory, name, flags, mode throws(Errno) in
             let descriptor = try real.openAt(directory, name, flags, mode)
             let parent = path(of: directory) ?? "?"
             paths.withLock { $0[descriptor] = parent + "/" + name }
             return descriptor
         }
-        fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
+        fileSystem.calls.read = { [self] descriptor, buffer, offset throws(Errno) in
             let count = try real.read(descriptor, buffer, offset)
             let path = paths.withLock { $0[descriptor] ?? "?" }
             entries.withLock { $0.append(.read(path: path, offset: offset, count: count)) }
             return count
         }
-        fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
+        fileSystem.calls.write = { [self] descriptor, bytes, offset throws(Errno) in
             let path = paths.withLock { $0[descriptor] ?? "?" }
             if let error = failWrite?(path, offset, bytes.count) { throw error }
             let count = try real.write(descriptor, bytes, offset)

@@ -29,22 +29,22 @@ import Testing
         var fileSystem: FileSystem {
             var fileSystem = FileSystem.posix
             let (open, link) = (FileSystem.posix.openUnnamed!, FileSystem.posix.linkUnnamed!)
-            fileSystem.openUnnamed = { [self] directory, mode throws(Errno) in
+            fileSystem.calls.openUnnamed = { [self] directory, mode throws(Errno) in
                 calls.withLock { $0.append("open with no name, mode \(String(mode, radix: 8))") }
                 if let openUnnamedFails { throw openUnnamedFails }
                 return try open(directory, mode)
             }
-            fileSystem.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
+            fileSystem.calls.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
                 beforeLink(name)
                 calls.withLock { $0.append("name \(name)") }
                 if let linkFails { throw linkFails }
                 try link(descriptor, directory, name)
             }
-            fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+            fileSystem.calls.openAt = { [self] directory, name, flags, mode throws(Errno) in
                 if flags & O_CREAT != 0 { calls.withLock { $0.append("create \(name)") } }
                 return try FileSystem.posix.openAt(directory, name, flags, mode)
             }
-            fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+            fileSystem.calls.renameAt = { [self] directory, from, to throws(Errno) in
                 calls.withLock { $0.append("rename \(from) onto \(to)") }
                 try FileSystem.posix.renameAt(directory, from, to)
             }
@@ -213,7 +213,7 @@ import Testing
 
         var fileSystem: FileSystem {
             var fileSystem = FileSystem.posix
-            fileSystem.append = { [self] descriptor, bytes throws(Errno) in
+            fileSystem.calls.append = { [self] descriptor, bytes throws(Errno) in
                 // Each line is `CHECKSUM {"KIND":{…}}`.
                 let kinds = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
                     String($0.drop { $0 != "{" }.dropFirst(2).prefix { $0 != "\"" })
@@ -222,7 +222,7 @@ import Testing
                 return try FileSystem.posix.append(descriptor, bytes)
             }
             if readFails {
-                fileSystem.read = { _, _, _ throws(Errno) in throw Errno(rawValue: EIO) }
+                fileSystem.calls.read = { _, _, _ throws(Errno) in throw Errno(rawValue: EIO) }
             }
             return fileSystem
         }

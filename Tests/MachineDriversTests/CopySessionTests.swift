@@ -96,7 +96,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         var options = CopyOptions()
-        options.fileSystem.makeDirectoryAt = { _, _, _ throws(Errno) in throw Errno(rawValue: ENOSPC) }
+        options.fileSystem.calls.makeDirectoryAt = { _, _, _ throws(Errno) in throw Errno(rawValue: ENOSPC) }
         #expect(
             throws: CopySessionError.destination(
                 .outOfSpace(path: destination + "/one", reason: Errno(rawValue: ENOSPC)))
@@ -226,7 +226,7 @@ import Testing
         let copied = Locked<[String]>([])
         var options = CopyOptions()
         let posix = options.fileSystem
-        options.fileSystem.copyExtendedAttributes = { from, to throws(Errno) in
+        options.fileSystem.calls.copyExtendedAttributes = { from, to throws(Errno) in
             copied.withLock { $0.append(path(of: from) + " -> " + path(of: to)) }
             try posix.copyExtendedAttributes(from, to)
         }
@@ -261,7 +261,7 @@ import Testing
         try #require(mkfifo(source + "/pipe", 0o600) == 0)
         let copied = Locked<[String]>([])
         var options = CopyOptions()
-        options.fileSystem.copyExtendedAttributesAt = { from, directory, name throws(Errno) in
+        options.fileSystem.calls.copyExtendedAttributesAt = { from, directory, name throws(Errno) in
             let at = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(directory)")) ?? "?"
             copied.withLock { $0.append(from + " -> " + at + "/" + name) }
             throw Errno(rawValue: ENOTSUP)

@@ -51,28 +51,28 @@ private final class GatedWrites: Sendable {
         let open = fileSystem.open
         let openAt = fileSystem.openAt
         let read = fileSystem.read
-        fileSystem.open = { [self] path, flags, mode throws(Errno) in
+        fileSystem.calls.open = { [self] path, flags, mode throws(Errno) in
             let descriptor = try open(path, flags, mode)
             state.withLock { $0.paths[descriptor] = path }
             return descriptor
         }
         let duplicate = fileSystem.duplicate
-        fileSystem.duplicate = { [self] descriptor throws(Errno) in
+        fileSystem.calls.duplicate = { [self] descriptor throws(Errno) in
             let copy = try duplicate(descriptor)
             state.withLock { $0.paths[copy] = $0.paths[descriptor] }
             return copy
         }
-        fileSystem.openAt = { [self] directory, name, flags, mode throws(Errno) in
+        fileSystem.calls.openAt = { [self] directory, name, flags, mode throws(Errno) in
             let descriptor = try openAt(directory, name, flags, mode)
             state.withLock { $0.paths[descriptor] = ($0.paths[directory] ?? "?") + "/" + name }
             return descriptor
         }
-        fileSystem.read = { [self] descriptor, buffer, offset throws(Errno) in
+        fileSystem.calls.read = { [self] descriptor, buffer, offset throws(Errno) in
             let count = try read(descriptor, buffer, offset)
             state.withLock { $0.reads.append(Read(path: $0.paths[descriptor] ?? "?", offset: offset)) }
             return count
         }
-        fileSystem.write = { [self] descriptor, bytes, offset throws(Errno) in
+        fileSystem.calls.write = { [self] descriptor, bytes, offset throws(Errno) in
             condition.lock()
             state.withLock { $0.waiting += 1 }
             wakes.wake()
@@ -120,7 +120,7 @@ private struct CopyFixture {
         var journalFileSystem = FileSystem.posix
         if let journalAppends {
             let append = journalFileSystem.append
-            journalFileSystem.append = { descriptor, bytes throws(Errno) in
+            journalFileSystem.calls.append = { descriptor, bytes throws(Errno) in
                 defer { journalAppends.wake() }
                 return try append(descriptor, bytes)
             }
@@ -157,12 +157,12 @@ private final class HeldRename: Sendable {
     var fileSystem: FileSystem {
         var fileSystem = FileSystem.posix
         let rename = fileSystem.renameAt
-        fileSystem.renameAt = { [self] directory, from, to throws(Errno) in
+        fileSystem.calls.renameAt = { [self] directory, from, to throws(Errno) in
             holdUntilReleased()
             try rename(directory, from, to)
         }
         if let link = fileSystem.linkUnnamed {
-            fileSystem.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
+            fileSystem.calls.linkUnnamed = { [self] descriptor, directory, name throws(Errno) in
                 holdUntilReleased()
                 try link(descriptor, directory, name)
             }
@@ -315,7 +315,7 @@ extension CopyFixture {
         let observed = Observed()
         var fileSystem = FileSystem.posix
         let rename = fileSystem.renameAt
-        fileSystem.renameAt = { directory, from, to throws(Errno) in
+        fileSystem.calls.renameAt = { directory, from, to throws(Errno) in
             observed.atRename.withLock { $0 = observed.machine.withLock { $0?.state } }
             try rename(directory, from, to)
         }
@@ -364,7 +364,7 @@ extension CopyFixture {
         var fileSystem = rename.fileSystem
         let opened = Locked<[String]>([])
         let open = fileSystem.open
-        fileSystem.open = { path, flags, mode throws(Errno) in
+        fileSystem.calls.open = { path, flags, mode throws(Errno) in
             defer {
                 opened.withLock { $0.append(path) }
                 rename.wakes.wake()

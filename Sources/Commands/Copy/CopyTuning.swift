@@ -82,7 +82,7 @@ package struct CopyTuning: Hashable, Sendable {
         if chunkDelayMilliseconds > 0 {
             let write = fileSystem.write
             let microseconds = useconds_t(chunkDelayMilliseconds * 1000)
-            fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+            fileSystem.calls.write = { descriptor, bytes, offset throws(Errno) in
                 let count = try write(descriptor, bytes, offset)
                 usleep(microseconds)
                 return count

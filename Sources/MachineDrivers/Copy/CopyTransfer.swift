@@ -119,13 +119,13 @@ package final class CopyTransfer: TransferDriver {
         var options = sharedOptions.value
         let (write, writeGathered) = (options.fileSystem.write, options.fileSystem.writeGathered)
         let status = driverStatus
-        options.fileSystem.write = { descriptor, bytes, offset throws(Errno) in
+        options.fileSystem.calls.write = { descriptor, bytes, offset throws(Errno) in
             if status.takeArmedFailure() { throw Errno.ioError }
             return try write(descriptor, bytes, offset)
         }
         // Set after `write`, whose replacement drops the gathered writes: they fail the same way.
         if let writeGathered {
-            options.fileSystem.writeGathered = { descriptor, pieces, offset throws(Errno) in
+            options.fileSystem.calls.writeGathered = { descriptor, pieces, offset throws(Errno) in
                 if status.takeArmedFailure() { throw Errno.ioError }
                 return try writeGathered(descriptor, pieces, offset)
             }
