@@ -152,13 +152,39 @@ extension StateMachine {
         /// set that changes.
         @inlinable
         public func records() -> AsyncStream<[IndexedRecordBatch]> {
-            let feed = members.withLock { members in
+            let feed = follow()
+            return AsyncStream(unfolding: { await feed.next() }, onCancel: { feed.end() })
+        }
+
+        /// A new feed of every machine in the set, told of every one added or removed from now on.
+        @inlinable
+        func follow() -> RecordsOfMany<State, Event> {
+            members.withLock { members in
                 // Made under the set's lock: a machine added meanwhile is followed once, in its place.
                 let feed = RecordsOfMany(members.machines.mapValues { ($0.machine.machine, $0.start) })
                 members.feeds.append(WeakFeed(feed: feed))
                 return feed
             }
-            return AsyncStream(unfolding: { await feed.next() }, onCancel: { feed.end() })
+        }
+
+        /// One feed of which machines in the set recorded, without their records: each element the indices (as
+        /// ``add(_:after:)`` returned them, ascending) of the machines that recorded since the previous element,
+        /// each named once however many records it made, until the feed's task is cancelled.
+        ///
+        /// For a reader that reads what it needs of a changed machine itself (its ``StateMachine/state``): it follows the set as
+        /// ``records()`` does, one task and one stream for every machine, a machine added before or after it began
+        /// named from its first record, one taken out named no more, but copies no record out of the machines'
+        /// histories. A change after an element names the machine again in a later one.
+        ///
+        /// ```swift
+        /// for await changed in machines.changes() {
+        ///     for index in changed { rows[index].show(engines[index].state) }
+        /// }
+        /// ```
+        @inlinable
+        public func changes() -> AsyncStream<[Int]> {
+            let feed = follow()
+            return AsyncStream(unfolding: { await feed.nextChanged() }, onCancel: { feed.end() })
         }
     }
 }
@@ -332,22 +358,45 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         return nil
     }
 
+    /// The indices of the machines that recorded since the last call, ascending, waiting for one; nil once ended.
+    /// Each one's cursor moves past its records as ``next()`` moves it, but none is copied (``StateMachine/MachineSet/changes()``).
+    @inlinable
+    func nextChanged() async -> [Int]? {
+        while let indices = await waker.take() {
+            let changed = indices.filter { advance($0) { _, _ in () } != nil }
+            if !changed.isEmpty { return changed }
+        }
+        end()
+        return nil
+    }
+
     /// Machine `index`'s records after its cursor, if any, and its watcher armed again in the same step, so a
     /// record made after this read tells the feed. A machine no longer followed (gone, or taken out) is not read.
     @inlinable
     func read(_ index: Int) -> StateMachine<State, Event>.IndexedRecordBatch? {
+        advance(index) { core, cursor in core.batch(after: cursor) }
+            .map { StateMachine.IndexedRecordBatch(index: index, batch: $0) }
+    }
+
+    /// When machine `index` recorded after its cursor: what `take` reads of it (given the cursor) under its lock,
+    /// its cursor moved to its newest record; nil otherwise. Either way its watcher is armed again in the same
+    /// step, so a record made after this tells the feed. A machine no longer followed is not read.
+    @inlinable
+    func advance<Taken>(
+        _ index: Int, taking take: (StateMachine<State, Event>.Core, _ cursor: Int) -> Taken
+    ) -> Taken? {
         guard let entry = followed.withLock({ $0[index] }), let machine = entry.machine else { return nil }
         let waker = self.waker
-        let read = machine.core.withLock { core -> (StateMachine<State, Event>.RecordBatch, Int)? in
+        let read = machine.core.withLock { core -> (Taken, Int)? in
             core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
-            return core.sequence > entry.cursor ? (core.batch(after: entry.cursor), core.sequence) : nil
+            return core.sequence > entry.cursor ? (take(core, entry.cursor), core.sequence) : nil
         }
-        guard let (batch, sequence) = read else { return nil }
+        guard let (taken, sequence) = read else { return nil }
         // Only while it is still followed: a machine taken out meanwhile is not brought back.
         followed.withLock { followed in
             if followed[index] != nil { followed[index]?.cursor = sequence }
         }
-        return StateMachine.IndexedRecordBatch(index: index, batch: batch)
+        return taken
     }
 
     /// Ends the feed and takes its watchers out of every machine still there.

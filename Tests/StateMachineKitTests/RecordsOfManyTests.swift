@@ -199,14 +199,46 @@ import Testing
             ])
     }
 
-    @Test func cancellingTheFeedEndsItAndLeavesNoWatcherBehind() async {
+    /// A set's `changes()` follows it as `records()` does, but names each machine that recorded once, however many
+    /// records it made, in ascending order, and copies none: one added after it began from its first record, one
+    /// recording again after it was named in a later element, one removed no more.
+    @Test func aSetsChangesNameEachMachineThatRecordedOnceWithoutItsRecords() async {
         let machines = Self.machines(3)
-        let stream = Machine.records(of: machines)
-        let reader = Task {
-            var count = 0
-            for await _ in stream { count += 1 }
-            return count
-        }
+        let set = Machine.MachineSet()
+        #expect(set.add(machines[0]) == 0)
+        var feed = set.changes().makeAsyncIterator()
+        machines[1].send(.move)  // before it is added: named once it is
+        #expect(set.add(machines[1]) == 1)
+        #expect(await feed.next() == [1])
+        #expect(set.add(machines[2]) == 2)
+        machines[2].send(.change)
+        machines[2].send(.stay)
+        machines[0].send(.move)
+        #expect(await feed.next() == [0, 2])
+        set.remove(0)
+        machines[0].send(.change)
+        machines[1].send(.move)
+        #expect(await feed.next() == [1])
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 1, 1])
+    }
+
+    /// The two feeds of many machines.
+    enum Feed: CaseIterable, Sendable {
+        case records
+        case changes
+    }
+
+    /// A feed that is cancelled, of records or of changes, ends and takes its watchers out of its machines.
+    @Test(arguments: Feed.allCases)
+    func cancellingTheFeedEndsItAndLeavesNoWatcherBehind(_ feed: Feed) async {
+        let machines = Self.machines(3)
+        let set = Machine.MachineSet()
+        for machine in machines { set.add(machine) }
+        let reader =
+            switch feed {
+            case .records: Self.counting(Machine.records(of: machines))
+            case .changes: Self.counting(set.changes())
+            }
         await Self.watched(machines)
         reader.cancel()
         #expect(await reader.value == 0)
@@ -214,5 +246,14 @@ import Testing
         // A record now tells nobody.
         machines[1].send(.move)
         #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 0, 0])
+    }
+
+    /// A task counting the elements of `stream` until it ends.
+    static func counting<Element: Sendable>(_ stream: AsyncStream<Element>) -> Task<Int, Never> {
+        Task {
+            var count = 0
+            for await _ in stream { count += 1 }
+            return count
+        }
     }
 }

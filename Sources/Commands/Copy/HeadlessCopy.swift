@@ -25,12 +25,12 @@ import Darwin
 /// bounded whatever the number of files; the allocator's free pages are given back now and then
 /// (``FreePages``), so the process's resident size stays bounded too.
 ///
-/// The calling thread only waits and prints (it owns the non-`Sendable` output). The machines under way are
-/// in one ``StateMachine/MachineSet``, added as they start and removed once settled, and one task reads the
-/// set's change feed: it marks the machines that recorded and wakes the thread through a semaphore; signals
-/// are polled every 50 ms. The thread then reads the current state of the machines marked, and only those, so
-/// a burst of progress costs one look, not one line, and a change costs the same however many transfers are
-/// under way; and a file costs no task of its own.
+/// The calling thread only waits and prints (it owns the non-`Sendable` output). The machines under way are in one
+/// ``StateMachine/MachineSet``, added as they start and removed once settled, and one task reads the set's change feed
+/// (``StateMachine/MachineSet/changes()``, which copies no record): it marks the machines that recorded and wakes the
+/// thread through a semaphore; signals are polled every 50 ms. The thread then reads the current state of the machines
+/// marked, and only those, so a burst of progress costs one look, not one line, and a change costs the same however
+/// many transfers are under way; and a file costs no task of its own.
 ///
 /// Lines are flushed as they are printed, so a reader following the output (live or through a pipe) sees
 /// them at once and a kill -9 leaves the log so far. While copies run, a total line (``TransferTotals``)
@@ -104,7 +104,7 @@ enum HeadlessCopy {
         let wake = DispatchSemaphore(value: 0)
         /// The machines under way: added as they start, removed once settled.
         let machines = StateMachine<TransferModel, TransferEvent>.MachineSet()
-        /// The machines (by index in ``machines``) whose records the feed brought since their state was last read.
+        /// The machines (by index in ``machines``) the feed named as changed since their state was last read.
         let changed = ChangedMachines()
         var active: [Active] = []
         /// The settled transfers, counted.
@@ -163,16 +163,16 @@ enum HeadlessCopy {
         /// Starts the one task that reads the machines' change feed, marking each machine that recorded and waking
         /// the waiting thread; cancelled at the run's end.
         func watch() -> Task<Void, Never> {
-            let feed = machines.records()
+            let feed = machines.changes()
             return Task { [wake, changed] in
-                for await batches in feed {
-                    changed.mark(batches.lazy.map(\.index))
+                for await indices in feed {
+                    changed.mark(indices)
                     wake.signal()
                 }
             }
         }
 
-        /// The state of each active machine whose records the feed brought since the last look, read once, by
+        /// The state of each active machine the feed named as changed since the last look, read once, by
         /// index in `active`, in order. A change after the read marks the machine again.
         ///
         /// `active` is in the order the machines were added, which is the order of their indices in the set (each
@@ -274,7 +274,7 @@ enum HeadlessCopy {
     }
 }
 
-/// The machines whose records the change feed brought since the waiting thread last looked, by their index in
+/// The machines the change feed named as changed since the waiting thread last looked, by their index in
 /// the run's ``StateMachine/MachineSet``: a class, so that the copyable `Run` and the feed's reader share the one
 /// ``Locked`` set.
 private final class ChangedMachines: Sendable {
