@@ -104,7 +104,14 @@ extension StateMachine {
         mutating func wakeWatchers(into effects: inout Effects?) {
             var waking: [RecordWatcher] = []
             swap(&waking, &watchers)
-            effects.edit { $0.wakeWatchers.append(contentsOf: waking) }
+            // Handed over whole when the effects hold none yet (they rarely do): no second list is made.
+            effects.edit { effects in
+                if effects.wakeWatchers.isEmpty {
+                    effects.wakeWatchers = waking
+                } else {
+                    effects.wakeWatchers.append(contentsOf: waking)
+                }
+            }
         }
 
         /// The woken `states()` readers have now seen the state they are handed: the state after the whole
