@@ -23,6 +23,16 @@ package final class CopySlots: Sendable {
         /// The streams of ``usages()`` still read, by id.
         var usageReaders: [Int: AsyncStream<Usage>.Continuation] = [:]
 
+        /// Takes a free slot for the calling task: true; false when the task is cancelled (nothing taken); nil when
+        /// no slot is free.
+        mutating func takeFree(limit: Int) -> Bool? {
+            if Task.isCancelled { return false }
+            guard free > 0 else { return nil }
+            free -= 1
+            told(limit: limit)
+            return true
+        }
+
         /// Tells the readers of ``usages()`` the usage now, `limit` being the number of slots.
         func told(limit: Int) {
             guard !usageReaders.isEmpty else { return }
@@ -60,6 +70,9 @@ package final class CopySlots: Sendable {
     /// Waits for a free slot and takes it: true once it is held (``release()`` gives it back); false when the
     /// task was cancelled first, holding nothing.
     package func acquire() async -> Bool {
+        // A slot free (none is then waited for) or a task already cancelled: answered at once, with no
+        // continuation and no cancellation handler.
+        if let answer = slots.withLock({ $0.takeFree(limit: limit) }) { return answer }
         let id = slots.withLock { slots in
             slots.lastID += 1
             return slots.lastID
@@ -69,12 +82,7 @@ package final class CopySlots: Sendable {
                 // Under the lock: a cancellation that came first is seen here; one that comes later finds
                 // the waiter in the queue.
                 let answer: Bool? = slots.withLock { slots in
-                    if Task.isCancelled { return false }
-                    if slots.free > 0 {
-                        slots.free -= 1
-                        slots.told(limit: limit)
-                        return true
-                    }
+                    if let answer = slots.takeFree(limit: limit) { return answer }
                     slots.waiting.append(Waiter(id: id, continuation: continuation))
                     slots.told(limit: limit)
                     return nil

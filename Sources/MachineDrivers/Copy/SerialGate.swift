@@ -25,6 +25,13 @@ final class SerialGate: Sendable {
     }
 
     private func acquire() async {
+        // The gate free, as it is for all but a transfer's overlapping visits: taken at once, with no continuation.
+        let taken = state.withLock { state in
+            guard !state.busy else { return false }
+            state.busy = true
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state in
                 if state.busy {
