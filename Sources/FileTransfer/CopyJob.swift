@@ -556,9 +556,10 @@ public final class CopyJob: Sendable {
         // the source's digest computed while reading.
         let sourceDigest = staged.digest
         let name = request.name
-        let (warn, destinationPath) = (options.warn, request.destinationPath)
+        // The destination's path is made only for the warning.
+        let (warn, request) = (options.warn, self.request)
         let attributesNotCopied = { (reason: Errno) in
-            warn(.extendedAttributesNotCopied(path: destinationPath, reason: reason))
+            warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
         }
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(

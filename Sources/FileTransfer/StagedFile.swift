@@ -474,8 +474,7 @@ public struct StagedFile: ~Copyable {
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?,
         attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in }, sync: Bool
     ) throws(TransferError) -> SealedPartial {
-        let partialPath = self.partialPath
-        // The times set below must come after the last write.
+        // The times set below must come after the last write. (The partial's path is made only for an error.)
         try writes.drain()
         if let source {
             // Only now, with every byte written, does the partial (created 0600) get the source's mode.
