@@ -45,6 +45,9 @@ final class SerialGate: Sendable {
         }
     }
 
+    /// How many operations wait for their turn (for tests).
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     private func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
