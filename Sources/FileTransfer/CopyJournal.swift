@@ -354,7 +354,7 @@ public final class CopyJournal: Sendable {
         let json = record.json
         var line: [UInt8] = []
         line.reserveCapacity(checksumDigits + 2 + json.count)
-        line.appendUTF8(of: checksum(of: json))
+        SHA256.hash(json).appendHex(leading: checksumDigits / 2, to: &line)
         line.append(UInt8(ascii: " "))
         line.append(contentsOf: json)
         line.append(UInt8(ascii: "\n"))

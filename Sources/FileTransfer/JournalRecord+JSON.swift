@@ -11,7 +11,7 @@ extension JournalRecord {
         case .intent(let name, let request, let source, let sourceStatus, let replaces):
             writer.open("intent")
             writer.field("name", string: name)
-            if let replaces { writer.field("replaces", string: replaces.hex) }
+            if let replaces { writer.field("replaces", hex: replaces) }
             writer.field("request", string: request)
             writer.field("source", string: source)
             writer.open("sourceStatus")
@@ -26,12 +26,12 @@ extension JournalRecord {
             writer.field("offset", integer: offset)
         case .committing(let name, let size, let digest):
             writer.open("committing")
-            writer.field("digest", string: digest.hex)
+            writer.field("digest", hex: digest)
             writer.field("name", string: name)
             writer.field("size", integer: size)
         case .completed(let name, let size, let digest):
             writer.open("completed")
-            writer.field("digest", string: digest.hex)
+            writer.field("digest", hex: digest)
             writer.field("name", string: name)
             writer.field("size", integer: size)
         case .failed(let name, let reason):
@@ -80,6 +80,14 @@ private struct JSONObjectWriter {
     mutating func field(_ key: StaticString, string: String) {
         self.key(key)
         appendString(string)
+    }
+
+    /// A digest in hexadecimal, as a string (its digits need no escape).
+    mutating func field(_ key: StaticString, hex digest: SHA256Digest) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "\""))
+        digest.appendHex(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     mutating func field(_ key: StaticString, integer: Int64) {

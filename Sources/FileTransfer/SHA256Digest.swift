@@ -53,15 +53,28 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
 
     /// The first `count` bytes in lower-case hexadecimal (two digits a byte).
     func hex(leading count: Int) -> String {
+        String(unsafeUninitializedCapacity: 2 * count) { text in writeHex(leading: count, into: text) }
+    }
+
+    /// Appends the first `count` bytes to `bytes` as ``hex(leading:)`` spells them, making no string (a journal line
+    /// holds a checksum and a digest in hexadecimal).
+    func appendHex(leading count: Int = 32, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 2 * count))
+        bytes.withUnsafeMutableBufferPointer { all in
+            _ = writeHex(leading: count, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
+        }
+    }
+
+    /// Writes the first `count` bytes in lower-case hexadecimal at the start of `text`; returns how many digits.
+    private func writeHex(leading count: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(count >= 0 && count <= 32, "asked for \(count) of the digest's 32 bytes")
         return withUnsafeBytes { bytes in
-            String(unsafeUninitializedCapacity: 2 * count) { text in
-                for (index, byte) in bytes.prefix(count).enumerated() {
-                    text[2 * index] = Self.digits[Int(byte >> 4)]
-                    text[2 * index + 1] = Self.digits[Int(byte & 0x0f)]
-                }
-                return 2 * count
+            for (index, byte) in bytes.prefix(count).enumerated() {
+                text[2 * index] = Self.digits[Int(byte >> 4)]
+                text[2 * index + 1] = Self.digits[Int(byte & 0x0f)]
             }
+            return 2 * count
         }
     }
 
