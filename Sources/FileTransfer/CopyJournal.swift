@@ -479,6 +479,8 @@ private struct ShardEntries: Sendable {
     /// `name`'s entry; a condensed one reads as completed, owned, with no request, source or source status.
     func entry(named name: String) -> JournalEntry? {
         if let entry = full[name] { return entry }
+        // Most shards hold no condensed entry (only a dashboard condenses): the name is not hashed again for it.
+        guard !condensed.isEmpty else { return nil }
         return condensed[name].map {
             JournalEntry(
                 request: "", source: "", sourceStatus: nil, durableOffset: $0.size,
@@ -499,13 +501,13 @@ private struct ShardEntries: Sendable {
     /// Applies `record`, appended, to its name's entry (a condensed one as it reads).
     mutating func apply(_ record: JournalRecord) {
         full[record.name] = JournalEntry.applying(record, to: entry(named: record.name))
-        condensed[record.name] = nil
+        if !condensed.isEmpty { condensed[record.name] = nil }
     }
 
     /// Forgets `name`'s entry when it is settled.
     mutating func forgetSettled(_ name: String) {
         if full[name]?.status.isSettled == true { removeFull(name) }
-        condensed[name] = nil
+        if !condensed.isEmpty { condensed[name] = nil }
     }
 
     /// Condenses `name`'s entry when it is completed.
