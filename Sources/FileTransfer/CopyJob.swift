@@ -557,9 +557,8 @@ public final class CopyJob: Sendable {
         let sourceDigest = staged.digest
         let name = request.name
         // The destination's path is made only for the warning.
-        let (warn, request) = (options.warn, self.request)
-        let attributesNotCopied = { (reason: Errno) in
-            warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
+        func attributesNotCopied(_ reason: Errno) {
+            options.warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
         }
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(
