@@ -193,7 +193,8 @@ public final class CopyJournal: Sendable {
 
     deinit {
         // Written, not synced, as they would have been at once: no step relies on them.
-        if let waiting = takeDeferred() { try? fileSystem.appendAll(descriptor, waiting) }
+        let waiting = takeDeferred()
+        if !waiting.isEmpty { try? fileSystem.appendAll(descriptor, waiting) }
         fileSystem.close(descriptor)
     }
 
@@ -309,14 +310,20 @@ public final class CopyJournal: Sendable {
     /// How many bytes of deferred lines (``appendDeferred(_:)``) wait in memory at most.
     static let mostDeferredBytes = 1 << 16
 
-    /// The deferred lines waiting (``appendDeferred(_:)``), taken and joined; nil when none wait.
-    private func takeDeferred() -> [UInt8]? {
-        let taken = deferred.withLock { waiting -> [[UInt8]]? in
-            guard !waiting.lines.isEmpty else { return nil }
+    /// The deferred lines waiting (``appendDeferred(_:)``), taken, then `lines`, joined in one buffer.
+    private func takeDeferred(before lines: [UInt8] = []) -> [UInt8] {
+        let taken = deferred.withLock { waiting -> DeferredLines in
             defer { waiting = DeferredLines() }
-            return waiting.lines
+            return waiting
         }
-        return taken.map { Array($0.joined()) }
+        guard !taken.lines.isEmpty else { return lines }
+        // Each line copied whole: an array made of the lines' `joined()` view was filled a byte at a time (2% of
+        // a tree copy's instructions).
+        var joined: [UInt8] = []
+        joined.reserveCapacity(taken.byteCount + lines.count)
+        for line in taken.lines { joined.append(contentsOf: line) }
+        joined.append(contentsOf: lines)
+        return joined
     }
 
     /// Writes the lines of `records` in one write, after the deferred lines waiting (``appendDeferred(_:)``), not
@@ -329,9 +336,9 @@ public final class CopyJournal: Sendable {
         writing.wait()
         defer { writing.signal() }
         // Taken while this writer is the only one, so lines deferred before any record of this write come first.
-        let waiting = takeDeferred()
+        let written = takeDeferred(before: lines)
         do throws(Errno) {
-            try fileSystem.appendAll(descriptor, waiting.map { $0 + lines } ?? lines)
+            try fileSystem.appendAll(descriptor, written)
         } catch {
             throw TransferError.writing(path, operation: "append to", error)
         }
