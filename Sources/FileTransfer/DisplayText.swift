@@ -49,6 +49,11 @@ public enum DisplayText {
         QuotedLiteral.quoted(text, escape: escape)
     }
 
+    /// Appends ``quoted(_:)``'s form of `text` to `line`.
+    public static func appendQuoted(_ text: String, to line: inout String) {
+        QuotedLiteral.append(text, to: &line, escape: escape)
+    }
+
     /// How ``escaped(_:limit:)`` writes `scalar`; nil when it is written as it is.
     private static func escape(_ scalar: Unicode.Scalar) -> String? {
         switch scalar {

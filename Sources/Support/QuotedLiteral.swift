@@ -5,12 +5,23 @@ package enum QuotedLiteral {
     /// other scalar written as `escape` spells it, or as itself where `escape` gives nil. Printable ASCII
     /// (space to `~`) other than `"` and `\` is always written as itself: `escape` is not asked about it.
     package static func quoted(_ text: String, escape: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        append(text, to: &out, escape: escape)
+        return out
+    }
+
+    /// Appends ``quoted(_:escape:)``'s literal of `text` to `out`, growing it once for the usual text (a line of
+    /// output made in one string).
+    package static func append(_ text: String, to out: inout String, escape: (Unicode.Scalar) -> String?) {
+        out.reserveCapacity(out.utf8.count + text.utf8.count + 2)
+        out += "\""
+        defer { out += "\"" }
         // Most text (paths, names, messages) is printable ASCII with nothing to escape: then it is copied at once
         // rather than scalar by scalar.
         if !text.containsUTF8Byte(where: { !isPlainASCII($0) || $0 == UInt8(ascii: "\"") }) {
-            return "\"" + text + "\""
+            out += text
+            return
         }
-        var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": out += "\\\\"
@@ -28,7 +39,6 @@ package enum QuotedLiteral {
                 }
             }
         }
-        return out + "\""
     }
 
     /// True for printable ASCII other than the backslash: a byte that every dialect writes as it is.

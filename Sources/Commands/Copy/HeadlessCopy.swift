@@ -204,8 +204,8 @@ enum HeadlessCopy {
                     continue
                 }
                 io.writeOutput(
-                    ProgressLines.line(name: transfer.request.id, state: state, alreadyThere: status.alreadyThere)
-                        + "\n")
+                    ProgressLines.line(name: transfer.request.id, state: state, alreadyThere: status.alreadyThere))
+                io.writeOutput("\n")
                 active[index].printed = state
             }
             // Written as it happens: a reader following the output live, or the log left after a kill -9.

@@ -64,11 +64,23 @@ package struct ProgressLines: Hashable, Sendable {
         if case .completed = state, let alreadyThere { return "\(shown): skipped (\(alreadyThere))" }
         switch state {
         case .completed(let file):
-            return "\(shown): completed(file: \(DisplayText.quoted(file)))"
+            return quoting(file, after: shown, ": completed(file: ")
         case .failed(let message):
-            return "\(shown): failed(message: \(DisplayText.quoted(message)))"
+            return quoting(message, after: shown, ": failed(message: ")
         case .idle, .running, .paused:
             return "\(shown): \(state)"
         }
+    }
+
+    /// `shown`, `label`, `text` quoted and a closing parenthesis, made in one string grown once (a line a file of a
+    /// tree copy).
+    private static func quoting(_ text: String, after shown: String, _ label: StaticString) -> String {
+        var line = ""
+        line.reserveCapacity(shown.utf8.count + label.utf8CodeUnitCount + text.utf8.count + 3)
+        line += shown
+        line += label.description
+        DisplayText.appendQuoted(text, to: &line)
+        line += ")"
+        return line
     }
 }
