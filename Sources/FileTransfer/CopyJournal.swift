@@ -223,8 +223,10 @@ public final class CopyJournal: Sendable {
     /// Lets go of what the journal holds in memory about `name` once its transfer completed or was cancelled,
     /// for a caller that will not run that transfer again (the headless copy lets each transfer go once it
     /// settled), so a directory of a million files does not keep a million entries. The file keeps its
-    /// records; ``removeIfSettled()`` still removes it only when every entry left is settled.
-    public func forgetSettled(named name: String) {
+    /// records; ``removeIfSettled()`` still removes it only when every entry left is settled. Returns whether an
+    /// entry of `name` is still kept: one not settled (a failed transfer's, which the journal keeps for a rerun).
+    @discardableResult
+    public func forgetSettled(named name: String) -> Bool {
         state.withEntries(of: name) { $0.forgetSettled(name) }
     }
 
@@ -512,9 +514,15 @@ private struct ShardEntries: Sendable {
     }
 
     /// Forgets `name`'s entry when it is settled.
-    mutating func forgetSettled(_ name: String) {
-        if full[name]?.status.isSettled == true { removeFull(name) }
+    /// Forgets `name`'s entry when it is settled; returns whether an entry of `name` is still kept (one not
+    /// settled). The name is looked up once.
+    mutating func forgetSettled(_ name: String) -> Bool {
         if !condensed.isEmpty { condensed[name] = nil }
+        guard let index = full.index(forKey: name) else { return false }
+        guard full.values[index].status.isSettled else { return true }
+        full.remove(at: index)
+        full.releaseRoomOnceSparse()
+        return false
     }
 
     /// Condenses `name`'s entry when it is completed.

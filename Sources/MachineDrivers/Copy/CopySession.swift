@@ -586,9 +586,8 @@ private struct CopyStream {
 
     mutating func settled(_ transfer: CopyTransfer) {
         if let journal = transfer.journal {
-            journal.forgetSettled(named: transfer.request.name)
             // Still there once the settled ones are forgotten: it failed, and the journal keeps it for a rerun.
-            if journal.entry(named: transfer.request.name) != nil {
+            if journal.forgetSettled(named: transfer.request.name) {
                 failedHere[ObjectIdentifier(journal), default: []].insert(transfer.request.name)
             }
         }
