@@ -69,16 +69,22 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
     /// Writes the first `count` bytes in lower-case hexadecimal at the start of `text`; returns how many digits.
     private func writeHex(leading count: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(count >= 0 && count <= 32, "asked for \(count) of the digest's 32 bytes")
-        return withUnsafeBytes { bytes in
-            for (index, byte) in bytes.prefix(count).enumerated() {
-                text[2 * index] = Self.digits[Int(byte >> 4)]
-                text[2 * index + 1] = Self.digits[Int(byte & 0x0f)]
+        precondition(text.count >= 2 * count, "room for \(text.count) digits, \(2 * count) needed")
+        withUnsafeBytes { bytes in
+            for index in 0..<count {
+                let byte = bytes[index]
+                text[2 * index] = Self.digit(byte >> 4)
+                text[2 * index + 1] = Self.digit(byte & 0x0f)
             }
-            return 2 * count
         }
+        return 2 * count
     }
 
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lower-case hexadecimal digit of `nibble` (0 to 15).
+    @inline(__always)
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+    }
 
     /// The hexadecimal form.
     public var description: String { hex }
