@@ -108,16 +108,30 @@ struct RingHeader<Element> {
     }
 }
 
-/// A ring's memory, freed with the last reference to it. Only a constant is stored in the object, so reaching
+/// A ring's memory, freed with the last reference to it. Only constants are stored in the object, so reaching
 /// the elements and the header takes no exclusivity check.
+///
+/// The memory is freed by ``destroy``, made by the inlinable initialiser in code specialised for the elements'
+/// type, as a machine's core is (``StateMachine/CoreCell``): the class's `deinit` runs unspecialised, and freeing
+/// the ring there looked up its header's and its elements' types at run time, about 1,000 instructions a ring (a
+/// tree copy lets two go a file).
 @usableFromInline
 final class RingStorage<Element> {
     @usableFromInline let header: UnsafeMutablePointer<RingHeader<Element>>
+    /// Deinitialises the elements and frees them and the header.
+    @usableFromInline let destroy: (UnsafeMutableRawPointer) -> Void
 
     @inlinable
     init(room: Int) {
         header = .allocate(capacity: 1)
         header.initialize(to: RingHeader(room: room))
+        destroy = { address in
+            let header = address.assumingMemoryBound(to: RingHeader<Element>.self)
+            header.pointee.elements.deinitialize(count: header.pointee.count)
+            header.pointee.elements.deallocate()
+            header.deinitialize(count: 1)
+            header.deallocate()
+        }
     }
 
     /// Moves the elements (the first `count` slots: the ring is not full yet) to memory with room for `room`.
@@ -131,10 +145,7 @@ final class RingStorage<Element> {
     }
 
     deinit {
-        header.pointee.elements.deinitialize(count: header.pointee.count)
-        header.pointee.elements.deallocate()
-        header.deinitialize(count: 1)
-        header.deallocate()
+        destroy(UnsafeMutableRawPointer(header))
     }
 }
 
