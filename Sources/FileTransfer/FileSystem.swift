@@ -278,6 +278,25 @@ public struct FileSystem: Sendable {
         box.calls[keyPath: call]
     }
 
+    // The calls whose names the C library also declares, in a shape a call to them could match, are members of
+    // their own: a call written bare in an extension of the file system (`close(descriptor)`) sees no dynamic
+    // member, and would otherwise reach the C library's function instead of this file system's.
+
+    /// Closes a descriptor (``Calls/close``).
+    public func close(_ descriptor: Int32) {
+        box.calls.close(descriptor)
+    }
+
+    /// Opens a file by path (``Calls/open``).
+    public func open(_ path: String, _ flags: Int32, _ mode: UInt32) throws(Errno) -> Int32 {
+        try box.calls.open(path, flags, mode)
+    }
+
+    /// Checks access rights for the real user (``Calls/access``).
+    public func access(_ path: String, _ mode: Int32) throws(Errno) {
+        try box.calls.access(path, mode)
+    }
+
     /// The real POSIX calls, retried on EINTR; every descriptor is opened close-on-exec.
     public static let posix: FileSystem = {
         var calls = posixCalls

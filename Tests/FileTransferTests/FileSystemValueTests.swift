@@ -1,3 +1,4 @@
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -35,5 +36,32 @@ import Darwin
         // A replaced `write` drops the gathered writes of the copy it was replaced in only.
         #expect(
             [kept, changed, second, FileSystem.posix].map { $0.writeGathered != nil } == [true, false, false, true])
+    }
+
+    /// Inside an extension of the file system, `close`, `open` and `access` written bare are the file system's calls,
+    /// not the C library's functions of the same names.
+    @Test func aBareCallInAnExtensionIsTheFileSystems() {
+        let called = Locked<[String]>([])
+        var fileSystem = FileSystem.posix
+        fileSystem.calls.close = { _ in called.withLock { $0.append("close") } }
+        fileSystem.calls.open = { _, _, _ throws(Errno) in
+            called.withLock { $0.append("open") }
+            return 7
+        }
+        fileSystem.calls.access = { _, _ throws(Errno) in called.withLock { $0.append("access") } }
+        #expect(fileSystem.openCheckAndClose("/nonexistent/statetui-bare-call") == .success(7))
+        #expect(called.withLock { $0 } == ["access", "open", "close"])
+    }
+}
+
+extension FileSystem {
+    /// Checks, opens and closes `path` with calls written bare, as the file system's own extensions write them.
+    fileprivate func openCheckAndClose(_ path: String) -> Result<Int32, Errno> {
+        Result { () throws(Errno) in
+            try access(path, F_OK)
+            let descriptor = try open(path, O_RDONLY, 0)
+            close(descriptor)
+            return descriptor
+        }
     }
 }
