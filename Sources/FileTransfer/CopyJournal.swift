@@ -363,7 +363,7 @@ public final class CopyJournal: Sendable {
         let json = record.json
         var line: [UInt8] = []
         line.reserveCapacity(checksumDigits + 2 + json.count)
-        SHA256.hash(json).appendHex(leading: checksumDigits / 2, to: &line)
+        appendChecksum(of: json, to: &line)
         line.append(UInt8(ascii: " "))
         line.append(contentsOf: json)
         line.append(UInt8(ascii: "\n"))
@@ -380,7 +380,14 @@ public final class CopyJournal: Sendable {
 
     /// The first 16 hexadecimal digits of the SHA-256 of a record's JSON.
     static func checksum(of json: [UInt8]) -> String {
-        SHA256.hash(json).hex(leading: checksumDigits / 2)
+        var digits: [UInt8] = []
+        appendChecksum(of: json, to: &digits)
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// Appends ``checksum(of:)``'s digits to `line`, making no string (a line is written as bytes).
+    static func appendChecksum(of json: [UInt8], to line: inout [UInt8]) {
+        SHA256.hash(json).appendHex(leading: checksumDigits / 2, to: &line)
     }
 
     /// How many hexadecimal digits a line's checksum has.
@@ -513,30 +520,29 @@ private struct ShardEntries: Sendable {
         if !condensed.isEmpty { condensed[record.name] = nil }
     }
 
-    /// Forgets `name`'s entry when it is settled.
     /// Forgets `name`'s entry when it is settled; returns whether an entry of `name` is still kept (one not
     /// settled). The name is looked up once.
     mutating func forgetSettled(_ name: String) -> Bool {
         if !condensed.isEmpty { condensed[name] = nil }
         guard let index = full.index(forKey: name) else { return false }
         guard full.values[index].status.isSettled else { return true }
-        full.remove(at: index)
-        full.releaseRoomOnceSparse()
+        removeFull(at: index)
         return false
     }
 
     /// Condenses `name`'s entry when it is completed.
     mutating func condense(_ name: String) {
-        guard case .completed(let size, let digest) = full[name]?.status else { return }
-        removeFull(name)
+        guard let index = full.index(forKey: name), case .completed(let size, let digest) = full.values[index].status
+        else { return }
+        removeFull(at: index)
         condensed[name] = Completed(size: size, digest: digest)
     }
 
-    /// Removes `name`'s whole entry, and gives the table's room back once a quarter of it is used, and all of it
-    /// once it is empty: a dictionary keeps its capacity as entries go, and a shard that once held every file of
+    /// Removes the whole entry at `index`, and gives the table's room back once a quarter of it is used, and all of
+    /// it once it is empty: a dictionary keeps its capacity as entries go, and a shard that once held every file of
     /// a tree being copied kept room for them all (about 370 bytes a file) after each was forgotten or condensed.
-    private mutating func removeFull(_ name: String) {
-        full[name] = nil
+    private mutating func removeFull(at index: [String: JournalEntry].Index) {
+        full.remove(at: index)
         full.releaseRoomOnceSparse()
     }
 }
