@@ -11,6 +11,13 @@ final class SerialGate: Sendable {
     private struct State {
         var busy = false
         var waiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Takes the gate when it is free; false while an operation holds it.
+        mutating func takeFree() -> Bool {
+            guard !busy else { return false }
+            busy = true
+            return true
+        }
     }
 
     private let state = Locked(State())
@@ -26,20 +33,12 @@ final class SerialGate: Sendable {
 
     private func acquire() async {
         // The gate free, as it is for all but a transfer's overlapping visits: taken at once, with no continuation.
-        let taken = state.withLock { state in
-            guard !state.busy else { return false }
-            state.busy = true
-            return true
-        }
-        if taken { return }
+        if state.withLock({ $0.takeFree() }) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state in
-                if state.busy {
-                    state.waiters.append(continuation)
-                    return false
-                }
-                state.busy = true
-                return true
+                if state.takeFree() { return true }
+                state.waiters.append(continuation)
+                return false
             }
             if admitted { continuation.resume() }
         }
