@@ -831,8 +831,8 @@ private enum Writeback {
 /// is: its directory is changed once, by the link, where a named partial changed it twice (its creation, with the
 /// new inode's allocation under the directory's lock, and its rename), and a crash leaves no partial behind.
 package enum UnnamedFiles {
-    /// The calls of ``FileSystem/Calls/openUnnamed`` and ``FileSystem/Calls/linkUnnamed``; both nil off Linux, and where the
-    /// descriptors' entries cannot be reached (`/proc` not mounted), checked once.
+    /// The calls of ``FileSystem/Calls/openUnnamed`` and ``FileSystem/Calls/linkUnnamed``; both nil off Linux, and
+    /// where the descriptors' entries cannot be reached (`/proc` not mounted), checked once.
     static let calls:
         (
             open: (@Sendable (Int32, UInt32) throws(Errno) -> Int32)?,

@@ -12,8 +12,9 @@ import Darwin
 /// partial never appears under the final name; a small file's copy, which is never resumed, writes a file with no
 /// name instead where the file system has them (``unnamed(_:in:chunkSize:budget:)``), named only once complete.
 /// `StagedFile` is `~Copyable` and its endings are `consuming`: after `commit`, `discard` or `close` the value is
-/// gone, so committing twice or writing after a discard does not compile. Every byte written is hashed (``ContentDigest``, on a second thread, overlapping the I/O), so
-/// the digest always describes the partial's content; a resumed partial has its kept prefix hashed again from disk.
+/// gone, so committing twice or writing after a discard does not compile. Every byte written is hashed
+/// (``ContentDigest``, on a second thread, overlapping the I/O), so the digest always describes the partial's
+/// content; a resumed partial has its kept prefix hashed again from disk.
 /// A large file's writes run in order on a queue of their own (``QueuedWrites``, ``writeInBackground()``)
 /// while the next chunk is read; whatever reads the partial's state (`sync`, `digest`, the endings) waits
 /// for them first, and a failed write is thrown by the next `write` or by that wait.

@@ -171,10 +171,10 @@ extension StateMachine {
         /// ``add(_:after:)`` returned them, ascending) of the machines that recorded since the previous element,
         /// each named once however many records it made, until the feed's task is cancelled.
         ///
-        /// For a reader that reads what it needs of a changed machine itself (its ``StateMachine/state``): it follows the set as
-        /// ``records()`` does, one task and one stream for every machine, a machine added before or after it began
-        /// named from its first record, one taken out named no more, but copies no record out of the machines'
-        /// histories. A change after an element names the machine again in a later one.
+        /// For a reader that reads what it needs of a changed machine itself (its ``StateMachine/state``): it follows
+        /// the set as ``records()`` does, one task and one stream for every machine, a machine added before or after
+        /// it began named from its first record, one taken out named no more, but copies no record out of the
+        /// machines' histories. A change after an element names the machine again in a later one.
         ///
         /// ```swift
         /// for await changed in machines.changes() {
@@ -359,7 +359,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// The indices of the machines that recorded since the last call, ascending, waiting for one; nil once ended.
-    /// Each one's cursor moves past its records as ``next()`` moves it, but none is copied (``StateMachine/MachineSet/changes()``).
+    /// Each one's cursor moves past its records as ``next()`` moves it, but none is copied
+    /// (``StateMachine/MachineSet/changes()``).
     @inlinable
     func nextChanged() async -> [Int]? {
         while let indices = await waker.take() {
