@@ -309,4 +309,38 @@ import Testing
         #expect(contents(of: directory.file("d")) == content)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []) == ["d"])
     }
+
+    /// Either way of naming a file with no name gives it the name with its content, and refuses a name already
+    /// taken, even by a symbolic link, which is left as it was. The descriptor's own path (`AT_EMPTY_PATH`) may be
+    /// refused as a whole (`ENOENT`, a kernel before 6.10 without the privilege): then nothing is named.
+    @Test(arguments: UnnamedFiles.LinkWay.allCases)
+    func eitherWayNamesTheFileAndNeverReplacesAnEntry(way: UnnamedFiles.LinkWay) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let destination = try DestinationDirectory(path: directory.path)
+        let descriptor = try FileSystem.posix.openUnnamed!(destination.descriptor, 0o600)
+        defer { close(descriptor) }
+        let content: [UInt8] = [7, 8, 9]
+        #expect(content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == 3)
+        try "elsewhere".write(toFile: directory.file("target"), atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("planted"), withDestinationPath: "target")
+        func outcome(_ name: String) -> Errno? {
+            do throws(Errno) {
+                try UnnamedFiles.link(descriptor, in: destination.descriptor, as: name, through: way)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let first = outcome("named")
+        if way == .emptyPath && first == Errno(rawValue: ENOENT) {
+            #expect(!exists(directory.file("named")))
+            return
+        }
+        let outcomes = [first, outcome("named"), outcome("planted")]
+        #expect(outcomes == [nil, Errno(rawValue: EEXIST), Errno(rawValue: EEXIST)])
+        #expect(contents(of: directory.file("named")) == content)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.file("planted")) == "target")
+        #expect(contents(of: directory.file("target")) == Array("elsewhere".utf8))
+    }
 }
