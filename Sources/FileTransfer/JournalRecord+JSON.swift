@@ -92,7 +92,7 @@ private struct JSONObjectWriter {
 
     mutating func field(_ key: StaticString, integer: Int64) {
         self.key(key)
-        bytes.appendUTF8(of: String(integer))
+        bytes.appendDecimal(integer)
     }
 
     mutating func field(_ key: StaticString, bool: Bool) {

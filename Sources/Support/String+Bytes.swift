@@ -20,4 +20,26 @@ extension Array where Element == UInt8 {
         let appended: Void? = string.utf8.withContiguousStorageIfAvailable { append(contentsOf: $0) }
         if appended == nil { append(contentsOf: string.utf8) }
     }
+
+    /// Appends `value` in decimal (a minus sign first when negative), as `String(value)` spells it, making no
+    /// string: a modification time in nanoseconds has 19 digits, past what a string holds without a heap
+    /// allocation, and the journal writes one for every file a tree copy starts.
+    @inlinable
+    package mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var count = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var index = endIndex
+        repeat {
+            index -= 1
+            self[index] += UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
 }

@@ -179,6 +179,14 @@ import Darwin
         bytes.appendUTF8(of: text)
         #expect(bytes == [0x7B] + Array(text.utf8))
     }
+
+    /// A number's digits are `String(value)`'s, whatever its sign and length, after what the array held.
+    @Test(arguments: [0, 7, -1, 10, -10, 99, 100, 1_733_500_000_123_456_789, Int64.max, Int64.min, Int64.min + 1])
+    func appendsTheDecimalDigitsStringWouldSpell(value: Int64) {
+        var bytes: [UInt8] = [0x3A]
+        bytes.appendDecimal(value)
+        #expect(bytes == [0x3A] + Array(String(value).utf8))
+    }
 }
 
 /// A quoted literal escapes the quote, the backslash and the line controls itself, asks its dialect about every
