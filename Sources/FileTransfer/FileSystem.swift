@@ -850,9 +850,11 @@ package enum UnnamedFiles {
                     }
                     do throws(Errno) {
                         try link(descriptor, in: directory, as: name, through: .emptyPath)
-                    } catch .init(rawValue: ENOENT) {
+                    } catch  where error.rawValue != EEXIST {
                         // A kernel before 6.10 names a file by its descriptor only for a process with
-                        // CAP_DAC_READ_SEARCH: its descriptor's entry serves, from now on at once.
+                        // CAP_DAC_READ_SEARCH (ENOENT otherwise), and a security module may refuse it too: the
+                        // descriptor's entry is tried, and serves from then on once it named the file. A failure
+                        // both ways (a full disk) is the entry's.
                         try link(descriptor, in: directory, as: name, through: .descriptorsEntry)
                         emptyPathLinks.store(false, ordering: .relaxed)
                     }
@@ -887,7 +889,7 @@ package enum UnnamedFiles {
     private static let emptyPath: Int32 = 0x1000
     #endif
 
-    /// Whether links go the empty path's way first: until it failed once as a kernel without it fails.
+    /// Whether links go the empty path's way first: until it failed once where the descriptor's entry served.
     private static let emptyPathLinks = Atomic(true)
 
     /// Gives the file open as `descriptor` (made by ``FileSystem/Calls/openUnnamed``) the name `name` in the open
