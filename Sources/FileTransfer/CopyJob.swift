@@ -367,7 +367,12 @@ public final class CopyJob: Sendable {
         from source: Int32, sourceStatus: FileStatus, into staged: consuming StagedFile,
         in directory: DestinationDirectory, progress: @Sendable (CopyProgress) -> Void
     ) throws(TransferError) -> Copied {
-        progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
+        // Where the copy starts, before the first chunk (a resumed one continues past its kept prefix). Not for a
+        // file with no name: read and written in one chunk, it reports once, with that chunk, so a small file's
+        // machine records one event less and the headless output shows no running line for it, only its outcome.
+        if !staged.isUnnamed {
+            progress(CopyProgress(bytesWritten: staged.offset, totalBytes: sourceStatus.size))
+        }
         // A file with no name is never resumed: no checkpoint of it is journaled.
         let checkpointer = Checkpointer(
             partial: staged.partialDescriptor, path: staged.partialPath, name: request.name,

@@ -73,12 +73,13 @@ import Testing
             return (path, content)
         }
 
-        func copy(_ source: String, with fileSystem: FileSystem, chunkSize: Int = 4096) async throws(TransferError)
-            -> CopyOutcome
-        {
+        func copy(
+            _ source: String, with fileSystem: FileSystem, chunkSize: Int = 4096,
+            progress: @escaping @Sendable (CopyProgress) -> Void = { _ in }
+        ) async throws(TransferError) -> CopyOutcome {
             let request = CopyRequest(id: source, source: source, destinationDirectory: destination)
             let options = CopyOptions(chunkSize: chunkSize, fileSystem: fileSystem)
-            return try await CopyJob(request: request, journal: journal, options: options).run()
+            return try await CopyJob(request: request, journal: journal, options: options).run(progress: progress)
         }
 
         /// The names in the destination directory, sorted.
@@ -117,6 +118,34 @@ import Testing
                 "rename \(partial) onto large.bin",
             ])
         #expect(fixture.entries == [CopyJournal.fileName, "large.bin", "small.bin"])
+    }
+
+    /// A file read in one chunk reports its progress once, with that chunk: no start at 0 before it, which a
+    /// machine would record as one event more and the headless output print as a running line. A file of two
+    /// chunks reports where it starts, then each chunk.
+    @Test func aFileReadInOneChunkReportsItsProgressOnceAtItsEnd() async throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let reported = Locked<[String: [CopyProgress]]>([:])
+        for (name, count) in [("small.bin", 4096), ("large.bin", 4097)] {
+            let (source, content) = try fixture.source(name, count: count)
+            let outcome = try await fixture.copy(source, with: .posix) { progress in
+                reported.withLock { $0[name, default: []].append(progress) }
+            }
+            let final = fixture.destination + "/" + name
+            #expect(
+                outcome == .completed(CommittedFile(path: final, size: Int64(count), digest: ContentDigest.of(content)))
+            )
+            #expect(contents(of: final) == content)
+        }
+        #expect(
+            reported.withLock { $0 } == [
+                "small.bin": [CopyProgress(bytesWritten: 4096, totalBytes: 4096)],
+                "large.bin": [
+                    CopyProgress(bytesWritten: 0, totalBytes: 4097), CopyProgress(bytesWritten: 4096, totalBytes: 4097),
+                    CopyProgress(bytesWritten: 4097, totalBytes: 4097),
+                ],
+            ])
     }
 
     /// `ln -s victim DEST/NAME` or a file put under the name while the copy wrote it (the copy found nothing there):
