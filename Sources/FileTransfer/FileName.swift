@@ -15,13 +15,14 @@ public enum FileName {
 
     /// The name or path `bytes` as a string that ``bytes(_:)`` turns back into exactly these bytes.
     public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        let bytes = Array(bytes)
-        // The common case, valid UTF-8 without the reserved scalars, costs one validation.
+        // The common case, valid UTF-8 without the reserved scalars, costs one validation, straight from the
+        // bytes given (copied into an array first, each name a walk read cost an allocation).
         if let text = String(validating: bytes, as: UTF8.self),
             !containsEscape(text)
         {
             return text
         }
+        let bytes = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
