@@ -362,12 +362,18 @@ public final class CopyJournal: Sendable {
 
     /// The bytes of one journal line for `record`, newline included.
     public static func line(for record: JournalRecord) -> [UInt8] {
-        let json = record.json
+        // The JSON is written in place, after room for the checksum, which is filled in once the JSON is there:
+        // no array of its own, copied into the line (three a file of a tree copy).
         var line: [UInt8] = []
-        line.reserveCapacity(checksumDigits + 2 + json.count)
-        appendChecksum(of: json, to: &line)
+        line.reserveCapacity(checksumDigits + 2 + 320)
+        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: checksumDigits))
         line.append(UInt8(ascii: " "))
-        line.append(contentsOf: json)
+        record.appendJSON(to: &line)
+        line.withUnsafeMutableBufferPointer { bytes in
+            let json = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[(checksumDigits + 1)...]))
+            SHA256.hash(json).writeHex(
+                leading: checksumDigits / 2, into: UnsafeMutableBufferPointer(rebasing: bytes[..<checksumDigits]))
+        }
         line.append(UInt8(ascii: "\n"))
         return line
     }

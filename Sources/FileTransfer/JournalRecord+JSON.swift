@@ -6,7 +6,17 @@ import Support
 extension JournalRecord {
     /// The record as one JSON object: `{"CASE":{FIELDS}}`, the fields in sorted order.
     var json: [UInt8] {
-        var writer = JSONObjectWriter()
+        var bytes: [UInt8] = []
+        // A line's JSON with a path of a hundred bytes fits: no growth on the way.
+        bytes.reserveCapacity(320)
+        appendJSON(to: &bytes)
+        return bytes
+    }
+
+    /// Appends ``json`` to `bytes`: a journal line is written with its JSON in place, after its checksum's room.
+    func appendJSON(to bytes: inout [UInt8]) {
+        var writer = JSONObjectWriter(appendingTo: &bytes)
+        defer { writer.finish(into: &bytes) }
         switch self {
         case .intent(let name, let request, let source, let sourceStatus, let replaces):
             writer.open("intent")
@@ -42,7 +52,6 @@ extension JournalRecord {
             writer.open("cancelled")
             writer.field("name", string: name)
         }
-        return writer.finished()
     }
 }
 
@@ -55,11 +64,11 @@ private struct JSONObjectWriter {
     /// Bit `n` set: the object open at depth `n + 1` has a field yet (a record nests two deep).
     private var hasField: UInt64 = 0
 
-    init() {
-        bytes = []
-        // A line's JSON with a path of a hundred bytes fits: no growth on the way.
-        bytes.reserveCapacity(320)
-        bytes.append(UInt8(ascii: "{"))
+    /// Starts an object after what `bytes` holds, taking the array over (left empty) until ``finish(into:)``.
+    init(appendingTo bytes: inout [UInt8]) {
+        self.bytes = []
+        swap(&self.bytes, &bytes)
+        self.bytes.append(UInt8(ascii: "{"))
     }
 
     /// Starts the field `key` holding an object.
@@ -100,10 +109,10 @@ private struct JSONObjectWriter {
         bytes.appendUTF8(of: bool ? "true" : "false")
     }
 
-    /// Every object closed.
-    consuming func finished() -> [UInt8] {
+    /// Closes every object and hands the bytes back to `bytes` (which ``init(appendingTo:)`` left empty).
+    mutating func finish(into bytes: inout [UInt8]) {
         while depth > 0 { close() }
-        return bytes
+        swap(&self.bytes, &bytes)
     }
 
     private mutating func key(_ key: StaticString) {

@@ -67,7 +67,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
     }
 
     /// Writes the first `count` bytes in lower-case hexadecimal at the start of `text`; returns how many digits.
-    private func writeHex(leading count: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    @discardableResult
+    func writeHex(leading count: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(count >= 0 && count <= 32, "asked for \(count) of the digest's 32 bytes")
         precondition(text.count >= 2 * count, "room for \(text.count) digits, \(2 * count) needed")
         withUnsafeBytes { bytes in
