@@ -1,3 +1,5 @@
+import Dispatch
+import Support
 import Testing
 
 @testable import FileTransfer
@@ -32,6 +34,41 @@ import Testing
         #expect(
             [hasher.finalize().hex, SHA256.hash(message).hex, SHA256.hash(message.lazy.map { $0 }).hex]
                 == [digest, digest, digest])
+    }
+
+    /// Whole messages hashed one after another on each of several threads at once, on threads that end and
+    /// threads that start after them (each thread's context is started anew for each message and freed with its
+    /// thread): every digest is the message's, whatever was hashed before it on that thread.
+    @Test func wholeMessagesHashedOnManyThreadsAtOnceAreEachTheirOwn() {
+        let messages = Self.vectors.map(\.message).filter { $0.count < 1000 } + [Array("a".utf8), []]
+        let expected = messages.map { message -> SHA256Digest in
+            var hasher = SHA256()
+            hasher.update(message)
+            return hasher.finalize()
+        }
+        let wrong = Locked(0)
+        for _ in 0..<3 {
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for round in 0..<200 {
+                    let index = (thread + round) % messages.count
+                    if SHA256.hash(messages[index]) != expected[index] { wrong.withLock { $0 += 1 } }
+                }
+            }
+            // Threads of their own, which end (and free their contexts) before the next round's start.
+            let ended = DispatchGroup()
+            for thread in 0..<4 {
+                ended.enter()
+                DetachedThread.start(name: "hash \(thread)") {
+                    for round in 0..<50 {
+                        let index = (thread + round) % messages.count
+                        if SHA256.hash(messages[index]) != expected[index] { wrong.withLock { $0 += 1 } }
+                    }
+                    ended.leave()
+                }
+            }
+            ended.wait()
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 
     @Test func millionAsFedOneByteAtATime() {
