@@ -366,7 +366,7 @@ public final class CopyJournal: Sendable {
         // no array of its own, copied into the line (three a file of a tree copy).
         var line: [UInt8] = []
         line.reserveCapacity(checksumDigits + 2 + 320)
-        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: checksumDigits))
+        line.appendRoom(checksumDigits)
         line.append(UInt8(ascii: " "))
         record.appendJSON(to: &line)
         line.withUnsafeMutableBufferPointer { bytes in

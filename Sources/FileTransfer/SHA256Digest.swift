@@ -1,3 +1,5 @@
+import Support
+
 /// A 32-byte SHA-256 digest; prints and encodes as 64 lowercase hexadecimal digits.
 ///
 /// The bytes are held inline, not in an array: a journal keeps one for every file it condensed, and a digest
@@ -60,7 +62,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
     /// holds a checksum and a digest in hexadecimal).
     func appendHex(leading count: Int = 32, to bytes: inout [UInt8]) {
         let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 2 * count))
+        bytes.appendRoom(2 * count)
         bytes.withUnsafeMutableBufferPointer { all in
             _ = writeHex(leading: count, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
         }

@@ -180,6 +180,14 @@ import Darwin
         #expect(bytes == [0x7B] + Array(text.utf8))
     }
 
+    /// Room is `count` zero bytes after what the array held, however many blocks of zeros it takes.
+    @Test(arguments: [0, 1, 63, 64, 65, 200])
+    func appendsRoomOfZeros(count: Int) {
+        var bytes: [UInt8] = [0x3A, 0x3B]
+        bytes.appendRoom(count)
+        #expect(bytes == [0x3A, 0x3B] + [UInt8](repeating: 0, count: count))
+    }
+
     /// A number's digits are `String(value)`'s, whatever its sign and length, after what the array held.
     @Test(arguments: [0, 7, -1, 10, -10, 99, 100, 1_733_500_000_123_456_789, Int64.max, Int64.min, Int64.min + 1])
     func appendsTheDecimalDigitsStringWouldSpell(value: Int64) {
