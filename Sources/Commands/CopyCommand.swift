@@ -144,7 +144,8 @@ package enum CopyCommand {
             With --headless, one line per change that matters is printed once bytes move, e.g.
               a.bin: running(request: 1, percent: 40)
               a.bin: completed(file: "/backup/a.bin")
-            a new file of one chunk (256 KiB) only its last line, a file already there only says "a.bin: skipped (same size and time)", a symbolic link
+            a new file of one chunk (256 KiB) prints only its last line, a file already there only
+            "a.bin: skipped (same size and time)", a symbolic link
             "photos/latest: linked -> 2024/a.jpg", a hard link "photos/b.jpg: hard link to photos/a.jpg";
             the summary counts them ("copied 3 files (12 MB), linked 2, skipped 1, failed 0 in 4 s").
             Exit status, in the dashboard (after q) as with --headless: 0 when every transfer completed,

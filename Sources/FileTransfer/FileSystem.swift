@@ -850,7 +850,7 @@ package enum UnnamedFiles {
                     }
                     do throws(Errno) {
                         try link(descriptor, in: directory, as: name, through: .emptyPath)
-                    } catch  where error.rawValue != EEXIST {
+                    } catch let refused where refused.rawValue != EEXIST {
                         // A kernel before 6.10 names a file by its descriptor only for a process with
                         // CAP_DAC_READ_SEARCH (ENOENT otherwise), and a security module may refuse it too: the
                         // descriptor's entry is tried, and serves from then on once it named the file. A failure
