@@ -421,20 +421,22 @@ private struct CopySuspension {
 /// Stops a job's run for a pause: interrupts the run under way at once, and one that has not begun yet as soon as
 /// it begins (``CopyJob/run(sizeHint:progress:filesClosed:stopAsked:)`` asks ``isStopped``).
 private final class RunStopper: Sendable {
-    /// Interrupts the job's run; holds the job weakly, since the visit's suspension keeps this stopper after the
-    /// run returned, and a completed transfer lets its job go.
-    private let interrupt: @Sendable () -> Void
+    /// The job whose run it interrupts. Held strongly: the visit's suspension keeps this stopper only until the
+    /// run's outcome reached the machine (``CopySuspension/runEnded(visit:)``, right after the report), so a
+    /// completed transfer still lets its job go; a weak reference gave every job a side table and its release the
+    /// slow path.
+    private let job: CopyJob
     private let stopped = Locked(false)
 
     init(job: CopyJob) {
-        interrupt = { [weak job] in job?.interrupt() }
+        self.job = job
     }
 
     /// Marks the run stopped, then interrupts it: a run that began before the mark is interrupted, and one that
     /// begins after it finds the mark.
     func stop() {
         stopped.withLock { $0 = true }
-        interrupt()
+        job.interrupt()
     }
 
     /// Whether ``stop()`` was called.
