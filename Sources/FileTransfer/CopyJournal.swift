@@ -365,14 +365,14 @@ public final class CopyJournal: Sendable {
         // The JSON is written in place, after room for the checksum, which is filled in once the JSON is there:
         // no array of its own, copied into the line (three a file of a tree copy).
         var line: [UInt8] = []
-        line.reserveCapacity(checksumDigits + 2 + 320)
+        line.reserveCapacity(checksumDigits + 2 + JournalRecord.typicalJSONCapacity)
         line.appendRoom(checksumDigits)
         line.append(UInt8(ascii: " "))
         record.appendJSON(to: &line)
         line.withUnsafeMutableBufferPointer { bytes in
-            let json = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[(checksumDigits + 1)...]))
-            SHA256.hash(json).writeHex(
-                leading: checksumDigits / 2, into: UnsafeMutableBufferPointer(rebasing: bytes[..<checksumDigits]))
+            writeChecksum(
+                of: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[(checksumDigits + 1)...])),
+                into: UnsafeMutableBufferPointer(rebasing: bytes[..<checksumDigits]))
         }
         line.append(UInt8(ascii: "\n"))
         return line
@@ -388,14 +388,18 @@ public final class CopyJournal: Sendable {
 
     /// The first 16 hexadecimal digits of the SHA-256 of a record's JSON.
     static func checksum(of json: [UInt8]) -> String {
-        var digits: [UInt8] = []
-        appendChecksum(of: json, to: &digits)
-        return String(decoding: digits, as: UTF8.self)
+        json.withUnsafeBytes { json in
+            String(unsafeUninitializedCapacity: checksumDigits) { digits in
+                writeChecksum(of: json, into: digits)
+                return checksumDigits
+            }
+        }
     }
 
-    /// Appends ``checksum(of:)``'s digits to `line`, making no string (a line is written as bytes).
-    static func appendChecksum(of json: [UInt8], to line: inout [UInt8]) {
-        SHA256.hash(json).appendHex(leading: checksumDigits / 2, to: &line)
+    /// Writes ``checksum(of:)``'s ``checksumDigits`` digits at the start of `digits`: the one spelling of a line's
+    /// checksum, which a line is written with (in place, before its JSON) and the reader compares against.
+    static func writeChecksum(of json: UnsafeRawBufferPointer, into digits: UnsafeMutableBufferPointer<UInt8>) {
+        SHA256.hash(json).writeHex(leading: checksumDigits / 2, into: digits)
     }
 
     /// How many hexadecimal digits a line's checksum has.

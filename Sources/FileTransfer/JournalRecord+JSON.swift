@@ -7,11 +7,13 @@ extension JournalRecord {
     /// The record as one JSON object: `{"CASE":{FIELDS}}`, the fields in sorted order.
     var json: [UInt8] {
         var bytes: [UInt8] = []
-        // A line's JSON with a path of a hundred bytes fits: no growth on the way.
-        bytes.reserveCapacity(320)
+        bytes.reserveCapacity(Self.typicalJSONCapacity)
         appendJSON(to: &bytes)
         return bytes
     }
+
+    /// The room reserved for a record's JSON: one with a path of a hundred bytes fits, no growth on the way.
+    static let typicalJSONCapacity = 320
 
     /// Appends ``json`` to `bytes`: a journal line is written with its JSON in place, after its checksum's room.
     func appendJSON(to bytes: inout [UInt8]) {

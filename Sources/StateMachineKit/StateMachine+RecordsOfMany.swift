@@ -295,9 +295,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// written back, 2% of a copy of 10,000 empty files.
     @usableFromInline
     final class Followed: @unchecked Sendable {
-        // `@unchecked Sendable`: `machine` is set once, when made; `cursor` is read and written only under the
-        // lock of the feed's `followed`.
-        @usableFromInline weak var machine: StateMachine<State, Event>?
+        // `@unchecked Sendable`: `cursor` is read and written only under the lock of the feed's `followed`.
+        @usableFromInline weak let machine: StateMachine<State, Event>?
         @usableFromInline var cursor: Int
 
         @inlinable init(machine: StateMachine<State, Event>?, cursor: Int) {
