@@ -27,6 +27,26 @@ import Testing
         #expect(ProgressLines().isWorthReporting(state, after: previous) == expected)
     }
 
+    /// A running state prints only once the copy began moving bytes, and only from the percent it began at: a
+    /// resumed file's start (0%, recorded before its first progress) seen beside a status already noting the 12%
+    /// it continues from prints nothing, so the first line says where the copy continues. Other phases print
+    /// whatever the status says.
+    @Test(
+        arguments: [
+            (TransferState.running(request: 1, percent: 0), nil, false),
+            (.running(request: 1, percent: 0), 0, true),
+            (.running(request: 1, percent: 0), 12, false),
+            (.running(request: 1, percent: 11), 12, false),
+            (.running(request: 1, percent: 12), 12, true),
+            (.running(request: 2, percent: 40), 12, true),
+            (.paused(request: 1, percent: 0), 12, true),
+            (.completed(file: "/d/a"), nil, true),
+            (.failed(message: "disk full"), nil, true),
+        ] as [(TransferState, Int?, Bool)])
+    func aRunningLineOnlyFromThePercentCopyingBeganAt(state: TransferState, copyingFrom: Int?, expected: Bool) {
+        #expect(ProgressLines().isWorthReporting(state, after: .idle, copyingFrom: copyingFrom) == expected)
+    }
+
     /// A whole copy from 0 to 100 in 1% steps prints eleven progress lines, not a hundred.
     @Test func aFullCopyPrintsElevenProgressLines() {
         let lines = ProgressLines()

@@ -31,7 +31,7 @@ import Testing
     @Test func aRowWithNothingUnderWayKeepsAHalfSizedBox() {
         let running = TransferModel(phase: .running(request: 1, percent: 40), lastRequest: 1)
         let completed = TransferModel(phase: .completed(file: "d/a"), lastRequest: 1)
-        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(totalBytes: 1_000, isCopying: true))
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(totalBytes: 1_000, copyingFromPercent: 0))
         row.take(running, TransferSample(at: .seconds(2), visit: 2, timeout: .seconds(9)))
         row.tally = RecordTally(lastSequence: 3, stale: 1)
         #expect(row.boxedBytes == MemoryLayout<TransferActivity>.size)
@@ -42,7 +42,7 @@ import Testing
         #expect(
             [row.sample, row.enteredAt, row.tally, row.driverStatus, row.progress] as [AnyHashable] == [
                 Optional(TransferSample(at: .seconds(8), visit: 3)), Optional(Duration.seconds(5)),
-                RecordTally(lastSequence: 3, stale: 1), TransferDriverStatus(totalBytes: 1_000, isCopying: true),
+                RecordTally(lastSequence: 3, stale: 1), TransferDriverStatus(totalBytes: 1_000, copyingFromPercent: 0),
                 ProgressWindow(),
             ])
         #expect(
@@ -53,7 +53,8 @@ import Testing
         found.driverStatus.alreadyThere = "same content"
         #expect(found.boxedBytes == MemoryLayout<TransferActivity>.size)
         #expect(
-            found.driverStatus == TransferDriverStatus(totalBytes: 1_000, alreadyThere: "same content", isCopying: true)
+            found.driverStatus
+                == TransferDriverStatus(totalBytes: 1_000, alreadyThere: "same content", copyingFromPercent: 0)
         )
 
         row.take(running, TransferSample(at: .seconds(6), visit: 4))
@@ -77,7 +78,7 @@ import Testing
         entered: Duration, sampled: Duration, tally: RecordTally, keepsSmallBox: Bool
     ) {
         let completed = TransferModel(phase: .completed(file: "d/a"), lastRequest: 1)
-        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(isCopying: true))
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(copyingFromPercent: 0))
         row.take(completed, TransferSample(at: entered, visit: 3))
         row.take(completed, TransferSample(at: sampled, visit: 3))
         row.tally = tally
@@ -85,7 +86,21 @@ import Testing
             [row.boxedBytes, row.sample, row.enteredAt, row.tally, row.driverStatus] as [AnyHashable] == [
                 keepsSmallBox ? 38 : MemoryLayout<TransferActivity>.size,
                 Optional(TransferSample(at: sampled, visit: 3)), Optional(entered), tally,
-                TransferDriverStatus(isCopying: true),
+                TransferDriverStatus(copyingFromPercent: 0),
+            ])
+    }
+
+    /// A quiet row's small box keeps whether its copy ran (from 0%, or never); one that continued from past 0%
+    /// keeps the whole, and each reads back exactly.
+    @Test(arguments: [(nil, 38), (0, 38), (50, MemoryLayout<TransferActivity>.size)] as [(UInt8?, Int)])
+    func aQuietRowKeepsThePercentItsCopyBeganAt(copyingFrom: UInt8?, boxedBytes: Int) {
+        let completed = TransferModel(phase: .completed(file: "d/a"), lastRequest: 1)
+        var row = TransferRow(name: "a", driverStatus: TransferDriverStatus(copyingFromPercent: copyingFrom))
+        row.take(completed, TransferSample(at: .seconds(5), visit: 3))
+        row.take(completed, TransferSample(at: .seconds(8), visit: 3))
+        #expect(
+            [row.boxedBytes, row.driverStatus] as [AnyHashable] == [
+                boxedBytes, TransferDriverStatus(copyingFromPercent: copyingFrom),
             ])
     }
 

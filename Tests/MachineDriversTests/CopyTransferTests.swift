@@ -524,6 +524,8 @@ extension CopyFixture {
         await untilEnded(restarted.machine)
         await restarted.settle()
         #expect(restarted.machine.state == .completed(file: fixture.final))
+        // Its status says it copied from half way: a state of 0% (its start) was never one it copied at.
+        #expect(restarted.status == TransferDriverStatus(totalBytes: Int64(8 * 4096), copyingFromPercent: 50))
         #expect(again.writeOffsets == (4..<8).map { Int64($0 * 4096) })
         #expect(FileManager.default.contents(atPath: fixture.final) == Data(fixture.content))
     }

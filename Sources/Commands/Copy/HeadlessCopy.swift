@@ -200,7 +200,10 @@ enum HeadlessCopy {
             for (index, state) in states {
                 let transfer = active[index].transfer
                 let status = transfer.status
-                guard lines.isWorthReporting(state, after: active[index].printed, copying: status.isCopying) else {
+                guard
+                    lines.isWorthReporting(
+                        state, after: active[index].printed, copyingFrom: status.copyingFromPercent.map(Int.init))
+                else {
                     continue
                 }
                 io.writeOutput(

@@ -27,12 +27,16 @@ package struct ProgressLines: Hashable, Sendable {
 
     /// Whether `state` is worth a line, given the state last printed (nil: nothing printed yet).
     ///
-    /// A running state is worth one only once the transfer is `copying` (its job found bytes to move): until
-    /// then it may still wait for a slot or find its file already there, and a file a rerun skips says only
-    /// that it was skipped, never first that it ran.
-    package func isWorthReporting(_ state: TransferState, after previous: TransferState?, copying: Bool = true) -> Bool
-    {
-        if case .running = state, !copying { return false }
+    /// A running state is worth one only once the transfer is copying (its job found bytes to move), and only at
+    /// or past the percent it began `copyingFrom` (nil: not yet): until then it may still wait for a slot or find
+    /// its file already there, and a file a rerun skips says only that it was skipped, never first that it ran;
+    /// and a resumed file's start, recorded at 0% before its first progress, is not a percent it copied at.
+    package func isWorthReporting(
+        _ state: TransferState, after previous: TransferState?, copyingFrom: Int? = 0
+    ) -> Bool {
+        if case .running(_, let percent) = state {
+            guard let copyingFrom, percent >= copyingFrom else { return false }
+        }
         guard let previous else { return true }
         switch (previous, state) {
         case (.running(let oldRequest, let oldPercent), .running(let request, let percent)):

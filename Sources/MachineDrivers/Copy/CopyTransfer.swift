@@ -519,15 +519,19 @@ private final class DriverStatus: Sendable {
         current.withLock { body(&$0) }
     }
 
-    /// Records the source's size the first time a job reports it (and whenever it changes), and that the job
-    /// is copying once it reports bytes still to copy (a file found already there reports none); returns
-    /// whether that changed the status.
+    /// Records the source's size the first time a job reports it (and whenever it changes), and the percent
+    /// the job is copying from once it reports bytes still to copy (a file found already there reports none);
+    /// returns whether that changed the status.
     func note(_ progress: CopyProgress) -> Bool {
         current.withLock { status in
-            let copying = status.isCopying || progress.bytesWritten < progress.totalBytes
-            guard status.totalBytes != progress.totalBytes || status.isCopying != copying else { return false }
+            let copyingFrom =
+                status.copyingFromPercent
+                ?? (progress.bytesWritten < progress.totalBytes ? UInt8(clamping: progress.percent) : nil)
+            guard status.totalBytes != progress.totalBytes || status.copyingFromPercent != copyingFrom else {
+                return false
+            }
             status.totalBytes = progress.totalBytes
-            status.isCopying = copying
+            status.copyingFromPercent = copyingFrom
             return true
         }
     }

@@ -210,7 +210,7 @@ package struct TransferActivity: Hashable, Sendable {
 
 /// A ``TransferActivity`` with nothing under way, in 38 bytes rather than 160: its progress window is a new
 /// row's, it was sampled and no timeout was armed at the sample, and its driver's status holds no text (but for
-/// the size, kept in the row, the status is its two flags); its times are whole nanoseconds and its counts fit in
+/// the size, kept in the row, the status is its two flags: it copies, if at all, from 0%); its times are whole nanoseconds and its counts fit in
 /// 32 bits. Every completed row of a copy dashboard keeps one: a box the allocator holds in 64 bytes rather than
 /// 192. The times come first, so the counts and flags pack after them.
 private struct QuietActivity: Hashable, Sendable {
@@ -225,16 +225,18 @@ private struct QuietActivity: Hashable, Sendable {
     var missed: UInt32
     /// The visit of the newest sample.
     var visit: UInt32
-    /// The driver status's flags.
+    /// The driver status's flags: whether it copies (from 0%), and whether its next outcome fails.
     var isCopying: Bool
     var failsNextOutcome: Bool
 
-    /// `activity` kept compactly; nil when it is under way, its status holds text, a timeout was armed, it was
-    /// never sampled, a time is not whole nanoseconds or a count does not fit (the whole is boxed then).
+    /// `activity` kept compactly; nil when it is under way, its status holds text or a copy from past 0%, a
+    /// timeout was armed, it was never sampled, a time is not whole nanoseconds or a count does not fit (the whole
+    /// is boxed then).
     init?(_ activity: TransferActivity) {
         let status = activity.driverStatus
         let tally = activity.tally
-        guard status.alreadyThere == nil, status.totalBytes == nil, activity.progress == ProgressWindow(),
+        guard status.alreadyThere == nil, status.totalBytes == nil, status.copyingFromPercent ?? 0 == 0,
+            activity.progress == ProgressWindow(),
             let sample = activity.sample, sample.timeout == nil, let enteredAt = activity.enteredAt,
             let sampledAt = Self.nanoseconds(sample.at), let entered = Self.nanoseconds(enteredAt),
             let lastSequence = UInt32(exactly: tally.lastSequence), let stale = UInt32(exactly: tally.stale),
@@ -255,7 +257,8 @@ private struct QuietActivity: Hashable, Sendable {
     /// The activity it keeps.
     var activity: TransferActivity {
         TransferActivity(
-            driverStatus: TransferDriverStatus(failsNextOutcome: failsNextOutcome, isCopying: isCopying),
+            driverStatus: TransferDriverStatus(
+                failsNextOutcome: failsNextOutcome, copyingFromPercent: isCopying ? 0 : nil),
             tally: RecordTally(
                 lastSequence: Int(lastSequence), stale: Int(stale), invalid: Int(invalid), missed: Int(missed)),
             sample: TransferSample(at: .nanoseconds(sampledAt), visit: Int(visit)), enteredAt: .nanoseconds(enteredAt))
