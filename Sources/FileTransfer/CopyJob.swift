@@ -279,8 +279,8 @@ public final class CopyJob: Sendable {
         let start: Start
         switch try plan(source, sourceStatus: sourceStatus, in: directory) {
         case .alreadyComplete(let file):
+            // No progress: nothing was copied, and the outcome carries the size.
             try directory.matchMetadata(of: request.name, to: sourceStatus)
-            progress(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
             return .done(.alreadyComplete(file))
         case .write(let planned):
             start = planned

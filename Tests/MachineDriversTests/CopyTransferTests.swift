@@ -336,6 +336,26 @@ extension CopyFixture {
             ])
     }
 
+    /// A run that moves no byte reports its outcome alone: an empty file, and then the same file found already
+    /// there by a second transfer (skipped by size and time), each record their start and their completion, no
+    /// progress of 100% between them (it said nothing the completion does not, and cost an event a file).
+    @Test func aRunThatMovesNoBytesRecordsOnlyItsStartAndItsOutcome() async throws {
+        let fixture = try CopyFixture(chunks: 0)
+        defer { fixture.remove() }
+        var histories: [[TransferEvent]] = []
+        for _ in 0..<2 {
+            let transfer = try fixture.transfer(fileSystem: .posix)
+            transfer.machine.send(.start)
+            await untilEnded(transfer.machine)
+            await transfer.settle()
+            histories.append(transfer.machine.engine.history.map(\.event))
+            #expect(transfer.machine.state == .completed(file: fixture.final))
+        }
+        let alone: [TransferEvent] = [.start, .succeeded(request: 1, file: fixture.final)]
+        #expect(histories == [alone, alone])
+        #expect(FileManager.default.contents(atPath: fixture.final) == Data())
+    }
+
     /// A completed transfer keeps its machine and lets go of its job and its last run: before, the run's stopper
     /// stayed with the visit it ran in, and with it the run's finished task and its allocations, about 2.4 KB for
     /// every completed row of a copy dashboard (issue 23, item 6).

@@ -266,7 +266,7 @@ package final class CopyTransfer: TransferDriver {
             let stopper = RunStopper(job: job)
             guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
             let outcome = await run(job, stoppedBy: stopper, forwarding: forwarder, slot: slot)
-            report(outcome, of: job, request: request, to: sender, forwarder: forwarder)
+            report(outcome, of: job, request: request, to: sender)
             // The outcome has reached the machine: a pause from now on is the transition function's to judge.
             suspension.withLock { $0.runEnded(visit: sender.visit) }
         }
@@ -315,16 +315,25 @@ package final class CopyTransfer: TransferDriver {
     /// Tells the machine, through the visit's `sender`, what the run of `job` for `request` came to.
     private func report(
         _ outcome: Result<CopyOutcome, TransferError>, of job: CopyJob, request: Int,
-        to sender: StateMachine<TransferModel, TransferEvent>.Sender, forwarder: ProgressForwarder
+        to sender: StateMachine<TransferModel, TransferEvent>.Sender
     ) {
         switch outcome {
         case .success(.completed(let file)), .success(.alreadyComplete(let file)):
             // Also when a pause was asked: the job was past its last chunk, so the file is committed. The job is
             // done with: a completed row keeps its machine, not the job's own lifecycle machine and options (a
             // later run would make a job anew, as a first one does).
+            //
+            //
+            // The outcome alone: no progress of 100% first, which says nothing the completion does not (progress is
+            // not completion; a copied file's last chunk reported its percent already). An empty file, or one a
+            // rerun finds already there (its job reports no progress), so records its start and its end, and no
+            // event between them; the status holds the file's size before the completion is sent, so whoever
+            // reads the completion's record reads the size with it.
             self.job.withLock { if $0 === job { $0 = nil } }
-            driverStatus.change { $0.alreadyThere = Self.alreadyThere(outcome) }
-            forwarder.forward(CopyProgress(bytesWritten: file.size, totalBytes: file.size))
+            driverStatus.change { status in
+                status.alreadyThere = Self.alreadyThere(outcome)
+                status.totalBytes = file.size
+            }
             sender.send(.succeeded(request: request, file: file.path))
         case .success(.interrupted):
             // Stopped at a chunk boundary: for a pause, the machine may now move to paused. Otherwise the visit
@@ -520,7 +529,7 @@ private final class DriverStatus: Sendable {
     }
 
     /// Records the source's size the first time a job reports it (and whenever it changes), and the percent
-    /// the job is copying from once it reports bytes still to copy (a file found already there reports none);
+    /// the job is copying from once it reports bytes still to copy (a file found already there reports no progress);
     /// returns whether that changed the status.
     func note(_ progress: CopyProgress) -> Bool {
         current.withLock { status in
