@@ -28,12 +28,14 @@ final class Checkpointer: Sendable {
     private let fileSystem: FileSystem
     private let journal: CopyJournal?
     private let name: String
-    private let path: String
+    private let path: DeferredPath
 
     /// Checkpoints the partial at `path` whose open descriptor is `partial`; `durable` is the offset already
     /// on storage. The first request takes a descriptor of its own (a duplicate, never a reopen by name);
     /// a file smaller than the distance between requests, most files of a tree, never needs one.
-    init(partial: Int32, path: String, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem) {
+    init(
+        partial: Int32, path: DeferredPath, name: String, durable: Int64, journal: CopyJournal?, fileSystem: FileSystem
+    ) {
         self.partial = partial
         self.path = path
         self.name = name
@@ -71,7 +73,7 @@ final class Checkpointer: Sendable {
                 state.own = own
                 return own
             } catch {
-                state.failure = TransferError.io(operation: "reopen", path: path, reason: error)
+                state.failure = TransferError.io(operation: "reopen", path: path.string, reason: error)
                 return nil
             }
         }
@@ -86,7 +88,7 @@ final class Checkpointer: Sendable {
             do throws(Errno) {
                 try fileSystem.sync(descriptor)
             } catch {
-                outcome = TransferError.writing(path, operation: "sync", error)
+                outcome = TransferError.writing(path.string, operation: "sync", error)
             }
             if outcome == nil {
                 do throws(TransferError) {

@@ -375,7 +375,7 @@ public final class CopyJob: Sendable {
         }
         // A file with no name is never resumed: no checkpoint of it is journaled.
         let checkpointer = Checkpointer(
-            partial: staged.partialDescriptor, path: staged.partialPath, name: request.name,
+            partial: staged.partialDescriptor, path: staged.partialLocation, name: request.name,
             durable: staged.offset, journal: staged.isUnnamed ? nil : journal, fileSystem: options.fileSystem)
         do throws(TransferError) {
             switch try loop(

@@ -180,7 +180,12 @@ public final class DestinationDirectory: Sendable {
 
     /// The path of `name` in this directory, for messages.
     public func path(of name: String) -> String {
-        path + "/" + name
+        DeferredPath.joining(path, name)
+    }
+
+    /// ``path(of:)``, joined only when a message asks for it.
+    func location(of name: String) -> DeferredPath {
+        DeferredPath(directory: path, name: name)
     }
 
     /// The entry `name` as it is (a symbolic link is described, not followed); nil when there is none.

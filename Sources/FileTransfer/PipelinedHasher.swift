@@ -24,10 +24,9 @@ final class PipelinedHasher: @unchecked Sendable {
     // place, touch each lane's state one at a time in order (``HashLanes``). The queued blocks capture a lane, the
     // combiner and a buffer's semaphore, never `self`, so the last release (and `deinit`, which drains the queues
     // before freeing the buffers) never happens on a queue itself.
-    /// For each buffer of the ring, signalled when it is free (its write and hashes are done); made with the buffer.
-    private var free: [DispatchSemaphore?]
-    /// The ring; a buffer is allocated the first time it is handed out (a file of one chunk needs one).
-    private var buffers: [UnsafeMutableRawBufferPointer?]
+    /// The ring, in one array (a file of a tree makes one ring): each buffer is allocated the first time it is
+    /// handed out (a file of one chunk needs one), with its semaphore.
+    private var ring: [RingSlot]
     private var next = 0
     /// How many chunks (and holes) were handed in; producer-only.
     private var handedIn = 0
@@ -55,15 +54,14 @@ final class PipelinedHasher: @unchecked Sendable {
         precondition(chunkSize > 0 && depth > 0, "chunk size and depth must be positive")
         self.chunkSize = chunkSize
         self.writes = writes
-        self.free = Array(repeating: nil, count: depth)
-        self.buffers = Array(repeating: nil, count: depth)
+        self.ring = Array(repeating: RingSlot(), count: depth)
         self.position = hasher.byteCount
         self.lanes = HashLanes(count: lanes, continuing: hasher)
     }
 
     deinit {
         waitForQueues()
-        for case let buffer? in buffers { ChunkBuffers.shared.give(buffer) }
+        for case let buffer? in ring.lazy.map(\.buffer) { ChunkBuffers.shared.give(buffer) }
     }
 
     /// One ring buffer, page-aligned so that it can be written straight to storage: from the shared pool, which
@@ -81,12 +79,9 @@ final class PipelinedHasher: @unchecked Sendable {
     /// Adds buffers until the ring holds `depth`, once every chunk handed in so far is written and hashed
     /// (so every buffer is back): with more buffers filled ahead, ``QueuedWrites`` can write several at once.
     func deepen(to depth: Int) {
-        guard depth > buffers.count else { return }
+        guard depth > ring.count else { return }
         waitForQueues()
-        for _ in buffers.count..<depth {
-            buffers.append(nil)
-            free.append(nil)
-        }
+        ring.append(contentsOf: repeatElement(RingSlot(), count: depth - ring.count))
     }
 
     /// Hashes on `count` lanes from now on (when that is more than now), once every chunk handed in so far is
@@ -104,11 +99,11 @@ final class PipelinedHasher: @unchecked Sendable {
     func fill<Failure: Error>(
         at position: Int64? = nil, _ fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
     ) throws(Failure) -> Int {
-        let free = self.free[next] ?? DispatchSemaphore(value: 1)
-        self.free[next] = free
+        let free = ring[next].free ?? DispatchSemaphore(value: 1)
+        ring[next].free = free
         free.wait()
-        let buffer = buffers[next] ?? Self.buffer(of: chunkSize)
-        buffers[next] = buffer
+        let buffer = ring[next].buffer ?? Self.buffer(of: chunkSize)
+        ring[next].buffer = buffer
         let count: Int
         do {
             count = try fill(buffer)
@@ -121,7 +116,7 @@ final class PipelinedHasher: @unchecked Sendable {
             return 0
         }
         precondition(count <= buffer.count, "filled \(count) bytes into a \(buffer.count)-byte buffer")
-        next = (next + 1) % buffers.count
+        next = (next + 1) % ring.count
         // The ring hands this buffer out again only after the lanes and the write are done with it: they own it now.
         nonisolated(unsafe) let filled = UnsafeRawBufferPointer(rebasing: buffer[..<count])
         let besideWrites = writesInBackground
@@ -248,6 +243,13 @@ final class PipelinedHasher: @unchecked Sendable {
         }
         return position
     }
+}
+
+/// One buffer of a ``PipelinedHasher``'s ring and the semaphore signalled when it is free (its write and hashes
+/// are done); both made the first time the buffer is handed out.
+private struct RingSlot {
+    var free: DispatchSemaphore?
+    var buffer: UnsafeMutableRawBufferPointer?
 }
 
 /// Hands a ring buffer out again (signals its semaphore, `free`) once its write and every lane hashing a part of it

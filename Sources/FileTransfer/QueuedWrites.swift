@@ -30,7 +30,7 @@ final class QueuedWrites: Sendable {
     private let inPlace = Locked(())
     private let descriptor: Int32
     private let fileSystem: FileSystem
-    private let path: String
+    private let path: DeferredPath
     private let state: Locked<State>
 
     private struct State {
@@ -64,7 +64,13 @@ final class QueuedWrites: Sendable {
 
     /// Writes to `descriptor`, the partial at `path` (only for messages); the caller closes the
     /// descriptor, after ``drain()``.
-    init(descriptor: Int32, path: String, fileSystem: FileSystem) {
+    convenience init(descriptor: Int32, path: String, fileSystem: FileSystem) {
+        self.init(descriptor: descriptor, location: DeferredPath(path), fileSystem: fileSystem)
+    }
+
+    /// Writes to `descriptor`, the partial at `location` (only for messages); the caller closes the
+    /// descriptor, after ``drain()``.
+    init(descriptor: Int32, location path: DeferredPath, fileSystem: FileSystem) {
         self.descriptor = descriptor
         self.path = path
         self.fileSystem = fileSystem
@@ -154,7 +160,7 @@ final class QueuedWrites: Sendable {
             }
             return nil
         } catch {
-            return TransferError.writing(path, operation: "write", error)
+            return TransferError.writing(path.string, operation: "write", error)
         }
     }
 

@@ -66,13 +66,16 @@ public struct StagedFile: ~Copyable {
     public var directory: String { destination.path }
 
     /// The path of the partial file; for a file with no name, the path it gets (what its errors name).
-    public var partialPath: String { Self.path(of: place, name: name, in: destination) }
+    public var partialPath: String { partialLocation.string }
+
+    /// ``partialPath``, joined only when a message asks for it.
+    var partialLocation: DeferredPath { Self.location(of: place, name: name, in: destination) }
 
     /// The path of the partial at `place` for `name` in `directory`; for a file with no name, the path it gets.
-    private static func path(of place: Place, name: String, in directory: DestinationDirectory) -> String {
+    private static func location(of place: Place, name: String, in directory: DestinationDirectory) -> DeferredPath {
         switch place {
-        case .named(let partialName): directory.path(of: partialName)
-        case .unnamed: directory.path(of: name)
+        case .named(let partialName): directory.location(of: partialName)
+        case .unnamed: directory.location(of: name)
         }
     }
 
@@ -131,7 +134,7 @@ public struct StagedFile: ~Copyable {
         self.offset = 0
         self.durableOffset = 0
         self.writes = QueuedWrites(
-            descriptor: descriptor, path: Self.path(of: place, name: name, in: directory),
+            descriptor: descriptor, location: Self.location(of: place, name: name, in: directory),
             fileSystem: directory.fileSystem)
         self.hasher = PipelinedHasher(chunkSize: chunkSize, writes: writes)
     }

@@ -188,6 +188,9 @@ extension StateMachine.Core {
         _ = withWork { work, core in
             let registration = StateMachine.Registration(
                 id: core.makeID(), label: label, predicate: predicate, work: body)
+            // Room for two at the first: a machine usually registers its work in a pair (a visit's work and what
+            // runs after it), and growing from one to two made a second array a machine.
+            if work.registrations.isEmpty { work.registrations.reserveCapacity(2) }
             work.registrations.append(registration)
             if predicate(core.state) { core.start(registration, in: &work, into: &effects) }
         }
