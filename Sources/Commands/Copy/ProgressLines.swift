@@ -77,12 +77,13 @@ package struct ProgressLines: Hashable, Sendable {
     }
 
     /// `shown`, `label`, `text` quoted and a closing parenthesis, made in one string grown once (a line a file of a
-    /// tree copy).
-    private static func quoting(_ text: String, after shown: String, _ label: StaticString) -> String {
+    /// tree copy). The label is a string literal, whose storage is the program's own: a `StaticString` label made a
+    /// string of it for each line (one allocation a file).
+    private static func quoting(_ text: String, after shown: String, _ label: String) -> String {
         var line = ""
-        line.reserveCapacity(shown.utf8.count + label.utf8CodeUnitCount + text.utf8.count + 3)
+        line.reserveCapacity(shown.utf8.count + label.utf8.count + text.utf8.count + 3)
         line += shown
-        line += label.description
+        line += label
         DisplayText.appendQuoted(text, to: &line)
         line += ")"
         return line
