@@ -2,8 +2,8 @@
 /// its partial in no message unless something fails, and joining the two for each file of a tree, in case, made
 /// two strings a file.
 struct DeferredPath: Sendable {
-    /// The directory's path; empty when `name` is the whole path.
-    private let directory: String
+    /// The directory's path; nil when `name` is the whole path.
+    private let directory: String?
     private let name: String
 
     /// `name` in the directory at `directory`.
@@ -14,12 +14,12 @@ struct DeferredPath: Sendable {
 
     /// A path known whole.
     init(_ path: String) {
-        directory = ""
+        directory = nil
         name = path
     }
 
     /// The path.
-    var string: String { directory.isEmpty ? name : Self.joining(directory, name) }
+    var string: String { directory.map { Self.joining($0, name) } ?? name }
 
     /// `directory/name`, made in one string.
     static func joining(_ directory: String, _ name: String) -> String {

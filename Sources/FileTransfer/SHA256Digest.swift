@@ -58,13 +58,13 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible, Codable
         String(unsafeUninitializedCapacity: 2 * count) { text in writeHex(leading: count, into: text) }
     }
 
-    /// Appends the first `count` bytes to `bytes` as ``hex(leading:)`` spells them, making no string (a journal line
-    /// holds a checksum and a digest in hexadecimal).
-    func appendHex(leading count: Int = 32, to bytes: inout [UInt8]) {
+    /// Appends the 64 digits of ``hex`` to `bytes`, making no string (a journal line holds a digest in
+    /// hexadecimal; its checksum, the leading digits of another, is written in place with ``writeHex(leading:into:)``).
+    func appendHex(to bytes: inout [UInt8]) {
         let start = bytes.count
-        bytes.appendRoom(2 * count)
+        bytes.appendRoom(64)
         bytes.withUnsafeMutableBufferPointer { all in
-            _ = writeHex(leading: count, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
+            _ = writeHex(leading: 32, into: UnsafeMutableBufferPointer(rebasing: all[start...]))
         }
     }
 

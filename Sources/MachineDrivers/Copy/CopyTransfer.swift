@@ -323,7 +323,6 @@ package final class CopyTransfer: TransferDriver {
             // done with: a completed row keeps its machine, not the job's own lifecycle machine and options (a
             // later run would make a job anew, as a first one does).
             //
-            //
             // The outcome alone: no progress of 100% first, which says nothing the completion does not (progress is
             // not completion; a copied file's last chunk reported its percent already). An empty file, or one a
             // rerun finds already there (its job reports no progress), so records its start and its end, and no
