@@ -20,14 +20,28 @@ final class CopyControl: Sendable {
     }
 
     private let machine: Machine
+    /// The file the job copies, as its request names it: escaped only when a failure message shows it.
+    private let fileName: String
     /// The sender of the run under way, so that an interrupt from outside the run's task reaches it
     /// (``interruptCurrentRun()``); stale once that run ended.
     private let current = Locked<Machine.Sender?>(nil)
 
-    /// A controller in `ready`; `label` names the machine (the file being copied).
-    init(label: String) {
-        machine = Machine(initial: .ready, label: label, historyLimit: 16, transition: CopyLifecycle.transition)
+    /// A controller in `ready` for the job copying the file `fileName`.
+    ///
+    /// Its machine keeps no history and has one label for every job: nothing reads a job's lifecycle but the job
+    /// itself, and the file's name, escaped, is only for the messages of a broken invariant. A history and a label
+    /// of its own cost every file of a tree copy a ring and a string it never read.
+    init(fileName: String) {
+        self.fileName = fileName
+        machine = Machine(
+            initial: .ready, label: Self.machineLabel, historyLimit: 0, transition: CopyLifecycle.transition)
     }
+
+    /// The label of every job's lifecycle machine.
+    static let machineLabel = "copy job"
+
+    /// The job, as a broken invariant's message names it: `copy NAME`, the name escaped.
+    private var jobName: String { "copy \(DisplayText.escaped(fileName))" }
 
     /// Stops the machine, which nothing else holds (its senders hold it weakly), as its own `deinit` would next,
     /// but in code specialised for the lifecycle: the engine's `deinit` runs its generic code unspecialised,
@@ -50,9 +64,9 @@ final class CopyControl: Sendable {
         case .ignored:
             return nil
         case .invalid(let reason):
-            preconditionFailure("CopyJob.run of \(machine.label): \(reason)")
+            preconditionFailure("CopyJob.run of \(jobName): \(reason)")
         case .updated, .stayed, .stopped, .stale, .postponed, .overflowed:
-            preconditionFailure("Internal inconsistency: \(machine.label) began a run with outcome \(outcome)")
+            preconditionFailure("Internal inconsistency: \(jobName) began a run with outcome \(outcome)")
         }
     }
 
@@ -74,7 +88,7 @@ final class CopyControl: Sendable {
         case .interrupting: .interrupt
         case .cancelling: .cancel
         case .ready, .discarding, .completed, .cancelled:
-            preconditionFailure("Internal inconsistency: \(machine.label)'s loop runs in \(machine.state)")
+            preconditionFailure("Internal inconsistency: \(jobName)'s loop runs in \(machine.state)")
         }
     }
 

@@ -67,7 +67,7 @@ public final class CopyJob: Sendable {
         self.request = request
         self.journal = journal
         self.options = options
-        self.control = CopyControl(label: "copy \(DisplayText.escaped(request.name))")
+        self.control = CopyControl(fileName: request.name)
     }
 
     /// Where the job is in its life.

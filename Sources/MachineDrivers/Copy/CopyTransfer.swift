@@ -58,6 +58,11 @@ package final class CopyTransfer: TransferDriver {
     /// record before the one it was restored with (``SettledTransfer/recordsStart``).
     package let recordsStart: Int
 
+    /// The label of a running visit's work, which copies (``StateMachine/whileIn(where:label:_:)``).
+    package static let copyWorkLabel = "copy"
+    /// The label of the work of the idle visit after a cancel, which removes the partial.
+    package static let discardWorkLabel = "discard"
+
     /// What the failure message of a fault armed by `f` ends with, so it never passes for a real one.
     package static let simulatedFaultNote = " (simulated fault: --simulate-faults)"
 
@@ -99,13 +104,15 @@ package final class CopyTransfer: TransferDriver {
         self.journal = journal
         self.sharedOptions = sharedOptions
         let engine = machine.engine
-        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: "copy \(name)") {
+        // The work's labels are the same for every transfer: the machine's own label names the file (escaped), and a
+        // label with the name in it cost two strings a file.
+        engine.whileIn(where: { if case .running = $0.phase { true } else { false } }, label: Self.copyWorkLabel) {
             [weak self] sender in
             await self?.copy(for: sender)
         }
         // Idle after a request (a cancel), never the idle a transfer starts in: nothing is there to discard, and
         // a tree of a million files starts without a task each.
-        engine.whileIn(where: { $0.phase == .idle && $0.lastRequest > 0 }, label: "discard \(name)") {
+        engine.whileIn(where: { $0.phase == .idle && $0.lastRequest > 0 }, label: Self.discardWorkLabel) {
             [weak self] sender in
             await self?.discard(for: sender)
         }
