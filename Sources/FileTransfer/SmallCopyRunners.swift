@@ -26,6 +26,15 @@ import Darwin
 /// A copy waiting its turn holds no descriptor (it has opened nothing yet), and one stopped meanwhile returns as
 /// soon as its turn comes, before it opens anything (``CopyJob``). A large file's copy, which may wait long for the
 /// device, keeps a queue of its own.
+///
+/// Runners run at a lower scheduling priority than the process's other threads (``niceIncrement``, on Linux): they
+/// are most of the threads that want a core while a tree of small files is copied, and each of their copies is
+/// finished by others — the thread that walks the tree and hands copies out (or the dashboard's), the journal's
+/// thread that commits them in batches, the threads that tell the machines. At the same priority, on a machine with
+/// few cores, those few threads waited for a core behind four runners, the runners then waited for them, and the
+/// cores idled in between: 10,000 empty files on a 2-core machine took 11% less time once runners yield (device,
+/// 6 alternated rounds: 0.40 s against 0.45 s), as fast as the cores let the slowest of those threads go. A
+/// dashboard's own thread keeps its priority too, so keys are answered while the files are copied.
 final class SmallCopyRunners: Sendable {
     /// The runners every copy of the process shares: as many as copies wait, up to twice the cores (at least
     /// four), and up to 64 (as many copies as run at once) when copies wait over 10 ms; each ends after 5 s idle.
@@ -112,6 +121,7 @@ final class SmallCopyRunners: Sendable {
     private func startRunner() {
         let idle = DispatchTimeInterval.milliseconds(Int(idleTimeout.inSeconds * 1000))
         DetachedThread.start(name: "statetui copy") { [self] in
+            Self.lowerThisThreadsPriority()
             while true {
                 let timedOut = handedIn.wait(timeout: .now() + idle) == .timedOut
                 let now = clock.now
@@ -135,6 +145,28 @@ final class SmallCopyRunners: Sendable {
             }
         }
     }
+
+    /// How many nice levels below the process's other threads a runner runs (Linux, where a thread's nice value is its
+    /// own). Four levels give a runner about 40% of the weight of a thread at the process's level when both want a
+    /// core, and a runner still takes every core nothing else wants.
+    static let niceIncrement: Int32 = 4
+
+    /// Lowers the calling thread's scheduling priority by ``niceIncrement`` from where it is (never above the
+    /// lowest priority there is); elsewhere than Linux, where a nice value belongs to the whole process, nothing.
+    static func lowerThisThreadsPriority() {
+        #if os(Linux)
+        // `who` 0 is the calling thread itself: on Linux every thread has its own nice value.
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)
+        // -1 is also a nice value: only `errno` tells a failure apart. A priority that cannot be read is left alone.
+        guard errno == 0 else { return }
+        _ = setpriority(which, 0, min(current + niceIncrement, lowestPriority))
+        #endif
+    }
+
+    /// The lowest scheduling priority a thread can have: nice 19.
+    static let lowestPriority: Int32 = 19
 
     /// The cores the system has online (1 when it cannot tell).
     private static var onlineProcessors: Int {

@@ -58,6 +58,37 @@ import Darwin
         #expect((1...3).contains(runners.running))
     }
 
+    /// A runner copies at a lower scheduling priority than the thread that hands it copies, which keeps its own: on
+    /// Linux, where a thread's nice value is its own, ``SmallCopyRunners/niceIncrement`` levels lower (never lower
+    /// than the lowest there is); elsewhere, at the process's.
+    @Test func aRunnerCopiesBelowTheThreadThatHandsItCopies() {
+        let runners = SmallCopyRunners(threads: 1, mostThreads: 1, patience: .seconds(60), idleTimeout: .seconds(60))
+        let niceOfTheRunner = Locked<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let handingIn = Self.niceOfThisThread()
+        runners.run {
+            niceOfTheRunner.withLock { $0 = Self.niceOfThisThread() }
+            done.signal()
+        }
+        done.wait()
+        #if os(Linux)
+        let expected = min(handingIn + SmallCopyRunners.niceIncrement, SmallCopyRunners.lowestPriority)
+        #else
+        let expected = handingIn
+        #endif
+        #expect(niceOfTheRunner.withLock { $0 } == expected)
+        #expect(Self.niceOfThisThread() == handingIn)
+    }
+
+    /// The calling thread's nice value (on Linux its own; elsewhere the process's).
+    private static func niceOfThisThread() -> Int32 {
+        #if os(Linux)
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+        getpriority(PRIO_PROCESS, 0)
+        #endif
+    }
+
     /// While every runner is held by a copy that waits (for a slow device, say), a copy handed in after another
     /// waited longer than the patience starts one more runner, which runs it: copies that wait for the device are
     /// soon as many at once as before there were runners. Never more than the most runners start.
