@@ -99,11 +99,19 @@ extension StateMachine {
             }
         }
 
-        /// Takes every watching feed of many machines out of the list, to tell after the lock.
+        /// Takes every watching feed of many machines whose cursor is below `sequence`, the number of the record being
+        /// made, out of the list, to tell after the lock; a feed whose cursor is at or past it keeps watching.
         @inlinable
-        mutating func wakeWatchers(into effects: inout Effects?) {
+        mutating func wakeWatchers(recording sequence: Int, into effects: inout Effects?) {
             var waking: [RecordWatcher] = []
-            swap(&waking, &watchers)
+            if watchers.allSatisfy({ $0.after < sequence }) {
+                // Every watcher is told, as nearly always: the list is handed over whole.
+                swap(&waking, &watchers)
+            } else {
+                waking = watchers.filter { $0.after < sequence }
+                watchers.removeAll { $0.after < sequence }
+                if waking.isEmpty { return }
+            }
             // Handed over whole when the effects hold none yet (they rarely do): no second list is made.
             effects.edit { effects in
                 if effects.wakeWatchers.isEmpty {

@@ -266,7 +266,7 @@ extension StateMachine.Core {
         into effects: inout Effects?
     ) {
         if !live.readers.parkedFeeds.isEmpty { live.readers.wakeParkedFeeds(into: &effects) }
-        if !live.readers.watchers.isEmpty { live.readers.wakeWatchers(into: &effects) }
+        if !live.readers.watchers.isEmpty { live.readers.wakeWatchers(recording: sequence + 1, into: &effects) }
         if let reportLevel, source.level(of: outcome) >= reportLevel {
             let note = live.reports.recordNote(
                 StateMachine.RecordNote(

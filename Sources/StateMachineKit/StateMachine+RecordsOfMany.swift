@@ -109,8 +109,9 @@ extension StateMachine {
         /// Adds `machine`; every feed of the set, now and later, reads its records after `sequence`: by default
         /// from the first one; a machine restored from a ``Snapshot`` is read from the oldest record it holds
         /// (`snapshot.history.first.sequence - 1`), so the records before the snapshot are not counted as
-        /// ``RecordBatch/missed``. Returns its index in the feeds' batches: one more than the index returned
-        /// before.
+        /// ``RecordBatch/missed``. A `sequence` past the machine's newest record (``StateMachine/sequence`` + 1)
+        /// skips the record of an event about to be sent: no feed names the machine, or even wakes, for a record at or
+        /// before `sequence`. Returns its index in the feeds' batches: one more than the index returned before.
         @inlinable @discardableResult
         public func add(_ machine: StateMachine, after sequence: Int = 0) -> Int {
             precondition(sequence >= 0, "MachineSet.add(_:after:) takes a sequence of 0 or more, got \(sequence)")
@@ -192,16 +193,21 @@ extension StateMachine {
 extension StateMachine.IndexedRecordBatch: Equatable where Event: Equatable {}
 extension StateMachine.IndexedRecordBatch: Hashable where Event: Hashable {}
 
-/// A feed of many machines watching one machine: told once, after that machine's lock, when it records.
+/// A feed of many machines watching one machine: told once, after that machine's lock, when it makes a record
+/// after the feed's cursor.
 @usableFromInline
 struct RecordWatcher: Sendable {
     @usableFromInline let waker: RecordsWaker
     @usableFromInline let index: Int
+    /// The feed's cursor: a record numbered at or below it is one the feed would not name (a cursor a machine has
+    /// not reached yet, ``StateMachine/MachineSet/add(_:after:)``), so it tells the feed nothing.
+    @usableFromInline let after: Int
 
     @usableFromInline
-    init(waker: RecordsWaker, index: Int) {
+    init(waker: RecordsWaker, index: Int, after: Int) {
         self.waker = waker
         self.index = index
+        self.after = after
     }
 }
 
@@ -346,7 +352,7 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         let waker = self.waker
         let behind = machine.core.withLock { core in
             if core.sequence > cursor { return true }
-            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
+            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index, after: cursor))
             return false
         }
         if behind { waker.recorded(index) }
@@ -402,7 +408,8 @@ final class RecordsOfMany<State: Hashable & Sendable, Event: Sendable>: Sendable
         else { return nil }
         let waker = self.waker
         let read = machine.core.withLock { core -> (Taken, Int)? in
-            core.live.readers.watchers.append(RecordWatcher(waker: waker, index: index))
+            core.live.readers.watchers.append(
+                RecordWatcher(waker: waker, index: index, after: max(cursor, core.sequence)))
             return core.sequence > cursor ? (take(core, cursor), core.sequence) : nil
         }
         guard let (taken, sequence) = read else { return nil }

@@ -132,6 +132,12 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
     @inlinable
     public var isStopped: Bool { core.withLock { $0.isStopped } }
 
+    /// The ``Record/sequence`` of the newest record the machine made (0 before its first): a cursor for
+    /// ``records(after:)`` or ``MachineSet/add(_:after:)`` that reads only what the machine records from now on.
+    /// `sequence + 1` also skips the record of the event about to be sent, for a reader that has no use for it.
+    @inlinable
+    public var sequence: Int { core.withLock { $0.sequence } }
+
     /// Applies `event` and returns what happened; `.stopped` after ``stop()``.
     @inlinable @discardableResult
     public func send(_ event: Event) -> Outcome {

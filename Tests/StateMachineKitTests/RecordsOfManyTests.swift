@@ -222,6 +222,26 @@ import Testing
         #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [0, 1, 1])
     }
 
+    /// A machine added with a cursor past its newest record (``StateMachine/sequence`` + 1) is named from the record
+    /// after the next one: the next record wakes no feed (its watcher stays in place), the one after it is named.
+    @Test func aCursorPastTheNewestRecordSkipsTheNextRecordWithoutAWake() async {
+        let machines = Self.machines(2)
+        let set = Machine.MachineSet()
+        machines[0].send(.move)
+        #expect(machines.map(\.sequence) == [1, 0])
+        #expect(set.add(machines[0], after: machines[0].sequence + 1) == 0)
+        #expect(set.add(machines[1]) == 1)
+        var feed = set.changes().makeAsyncIterator()
+        await Self.watched(machines)
+        machines[0].send(.move)  // its second record, at the cursor
+        #expect(machines.map { $0.core.withLock { $0.readers.watchers.count } } == [1, 1])
+        machines[1].send(.move)
+        #expect(await feed.next() == [1])
+        machines[0].send(.change)
+        #expect(await feed.next() == [0])
+        #expect(machines.map(\.sequence) == [3, 1])
+    }
+
     /// The two feeds of many machines.
     enum Feed: CaseIterable, Sendable {
         case records

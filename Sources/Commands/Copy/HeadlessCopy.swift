@@ -147,7 +147,11 @@ enum HeadlessCopy {
                     break
                 }
                 onStart(transfer)
-                let index = machines.add(transfer.machine.engine)
+                let engine = transfer.machine.engine
+                // Read from the record after the start's: a running state before any progress prints nothing, so the
+                // start's own record would only wake the feed's reader, and this thread, for a look that finds nothing
+                // to print (half of the feed's wakes in a tree of small files).
+                let index = machines.add(engine, after: engine.sequence + 1)
                 active.append(Active(transfer: transfer, index: index))
                 transfer.machine.send(.start)
             }
