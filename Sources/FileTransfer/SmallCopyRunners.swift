@@ -77,6 +77,11 @@ final class SmallCopyRunners: Sendable {
         }
     }
 
+    /// The nice value every runner runs at (Linux): ``niceIncrement`` levels below the thread that made the runners
+    /// (the first copy's, for ``shared``), read once, so that a runner another runner starts (a copy waited too long)
+    /// runs at the same level, not lower again. Nil where a thread has no nice value of its own, or it was unreadable.
+    let runnerNice: Int32?
+
     /// Runners started as copies are handed in: `threads` (at least one) at once, up to `mostThreads` as copies wait
     /// longer than `patience`; each ends after `idleTimeout` without a copy.
     init(threads: Int, mostThreads: Int, patience: Duration, idleTimeout: Duration) {
@@ -84,6 +89,7 @@ final class SmallCopyRunners: Sendable {
         self.mostThreads = max(self.threads, mostThreads)
         self.patience = patience
         self.idleTimeout = idleTimeout
+        runnerNice = Self.niceOfThisThread().map { min($0 + Self.niceIncrement, Self.lowestPriority) }
     }
 
     /// How many runners there are now.
@@ -121,7 +127,7 @@ final class SmallCopyRunners: Sendable {
     private func startRunner() {
         let idle = DispatchTimeInterval.milliseconds(Int(idleTimeout.inSeconds * 1000))
         DetachedThread.start(name: "statetui copy") { [self] in
-            Self.lowerThisThreadsPriority()
+            if let runnerNice { Self.setNiceOfThisThread(runnerNice) }
             while true {
                 let timedOut = handedIn.wait(timeout: .now() + idle) == .timedOut
                 let now = clock.now
@@ -151,17 +157,24 @@ final class SmallCopyRunners: Sendable {
     /// core, and a runner still takes every core nothing else wants.
     static let niceIncrement: Int32 = 4
 
-    /// Lowers the calling thread's scheduling priority by ``niceIncrement`` from where it is (never above the
-    /// lowest priority there is); elsewhere than Linux, where a nice value belongs to the whole process, nothing.
-    static func lowerThisThreadsPriority() {
+    /// The calling thread's own nice value (Linux, where `who` 0 names the calling thread, not the process); nil
+    /// elsewhere, where a nice value belongs to the whole process, or when it cannot be read.
+    static func niceOfThisThread() -> Int32? {
         #if os(Linux)
-        // `who` 0 is the calling thread itself: on Linux every thread has its own nice value.
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
         errno = 0
-        let current = getpriority(which, 0)
-        // -1 is also a nice value: only `errno` tells a failure apart. A priority that cannot be read is left alone.
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, min(current + niceIncrement, lowestPriority))
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        // -1 is also a nice value: only `errno` tells a failure apart.
+        return errno == 0 ? nice : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives the calling thread the nice value `nice` (Linux; a runner only ever lowers its priority, which needs no
+    /// privilege). A value that cannot be set leaves the thread as it is: it copies all the same.
+    static func setNiceOfThisThread(_ nice: Int32) {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
         #endif
     }
 

@@ -58,35 +58,52 @@ import Darwin
         #expect((1...3).contains(runners.running))
     }
 
-    /// A runner copies at a lower scheduling priority than the thread that hands it copies, which keeps its own: on
-    /// Linux, where a thread's nice value is its own, ``SmallCopyRunners/niceIncrement`` levels lower (never lower
-    /// than the lowest there is); elsewhere, at the process's.
-    @Test func aRunnerCopiesBelowTheThreadThatHandsItCopies() {
-        let runners = SmallCopyRunners(threads: 1, mostThreads: 1, patience: .seconds(60), idleTimeout: .seconds(60))
-        let niceOfTheRunner = Locked<Int32?>(nil)
+    /// A runner copies at a lower scheduling priority than the thread that made the runners, which keeps its own:
+    /// on Linux, where a thread's nice value is its own, ``SmallCopyRunners/niceIncrement`` levels lower (never lower
+    /// than the lowest there is); elsewhere, at the process's. A runner that another runner started, for a copy that
+    /// waited too long, runs at the same level, not lower again.
+    @Test func runnersCopyBelowTheThreadThatMadeThemAllAtOneLevel() {
+        let making = SmallCopyRunners.niceOfThisThread()
+        let runners = SmallCopyRunners(
+            threads: 1, mostThreads: 2, patience: .milliseconds(1), idleTimeout: .seconds(60))
+        let nices = Locked<[Int32?]>([])
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let thirdStarted = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
-        let handingIn = Self.niceOfThisThread()
-        runners.run {
-            niceOfTheRunner.withLock { $0 = Self.niceOfThisThread() }
+        let recordNice: @Sendable () -> Void = {
+            nices.withLock { $0.append(SmallCopyRunners.niceOfThisThread()) }
             done.signal()
         }
-        done.wait()
+        runners.run {
+            recordNice()
+            started.signal()
+            release.wait()
+        }
+        started.wait()
+        // Both wait behind the held runner. Once it is let go it takes the second copy, finds the third waited longer
+        // than the patience and starts a second runner itself; the second copy holds it until the third has started,
+        // which can only be on that second runner.
+        runners.run {
+            recordNice()
+            thirdStarted.wait()
+        }
+        runners.run {
+            recordNice()
+            thirdStarted.signal()
+        }
+        usleep(5_000)
+        release.signal()
+        for _ in 0..<3 { done.wait() }
         #if os(Linux)
-        let expected = min(handingIn + SmallCopyRunners.niceIncrement, SmallCopyRunners.lowestPriority)
+        let expected = making.map { min($0 + SmallCopyRunners.niceIncrement, SmallCopyRunners.lowestPriority) }
+        #expect(making != nil)
         #else
-        let expected = handingIn
+        let expected: Int32? = nil
         #endif
-        #expect(niceOfTheRunner.withLock { $0 } == expected)
-        #expect(Self.niceOfThisThread() == handingIn)
-    }
-
-    /// The calling thread's nice value (on Linux its own; elsewhere the process's).
-    private static func niceOfThisThread() -> Int32 {
-        #if os(Linux)
-        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        #else
-        getpriority(PRIO_PROCESS, 0)
-        #endif
+        #expect(nices.withLock { $0 } == [expected, expected, expected])
+        #expect(runners.running == 2)
+        #expect(SmallCopyRunners.niceOfThisThread() == making)
     }
 
     /// While every runner is held by a copy that waits (for a slow device, say), a copy handed in after another
