@@ -134,7 +134,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
 
     /// The ``Record/sequence`` of the newest record the machine made (0 before its first): a cursor for
     /// ``records(after:)`` or ``MachineSet/add(_:after:)`` that reads only what the machine records from now on.
-    /// `sequence + 1` also skips the record of the event about to be sent, for a reader that has no use for it.
+    /// ``MachineSet/add(_:after:)`` also takes `sequence + 1`, which skips the record of the event about to be sent
+    /// for a reader that has no use for it.
     @inlinable
     public var sequence: Int { core.withLock { $0.sequence } }
 

@@ -59,9 +59,9 @@ package final class CopyTransfer: TransferDriver {
     package let recordsStart: Int
 
     /// The label of a running visit's work, which copies (``StateMachine/whileIn(where:label:_:)``).
-    package static let copyWorkLabel = "copy"
+    private static let copyWorkLabel = "copy"
     /// The label of the work of the idle visit after a cancel, which removes the partial.
-    package static let discardWorkLabel = "discard"
+    private static let discardWorkLabel = "discard"
 
     /// What the failure message of a fault armed by `f` ends with, so it never passes for a real one.
     package static let simulatedFaultNote = " (simulated fault: --simulate-faults)"
