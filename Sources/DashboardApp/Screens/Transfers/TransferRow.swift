@@ -211,8 +211,8 @@ package struct TransferActivity: Hashable, Sendable {
 /// A ``TransferActivity`` with nothing under way, in 38 bytes rather than 160: its progress window is a new
 /// row's, it was sampled and no timeout was armed at the sample, and its driver's status holds no text (but for
 /// the size, kept in the row, the status is its two flags: it copies, if at all, from 0%); its times are whole
-/// nanoseconds and its counts fit in 32 bits. Every completed row of a copy dashboard keeps one: a box the allocator holds in 64 bytes rather than
-/// 192. The times come first, so the counts and flags pack after them.
+/// nanoseconds and its counts fit in 32 bits. Every completed row of a copy dashboard keeps one: a box the
+/// allocator holds in 64 bytes rather than 192. The times come first, so the counts and flags pack after them.
 private struct QuietActivity: Hashable, Sendable {
     /// When the newest sample was taken, on the machine's clock, in nanoseconds.
     var sampledAt: Int64
