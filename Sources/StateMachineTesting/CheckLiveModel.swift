@@ -78,7 +78,7 @@ private func runLive<State: Hashable & Sendable, Event: Sendable>(
     defer { machine.stop() }
     await settle(machine, clock)
     let initial = machine.state
-    var checked = machine.history.last?.sequence ?? 0
+    var checked = machine.sequence
     guard invariant(initial) else {
         return (initial, ModelTrace(states: [], failure: "the invariant does not hold in the initial state"))
     }

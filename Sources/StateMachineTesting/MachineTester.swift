@@ -61,7 +61,7 @@ public final class MachineTester<State: Hashable & Sendable, Event: Equatable & 
         self.machine = machine
         self.timeout = timeout
         self.created = sourceLocation
-        self.progress = Locked(Progress(asserted: machine.snapshot().sequence))
+        self.progress = Locked(Progress(asserted: machine.sequence))
     }
 
     deinit {

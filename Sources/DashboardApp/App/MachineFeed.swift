@@ -31,6 +31,6 @@ package struct MachineFeed<State: Hashable & Sendable, Event: Sendable>: Sendabl
     /// Whether a screen showing `state` and the records up to `lastSequence` shows the machine's current
     /// state and newest record.
     package func isShown(_ state: State, lastSequence: Int) -> Bool {
-        state == engine.state && lastSequence == (engine.history.last?.sequence ?? 0)
+        state == engine.state && lastSequence == engine.sequence
     }
 }

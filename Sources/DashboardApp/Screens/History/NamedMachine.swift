@@ -104,6 +104,6 @@ private final class OneMachine<State: PresentableState & Hashable & Sendable, Ev
     }
 
     func newest(of index: Int) -> Int {
-        engine.history.last?.sequence ?? 0
+        engine.sequence
     }
 }

@@ -293,6 +293,6 @@ extension TransfersRuntime: MachineHistories {
     /// The sequence number of row `row`'s machine's newest record (its last one once let go); 0 while the row
     /// is not made.
     package func newest(of row: Int) -> Int {
-        list.driver(at: row)?.machine.engine.history.last?.sequence ?? list.settled(at: row)?.last.sequence ?? 0
+        list.driver(at: row)?.machine.engine.sequence ?? list.settled(at: row)?.last.sequence ?? 0
     }
 }

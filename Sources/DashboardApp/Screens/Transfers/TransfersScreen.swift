@@ -46,7 +46,7 @@ extension TransfersFeature: DashboardScreen {
             guard state.rows.indices.contains(row), transfer.isSetUp else { return false }
             let shown = state.rows[row]
             let machine = transfer.machine.engine
-            return shown.model == machine.state && shown.tally.lastSequence == (machine.history.last?.sequence ?? 0)
+            return shown.model == machine.state && shown.tally.lastSequence == machine.sequence
                 && shown.driverStatus == transfer.status
         } && detailIsSettled(state, runtime, shown: shown)
     }
@@ -57,7 +57,7 @@ extension TransfersFeature: DashboardScreen {
     {
         guard shown, let detail = state.detail, let machine = runtime.driver(at: state.selected)?.machine.engine
         else { return true }
-        return detail.records.last?.sequence == machine.history.last?.sequence
+        return (detail.records.last?.sequence ?? 0) == machine.sequence
     }
 
     package static func stop(_ runtime: TransfersRuntime) {
