@@ -15,11 +15,12 @@ import Support
 /// none is under way schedules one, which takes every commit waiting; commits arriving meanwhile wait for the
 /// next, taken as soon as this one is done. A copy hands its sealed partial over and its thread goes on to the
 /// next file (``commitTogether(_:then:)``); the outcome comes back through the closure it gave. So no thread
-/// waits for a batch, and however many copies wait, batches follow each other without a hand-over.
+/// waits for a batch, and however many copies wait, batches follow each other without a hand-over. The batches of
+/// journals given the same ``FileSystemSyncs`` (a tree copy's journals on one file system) share their `syncfs`.
 extension CopyJournal {
     /// Whether ``commitTogether(_:then:)`` can make partials durable together here: the file system has a
     /// call that syncs all of it (`syncfs`).
-    package var commitsTogether: Bool { directory.fileSystem.syncFileSystem != nil }
+    package var commitsTogether: Bool { directory.syncsFileSystem }
 
     /// Journals the commitment of `sealed`, renames it onto its final name as
     /// ``StagedFile/commit(expectedSize:expectedDigest:metadataOf:beforeRename:)`` does and journals the
@@ -91,11 +92,14 @@ extension CopyJournal {
         }
         do throws(Errno) {
             // Checked by `commitsTogether` before a commit is handed in.
-            try fileSystem.syncFileSystem!(directory.descriptor)
+            let (syncFileSystem, descriptor) = (fileSystem.syncFileSystem!, directory.descriptor)
+            try fileSystemSyncs.group.sync { () throws(Errno) in try syncFileSystem(descriptor) }
         } catch {
             return batch.map { .failed(.writing($0.sealed.partialPath, operation: "sync", error), syncFailed: true) }
         }
         noteAppended(commitments)
+        // The journal's name with them, if it was not yet.
+        noteNameDurable()
         var outcomes = batch.map { waiter -> CommitOutcome in
             do throws(TransferError) {
                 try waiter.sealed.rename()
@@ -165,4 +169,18 @@ enum CommitOutcome: Sendable {
     var syncFailure: TransferError? {
         if case .failed(let error, true) = self { error } else { nil }
     }
+}
+
+/// The `syncfs` calls of the batches of commits of several journals, shared (``SyncGroup``): a batch whose
+/// commitments were written before a sync of the file system began is made durable by that sync, whichever
+/// journal's batch made it. A tree copy opens a journal in each directory, and one syncs its batches at once with
+/// the others: in a tree of many small directories, each directory's few files made a batch, and the batches of
+/// the directories under way each waited for a `syncfs` of its own.
+///
+/// A failed sync fails every batch after it, of every journal sharing it: the file system may report success
+/// for data the failed one dropped.
+package final class FileSystemSyncs: Sendable {
+    let group = SyncGroup()
+
+    package init() {}
 }

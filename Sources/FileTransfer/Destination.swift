@@ -560,6 +560,26 @@ public final class DestinationDirectory: Sendable {
         }
     }
 
+    /// Whether ``syncFileSystem()`` can sync this directory's file system: it has a call that syncs all of it
+    /// (`syncfs`).
+    package var syncsFileSystem: Bool { fileSystem.syncFileSystem != nil }
+
+    /// Makes everything written to this directory's file system durable (`syncfs`), where it has that call
+    /// (``syncsFileSystem``); elsewhere the directory's own entries (``sync()``).
+    package func syncFileSystem() throws(TransferError) {
+        guard let syncFileSystem = fileSystem.syncFileSystem else { return try sync() }
+        do {
+            try syncFileSystem(descriptor)
+        } catch {
+            throw .writing(path, operation: "sync the file system of", error)
+        }
+    }
+
+    /// The device this directory is on (its own status's), nil when its status cannot be read.
+    package var device: UInt64? {
+        (try? fileSystem.status(descriptor))?.identity.device
+    }
+
     /// A name is one entry of this directory: not empty, not `.` or `..`, no `/` and no NUL (either
     /// would make `openat` reach beyond the directory or a different name).
     private func checkName(_ name: String) throws(TransferError) {

@@ -1,8 +1,9 @@
 import Dispatch
 import Support
 
-/// Group commit for the `fsync` of one file (the journal, a directory): callers that each need "what I did
-/// to this file so far is durable" share one `fsync` instead of queueing one each.
+/// Group commit for the `fsync` of one file (the journal, a directory), or the `syncfs` of one file system
+/// (``FileSystemSyncs``): callers that each need "what I did to this file so far is durable" share one sync
+/// instead of queueing one each.
 ///
 /// A caller takes a ticket *after* its change (a journal line written, a rename made) and waits for its
 /// turn at the one sync lock. The holder reads the newest ticket issued, syncs, and marks every ticket up

@@ -158,6 +158,65 @@ import Darwin
         #expect(contents(of: plantedPartial) == [9, 9, 9])
     }
 
+    /// A batch's sync of the file system makes a new journal's name durable with its commitments: the journal's
+    /// next record that a step relies on syncs the journal alone, not its directory too.
+    @Test func aBatchsSyncOfTheFileSystemMakesTheJournalsNameDurable() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let recorder = Recorder()
+        let journal = try CopyJournal(directory: directory.path, fileSystem: recorder.fileSystem)
+        let content = pattern(count: 10)
+        _ = try Self.commit(try Self.sealed("a.bin", content, in: journal), through: journal)
+        recorder.calls.withLock { $0.removeAll() }
+        try journal.append(.committing(name: "b.bin", size: 10, digest: ContentDigest.of(content)))
+        #expect(recorder.calls.withLock { $0 } == ["append", "fsync"])
+    }
+
+    /// Journals given the same ``FileSystemSyncs`` (a tree copy's, one a directory) share their syncs of the file
+    /// system: while the first journal's batch is held in its sync, the batches of two other journals wait, and
+    /// once it is released one sync, made for either, covers both. Three batches, two syncs; every file in place.
+    @Test func batchesOfJournalsSharingTheirSyncsShareTheNextSync() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let recorder = Recorder(holdFirst: true)
+        let shared = FileSystemSyncs()
+        let journals = try ["a", "b", "c"].map { name in
+            try CopyJournal(
+                directory: try DestinationDirectory(path: try root.directory(name), fileSystem: recorder.fileSystem),
+                whenBusy: .refuse, fileSystemSyncs: shared)
+        }
+        let content = pattern(count: 100)
+        let sealed = try journals.map { try Self.sealed("file", content, in: $0) }
+        let outcomes = Locked<[Int: Result<CommittedFile, TransferError>]>([:])
+        let done = DispatchGroup()
+        func commit(_ index: Int) {
+            done.enter()
+            journals[index].commitTogether(sealed[index]) { outcome in
+                outcomes.withLock { $0[index] = outcome }
+                done.leave()
+            }
+        }
+        commit(0)
+        recorder.entered.wait()
+        commit(1)
+        commit(2)
+        // Both batches wrote their commitments and wait for the shared sync (bounded, so a batch that does not
+        // wait fails the count below instead of hanging).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while recorder.calls.withLock({ $0.filter { $0 == "append" }.count }) < 3, ContinuousClock.now < deadline {
+            usleep(1000)
+        }
+        recorder.released.signal()
+        done.wait()
+        #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
+        for (index, name) in ["a", "b", "c"].enumerated() {
+            let expected = CommittedFile(
+                path: root.file(name) + "/file", size: 100, digest: ContentDigest.of(content))
+            #expect(outcomes.withLock { $0[index] }.flatMap { try? $0.get() } == expected)
+            #expect(contents(of: root.file(name) + "/file") == content)
+        }
+    }
+
     /// A copy hands its sealed partial over and goes on: ``CopyJournal/commitTogether(_:then:)`` returns while
     /// the batch is still held in its sync of the file system (before, the copy's thread waited for the batch),
     /// and the outcome arrives once the batch is done.

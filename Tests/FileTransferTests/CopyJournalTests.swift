@@ -497,29 +497,81 @@ import Testing
 /// Copies appending to one journal at the same time share its fsyncs (group commit), and none returns
 /// before an fsync that began after its line was written.
 @Suite struct JournalGroupCommitTests {
+    /// A file system that tells `record` of its appends and its fsyncs, each fsync named by what it synced (the
+    /// journal or its directory).
+    static func recording(_ record: @escaping @Sendable (String) -> Void) -> FileSystem {
+        var fileSystem = FileSystem.posix
+        fileSystem.calls.append = { descriptor, bytes throws(Errno) in
+            record("append")
+            return try FileSystem.posix.append(descriptor, bytes)
+        }
+        fileSystem.calls.sync = { descriptor throws(Errno) in
+            let kind = (try? FileSystem.posix.status(descriptor))?.kind
+            record(kind == .directory ? "sync directory" : "sync journal")
+            try FileSystem.posix.sync(descriptor)
+        }
+        return fileSystem
+    }
+
     /// Each write-ahead record is fsynced before `append` returns; an intention and a completion are
     /// written and not waited for, and still apply to their entry.
     @Test func onlyRecordsThatAnnounceAStepWaitForTheirFsync() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let calls = Locked<[String]>([])
-        var fileSystem = FileSystem.posix
-        fileSystem.calls.append = { descriptor, bytes throws(Errno) in
-            calls.withLock { $0.append("append") }
-            return try FileSystem.posix.append(descriptor, bytes)
-        }
-        fileSystem.calls.sync = { descriptor throws(Errno) in
-            calls.withLock { $0.append("sync") }
-            try FileSystem.posix.sync(descriptor)
-        }
-        let journal = try CopyJournal(directory: directory.path, fileSystem: fileSystem)
+        let journal = try CopyJournal(
+            directory: directory.path, fileSystem: Self.recording { call in calls.withLock { $0.append(call) } })
+        try journal.append(JournalRecord.committing(name: "first", size: 1, digest: CopyJournalTests.digest))
         calls.withLock { $0.removeAll() }
         try journal.append(CopyJournalTests.intent("a"))
         try journal.append(.committing(name: "a", size: 100, digest: CopyJournalTests.digest))
         try journal.append(.completed(name: "a", size: 100, digest: CopyJournalTests.digest))
         // The intention's line is made durable by the commitment's fsync.
-        #expect(calls.withLock { $0 } == ["append", "append", "sync", "append"])
+        #expect(calls.withLock { $0 } == ["append", "append", "sync journal", "append"])
         #expect(journal.entry(named: "a")?.status == .completed(size: 100, digest: CopyJournalTests.digest))
+    }
+
+    /// A new journal's name is made durable (its directory synced) once, after the first record a later step
+    /// relies on is synced and before that record's `append` returns; creating the journal syncs nothing (a tree copy
+    /// opens one in every directory it makes, and the thread that walks the tree waited for each directory's sync).
+    /// A journal that was there when it was opened never syncs its directory.
+    @Test(arguments: [false, true]) func aJournalsNameIsMadeDurableOnceBeforeTheFirstStepThatReliesOnIt(existed: Bool)
+        throws
+    {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        if existed {
+            // Left by an earlier run: an intention, written and not synced.
+            try write(
+                CopyJournalTests.content(of: [CopyJournalTests.intent("old")]), to: directory.file(CopyJournal.fileName)
+            )
+        }
+        let calls = Locked<[String]>([])
+        let journal = try CopyJournal(
+            directory: directory.path, fileSystem: Self.recording { call in calls.withLock { $0.append(call) } })
+        #expect(calls.withLock { $0 } == [])
+        try journal.append(CopyJournalTests.intent("a"))
+        try journal.append(.committing(name: "a", size: 100, digest: CopyJournalTests.digest))
+        try journal.append(.committing(name: "b", size: 100, digest: CopyJournalTests.digest))
+        let first =
+            existed ? ["append", "append", "sync journal"] : ["append", "append", "sync journal", "sync directory"]
+        #expect(calls.withLock { $0 } == first + ["append", "sync journal"])
+    }
+
+    /// Without `syncing`, a settled journal is removed and its directory not synced (the caller syncs the file
+    /// system later); with it, the removal is made durable at once.
+    @Test(arguments: [false, true]) func aSettledJournalIsRemovedSyncedOnlyWhenAsked(syncing: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let calls = Locked<[String]>([])
+        let journal = try CopyJournal(
+            directory: directory.path, fileSystem: Self.recording { call in calls.withLock { $0.append(call) } })
+        try journal.append(CopyJournalTests.intent("a"))
+        try journal.append(.completed(name: "a", size: 100, digest: CopyJournalTests.digest))
+        calls.withLock { $0.removeAll() }
+        #expect(try journal.removeIfSettled(syncing: syncing))
+        #expect(!exists(directory.file(CopyJournal.fileName)))
+        #expect(calls.withLock { $0 } == (syncing ? ["sync directory"] : []))
     }
 
     /// While the first append's fsync is held, four more appends write their lines and wait; when it is
@@ -534,8 +586,10 @@ import Testing
         let counting = Locked(false)
         var fileSystem = FileSystem.posix
         fileSystem.calls.sync = { descriptor throws(Errno) in
+            // The journal's own fsyncs: its directory is synced once too, by the first `append` that syncs.
+            let journalSync = (try? FileSystem.posix.status(descriptor))?.kind == .regularFile
             let first =
-                counting.withLock { $0 }
+                counting.withLock { $0 } && journalSync
                 ? syncs.withLock { count in
                     count += 1
                     return count == 1

@@ -12,13 +12,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aDirectoryIsFinishedOnceItsTransfersSettledNotAtTheEnd() async throws {
         let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let source = root + "/src/tree"
-        let destination = root + "/dest"
-        for directory in [source + "/a", source + "/b", destination] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: source + "/a/x"))
-        try Data([4, 5]).write(to: URL(fileURLWithPath: source + "/b/y"))
+        let (source, destination) = try Self.makeTwoDirectoryTree(in: root)
         let modified = Date(timeIntervalSince1970: 1_000_000_000)
         try FileManager.default.setAttributes(
             [.posixPermissions: 0o750, .modificationDate: modified], ofItemAtPath: source + "/a")
@@ -310,6 +304,61 @@ import Testing
         #expect(transfer.machine.state == outcome)
         #expect(FileManager.default.contents(atPath: destination + "/a") == (simulatesFaults ? nil : Data([1, 2, 3])))
         _ = session.finish()
+    }
+
+    /// The journals of a tree's directories cost the thread that walks the tree no sync of a directory (it waited two
+    /// device round trips a directory: the new journal's name made durable, then its removal): a rerun that finds
+    /// every file in place opens and removes a journal in the destination and in each of its three directories,
+    /// and makes the removals durable with one sync of the destination's file system, at the end.
+    @Test(.timeLimit(.minutes(1))) func aRerunRemovesEveryJournalWithOneSyncOfTheFileSystemAtItsEnd() async throws {
+        let root = NSTemporaryDirectory() + "statetui-copysession-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (source, destination) = try Self.makeTwoDirectoryTree(in: root)
+        var options = CopyOptions()
+        let first = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: options)
+        try await Self.copyAll(first)
+
+        let syncs = Locked<[String]>([])
+        options.fileSystem.calls.sync = { descriptor throws(Errno) in
+            let kind = (try? FileSystem.posix.status(descriptor))?.kind
+            syncs.withLock { $0.append(kind == .directory ? "sync directory" : "sync file") }
+            try FileSystem.posix.sync(descriptor)
+        }
+        options.fileSystem.calls.syncFileSystem = { descriptor throws(Errno) in
+            syncs.withLock { $0.append("syncfs") }
+            try FileSystem.posix.syncFileSystem!(descriptor)
+        }
+        let rerun = try CopySession(
+            sources: [source], destinationDirectory: destination, overwrite: false, options: options)
+        try await Self.copyAll(rerun)
+        #expect(syncs.withLock { $0 } == ["syncfs"])
+        for journal in ["", "/tree", "/tree/a", "/tree/b"].map({ destination + $0 + "/.statetui-journal" }) {
+            #expect(!FileManager.default.fileExists(atPath: journal))
+        }
+        #expect(FileManager.default.contents(atPath: destination + "/tree/a/x") == Data([1, 2, 3]))
+    }
+
+    /// A tree `ROOT/src/tree` of two directories, `a` holding `x` (3 bytes) and `b` holding `y` (2 bytes), and an
+    /// empty destination `ROOT/dest`; returns their paths.
+    private static func makeTwoDirectoryTree(in root: String) throws -> (source: String, destination: String) {
+        let source = root + "/src/tree"
+        let destination = root + "/dest"
+        for directory in [source + "/a", source + "/b", destination] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: source + "/a/x"))
+        try Data([4, 5]).write(to: URL(fileURLWithPath: source + "/b/y"))
+        return (source, destination)
+    }
+
+    /// Runs every transfer of `session` to its end, one at a time, and finishes it; no problem is expected.
+    private static func copyAll(_ session: CopySession) async throws {
+        while let transfer = session.next() {
+            await complete(transfer)
+            session.settled(transfer)
+        }
+        #expect(session.finish() == [])
     }
 
     private static func complete(_ transfer: CopyTransfer, failing: Bool = false) async {

@@ -58,6 +58,7 @@ package final class CopySession {
             forward(warning)
         }
         let top: DestinationDirectory
+        let topSyncs = FileSystemSyncs()
         do {
             top = try DestinationDirectory(path: destinationDirectory, fileSystem: fileSystem)
         } catch {
@@ -92,7 +93,7 @@ package final class CopySession {
             }
         }
         do {
-            journal = try CopyJournal(directory: top, whenBusy: whenBusy)
+            journal = try CopyJournal(directory: top, whenBusy: whenBusy, fileSystemSyncs: topSyncs)
         } catch {
             Self.close(pending)
             throw .destination(error)
@@ -113,7 +114,7 @@ package final class CopySession {
         stream = CopyStream(
             top: top, journal: journal, sources: pending, overwrite: overwrite,
             options: SharedCopyOptions(options, faultsCanBeArmed: simulatesFaults), whenBusy: whenBusy,
-            warnings: warnings, madeTrees: madeTrees)
+            warnings: warnings, madeTrees: madeTrees, topSyncs: topSyncs)
     }
 
     /// Closes the directories the walks of `sources` hold open: a session that cannot be made leaves none open.
@@ -343,11 +344,21 @@ private struct CopyStream {
     var nodeCount = 0
     var alreadyMadeCount = 0
     var failures = 0
+    /// The device of the destination's own file system, whose one `syncfs` at the session's end makes durable the
+    /// removals of the journals of the directories finished on it (``close(_:)``); nil where the file system has no
+    /// such call, or the destination's status cannot be read: each removal is then synced on its own.
+    private let topDevice: UInt64?
+    /// Whether a journal was removed whose removal waits for the sync at the session's end.
+    private var removalsToSync = false
+    /// The syncs of the destination's file system that the batches of commits of every journal on it share.
+    private let topSyncs: FileSystemSyncs
 
     init(
         top: DestinationDirectory, journal: CopyJournal, sources: [Source], overwrite: Bool,
-        options: SharedCopyOptions, whenBusy: CopyJournal.WhenBusy, warnings: WarningLog, madeTrees: Set<[UInt8]>
+        options: SharedCopyOptions, whenBusy: CopyJournal.WhenBusy, warnings: WarningLog, madeTrees: Set<[UInt8]>,
+        topSyncs: FileSystemSyncs
     ) {
+        self.topSyncs = topSyncs
         self.top = top
         self.journal = journal
         self.sources = sources
@@ -357,6 +368,7 @@ private struct CopyStream {
         self.whenBusy = whenBusy
         self.warnings = warnings
         messages = journal.problems.map { "\(journal.path): \($0)" }
+        topDevice = top.syncsFileSystem ? top.device : nil
     }
 
     /// A failure of an entry the session makes itself.
@@ -566,7 +578,9 @@ private struct CopyStream {
             journal = opened
         } else {
             do {
-                journal = try CopyJournal(directory: directory.directory, whenBusy: whenBusy)
+                journal = try CopyJournal(
+                    directory: directory.directory, whenBusy: whenBusy,
+                    fileSystemSyncs: onTopFileSystem(directory.directory) ? topSyncs : FileSystemSyncs())
             } catch {
                 fail(error.description)
                 return nil
@@ -621,10 +635,19 @@ private struct CopyStream {
     /// reads (headless), says what it keeps that an earlier run left and this run did not copy (a source left
     /// out or gone since): before, a killed run's partial of such a file stayed with the journal, unmentioned,
     /// however large. Returns the lines to show.
+    ///
+    /// A removal from a directory on the destination's file system is made durable by the one sync of that file
+    /// system at the session's end (``finish()``), not by a sync of its directory now: the thread that walks the
+    /// trees and starts the copies closes each directory's journal, and waited a device round trip a directory.
     private mutating func close(_ journal: CopyJournal) -> [String] {
         let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
+        let syncedAtEnd = onTopFileSystem(journal.directory)
         do throws(TransferError) {
-            guard try !journal.removeIfSettled(), finishesEarly else { return [] }
+            if try journal.removeIfSettled(syncing: !syncedAtEnd) {
+                if syncedAtEnd { removalsToSync = true }
+                return []
+            }
+            guard finishesEarly else { return [] }
         } catch {
             return [error.description]
         }
@@ -643,6 +666,13 @@ private struct CopyStream {
                     + "not copy its source \(DisplayText.bounded(entry.source)) (left out, or not found); a run that "
                     + "copies it continues it"
             }
+    }
+
+    /// Whether `directory` is on the destination's own file system (``topDevice``): a sync of that file system
+    /// makes what was done in it durable.
+    private func onTopFileSystem(_ directory: DestinationDirectory) -> Bool {
+        guard let topDevice else { return false }
+        return directory.device == topDevice
     }
 
     /// Gives the tree directory `directory` the metadata of its source, the directory at `sourcePath` whose
@@ -708,6 +738,15 @@ private struct CopyStream {
         for directory in open {
             if let problem = copyMetadata(to: directory.directory, from: directory.source, at: directory.sourcePath) {
                 problems.append(problem)
+            }
+        }
+        if removalsToSync {
+            removalsToSync = false
+            do throws(TransferError) {
+                try top.syncFileSystem()
+            } catch {
+                problems.append(error.description)
+                failures += 1
             }
         }
         return problems
