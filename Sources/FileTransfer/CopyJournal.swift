@@ -262,8 +262,8 @@ public final class CopyJournal: Sendable {
 
     /// Removes the journal file when every transfer it records completed or was cancelled (nothing is
     /// left to recover); returns whether it did. The directory entry is removed, never followed, and, with
-    /// `syncing`, the removal made durable; a later append goes to the unlinked file and is lost, as nothing
-    /// needs it.
+    /// `syncing`, the removal made durable, when the journal's name was (``nameIsDurable``); a later append goes
+    /// to the unlinked file and is lost, as nothing needs it.
     ///
     /// Without `syncing`, the caller makes the removal durable later, with a sync of the whole file system (a tree
     /// copy removes a journal from each directory it finished, and syncs once at its end). Until then a crash may
@@ -287,7 +287,7 @@ public final class CopyJournal: Sendable {
             }
             guard try directory.status(of: Self.fileName)?.identity == held.identity else { return false }
             try directory.remove(Self.fileName)
-            if syncing { try directory.sync() }
+            if syncing, nameIsDurable { try directory.sync() }
             return true
         }
     }
@@ -332,6 +332,12 @@ public final class CopyJournal: Sendable {
     /// Notes that the journal's name is durable: a sync of the whole file system made it so.
     func noteNameDurable() {
         nameSync.withLock { $0 = true }
+    }
+
+    /// Whether the journal's name in its directory is known durable (``nameSync``): until then, nothing a later run
+    /// would read from the journal is durable, and neither its creation nor its removal needs a sync.
+    package var nameIsDurable: Bool {
+        nameSync.withLock { $0 }
     }
 
     /// Journals a record no step waits for (an intention, ``JournalRecord/isWriteAhead``) without writing it now:

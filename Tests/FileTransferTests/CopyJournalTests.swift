@@ -558,20 +558,27 @@ import Testing
         #expect(calls.withLock { $0 } == first + ["append", "sync journal"])
     }
 
-    /// Without `syncing`, a settled journal is removed and its directory not synced (the caller syncs the file
-    /// system later); with it, the removal is made durable at once.
-    @Test(arguments: [false, true]) func aSettledJournalIsRemovedSyncedOnlyWhenAsked(syncing: Bool) throws {
+    /// A settled journal is removed; its directory is synced only with `syncing` (without, the caller syncs the
+    /// file system later), and only once the journal's name was durable: before, nothing a later run would read
+    /// from it was, and its removal needs no sync either.
+    @Test(arguments: [false, true], [false, true]) func aSettledJournalIsRemovedSyncedOnlyWhenItsNameWasDurable(
+        syncing: Bool, nameWasDurable: Bool
+    ) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let calls = Locked<[String]>([])
         let journal = try CopyJournal(
             directory: directory.path, fileSystem: Self.recording { call in calls.withLock { $0.append(call) } })
         try journal.append(CopyJournalTests.intent("a"))
+        if nameWasDurable {
+            try journal.append(.committing(name: "a", size: 100, digest: CopyJournalTests.digest))
+        }
         try journal.append(.completed(name: "a", size: 100, digest: CopyJournalTests.digest))
+        #expect(journal.nameIsDurable == nameWasDurable)
         calls.withLock { $0.removeAll() }
         #expect(try journal.removeIfSettled(syncing: syncing))
         #expect(!exists(directory.file(CopyJournal.fileName)))
-        #expect(calls.withLock { $0 } == (syncing ? ["sync directory"] : []))
+        #expect(calls.withLock { $0 } == (syncing && nameWasDurable ? ["sync directory"] : []))
     }
 
     /// While the first append's fsync is held, four more appends write their lines and wait; when it is

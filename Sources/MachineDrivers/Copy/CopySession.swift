@@ -345,8 +345,8 @@ private struct CopyStream {
     var alreadyMadeCount = 0
     var failures = 0
     /// The device of the destination's own file system, whose one `syncfs` at the session's end makes durable the
-    /// removals of the journals of the directories finished on it (``close(_:)``); nil where the file system has no
-    /// such call, or the destination's status cannot be read: each removal is then synced on its own.
+    /// removals of the journals of the tree directories finished on it (``close(_:)``); nil where the file system has
+    /// no such call, or the destination's status cannot be read: each removal is then synced on its own.
     private let topDevice: UInt64?
     /// Whether a journal was removed whose removal waits for the sync at the session's end.
     private var removalsToSync = false
@@ -636,15 +636,19 @@ private struct CopyStream {
     /// out or gone since): before, a killed run's partial of such a file stayed with the journal, unmentioned,
     /// however large. Returns the lines to show.
     ///
-    /// A removal from a directory on the destination's file system is made durable by the one sync of that file
-    /// system at the session's end (``finish()``), not by a sync of its directory now: the thread that walks the
-    /// trees and starts the copies closes each directory's journal, and waited a device round trip a directory.
+    /// The removal of a tree directory's journal, on the destination's file system, is made durable by the one sync
+    /// of that file system at the session's end (``finish()``), not by a sync of its directory now: the thread that
+    /// walks the trees and starts the copies closes each directory's journal, and waited a device round trip a
+    /// directory. The destination's own journal (a copy of files named on the command line) syncs its directory, as
+    /// one directory's sync costs less than the whole file system's. A journal whose name never became durable
+    /// needs neither (``CopyJournal/nameIsDurable``).
     private mutating func close(_ journal: CopyJournal) -> [String] {
         let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
-        let syncedAtEnd = onTopFileSystem(journal.directory)
+        let syncedAtEnd = journal !== self.journal && onTopFileSystem(journal.directory)
+        let durable = journal.nameIsDurable
         do throws(TransferError) {
             if try journal.removeIfSettled(syncing: !syncedAtEnd) {
-                if syncedAtEnd { removalsToSync = true }
+                if syncedAtEnd, durable { removalsToSync = true }
                 return []
             }
             guard finishesEarly else { return [] }
