@@ -13,6 +13,9 @@ import Darwin
 ///
 /// The file counts are `STATETUI_BENCH_TREE_FILES` (comma-separated, 10,000, the issue's yardstick, and 30,000 by
 /// default; add 1000000 for the million the issue bounds at 64 MB), the runs each `STATETUI_BENCH_TREE_RUNS` (3).
+/// `STATETUI_BENCH_TREE_SMALL_DIRECTORY_FILES` (10,000 by default, empty for none) are copied again as a tree of
+/// directories of 10, as a source tree of many small directories is: each directory costs the copy a journal
+/// and its own batches of commits.
 ///
 /// Each contender starts on a settled device (`sync`) and writes a destination of its own; all are removed
 /// after the last group (``makeManyFileDirectory(_:)``). Until stop 36 the previous copy's removal was not synced first, so `cp -a && sync -f`
@@ -47,8 +50,8 @@ func runCopyTreeBenchmarks() {
     let tmpfs = tmpfsCounts.isEmpty || !isTmpfs("/dev/shm") ? nil : makeManyFileDirectory("treebench", in: "/dev/shm")
     print("")
     print(
-        "Copy tree benchmarks: statetui copy --headless vs cp -a && sync -f, empty files in directories of 1,000, "
-            + "\(runs) runs each, alternated, load average \(loadAverage())")
+        "Copy tree benchmarks: statetui copy --headless vs cp -a && sync -f, empty files in directories of 1,000 "
+            + "(\"by 10\": of 10), \(runs) runs each, alternated, load average \(loadAverage())")
     print(
         pad("files", 13) + pad("contender", 30) + pad("median s", 10) + pad("CPU s", 8) + pad("peak RSS MB", 13)
             + "runs (s / MB)")
@@ -57,6 +60,11 @@ func runCopyTreeBenchmarks() {
         json += compareTreeCopies(
             files: count, label: TransferTotals.count(count), key: "files_\(count)", in: work, statetui: statetui,
             runs: runs)
+    }
+    for count in counts("STATETUI_BENCH_TREE_SMALL_DIRECTORY_FILES", "10000") {
+        json += compareTreeCopies(
+            files: count, perDirectory: 10, label: TransferTotals.count(count) + " by 10",
+            key: "files_\(count)_in_directories_of_10", in: work, statetui: statetui, runs: runs)
     }
     if let tmpfs {
         for count in tmpfsCounts {
@@ -70,17 +78,18 @@ func runCopyTreeBenchmarks() {
     print(json + "}")
 }
 
-/// Copies a tree of `files` empty files made in `work` `runs` times by each contender, alternated; prints a line
-/// for each and their ratios, and returns the JSON member `key` of their medians.
+/// Copies a tree of `files` empty files in directories of `perDirectory` made in `work` `runs` times by each
+/// contender, alternated; prints a line for each and their ratios, and returns the JSON member `key` of their medians.
 private func compareTreeCopies(
-    files count: Int, label: String, key: String, in work: String, statetui: String, runs: Int
+    files count: Int, perDirectory: Int = 1_000, label: String, key: String, in work: String, statetui: String,
+    runs: Int
 ) -> String {
-    let source = work + "/src-\(count)"
-    makeEmptyTree(at: source, files: count)
+    let source = work + "/src-\(count)-\(perDirectory)"
+    makeEmptyTree(at: source, files: count, perDirectory: perDirectory)
     // Removed with `work` after the last group, not here: the next count's runs would begin right after a
     // removal.
     let (cp, ours) = timeTreeCopies(
-        source: source, destination: work + "/dest-\(count)", statetui: statetui, runs: runs)
+        source: source, destination: work + "/dest-\(count)-\(perDirectory)", statetui: statetui, runs: runs)
     for (name, figures) in [("cp -a && sync -f", cp), ("statetui copy --headless", ours)] {
         print(
             pad(label, 13) + pad(name, 30) + pad(format(median(figures.map(\.seconds)), 2), 10)
@@ -140,18 +149,18 @@ private func timeTreeCopies(source: String, destination: String, statetui: Strin
 }
 
 /// `files` empty files under `root`, 1,000 a directory (`root/0000/000000`, …).
-private func makeEmptyTree(at root: String, files: Int) {
+private func makeEmptyTree(at root: String, files: Int, perDirectory: Int) {
     mkdir(root, 0o755)
     var made = 0
     var directory = 0
     while made < files {
-        let path = root + "/" + String(format: "%04d", directory)
+        let path = root + "/" + String(format: "%06d", directory)
         mkdir(path, 0o755)
-        for index in 0..<min(1_000, files - made) {
+        for index in 0..<min(perDirectory, files - made) {
             let descriptor = open(path + "/" + String(format: "%06d", index), O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
             if descriptor >= 0 { close(descriptor) }
         }
-        made += min(1_000, files - made)
+        made += min(perDirectory, files - made)
         directory += 1
     }
 }
