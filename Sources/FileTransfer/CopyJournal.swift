@@ -71,7 +71,7 @@ public final class CopyJournal: Sendable {
     /// Where batches of commits are carried out, one at a time.
     let committer = DispatchQueue(label: "statetui journal commits")
     /// The syncs of the file system the batches of commits make, shared with the journals given the same.
-    let fileSystemSyncs: FileSystemSyncs
+    package let fileSystemSyncs: FileSystemSyncs
 
     /// What opening a journal does when another process holds its lock (copies into the same directory).
     public enum WhenBusy {

@@ -644,7 +644,8 @@ private struct CopyStream {
     /// needs neither (``CopyJournal/nameIsDurable``).
     private mutating func close(_ journal: CopyJournal) -> [String] {
         let failed = failedHere.removeValue(forKey: ObjectIdentifier(journal)) ?? []
-        let syncedAtEnd = journal !== self.journal && onTopFileSystem(journal.directory)
+        // A tree directory's journal shares the destination's syncs exactly when it is on its file system.
+        let syncedAtEnd = journal !== self.journal && journal.fileSystemSyncs === topSyncs
         let durable = journal.nameIsDurable
         do throws(TransferError) {
             if try journal.removeIfSettled(syncing: !syncedAtEnd) {
