@@ -31,7 +31,8 @@ import Darwin
 /// decides whether a run may begin, what the loop does between chunks and who removes the partial after
 /// a cancel.
 ///
-/// With a journal, the intention is journaled before the partial is created, checkpoints after each
+/// With a journal, the intention is journaled before the partial is created (a small file's with no name, with
+/// its commitment), checkpoints after each
 /// fsync, outcomes at the end, and a new job for the same name reconciles with what the journal says.
 public final class CopyJob: Sendable {
     /// The transfer this job performs.
@@ -46,6 +47,10 @@ public final class CopyJob: Sendable {
     private let openedDirectory = Locked<DestinationDirectory?>(nil)
     /// Where an interrupted or failed run left a durable partial, for a journal-less resume.
     private let resumePoint = Locked<ResumePoint?>(nil)
+    /// The intention of the file with no name the run under way made, which no record announced: its commitment
+    /// carries it (``JournalRecord/committingFresh(name:intention:size:digest:)``), or, should the run fail, it is
+    /// journaled with the failure. Taken as the run ends (``end(_:_:)``).
+    private let unannounced = Locked<JournalRecord.Intention?>(nil)
 
     private struct ResumePoint {
         var offset: Int64
@@ -192,8 +197,12 @@ public final class CopyJob: Sendable {
     private func end(
         _ run: CopyControl.Machine.Sender, _ result: Result<CopyOutcome, TransferError>
     ) -> Result<CopyOutcome, TransferError> {
+        let intention = unannounced.withLock { $0.take() }
         if case .failure(let error) = result {
-            try? journal?.append(.failed(name: request.name, reason: error.description))
+            // A file with no name that failed is journaled as one announced before: its intention, then the failure.
+            let failure = JournalRecord.failed(name: request.name, reason: error.description)
+            try? journal?.append(
+                intention.map { [.intent(intention: $0, name: request.name), failure] } ?? [failure])
         }
         let end: CopyRunEnd
         switch result {
@@ -565,10 +574,11 @@ public final class CopyJob: Sendable {
         func attributesNotCopied(_ reason: Errno) {
             options.warn(.extendedAttributesNotCopied(path: request.destinationPath, reason: reason))
         }
+        let intention = unannounced.withLock { $0 }
         if let journal, copied < Self.commitTogetherMaximumSize, journal.commitsTogether {
             let sealed = try staged.seal(
                 expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
-                attributesNotCopied: attributesNotCopied, sync: false)
+                attributesNotCopied: attributesNotCopied, sync: false, intention: intention)
             return .committing(sealed, journal)
         }
         let journal = self.journal
@@ -576,7 +586,7 @@ public final class CopyJob: Sendable {
             expectedSize: copied, expectedDigest: sourceDigest, metadataOf: sourceStatus, attributesFrom: source,
             attributesNotCopied: attributesNotCopied
         ) { () throws(TransferError) in
-            try journal?.append(.committing(name: name, size: copied, digest: sourceDigest))
+            try journal?.append(.commitment(name: name, size: copied, digest: sourceDigest, intention: intention))
         }
         try journal?.append(.completed(name: name, size: copied, digest: sourceDigest))
         resumePoint.withLock { $0 = nil }
@@ -647,30 +657,24 @@ public final class CopyJob: Sendable {
     /// (``StagedFile/unnamed(_:in:chunkSize:)``): for a file with no entry under its name that is read in one
     /// chunk (by its size from `stat`), which a stop cannot cut in two, so there is nothing to resume.
     ///
-    /// A file with no name is made first and its intention journaled after it, unwritten until the journal's next
-    /// write (``CopyJournal/appendDeferred(_:)``): nothing of it is on disk for the intention to tell a later run
-    /// about, and every later record of the copy is written after it. So a small file's copy makes no write of its
-    /// own to the journal, whose lock the copies and their commits took turns at, one `write` a file more.
+    /// A file with no name is journaled only when it is committed, its intention carried by its commitment
+    /// (``unannounced``, ``JournalRecord/committingFresh(name:intention:size:digest:)``): nothing of it is on disk
+    /// for an intention to tell a later run of before then. A line of its own, the intention cost a tree of empty
+    /// files a tenth of the copy's CPU time (10,000 files, tmpfs, 8 alternated rounds: 0.62 s against 0.69 s).
     private func startFresh(
         sourceStatus: FileStatus, replaces: SHA256Digest?, in directory: DestinationDirectory, chunkSize: Int,
         unnamed: Bool = false
     ) throws(TransferError) -> StagedFile {
-        let intent = JournalRecord.intent(
-            name: request.name, request: request.id, source: request.source, sourceStatus: sourceStatus,
-            replaces: replaces)
-        if unnamed,
+        let intention = JournalRecord.Intention(request: request.id, source: request.source, sourceStatus: sourceStatus)
+        // A name is free only when nothing is under it, so a file with no name never replaces one.
+        if unnamed, replaces == nil,
             let staged = StagedFile.unnamed(
                 request.name, in: directory, chunkSize: chunkSize, budget: options.unnamedFiles)
         {
-            do throws(TransferError) {
-                try journal?.appendDeferred(intent)
-            } catch {
-                staged.discard()
-                throw error
-            }
+            unannounced.withLock { $0 = intention }
             return staged
         }
-        try journal?.append(intent)
+        try journal?.append(.intent(intention: intention, name: request.name, replaces: replaces))
         return try StagedFile(creating: request.name, in: directory, chunkSize: chunkSize)
     }
 

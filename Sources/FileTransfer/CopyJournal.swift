@@ -54,18 +54,6 @@ public final class CopyJournal: Sendable {
     /// thread that walks the tree and starts the copies, held that thread a device round trip a directory (a tree
     /// of 1,000 directories of 10 empty files: 1,000 of the 2,002 `fsync`s that kept it waiting 0.51 s of 1.05 s).
     private let nameSync: SleepingLock<Bool>
-    /// The lines of records journaled with ``appendDeferred(_:)`` and not written yet, in order: each line kept
-    /// as it was made, so that the copies appending at once hold the lock only to add a reference (joined into one
-    /// buffer, the growing buffer was copied under the lock, which the copies then spun on: 1.4% of the CPU time).
-    /// A lock whose waiters sleep: behind a `Mutex`, the copies still spun for 1% of the CPU time while its holder
-    /// waited for a core.
-    private let deferred = SleepingLock(DeferredLines())
-
-    /// Lines waiting for the journal's next write, and their bytes.
-    private struct DeferredLines {
-        var lines: [[UInt8]] = []
-        var byteCount = 0
-    }
     /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
     let commits = SleepingLock(CommitQueue())
     /// Where batches of commits are carried out, one at a time.
@@ -210,9 +198,6 @@ public final class CopyJournal: Sendable {
     }
 
     deinit {
-        // Written, not synced, as they would have been at once: no step relies on them.
-        let waiting = takeDeferred()
-        if !waiting.isEmpty { try? fileSystem.appendAll(descriptor, waiting) }
         fileSystem.close(descriptor)
     }
 
@@ -340,55 +325,18 @@ public final class CopyJournal: Sendable {
         nameSync.withLock { $0 }
     }
 
-    /// Journals a record no step waits for (an intention, ``JournalRecord/isWriteAhead``) without writing it now:
-    /// its line waits in memory and goes first into the journal's next write, whoever makes it, or into the file
-    /// when the journal is let go. Every record appended after this call is written after it. Its entry changes at
-    /// once. For what nothing on disk depends on: a crash that loses the line loses what losing an intention
-    /// written and not synced loses. Past 64 KiB of waiting lines, they are written now.
-    func appendDeferred(_ record: JournalRecord) throws(TransferError) {
-        precondition(!record.isWriteAhead, "a write-ahead record must be written before the step after it")
-        let line = Self.line(for: record)
-        let full = deferred.withLock { waiting in
-            waiting.lines.append(line)
-            waiting.byteCount += line.count
-            return waiting.byteCount >= Self.mostDeferredBytes
-        }
-        noteAppended(record)
-        if full { try write([]) }
-    }
-
-    /// How many bytes of deferred lines (``appendDeferred(_:)``) wait in memory at most.
-    static let mostDeferredBytes = 1 << 16
-
-    /// The deferred lines waiting (``appendDeferred(_:)``), taken, then `lines`, joined in one buffer.
-    private func takeDeferred(before lines: [UInt8] = []) -> [UInt8] {
-        let taken = deferred.withLock { waiting -> DeferredLines in
-            defer { waiting = DeferredLines() }
-            return waiting
-        }
-        guard !taken.lines.isEmpty else { return lines }
-        // Each line copied whole: an array made of the lines' `joined()` view was filled a byte at a time (2% of
-        // a tree copy's instructions).
-        var joined: [UInt8] = []
-        joined.reserveCapacity(taken.byteCount + lines.count)
-        for line in taken.lines { joined.append(contentsOf: line) }
-        joined.append(contentsOf: lines)
-        return joined
-    }
-
-    /// Writes the lines of `records` in one write, after the deferred lines waiting (``appendDeferred(_:)``), not
-    /// synced; returns the ticket of the journal's sync group that stands for them. Their entries change only
+    /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group that stands for them. Their entries change only
     /// once the caller made them durable (``noteAppended(_:)``): ``commitTogether(_:then:)`` writes a batch's
     /// commitment records before the one `syncfs` that makes them durable with the batch's partials.
     @discardableResult
     func write(_ records: [JournalRecord]) throws(TransferError) -> UInt64 {
-        let lines = records.flatMap(Self.line(for:))
+        var lines: [UInt8] = []
+        lines.reserveCapacity(records.count * (Self.checksumDigits + 2 + JournalRecord.typicalJSONCapacity))
+        for record in records { Self.appendLine(for: record, to: &lines) }
         writing.wait()
         defer { writing.signal() }
-        // Taken while this writer is the only one, so lines deferred before any record of this write come first.
-        let written = takeDeferred(before: lines)
         do throws(Errno) {
-            try fileSystem.appendAll(descriptor, written)
+            try fileSystem.appendAll(descriptor, lines)
         } catch {
             throw TransferError.writing(path, operation: "append to", error)
         }
@@ -408,20 +356,27 @@ public final class CopyJournal: Sendable {
 
     /// The bytes of one journal line for `record`, newline included.
     public static func line(for record: JournalRecord) -> [UInt8] {
-        // The JSON is written in place, after room for the checksum, which is filled in once the JSON is there:
-        // no array of its own, copied into the line (three a file of a tree copy).
         var line: [UInt8] = []
         line.reserveCapacity(checksumDigits + 2 + JournalRecord.typicalJSONCapacity)
-        line.appendRoom(checksumDigits)
-        line.append(UInt8(ascii: " "))
-        record.appendJSON(to: &line)
-        line.withUnsafeMutableBufferPointer { bytes in
-            writeChecksum(
-                of: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: bytes[(checksumDigits + 1)...])),
-                into: UnsafeMutableBufferPointer(rebasing: bytes[..<checksumDigits]))
-        }
-        line.append(UInt8(ascii: "\n"))
+        appendLine(for: record, to: &line)
         return line
+    }
+
+    /// Appends ``line(for:)``'s bytes to `bytes`: the JSON is written in place, after room for the checksum, which
+    /// is filled in once the JSON is there. A batch's lines go into one buffer, each written where it is sent from
+    /// (an array for each line, joined into another, was two of a tree copy's allocations and copies a file).
+    static func appendLine(for record: JournalRecord, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.appendRoom(checksumDigits)
+        bytes.append(UInt8(ascii: " "))
+        record.appendJSON(to: &bytes)
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            writeChecksum(
+                of: UnsafeRawBufferPointer(
+                    UnsafeMutableBufferPointer(rebasing: bytes[(start + checksumDigits + 1)...])),
+                into: UnsafeMutableBufferPointer(rebasing: bytes[start..<(start + checksumDigits)]))
+        }
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Replays journal content into entries and problems; pure, so it is tested (and fuzzed) without

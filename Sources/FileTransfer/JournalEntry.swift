@@ -67,6 +67,11 @@ public struct JournalEntry: Hashable, Sendable {
             entry.durableOffset = size
             entry.status = .committing(size: size, digest: digest)
             return entry
+        case .committingFresh(_, let intention, let size, let digest):
+            // The intent (replacing nothing: the owned file is kept) and the commitment, applied at once.
+            return JournalEntry(
+                request: intention.request, source: intention.source, sourceStatus: intention.sourceStatus,
+                durableOffset: size, status: .committing(size: size, digest: digest), ownedDigest: entry?.ownedDigest)
         case .completed(_, let size, let digest):
             guard var entry else { return nil }
             entry.durableOffset = size

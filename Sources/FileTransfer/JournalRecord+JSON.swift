@@ -24,14 +24,7 @@ extension JournalRecord {
             writer.open("intent")
             writer.field("name", string: name)
             if let replaces { writer.field("replaces", hex: replaces) }
-            writer.field("request", string: request)
-            writer.field("source", string: source)
-            writer.open("sourceStatus")
-            writer.field("isDirectory", bool: sourceStatus.isDirectory)
-            writer.field("isRegularFile", bool: sourceStatus.isRegularFile)
-            writer.field("modifiedNanoseconds", integer: sourceStatus.modifiedNanoseconds)
-            writer.field("size", integer: sourceStatus.size)
-            writer.close()
+            writer.fields(of: JournalRecord.Intention(request: request, source: source, sourceStatus: sourceStatus))
         case .checkpoint(let name, let offset):
             writer.open("checkpoint")
             writer.field("name", string: name)
@@ -39,6 +32,14 @@ extension JournalRecord {
         case .committing(let name, let size, let digest):
             writer.open("committing")
             writer.field("digest", hex: digest)
+            writer.field("name", string: name)
+            writer.field("size", integer: size)
+        case .committingFresh(let name, let intention, let size, let digest):
+            writer.open("committingFresh")
+            writer.field("digest", hex: digest)
+            writer.open("intention")
+            writer.fields(of: intention)
+            writer.close()
             writer.field("name", string: name)
             writer.field("size", integer: size)
         case .completed(let name, let size, let digest):
@@ -99,6 +100,19 @@ private struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "\""))
         digest.appendHex(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// An intention's fields (``JournalRecord/Intention``), which an intent record holds beside its name and the
+    /// digest it replaces: in sorted order among those, and on their own in a fresh commitment's `intention`.
+    mutating func fields(of intention: JournalRecord.Intention) {
+        field("request", string: intention.request)
+        field("source", string: intention.source)
+        open("sourceStatus")
+        field("isDirectory", bool: intention.sourceStatus.isDirectory)
+        field("isRegularFile", bool: intention.sourceStatus.isRegularFile)
+        field("modifiedNanoseconds", integer: intention.sourceStatus.modifiedNanoseconds)
+        field("size", integer: intention.sourceStatus.size)
+        close()
     }
 
     mutating func field(_ key: StaticString, integer: Int64) {

@@ -474,9 +474,12 @@ public struct StagedFile: ~Copyable {
     ///
     /// A size or digest mismatch removes the partial and throws `validationFailed`; a failing system call
     /// keeps the partial for a retry and throws its reason.
+    ///
+    /// `intention` is what the commitment of a file no record announced yet carries (``SealedPartial/intention``).
     package consuming func seal(
         expectedSize: Int64, expectedDigest: SHA256Digest, metadataOf source: FileStatus?,
-        attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in }, sync: Bool
+        attributesFrom: Int32? = nil, attributesNotCopied: (Errno) -> Void = { _ in }, sync: Bool,
+        intention: JournalRecord.Intention? = nil
     ) throws(TransferError) -> SealedPartial {
         // The times set below must come after the last write. (The partial's path is made only for an error.)
         try writes.drain()
@@ -521,7 +524,8 @@ public struct StagedFile: ~Copyable {
             throw TransferError.validationFailed(
                 path: partialPath, detail: "SHA-256 \(digest) differs from the source's \(expectedDigest)")
         }
-        return SealedPartial(destination: destination, name: name, partial: partial, size: size, digest: digest)
+        return SealedPartial(
+            destination: destination, name: name, partial: partial, size: size, digest: digest, intention: intention)
     }
 
     /// Abandons the file: closes it and removes the partial, unless the name now leads to another file (a file
@@ -558,6 +562,9 @@ package struct SealedPartial: Sendable {
     /// Its size and SHA-256, which are the source's.
     package let size: Int64
     package let digest: SHA256Digest
+    /// The intention of a file no record announced yet (a file with no name), which its commitment carries
+    /// (``JournalRecord/committingFresh(name:intention:size:digest:)``); nil when an intent record came first.
+    package var intention: JournalRecord.Intention?
 
     /// Where a sealed partial's bytes are.
     package enum Partial: Sendable {
@@ -582,7 +589,9 @@ package struct SealedPartial: Sendable {
     }
 
     /// The journal's record that the partial is about to be renamed, and the one that it was.
-    package var commitment: JournalRecord { .committing(name: name, size: size, digest: digest) }
+    package var commitment: JournalRecord {
+        .commitment(name: name, size: size, digest: digest, intention: intention)
+    }
     package var completion: JournalRecord { .completed(name: name, size: size, digest: digest) }
 
     /// The partial's path; for a file with no name, the path it gets.

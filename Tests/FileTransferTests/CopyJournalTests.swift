@@ -54,6 +54,41 @@ import Testing
                     ownedDigest: Self.digest))
     }
 
+    /// A fresh commitment (a file with no name's) replays as its intention followed by its commitment would, over no
+    /// entry or over an earlier run's (whose owned file it keeps, as an intent replacing nothing does), and the
+    /// completion after it completes it.
+    @Test(
+        arguments: [
+            ([], nil),
+            ([intent(), .completed(name: "a", size: 100, digest: digest)], digest),
+            ([intent(), .checkpoint(name: "a", offset: 7), .failed(name: "a", reason: "no room")], nil),
+        ] as [([JournalRecord], SHA256Digest?)])
+    func aFreshCommitmentIsItsIntentionAndCommitmentInOne(before: [JournalRecord], owned: SHA256Digest?) {
+        let fresh = SHA256.hash(Array("fresh".utf8))
+        let intention = JournalRecord.Intention(request: "r2", source: "/src2/a", sourceStatus: Self.status)
+        let after: [JournalRecord] = [.completed(name: "a", size: 3, digest: fresh)]
+        let combined = CopyJournal.replay(
+            Self.content(of: before + [.committingFresh(name: "a", intention: intention, size: 3, digest: fresh)]))
+        let separate = CopyJournal.replay(
+            Self.content(
+                of: before + [
+                    .intent(intention: intention, name: "a"), .committing(name: "a", size: 3, digest: fresh),
+                ]))
+        #expect(combined.problems == [])
+        #expect(combined.entries == separate.entries)
+        #expect(
+            combined.entries["a"]
+                == JournalEntry(
+                    request: "r2", source: "/src2/a", sourceStatus: Self.status, durableOffset: 3,
+                    status: .committing(size: 3, digest: fresh),
+                    ownedDigest: owned))
+        let completed = CopyJournal.replay(
+            Self.content(
+                of: before + [.committingFresh(name: "a", intention: intention, size: 3, digest: fresh)] + after))
+        #expect(completed.entries["a"]?.status == .completed(size: 3, digest: fresh))
+        #expect(completed.entries["a"]?.ownedDigest == fresh)
+    }
+
     @Test func recordsWithoutAnIntentAreIgnored() {
         let replay = CopyJournal.replay(Self.content(of: [.checkpoint(name: "a", offset: 7)]))
         #expect(replay.entries == [:])

@@ -17,6 +17,10 @@ import Testing
             .checkpoint(name: text, offset: 0),
             .checkpoint(name: text, offset: Int64.max),
             .committing(name: text, size: 5, digest: digest),
+            .committingFresh(
+                name: text,
+                intention: JournalRecord.Intention(request: text, source: "/src/" + text, sourceStatus: status),
+                size: 0, digest: digest),
             .completed(name: text, size: Int64.min, digest: digest),
             .failed(name: text, reason: "cannot read \"\(text)\": Input/output error"),
             .cancelled(name: text),
