@@ -54,11 +54,8 @@ public final class CopyJournal: Sendable {
     /// thread that walks the tree and starts the copies, held that thread a device round trip a directory (a tree
     /// of 1,000 directories of 10 empty files: 1,000 of the 2,002 `fsync`s that kept it waiting 0.51 s of 1.05 s).
     private let nameSync: SleepingLock<Bool>
-    /// The commits waiting to be made durable together (``commitTogether(_:then:)``).
-    let commits = SleepingLock(CommitQueue())
-    /// Where batches of commits are carried out, one at a time.
-    let committer = DispatchQueue(label: "statetui journal commits")
-    /// The syncs of the file system the batches of commits make, shared with the journals given the same.
+    /// The batches of commits and the syncs of the file system they make, shared with the journals given the same
+    /// (``commitTogether(_:then:)``).
     package let fileSystemSyncs: FileSystemSyncs
 
     /// What opening a journal does when another process holds its lock (copies into the same directory).

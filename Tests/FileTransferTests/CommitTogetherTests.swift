@@ -172,10 +172,13 @@ import Darwin
         #expect(recorder.calls.withLock { $0 } == ["append", "fsync"])
     }
 
-    /// Journals given the same ``FileSystemSyncs`` (a tree copy's, one a directory) share their syncs of the file
-    /// system: while the first journal's batch is held in its sync, the batches of two other journals wait, and
-    /// once it is released one sync, made for either, covers both. Three batches, two syncs; every file in place.
-    @Test func batchesOfJournalsSharingTheirSyncsShareTheNextSync() throws {
+    /// Journals given the same ``FileSystemSyncs`` (a tree copy's, one a directory) share their batches: while the
+    /// first journal's batch is held in its sync of the file system, the commits of two other journals wait, and
+    /// once it is released they are carried out as one batch: each journal's commitment written, one sync of the
+    /// file system for both, both renames, one more sync of the file system for both directories (a batch of one
+    /// directory syncs that directory), then each journal's completion. Before, each journal carried out batches of
+    /// its own, which shared a sync only when they reached it at the same moment. Every file in place.
+    @Test func journalsSharingTheirSyncsShareTheirBatches() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
         let recorder = Recorder(holdFirst: true)
@@ -200,21 +203,59 @@ import Darwin
         recorder.entered.wait()
         commit(1)
         commit(2)
-        // Both batches wrote their commitments and wait for the shared sync (bounded, so a batch that does not
-        // wait fails the count below instead of hanging).
-        let deadline = ContinuousClock.now + .seconds(20)
-        while recorder.calls.withLock({ $0.filter { $0 == "append" }.count }) < 3, ContinuousClock.now < deadline {
-            usleep(1000)
-        }
+        // Both wait for the next batch, whichever journal they were handed to.
+        #expect(journals[1].waitingCommitCount == 2)
         recorder.released.signal()
         done.wait()
-        #expect(recorder.syncFileSystemCalls.withLock { $0 } == 2)
+        #expect(
+            recorder.calls.withLock { $0 } == [
+                "append", "syncfs", "rename file", "fsync", "append",
+                "append", "append", "syncfs", "rename file", "rename file", "syncfs", "append", "append",
+            ])
         for (index, name) in ["a", "b", "c"].enumerated() {
             let expected = CommittedFile(
                 path: root.file(name) + "/file", size: 100, digest: ContentDigest.of(content))
             #expect(outcomes.withLock { $0[index] }.flatMap { try? $0.get() } == expected)
             #expect(contents(of: root.file(name) + "/file") == content)
         }
+    }
+
+    /// In a batch of several journals, one whose commitments cannot be written fails its own commits, its partial
+    /// kept and nothing renamed; the other journal's commit in the same batch completes.
+    @Test func aJournalThatCannotBeWrittenFailsOnlyItsOwnCommitsOfABatch() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let recorder = Recorder(holdFirst: true)
+        var full = recorder.fileSystem
+        full.calls.append = { _, _ throws(Errno) in throw Errno(rawValue: ENOSPC) }
+        let shared = FileSystemSyncs()
+        let journals = try zip(["a", "b", "c"], [recorder.fileSystem, recorder.fileSystem, full]).map { name, system in
+            try CopyJournal(
+                directory: try DestinationDirectory(path: try root.directory(name), fileSystem: system),
+                whenBusy: .refuse, fileSystemSyncs: shared)
+        }
+        let content = pattern(count: 100)
+        let sealed = try journals.map { try Self.sealed("file", content, in: $0) }
+        let outcomes = Locked<[Int: Result<CommittedFile, TransferError>]>([:])
+        let done = DispatchGroup()
+        for index in journals.indices {
+            done.enter()
+            journals[index].commitTogether(sealed[index]) { outcome in
+                outcomes.withLock { $0[index] = outcome }
+                done.leave()
+            }
+            if index == 0 { recorder.entered.wait() }
+        }
+        #expect(journals[0].waitingCommitCount == 2)
+        recorder.released.signal()
+        done.wait()
+        let expected = CommittedFile(path: root.file("b") + "/file", size: 100, digest: ContentDigest.of(content))
+        #expect(outcomes.withLock { $0[1] }.flatMap { try? $0.get() } == expected)
+        #expect(contents(of: root.file("b") + "/file") == content)
+        #expect(throws: TransferError.self) { try outcomes.withLock { $0[2] }?.get() }
+        #expect(contents(of: root.file("c") + "/file") == nil)
+        #expect(contents(of: sealed[2].partialPath) == content)
+        #expect(journals[2].entry(named: "file") == nil)
     }
 
     /// A copy hands its sealed partial over and goes on: ``CopyJournal/commitTogether(_:then:)`` returns while
