@@ -7,9 +7,10 @@ import Support
 /// record, then the rename onto the final name and the directory holding it; then it journals the completion.
 /// With an `fsync` for each, on a device with a volatile write cache, a tree of small files waited for three
 /// device round trips a file. Here the copies that reach their commit at the same time take those steps as one
-/// batch, in the same order: one write of every commitment record, one `syncfs` that makes them durable with
-/// every partial of the batch, their renames, one `fsync` of the directory, and one write for every completion
-/// (not waited for, as ``JournalRecord/isWriteAhead`` says).
+/// batch, in the same order: one write of each journal's commitment records, one `syncfs` that makes them durable
+/// with every partial of the batch, their renames, one sync that makes the renames durable (the directory's `fsync`,
+/// or one `syncfs` when the batch holds several directories), and one write of each journal's completions (not
+/// waited for, as ``JournalRecord/isWriteAhead`` says).
 ///
 /// Commits are carried out on one committer queue for every journal given the same ``FileSystemSyncs`` (a tree
 /// copy's journals on one file system; a journal of its own otherwise), a batch at a time: a commit that arrives
@@ -34,8 +35,8 @@ extension CopyJournal {
     /// A failed sync of the file system fails the whole batch, and every batch after it (a later sync may
     /// report success for data the failed one dropped); the partials are kept, and each copy journals its
     /// failure after the commitment record written before the sync, so the entry ends failed. A failed write
-    /// of the journal fails the batch with no rename made. A rename that fails fails its own copy only; a
-    /// failed sync of the directory fails every copy it renamed.
+    /// of a journal fails that journal's commits of the batch, with no rename made. A rename that fails fails its
+    /// own copy only; a failed sync of the renames fails every copy it was to make durable.
     package func commitTogether(
         _ sealed: SealedPartial, then deliver: @escaping @Sendable (Result<CommittedFile, TransferError>) -> Void
     ) {
