@@ -72,7 +72,7 @@ extension FileSystemSyncs {
                     return nil
                 }
                 // Taken, not copied and emptied keeping capacity: the copy would share the storage, so emptying
-                // it would make a second buffer as large as the burst, kept for the journal's life.
+                // it would make a second buffer as large as the burst, kept for the queue's life.
                 let batch = queue.waiting
                 queue.waiting = []
                 return (batch, queue.failure)
@@ -90,8 +90,8 @@ extension FileSystemSyncs {
     }
 
     /// The steps of every commit in `batch`, in the order a single commit takes them: each journal's commitment
-    /// records in one write, one sync of the file system for them all, then each journal's renames, the sync of its
-    /// directory and its completions in one write.
+    /// records in one write, one sync of the file system for them all, every rename, one sync that makes the renames
+    /// durable, then each journal's completions in one write.
     private func carryOut(_ batch: [WaitingCommit]) -> [CommitOutcome] {
         // The batch's journals in the order their first commit came, each with its commits' places in the batch.
         var journals: [(journal: CopyJournal, commits: [Int])] = []

@@ -322,13 +322,14 @@ public final class CopyJournal: Sendable {
         nameSync.withLock { $0 }
     }
 
-    /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group that stands for them. Their entries change only
-    /// once the caller made them durable (``noteAppended(_:)``): ``commitTogether(_:then:)`` writes a batch's
-    /// commitment records before the one `syncfs` that makes them durable with the batch's partials.
+    /// Writes the lines of `records` in one write, not synced; returns the ticket of the journal's sync group that
+    /// stands for them. Their entries change only once the caller made them durable (``noteAppended(_:)``):
+    /// ``commitTogether(_:then:)`` writes a batch's commitment records before the one `syncfs` that makes them
+    /// durable with the batch's partials.
     @discardableResult
     func write(_ records: [JournalRecord]) throws(TransferError) -> UInt64 {
         var lines: [UInt8] = []
-        lines.reserveCapacity(records.count * (Self.checksumDigits + 2 + JournalRecord.typicalJSONCapacity))
+        lines.reserveCapacity(records.count * Self.typicalLineCapacity)
         for record in records { Self.appendLine(for: record, to: &lines) }
         writing.wait()
         defer { writing.signal() }
@@ -354,10 +355,13 @@ public final class CopyJournal: Sendable {
     /// The bytes of one journal line for `record`, newline included.
     public static func line(for record: JournalRecord) -> [UInt8] {
         var line: [UInt8] = []
-        line.reserveCapacity(checksumDigits + 2 + JournalRecord.typicalJSONCapacity)
+        line.reserveCapacity(typicalLineCapacity)
         appendLine(for: record, to: &line)
         return line
     }
+
+    /// The room reserved for a line: its checksum, the space after it, a typical record's JSON and the newline.
+    static let typicalLineCapacity = checksumDigits + 2 + JournalRecord.typicalJSONCapacity
 
     /// Appends ``line(for:)``'s bytes to `bytes`: the JSON is written in place, after room for the checksum, which
     /// is filled in once the JSON is there. A batch's lines go into one buffer, each written where it is sent from

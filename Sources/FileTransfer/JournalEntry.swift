@@ -67,11 +67,10 @@ public struct JournalEntry: Hashable, Sendable {
             entry.durableOffset = size
             entry.status = .committing(size: size, digest: digest)
             return entry
-        case .committingFresh(_, let intention, let size, let digest):
-            // The intent (replacing nothing: the owned file is kept) and the commitment, applied at once.
-            return JournalEntry(
-                request: intention.request, source: intention.source, sourceStatus: intention.sourceStatus,
-                durableOffset: size, status: .committing(size: size, digest: digest), ownedDigest: entry?.ownedDigest)
+        case .committingFresh(let name, let intention, let size, let digest):
+            // The two records it stands for, by their own rules: the intent (replacing nothing), then the commitment.
+            let intended = applying(.intent(intention: intention, name: name), to: entry)
+            return applying(.committing(name: name, size: size, digest: digest), to: intended)
         case .completed(_, let size, let digest):
             guard var entry else { return nil }
             entry.durableOffset = size
