@@ -533,12 +533,17 @@ extension FileSystem {
     /// Not as root, the copy belongs to the user who runs it: its group is the source's where the user may
     /// give it (one of the user's groups), and setuid and setgid stay only with the owner and group they were
     /// given for (``FileStatus/permissionsKept(byUser:groupKept:)``), so a copy never lets others run as its copier.
+    ///
+    /// `current` is the file's status as the caller read it just before (a partial this copy wrote): an owner and
+    /// group it already has are not given again, as `cp` does not give them (a system call a file of a tree fewer).
+    /// The mode is always set: extended attributes copied before it (an access ACL) may have changed it.
     @discardableResult
-    func copyMetadata(to descriptor: Int32, from source: FileStatus, attributesFrom: Int32? = nil) throws(Errno)
-        -> Errno?
-    {
+    func copyMetadata(
+        to descriptor: Int32, from source: FileStatus, attributesFrom: Int32? = nil, current: FileStatus? = nil
+    ) throws(Errno) -> Errno? {
         try copyMetadata(
-            from: source, setOwner: { user, group throws(Errno) in try self.setOwner(descriptor, user, group) },
+            from: source, current: current,
+            setOwner: { user, group throws(Errno) in try self.setOwner(descriptor, user, group) },
             copyAttributes: {
                 guard let attributesFrom else { return nil }
                 return Self.failure { () throws(Errno) in try self.copyExtendedAttributes(attributesFrom, descriptor) }
@@ -588,14 +593,16 @@ extension FileSystem {
     /// `setPermissions` with the bits the copy keeps (``FileStatus/permissionsKept(byUser:groupKept:)``, not as
     /// root); then the times, last.
     private func copyMetadata(
-        from source: FileStatus, setOwner: (UInt32, UInt32) throws(Errno) -> Void, copyAttributes: () -> Errno?,
-        setPermissions: (UInt32) throws(Errno) -> Void, setTimes: (FileTime, FileTime) throws(Errno) -> Void
+        from source: FileStatus, current: FileStatus? = nil, setOwner: (UInt32, UInt32) throws(Errno) -> Void,
+        copyAttributes: () -> Errno?, setPermissions: (UInt32) throws(Errno) -> Void,
+        setTimes: (FileTime, FileTime) throws(Errno) -> Void
     ) throws(Errno) -> Errno? {
         var permissions = source.permissions
+        let groupHeld = current?.group == source.group
         if runsAsRoot {
-            try setOwner(source.user, source.group)
+            if !groupHeld || current?.user != source.user { try setOwner(source.user, source.group) }
         } else {
-            let groupKept = (try? setOwner(Self.unchangedOwner, source.group)) != nil
+            let groupKept = groupHeld || (try? setOwner(Self.unchangedOwner, source.group)) != nil
             permissions = source.permissionsKept(byUser: effectiveUser, groupKept: groupKept)
         }
         let attributesFailure = copyAttributes()

@@ -483,11 +483,19 @@ public struct StagedFile: ~Copyable {
     ) throws(TransferError) -> SealedPartial {
         // The times set below must come after the last write. (The partial's path is made only for an error.)
         try writes.drain()
+        // Read before its metadata is set, which changes neither its size nor its identity: an owner and group it
+        // was created with are then not given again.
+        let written: FileStatus
+        do {
+            written = try fileSystem.status(descriptor)
+        } catch {
+            throw TransferError.io(operation: "inspect", path: partialPath, reason: error)
+        }
         if let source {
             // Only now, with every byte written, does the partial (created 0600) get the source's mode.
             do {
                 if let failure = try fileSystem.copyMetadata(
-                    to: descriptor, from: source, attributesFrom: attributesFrom)
+                    to: descriptor, from: source, attributesFrom: attributesFrom, current: written)
                 {
                     attributesNotCopied(failure)
                 }
@@ -496,12 +504,6 @@ public struct StagedFile: ~Copyable {
             }
         }
         if sync { try self.sync() }
-        let written: FileStatus
-        do {
-            written = try fileSystem.status(descriptor)
-        } catch {
-            throw TransferError.io(operation: "inspect", path: partialPath, reason: error)
-        }
         let size = written.size
         let digest = self.digest
         // A file with no name stays open until it is named: closed, it would be gone.

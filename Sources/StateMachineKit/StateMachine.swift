@@ -107,9 +107,10 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
             case .report:
                 return
             case .perform(let pending):
-                for task in pending.effects.cancel { task.cancel() }
-                for reader in pending.effects.wake.values { reader.resume(returning: nil) }
-                for woken in pending.effects.wakeFeeds { woken.reader.resume(returning: nil) }
+                let effects = pending.take().effects
+                for task in effects.cancel { task.cancel() }
+                for reader in effects.wake.values { reader.resume(returning: nil) }
+                for woken in effects.wakeFeeds { woken.reader.resume(returning: nil) }
             }
         }
     }
@@ -164,10 +165,11 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         }
         switch consume action {
         case .perform(let pending):
-            guard let run = pending.effects.bound else {
+            let (effects, report) = pending.take()
+            guard let run = effects.bound else {
                 preconditionFailure("Internal inconsistency: \(label) applied a bound event without binding it")
             }
-            perform(pending.effects, then: pending.report)
+            perform(effects, then: report)
             return (outcome, Sender(machine: self, run: run))
         case .none:
             guard case .stopped = outcome else {
@@ -275,7 +277,8 @@ public final class StateMachine<State: Hashable & Sendable, Event: Sendable>: Se
         case .report(let report):
             deliver(consume report, then: [])
         case .perform(let pending):
-            perform(pending.effects, then: pending.report)
+            let (effects, report) = pending.take()
+            perform(effects, then: report)
         }
     }
 

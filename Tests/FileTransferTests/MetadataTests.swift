@@ -122,6 +122,8 @@ import Testing
         let calls = Locked<[String]>([])
         var options = fixture.options()
         let posix = options.fileSystem
+        // The partial seen with a group other than the source's, so that the copy gives it the source's.
+        options.fileSystem.calls.status = try Self.status(ofPartialsOf: fixture, inGroupOtherThanSource: true)
         options.fileSystem.calls.setOwner = { descriptor, user, group throws(Errno) in
             calls.withLock { $0.append("owner") }
             try posix.setOwner(descriptor, user, group)
@@ -141,5 +143,42 @@ import Testing
         let outcome = try await fixture.job(options: options).run()
         #expect(outcome == .completed(fixture.committed))
         #expect(calls.withLock { $0 } == ["owner", "attributes", "mode", "times"])
+    }
+
+    /// A partial created with the source's owner and group (the user's own file, or root's as root) is not given
+    /// them again, as `cp -a` does not: a system call a file of a tree fewer. One created with another group is
+    /// (before: every copy called `fchown`, whatever the partial's owner and group were).
+    @Test(arguments: [(otherGroup: false, owned: 0), (otherGroup: true, owned: 1)])
+    func anOwnerAndGroupThePartialHasAreNotGivenAgain(otherGroup: Bool, owned: Int) async throws {
+        let fixture = try CopyJobTests.Fixture()
+        defer { fixture.directory.remove() }
+        let owners = Locked<[UInt32]>([])
+        var options = fixture.options()
+        let posix = options.fileSystem
+        options.fileSystem.calls.status = try Self.status(ofPartialsOf: fixture, inGroupOtherThanSource: otherGroup)
+        options.fileSystem.calls.setOwner = { descriptor, user, group throws(Errno) in
+            owners.withLock { $0.append(group) }
+            try posix.setOwner(descriptor, user, group)
+        }
+        let outcome = try await fixture.job(options: options).run()
+        let sourceGroup = try FileSystem.posix.statusOfPath(fixture.source).group
+        #expect(outcome == .completed(fixture.committed))
+        #expect(owners.withLock { $0 } == Array(repeating: sourceGroup, count: owned))
+        #expect(try FileSystem.posix.statusOfPath(fixture.finalPath).group == sourceGroup)
+    }
+
+    /// The file system's `fstat`, but for any file other than the fixture's source, a partial of its copy, which
+    /// it reports in a group other than the source's when `inGroupOtherThanSource` (as a partial made in a
+    /// directory whose set-group-ID bit gives new files its group).
+    private static func status(ofPartialsOf fixture: CopyJobTests.Fixture, inGroupOtherThanSource: Bool) throws
+        -> @Sendable (Int32) throws(Errno) -> FileStatus
+    {
+        let posix = fixture.options().fileSystem
+        let source = try FileSystem.posix.statusOfPath(fixture.source)
+        return { descriptor throws(Errno) in
+            var status = try posix.status(descriptor)
+            if inGroupOtherThanSource, status.identity != source.identity { status.group = source.group &+ 1 }
+            return status
+        }
     }
 }

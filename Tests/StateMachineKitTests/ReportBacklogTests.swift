@@ -27,7 +27,7 @@ import Testing
         switch consume action {
         case .none: return nil
         case .report: return nil
-        case .perform(let pending): return pending.effects.waiter
+        case .perform(let pending): return pending.take().effects.waiter
         }
     }
 
@@ -113,7 +113,9 @@ import Testing
         switch consume action {
         case .none: return (nil, 0)
         case .report(let report): return (report, 0)
-        case .perform(let pending): return (pending.report, pending.effects.reports.count)
+        case .perform(let pending):
+            let (effects, report) = pending.take()
+            return (report, effects.reports.count)
         }
     }
 
