@@ -225,8 +225,8 @@ package final class CopyTransfer: TransferDriver {
         let snapshot = machine.engine.snapshot()
         guard TransferModel.transition(snapshot.state, .pause).changesState else { return .notApplicable }
         switch suspension.withLock({ $0.pause(visit: snapshot.visit) }) {
-        case .stopRun(let stop):
-            stop()
+        case .stopRun(let run):
+            run.stop()
             return .runStopping
         case .pauseNow:
             return .noRun
@@ -259,8 +259,8 @@ package final class CopyTransfer: TransferDriver {
     /// ends or a pause stops it (``perform(_:)``). A visit that ends while waiting for a slot did nothing.
     private func copy(for sender: StateMachine<TransferModel, TransferEvent>.Sender) async {
         guard await slots.acquire() else { return }
-        let slot = HeldSlot(of: slots)
-        defer { slot.release() }
+        let run = JobRun(slot: slots, sender: sender)
+        defer { run.releaseSlot() }
         await gate.run {
             // The state read here belongs to the sender's visit only if the visit is still current
             // afterwards (visits only grow); otherwise this work is already obsolete.
@@ -268,11 +268,10 @@ package final class CopyTransfer: TransferDriver {
                 !Task.isCancelled
             else { return }
             let job = currentJob()
-            let forwarder = ProgressForwarder(sender: sender, request: request, percent: percent)
+            run.begin(job, request: request, percent: percent)
             // A pause that came first already moved the machine (the visit is over): then no run starts.
-            let stopper = RunStopper(job: job)
-            guard suspension.withLock({ $0.runStarted(visit: sender.visit, stop: stopper.stop) }) else { return }
-            let outcome = await run(job, stoppedBy: stopper, forwarding: forwarder, slot: slot)
+            guard suspension.withLock({ $0.runStarted(visit: sender.visit, run: run) }) else { return }
+            let outcome = await self.run(job, as: run)
             report(outcome, of: job, request: request, to: sender)
             // The outcome has reached the machine: a pause from now on is the transition function's to judge.
             suspension.withLock { $0.runEnded(visit: sender.visit) }
@@ -290,16 +289,14 @@ package final class CopyTransfer: TransferDriver {
         }
     }
 
-    /// Runs `job` in this task (the visit's work), stopped by `stopper` for a pause while the visit goes on, and by
+    /// Runs `job` in this task (the visit's work), stopped by `run` for a pause while the visit goes on, and by
     /// the task's cancellation when the visit ends (a stop, a cancel): the job stops at the chunk boundary after
-    /// the one in flight. Its progress goes through `forwarder`, and `slot` is given back as soon as the run holds
-    /// no file open.
+    /// the one in flight. Its progress goes through `run`, which gives the slot back as soon as the run holds no
+    /// file open.
     ///
     /// No task of its own: a task for each run cost two more thread hops a file, and a pause reaches the run
-    /// through the job itself (``RunStopper``).
-    private func run(
-        _ job: CopyJob, stoppedBy stopper: RunStopper, forwarding forwarder: ProgressForwarder, slot: HeldSlot
-    ) async -> Result<CopyOutcome, TransferError> {
+    /// through the job itself (``JobRun/stop()``).
+    private func run(_ job: CopyJob, as run: JobRun) async -> Result<CopyOutcome, TransferError> {
         let driverStatus = self.driverStatus
         do throws(TransferError) {
             return .success(
@@ -309,11 +306,11 @@ package final class CopyTransfer: TransferDriver {
                         // The status first, then the percent: a size or a start of copying the row has not seen is
                         // sent as progress even at the same percent, so the machine records it and whoever reads the
                         // records reads the status with them.
-                        forwarder.forward(progress, always: driverStatus.note(progress))
+                        run.forward(progress, always: driverStatus.note(progress))
                     },
                     // A small file waiting for its commit batch holds no descriptor: its slot lets the next copy
                     // open its files, and the batches grow.
-                    filesClosed: slot.release, stopAsked: stopper.isStopped))
+                    filesClosed: run.releaseSlot, stopAsked: run.isStopped))
         } catch {
             return .failure(error)
         }
@@ -388,15 +385,15 @@ package final class SharedCopyOptions: Sendable {
 /// Whether a pause must stop a job run first: the decisions of ``CopyTransfer/perform(_:)`` and of the
 /// running visit's work, kept under one lock so a pause and a run starting cannot miss each other.
 private struct CopySuspension {
-    /// The running visit whose work started a job run (which may have returned since), and how to stop it.
-    private var active: (visit: Int, stop: @Sendable () -> Void)?
+    /// The running visit whose work started a job run (which may have returned since), and that run.
+    private var active: (visit: Int, run: JobRun)?
     /// The running visit a pause was asked in.
     private var pausedVisit: Int?
 
     /// What a pause does.
     enum PauseAction {
         /// Stop the active run at its next chunk boundary; the run's work sends `pause` once it stopped.
-        case stopRun(@Sendable () -> Void)
+        case stopRun(JobRun)
         /// No run started in the visit, and none will: send `pause` to the machine now.
         case pauseNow
     }
@@ -404,15 +401,15 @@ private struct CopySuspension {
     /// A pause in running visit `visit`.
     mutating func pause(visit: Int) -> PauseAction {
         pausedVisit = visit
-        if let active, active.visit == visit { return .stopRun(active.stop) }
+        if let active, active.visit == visit { return .stopRun(active.run) }
         return .pauseNow
     }
 
-    /// The work of `visit` started its job run, stopped by `stop`; false when a pause in that visit came
-    /// first (the run must stop at once).
-    mutating func runStarted(visit: Int, stop: @escaping @Sendable () -> Void) -> Bool {
+    /// The work of `visit` started its job run `run`; false when a pause in that visit came first (the run must
+    /// stop at once).
+    mutating func runStarted(visit: Int, run: JobRun) -> Bool {
         guard pausedVisit != visit else { return false }
-        active = (visit, stop)
+        active = (visit, run)
         return true
     }
 
@@ -433,76 +430,81 @@ private struct CopySuspension {
     var holdsRun: Bool { active != nil }
 }
 
-/// Stops a job's run for a pause: interrupts the run under way at once, and one that has not begun yet as soon as
-/// it begins (``CopyJob/run(sizeHint:progress:filesClosed:stopAsked:)`` asks ``isStopped``).
-private final class RunStopper: Sendable {
-    /// The job whose run it interrupts. Held strongly: the visit's suspension keeps this stopper only until the
-    /// run's outcome reached the machine (``CopySuspension/runEnded(visit:)``, right after the report), so a
-    /// completed transfer still lets its job go; a weak reference gave every job a side table and its release the
-    /// slow path.
-    private let job: CopyJob
-    private let stopped = Locked(false)
-
-    init(job: CopyJob) {
-        self.job = job
+/// One run of a visit's work, from the slot it took to its outcome: the slot, given back once (when the run's files
+/// are closed, a small file waiting for its commit batch, or when the run ends, whichever comes first); the stop a
+/// pause asks of it (the run under way interrupted at once, one that has not begun yet as soon as it begins:
+/// ``CopyJob/run(sizeHint:progress:filesClosed:stopAsked:)`` asks ``isStopped()``); and its byte progress, sent as
+/// whole percents through the visit's sender only when the percent grows (a resumed or retried request may
+/// restart below the percent the machine already shows).
+///
+/// One object a run: the slot, the stopper and the progress each had one of their own, three objects and a closure
+/// a file of a tree copy.
+private final class JobRun: Sendable {
+    private struct State {
+        var slotHeld = true
+        var stopped = false
+        /// The job, once the run has one (``begin(_:request:percent:)``): what a stop interrupts. Held strongly: the
+        /// visit's suspension keeps this run only until its outcome reached the machine
+        /// (``CopySuspension/runEnded(visit:)``, right after the report), so a completed transfer still lets its job
+        /// go; a weak reference gave every job a side table and its release the slow path.
+        var job: CopyJob?
+        /// The request the progress is of, and the percent last sent.
+        var request = 0
+        var lastPercent = 0
     }
 
-    /// Marks the run stopped, then interrupts it: a run that began before the mark is interrupted, and one that
+    private let slots: CopySlots
+    private let sender: StateMachine<TransferModel, TransferEvent>.Sender
+    private let state = Locked(State())
+
+    /// A run holding a slot just taken from `slots`, its progress sent through `sender`.
+    init(slot slots: CopySlots, sender: StateMachine<TransferModel, TransferEvent>.Sender) {
+        self.slots = slots
+        self.sender = sender
+    }
+
+    /// The run copies with `job`, for `request`, whose progress the machine shows at `percent`.
+    func begin(_ job: CopyJob, request: Int, percent: Int) {
+        state.withLock { state in
+            state.job = job
+            state.request = request
+            state.lastPercent = percent
+        }
+    }
+
+    /// Gives the slot back, the first time only.
+    func releaseSlot() {
+        let wasHeld = state.withLock { state in
+            defer { state.slotHeld = false }
+            return state.slotHeld
+        }
+        if wasHeld { slots.release() }
+    }
+
+    /// Marks the run stopped, then interrupts its job: a run that began before the mark is interrupted, and one that
     /// begins after it finds the mark.
     func stop() {
-        stopped.withLock { $0 = true }
-        job.interrupt()
+        let job = state.withLock { state in
+            state.stopped = true
+            return state.job
+        }
+        job?.interrupt()
     }
 
     /// Whether ``stop()`` was called.
     func isStopped() -> Bool {
-        stopped.withLock { $0 }
-    }
-}
-
-/// One run's slot of the shared ``CopySlots``, given back once: when the run's files are closed (a small file
-/// waiting for its commit batch) or when the run ends, whichever comes first.
-private final class HeldSlot: Sendable {
-    private let slots: CopySlots
-    private let held = Locked(true)
-
-    /// A slot just taken from `slots`.
-    init(of slots: CopySlots) {
-        self.slots = slots
-    }
-
-    /// Gives the slot back, the first time only.
-    func release() {
-        let wasHeld = held.withLock { held in
-            defer { held = false }
-            return held
-        }
-        if wasHeld { slots.release() }
-    }
-}
-
-/// Sends a job's byte progress as whole percents through one visit's sender, only when the percent
-/// grows (a resumed or retried request may restart below the percent the machine already shows).
-private final class ProgressForwarder: Sendable {
-    private let sender: StateMachine<TransferModel, TransferEvent>.Sender
-    private let request: Int
-    private let lastPercent: Locked<Int>
-
-    init(sender: StateMachine<TransferModel, TransferEvent>.Sender, request: Int, percent: Int) {
-        self.sender = sender
-        self.request = request
-        self.lastPercent = Locked(percent)
+        state.withLock { $0.stopped }
     }
 
     /// Sends the percent when it grew, or `always` at the percent reached so far.
     func forward(_ progress: CopyProgress, always: Bool = false) {
-        let sent = lastPercent.withLock { last -> Int? in
-            guard progress.percent > last else { return always ? last : nil }
-            last = progress.percent
-            return last
+        let sent = state.withLock { state -> (request: Int, percent: Int)? in
+            guard progress.percent > state.lastPercent else { return always ? (state.request, state.lastPercent) : nil }
+            state.lastPercent = progress.percent
+            return (state.request, state.lastPercent)
         }
-        if let percent = sent {
-            sender.send(.progress(request: request, percent: percent))
+        if let sent {
+            sender.send(.progress(request: sent.request, percent: sent.percent))
         }
     }
 }
