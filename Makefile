@@ -109,8 +109,19 @@ test-copy-progress:
 # One test at a time: under ThreadSanitizer's slowdown, CPU-bound tests (model checks, large copies) can hold both
 # threads of a 2-core machine's cooperative pool for longer than a demo's stall limit (60 s without a wake-up), so a
 # demo whose effects wait for a thread ends as stalled. Serial, every test has the pool to itself.
+# Its reports go to files under $(TSAN_SCRATCH)/reports and are printed when the run ends, each race's summary and
+# the top of its two stacks last: a CI log that keeps only its tail still names the race.
 test-tsan:
-	$(SWIFT) test --sanitize=thread --no-parallel --scratch-path $(TSAN_SCRATCH)
+	rm -rf $(TSAN_SCRATCH)/reports && mkdir -p $(TSAN_SCRATCH)/reports
+	status=0; TSAN_OPTIONS="log_path=$(abspath $(TSAN_SCRATCH))/reports/tsan $${TSAN_OPTIONS:-}" \
+		$(SWIFT) test --sanitize=thread --no-parallel --scratch-path $(TSAN_SCRATCH) || status=$$?; \
+	if ls $(TSAN_SCRATCH)/reports/tsan.* >/dev/null 2>&1; then \
+		cat $(TSAN_SCRATCH)/reports/tsan.*; \
+		echo "test-tsan: the races ThreadSanitizer reported, in short:"; \
+		grep -hE '^(WARNING|SUMMARY): ThreadSanitizer|^  (Write|Read|Previous|Location)|^    #[0-2] ' $(TSAN_SCRATCH)/reports/tsan.*; \
+		exit 1; \
+	fi; \
+	exit $$status
 
 # statetui completions: bash's completion function answers through compgen as a user's Tab would; the zsh and
 # fish scripts load (and fish completes) where those shells are installed.

@@ -144,9 +144,10 @@ public final class CopyJob: Sendable {
         if stopAsked() { control.interrupt(run) }
         let control = self.control
         let result: Result<CopyOutcome, TransferError> = await withTaskCancellationHandler {
-            // Unchecked: `perform` gives `finish` its run's outcome once on every path (a commit batch delivers each
-            // of its commits' outcomes once), and the checked kind cost every file an object of its own.
-            await withUnsafeContinuation { continuation in
+            // Checked, though `perform` gives `finish` its run's outcome once on every path: a runner may resume
+            // it before this task has suspended, and ThreadSanitizer does not see the hand-over of an unchecked
+            // one then (swiftlang/swift#57803): it reported a race on the task's frame, which no check may hide.
+            await withCheckedContinuation { continuation in
                 // Off the cooperative pool: the loop blocks in read/write, which must not hold one of its
                 // few threads. A small file waits its turn on the small files' runners; any other gets a serial
                 // queue of its own, which runs on a pooled thread (dispatch's overcommit pool), so thousands of
