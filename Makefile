@@ -2,6 +2,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 TSAN_SCRATCH ?= .build-tsan
+TSAN_REPORTS = $(abspath $(TSAN_SCRATCH))/reports
 FUZZ_SCRATCH ?= .build-fuzz
 # The toolchain's own tools, found next to `swift` on PATH (no xcrun): docc and swift-format ship with it.
 # Symlinks are resolved so a `swift` linked into /usr/bin still finds its toolchain; PATH is the fallback.
@@ -112,13 +113,13 @@ test-copy-progress:
 # Its reports go to files under $(TSAN_SCRATCH)/reports and are printed when the run ends, each race's summary and
 # the top of its two stacks last: a CI log that keeps only its tail still names the race.
 test-tsan:
-	rm -rf $(TSAN_SCRATCH)/reports && mkdir -p $(TSAN_SCRATCH)/reports
-	status=0; TSAN_OPTIONS="log_path=$(abspath $(TSAN_SCRATCH))/reports/tsan $${TSAN_OPTIONS:-}" \
+	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
+	status=0; TSAN_OPTIONS="log_path=$(TSAN_REPORTS)/tsan $${TSAN_OPTIONS:-}" \
 		$(SWIFT) test --sanitize=thread --no-parallel --scratch-path $(TSAN_SCRATCH) || status=$$?; \
-	if ls $(TSAN_SCRATCH)/reports/tsan.* >/dev/null 2>&1; then \
-		cat $(TSAN_SCRATCH)/reports/tsan.*; \
+	if ls $(TSAN_REPORTS)/tsan.* >/dev/null 2>&1; then \
+		cat $(TSAN_REPORTS)/tsan.*; \
 		echo "test-tsan: the races ThreadSanitizer reported, in short:"; \
-		grep -hE '^(WARNING|SUMMARY): ThreadSanitizer|^  (Write|Read|Previous|Location)|^    #[0-2] ' $(TSAN_SCRATCH)/reports/tsan.*; \
+		grep -hE '^(WARNING|SUMMARY): ThreadSanitizer|^  (Write|Read|Previous|Location)|^    #[0-2] ' $(TSAN_REPORTS)/tsan.*; \
 		exit 1; \
 	fi; \
 	exit $$status
